@@ -1,0 +1,319 @@
+// Package consolidate is memtui's Dream pipeline as pure functions over model
+// values. This file holds the "orient" phase: every check, run over a memory
+// directory, producing findings. No disk, no terminal: whatever a check needs
+// to know about the world (does a source path still exist?) comes in through
+// Options.
+package consolidate
+
+import (
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memtui/memtui/model"
+)
+
+// PathProbe answers whether a source path a memory names still exists in the
+// project. memfs implements it; tests use a map.
+type PathProbe interface {
+	// Exists reports whether the project at root has a file whose path ends
+	// with the slash-separated path p (matched at a path-element boundary).
+	// known is false when the project's files cannot be examined (root
+	// unknown or gone); the check then stays silent rather than guess.
+	Exists(root, p string) (exists, known bool)
+}
+
+// IgnoreRule silences rules for the projects whose slug or real path
+// contains Project ("" matches every project).
+type IgnoreRule struct {
+	Project string   `yaml:"project"`
+	Rules   []string `yaml:"rules"`
+}
+
+// Options tune the checks.
+type Options struct {
+	// Now is "today": relative ages and stale checks count from it.
+	Now time.Time
+	// Paths answers dangling-path questions; nil disables that check.
+	Paths PathProbe
+	// Secrets scans for credentials; nil means the default scanner.
+	Secrets *SecretScanner
+	// Ignore silences rules per project (from the config file).
+	Ignore []IgnoreRule
+	// StaleAfter is the age after which a memory is reported stale.
+	StaleAfter time.Duration
+	// Workers bounds parallelism; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// DefaultStaleAfter is the default age for stale-memory: a quarter of a year
+// without an update.
+const DefaultStaleAfter = 90 * 24 * time.Hour
+
+// Orient runs every check over every memory directory of the scan, in
+// parallel, and returns the findings sorted by project, directory, file, line
+// and rule (so output is stable run to run). The scan's own configuration
+// findings are included.
+func Orient(scan *model.Scan, opts Options) []model.Finding {
+	opts = opts.withDefaults()
+	type job struct {
+		p *model.Project
+		d *model.MemoryDir
+	}
+	var jobs []job
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			jobs = append(jobs, job{p, d})
+		}
+	}
+	results := make([][]model.Finding, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < opts.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = OrientDir(jobs[i].p, jobs[i].d, opts)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	out := configFindings(scan.Config)
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	SortFindings(out)
+	return out
+}
+
+// OrientDir runs every check over one memory directory.
+func OrientDir(p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
+	opts = opts.withDefaults()
+	s := newDirState(p, d, opts)
+	for _, check := range checks {
+		check(s)
+	}
+	return s.findings
+}
+
+// checks run in order over each directory. Each appends findings through
+// dirState.report.
+var checks = []func(*dirState){
+	checkProblems,
+	checkDir,
+	checkFiles,
+	checkIndex,
+	checkNames,
+	checkDuplicates,
+}
+
+// SortFindings orders findings for stable output.
+func SortFindings(fs []model.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		switch {
+		case a.Project != b.Project:
+			return a.Project < b.Project
+		case a.MemoryDir != b.MemoryDir:
+			return a.MemoryDir < b.MemoryDir
+		case a.File != b.File:
+			return a.File < b.File
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		case a.Rule != b.Rule:
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+}
+
+func (o Options) withDefaults() Options {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	if o.StaleAfter == 0 {
+		o.StaleAfter = DefaultStaleAfter
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Secrets == nil {
+		o.Secrets = DefaultSecretScanner()
+	}
+	return o
+}
+
+// fileState is a topic file (or the index) with what the checks derive from
+// it, computed once.
+type fileState struct {
+	f    *model.File
+	doc  model.Doc
+	text string // the content as a string (shares no memory with f.Content)
+	// ignored holds rules silenced by <!-- memtui-ignore RULE --> comments.
+	ignored map[string]bool
+	lines   []int // byte offset of each line start, built on demand
+}
+
+// lineOf returns the 1-based line of byte offset off.
+func (fs *fileState) lineOf(off int) int {
+	if fs.lines == nil {
+		fs.lines = lineStarts(fs.text)
+	}
+	return sort.Search(len(fs.lines), func(i int) bool { return fs.lines[i] > off })
+}
+
+func lineStarts(s string) []int {
+	starts := []int{0}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// dirState carries one directory through the checks.
+type dirState struct {
+	opts     Options
+	project  *model.Project
+	dir      *model.MemoryDir
+	files    []*fileState // topic files, sorted by path
+	byPath   map[string]*fileState
+	index    *fileState // MEMORY.md, nil when absent
+	ignored  map[string]bool
+	findings []model.Finding
+}
+
+func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
+	s := &dirState{
+		opts:    opts,
+		project: p,
+		dir:     d,
+		byPath:  make(map[string]*fileState, len(d.Files)),
+		ignored: projectIgnores(p, opts.Ignore),
+	}
+	for _, f := range d.Files {
+		fs := newFileState(f)
+		s.files = append(s.files, fs)
+		s.byPath[f.Path] = fs
+	}
+	if d.Index != nil {
+		s.index = newFileState(d.Index)
+	}
+	return s
+}
+
+func newFileState(f *model.File) *fileState {
+	text := string(f.Content)
+	return &fileState{
+		f:       f,
+		doc:     model.ParseDoc(f.Content),
+		text:    text,
+		ignored: inlineIgnores(text),
+	}
+}
+
+// report records a finding unless the rule is silenced for the file or the
+// project. file is relative to the memory dir ("" for the dir itself).
+func (s *dirState) report(rule, file string, line int, message, suggestion string) {
+	if s.ignored[rule] {
+		return
+	}
+	if fs := s.fileByPath(file); fs != nil && fs.ignored[rule] {
+		return
+	}
+	r, ok := rulesByID[rule]
+	if !ok {
+		panic("consolidate: unknown rule " + rule) // a programming error, caught by tests
+	}
+	s.findings = append(s.findings, model.Finding{
+		Rule:       rule,
+		Severity:   r.Severity,
+		Project:    projectName(s.project),
+		MemoryDir:  s.dir.Path,
+		File:       file,
+		Line:       line,
+		Message:    message,
+		Suggestion: suggestion,
+	})
+}
+
+func (s *dirState) fileByPath(p string) *fileState {
+	if p == "" {
+		return nil
+	}
+	if s.index != nil && p == s.index.f.Path {
+		return s.index
+	}
+	return s.byPath[p]
+}
+
+func projectName(p *model.Project) string {
+	if p == nil {
+		return ""
+	}
+	return p.Name()
+}
+
+var ignoreComment = regexp.MustCompile(`<!--\s*memtui-ignore\s+([^>]*?)\s*-->`)
+
+// inlineIgnores collects the rules named by memtui-ignore comments in text.
+// Cheap when there are none: the substring test runs first.
+func inlineIgnores(text string) map[string]bool {
+	if !strings.Contains(text, "memtui-ignore") {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, sub := range ignoreComment.FindAllStringSubmatch(text, -1) {
+		for _, r := range strings.FieldsFunc(sub[1], func(c rune) bool { return c == ' ' || c == ',' || c == '\t' }) {
+			m[r] = true
+		}
+	}
+	return m
+}
+
+func projectIgnores(p *model.Project, rules []IgnoreRule) map[string]bool {
+	var m map[string]bool
+	for _, ir := range rules {
+		if ir.Project != "" && (p == nil || (!strings.Contains(p.Slug, ir.Project) && !strings.Contains(p.Root, ir.Project))) {
+			continue
+		}
+		if m == nil {
+			m = map[string]bool{}
+		}
+		for _, r := range ir.Rules {
+			m[r] = true
+		}
+	}
+	return m
+}
+
+// configFindings turns the scan's configuration problems into findings.
+func configFindings(ps []model.ConfigProblem) []model.Finding {
+	var out []model.Finding
+	for _, p := range ps {
+		rule := RuleSettingsInvalid
+		if p.Kind == model.OverrideInvalid {
+			rule = RuleOverrideInvalid
+		}
+		out = append(out, model.Finding{
+			Rule:       rule,
+			Severity:   rulesByID[rule].Severity,
+			Project:    p.Project,
+			File:       p.Source,
+			Line:       p.Line,
+			Message:    p.Detail,
+			Suggestion: p.Suggestion,
+		})
+	}
+	return out
+}

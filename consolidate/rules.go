@@ -1,0 +1,124 @@
+package consolidate
+
+import (
+	"sort"
+
+	"github.com/memtui/memtui/model"
+)
+
+// Rule describes one check. Rule IDs are stable: tests, scripts and users'
+// ignore lists rely on them.
+type Rule struct {
+	ID       string
+	Severity model.Severity
+	Summary  string
+}
+
+// Rule IDs, grouped as in DESIGN.md section 3.
+const (
+	// Index (MEMORY.md).
+	RuleIndexOverLines      = "index-over-lines"
+	RuleIndexOverSize       = "index-over-size"
+	RuleIndexNearLimit      = "index-near-limit"
+	RuleIndexEntryTooLong   = "index-entry-too-long"
+	RuleIndexBrokenLink     = "index-broken-link"
+	RuleIndexLinkOutside    = "index-link-outside"
+	RuleIndexDuplicateEntry = "index-duplicate-entry"
+	RuleIndexNotPointer     = "index-not-pointer"
+	RuleIndexMissing        = "index-missing"
+	RuleMemoryOrphan        = "memory-orphan"
+	RuleIndexEntryMultiline = "index-entry-multiline"
+	RuleIndexEmptySection   = "index-empty-section"
+	RuleHookEchoes          = "hook-echoes-description"
+
+	// Topic files.
+	RuleFrontmatterMissing    = "frontmatter-missing"
+	RuleFrontmatterNotAtStart = "frontmatter-not-at-start"
+	RuleFrontmatterInvalid    = "frontmatter-invalid"
+	RuleFrontmatterUnquoted   = "frontmatter-unquoted"
+	RuleFrontmatterIncomplete = "frontmatter-incomplete"
+	RuleTypeMissing           = "type-missing"
+	RuleTypeInvalid           = "type-invalid"
+	RuleNameDuplicate         = "name-duplicate"
+	RuleWikilinkBroken        = "wikilink-broken"
+	RuleRelativeDate          = "relative-date"
+	RuleDateMissingYear       = "date-missing-year"
+	RuleRecallTruncated       = "recall-truncated"
+	RuleEncoding              = "encoding"
+	RuleSecret                = "secret"
+	RuleDuplicateMemory       = "duplicate-memory"
+	RuleDanglingPath          = "dangling-path"
+	RuleStaleMemory           = "stale-memory"
+	RuleMemoryStub            = "memory-stub"
+	RuleSymlink               = "symlink"
+	RuleProvenanceSwept       = "provenance-swept"
+	RuleFileUnreadable        = "file-unreadable"
+
+	// Directory and configuration.
+	RuleMemdirEmpty     = "memdir-empty"
+	RuleOverrideInvalid = "override-invalid"
+	RuleSettingsInvalid = "settings-invalid"
+)
+
+var ruleList = []Rule{
+	{RuleIndexOverLines, model.Error, "MEMORY.md is past 200 lines as loaded; the entries after the cut never reach the agent"},
+	{RuleIndexOverSize, model.Error, "MEMORY.md is past 25,000 UTF-16 units as loaded; the rest is cut off"},
+	{RuleIndexNearLimit, model.Warning, "MEMORY.md uses 80% or more of a load cap"},
+	{RuleIndexEntryTooLong, model.Warning, "an index entry is longer than 150 characters"},
+	{RuleIndexBrokenLink, model.Error, "an index entry points at a file that does not exist"},
+	{RuleIndexLinkOutside, model.Warning, "an index entry points outside the memory directory"},
+	{RuleIndexDuplicateEntry, model.Warning, "two index entries point at the same file"},
+	{RuleIndexNotPointer, model.Warning, "memory content written into the index instead of a topic file"},
+	{RuleIndexMissing, model.Warning, "topic files exist but there is no MEMORY.md"},
+	{RuleMemoryOrphan, model.Warning, "a topic file the index never references, so it is never loaded by default"},
+	{RuleIndexEntryMultiline, model.Warning, "indented lines hang under an index entry, each costing a line of the budget"},
+	{RuleIndexEmptySection, model.Info, "an index heading with no entry under it"},
+	{RuleHookEchoes, model.Info, "the index hook only repeats the memory's description"},
+
+	{RuleFrontmatterMissing, model.Warning, "a topic file without frontmatter: no name, description or type"},
+	{RuleFrontmatterNotAtStart, model.Warning, "text before the opening ---, so Claude Code sees no frontmatter"},
+	{RuleFrontmatterInvalid, model.Error, "frontmatter that no parse recovers, or no closing fence in the first 30 lines"},
+	{RuleFrontmatterUnquoted, model.Warning, "frontmatter that strict YAML rejects but a tolerant parse recovers"},
+	{RuleFrontmatterIncomplete, model.Warning, "frontmatter with an empty name or description"},
+	{RuleTypeMissing, model.Warning, "no type, neither top-level nor under metadata"},
+	{RuleTypeInvalid, model.Warning, "a type outside user, feedback, project and reference"},
+	{RuleNameDuplicate, model.Warning, "two memories share one name"},
+	{RuleWikilinkBroken, model.Info, "a [[wikilink]] to a memory that does not exist (yet)"},
+	{RuleRelativeDate, model.Warning, "a relative date (\"tomorrow\", \"next week\") that loses its meaning over time"},
+	{RuleDateMissingYear, model.Info, "a month and day written without a year"},
+	{RuleRecallTruncated, model.Warning, "over 4,096 bytes or 200 lines: recall injects only the start"},
+	{RuleEncoding, model.Warning, "a byte-order mark, invalid UTF-8 or NUL bytes"},
+	{RuleSecret, model.Error, "a credential or key written into memory"},
+	{RuleDuplicateMemory, model.Warning, "two or more memories that say the same thing"},
+	{RuleDanglingPath, model.Warning, "a source path the memory names no longer exists in the project"},
+	{RuleStaleMemory, model.Info, "a memory not updated for a long time"},
+	{RuleMemoryStub, model.Info, "frontmatter and almost no body"},
+	{RuleSymlink, model.Warning, "a symlink inside the memory directory"},
+	{RuleProvenanceSwept, model.Info, "the transcript of the session that wrote the memory is gone"},
+	{RuleFileUnreadable, model.Warning, "a memory file that could not be read"},
+
+	{RuleMemdirEmpty, model.Info, "an empty memory directory"},
+	{RuleOverrideInvalid, model.Error, "a memory directory override that Claude Code rejects"},
+	{RuleSettingsInvalid, model.Error, "a settings file that does not parse"},
+}
+
+var rulesByID = func() map[string]Rule {
+	m := make(map[string]Rule, len(ruleList))
+	for _, r := range ruleList {
+		m[r.ID] = r
+	}
+	return m
+}()
+
+// Rules returns every rule, sorted by ID.
+func Rules() []Rule {
+	out := append([]Rule(nil), ruleList...)
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// LookupRule returns the rule with the given ID.
+func LookupRule(id string) (Rule, bool) {
+	r, ok := rulesByID[id]
+	return r, ok
+}
