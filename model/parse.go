@@ -1,0 +1,586 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// ParseDoc splits a memory file into frontmatter and body the way Claude Code
+// reads it, and says what is wrong with the frontmatter if anything.
+//
+// Claude Code matches /^---\s*\n([\s\S]*?)---\s*\n?/ against the first 30
+// lines of the file (memoryScan.ts, frontmatterParser.ts). So the opening
+// fence must sit at byte 0, and the block closes at the first "---" after it,
+// wherever that falls. A byte-order mark defeats the match; ParseDoc notes
+// the BOM and parses past it, so the encoding check can explain why Claude
+// Code sees nothing, while the other checks still see the fields.
+func ParseDoc(content []byte) Doc {
+	d := Doc{BodyLine: 1}
+	start := 0
+	if bytes.HasPrefix(content, bom) {
+		d.BOM = true
+		start = len(bom)
+	}
+	head := headLines(content, start, FrontmatterMaxLines)
+	if open, ok := matchOpen(head); ok {
+		d.Open = 1
+		parseBlock(&d, content, start, start+open, head)
+		return d
+	}
+	// Text before the fence: look for a fenced block further down the first
+	// 30 lines that really is frontmatter (it parses and carries a memory
+	// key), so that a markdown horizontal rule or setext heading is not
+	// mistaken for one.
+	if off, line, ok := findLateFence(content, start); ok {
+		late := Doc{Open: 1, BodyLine: 1}
+		lateHead := headLines(content, off, FrontmatterMaxLines-line+1)
+		open, _ := matchOpen(lateHead)
+		parseBlock(&late, content, off, off+open, lateHead)
+		if late.Status == FMOK || late.Status == FMTolerant {
+			late.Open += line - 1
+			late.Close += line - 1
+			late.BodyLine += line - 1
+			late.BOM = d.BOM
+			late.Problem = fmt.Sprintf("%s before the opening ---", describePreamble(content[start:off]))
+			late.Status = FMNotAtStart
+			return late
+		}
+	}
+	d.Status = FMNone
+	return d
+}
+
+// headLines returns content[start:] cut after n lines.
+func headLines(content []byte, start, n int) []byte {
+	rest := content[start:]
+	off := 0
+	for i := 0; i < n; i++ {
+		j := bytes.IndexByte(rest[off:], '\n')
+		if j < 0 {
+			return rest
+		}
+		off += j + 1
+	}
+	return rest[:off]
+}
+
+// isJSSpace reports whether r is whitespace for a JavaScript regexp \s.
+func isJSSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// matchOpen matches ^---\s*\n at the start of b and returns the offset just
+// past it. \s* is greedy and may itself swallow newlines; the regexp then
+// backtracks to the last \n it consumed.
+func matchOpen(b []byte) (int, bool) {
+	if !bytes.HasPrefix(b, []byte("---")) {
+		return 0, false
+	}
+	i, lastNL := 3, -1
+	for i < len(b) {
+		r, n := utf8.DecodeRune(b[i:])
+		if !isJSSpace(r) {
+			break
+		}
+		if r == '\n' {
+			lastNL = i
+		}
+		i += n
+	}
+	if lastNL < 0 {
+		return 0, false
+	}
+	return lastNL + 1, true
+}
+
+// parseBlock finds the closing fence in head (content[fenceStart:], already
+// cut to the 30-line window), decodes the YAML between, and fills d.
+// bodyFrom is the offset just after the opening fence line.
+func parseBlock(d *Doc, content []byte, fenceStart, bodyFrom int, head []byte) {
+	inner := head[bodyFrom-fenceStart:]
+	end := bytes.Index(inner, []byte("---"))
+	if end < 0 {
+		d.Status = FMUnclosed
+		d.Problem = fmt.Sprintf("no closing --- within the first %d lines", FrontmatterMaxLines)
+		return
+	}
+	block := inner[:end]
+	// The closing fence consumes ---\s*\n? : trailing whitespace (even
+	// newlines, greedily) and then an optional \n.
+	after := bodyFrom + end + 3
+	for after < len(content) {
+		r, n := utf8.DecodeRune(content[after:])
+		if !isJSSpace(r) {
+			break
+		}
+		after += n
+	}
+	// Backtracking makes \s*\n? equivalent to \s* here: whatever \s*
+	// consumed, \n? matches empty.
+	d.Close = lineNumber(content, fenceStart, bodyFrom+end)
+	d.BodyStart = after
+	d.BodyLine = lineNumber(content, fenceStart, after)
+	decode(d, block)
+}
+
+// lineNumber counts lines from base to off: 1 when off is on base's line.
+func lineNumber(content []byte, base, off int) int {
+	if off > len(content) {
+		off = len(content)
+	}
+	return 1 + bytes.Count(content[base:off], []byte{'\n'})
+}
+
+// decode parses the YAML block, trying the cheap path, strict YAML, then the
+// tolerant recovery.
+func decode(d *Doc, block []byte) {
+	if fm, ok := fastParse(block); ok {
+		d.FM = fm
+		d.Status = FMOK
+		return
+	}
+	var node yaml.Node
+	err := yaml.Unmarshal(block, &node)
+	if err == nil {
+		if fm, ok := fromNode(&node); ok {
+			d.FM = fm
+			d.Status = FMOK
+			return
+		}
+		err = fmt.Errorf("frontmatter is not a mapping of keys to values")
+	}
+	strictErr := cleanYAMLError(err)
+	if fm, how, ok := tolerantParse(block); ok {
+		d.FM = fm
+		d.Status = FMTolerant
+		d.Problem = fmt.Sprintf("strict YAML fails (%s); %s", strictErr, how)
+		return
+	}
+	d.Status = FMInvalid
+	d.Problem = strictErr
+}
+
+func cleanYAMLError(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "yaml: ")
+	// yaml.v3 counts lines from the start of the block; the fence sits one
+	// line above, so its "line N" is line N+1 of the file. Leave the number
+	// as is but say which frame it is in.
+	if strings.HasPrefix(s, "line ") {
+		s = "frontmatter " + s
+	}
+	return s
+}
+
+// fromNode reads a decoded YAML document.
+func fromNode(n *yaml.Node) (Frontmatter, bool) {
+	var fm Frontmatter
+	if n.Kind == 0 { // empty document: valid, no fields
+		return fm, true
+	}
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return fm, true
+	}
+	if n.Kind != yaml.MappingNode {
+		return fm, false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		fm.Keys = append(fm.Keys, k)
+		if k == "metadata" && v.Kind == yaml.MappingNode {
+			fm.Generation = GenCurrent
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				fm.setMeta(v.Content[j].Value, scalarString(v.Content[j+1]))
+			}
+			continue
+		}
+		fm.setTop(k, scalarString(v))
+	}
+	fm.finish()
+	return fm, true
+}
+
+// scalarString renders a YAML value as the text a reader sees; nulls are
+// empty. Non-scalars come back as their flow form so a type: [a, b] is still
+// reported as an invalid type rather than silently dropped.
+func scalarString(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return ""
+		}
+		return n.Value
+	case yaml.AliasNode:
+		if n.Alias != nil {
+			return scalarString(n.Alias)
+		}
+		return ""
+	default:
+		out, err := yaml.Marshal(n)
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+}
+
+func (fm *Frontmatter) setTop(k, v string) {
+	switch k {
+	case "name":
+		fm.Name, fm.HasName = v, true
+	case "description":
+		fm.Description, fm.HasDesc = v, true
+	case "type":
+		// The top-level key wins over metadata.type: Claude Code's
+		// normaliser folds top-level keys into metadata over the old value.
+		fm.Type, fm.TypeKey = v, "type"
+		if fm.Generation == GenUnknown {
+			fm.Generation = GenLegacy
+		}
+	case "originSessionId":
+		if fm.OriginSessionID == "" {
+			fm.OriginSessionID = v
+		}
+	case "modified":
+		if fm.Modified == "" {
+			fm.Modified = v
+		}
+	}
+}
+
+func (fm *Frontmatter) setMeta(k, v string) {
+	switch k {
+	case "type":
+		if fm.TypeKey != "type" {
+			fm.Type, fm.TypeKey = v, "metadata.type"
+		}
+	case "originSessionId":
+		fm.OriginSessionID = v
+	case "modified":
+		fm.Modified = v
+	case "name": // seen in hand-edited files; top-level wins
+		if !fm.HasName {
+			fm.Name, fm.HasName = v, true
+		}
+	case "description":
+		if !fm.HasDesc {
+			fm.Description, fm.HasDesc = v, true
+		}
+	}
+}
+
+// finish derives the parsed fields.
+func (fm *Frontmatter) finish() {
+	fm.Name = strings.TrimSpace(fm.Name)
+	fm.Description = strings.TrimSpace(fm.Description)
+	fm.Type = strings.TrimSpace(fm.Type)
+	if fm.Modified != "" {
+		fm.ModifiedTime = parseTimestamp(fm.Modified)
+	}
+}
+
+// parseTimestamp accepts the ISO forms Claude Code writes and a few that
+// people write by hand.
+func parseTimestamp(s string) time.Time {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04:05 -0700 MST", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// fastParse handles the overwhelmingly common frontmatter without a YAML
+// pass: "key: plain value" lines at the top level and one level of block
+// mapping under a key with no value (metadata:). It gives up (ok=false) on
+// anything where plain-scalar semantics could differ from YAML's: quotes,
+// flow or block indicators, comments, ": " inside a value, tabs, deeper
+// nesting. Fuzzing checks it agrees with yaml.v3 whenever it claims success.
+func fastParse(block []byte) (Frontmatter, bool) {
+	var fm Frontmatter
+	inMap := "" // the top-level key with no value whose children we may be reading
+	children := 0
+	childIndent := 0
+	seen := map[string]bool{}
+	var childSeen map[string]bool
+	// closeMap settles a bare "key:" once its block ends: with no children
+	// YAML reads it as null, which for our fields means present but empty.
+	closeMap := func() {
+		if inMap != "" && children == 0 {
+			fm.setTop(inMap, "")
+		}
+		inMap = ""
+	}
+	for len(block) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(block, '\n'); i >= 0 {
+			line, block = block[:i], block[i+1:]
+		} else {
+			line, block = block, nil
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(bytes.TrimRight(line, " ")) == 0 {
+			continue
+		}
+		indent := 0
+		for indent < len(line) && line[indent] == ' ' {
+			indent++
+		}
+		if indent == 0 {
+			closeMap()
+			k, v, ok := fastPair(line)
+			if !ok || seen[k] {
+				return fm, false
+			}
+			seen[k] = true
+			fm.Keys = append(fm.Keys, k)
+			if v == "" {
+				inMap, children, childIndent, childSeen = k, 0, 0, map[string]bool{}
+				continue
+			}
+			fm.setTop(k, v)
+			continue
+		}
+		if inMap == "" || (childIndent != 0 && indent != childIndent) {
+			return fm, false
+		}
+		childIndent = indent
+		k, v, ok := fastPair(line[indent:])
+		if !ok || v == "" || childSeen[k] {
+			return fm, false
+		}
+		childSeen[k] = true
+		children++
+		if inMap == "metadata" {
+			fm.Generation = GenCurrent
+			fm.setMeta(k, v)
+		}
+	}
+	closeMap()
+	fm.finish()
+	return fm, true
+}
+
+// fastPair splits "key: value" where both are safe plain scalars.
+func fastPair(line []byte) (key, val string, ok bool) {
+	i := bytes.IndexByte(line, ':')
+	if i <= 0 {
+		return "", "", false
+	}
+	k := line[:i]
+	for j, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || (j > 0 && (c >= '0' && c <= '9' || c == '-'))) {
+			return "", "", false
+		}
+	}
+	rest := line[i+1:]
+	if len(rest) == 0 {
+		return string(k), "", true
+	}
+	if rest[0] != ' ' {
+		return "", "", false
+	}
+	v := bytes.Trim(rest, " ")
+	if len(v) == 0 {
+		return string(k), "", true
+	}
+	if !safePlain(v) {
+		return "", "", false
+	}
+	return string(k), string(v), true
+}
+
+// safePlain reports whether v reads the same as a YAML plain scalar and as
+// literal text: no indicator at the start, no ": " or " #" inside, no
+// trailing colon, no tab, no control bytes, valid UTF-8. Values YAML would
+// resolve to null, booleans or numbers are fine as text for our fields, but
+// "~" and "null" mean empty.
+func safePlain(v []byte) bool {
+	switch v[0] {
+	case '\'', '"', '[', ']', '{', '}', '>', '|', '*', '&', '!', '%', '@', '`', '#', ',', '?', ':', '-':
+		if v[0] == '-' && len(v) > 1 && v[1] != ' ' && v[1] != '-' {
+			break // "-foo" is a plain scalar; "- " and "---" are not
+		}
+		return false
+	}
+	if v[len(v)-1] == ':' || bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) {
+		return false
+	}
+	for _, c := range v {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	if bytes.Equal(v, []byte("~")) || bytes.EqualFold(v, []byte("null")) {
+		return false // let YAML decide; rare
+	}
+	return utf8.Valid(v) && !bytes.ContainsRune(v, 0xFEFF)
+}
+
+// tolerantParse recovers what real files get wrong, most often an unquoted
+// ": " inside a description. First it quotes every top-level and metadata
+// value that is not already quoted and retries YAML (as Claude Code's
+// quoteProblematicValues does); failing that it reads key: value lines
+// directly. It succeeds when it recovers a name, description or type.
+func tolerantParse(block []byte) (Frontmatter, string, bool) {
+	if requoted, n := requote(block); n > 0 {
+		var node yaml.Node
+		if yaml.Unmarshal(requoted, &node) == nil {
+			if fm, ok := fromNode(&node); ok && (fm.HasName || fm.HasDesc || fm.TypeKey != "") {
+				return fm, fmt.Sprintf("quoting %d value(s) recovers it", n), true
+			}
+		}
+	}
+	fm, n := lineParse(block)
+	if fm.HasName || fm.HasDesc || fm.TypeKey != "" {
+		return fm, fmt.Sprintf("a line-by-line read recovers %d key(s)", n), true
+	}
+	return fm, "", false
+}
+
+// requote wraps unquoted scalar values of "key: value" lines in single
+// quotes, returning the new block and how many values it changed.
+func requote(block []byte) ([]byte, int) {
+	var out bytes.Buffer
+	n := 0
+	for _, line := range strings.SplitAfter(string(block), "\n") {
+		body := strings.TrimRight(line, "\r\n")
+		nl := line[len(body):]
+		indent := len(body) - len(strings.TrimLeft(body, " "))
+		k, v, ok := splitKey(body[indent:])
+		if !ok || v == "" || strings.ContainsAny(v[:1], `'"[{|>&*!`) {
+			out.WriteString(line)
+			continue
+		}
+		out.WriteString(body[:indent] + k + ": '" + strings.ReplaceAll(v, "'", "''") + "'" + nl)
+		n++
+	}
+	return out.Bytes(), n
+}
+
+// splitKey splits "key: value" at the first ": " (or a trailing ":").
+func splitKey(s string) (k, v string, ok bool) {
+	i := strings.Index(s, ":")
+	if i <= 0 {
+		return "", "", false
+	}
+	k = s[:i]
+	for j, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || (j > 0 && (c >= '0' && c <= '9' || c == '-'))) {
+			return "", "", false
+		}
+	}
+	rest := s[i+1:]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return "", "", false
+	}
+	return k, strings.TrimSpace(rest), true
+}
+
+// lineParse reads key: value lines without YAML, tracking one level of
+// nesting under a bare key (metadata:).
+func lineParse(block []byte) (Frontmatter, int) {
+	var fm Frontmatter
+	n := 0
+	parent := ""
+	for _, line := range strings.Split(string(block), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		indented := line[0] == ' ' || line[0] == '\t'
+		k, v, ok := splitKey(strings.TrimLeft(line, " \t"))
+		if !ok {
+			continue
+		}
+		v = unquote(v)
+		n++
+		if !indented {
+			fm.Keys = append(fm.Keys, k)
+			if v == "" {
+				parent = k
+				if k == "metadata" {
+					fm.Generation = GenCurrent
+				}
+				switch k {
+				case "name":
+					fm.HasName = true
+				case "description":
+					fm.HasDesc = true
+				}
+				continue
+			}
+			parent = ""
+			fm.setTop(k, v)
+			continue
+		}
+		if parent == "metadata" {
+			fm.setMeta(k, v)
+		}
+	}
+	fm.finish()
+	return fm, n
+}
+
+func unquote(v string) string {
+	if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
+
+// findLateFence looks for a "---" line after some other text within the first
+// 30 lines, returning its offset and 1-based line.
+func findLateFence(content []byte, start int) (off, line int, ok bool) {
+	pos := start
+	for ln := 1; ln <= FrontmatterMaxLines && pos < len(content); ln++ {
+		end := bytes.IndexByte(content[pos:], '\n')
+		var l []byte
+		if end < 0 {
+			l = content[pos:]
+		} else {
+			l = content[pos : pos+end]
+		}
+		if ln > 1 && strings.TrimRight(string(l), " \t\r") == "---" {
+			return pos, ln, true
+		}
+		if end < 0 {
+			break
+		}
+		pos += end + 1
+	}
+	return 0, 0, false
+}
+
+// describePreamble says briefly what precedes a late fence.
+func describePreamble(b []byte) string {
+	t := strings.TrimSpace(string(b))
+	switch {
+	case t == "":
+		return "blank lines"
+	case strings.HasPrefix(t, "<!--"):
+		return "an HTML comment"
+	case strings.HasPrefix(t, "#"):
+		return "a heading"
+	}
+	lines := strings.Count(strings.TrimRight(string(b), "\n"), "\n") + 1
+	if lines == 1 {
+		return "a line of text"
+	}
+	return fmt.Sprintf("%d lines of text", lines)
+}

@@ -1,0 +1,218 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+func TestParseDocShapes(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		status   FMStatus
+		fmName   string
+		desc     string
+		typ      string
+		typeKey  string
+		gen      Generation
+		open     int
+		close    int
+		bodyLine int
+		body     string
+	}{
+		{
+			name:   "legacy top-level type",
+			in:     "---\nname: Deploy command\ndescription: how we deploy\ntype: feedback\n---\n\nDeploy with make ship.\n",
+			status: FMOK, fmName: "Deploy command", desc: "how we deploy", typ: "feedback", typeKey: "type", gen: GenLegacy,
+			open: 1, close: 5, bodyLine: 7, body: "Deploy with make ship.\n",
+		},
+		{
+			name:   "current shape with trailing space after metadata",
+			in:     "---\nname: repro\ndescription: contains a quote “ here\nmetadata: \n  node_type: memory\n  type: feedback\n  originSessionId: 6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\n  modified: 2026-08-15T18:58:28.638Z\n---\n\nBody text.\n",
+			status: FMOK, fmName: "repro", desc: "contains a quote “ here", typ: "feedback", typeKey: "metadata.type", gen: GenCurrent,
+			open: 1, close: 9, bodyLine: 11, body: "Body text.\n",
+		},
+		{
+			name:   "unquoted colon in description is recovered",
+			in:     "---\nname: staging\ndescription: Staging host: acme-stg, VPN required\ntype: reference\n---\nbody\n",
+			status: FMTolerant, fmName: "staging", desc: "Staging host: acme-stg, VPN required", typ: "reference", typeKey: "type", gen: GenLegacy,
+			open: 1, close: 5, bodyLine: 6, body: "body\n",
+		},
+		{
+			name:   "quoted values take the YAML path",
+			in:     "---\nname: \"x: y\"\ndescription: 'it''s fine'\ntype: user\n---\n",
+			status: FMOK, fmName: "x: y", desc: "it's fine", typ: "user", typeKey: "type", gen: GenLegacy,
+			open: 1, close: 5, bodyLine: 6,
+		},
+		{
+			name:   "CRLF",
+			in:     "---\r\nname: crlf\r\ndescription: windows file\r\ntype: project\r\n---\r\n\r\nBody\r\n",
+			status: FMOK, fmName: "crlf", desc: "windows file", typ: "project", typeKey: "type", gen: GenLegacy,
+			open: 1, close: 5, bodyLine: 7, body: "Body\r\n",
+		},
+		{
+			name:   "no frontmatter",
+			in:     "# Notes\n\nJust text.\n",
+			status: FMNone, bodyLine: 1, body: "# Notes\n\nJust text.\n",
+		},
+		{
+			name:   "horizontal rule later is not frontmatter",
+			in:     "# Notes\n\nSome text.\n\n---\n\nMore text.\n",
+			status: FMNone, bodyLine: 1,
+		},
+		{
+			name:   "comment before the fence",
+			in:     "<!-- generated -->\n---\nname: late\ndescription: after a comment\ntype: user\n---\nbody\n",
+			status: FMNotAtStart, fmName: "late", desc: "after a comment", typ: "user", typeKey: "type", gen: GenLegacy,
+			open: 2, close: 6, bodyLine: 7,
+		},
+		{
+			name:   "no closing fence",
+			in:     "---\nname: open\ndescription: never closed\n\nbody text\n",
+			status: FMUnclosed, open: 1, bodyLine: 1,
+		},
+		{
+			name:   "closing fence beyond 30 lines",
+			in:     "---\nname: long\n" + strings.Repeat("k: v\n", 30) + "---\nbody\n",
+			status: FMUnclosed, open: 1, bodyLine: 1,
+		},
+		{
+			name:   "empty frontmatter",
+			in:     "---\n---\nbody\n",
+			status: FMOK, open: 1, close: 2, bodyLine: 3, body: "body\n",
+		},
+		{
+			name:   "garbage that nothing recovers",
+			in:     "---\n\t[this is: {not yaml\n\t- ] at all\n---\nbody\n",
+			status: FMInvalid, open: 1, close: 4, bodyLine: 5,
+		},
+		{
+			name:   "both type keys: top level wins",
+			in:     "---\nname: both\ndescription: d\ntype: user\nmetadata:\n  type: project\n---\n",
+			status: FMOK, fmName: "both", desc: "d", typ: "user", typeKey: "type", gen: GenCurrent,
+			open: 1, close: 7, bodyLine: 8,
+		},
+		{
+			name:   "empty name value",
+			in:     "---\nname:\ndescription: has no name\ntype: user\n---\n",
+			status: FMOK, desc: "has no name", typ: "user", typeKey: "type", gen: GenLegacy,
+			open: 1, close: 5, bodyLine: 6,
+		},
+		{
+			name:   "closing --- mid-line closes the block, as the regexp does",
+			in:     "---\nname: dash\ndescription: a --- b\n---\nbody\n",
+			status: FMOK, fmName: "dash", desc: "a", open: 1, close: 3, bodyLine: 3,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := ParseDoc([]byte(tt.in))
+			if d.Status != tt.status {
+				t.Fatalf("status = %v (%s), want %v", d.Status, d.Problem, tt.status)
+			}
+			if d.FM.Name != tt.fmName || d.FM.Description != tt.desc || d.FM.Type != tt.typ || d.FM.TypeKey != tt.typeKey {
+				t.Errorf("fields = %q %q %q %q, want %q %q %q %q", d.FM.Name, d.FM.Description, d.FM.Type, d.FM.TypeKey, tt.fmName, tt.desc, tt.typ, tt.typeKey)
+			}
+			if d.FM.Generation != tt.gen {
+				t.Errorf("generation = %v, want %v", d.FM.Generation, tt.gen)
+			}
+			if d.Open != tt.open || d.Close != tt.close || d.BodyLine != tt.bodyLine {
+				t.Errorf("open/close/body line = %d/%d/%d, want %d/%d/%d", d.Open, d.Close, d.BodyLine, tt.open, tt.close, tt.bodyLine)
+			}
+			if tt.body != "" && string(d.Body([]byte(tt.in))) != tt.body {
+				t.Errorf("body = %q, want %q", d.Body([]byte(tt.in)), tt.body)
+			}
+			if (d.Status == FMTolerant || d.Status == FMInvalid || d.Status == FMNotAtStart || d.Status == FMUnclosed) && d.Problem == "" {
+				t.Error("a non-OK status must explain itself")
+			}
+		})
+	}
+}
+
+func TestParseDocMetadataFields(t *testing.T) {
+	in := "---\nname: m\ndescription: d\nmetadata:\n  node_type: memory\n  type: reference\n  originSessionId: 0e5f6a7b-8c9d-4e0f-8a1b-3c4d5e6f7a8b\n  modified: 2026-08-15T18:58:28.638Z\n---\nx\n"
+	d := ParseDoc([]byte(in))
+	if d.FM.OriginSessionID != "0e5f6a7b-8c9d-4e0f-8a1b-3c4d5e6f7a8b" {
+		t.Errorf("originSessionId = %q", d.FM.OriginSessionID)
+	}
+	want := time.Date(2026, 8, 15, 18, 58, 28, 638e6, time.UTC)
+	if !d.FM.ModifiedTime.Equal(want) {
+		t.Errorf("modified = %v, want %v", d.FM.ModifiedTime, want)
+	}
+	if got := strings.Join(d.FM.Keys, ","); got != "name,description,metadata" {
+		t.Errorf("keys = %s", got)
+	}
+}
+
+func TestParseDocBOM(t *testing.T) {
+	in := "\ufeff---\nname: bom\ndescription: d\ntype: user\n---\nbody\n"
+	d := ParseDoc([]byte(in))
+	if !d.BOM {
+		t.Fatal("BOM not noticed")
+	}
+	if d.Status != FMOK || d.FM.Name != "bom" {
+		t.Errorf("status %v name %q: the fields behind a BOM must still be read", d.Status, d.FM.Name)
+	}
+}
+
+func TestParseDocNeverPanics(t *testing.T) {
+	for _, in := range []string{"", "-", "---", "---\n", "---\n---", "\xff\xfe---\n", "---\n\x00\x00\n---\n", "---   \n\n\n---", "\ufeff"} {
+		ParseDoc([]byte(in))
+	}
+}
+
+// FuzzParseDoc checks ParseDoc never panics, keeps its offsets in range, and
+// that whenever the fast path accepts a block, yaml.v3 reads the same fields.
+func FuzzParseDoc(f *testing.F) {
+	seeds := []string{
+		"---\nname: a\ndescription: b\ntype: user\n---\nbody\n",
+		"---\nname: a\ndescription: b: c\n---\n",
+		"---\nmetadata: \n  type: project\n  modified: 2026-01-01T00:00:00.000Z\n---\n",
+		"<!-- x -->\n---\nname: a\n---\n",
+		"---\r\nname: a\r\n---\r\n",
+		"---\nname: -x\ndescription: 12\ntype: true\n---\n",
+		"---\nname: a #b\n---\n",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		d := ParseDoc(in)
+		if d.BodyStart < 0 || d.BodyStart > len(in) {
+			t.Fatalf("BodyStart %d out of range", d.BodyStart)
+		}
+		if d.Close != 0 && d.Close < d.Open {
+			t.Fatalf("close %d before open %d", d.Close, d.Open)
+		}
+		// Fast path agreement: take the block the way ParseDoc did.
+		if d.Status != FMOK || d.Open != 1 || d.BOM {
+			return
+		}
+		head := headLines(in, 0, FrontmatterMaxLines)
+		open, _ := matchOpen(head)
+		inner := head[open:]
+		end := strings.Index(string(inner), "---")
+		if end < 0 {
+			return
+		}
+		block := inner[:end]
+		fast, ok := fastParse(block)
+		if !ok {
+			return
+		}
+		var node yaml.Node
+		if err := yaml.Unmarshal(block, &node); err != nil {
+			t.Fatalf("fast path accepted %q but YAML rejects it: %v", block, err)
+		}
+		slow, ok := fromNode(&node)
+		if !ok {
+			t.Fatalf("fast path accepted %q but YAML does not read a mapping", block)
+		}
+		if fast.Name != slow.Name || fast.Description != slow.Description || fast.Type != slow.Type || fast.TypeKey != slow.TypeKey || fast.Modified != slow.Modified && !fast.ModifiedTime.Equal(slow.ModifiedTime) {
+			t.Fatalf("fast and YAML disagree on %q:\nfast %+v\nyaml %+v", block, fast, slow)
+		}
+	})
+}
