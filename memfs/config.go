@@ -1,0 +1,90 @@
+package memfs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is memtui's own config file (DESIGN §3: rules silenced per
+// project; the stale-memory age).
+//
+//	ignore:
+//	  - project: acme
+//	    rules: [stale-memory, memory-orphan]
+//	stale_after_days: 90
+type Config struct {
+	// Ignore silences rules for projects whose slug or real path contains
+	// Project ("" matches every project).
+	Ignore []IgnoreEntry `yaml:"ignore"`
+	// StaleAfterDays is the age in days after which stale-memory fires; 0
+	// means the caller's default.
+	StaleAfterDays int `yaml:"stale_after_days"`
+}
+
+// IgnoreEntry is one ignore rule of the config file. The caller converts it
+// to consolidate.IgnoreRule (memfs does not import consolidate).
+type IgnoreEntry struct {
+	// Project is matched as a substring of the project's slug or real
+	// path; "" matches every project.
+	Project string `yaml:"project"`
+	// Rules are the rule IDs to silence (DESIGN §3).
+	Rules []string `yaml:"rules"`
+}
+
+// maxConfigBytes caps the config read; the file is a few lines.
+const maxConfigBytes = 1 << 20
+
+// DefaultConfigPath is $XDG_CONFIG_HOME/memtui/config.yaml, else
+// ~/.config/memtui/config.yaml. A relative XDG_CONFIG_HOME is ignored, as
+// the XDG spec asks. getenv nil means os.Getenv; HOME comes from getenv,
+// falling back to os.UserHomeDir().
+func DefaultConfigPath(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "memtui", "config.yaml")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".config", "memtui", "config.yaml")
+}
+
+// LoadConfig reads the config file at path. A missing file is the zero
+// Config and no error: the file is optional. A file that does not parse, or
+// that has a key memtui does not know (a typo would otherwise silently do
+// nothing), is an error naming the file and the line.
+func LoadConfig(path string) (Config, error) {
+	var cfg Config
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("config %s: %v", path, unwrapPathErr(err))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes))
+	f.Close()
+	if err != nil {
+		return cfg, fmt.Errorf("config %s: %v", path, unwrapPathErr(err))
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		// yaml.v3 errors already carry "line N".
+		return Config{}, fmt.Errorf("config %s: %v", path, err)
+	}
+	if cfg.StaleAfterDays < 0 {
+		return Config{}, fmt.Errorf("config %s: stale_after_days is %d; want 0 (the default) or more days", path, cfg.StaleAfterDays)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,420 @@
+package memfs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memtui/memtui/model"
+)
+
+func loadOpts() Options {
+	return Options{Getenv: env(nil), Home: "/nonexistent", Workers: 4}
+}
+
+func load(t *testing.T, dir string, kind model.DirKind) *model.MemoryDir {
+	t.Helper()
+	d := &model.MemoryDir{Path: dir, Kind: kind}
+	if err := LoadDir(t.Context(), d, loadOpts()); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestLoadDirBasics(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "MEMORY.md"), "- [b](b.md) — b\n")
+	write(t, filepath.Join(dir, "b.md"), "bee")
+	write(t, filepath.Join(dir, "a.md"), "ay")
+	write(t, filepath.Join(dir, "logs", "2026", "05", "2026-05-26.md"), "log")
+	write(t, filepath.Join(dir, "feedback", "MEMORY.md"), "nested index: skipped")
+	write(t, filepath.Join(dir, "feedback", "x.md"), "x")
+	write(t, filepath.Join(dir, "team", "t.md"), "team file: its own dir")
+	write(t, filepath.Join(dir, "notes.txt"), "not markdown")
+	write(t, filepath.Join(dir, "UPPER.MD"), "case matters: Claude Code matches .md")
+	lock := write(t, filepath.Join(dir, ".consolidate-lock"), "4242")
+	lockTime := time.Date(2026, 5, 20, 10, 0, 0, 0, time.UTC)
+	touch(t, lock, lockTime)
+	a := filepath.Join(dir, "a.md")
+	aTime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	touch(t, a, aTime)
+	if err := os.Chmod(a, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	d := load(t, dir, model.DirAuto)
+	if !d.Exists {
+		t.Error("Exists = false")
+	}
+	want := []string{"a.md", "b.md", "feedback/x.md", "logs/2026/05/2026-05-26.md"}
+	if got := filePaths(d); !reflect.DeepEqual(got, want) {
+		t.Errorf("Files = %q, want %q", got, want)
+	}
+	if d.Index == nil || d.Index.Path != "MEMORY.md" || string(d.Index.Content) != "- [b](b.md) — b\n" {
+		t.Errorf("Index = %+v", d.Index)
+	}
+	f := d.Files[0]
+	if string(f.Content) != "ay" || f.Size != 2 || !f.ModTime.Equal(aTime) || f.Mode != 0o600 || f.Truncated {
+		t.Errorf("a.md = %+v", f)
+	}
+	if !d.LockModTime.Equal(lockTime) {
+		t.Errorf("LockModTime = %v", d.LockModTime)
+	}
+	if len(d.Problems) != 0 {
+		t.Errorf("Problems = %+v", d.Problems)
+	}
+
+	// The team dir itself reads its own files, and only them.
+	td := load(t, filepath.Join(dir, "team"), model.DirTeam)
+	if got := filePaths(td); !reflect.DeepEqual(got, []string{"t.md"}) {
+		t.Errorf("team Files = %q", got)
+	}
+	// Agent dirs have no team split: a team/ inside is just a subfolder.
+	ad := load(t, dir, model.DirAgentUser)
+	if got := filePaths(ad); len(got) != 5 || got[4] != "team/t.md" {
+		t.Errorf("agent Files = %q", got)
+	}
+
+	// A reload replaces, never appends.
+	if err := os.Remove(filepath.Join(dir, "b.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := LoadDir(t.Context(), d, loadOpts()); err != nil {
+		t.Fatal(err)
+	}
+	if got := filePaths(d); len(got) != 3 {
+		t.Errorf("reload Files = %q", got)
+	}
+}
+
+func TestLoadDirAbsentAndNotDir(t *testing.T) {
+	tmp := t.TempDir()
+	d := load(t, filepath.Join(tmp, "missing"), model.DirOverride)
+	if d.Exists || len(d.Problems) != 0 || d.Files != nil {
+		t.Errorf("absent dir: %+v", d)
+	}
+	file := write(t, filepath.Join(tmp, "memory"), "x")
+	d = load(t, file, model.DirAuto)
+	if d.Exists || len(d.Problems) != 1 || d.Problems[0].Kind != model.ProblemNotFile || d.Problems[0].Path != "" {
+		t.Errorf("file as dir: %+v", d)
+	}
+}
+
+func TestLoadDirSymlinks(t *testing.T) {
+	tmp := t.TempDir()
+	dir := mkdir(t, filepath.Join(tmp, "memory"))
+	outside := write(t, filepath.Join(tmp, "secret.md"), "outside")
+	outsideDir := mkdir(t, filepath.Join(tmp, "elsewhere"))
+	write(t, filepath.Join(outsideDir, "o.md"), "o")
+	write(t, filepath.Join(dir, "real.md"), "real")
+	write(t, filepath.Join(dir, "sub", "deep.md"), "deep")
+
+	symlink(t, "real.md", filepath.Join(dir, "alias.md"))                // inside: read through
+	symlink(t, outside, filepath.Join(dir, "escape.md"))                 // outside file
+	symlink(t, "../elsewhere", filepath.Join(dir, "out"))                // outside dir
+	symlink(t, "b.md", filepath.Join(dir, "a.md"))                       // a → b → a
+	symlink(t, "a.md", filepath.Join(dir, "b.md"))                       //
+	symlink(t, "nothere.md", filepath.Join(dir, "dangling.md"))          // dangling
+	symlink(t, "..", filepath.Join(dir, "sub", "up"))                    // dir loop back to the root
+	symlink(t, "loopdir2", filepath.Join(dir, "loopdir1"))               // dir loop, no .md name
+	symlink(t, "loopdir1", filepath.Join(dir, "loopdir2"))               //
+	symlink(t, "sub", filepath.Join(dir, "subalias"))                    // dir inside
+	symlink(t, "nothere.txt", filepath.Join(dir, "ignored-dangling"))    // not a memory: ignored
+	symlink(t, filepath.Join(tmp, "x.txt"), filepath.Join(dir, "x.txt")) // not a memory: ignored
+
+	done := make(chan *model.MemoryDir)
+	go func() { done <- load(t, dir, model.DirAuto) }()
+	var d *model.MemoryDir
+	select {
+	case d = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("LoadDir hung on a symlink loop")
+	}
+	want := map[string]model.ProblemKind{
+		"alias.md":    model.ProblemSymlink,
+		"escape.md":   model.ProblemSymlinkEscape,
+		"out":         model.ProblemSymlinkEscape,
+		"a.md":        model.ProblemSymlinkLoop,
+		"b.md":        model.ProblemSymlinkLoop,
+		"dangling.md": model.ProblemSymlinkLoop,
+		"sub/up":      model.ProblemSymlink,
+		"loopdir1":    model.ProblemSymlinkLoop,
+		"loopdir2":    model.ProblemSymlinkLoop,
+		"subalias":    model.ProblemSymlink,
+	}
+	if got := problemKinds(d.Problems); !reflect.DeepEqual(got, want) {
+		t.Errorf("problems:\n got %v\nwant %v\n%+v", got, want, d.Problems)
+	}
+	if got := filePaths(d); !reflect.DeepEqual(got, []string{"alias.md", "real.md", "sub/deep.md"}) {
+		t.Errorf("Files = %q (a dir symlink must not be descended, an escape not read)", got)
+	}
+	for _, f := range d.Files {
+		if f.Path == "alias.md" && string(f.Content) != "real" {
+			t.Errorf("alias content %q", f.Content)
+		}
+	}
+	for _, p := range d.Problems {
+		if p.Path == "escape.md" && p.Detail != outside {
+			t.Errorf("escape Detail = %q, want the target %q", p.Detail, outside)
+		}
+		if p.Path == "dangling.md" && !strings.Contains(p.Detail, "nothere.md") {
+			t.Errorf("dangling Detail = %q", p.Detail)
+		}
+	}
+}
+
+// TestLoadDirThroughSymlinkedRoot: a memory dir reached through a symlink
+// (~/.claude on another disk) is still read; containment is checked
+// against its resolved path.
+func TestLoadDirThroughSymlinkedRoot(t *testing.T) {
+	tmp := t.TempDir()
+	real := mkdir(t, filepath.Join(tmp, "real"))
+	write(t, filepath.Join(real, "a.md"), "a")
+	symlink(t, "a.md", filepath.Join(real, "alias.md"))
+	symlink(t, real, filepath.Join(tmp, "link"))
+	d := load(t, filepath.Join(tmp, "link"), model.DirAuto)
+	if got := filePaths(d); !reflect.DeepEqual(got, []string{"a.md", "alias.md"}) {
+		t.Errorf("Files = %q, Problems = %+v", got, d.Problems)
+	}
+	if got := problemKinds(d.Problems); got["alias.md"] != model.ProblemSymlink {
+		t.Errorf("problems = %+v", d.Problems)
+	}
+}
+
+func TestLoadDirTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "huge.md")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("# head\n"); err != nil {
+		t.Fatal(err)
+	}
+	const size = 20 << 20 // sparse: fast to make, 20 MB to the reader
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	d := load(t, dir, model.DirAuto)
+	if len(d.Files) != 1 {
+		t.Fatalf("Files = %q", filePaths(d))
+	}
+	hf := d.Files[0]
+	if !hf.Truncated || int64(len(hf.Content)) != DefaultMaxFileBytes || hf.Size != size || !bytes.HasPrefix(hf.Content, []byte("# head\n")) {
+		t.Errorf("huge file: truncated=%v len=%d size=%d", hf.Truncated, len(hf.Content), hf.Size)
+	}
+	if len(d.Problems) != 1 || d.Problems[0].Kind != model.ProblemTooLarge || !strings.Contains(d.Problems[0].Detail, "20971520 bytes") {
+		t.Errorf("problems = %+v", d.Problems)
+	}
+
+	// A custom cap, and a file exactly at the cap is whole.
+	write(t, filepath.Join(dir, "huge.md"), "12345")
+	o := loadOpts()
+	o.MaxFileBytes = 5
+	if err := LoadDir(t.Context(), d, o); err != nil {
+		t.Fatal(err)
+	}
+	if d.Files[0].Truncated || len(d.Problems) != 0 {
+		t.Errorf("file at the cap: %+v %+v", d.Files[0], d.Problems)
+	}
+}
+
+func TestLoadDirEncodingIsNotOurBusiness(t *testing.T) {
+	dir := t.TempDir()
+	bom := "\uFEFF---\nname: x\n---\n"
+	bad := "caf\xe9 \xff\xfe\x00 end"
+	write(t, filepath.Join(dir, "bom.md"), bom)
+	write(t, filepath.Join(dir, "latin1.md"), bad)
+	write(t, filepath.Join(dir, "crlf.md"), "a\r\nb\r\n")
+	write(t, filepath.Join(dir, "empty.md"), "")
+	d := load(t, dir, model.DirAuto)
+	got := map[string]string{}
+	for _, f := range d.Files {
+		got[f.Path] = string(f.Content)
+	}
+	want := map[string]string{"bom.md": bom, "latin1.md": bad, "crlf.md": "a\r\nb\r\n", "empty.md": ""}
+	if !reflect.DeepEqual(got, want) || len(d.Problems) != 0 {
+		t.Errorf("contents = %q, problems %+v", got, d.Problems)
+	}
+}
+
+func TestLoadDirUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	locked := write(t, filepath.Join(dir, "locked.md"), "secret")
+	sub := mkdir(t, filepath.Join(dir, "closed"))
+	write(t, filepath.Join(sub, "inner.md"), "inner")
+	write(t, filepath.Join(dir, "ok.md"), "ok")
+	for _, p := range []string{locked, sub} {
+		if err := os.Chmod(p, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer os.Chmod(sub, 0o755)
+	d := load(t, dir, model.DirAuto)
+	if os.Geteuid() == 0 {
+		// root bypasses permission bits: everything reads, nothing is
+		// reported. Assert that rather than skip, so the test still checks
+		// the reader on a root-run CI.
+		if got := filePaths(d); !reflect.DeepEqual(got, []string{"closed/inner.md", "locked.md", "ok.md"}) || len(d.Problems) != 0 {
+			t.Errorf("as root: Files %q Problems %+v", got, d.Problems)
+		}
+		if d.Files[1].Mode != 0 {
+			t.Errorf("Mode of a 000 file = %o", d.Files[1].Mode)
+		}
+		return
+	}
+	want := map[string]model.ProblemKind{"locked.md": model.ProblemUnreadable, "closed": model.ProblemUnreadable}
+	if got := problemKinds(d.Problems); !reflect.DeepEqual(got, want) {
+		t.Errorf("problems = %+v", d.Problems)
+	}
+	if got := filePaths(d); !reflect.DeepEqual(got, []string{"ok.md"}) {
+		t.Errorf("Files = %q", got)
+	}
+	for _, p := range d.Problems {
+		if !strings.Contains(p.Detail, "permission denied") {
+			t.Errorf("Detail = %q", p.Detail)
+		}
+	}
+}
+
+// TestLoadDirVanishing deletes a file after readdir listed it and before
+// the reader opens it, the race an agent pruning memories produces; and a
+// whole subdirectory, in case its chunk is opened after it is gone.
+func TestLoadDirVanishing(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "stays.md"), "s")
+	write(t, filepath.Join(dir, "gone.md"), "g")
+	write(t, filepath.Join(dir, "old", "x.md"), "x")
+	write(t, filepath.Join(dir, "old", "y.md"), "y")
+	testHookBeforeRead = func(p string) {
+		switch filepath.Base(p) {
+		case "gone.md":
+			os.Remove(p)
+		case "old", "x.md":
+			os.RemoveAll(filepath.Join(dir, "old"))
+		}
+	}
+	defer func() { testHookBeforeRead = nil }()
+	d := load(t, dir, model.DirAuto)
+	if got := filePaths(d); !reflect.DeepEqual(got, []string{"stays.md"}) {
+		t.Errorf("Files = %q", got)
+	}
+	want := map[string]model.ProblemKind{"gone.md": model.ProblemUnreadable, "old/x.md": model.ProblemUnreadable, "old/y.md": model.ProblemUnreadable}
+	if got := problemKinds(d.Problems); !reflect.DeepEqual(got, want) {
+		t.Errorf("problems = %+v", d.Problems)
+	}
+	for _, p := range d.Problems {
+		if !strings.Contains(p.Detail, "vanished") {
+			t.Errorf("%s: Detail = %q", p.Path, p.Detail)
+		}
+	}
+}
+
+// TestLoadDirManyFiles: chunks split big directories across workers and
+// keep small ones whole; every file comes back once, in order, with its own
+// content.
+func TestLoadDirManyFiles(t *testing.T) {
+	dir := t.TempDir()
+	var want []string
+	for i := 0; i < 3*chunkSize+5; i++ {
+		name := fmt.Sprintf("m%03d.md", i)
+		write(t, filepath.Join(dir, name), name)
+		want = append(want, name)
+		if i%50 == 0 {
+			sub := fmt.Sprintf("s%d/n.md", i)
+			write(t, filepath.Join(dir, filepath.FromSlash(sub)), sub)
+			want = append(want, sub)
+		}
+	}
+	sort.Strings(want)
+	o := loadOpts()
+	o.Workers = 3
+	d := &model.MemoryDir{Path: dir, Kind: model.DirAuto}
+	if err := LoadDir(t.Context(), d, o); err != nil {
+		t.Fatal(err)
+	}
+	if got := filePaths(d); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Files = %d, want %d", len(got), len(want))
+	}
+	for _, f := range d.Files {
+		if string(f.Content) != f.Path {
+			t.Errorf("%s holds %q", f.Path, f.Content)
+		}
+	}
+}
+
+func TestLoadDirCancelled(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.md"), "a")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := LoadDir(ctx, &model.MemoryDir{Path: dir}, loadOpts()); err == nil {
+		t.Error("no error from a cancelled LoadDir")
+	}
+}
+
+// TestScan runs discovery and loading end to end over two projects and
+// checks that team files stay out of the parent dir.
+func TestScan(t *testing.T) {
+	w := newWorld(t)
+	_, acme := w.project("acme", true)
+	write(t, filepath.Join(acme, "memory", "team", "MEMORY.md"), "- [t](t.md)\n")
+	write(t, filepath.Join(acme, "memory", "team", "t.md"), "team")
+	_, globex := w.project("globex", true)
+	write(t, filepath.Join(globex, "memory", "sub", "b.md"), "b")
+	s, err := Scan(t.Context(), w.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, p := range s.Projects {
+		for _, d := range p.Dirs {
+			rel, _ := filepath.Rel(w.config, d.Path)
+			got[filepath.ToSlash(rel)] = filePaths(d)
+			if d.Index == nil {
+				t.Errorf("%s: no index", rel)
+			}
+		}
+	}
+	want := map[string][]string{
+		"projects/" + filepath.Base(acme) + "/memory":      {"a.md"},
+		"projects/" + filepath.Base(acme) + "/memory/team": {"t.md"},
+		"projects/" + filepath.Base(globex) + "/memory":    {"a.md", "sub/b.md"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("scan = %v\nwant %v", got, want)
+	}
+}
+
+// TestSymlinkedTeamNotFollowed: a team/ that is a symlink out of the memory
+// dir is not listed as a team dir and not read; the parent reports it.
+func TestSymlinkedTeamNotFollowed(t *testing.T) {
+	w := newWorld(t)
+	_, slugDir := w.project("acme", true)
+	shared := mkdir(t, filepath.Join(w.tmp, "shared-team"))
+	write(t, filepath.Join(shared, "t.md"), "elsewhere")
+	symlink(t, shared, filepath.Join(slugDir, "memory", "team"))
+	s, err := Scan(t.Context(), w.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Projects[0]
+	if len(p.Dirs) != 1 || p.Dirs[0].Kind != model.DirAuto {
+		t.Fatalf("dirs = %q", dirsOf(p, slugDir))
+	}
+	d := p.Dirs[0]
+	if got := filePaths(d); !reflect.DeepEqual(got, []string{"a.md"}) {
+		t.Errorf("Files = %q", got)
+	}
+	if got := problemKinds(d.Problems); got["team"] != model.ProblemSymlinkEscape {
+		t.Errorf("problems = %+v", d.Problems)
+	}
+}

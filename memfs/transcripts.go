@@ -1,0 +1,247 @@
+package memfs
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// How much of a project's transcripts Discover reads to learn its real path.
+// The cwd sits on the first message line, after a few bookkeeping lines
+// (transcripts §1.3), so the head of the newest few files is plenty; reading
+// more would make the first frame wait on gigabytes of JSONL.
+const (
+	headFiles = 5
+	headBytes = 64 << 10
+)
+
+// maxSanitizedLength is Claude Code's MAX_SANITIZED_LENGTH (facts §1.3 step 3).
+const maxSanitizedLength = 200
+
+// sanitizePath is Claude Code's sanitizePath without the hash suffix (facts
+// §1.3 step 3): every UTF-16 code unit that is not [a-zA-Z0-9] becomes "-",
+// so a character outside the BMP (a surrogate pair) becomes "--". The JS
+// regex has no u flag, which is why this counts code units, not runes.
+func sanitizePath(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for _, r := range name {
+		switch {
+		case r < 0x80 && isAlnum(byte(r)):
+			b.WriteByte(byte(r))
+		case r > 0xFFFF:
+			b.WriteString("--")
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// slugMatches reports whether Claude Code would have named the directory slug
+// after path cwd. Past 200 characters Claude Code appends a hash that differs
+// between the CLI (Bun.hash) and the SDK (djb2), so, like Claude Code's own
+// findProjectDir, we accept the prefix plus "-" (facts §1.3 step 3).
+//
+// Claude Code NFC-normalises the path first; memtui has no NFC tables in the
+// standard library, so a non-ASCII cwd stored in another normal form simply
+// fails to confirm and the project keeps an empty Root: a miss, never a
+// wrong guess.
+func slugMatches(cwd, slug string) bool {
+	s := sanitizePath(cwd)
+	if len(s) <= maxSanitizedLength {
+		return s == slug
+	}
+	prefix := s[:maxSanitizedLength] + "-"
+	return len(slug) > len(prefix) && strings.HasPrefix(slug, prefix)
+}
+
+// isUUID is Claude Code's validateUuid: 8-4-4-4-12 hex digits, any case
+// (facts §6.1: only <uuid>.jsonl files count as sessions, which excludes the
+// legacy agent-*.jsonl files).
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// transcriptDir is what Discover learns from one <config>/projects/<slug>/.
+type transcriptDir struct {
+	sessions map[string]bool
+	newest   []string // up to headFiles *.jsonl paths, newest mtime first
+}
+
+// listTranscripts lists the session transcripts directly in dir. Errors are
+// swallowed: an unreadable transcript dir only means the project's real path
+// stays unknown.
+func listTranscripts(dir string) transcriptDir {
+	var td transcriptDir
+	f, err := os.Open(dir)
+	if err != nil {
+		return td
+	}
+	entries, _ := f.ReadDir(-1)
+	f.Close()
+	type cand struct {
+		path string
+		mod  time.Time
+		e    fs.DirEntry
+	}
+	var cands []cand
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		stem := strings.TrimSuffix(name, ".jsonl")
+		if isUUID(stem) {
+			if td.sessions == nil {
+				td.sessions = make(map[string]bool)
+			}
+			td.sessions[stem] = true
+		}
+		// Legacy agent-*.jsonl siblings carry the same cwd (transcripts
+		// §1.1), so they are candidates for the head read too.
+		cands = append(cands, cand{path: filepath.Join(dir, name), e: e})
+	}
+	// Newest first: the newest session's cwd is the current one (it matters
+	// for CLAUDE_CODE_PROJECT_DIR_NAME dirs, where any cwd is accepted).
+	// A lone transcript needs no lstat.
+	if len(cands) > 1 {
+		kept := cands[:0]
+		for _, c := range cands {
+			info, err := c.e.Info()
+			if err != nil || !info.Mode().IsRegular() {
+				continue
+			}
+			c.mod = info.ModTime()
+			kept = append(kept, c)
+		}
+		cands = kept
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if !cands[i].mod.Equal(cands[j].mod) {
+			return cands[i].mod.After(cands[j].mod)
+		}
+		return cands[i].path < cands[j].path
+	})
+	for i := 0; i < len(cands) && i < headFiles; i++ {
+		td.newest = append(td.newest, cands[i].path)
+	}
+	return td
+}
+
+// headBufs recycles head-read buffers: at 500 projects, a fresh 64 KiB
+// buffer per project was a third of Discover's time.
+var headBufs = sync.Pool{New: func() any { b := make([]byte, headBytes); return &b }}
+
+// confirmRoot returns the real path of the project named slug: the cwd of the
+// first message line in the head of one of its newest transcripts, accepted
+// only when Claude Code would have derived slug from it (transcripts §1.3:
+// cwd is realpath'd). anyCwd skips that check, for a project dir named by
+// CLAUDE_CODE_PROJECT_DIR_NAME (facts §1.3 step 4), whose name no longer
+// derives from the path. The slug is never reversed: "" means unknown.
+func confirmRoot(files []string, slug string, anyCwd bool) string {
+	if len(files) == 0 {
+		return ""
+	}
+	bp := headBufs.Get().(*[]byte)
+	defer headBufs.Put(bp)
+	buf := *bp
+	for _, p := range files {
+		cwd := headCwd(p, buf)
+		if cwd == "" {
+			continue
+		}
+		if anyCwd || slugMatches(cwd, slug) {
+			return filepath.Clean(cwd)
+		}
+	}
+	return ""
+}
+
+// headCwd returns the top-level "cwd" of the first line in the first
+// headBytes of the file that has one, or "". Metadata lines come first and
+// have no cwd (transcripts §1.3); a line cut by the window or torn by a
+// concurrent append does not decode and is skipped.
+func headCwd(path string, buf []byte) string {
+	f, err := openRegular(path)
+	if err != nil {
+		return ""
+	}
+	n, _ := io.ReadFull(f, buf)
+	f.Close()
+	data := buf[:n]
+	key := []byte(`"cwd"`)
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if !bytes.Contains(line, key) {
+			continue
+		}
+		// Decoding into a one-field struct skips every other value without
+		// building it, and only matches a top-level cwd, never one nested
+		// in a tool input.
+		var rec struct {
+			Cwd string `json:"cwd"`
+		}
+		if json.Unmarshal(line, &rec) != nil || rec.Cwd == "" {
+			continue
+		}
+		if !filepath.IsAbs(rec.Cwd) {
+			continue
+		}
+		return rec.Cwd
+	}
+	return ""
+}
+
+// openRegular opens path for reading without blocking on a FIFO and
+// returns an error unless it is a regular file. It follows symlinks: a
+// settings.json or transcript kept in a dotfiles repo is common, and Claude
+// Code follows them too.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errNotRegular}
+	}
+	return f, nil
+}

@@ -1,0 +1,99 @@
+package memfs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestHeadCwd(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"bookkeeping first", []string{metaLine("summary"), metaLine("custom-title"), `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}`, msgLine("/home/al/acme")}, "/home/al/acme"},
+		{"torn first line", []string{`{"parentUuid":null,"type":"user","cwd":"/home/al/tor`, msgLine("/home/al/acme")}, "/home/al/acme"},
+		{"garbage line", []string{"\x00\x01 not json", msgLine("/x/y")}, "/x/y"},
+		{"nested cwd is not top level", []string{`{"type":"assistant","message":{"content":[{"type":"tool_use","input":{"cwd":"/nested"}}]},"uuid":"u"}`, msgLine("/top")}, "/top"},
+		{"relative cwd ignored", []string{`{"type":"user","cwd":"rel/dir"}`, msgLine("/abs")}, "/abs"},
+		{"no cwd", []string{metaLine("summary")}, ""},
+		{"empty", nil, ""},
+	}
+	buf := make([]byte, headBytes)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := transcript(t, dir, strings.ReplaceAll(c.name, " ", "_")+".jsonl", now, c.lines...)
+			if got := headCwd(p, buf); got != c.want {
+				t.Errorf("headCwd = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestHeadCwdWindow: a cwd past the first 64 KiB is not read, so a huge
+// first line cannot make discovery slow.
+func TestHeadCwdWindow(t *testing.T) {
+	dir := t.TempDir()
+	big := `{"type":"queue-operation","content":"` + strings.Repeat("x", headBytes) + `"}`
+	p := transcript(t, dir, "big.jsonl", time.Now(), big, msgLine("/late"))
+	if got := headCwd(p, make([]byte, headBytes)); got != "" {
+		t.Errorf("read past the window: %q", got)
+	}
+}
+
+func TestConfirmRoot(t *testing.T) {
+	dir := t.TempDir()
+	old, mid, recent := time.Now().Add(-3*time.Hour), time.Now().Add(-2*time.Hour), time.Now().Add(-time.Hour)
+	slug := "-home-al-acme"
+	// The newest transcript was started in a subdirectory that happened to
+	// keep this slug dir (it would not, but its cwd must not be taken), the
+	// next one confirms.
+	transcript(t, dir, uuid1+".jsonl", recent, metaLine("summary"), msgLine("/home/al/acme/sub"))
+	transcript(t, dir, uuid2+".jsonl", mid, msgLine("/home/al/acme"))
+	transcript(t, dir, uuid3+".jsonl", old, msgLine("/home/al/other"))
+	write(t, filepath.Join(dir, "notes.txt"), "x")
+	mkdir(t, filepath.Join(dir, uuid1)) // subagents dir of a session
+	td := listTranscripts(dir)
+	if len(td.sessions) != 3 || !td.sessions[uuid1] || !td.sessions[uuid3] {
+		t.Errorf("sessions = %v", td.sessions)
+	}
+	if len(td.newest) != 3 || filepath.Base(td.newest[0]) != uuid1+".jsonl" || filepath.Base(td.newest[2]) != uuid3+".jsonl" {
+		t.Errorf("newest = %v", td.newest)
+	}
+	if got := confirmRoot(td.newest, slug, false); got != "/home/al/acme" {
+		t.Errorf("confirmRoot = %q", got)
+	}
+	if got := confirmRoot(td.newest, "-home-al-nothere", false); got != "" {
+		t.Errorf("unconfirmed slug got root %q", got)
+	}
+	if got := confirmRoot(td.newest, "work", true); got != "/home/al/acme/sub" {
+		t.Errorf("CLAUDE_CODE_PROJECT_DIR_NAME project: %q", got)
+	}
+}
+
+// TestListTranscriptsCapsHeads: only the newest headFiles transcripts are
+// candidates, and legacy agent-*.jsonl files are not sessions.
+func TestListTranscriptsCapsHeads(t *testing.T) {
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	for i := 0; i < 8; i++ {
+		name := strings.Replace(uuid1, "0b0e", "0b0"+string(rune('0'+i)), 1) + ".jsonl"
+		transcript(t, dir, name, base.Add(time.Duration(i)*time.Minute), msgLine("/a"))
+	}
+	transcript(t, dir, "agent-a2271d1.jsonl", base.Add(time.Hour), msgLine("/a"))
+	td := listTranscripts(dir)
+	if len(td.sessions) != 8 || td.sessions["agent-a2271d1"] {
+		t.Errorf("sessions: %d %v", len(td.sessions), td.sessions["agent-a2271d1"])
+	}
+	if len(td.newest) != headFiles || filepath.Base(td.newest[0]) != "agent-a2271d1.jsonl" {
+		t.Errorf("newest = %v", td.newest)
+	}
+	if _, err := os.Stat(td.newest[1]); err != nil {
+		t.Error(err)
+	}
+}
