@@ -1,0 +1,158 @@
+// Package demo embeds the sample Claude Code config dir that `memtui --demo`
+// opens: seven projects, a user-scope agent memory and a settings file, with
+// realistic memories in which every memtui rule that a static tree can show
+// is planted at least once, next to clean files that must stay quiet.
+//
+// # Layout
+//
+// The embedded tree (FS) is the config dir itself:
+//
+//	settings.json                         user settings; autoMemoryDirectory is relative (rejected)
+//	agent-memory/code-reviewer/           a subagent's user-scope memory (table-style index)
+//	projects/-home-dev-acme-api/          Go billing API: index past 200 lines, team/ subdir, 3 sessions
+//	projects/-home-dev-webshop/           Next.js shop: index past 25,000 UTF-16 units, 2 sessions
+//	projects/-home-dev-ml-pipeline/       Python ML: index at 82% of the line cap, 2 sessions
+//	projects/-home-dev-kefu-platform/     a Chinese-speaking team's project (/home/dev/kefu_platform)
+//	projects/-home-dev-blog/              the clean one: wikilink index, nothing to report
+//	projects/-home-dev-dotfiles/          topic files but no MEMORY.md, and no transcripts (shows its slug)
+//	projects/-home-dev-scratch/           an empty memory dir (only a .consolidate-lock)
+//	mtimes.json                           slash path -> RFC 3339 mtime for every other file
+//
+// Each project with sessions has <uuid>.jsonl transcripts whose lines carry a
+// cwd that maps back to the slug under Claude Code's sanitizePath, so memtui
+// shows the real path. embed.FS has no mtimes, so mtimes.json carries them;
+// memfs.CopyTree applies them and does not copy the file itself. Staleness,
+// relative-date anchors and "last consolidated" depend on those times, and
+// all of them are computed for "today" = Now (2026-11-21): pass
+// --now 2026-11-21 for reproducible output.
+//
+// # Planted findings
+//
+// expected.json (see Expected) lists every planted finding and nothing else:
+// rule, project slug, file relative to the memory dir and 1-based line. The
+// conventions follow consolidate/files.go:
+//   - line 0: whole-file or whole-directory findings (recall-truncated,
+//     stale-memory, memory-orphan, duplicate-memory, index-near-limit,
+//     index-missing, memdir-empty);
+//   - line 1 (the opening fence or the first line): frontmatter-missing,
+//     frontmatter-invalid, frontmatter-not-at-start, frontmatter-incomplete,
+//     type-missing, encoding for a BOM;
+//   - the line of the key or text: frontmatter-unquoted, type-invalid,
+//     name-duplicate (reported on the second file in path order only),
+//     provenance-swept (the originSessionId line), relative-date,
+//     date-missing-year, secret, wikilink-broken, memory-stub (first body line);
+//   - index rules point at the entry's line in MEMORY.md; index-over-lines
+//     and index-over-size at the first non-blank line Claude Code drops;
+//     index-duplicate-entry at the second entry; index-not-pointer at the
+//     first line of the prose or the code fence; index-entry-multiline at the
+//     entry that the indented lines hang under;
+//   - override-invalid has an empty project slug and names settings.json,
+//     relative to the config dir.
+//
+// duplicate-memory is listed once per member of each group: the webshop's
+// rewritten pair (feedback_payments_via_bff.md, feedback_payments_through_bff.md)
+// and acme-api's dated series (standup-2026-11-16/17/18.md).
+//
+// # What the sample cannot show
+//
+//   - symlink and file-unreadable: go:embed stores neither symlinks nor
+//     permissions; tests build those trees on disk.
+//   - settings-invalid: the only settings file memtui reads inside a config
+//     dir is settings.json, which here carries the (valid JSON) relative
+//     autoMemoryDirectory for override-invalid; project settings live in the
+//     project roots, which do not exist on the user's machine.
+//   - dangling-path: acme-api's project_billing_refactor.md names
+//     internal/billing/invoice_legacy.go, but the demo projects' roots
+//     (/home/dev/...) do not exist where memtui runs, so the path probe cannot
+//     answer and the check stays silent. It is not in expected.json.
+//   - lost-update is not a rule of memtui's rule table.
+//   - memdir-empty: go:embed drops empty directories, so the scratch
+//     project's memory dir holds a .consolidate-lock (ignored by the scan, as
+//     Claude Code ignores every non-.md file).
+//
+// The text is written for this sample; the hosts (.internal, .test), the
+// people (roles, never names) and the secrets are fake. The GitHub token in
+// acme-api's reference_ci_bot.md and the Postgres password in ml-pipeline's
+// reference_feature_store_db.md exist only so that the secret rule fires.
+package demo
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"time"
+)
+
+// Sample is the embedded tree; its root holds the single directory sample/.
+// Use FS for the tree rooted at the config dir.
+//
+//go:embed all:sample
+var Sample embed.FS
+
+//go:embed expected.json
+var expectedJSON []byte
+
+// MtimesFile is the name, at the root of FS, of the JSON object mapping each
+// file's slash path to its RFC 3339 modification time.
+const MtimesFile = "mtimes.json"
+
+// Now is the "today" the sample was written for: expected.json holds for it
+// (stale memories, relative dates). Later dates only add stale-memory
+// findings as the sample ages.
+var Now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// FS returns the sample config dir: settings.json, projects/ and
+// agent-memory/ at its root, plus MtimesFile.
+func FS() fs.FS {
+	sub, err := fs.Sub(Sample, "sample")
+	if err != nil {
+		panic("demo: " + err.Error()) // the embed pattern guarantees the directory
+	}
+	return sub
+}
+
+// Finding is one problem planted in the sample, as listed in expected.json.
+type Finding struct {
+	Rule string `json:"rule"`
+	// ProjectSlug is the directory name under projects/, "" for findings
+	// about the config dir itself (override-invalid).
+	ProjectSlug string `json:"project_slug"`
+	// File is relative to the project's memory dir ("" for the directory
+	// itself), or to the config dir when ProjectSlug is "".
+	File string `json:"file"`
+	// Line is 1-based; 0 for findings about a whole file or directory.
+	Line int `json:"line"`
+}
+
+// Expected returns the planted findings, sorted by project slug, file, line
+// and rule.
+func Expected() ([]Finding, error) {
+	var out []Finding
+	if err := json.Unmarshal(expectedJSON, &out); err != nil {
+		return nil, fmt.Errorf("demo: expected.json: %w", err)
+	}
+	return out, nil
+}
+
+// Mtimes returns the modification time of every file of FS (MtimesFile
+// itself excluded), keyed by slash path.
+func Mtimes() (map[string]time.Time, error) {
+	data, err := fs.ReadFile(FS(), MtimesFile)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	var raw map[string]string
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("demo: %s: %w", MtimesFile, err)
+	}
+	out := make(map[string]time.Time, len(raw))
+	for p, s := range raw {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return nil, fmt.Errorf("demo: %s: %s: %w", MtimesFile, p, err)
+		}
+		out[p] = t
+	}
+	return out, nil
+}
