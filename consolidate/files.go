@@ -1,6 +1,582 @@
 package consolidate
 
-func checkProblems(s *dirState) {}
-func checkDir(s *dirState)      {}
-func checkFiles(s *dirState)    {}
-func checkNames(s *dirState)    {}
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/memtui/memtui/model"
+)
+
+// Recall limits (facts doc 4.2): a recalled memory is cut at 200 lines or
+// 4,096 bytes, whichever comes first.
+const (
+	recallMaxBytes = 4096
+	recallMaxLines = 200
+)
+
+// checkProblems reports what the reader could not read or would not follow.
+func checkProblems(s *dirState) {
+	for _, p := range s.dir.Problems {
+		switch p.Kind {
+		case model.ProblemSymlink:
+			s.report(RuleSymlink, p.Path, 0,
+				fmt.Sprintf("%s is a symlink (%s); Claude Code matches memory paths lexically, so writes through it are not treated as memory writes", p.Path, p.Detail),
+				"Replace the link with the file itself.")
+		case model.ProblemSymlinkEscape:
+			s.report(RuleSymlink, p.Path, 0,
+				fmt.Sprintf("%s is a symlink to %s, outside the memory directory; memtui does not follow it", p.Path, p.Detail),
+				"Move the target into the memory directory or remove the link.")
+		case model.ProblemSymlinkLoop:
+			s.report(RuleSymlink, p.Path, 0,
+				fmt.Sprintf("%s is a symlink that dangles or loops (%s)", p.Path, p.Detail),
+				"Remove the link.")
+		case model.ProblemUnreadable:
+			s.report(RuleFileUnreadable, p.Path, 0,
+				fmt.Sprintf("%s could not be read: %s", p.Path, p.Detail),
+				"Check the file's permissions; Claude Code drops files it cannot read from its memory scan.")
+		case model.ProblemNotFile:
+			s.report(RuleFileUnreadable, p.Path, 0,
+				fmt.Sprintf("%s is not a regular file (%s) but its name ends in .md", p.Path, p.Detail),
+				"Rename it; Claude Code tries to read every *.md in the memory directory.")
+		}
+		// ProblemTooLarge needs no finding of its own: recall-truncated
+		// fires on the size and says only the start was checked.
+	}
+}
+
+// checkDir reports directory-level findings.
+func checkDir(s *dirState) {
+	if s.dir.Exists && s.index == nil && len(s.files) == 0 && len(s.dir.Problems) == 0 {
+		s.report(RuleMemdirEmpty, "", 0,
+			"the memory directory is empty",
+			"Harmless: Claude Code creates it every session (even when autoMemoryDirectory points elsewhere); delete it if the project is gone.")
+	}
+}
+
+// checkFiles runs the per-file checks over every topic file.
+func checkFiles(s *dirState) {
+	for _, fs := range s.files {
+		checkEncoding(s, fs)
+		checkFrontmatter(s, fs)
+		checkRecall(s, fs)
+		checkDates(s, fs)
+		checkSecrets(s, fs)
+		checkPaths(s, fs)
+		checkAge(s, fs)
+		checkStub(s, fs)
+		checkProvenance(s, fs)
+	}
+	if s.index != nil {
+		checkEncoding(s, s.index)
+		checkSecrets(s, s.index)
+		checkDates(s, s.index)
+	}
+}
+
+func checkEncoding(s *dirState, fs *fileState) {
+	p := fs.f.Path
+	if fs.doc.BOM {
+		msg := p + " starts with a UTF-8 byte-order mark"
+		if fs.doc.Status != model.FMNone {
+			msg += "; Claude Code needs --- at byte 0, so it sees no name, description or type"
+		}
+		s.report(RuleEncoding, p, 1, msg, "save the file as UTF-8 without a BOM")
+	}
+	if i := bytes.IndexByte(fs.f.Content, 0); i >= 0 {
+		s.report(RuleEncoding, p, fs.lineOf(i),
+			fmt.Sprintf("%s contains NUL bytes (first on line %d): it is binary or corrupt", p, fs.lineOf(i)),
+			"Restore the file from a backup or rewrite it as text.")
+		return // a binary file is also invalid UTF-8; one finding is enough
+	}
+	if !utf8.Valid(fs.f.Content) {
+		off := firstInvalidUTF8(fs.f.Content)
+		s.report(RuleEncoding, p, fs.lineOf(off),
+			fmt.Sprintf("%s is not valid UTF-8 (first bad byte on line %d)", p, fs.lineOf(off)),
+			"Re-save the file as UTF-8.")
+	}
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+func checkFrontmatter(s *dirState, fs *fileState) {
+	p, d := fs.f.Path, fs.doc
+	switch d.Status {
+	case model.FMNone:
+		s.report(RuleFrontmatterMissing, p, 1,
+			p+" has no frontmatter: Claude Code lists it with no description or type, so recall can hardly pick it",
+			"Add ---, name, description and type (memtui dream proposes fix-frontmatter).")
+		return
+	case model.FMUnclosed:
+		s.report(RuleFrontmatterInvalid, p, d.Open,
+			fmt.Sprintf("%s: the frontmatter has %s; Claude Code reads it as no frontmatter", p, d.Problem),
+			"Close the block with a --- line, keeping it under 30 lines.")
+		return
+	case model.FMInvalid:
+		s.report(RuleFrontmatterInvalid, p, d.Open,
+			fmt.Sprintf("%s: the frontmatter does not parse, even tolerantly (%s); Claude Code treats it as empty", p, d.Problem),
+			"Rewrite it as name:, description: and type: lines, quoting values that contain ': ' or ' #'.")
+		return
+	case model.FMNotAtStart:
+		s.report(RuleFrontmatterNotAtStart, p, 1,
+			fmt.Sprintf("%s: %s, so Claude Code sees no frontmatter", p, d.Problem),
+			"Move the text below the closing --- (memtui dream proposes fix-frontmatter).")
+	case model.FMTolerant:
+		s.report(RuleFrontmatterUnquoted, p, unquotedLine(fs),
+			fmt.Sprintf("%s: %s", p, d.Problem),
+			`Quote the value, e.g. description: "Staging host: acme-stg".`)
+	}
+	fm := d.FM
+	var empty []string
+	if strings.TrimSpace(fm.Name) == "" {
+		empty = append(empty, "name")
+	}
+	if strings.TrimSpace(fm.Description) == "" {
+		empty = append(empty, "description")
+	}
+	if len(empty) > 0 {
+		s.report(RuleFrontmatterIncomplete, p, d.Open,
+			fmt.Sprintf("%s: %s %s empty or missing; recall decides relevance from the description", p, strings.Join(empty, " and "), plural(len(empty), "is", "are")),
+			"Fill in a one-line, specific description and a kebab-case name.")
+	}
+	if fm.TypeKey == "" {
+		s.report(RuleTypeMissing, p, d.Open,
+			p+" has no type (neither top-level type: nor metadata.type), so Claude Code shows it untagged",
+			"Add type: user, feedback, project or reference.")
+	} else if _, ok := model.ParseType(fm.Type); !ok {
+		s.report(RuleTypeInvalid, p, keyLine(fs, "type"),
+			fmt.Sprintf("%s: type %q is not one of user, feedback, project, reference; Claude Code drops it", p, fm.Type),
+			fmt.Sprintf("Use type: %s.", suggestType(fm.Type)))
+	}
+}
+
+// unquotedLine finds the first frontmatter line whose value needs quoting.
+func unquotedLine(fs *fileState) int {
+	d := fs.doc
+	lines := strings.Split(fs.text, "\n")
+	for i := d.Open; i < d.Close-1 && i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], "\r")
+		_, v, ok := strings.Cut(strings.TrimLeft(l, " "), ": ")
+		if ok && (strings.Contains(v, ": ") || strings.Contains(v, " #") || strings.HasSuffix(v, ":")) &&
+			!strings.HasPrefix(v, `"`) && !strings.HasPrefix(v, "'") {
+			return i + 1
+		}
+	}
+	return d.Open
+}
+
+// keyLine finds the line of a frontmatter key (top-level or nested).
+func keyLine(fs *fileState, key string) int {
+	d := fs.doc
+	lines := strings.Split(fs.text, "\n")
+	for i := d.Open; i < d.Close-1 && i < len(lines); i++ {
+		if strings.HasPrefix(strings.TrimLeft(lines[i], " \t"), key+":") {
+			return i + 1
+		}
+	}
+	return d.Open
+}
+
+// suggestType maps invalid types seen in the wild to the nearest valid one.
+func suggestType(t string) string {
+	switch strings.ToLower(strings.TrimSpace(t)) {
+	case "users", "preference", "preferences", "profile", "persona":
+		return "user"
+	case "feedbacks", "correction", "convention", "rule", "style":
+		return "feedback"
+	case "reference", "references", "ref", "infra", "link", "links", "docs", "resource":
+		return "reference"
+	case "user", "feedback", "project": // wrong case
+		return strings.ToLower(strings.TrimSpace(t))
+	}
+	return "project" // decisions, plans, incidents, status: ongoing work
+}
+
+func checkRecall(s *dirState, fs *fileState) {
+	size := fs.f.Size
+	lines := strings.Count(fs.text, "\n")
+	if len(fs.text) > 0 && !strings.HasSuffix(fs.text, "\n") {
+		lines++
+	}
+	if size <= recallMaxBytes && lines <= recallMaxLines {
+		return
+	}
+	cut := recallMaxBytes
+	if cut > len(fs.text) {
+		cut = len(fs.text)
+	}
+	cutLine := fs.lineOf(cut)
+	if cutLine > recallMaxLines {
+		cutLine = recallMaxLines
+	}
+	msg := fmt.Sprintf("%s is %s and %d lines: when recalled, only the first %s or %d lines reach the agent (up to about line %d)",
+		fs.f.Path, formatSize(size), lines, formatSize(recallMaxBytes), recallMaxLines, cutLine)
+	if fs.f.Truncated {
+		msg += fmt.Sprintf("; memtui checked only the first %s", formatSize(int64(len(fs.f.Content))))
+	}
+	s.report(RuleRecallTruncated, fs.f.Path, 0, msg,
+		"Split it into one file per fact, or put the essentials in the first 4 KB.")
+}
+
+func formatSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}
+
+// anchor is the time a file's relative dates count from: metadata.modified
+// when it parses, else the file's mtime (both as Claude Code stamps them).
+func anchor(fs *fileState) (time.Time, string) {
+	if !fs.doc.FM.ModifiedTime.IsZero() {
+		return fs.doc.FM.ModifiedTime.In(time.Local), "metadata.modified"
+	}
+	return fs.f.ModTime.In(time.Local), "the file's mtime"
+}
+
+func checkDates(s *dirState, fs *fileState) {
+	at, source := anchor(fs)
+	if at.IsZero() || at.Year() < 2000 {
+		return
+	}
+	for _, sp := range model.FindRelativeDates(fs.text, at) {
+		msg := fmt.Sprintf("%q meant %s, counted from %s (%s)", sp.Text, sp.Meant, source, at.Format("2006-01-02"))
+		if sp.Ambiguous {
+			msg += "; ambiguous: " + sp.Note
+		}
+		s.report(RuleRelativeDate, fs.f.Path, fs.lineOf(sp.Start), msg,
+			fmt.Sprintf("Write %q instead.", sp.Replacement))
+	}
+	for _, sp := range model.FindMissingYears(fs.text, at) {
+		s.report(RuleDateMissingYear, fs.f.Path, fs.lineOf(sp.Start),
+			fmt.Sprintf("%q has no year; written %s, it most likely means %s", sp.Text, at.Format("2006-01-02"), sp.Meant),
+			fmt.Sprintf("Write %q.", sp.Replacement))
+	}
+}
+
+func checkSecrets(s *dirState, fs *fileState) {
+	for _, sec := range s.opts.Secrets.Scan(fs.text) {
+		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start),
+			fmt.Sprintf("%s (%s) in memory: %s; memory is injected into prompts and may be synced", sec.Description, sec.RuleID, sec.Masked),
+			"Remove it and rotate the credential (memtui dream proposes redact-secret).")
+	}
+}
+
+// sourceExt lists extensions that mark a token as a source path. Markdown is
+// left out on purpose: memories link each other.
+var sourceExt = map[string]bool{
+	"go": true, "rs": true, "py": true, "js": true, "jsx": true, "ts": true, "tsx": true, "mjs": true, "cjs": true,
+	"java": true, "kt": true, "kts": true, "scala": true, "rb": true, "php": true, "c": true, "h": true, "cc": true,
+	"cpp": true, "hpp": true, "cs": true, "swift": true, "m": true, "mm": true, "sh": true, "bash": true, "zsh": true,
+	"sql": true, "proto": true, "vue": true, "svelte": true, "css": true, "scss": true, "html": true, "lua": true,
+	"ex": true, "exs": true, "erl": true, "hs": true, "ml": true, "clj": true, "dart": true, "tf": true, "gradle": true,
+	"yaml": true, "yml": true, "toml": true, "json": true,
+}
+
+// checkPaths reports source paths the memory names that are gone from the
+// project. It runs only when the project's real root is known and a probe is
+// given, and names with no directory part only when they are code-formatted,
+// so prose like "see config.json" does not cry wolf.
+func checkPaths(s *dirState, fs *fileState) {
+	if s.opts.Paths == nil || s.project == nil || s.project.Root == "" {
+		return
+	}
+	body := fs.doc.Body(fs.f.Content)
+	seen := map[string]bool{}
+	for _, t := range pathTokens(body) {
+		tok := string(body[t[0]:t[1]])
+		if seen[tok] {
+			continue
+		}
+		seen[tok] = true
+		if !strings.Contains(tok, "/") && (t[0] == 0 || body[t[0]-1] != '`') {
+			continue
+		}
+		exists, known := s.opts.Paths.Exists(s.project.Root, strings.TrimPrefix(tok, "./"))
+		if !known || exists {
+			continue
+		}
+		s.report(RuleDanglingPath, fs.f.Path, fs.lineOf(fs.doc.BodyStart+t[0]),
+			fmt.Sprintf("%s names %s, which no longer exists under %s", fs.f.Path, tok, s.project.Root),
+			"Update the memory to the file's new location, or prune it if the fact is obsolete.")
+	}
+}
+
+// pathTokens finds tokens that look like source paths: path characters
+// ending in ".ext" with ext a source extension, standing alone (bounded by
+// whitespace, brackets, quotes or backticks; an optional :line suffix and
+// trailing punctuation allowed). URLs and home-relative paths are skipped.
+// It anchors on each '.' and walks outwards, so it is linear in the text.
+func pathTokens(b []byte) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(b); i++ {
+		if b[i] != '.' {
+			continue
+		}
+		j := i + 1 // the extension: letters after the dot
+		for j < len(b) && j-i <= 7 && isLetter(b[j]) {
+			j++
+		}
+		if j == i+1 || j-i > 7 || !sourceExt[strings.ToLower(string(b[i+1:j]))] || !pathEnd(b, j) {
+			continue
+		}
+		k := i // the start: walk back over path characters
+		for k > 0 && isPathByte(b[k-1]) {
+			k--
+		}
+		switch {
+		case k == i, k > 0 && !pathBoundary(b[k-1]), bytes.HasPrefix(b[k:], []byte("//")):
+			continue
+		}
+		out = append(out, [2]int{k, j})
+		i = j
+	}
+	return out
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isPathByte(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '@' || c == '.' || c == '-' || c == '/'
+}
+
+// pathBoundary is what may stand right before a path token. A ':' (as in
+// https://) or '~' is not, which keeps URLs and home paths out.
+func pathBoundary(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '(', '`', '\'', '"', '[':
+		return true
+	}
+	return false
+}
+
+// pathEnd reports whether a path token may end at j: end of text, a closing
+// delimiter, a :line suffix, or sentence punctuation followed by space.
+func pathEnd(b []byte, j int) bool {
+	if j >= len(b) {
+		return true
+	}
+	next := func(k int) bool {
+		return k >= len(b) || b[k] == ' ' || b[k] == '\n' || b[k] == '\r'
+	}
+	switch b[j] {
+	case ' ', '\t', '\n', '\r', ')', '`', '\'', '"', ',', ';', ']':
+		return true
+	case ':':
+		return next(j+1) || b[j+1] >= '0' && b[j+1] <= '9'
+	case '.':
+		return next(j + 1)
+	}
+	return false
+}
+
+// staleTypes are the types that describe changing state; user preferences
+// and feedback stay true until someone says otherwise, so age alone says
+// nothing about them.
+var staleTypes = map[string]bool{string(model.TypeProject): true, string(model.TypeReference): true}
+
+func checkAge(s *dirState, fs *fileState) {
+	if !staleTypes[fs.doc.FM.Type] {
+		return
+	}
+	at, source := anchor(fs)
+	if at.IsZero() {
+		return
+	}
+	age := s.opts.Now.Sub(at)
+	if age < s.opts.StaleAfter {
+		return
+	}
+	s.report(RuleStaleMemory, fs.f.Path, 0,
+		fmt.Sprintf("%s (%s) was last updated %s, %d days ago (%s); Claude Code warns the agent that such memories may be outdated",
+			fs.f.Path, fs.doc.FM.Type, at.Format("2006-01-02"), int(age.Hours()/24), source),
+		"Check it against the project today; update or prune it.")
+}
+
+// stubWords is the body length under which a memory says too little to be
+// worth recalling on its own.
+const stubWords = 4
+
+func checkStub(s *dirState, fs *fileState) {
+	if fs.doc.Status != model.FMOK && fs.doc.Status != model.FMTolerant {
+		return
+	}
+	body := fs.doc.Body(fs.f.Content)
+	if n := countWords(body, stubWords); n < stubWords {
+		s.report(RuleMemoryStub, fs.f.Path, fs.doc.BodyLine,
+			fmt.Sprintf("%s has frontmatter but only %d word%s of body", fs.f.Path, n, plural(n, "", "s")),
+			"Write the fact with its **Why:** and **How to apply:**, fold it into a related memory, or prune it.")
+	}
+}
+
+func checkProvenance(s *dirState, fs *fileState) {
+	id := fs.doc.FM.OriginSessionID
+	if id == "" || s.opts.sessions == nil || !s.opts.sessions.listed(s.project) {
+		return
+	}
+	if s.opts.sessions.has(s.project, id) {
+		return
+	}
+	s.report(RuleProvenanceSwept, fs.f.Path, keyLine(fs, "originSessionId"),
+		fmt.Sprintf("%s was first written by session %s, whose transcript is gone (Claude Code deletes transcripts after cleanupPeriodDays, 30 by default)", fs.f.Path, id),
+		"Nothing to fix; raise cleanupPeriodDays in settings.json to keep provenance longer.")
+}
+
+// checkNames reports duplicate names and wikilinks that lead nowhere.
+func checkNames(s *dirState) {
+	first := map[string]*fileState{}
+	known := map[string]bool{}
+	for _, fs := range s.files {
+		stem := strings.TrimSuffix(fs.f.Path, ".md")
+		known[normName(stem)] = true
+		known[normName(path.Base(stem))] = true
+		n := normName(fs.doc.FM.Name)
+		if n == "" {
+			continue
+		}
+		known[n] = true
+		if prev, ok := first[n]; ok {
+			s.report(RuleNameDuplicate, fs.f.Path, keyLine(fs, "name"),
+				fmt.Sprintf("%s and %s are both named %q; recall and [[links]] cannot tell them apart", prev.f.Path, fs.f.Path, fs.doc.FM.Name),
+				"Merge them if they hold the same fact, or rename one.")
+			continue
+		}
+		first[n] = fs
+	}
+	all := append([]*fileState{}, s.files...)
+	if s.index != nil {
+		all = append(all, s.index)
+	}
+	for _, fs := range all {
+		for _, w := range wikilinks(fs.text) {
+			if known[normName(w.name)] {
+				continue
+			}
+			s.report(RuleWikilinkBroken, fs.f.Path, fs.lineOf(w.off),
+				fmt.Sprintf("[[%s]] does not match any memory's name or file", w.name),
+				"Fine if the memory is yet to be written; otherwise fix the name.")
+		}
+	}
+}
+
+type wikilink struct {
+	name string
+	off  int
+}
+
+// wikilinks finds [[name]] and [[name|label]] outside code. ProseRanges
+// leaves a wikilink's brackets in prose and cuts only its target (so dates
+// in targets are not read); the opening "[[" must lie in prose, and the name
+// is read from the full text.
+func wikilinks(text string) []wikilink {
+	if !strings.Contains(text, "[[") {
+		return nil
+	}
+	var out []wikilink
+	for _, r := range model.ProseRanges(text) {
+		for i := r[0]; i < r[1]; {
+			j := strings.Index(text[i:r[1]], "[[")
+			if j < 0 {
+				break
+			}
+			start := i + j + 2
+			i = start
+			k := strings.Index(text[start:], "]]")
+			if k < 0 {
+				break
+			}
+			inner := text[start : start+k]
+			if inner == "" || strings.ContainsAny(inner, "\n[") {
+				continue
+			}
+			if p := strings.IndexAny(inner, "|#"); p >= 0 {
+				inner = inner[:p]
+			}
+			out = append(out, wikilink{name: strings.TrimSpace(inner), off: start - 2})
+		}
+	}
+	return out
+}
+
+// normName folds a memory name the way people vary it: case, spaces,
+// underscores and hyphens, and a trailing .md.
+func normName(s string) string {
+	s = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(s, ".md")))
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '_' {
+			return '-'
+		}
+		return r
+	}, s)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// sessionSet knows which transcripts exist, per config dir: a memory's
+// originSessionId may name a session that ran in a subdirectory, whose
+// transcript sits under another slug of the same config dir.
+type sessionSet map[string]map[string]bool
+
+func newSessionSet(projects []*model.Project) sessionSet {
+	ss := sessionSet{}
+	for _, p := range projects {
+		if p.Sessions == nil || p.ConfigDir == "" {
+			continue
+		}
+		m := ss[p.ConfigDir]
+		if m == nil {
+			m = map[string]bool{}
+			ss[p.ConfigDir] = m
+		}
+		for id := range p.Sessions {
+			m[id] = true
+		}
+	}
+	return ss
+}
+
+// listed reports whether transcripts were listed for the project's config dir
+// at all; without them nothing can be said.
+func (ss sessionSet) listed(p *model.Project) bool {
+	return p != nil && p.ConfigDir != "" && ss[p.ConfigDir] != nil
+}
+
+func (ss sessionSet) has(p *model.Project, id string) bool {
+	return ss[p.ConfigDir][id]
+}
+
+// countWords counts whitespace-separated words in b, stopping at limit.
+func countWords(b []byte, limit int) int {
+	n, in := 0, false
+	for _, c := range b {
+		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+		if !space && !in {
+			n++
+			if n >= limit {
+				return n
+			}
+		}
+		in = !space
+	}
+	return n
+}

@@ -47,6 +47,9 @@ type Options struct {
 	StaleAfter time.Duration
 	// Workers bounds parallelism; 0 means GOMAXPROCS.
 	Workers int
+
+	// sessions knows which transcripts exist, across the whole scan.
+	sessions sessionSet
 }
 
 // DefaultStaleAfter is the default age for stale-memory: a quarter of a year
@@ -59,6 +62,7 @@ const DefaultStaleAfter = 90 * 24 * time.Hour
 // findings are included.
 func Orient(scan *model.Scan, opts Options) []model.Finding {
 	opts = opts.withDefaults()
+	opts.sessions = newSessionSet(scan.Projects)
 	type job struct {
 		p *model.Project
 		d *model.MemoryDir
@@ -98,6 +102,9 @@ func Orient(scan *model.Scan, opts Options) []model.Finding {
 // OrientDir runs every check over one memory directory.
 func OrientDir(p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
 	opts = opts.withDefaults()
+	if opts.sessions == nil && p != nil {
+		opts.sessions = newSessionSet([]*model.Project{p})
+	}
 	s := newDirState(p, d, opts)
 	for _, check := range checks {
 		check(s)

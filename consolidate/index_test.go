@@ -1,0 +1,458 @@
+package consolidate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memtui/memtui/model"
+)
+
+var ixTestNow = time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
+
+// ixNoIndex stands for a directory without MEMORY.md.
+const ixNoIndex = "\x00no index"
+
+// ixTopic builds a ixTopic file with ordinary frontmatter and a real body.
+func ixTopic(path, name, desc string) *model.File {
+	return &model.File{Path: path, Content: []byte("---\nname: " + name + "\ndescription: " + desc + "\ntype: project\n---\n\n" +
+		"The fact itself, with enough words that it is not a stub.\n\n**Why:** it matters.\n\n**How to apply:** use it.\n")}
+}
+
+// ixTopics builds plain ixTopic files for the given paths.
+func ixTopics(paths ...string) []*model.File {
+	var fs []*model.File
+	for _, p := range paths {
+		stem := strings.TrimSuffix(p[strings.LastIndex(p, "/")+1:], ".md")
+		fs = append(fs, ixTopic(p, stem, "about "+stem))
+	}
+	return fs
+}
+
+// ixRun runs every check over a memory dir built from an index and
+// ixTopic files, and returns the findings of the given rule.
+func ixRun(t *testing.T, rule, index string, files []*model.File, problems ...model.Problem) []model.Finding {
+	t.Helper()
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	dir := &model.MemoryDir{Path: "/m", Exists: true, Files: files, Problems: problems}
+	if index != ixNoIndex {
+		dir.Index = &model.File{Path: "MEMORY.md", Content: []byte(index)}
+	}
+	var out []model.Finding
+	for _, f := range OrientDir(&model.Project{Slug: "p"}, dir, Options{Now: ixTestNow}) {
+		if f.Rule == rule {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ixExpect checks the findings' lines (and that each has a message and a
+// suggestion), and that each message holds the given fragments.
+func ixExpect(t *testing.T, got []model.Finding, lines []int, fragments ...string) {
+	t.Helper()
+	var gotLines []int
+	for _, f := range got {
+		gotLines = append(gotLines, f.Line)
+		if f.Message == "" || f.Suggestion == "" {
+			t.Errorf("finding without message or suggestion: %+v", f)
+		}
+	}
+	if fmt.Sprint(gotLines) != fmt.Sprint(lines) {
+		t.Fatalf("lines %v, want %v; findings:\n%s", gotLines, lines, ixDump(got))
+	}
+	for _, frag := range fragments {
+		found := false
+		for _, f := range got {
+			if strings.Contains(f.Message+" "+f.Suggestion, frag) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no finding mentions %q:\n%s", frag, ixDump(got))
+		}
+	}
+}
+
+func ixDump(fs []model.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "  %s %s:%d %s -> %s\n", f.Rule, f.File, f.Line, f.Message, f.Suggestion)
+	}
+	return b.String()
+}
+
+// ixEntryLines writes n entries "- [Entry i](entry-i.md) — hook i" and the
+// files they point at.
+func ixEntryLines(n int, eol string) (string, []*model.File) {
+	var b strings.Builder
+	var fs []*model.File
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "- [Entry %d](entry-%d.md) — hook %d%s", i, i, i, eol)
+		fs = append(fs, ixTopic(fmt.Sprintf("entry-%d.md", i), fmt.Sprintf("entry-%d", i), fmt.Sprintf("about entry %d", i)))
+	}
+	return b.String(), fs
+}
+
+// ixCleanIndex is a realistic index in the shapes real directories use, with
+// every file present: no index rule may fire on it.
+const ixCleanIndex = "# Memory Index\r\n" +
+	"\r\n" +
+	"Pointers to the memories of this project.\r\n" +
+	"\r\n" +
+	"## User\r\n" +
+	"- [User role](user_role.md) — data scientist; explain Go idioms when they come up\r\n" +
+	"- [Preferences](user_prefs.md) - terse answers, no emoji\r\n" +
+	"\r\n" +
+	"## Feedback\r\n" +
+	"- [Testing](feedback_testing.md): always run with -race before pushing\r\n" +
+	"- [[feedback-style|Style]], tabs and gofmt, never hand-align\r\n" +
+	"\r\n" +
+	"## Project\r\n" +
+	"| File | When it matters |\r\n" +
+	"|------|-----------------|\r\n" +
+	"| `project_auth.md` | touching login or sessions |\r\n" +
+	"| `project/deploy.md` | anything that ships |\r\n" +
+	"\r\n" +
+	"The rewrite is driven by [legal](project_legal.md), so ask before cutting scope.\r\n" +
+	"\r\n" +
+	"## References\r\n" +
+	"- [Grafana](https://grafana.example/d/latency) — latency dashboards\r\n" +
+	"- [Runbooks](reference_runbooks.md) — where the on-call docs live\r\n" +
+	"\r\n" +
+	"Older entries: [archive](MEMORY-archive.md).\r\n"
+
+func ixCleanFiles() []*model.File {
+	return append(ixTopics("user_role.md", "user_prefs.md", "feedback_testing.md", "project_auth.md", "project/deploy.md",
+		"project_legal.md", "reference_runbooks.md", "old_one.md", "logs/2026/07/2026-07-30.md", "sessions/s1.md"),
+		ixTopic("feedback_style.md", "feedback-style", "formatting rules"),
+		&model.File{Path: "MEMORY-archive.md", Content: []byte("# Archive\n\n- [Old one](old_one.md) — superseded in June 2026\n")})
+}
+
+func TestIndexCleanRealWorldShapes(t *testing.T) {
+	for _, r := range []string{RuleIndexOverLines, RuleIndexOverSize, RuleIndexNearLimit, RuleIndexEntryTooLong, RuleIndexBrokenLink,
+		RuleIndexLinkOutside, RuleIndexDuplicateEntry, RuleIndexNotPointer, RuleIndexMissing, RuleMemoryOrphan,
+		RuleIndexEntryMultiline, RuleIndexEmptySection, RuleHookEchoes} {
+		if got := ixRun(t, r, ixCleanIndex, ixCleanFiles()); len(got) > 0 {
+			t.Errorf("%s fired on a clean index:\n%s", r, ixDump(got))
+		}
+	}
+}
+
+func TestIndexOverLines(t *testing.T) {
+	body, files := ixEntryLines(210, "\n")
+	got := ixRun(t, RuleIndexOverLines, body, files)
+	ixExpect(t, got, []int{201}, "210 lines", "nothing after line 200", `"Entry 201" (line 201)`, "10 entries", "and 5 more", "under 140 lines")
+	if got[0].Severity != model.Error || got[0].File != "MEMORY.md" {
+		t.Errorf("severity %v file %q", got[0].Severity, got[0].File)
+	}
+
+	crlf, files := ixEntryLines(201, "\r\n")
+	ixExpect(t, ixRun(t, RuleIndexOverLines, crlf, files), []int{201}, `"Entry 201" (line 201)`, "1 entry")
+
+	// 200 lines as loaded: frontmatter, comments and a trailing blank run
+	// make the file longer, but Claude Code does not count them.
+	exact, files := ixEntryLines(200, "\n")
+	padded := "---\nname: index\n---\n<!--\nkept out of the load\n-->\n" + exact + "\n\n\n"
+	ixExpect(t, ixRun(t, RuleIndexOverLines, padded, files), nil)
+
+	// Comments shift the cut: dropped entries are named by their file line.
+	shifted, files := ixEntryLines(201, "\n")
+	shifted = "<!-- a -->\n<!-- b -->\n" + shifted
+	ixExpect(t, ixRun(t, RuleIndexOverLines, shifted, files), []int{203}, `"Entry 201" (line 203)`)
+}
+
+func TestIndexOverSize(t *testing.T) {
+	// 150 entries of ~200 characters: under 200 lines, over 25,000 units.
+	var b strings.Builder
+	var files []*model.File
+	for i := 1; i <= 150; i++ {
+		fmt.Fprintf(&b, "- [Entry %03d](entry-%d.md) — %s\n", i, i, strings.Repeat("h", 170))
+		files = append(files, ixTopics(fmt.Sprintf("entry-%d.md", i))...)
+	}
+	got := ixRun(t, RuleIndexOverSize, b.String(), files)
+	ixExpect(t, got, []int{125}, "UTF-16 units", "over its 25,000-unit cap", "the load stops after line 124", `"Entry 125" (line 125)`, "26 entries", "17,500 units")
+	if len(ixRun(t, RuleIndexOverLines, b.String(), files)) != 0 {
+		t.Errorf("over-lines fired on 150 lines")
+	}
+
+	// Both caps, but the line cut already removes the excess.
+	both := strings.Repeat("- "+strings.Repeat("x", 98)+"\n", 300)
+	ixExpect(t, ixRun(t, RuleIndexOverSize, both, nil), []int{0}, "29.6KB", "the 200-line cut drops more than this cap would")
+
+	// CJK: more than 25,000 bytes, fewer than 25,000 UTF-16 units.
+	var cjk strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&cjk, "- [メモ %d](m%d.md) — %s\n", i, i, strings.Repeat("日本語", 30))
+	}
+	ixExpect(t, ixRun(t, RuleIndexOverSize, cjk.String(), nil), nil)
+
+	// One endless line: the load stops inside it.
+	long := "- [One](one.md) — " + strings.Repeat("z", 26000)
+	ixExpect(t, ixRun(t, RuleIndexOverSize, long, ixTopics("one.md")), []int{1}, "stops inside line 1")
+}
+
+func TestIndexNearLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		n     int
+		lines []int
+		frags []string
+	}{
+		{"159 lines", 159, nil, nil},
+		{"160 lines", 160, []int{0}, []string{"160 of 200 lines (80%)", "remove at least 20 lines to get to 140"}},
+		{"200 lines", 200, []int{0}, []string{"200 of 200 lines (100%)"}},
+		{"201 lines is over, not near", 201, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body, files := ixEntryLines(tc.n, "\n")
+			ixExpect(t, ixRun(t, RuleIndexNearLimit, body, files), tc.lines, tc.frags...)
+		})
+	}
+	units := "- [Big](big.md) — " + strings.Repeat("u", 20000-18)
+	ixExpect(t, ixRun(t, RuleIndexNearLimit, units, ixTopics("big.md")), []int{0}, "20,000 of 25,000 UTF-16 units (80%)", "cut about 2,500 units")
+	ixExpect(t, ixRun(t, RuleIndexNearLimit, units[:len(units)-1], ixTopics("big.md")), nil)
+}
+
+func TestIndexEntryTooLong(t *testing.T) {
+	pad := func(n int) string { return "- [T](t.md) — " + strings.Repeat("a", n-len([]rune("- [T](t.md) — "))) }
+	files := ixTopics("t.md")
+	ixExpect(t, ixRun(t, RuleIndexEntryTooLong, pad(151)+"\n", files), []int{1}, "151 characters", "t.md")
+	ixExpect(t, ixRun(t, RuleIndexEntryTooLong, pad(150)+"\r\n", files), nil) // the \r is not counted
+	// 150 characters of Japanese are 450 bytes: characters count, not bytes.
+	jp := "- [T](t.md) — " + strings.Repeat("語", 150-len([]rune("- [T](t.md) — ")))
+	ixExpect(t, ixRun(t, RuleIndexEntryTooLong, jp, files), nil)
+	// Prose entries count too; a long line without any link is not an entry.
+	ixExpect(t, ixRun(t, RuleIndexEntryTooLong, "See [t](t.md) "+strings.Repeat("b", 150), files), []int{1})
+	ixExpect(t, ixRun(t, RuleIndexEntryTooLong, strings.Repeat("c", 180), files), nil)
+}
+
+func TestIndexBrokenLink(t *testing.T) {
+	files := ixTopics("a.md", "sub/b.md", "Mixed_Case.md", "dup/name.md")
+	for _, tc := range []struct {
+		name  string
+		index string
+		lines []int
+		frags []string
+	}{
+		{"missing file", "- [Gone](gone.md) — x\n", []int{1}, []string{"[Gone](gone.md) points at gone.md", "does not exist"}},
+		{"missing backticked name", "| `gone.md` | x |\n", []int{1}, []string{"gone.md"}},
+		{"similar name elsewhere", "- [N](name.md)\n", []int{1}, []string{"Point it at dup/name.md"}},
+		{"missing file inside dir by absolute path", "- [G](/m/gone.md)\n", []int{1}, nil},
+		{"present", "- [A](a.md)\n- [A2](./a.md#why) and `a.md`\n", nil, nil},
+		{"subdirectory", "- [B](sub/b.md)\n", nil, nil},
+		{"absolute path inside the dir", "- [A](/m/a.md)\n", nil, nil},
+		{"case-insensitive match", "- [M](mixed_case.md)\n", nil, nil},
+		{"url-encoded and angle brackets", "- [S](<sub/b.md>)\n- [S2](sub%2Fb.md)\n", nil, nil},
+		{"non-markdown target", "- [Diagram](diagram.png)\n- [Dir](logs/)\n- [Sub](sub)\n", nil, nil},
+		{"team memory is another directory", "- [Team](team/MEMORY.md)\n- [T](team/x.md)\n", nil, nil},
+		{"the index itself", "- [Self](MEMORY.md)\n", nil, nil},
+		{"unreadable but present", "- [U](locked.md)\n- [V](vanished.md)\n", []int{2}, []string{"vanished.md"}},
+		{"wikilinks may name memories not written yet", "- [[not-yet]]\n", nil, nil},
+		{"urls and anchors", "- [W](https://x.example/a.md)\n- [Top](#top)\n", nil, nil},
+		{"links in code and comments are not references", "```\n- [G](gone.md)\n```\n<!-- [G](gone.md) -->\n", nil, nil},
+		{"one finding per target per line", "- [G](gone.md) — see [again](gone.md)\n", []int{1}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ixExpect(t, ixRun(t, RuleIndexBrokenLink, tc.index, files, model.Problem{Path: "locked.md", Kind: model.ProblemUnreadable}), tc.lines, tc.frags...)
+		})
+	}
+}
+
+func TestIndexLinkOutside(t *testing.T) {
+	files := ixTopics("a.md")
+	idx := "- [Claude](../CLAUDE.md) — project rules\n- [Etc](/etc/notes.md)\n- [Home](~/notes.md)\n- [Win](C:\\notes\\x.md)\n- [A](/m/a.md)\n- [Up](sub/../../x.md)\n"
+	got := ixRun(t, RuleIndexLinkOutside, idx, files)
+	ixExpect(t, got, []int{1, 2, 3, 4, 6}, "../CLAUDE.md", "outside the memory directory")
+	if got[0].Severity != model.Warning {
+		t.Errorf("severity %v", got[0].Severity)
+	}
+	// Outside links are not also reported as broken.
+	ixExpect(t, ixRun(t, RuleIndexBrokenLink, idx, files), nil)
+}
+
+func TestIndexDuplicateEntry(t *testing.T) {
+	files := append(ixTopics("a.md", "b.md"), ixTopic("c.md", "c-name", "about c"))
+	for _, tc := range []struct {
+		name  string
+		index string
+		lines []int
+		frags []string
+	}{
+		{"two list entries", "- [A](a.md) — x\n- [B](b.md)\n- [A again](a.md) — y\n", []int{3}, []string{"a.md", "line 1"}},
+		{"table and list", "| `a.md` | x |\n|---|---|\n\n- [A](./a.md#why)\n", nil, nil},
+		{"list then table row", "- [A](a.md)\n\n| File | Hook |\n|---|---|\n| `a.md` | again |\n", []int{5}, []string{"line 1"}},
+		{"case differs", "- [A](a.md)\n- [A](A.md)\n", []int{2}, nil},
+		{"wikilinks", "- [[c-name]]\n- [[C-Name|C]]\n", []int{2}, nil},
+		{"prose mentions are not entries", "Start with [a](a.md).\n- [A](a.md) — x\nSee also [a](a.md).\n", nil, nil},
+		{"hooks may mention another entry", "- [A](a.md) — pairs with [B](b.md)\n- [B](b.md) — x\n", nil, nil},
+		{"distinct targets", "- [A](a.md)\n- [B](b.md)\n", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ixExpect(t, ixRun(t, RuleIndexDuplicateEntry, tc.index, files), tc.lines, tc.frags...)
+		})
+	}
+}
+
+func TestIndexNotPointer(t *testing.T) {
+	files := ixTopics("a.md", "b.md", "c.md")
+	for _, tc := range []struct {
+		name  string
+		index string
+		lines []int
+		frags []string
+	}{
+		{"three lines of content", "# Memory\n- [A](a.md)\n\nThe API key rotates monthly.\nDeploys go through staging.\nNever push to main.\n", []int{4}, []string{"3 lines of text", "lines 4-6"}},
+		{"reference-less bullets", "- Always use bun\n- Never push to main\n- Tests need -race\n", []int{1}, nil},
+		{"a fenced block", "- [A](a.md)\n```sh\nmake deploy\n```\n", []int{2}, []string{"fenced code block (lines 2-4)"}},
+		{"one very long line", "- [A](a.md)\n" + strings.Repeat("detail ", 40) + "\n", []int{2}, []string{"280-character line"}},
+		{"an intro sentence", "# Memory\n\nPointers to this project's memories; details live in the files.\n\n- [A](a.md)\n", nil, nil},
+		{"two short notes", "Note one.\nNote two.\n\n- [A](a.md)\n", nil, nil},
+		{"prose that points", "The user prefers [bun](a.md).\nThey rewrote [auth](b.md) in May.\nDeploys follow [c](c.md).\n", nil, nil},
+		{"continuation lines are another rule", "- [A](a.md)\n  one\n  two\n  three\n", nil, nil},
+		{"comments are not content", "<!--\nline one\nline two\nline three\n-->\n- [A](a.md)\n", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ixExpect(t, ixRun(t, RuleIndexNotPointer, tc.index, files), tc.lines, tc.frags...)
+		})
+	}
+}
+
+func TestIndexMissing(t *testing.T) {
+	got := ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics("a.md", "b.md"))
+	ixExpect(t, got, []int{0}, "2 topic files but no MEMORY.md")
+	if got[0].File != "" {
+		t.Errorf("file %q, want the directory", got[0].File)
+	}
+	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics("logs/2026/07/2026-07-30.md", "sessions/s.md")), nil)
+	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, nil), nil)
+	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics("a.md"), model.Problem{Path: "MEMORY.md", Kind: model.ProblemUnreadable}), nil)
+	ixExpect(t, ixRun(t, RuleIndexMissing, "- [A](a.md)\n", ixTopics("a.md")), nil)
+	// Without an index, orphans are not reported one by one.
+	ixExpect(t, ixRun(t, RuleMemoryOrphan, ixNoIndex, ixTopics("a.md", "b.md")), nil)
+}
+
+func TestMemoryOrphan(t *testing.T) {
+	files := func() []*model.File {
+		return append(ixTopics("linked.md", "mid.md", "ticked.md", "stem-only.md", "orphan.md", "sub/deep.md", "fenced.md",
+			"commented.md", "logs/2026/07/2026-07-30.md", "sessions/notes.md", "old.md", "older.md", "archive/gone.md"),
+			ixTopic("named.md", "by-name", "found through its frontmatter name"),
+			&model.File{Path: "MEMORY-archive.md", Content: []byte("# Archive\n- [Old](old.md) — superseded\n- `older.md`\n")},
+			&model.File{Path: "archive/index.md", Content: []byte("- [Gone](gone.md) — relative to archive/\n- [[older]]\n")})
+	}
+	idx := "# Memory\n" +
+		"- [Linked](linked.md) — x\n" +
+		"The user mentioned [this](mid.md) mid-sentence.\n" +
+		"| `ticked.md` | x |\n|---|---|\n\n" +
+		"- [[by-name]] and [[stem-only]]\n" +
+		"- [Deep](sub/deep.md)\n" +
+		"```\n- [F](fenced.md)\n```\n" +
+		"<!-- [C](commented.md) -->\n" +
+		"Archived: [archive](MEMORY-archive.md), [more](archive/index.md).\n"
+	got := ixRun(t, RuleMemoryOrphan, idx, files())
+	var paths []string
+	for _, f := range got {
+		paths = append(paths, f.File)
+	}
+	if fmt.Sprint(paths) != "[commented.md fenced.md orphan.md]" {
+		t.Errorf("orphans %v\n%s", paths, ixDump(got))
+	}
+	ixExpect(t, got[2:], []int{0}, "orphan.md is not referenced from MEMORY.md", "- [orphan](orphan.md) — about orphan")
+}
+
+func TestIndexEntryMultiline(t *testing.T) {
+	files := ixTopics("a.md", "b.md")
+	ixExpect(t, ixRun(t, RuleIndexEntryMultiline, "- [A](a.md) — x\n  worked at X\n  then Y\n    and Z\n- [B](b.md)\n", files),
+		[]int{1}, "3 indented lines", "lines 2-4", "a.md")
+	ixExpect(t, ixRun(t, RuleIndexEntryMultiline, "- [A](a.md) — x\r\n\tdetail\r\n", files), []int{1}, "1 indented line")
+	// A nested entry is an entry of its own, not a hanging line.
+	ixExpect(t, ixRun(t, RuleIndexEntryMultiline, "- [A](a.md)\n  - [B](b.md) — sub-ixTopic\n", files), nil)
+	ixExpect(t, ixRun(t, RuleIndexEntryMultiline, "- [A](a.md)\n\n  after a blank line\n", files), nil)
+	ixExpect(t, ixRun(t, RuleIndexEntryMultiline, "- [A](a.md)\n- [B](b.md)\n", files), nil)
+}
+
+func TestIndexEmptySection(t *testing.T) {
+	files := ixTopics("a.md", "b.md")
+	for _, tc := range []struct {
+		name  string
+		index string
+		lines []int
+	}{
+		{"empty between two sections", "# Memory\n\n## Empty\n\n## Full\n- [A](a.md)\n", []int{3}},
+		{"empty at the end", "# Memory\n## Full\n- [A](a.md)\n## Later\n", []int{4}},
+		{"placeholder text", "# Memory\n## Todo\n(none yet)\n## Full\n- [A](a.md)\n", []int{2}},
+		{"sub-headings with entries", "# Memory\n## Work\n### Auth\n- [A](a.md)\n### Deploy\n- [B](b.md)\n", nil},
+		{"empty sub-heading", "# Memory\n## Work\n### Auth\n### Deploy\n- [B](b.md)\n", []int{3}},
+		{"the title is not a section", "# Memory Index\n", nil},
+		{"two titles are two sections", "# One\n# Two\n- [A](a.md)\n", []int{1}},
+		{"prose is content, not emptiness", "# Memory\n## Notes\nThe team ships on Thursdays and freezes code on Wednesday evening.\n", nil},
+		{"a table of entries", "## Files\n| File | Hook |\n|---|---|\n| `a.md` | x |\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ixRun(t, RuleIndexEmptySection, tc.index, files)
+			ixExpect(t, got, tc.lines)
+			for _, f := range got {
+				if f.Severity != model.Info {
+					t.Errorf("severity %v", f.Severity)
+				}
+			}
+		})
+	}
+}
+
+// TestHookEchoesDescription depends on model.ParseDoc reading ordinary
+// frontmatter (name, description, type).
+func TestHookEchoesDescription(t *testing.T) {
+	files := []*model.File{
+		ixTopic("role.md", "user-role", "Data scientist, new to Go"),
+		ixTopic("style.md", "style", "Formatting rules for Go code in this repository"),
+		ixTopic("plain.md", "plain", ""),
+	}
+	for _, tc := range []struct {
+		name  string
+		index string
+		lines []int
+	}{
+		{"same words", "- [Role](role.md) — data scientist; new to go\n", []int{1}},
+		{"hook contains the description", "- [Role](role.md) — a data scientist, new to Go\n", nil}, // 4 of 5 words: under 90%
+		{"description contains the hook, 90% of its words", "- [Style](style.md): formatting rules for Go code in this repo\n", nil},
+		{"nearly all words", "- [Style](style.md) — formatting rules for Go code in this repository!\n", []int{1}},
+		{"a header row is not an entry", "| `role.md` | Data scientist, new to Go. |\n|---|---|\n", nil},
+		{"table row with a header", "| File | Hook |\n|---|---|\n| `role.md` | Data scientist, new to Go. |\n", []int{3}},
+		{"a hook that adds something", "- [Role](role.md) — explain Go idioms; she knows pandas well\n", nil},
+		{"no description to echo", "- [Plain](plain.md) — plain\n", nil},
+		{"prose is not a hook", "Data scientist, new to Go: see [role](role.md).\n", nil},
+		{"wikilink entries", "- [[user-role]] — Data scientist, new to Go\n", []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ixExpect(t, ixRun(t, RuleHookEchoes, tc.index, files), tc.lines)
+		})
+	}
+}
+
+func TestIndexIgnoreComment(t *testing.T) {
+	idx := "<!-- memtui-ignore index-broken-link -->\n- [Gone](gone.md)\n"
+	ixExpect(t, ixRun(t, RuleIndexBrokenLink, idx, nil), nil)
+}
+
+func TestIxEchoes(t *testing.T) {
+	for _, tc := range []struct {
+		hook, desc string
+		want       bool
+	}{
+		{"Data scientist", "data-scientist!", true},
+		{"one two three four five six seven eight nine ten", "one two three four five six seven eight nine", true},
+		{"one two three four five six seven eight nine ten", "two three four five six seven eight nine ten eleven", false},
+		{"", "x", false},
+		{"a b", "a c", false},
+	} {
+		if got := ixEchoes(tc.hook, tc.desc); got != tc.want {
+			t.Errorf("ixEchoes(%q, %q) = %v", tc.hook, tc.desc, got)
+		}
+	}
+	if ixPlural(1, "entry") != "1 entry" || ixPlural(3, "entry") != "3 entries" || ixThousands(1234567) != "1,234,567" || ixClip("abcdef", 4) != "abc…" {
+		t.Errorf("helpers")
+	}
+}

@@ -1,0 +1,1302 @@
+package consolidate
+
+// Secret detection for the `secret` check.
+//
+// The rules are gitleaks' own (its embedded default gitleaks.toml), cut down
+// to the 36 distinctive-prefix rules Claude Code's team-memory guard uses
+// (claude-memory-format.md section 7), plus one rule of memtui's own for
+// credentials embedded in URLs, plus gitleaks' generic keyword rule on demand.
+//
+// Speed is the requirement that shapes this file: lint of 20,000 memory files
+// must cost little more than reading them. gitleaks' detector is far from
+// that: with its default rule set it scans memory text at about 1 MB/s, and
+// even with only the prefix rules at about 70 MB/s, because every call makes
+// a lower-cased copy of the text, runs an Aho-Corasick automaton over it and
+// builds loggers (BenchmarkSecretThroughput). So the scanner works in two
+// stages:
+//
+//  1. A prefilter: one pass over the bytes that looks up the bigram at every
+//     position in a 64 KB table built from each rule's anchor, a literal
+//     every match of the rule must contain (ghp_, AKIA, xoxb-, ://), sixteen
+//     positions per branch. Anchors are case-sensitive wherever the rule's
+//     regex is, so "SK" (Twilio) does not fire on every "task" the way
+//     gitleaks' lower-cased keyword "sk" does, and each is keyed on its
+//     rarest bigram in memory prose.
+//  2. Only on a verified anchor hit, the rule's compiled gitleaks regex runs on
+//     the lines around the hit, and gitleaks' per-rule entropy threshold,
+//     secret group, global and per-rule allowlists (regexes, stopwords,
+//     regex targets, AND/OR conditions) and the "gitleaks:allow" marker are
+//     applied as detect.Detector applies them (TestSecretParityWithDetector
+//     checks that both find the same secrets).
+//
+// The config is parsed with go-toml directly rather than through viper and
+// config.ViperConfig.Translate as detect.NewDetectorDefaultConfig does: that
+// path unmarshals and compiles all 222 rules and builds a 1,400-word stopword
+// trie (about 40 ms, ten times our load; BenchmarkSecretLoadConfig), and it
+// uses viper's global instance, which is not safe to share. Only the rule
+// blocks we keep are parsed and compiled.
+//
+// gitleaks' Detector is in fact safe for concurrent DetectString calls (its
+// keyword trie is read-only while matching, TotalBytes is atomic and findings
+// are only appended under a mutex by AddFinding, which DetectString does not
+// call), but we do not use it on the hot path; the benchmarks compare against
+// it.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	toml "github.com/pelletier/go-toml/v2"
+	"github.com/rs/zerolog"
+	"github.com/zricethezav/gitleaks/v8/config"
+	"github.com/zricethezav/gitleaks/v8/logging"
+	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
+)
+
+// Secret is one credential found in a text. It never holds the secret
+// itself: Start and End locate it (byte offsets into the scanned text; the
+// caller converts them to lines) and Masked is safe to print.
+type Secret struct {
+	RuleID      string // a gitleaks rule ID, or URLCredentialsRuleID
+	Description string // the rule's description
+	Start, End  int    // byte offsets of the secret in the text, End exclusive
+	Masked      string // Mask of the secret
+}
+
+// URLCredentialsRuleID is the ID of memtui's own rule for a password or token
+// written into a URL's userinfo (postgres://app:s3cr3t@db, https://u:tok@host).
+const URLCredentialsRuleID = "url-credentials"
+
+// GenericRuleID is gitleaks' keyword rule (api_key = "..."), used only by a
+// scanner built with generic set (the --deep-secrets flag): on prose it is
+// noisy and it costs a regex run on every line that says "token" or "key".
+const GenericRuleID = "generic-api-key"
+
+// PrefixRuleIDs are the gitleaks rules the default scanner uses: the 36
+// distinctive-prefix rules of Claude Code's team-memory secret scanner
+// (secretScanner.ts). Every ID exists under this name in gitleaks v8.30.1;
+// none needed mapping.
+var PrefixRuleIDs = []string{
+	"aws-access-token", "gcp-api-key", "azure-ad-client-secret",
+	"digitalocean-pat", "digitalocean-access-token",
+	"anthropic-api-key", "anthropic-admin-api-key", "openai-api-key",
+	"huggingface-access-token",
+	"github-pat", "github-fine-grained-pat", "github-app-token", "github-oauth", "github-refresh-token",
+	"gitlab-pat", "gitlab-deploy-token",
+	"slack-bot-token", "slack-user-token", "slack-app-token",
+	"twilio-api-key", "sendgrid-api-token", "npm-access-token", "pypi-upload-token",
+	"databricks-api-token", "hashicorp-tf-api-token", "pulumi-api-token", "postman-api-token",
+	"grafana-api-key", "grafana-cloud-api-token", "grafana-service-account-token",
+	"sentry-user-token", "sentry-org-token",
+	"stripe-access-token", "shopify-access-token", "shopify-shared-secret",
+	"private-key",
+}
+
+// secWindow says how much text around an anchor hit the rule's regex must
+// see to find every match that contains the anchor.
+type secWindow uint8
+
+const (
+	// winLine: the anchor's line, including its newline. Right for every
+	// rule whose regex cannot cross a newline. Starting at a line start keeps
+	// \b, ^ and the rules' "(?:^|[\s...])" prefixes meaning what they mean in
+	// the whole text, because the byte before a line start is '\n'.
+	secWinLine secWindow = iota
+	// winSpan: the generic rule's window, from shortly before the keyword to
+	// secSpanFwd after it (see windowFor); it may cross a newline, since the
+	// rule may put its value on the next line ("token:\n  abc...").
+	secWinSpan
+	// winToEnd: from the anchor's line to the end of the text: private keys
+	// are blocks that span many lines.
+	secWinToEnd
+	// winWhole: the whole text; a defensive fallback for a rule without a
+	// curated anchor.
+	secWinWhole
+)
+
+// secGenericGate is a necessary condition for a generic-api-key match whose
+// keyword ends at end: the regex continues with [ \t\w.-]{0,20} [\s'"]{0,3},
+// an operator (= > : | ? ,) and a value of 10 or more bytes. Prose that
+// merely mentions a "key" or a "token" fails it, so the costly regex runs
+// on assignments only. Consuming
+// the first class greedily is safe: the two classes share only space and tab,
+// which the second class also accepts.
+func secGenericGate(text string, end int) bool {
+	j, lim := end, min(len(text), end+20)
+	for j < lim && (secIsWordByte(text[j]) || text[j] == ' ' || text[j] == '\t' || text[j] == '.' || text[j] == '-') {
+		j++
+	}
+	for lim = min(len(text), j+3); j < lim; j++ {
+		if c := text[j]; !(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == '\'' || c == '"') {
+			break
+		}
+	}
+	if j >= len(text) {
+		return false
+	}
+	switch text[j] {
+	case '=', '>', ':', '|', '?', ',':
+	default:
+		return false
+	}
+	// Then at most 3 more operator bytes (":::=") and 5 of [`'"\s=], and a
+	// value of at least 10 bytes of [\w.=-] or [a-z0-9+/]: a run of 10
+	// such bytes must start within 9 bytes of the operator.
+	run := 0
+	for p := j + 1; p < len(text) && p < j+1+9+10; p++ {
+		if c := text[p]; secIsWordByte(c) || c == '.' || c == '=' || c == '-' || c == '+' || c == '/' {
+			if run++; run >= 10 {
+				return true
+			}
+		} else if p >= j+1+9 {
+			return false
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+func secIsWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// secSpanFwd bounds how far past its keyword a generic-api-key match usually
+// reaches: separators {0,20}+{0,3}+4+{0,5}, the value {10,150}, a
+// terminator. (A base64 value may run longer; runRule then widens the window.)
+const secSpanFwd = 256
+
+// secAnchorSpec is a literal every match of a rule contains.
+type secAnchorSpec struct {
+	lit  string
+	fold bool // match ASCII case-insensitively (the regex is (?i) there)
+}
+
+// secRuleAnchors are curated per rule from its regex in gitleaks v8.30.1
+// (TestSecretAnchorsMatchRegexes guards them). They are stricter than the
+// rules' lower-cased keywords where the regex is case-sensitive, and they lie
+// inside the match, which is what lets us run the regex on a window only.
+var secRuleAnchors = map[string]struct {
+	anchors []secAnchorSpec
+	window  secWindow
+}{
+	"aws-access-token":              {secCS("A3T", "AKIA", "ASIA", "ABIA", "ACCA"), secWinLine},
+	"gcp-api-key":                   {secCS("AIza"), secWinLine},
+	"azure-ad-client-secret":        {secCS("Q~"), secWinLine},
+	"digitalocean-pat":              {secCS("dop_v1_"), secWinLine},
+	"digitalocean-access-token":     {secCS("doo_v1_"), secWinLine},
+	"anthropic-api-key":             {secCS("sk-ant-api03"), secWinLine},
+	"anthropic-admin-api-key":       {secCS("sk-ant-admin01"), secWinLine},
+	"openai-api-key":                {secCS("T3BlbkFJ"), secWinLine},
+	"huggingface-access-token":      {secCS("hf_"), secWinLine},
+	"github-pat":                    {secCS("ghp_"), secWinLine},
+	"github-fine-grained-pat":       {secCS("github_pat_"), secWinLine},
+	"github-app-token":              {secCS("ghu_", "ghs_"), secWinLine},
+	"github-oauth":                  {secCS("gho_"), secWinLine},
+	"github-refresh-token":          {secCS("ghr_"), secWinLine},
+	"gitlab-pat":                    {secCS("glpat-"), secWinLine},
+	"gitlab-deploy-token":           {secCS("gldt-"), secWinLine},
+	"slack-bot-token":               {secCS("xoxb-"), secWinLine},
+	"slack-user-token":              {secCS("xoxp-", "xoxe-"), secWinLine},
+	"slack-app-token":               {secCI("xapp-"), secWinLine},
+	"twilio-api-key":                {secCS("SK"), secWinLine},
+	"sendgrid-api-token":            {secCS("SG."), secWinLine},
+	"npm-access-token":              {secCI("npm_"), secWinLine},
+	"pypi-upload-token":             {secCS("pypi-AgEIcHlwaS5vcmc"), secWinLine},
+	"databricks-api-token":          {secCS("dapi"), secWinLine},
+	"hashicorp-tf-api-token":        {secCS(".atlasv1."), secWinLine},
+	"pulumi-api-token":              {secCS("pul-"), secWinLine},
+	"postman-api-token":             {secCS("PMAK-"), secWinLine},
+	"grafana-api-key":               {secCI("eyJrIjoi"), secWinLine},
+	"grafana-cloud-api-token":       {secCI("glc_"), secWinLine},
+	"grafana-service-account-token": {secCI("glsa_"), secWinLine},
+	"sentry-user-token":             {secCS("sntryu_"), secWinLine},
+	"sentry-org-token":              {secCS("sntrys_eyJpYXQiO"), secWinLine},
+	"stripe-access-token":           {secCS("sk_test_", "sk_live_", "sk_prod_", "rk_test_", "rk_live_", "rk_prod_"), secWinLine},
+	"shopify-access-token":          {secCS("shpat_"), secWinLine},
+	"shopify-shared-secret":         {secCS("shpss_"), secWinLine},
+	"private-key":                   {secCI("-----BEGIN"), secWinToEnd},
+	GenericRuleID:                   {secCI("access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token"), secWinSpan},
+}
+
+func secCS(lits ...string) []secAnchorSpec { return secSpecs(false, lits) }
+func secCI(lits ...string) []secAnchorSpec { return secSpecs(true, lits) }
+
+func secSpecs(fold bool, lits []string) []secAnchorSpec {
+	out := make([]secAnchorSpec, len(lits))
+	for i, l := range lits {
+		if fold {
+			l = strings.ToLower(l)
+		}
+		out[i] = secAnchorSpec{l, fold}
+	}
+	return out
+}
+
+// secretRule is one compiled rule. Regex and allowlists are gitleaks' own
+// types (config.Allowlist does the regex and stopword checks).
+type secretRule struct {
+	id, desc    string
+	re          *glregexp.Regexp // nil for the URL rule, which is hand-coded
+	secretGroup int
+	entropy     float64
+	allow       []*config.Allowlist
+	window      secWindow
+	// gate, when set, is a cheap necessary condition checked at each anchor
+	// hit (end is the offset just past the anchor) before any regex runs.
+	gate func(text string, end int) bool
+}
+
+// secAnchor is a secAnchorSpec placed in the prefilter: off is where,
+// within lit, the bigram indexed in tab starts.
+type secAnchor struct {
+	lit   string
+	fold  bool
+	off   int
+	rules []int32
+}
+
+// SecretScanner finds credentials in memory text. It is immutable after
+// construction and safe for concurrent use.
+type SecretScanner struct {
+	rules   []secretRule
+	urlRule int32 // index of the URL rule in rules
+	global  []*config.Allowlist
+	anchors []secAnchor
+	// tab maps a bigram (first byte | second byte << 8, the order of a
+	// little-endian 16-bit load) to 1 + the index in buckets of the anchors
+	// whose indexed bigram it is; 0 for the rest. 64 KB, of which text
+	// touches only the few lines its bigrams fall in.
+	tab     [65536]uint8
+	buckets [][]int32
+}
+
+var (
+	defaultScanner     *SecretScanner
+	defaultScannerOnce sync.Once
+)
+
+// DefaultSecretScanner returns the shared scanner with the distinctive-prefix
+// rules and the URL-credentials rule (no generic rule). It is built once; the
+// embedded gitleaks config is known good, so a failure is a programming error
+// (an upgrade of gitleaks that renamed a rule) and panics, caught by tests.
+func DefaultSecretScanner() *SecretScanner {
+	defaultScannerOnce.Do(func() {
+		s, err := NewSecretScanner(false)
+		if err != nil {
+			panic("consolidate: " + err.Error())
+		}
+		defaultScanner = s
+	})
+	return defaultScanner
+}
+
+// NewSecretScanner builds a scanner from gitleaks' embedded default config:
+// the 36 PrefixRuleIDs, the URL-credentials rule, and GenericRuleID when
+// generic is true.
+func NewSecretScanner(generic bool) (*SecretScanner, error) {
+	lr, err := secLoadGitleaks()
+	if err != nil {
+		return nil, err
+	}
+	s := &SecretScanner{global: lr.global}
+	for _, id := range PrefixRuleIDs {
+		s.rules = append(s.rules, lr.rules[id])
+	}
+	if generic {
+		g, err := secLoadGeneric()
+		if err != nil {
+			return nil, err
+		}
+		s.rules = append(s.rules, g)
+	}
+	s.urlRule = int32(len(s.rules))
+	s.rules = append(s.rules, secretRule{
+		id:   URLCredentialsRuleID,
+		desc: "Credentials embedded in a URL (scheme://user:password@host)",
+	})
+
+	// Build the prefilter. Anchors shared by several rules are verified once.
+	byLit := map[secAnchorSpec]int{}
+	add := func(sp secAnchorSpec, rule int32) {
+		i, ok := byLit[sp]
+		if !ok {
+			i = len(s.anchors)
+			byLit[sp] = i
+			s.anchors = append(s.anchors, secAnchor{lit: sp.lit, fold: sp.fold, off: secPickBigram(sp.lit, sp.fold)})
+		}
+		s.anchors[i].rules = append(s.anchors[i].rules, rule)
+	}
+	for i, r := range s.rules {
+		if int32(i) == s.urlRule {
+			add(secAnchorSpec{"://", false}, int32(i))
+			continue
+		}
+		for _, sp := range secRuleAnchors[r.id].anchors {
+			add(sp, int32(i))
+		}
+	}
+	for ai, a := range s.anchors {
+		b0, b1 := a.lit[a.off], a.lit[a.off+1]
+		for _, c0 := range secCaseVariants(b0, a.fold) {
+			for _, c1 := range secCaseVariants(b1, a.fold) {
+				k := uint16(c0) | uint16(c1)<<8
+				if s.tab[k] == 0 {
+					if len(s.buckets) == 255 {
+						return nil, fmt.Errorf("secret scanner: more than 255 anchor bigrams")
+					}
+					s.buckets = append(s.buckets, nil)
+					s.tab[k] = uint8(len(s.buckets))
+				}
+				b := &s.buckets[s.tab[k]-1]
+				*b = append(*b, int32(ai))
+			}
+		}
+	}
+	return s, nil
+}
+
+func secCaseVariants(c byte, fold bool) []byte {
+	if fold && c >= 'a' && c <= 'z' {
+		return []byte{c, c - 'a' + 'A'}
+	}
+	return []byte{c}
+}
+
+// secPickBigram chooses which two adjacent bytes of an anchor tab keys on:
+// the pair least frequent in secBigramSample, a sample of memory prose, so
+// that the verify step runs rarely ("hp" for ghp_, not "gh" as in "right";
+// "k-" for sk-ant-, not the "03" of every date). Ties go to a rough rarity
+// score: capitals (when case matters), digits and most punctuation are
+// rarer than lower-case letters, spaces and doubled characters ("--").
+func secPickBigram(lit string, fold bool) int {
+	score := func(c byte) int {
+		switch {
+		case c >= 'a' && c <= 'z':
+			if strings.IndexByte("jqxzkvbpygwf", c) >= 0 {
+				return 2
+			}
+			return 3
+		case c >= 'A' && c <= 'Z':
+			if fold {
+				return 3
+			}
+			return 1
+		case c >= '0' && c <= '9', c == '_', c == '~':
+			return 1
+		case c == ' ' || c == '\n' || c == '\t':
+			return 4
+		}
+		return 2
+	}
+	best, bestScore := 0, math.MaxInt
+	for i := 0; i+1 < len(lit); i++ {
+		sc := score(lit[i]) + score(lit[i+1])
+		if lit[i] == lit[i+1] {
+			sc += 2
+		}
+		sc += 16 * secBigramCount(lit[i], lit[i+1], fold)
+		if sc < bestScore {
+			best, bestScore = i, sc
+		}
+	}
+	return best
+}
+
+// secBigramCount counts the bigram in secBigramSample (in all case
+// variants when fold is set).
+func secBigramCount(b0, b1 byte, fold bool) int {
+	t := secBigramCounts()
+	if !fold {
+		return int(t[uint16(b0)<<8|uint16(b1)])
+	}
+	n := 0
+	for _, c0 := range secCaseVariants(b0, true) {
+		for _, c1 := range secCaseVariants(b1, true) {
+			n += int(t[uint16(c0)<<8|uint16(c1)])
+		}
+	}
+	return n
+}
+
+// secBigramCounts tallies the sample's bigrams once.
+var secBigramCounts = sync.OnceValue(func() *[65536]uint16 {
+	var t [65536]uint16
+	for i := 0; i+1 < len(secBigramSample); i++ {
+		t[uint16(secBigramSample[i])<<8|uint16(secBigramSample[i+1])]++
+	}
+	return &t
+})
+
+// secBigramSample is the kind of text memory files hold: frontmatter,
+// advice with its **Why:** and **How to apply:** lines, commands, paths,
+// identifiers, dates, hashes and links. Only its bigram counts matter.
+const secBigramSample = `---
+name: Release checklist and deploy pipeline
+description: What to run before a release, which flags matter, and who to ask when CI breaks
+type: feedback
+metadata:
+  originSessionId: 0b6f1b5e-2a5e-4b8f-9d3a-2f1e4c5d6a7b
+  modified: 2026-01-03T09:30:00Z
+---
+
+The user wants small, reviewable pull requests; split refactors from behaviour changes.
+**Why:** the last big PR (#3120, merged 2025-12-03) hid a data migration bug for a week.
+**How to apply:** push each step separately, run ` + "`npm run lint && npm test -- --runInBand`" + `,
+then ` + "`git push --force-with-lease origin feature/api-pagination`" + ` and open the PR with ` + "`gh pr create --fill`" + `.
+Config lives in src/config/app_settings.py and api/handlers/user_profile.go; the map of
+feature flags is in flags.yaml. Input and output schemas are in docs/api/openapi.yaml.
+Builds happen on GitHub Actions: https://github.com/acme/web/actions/workflows/ci.yml; the
+pipeline publishes to https://registry.npmjs.org/ and the preview deploy to https://preview.acme.dev/pr-3120.
+Use python3 -m pytest -x -q tests/unit; the snapshot_update helper regenerates fixtures.
+Dates: 2026-01-15, 2026-02-01, 2026-03-30, 01/03, 03:00 UTC. Hashes: 4b825dc642cb6eb9a060e54bf8d69288fbee4904,
+sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.
+- [Deploy steps](deploy_steps.md) — run make deploy, then check the dashboard
+- [Testing rules](feedback_testing.md) — never mock the database; use the test container
+ASAP fixes go to the hotfix/ branch; ABI changes need a major version; ASCII only in file names.
+The upload_to_s3 job uses the tmp_dir of the runner and pull-request labels like needs-review.
+`
+
+// secHit is a verified anchor occurrence for one rule.
+type secHit struct {
+	rule       int32
+	start, end int32
+}
+
+// Scan returns the secrets in text, ordered by offset. Texts without any
+// anchor cost one pass over their bytes and no allocation.
+func (s *SecretScanner) Scan(text string) []Secret {
+	var buf [8]secHit
+	hits := s.prefilter(text, buf[:0])
+	if len(hits) == 0 {
+		return nil
+	}
+	return s.confirm(text, hits)
+}
+
+// prefilter is the hot loop. It looks up the bigram at every position in
+// tab, sixteen positions per branch: OR-ing the lookups of a block and
+// testing once keeps the loop free of mispredicted branches, since almost no
+// block holds a candidate. (About 2x faster than one bitset test per byte,
+// and 6-10x faster than lower-casing the text and running an Aho-Corasick
+// automaton over it as gitleaks does; see BenchmarkSecretPrefilter.)
+func (s *SecretScanner) prefilter(text string, hits []secHit) []secHit {
+	t := &s.tab
+	i := 0
+	for ; i+16 < len(text); i += 16 {
+		w := text[i : i+17]
+		if t[uint16(w[0])|uint16(w[1])<<8]|t[uint16(w[1])|uint16(w[2])<<8]|
+			t[uint16(w[2])|uint16(w[3])<<8]|t[uint16(w[3])|uint16(w[4])<<8]|
+			t[uint16(w[4])|uint16(w[5])<<8]|t[uint16(w[5])|uint16(w[6])<<8]|
+			t[uint16(w[6])|uint16(w[7])<<8]|t[uint16(w[7])|uint16(w[8])<<8]|
+			t[uint16(w[8])|uint16(w[9])<<8]|t[uint16(w[9])|uint16(w[10])<<8]|
+			t[uint16(w[10])|uint16(w[11])<<8]|t[uint16(w[11])|uint16(w[12])<<8]|
+			t[uint16(w[12])|uint16(w[13])<<8]|t[uint16(w[13])|uint16(w[14])<<8]|
+			t[uint16(w[14])|uint16(w[15])<<8]|t[uint16(w[15])|uint16(w[16])<<8] == 0 {
+			continue
+		}
+		for j := 0; j < 16; j++ {
+			if b := t[uint16(w[j])|uint16(w[j+1])<<8]; b != 0 {
+				hits = s.verify(text, i+j, b, hits)
+			}
+		}
+	}
+	for ; i+1 < len(text); i++ {
+		if b := t[uint16(text[i])|uint16(text[i+1])<<8]; b != 0 {
+			hits = s.verify(text, i, b, hits)
+		}
+	}
+	return hits
+}
+
+func (s *SecretScanner) verify(text string, pos int, b uint8, hits []secHit) []secHit {
+	for _, ai := range s.buckets[b-1] {
+		a := &s.anchors[ai]
+		st := pos - a.off
+		en := st + len(a.lit)
+		if st < 0 || en > len(text) {
+			continue
+		}
+		if a.fold {
+			if !secEqualFoldLower(text[st:en], a.lit) {
+				continue
+			}
+		} else if text[st:en] != a.lit {
+			continue
+		}
+		for _, r := range a.rules {
+			if g := s.rules[r].gate; g != nil && !g(text, en) {
+				continue
+			}
+			hits = append(hits, secHit{r, int32(st), int32(en)})
+		}
+	}
+	return hits
+}
+
+// secEqualFoldLower reports whether s equals the lower-case lit, ignoring
+// ASCII case in s.
+func secEqualFoldLower(s, lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lit[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// confirm runs the rules behind the anchor hits on windows around them.
+func (s *SecretScanner) confirm(text string, hits []secHit) []Secret {
+	// Group by rule, in text order within a rule (the prefilter emits text
+	// order). Stable and allocation-free: usually a handful of hits.
+	slices.SortStableFunc(hits, func(a, b secHit) int { return int(a.rule) - int(b.rule) })
+	var out []Secret
+	for i := 0; i < len(hits); {
+		j := i
+		for j < len(hits) && hits[j].rule == hits[i].rule {
+			j++
+		}
+		r := &s.rules[hits[i].rule]
+		if hits[i].rule == s.urlRule {
+			for _, h := range hits[i:j] {
+				if sec, ok := secURLCredential(text, int(h.start)); ok {
+					sec.RuleID, sec.Description = r.id, r.desc
+					out = append(out, sec)
+				}
+			}
+		} else {
+			// Merge the windows of one rule so that its regex sees each line
+			// once, however many anchors the line holds.
+			ws, we, cut := -1, -1, false
+			for _, h := range hits[i:j] {
+				a, b, c := r.windowFor(text, int(h.start), int(h.end))
+				if a <= we {
+					if b > we {
+						we, cut = b, c
+					}
+					continue
+				}
+				if ws >= 0 {
+					out = s.runRule(out, r, text, ws, we, cut)
+				}
+				ws, we, cut = a, b, c
+			}
+			out = s.runRule(out, r, text, ws, we, cut)
+		}
+		i = j
+	}
+	return secDedupe(out)
+}
+
+// windowFor returns the window [a, b) the rule's regex must see to find any
+// match containing the anchor at [st, en). Windows start where a match
+// cannot reach back across (a line start, or for the generic rule the start
+// of a run of [\w.-] bytes) so that \b, ^ and lookbehind-like prefixes mean
+// what they mean in the whole text. They end at a line end, except the
+// generic rule's, which may be cut mid-line (cut is then true): its lines
+// can be long, and its regex is slow.
+func (r *secretRule) windowFor(text string, st, en int) (a, b int, cut bool) {
+	switch r.window {
+	case secWinWhole:
+		return 0, len(text), false
+	case secWinToEnd:
+		return secLineStart(text, st), len(text), false
+	case secWinSpan:
+		// The match starts at most 50 bytes before its keyword
+		// ([\w.-]{0,50}?) and ends within secSpanFwd after it.
+		ls := secLineStart(text, st)
+		a = max(ls, st-50)
+		for a > ls && secIsGenericPrefixByte(text[a-1]) {
+			a--
+		}
+		lim := min(len(text), en+secSpanFwd)
+		b = secLineEnd(text, lim)
+		if b > lim+1 {
+			return a, lim, true
+		}
+		return a, b, false
+	}
+	return secLineStart(text, st), secLineEnd(text, en), false
+}
+
+func secIsGenericPrefixByte(c byte) bool { return secIsWordByte(c) || c == '.' || c == '-' }
+
+func secLineStart(text string, i int) int { return strings.LastIndexByte(text[:i], '\n') + 1 }
+
+// secLineEnd returns the offset just past the newline ending the line that
+// holds offset i (or len(text)).
+func secLineEnd(text string, i int) int {
+	if i >= len(text) {
+		return len(text)
+	}
+	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(text)
+}
+
+// runRule applies one gitleaks rule to text[ws:we] the way detect.Detector
+// does (detectRule): trim newlines off the match, take the secret group (or
+// the first non-empty group), then entropy, "gitleaks:allow", the global and
+// the rule's allowlists.
+func (s *SecretScanner) runRule(out []Secret, r *secretRule, text string, ws, we int, cut bool) []Secret {
+	win := text[ws:we]
+	matches := r.re.FindAllStringSubmatchIndex(win, -1)
+	if n := len(matches); cut && n > 0 && matches[n-1][1] == len(win) {
+		// A match runs into the artificial end of the window: a long
+		// base64 value ([a-z0-9+/]{11,} is unbounded), or "$" matching
+		// there. See the whole line instead.
+		we = secLineEnd(text, we)
+		win = text[ws:we]
+		matches = r.re.FindAllStringSubmatchIndex(win, -1)
+	}
+	for _, m := range matches {
+		m0, m1 := m[0], m[1]
+		for m0 < m1 && win[m0] == '\n' {
+			m0++
+		}
+		for m1 > m0 && win[m1-1] == '\n' {
+			m1--
+		}
+		if m0 == m1 {
+			continue
+		}
+		g0, g1 := m0, m1
+		if len(m) >= 4 {
+			if r.secretGroup > 0 {
+				if 2*r.secretGroup+1 < len(m) && m[2*r.secretGroup] >= 0 {
+					g0, g1 = m[2*r.secretGroup], m[2*r.secretGroup+1]
+				}
+			} else {
+				for gi := 2; gi+1 < len(m); gi += 2 {
+					if m[gi] >= 0 && m[gi+1] > m[gi] {
+						g0, g1 = m[gi], m[gi+1]
+						break
+					}
+				}
+			}
+		}
+		secret := win[g0:g1]
+		if r.entropy != 0 && secEntropy(secret) <= r.entropy {
+			continue
+		}
+		if len(m) == 2 {
+			// Without a capture group the "secret" is the whole match, and
+			// a rule like sentry-org-token ends its regex with the delimiter
+			// that follows the token. gitleaks keeps it; offsets that a
+			// redaction will use must not.
+			for g1 > g0+1 && strings.IndexByte(secTrailingDelims, win[g1-1]) >= 0 {
+				g1--
+			}
+		}
+		line := win[secLineStart(win, m0):secLineEndNoNL(win, m1)]
+		if strings.Contains(line, "gitleaks:allow") {
+			continue
+		}
+		match := win[m0:m1]
+		if secAllowlisted(s.global, secret, match, line) || secAllowlisted(r.allow, secret, match, line) {
+			continue
+		}
+		out = append(out, Secret{
+			RuleID:      r.id,
+			Description: r.desc,
+			Start:       ws + g0,
+			End:         ws + g1,
+			Masked:      Mask(win[g0:g1]),
+		})
+	}
+	return out
+}
+
+// secTrailingDelims are bytes that end a token in text and belong to no
+// token format we detect.
+const secTrailingDelims = " \t\r\n\"'`;,.)]}>"
+
+func secLineEndNoNL(text string, i int) int {
+	if i > 0 && text[i-1] == '\n' {
+		return i - 1
+	}
+	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(text)
+}
+
+// secAllowlisted mirrors gitleaks' checkFindingAllowed for a fragment that has
+// no commit and no path: an allowlist that needs either never applies.
+func secAllowlisted(als []*config.Allowlist, secret, match, line string) bool {
+	for _, a := range als {
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line
+		}
+		regexOK := a.RegexAllowed(target)
+		stopOK, _ := a.ContainsStopWord(secret)
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			if len(a.Commits) > 0 || len(a.Paths) > 0 {
+				continue
+			}
+			ok := true
+			if len(a.Regexes) > 0 {
+				ok = ok && regexOK
+			}
+			if len(a.StopWords) > 0 {
+				ok = ok && stopOK
+			}
+			if ok {
+				return true
+			}
+		} else if regexOK || stopOK {
+			return true
+		}
+	}
+	return false
+}
+
+// secEntropy is gitleaks' shannonEntropy (detect/utils.go), including its use of the
+// byte length as the denominator, so thresholds mean what they mean there.
+func secEntropy(data string) float64 {
+	if data == "" {
+		return 0
+	}
+	var ascii [128]int
+	var other map[rune]int
+	for _, c := range data {
+		if c < 128 {
+			ascii[c]++
+			continue
+		}
+		if other == nil {
+			other = map[rune]int{}
+		}
+		other[c]++
+	}
+	inv := 1.0 / float64(len(data))
+	e := 0.0
+	term := func(n int) {
+		f := float64(n) * inv
+		e -= f * math.Log2(f)
+	}
+	for _, n := range ascii {
+		if n > 0 {
+			term(n)
+		}
+	}
+	for _, n := range other {
+		term(n)
+	}
+	return e
+}
+
+// secDedupe orders findings by offset and drops repeats: the same span
+// found twice; a URL-credentials or generic finding overlapping a finding of
+// a specific rule (gitleaks' filter likewise lets a specific rule take
+// precedence over the generic one).
+func secDedupe(out []Secret) []Secret {
+	if len(out) < 2 {
+		return out
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Start != out[j].Start {
+			return out[i].Start < out[j].Start
+		}
+		if out[i].End != out[j].End {
+			return out[i].End < out[j].End
+		}
+		return out[i].RuleID < out[j].RuleID
+	})
+	rank := func(id string) int {
+		switch id {
+		case GenericRuleID:
+			return 2
+		case URLCredentialsRuleID:
+			return 1
+		}
+		return 0
+	}
+	keep := out[:0]
+	for i, a := range out {
+		drop := false
+		for j, b := range out {
+			if i == j || b.Start >= a.End || a.Start >= b.End {
+				continue
+			}
+			if (a.RuleID == b.RuleID && a.Start == b.Start && a.End == b.End && j < i) || rank(b.RuleID) < rank(a.RuleID) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			keep = append(keep, a)
+		}
+	}
+	return keep
+}
+
+// secURLCredential examines the URL whose "://" starts at p. It reports the
+// password of a scheme://user:password@host URL unless it is a placeholder
+// (see secIsPlaceholderPassword) or a default credential (password equal to the
+// user name, as in postgres://postgres:postgres@localhost: the stock
+// docker-compose default, not a secret anyone can leak).
+func secURLCredential(text string, p int) (Secret, bool) {
+	// The scheme: a letter, then letters, digits, + . -; at least two bytes
+	// so that a Windows drive letter is not a scheme.
+	b := p
+	for b > 0 && secIsSchemeByte(text[b-1]) {
+		b--
+	}
+	for b < p && !secIsAlpha(text[b]) {
+		b++
+	}
+	if p-b < 2 {
+		return Secret{}, false
+	}
+	// The authority ends at the first byte that ends a URL in prose or
+	// markdown; the userinfo ends at the last '@' before it (passwords are
+	// sometimes written with a raw '@').
+	u := p + 3
+	end, at := u, -1
+	for ; end < len(text) && end-u < 512; end++ {
+		c := text[end]
+		if c == '@' {
+			at = end
+			continue
+		}
+		if secURLStopTab[c] {
+			break
+		}
+	}
+	if at < 0 || at+1 >= end || !secIsHostStart(text[at+1]) {
+		return Secret{}, false
+	}
+	colon := strings.IndexByte(text[u:at], ':')
+	if colon < 0 {
+		return Secret{}, false
+	}
+	user, pass := text[u:u+colon], text[u+colon+1:at]
+	if pass == "" || pass == user || secIsPlaceholderPassword(pass) || secIsPlaceholderHost(text[at+1:end]) {
+		return Secret{}, false
+	}
+	st := u + colon + 1
+	return Secret{Start: st, End: at, Masked: Mask(pass)}, true
+}
+
+// secIsPlaceholderHost reports documentation hosts (RFC 2606 and 6761:
+// example.com, *.example, *.test, *.invalid) and template hosts ("host",
+// "hostname"): https://abc:xyz@example.com is an example in a doc, not a
+// credential.
+func secIsPlaceholderHost(hostport string) bool {
+	h := strings.ToLower(hostport)
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
+		h = h[:i]
+	}
+	h = strings.TrimSuffix(h, ".")
+	switch h {
+	case "host", "hostname", "your-host", "yourhost", "server", "example":
+		return true
+	}
+	for _, d := range []string{"example.com", "example.org", "example.net"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	for _, tld := range []string{".example", ".test", ".invalid"} {
+		if strings.HasSuffix(h, tld) {
+			return true
+		}
+	}
+	return false
+}
+
+// secURLStop holds the bytes that end a URL's authority in prose or markdown.
+// Braces are not among them, so that a templated ${PASS} is seen whole and
+// judged a placeholder; nor is '#', which real passwords contain unencoded
+// far more often than an authority is followed by a fragment.
+const secURLStop = "/?<>\"'`()\\|"
+
+var secURLStopTab = func() (t [256]bool) {
+	for c := 0; c <= ' '; c++ {
+		t[c] = true
+	}
+	t[0x7f] = true
+	for i := 0; i < len(secURLStop); i++ {
+		t[secURLStop[i]] = true
+	}
+	return t
+}()
+
+func secIsSchemeByte(c byte) bool {
+	return secIsAlpha(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+func secIsAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func secIsHostStart(c byte) bool {
+	return secIsAlpha(c) || c >= '0' && c <= '9' || c == '[' || c == '_' || c >= 0x80
+}
+
+// urlPlaceholderWords are passwords that documentation, templates and agents
+// write in place of the real one. Matched case-insensitively, whole.
+var urlPlaceholderWords = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pw": true, "pwd": true,
+	"secret": true, "token": true, "apikey": true, "api_key": true, "key": true,
+	"changeme": true, "redacted": true, "placeholder": true, "example": true,
+	"dummy": true, "foo": true, "bar": true, "baz": true, "none": true, "null": true,
+	"xyz": true, "abc": true,
+}
+
+// secIsPlaceholderPassword decides that a URL's password is not a real one:
+//   - a placeholder word (password, pass, secret, token, changeme, ...);
+//   - a bracketed or templated value: <password>, [password], {password},
+//     ${PASS}, $PASS, $db_pass, {{ .pass }}, %PASS%, $(cat file);
+//   - one character repeated (****, xxxx, ...) or an elision (abc..., a…z);
+//   - an ALL_CAPS name (PASSWORD, DB_PASS): an environment variable's name;
+//   - your-password, your_token, my-secret: "fill this in" phrasing;
+//   - up to five digits: "host:8080@..." is a port before an '@', not a
+//     password.
+func secIsPlaceholderPassword(p string) bool {
+	l := strings.ToLower(p)
+	if urlPlaceholderWords[l] {
+		return true
+	}
+	if n := len(p); n >= 2 && (p[0] == '<' && p[n-1] == '>' || p[0] == '[' && p[n-1] == ']' || p[0] == '{' && p[n-1] == '}') {
+		return true
+	}
+	if secIsVarRef(p) || p[0] == '%' && strings.Count(p, "%") >= 2 && !secIsPercentEncoded(p) {
+		return true
+	}
+	if strings.Contains(p, "...") || strings.Contains(p, "…") {
+		return true
+	}
+	same := true
+	for i := 1; i < len(p); i++ {
+		if p[i] != p[0] {
+			same = false
+			break
+		}
+	}
+	if same {
+		return true
+	}
+	caps, digits := true, true
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !(c >= 'A' && c <= 'Z' || c == '_') {
+			caps = false
+		}
+		if c < '0' || c > '9' {
+			digits = false
+		}
+	}
+	if caps || digits && len(p) <= 5 {
+		return true
+	}
+	for _, pre := range []string{"your", "my"} {
+		if rest, ok := strings.CutPrefix(l, pre); ok {
+			rest = strings.TrimLeft(rest, "-_")
+			if urlPlaceholderWords[rest] || rest == "api-key" || rest == "apitoken" || rest == "api-token" || rest == "api_token" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secIsVarRef reports a shell or template variable: ${NAME}, $(cmd),
+// $NAME or $name_with_underscores, but not a password that merely starts
+// with a dollar ("$ecretP4ss").
+func secIsVarRef(p string) bool {
+	if len(p) < 2 || p[0] != '$' {
+		return false
+	}
+	if p[1] == '{' || p[1] == '(' {
+		return true
+	}
+	upper, lower := true, true
+	for i := 1; i < len(p); i++ {
+		c := p[i]
+		upper = upper && (c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')
+		lower = lower && (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_')
+	}
+	return upper || lower && strings.Contains(p, "_")
+}
+
+// secIsPercentEncoded reports whether every '%' in p starts a %XX escape (a
+// real, URL-encoded password) rather than a %VAR% template.
+func secIsPercentEncoded(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '%' {
+			if i+2 >= len(p) || !secIsHex(p[i+1]) || !secIsHex(p[i+2]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func secIsHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
+
+// Mask returns a printable stand-in for a secret that never reveals it: the
+// first four characters, an ellipsis and the length for secrets of 16
+// characters or more (enough to recognise which key it is: "ghp_…(40
+// chars)"), and stars for shorter ones, whose every character matters.
+func Mask(secret string) string {
+	n := utf8.RuneCountInString(secret)
+	if n == 0 {
+		return ""
+	}
+	var cands []string
+	if n >= 16 {
+		head := secret
+		for i := range secret {
+			if utf8.RuneCountInString(secret[:i]) == 4 {
+				head = secret[:i]
+				break
+			}
+		}
+		cands = append(cands, fmt.Sprintf("%s…(%d chars)", head, n))
+	}
+	cands = append(cands, strings.Repeat("*", n), "[masked]")
+	for _, c := range cands {
+		if !strings.Contains(c, secret) {
+			return c
+		}
+	}
+	return "[masked]" // unreachable: secret cannot be both all stars and inside "[masked]"
+}
+
+// secLoaded holds the rules parsed from gitleaks' embedded config, shared by
+// every scanner (compiled regexes and allowlists are read-only).
+type secLoaded struct {
+	rules  map[string]secretRule
+	global []*config.Allowlist
+}
+
+var (
+	secLoadOnce   sync.Once
+	secLoadResult *secLoaded
+	secLoadErr    error
+
+	secGenericOnce sync.Once
+	secGenericRule secretRule
+	secGenericErr  error
+)
+
+func secLoadGitleaks() (*secLoaded, error) {
+	secLoadOnce.Do(func() {
+		// gitleaks logs through a package-level zerolog logger to stderr;
+		// nothing of it belongs in memtui's output.
+		logging.Logger = zerolog.Nop()
+		secLoadResult, secLoadErr = glParse(PrefixRuleIDs)
+	})
+	return secLoadResult, secLoadErr
+}
+
+func secLoadGeneric() (secretRule, error) {
+	secGenericOnce.Do(func() {
+		var l *secLoaded
+		if l, secGenericErr = glParse([]string{GenericRuleID}); secGenericErr == nil {
+			secGenericRule = l.rules[GenericRuleID]
+			secGenericRule.gate = secGenericGate
+		}
+	})
+	return secGenericRule, secGenericErr
+}
+
+// The TOML shapes of gitleaks.toml that we read (config.ViperConfig has the
+// same fields but unexported types, so it cannot be built outside viper).
+type glTomlAllowlist struct {
+	Description string   `toml:"description"`
+	Condition   string   `toml:"condition"`
+	Commits     []string `toml:"commits"`
+	Paths       []string `toml:"paths"`
+	RegexTarget string   `toml:"regexTarget"`
+	Regexes     []string `toml:"regexes"`
+	StopWords   []string `toml:"stopwords"`
+	TargetRules []string `toml:"targetRules"`
+}
+
+type glTomlRule struct {
+	ID          string             `toml:"id"`
+	Description string             `toml:"description"`
+	Path        string             `toml:"path"`
+	Regex       string             `toml:"regex"`
+	SecretGroup int                `toml:"secretGroup"`
+	Entropy     float64            `toml:"entropy"`
+	Keywords    []string           `toml:"keywords"`
+	AllowList   *glTomlAllowlist   `toml:"allowlist"`
+	Allowlists  []*glTomlAllowlist `toml:"allowlists"`
+	Required    []struct {
+		ID string `toml:"id"`
+	} `toml:"required"`
+}
+
+type glTomlConfig struct {
+	AllowList  *glTomlAllowlist   `toml:"allowlist"`
+	Allowlists []*glTomlAllowlist `toml:"allowlists"`
+	Rules      []glTomlRule       `toml:"rules"`
+}
+
+// glParse reads the header (global allowlists) and the rule blocks
+// named by ids out of config.DefaultConfig. The file is generated, one
+// "[[rules]]" line per rule with "id = ..." right after it, so splitting on
+// that line finds each rule's block (its [[rules.allowlists]] included)
+// without parsing the 221 others.
+func glParse(ids []string) (*secLoaded, error) {
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	const sep = "\n[[rules]]\n"
+	parts := strings.Split(config.DefaultConfig, sep)
+	var sb strings.Builder
+	sb.WriteString(parts[0])
+	for _, blk := range parts[1:] {
+		id := blk
+		if i := strings.IndexByte(id, '\n'); i >= 0 {
+			id = id[:i]
+		}
+		id = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(id), "id ="))
+		if want[strings.Trim(id, `"'`)] {
+			sb.WriteString(sep)
+			sb.WriteString(blk)
+		}
+	}
+	var tc glTomlConfig
+	if err := toml.Unmarshal([]byte(sb.String()), &tc); err != nil {
+		return nil, fmt.Errorf("parsing gitleaks' default config: %w", err)
+	}
+
+	l := &secLoaded{rules: map[string]secretRule{}}
+	targeted := map[string][]*config.Allowlist{}
+	globals := tc.Allowlists
+	if tc.AllowList != nil {
+		globals = append(globals, tc.AllowList)
+	}
+	for _, ta := range globals {
+		a, err := glBuildAllowlist(ta)
+		if err != nil {
+			return nil, fmt.Errorf("gitleaks global allowlist: %w", err)
+		}
+		if len(ta.TargetRules) == 0 {
+			l.global = append(l.global, a)
+		}
+		for _, id := range ta.TargetRules {
+			targeted[id] = append(targeted[id], a)
+		}
+	}
+	for _, tr := range tc.Rules {
+		r, err := glBuildRule(tr)
+		if err != nil {
+			return nil, err
+		}
+		r.allow = append(r.allow, targeted[tr.ID]...)
+		l.rules[tr.ID] = r
+	}
+	for _, id := range ids {
+		if _, ok := l.rules[id]; !ok {
+			return nil, fmt.Errorf("gitleaks' default config has no rule %q", id)
+		}
+	}
+	return l, nil
+}
+
+func glBuildRule(tr glTomlRule) (secretRule, error) {
+	// A path-scoped rule never matches a fragment without a path, and a
+	// composite rule needs gitleaks' multi-part logic: neither is among the
+	// rules we keep, and we refuse rather than silently differ.
+	if tr.Path != "" || len(tr.Required) > 0 || tr.Regex == "" {
+		return secretRule{}, fmt.Errorf("gitleaks rule %s: path-scoped, composite or regex-less rules are not supported", tr.ID)
+	}
+	re, err := glCompileRegex(tr.Regex)
+	if err != nil {
+		return secretRule{}, fmt.Errorf("gitleaks rule %s: %w", tr.ID, err)
+	}
+	if tr.SecretGroup > re.NumSubexp() {
+		return secretRule{}, fmt.Errorf("gitleaks rule %s: secret group %d out of range", tr.ID, tr.SecretGroup)
+	}
+	r := secretRule{
+		id:          tr.ID,
+		desc:        tr.Description,
+		re:          re,
+		secretGroup: tr.SecretGroup,
+		entropy:     tr.Entropy,
+		window:      secWinWhole,
+	}
+	if ra, ok := secRuleAnchors[tr.ID]; ok {
+		r.window = ra.window
+	}
+	als := tr.Allowlists
+	if tr.AllowList != nil {
+		als = append(als, tr.AllowList)
+	}
+	for _, ta := range als {
+		a, err := glBuildAllowlist(ta)
+		if err != nil {
+			return secretRule{}, fmt.Errorf("gitleaks rule %s: %w", tr.ID, err)
+		}
+		r.allow = append(r.allow, a)
+	}
+	return r, nil
+}
+
+func glBuildAllowlist(ta *glTomlAllowlist) (*config.Allowlist, error) {
+	a := &config.Allowlist{
+		Description: ta.Description,
+		Commits:     ta.Commits,
+		RegexTarget: ta.RegexTarget,
+		StopWords:   ta.StopWords,
+	}
+	switch strings.ToUpper(ta.Condition) {
+	case "AND", "&&":
+		a.MatchCondition = config.AllowlistMatchAnd
+	case "", "OR", "||":
+	default:
+		return nil, fmt.Errorf("unknown allowlist condition %q", ta.Condition)
+	}
+	if a.RegexTarget == "secret" {
+		a.RegexTarget = ""
+	}
+	for _, p := range ta.Paths {
+		re, err := glCompileRegex(p)
+		if err != nil {
+			return nil, err
+		}
+		a.Paths = append(a.Paths, re)
+	}
+	for _, p := range ta.Regexes {
+		re, err := glCompileRegex(p)
+		if err != nil {
+			return nil, err
+		}
+		a.Regexes = append(a.Regexes, re)
+	}
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// glCompileRegex compiles with gitleaks' regexp package (the standard library
+// by default, RE2 under the gore2regex build tag), turning its panic into an
+// error.
+func glCompileRegex(expr string) (re *glregexp.Regexp, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("bad regex %q: %v", expr, p)
+		}
+	}()
+	return glregexp.MustCompile(expr), nil
+}
