@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/corpus"
+	"github.com/memtui/memtui/memfs"
+)
+
+// The lint benchmarks run on a generated tree. MEMTUI_BENCH_PROJECTS and
+// MEMTUI_BENCH_FILES set its size; the default is DESIGN.md's scale, 500
+// projects and 20,000 memory files (about 32 MB). Compare BenchmarkLint with
+// BenchmarkCat: the target is lint within 2x of cat.
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchErr  error
+)
+
+func benchCorpus(b *testing.B) string {
+	b.Helper()
+	benchOnce.Do(func() {
+		projects, files := envInt("MEMTUI_BENCH_PROJECTS", 500), envInt("MEMTUI_BENCH_FILES", 20000)
+		benchDir, benchErr = os.MkdirTemp("", "memtui-bench-")
+		if benchErr != nil {
+			return
+		}
+		_, benchErr = corpus.Generate(benchDir, corpus.Config{Projects: projects, Files: files, Seed: 1, Transcripts: true})
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchDir
+}
+
+func envInt(k string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(k)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// BenchmarkCat reads every file of the tree with cat, warm: the floor lint
+// is measured against.
+func BenchmarkCat(b *testing.B) {
+	dir := benchCorpus(b)
+	script := "find " + filepath.Join(dir, "projects") + " -type f -name '*.md' -print0 | xargs -0 cat > /dev/null"
+	for i := 0; i < b.N; i++ {
+		if out, err := exec.Command("sh", "-c", script).CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+	}
+}
+
+// BenchmarkLint is memtui lint without printing: scan, parse, every check.
+func BenchmarkLint(b *testing.B) {
+	dir := benchCorpus(b)
+	opts := memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
+		ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true}
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	consolidate.DefaultSecretScanner() // built once per process; not part of a run
+	b.ReportAllocs()
+	var files int
+	for i := 0; i < b.N; i++ {
+		scan, err := memfs.Scan(context.Background(), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fs := consolidate.Orient(scan, consolidate.Options{Now: now, Paths: &memfs.PathProbe{}})
+		if len(fs) == 0 {
+			b.Fatal("no findings on a corpus full of planted problems")
+		}
+		files = 0
+		for _, p := range scan.Projects {
+			for _, d := range p.Dirs {
+				files += len(d.Files)
+			}
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(files), "files")
+	b.ReportMetric(float64(ms.Sys)/(1<<20), "MB-sys")
+}

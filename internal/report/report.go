@@ -1,0 +1,227 @@
+// Package report prints lint findings for people (grouped by project,
+// coloured on a terminal) and for programs (the JSON shape of DESIGN.md
+// section 2).
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/memtui/memtui/model"
+)
+
+// Summary counts what a lint run found.
+type Summary struct {
+	Errors     int            `json:"errors"`
+	Warnings   int            `json:"warnings"`
+	Info       int            `json:"info"`
+	Projects   int            `json:"projects"`
+	MemoryDirs int            `json:"memory_dirs"`
+	Files      int            `json:"files"`
+	ByRule     map[string]int `json:"by_rule"`
+}
+
+// Summarize counts the findings and the scan's size.
+func Summarize(scan *model.Scan, fs []model.Finding) Summary {
+	s := Summary{ByRule: map[string]int{}}
+	for _, f := range fs {
+		switch f.Severity {
+		case model.Error:
+			s.Errors++
+		case model.Warning:
+			s.Warnings++
+		default:
+			s.Info++
+		}
+		s.ByRule[f.Rule]++
+	}
+	if scan != nil {
+		s.Projects = len(scan.Projects)
+		for _, p := range scan.Projects {
+			s.MemoryDirs += len(p.Dirs)
+			for _, d := range p.Dirs {
+				s.Files += len(d.Files)
+				if d.Index != nil {
+					s.Files++
+				}
+			}
+		}
+	}
+	return s
+}
+
+// JSON writes {"version":1,"findings":[...],"summary":{...}}.
+func JSON(w io.Writer, fs []model.Finding, sum Summary) error {
+	if fs == nil {
+		fs = []model.Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Version  int             `json:"version"`
+		Findings []model.Finding `json:"findings"`
+		Summary  Summary         `json:"summary"`
+	}{1, fs, sum})
+}
+
+// Styles colour the human report. Plain() is the zero-colour set.
+type Styles struct {
+	Project, Dir, Location, Rule, Suggestion, Summary lipgloss.Style
+	Severity                                          [3]lipgloss.Style
+}
+
+// DefaultStyles colours for a dark or light terminal. Colour is written as
+// full ANSI; the caller's colorprofile writer downsamples or strips it for
+// pipes and NO_COLOR.
+func DefaultStyles(dark bool) Styles {
+	ld := lipgloss.LightDark(dark)
+	faint := ld(lipgloss.Color("#6B6B6B"), lipgloss.Color("#8A8A8A"))
+	return Styles{
+		Project:    lipgloss.NewStyle().Bold(true).Foreground(ld(lipgloss.Color("#1F4FA8"), lipgloss.Color("#7AA2F7"))),
+		Dir:        lipgloss.NewStyle().Foreground(faint),
+		Location:   lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#303030"), lipgloss.Color("#D0D0D0"))),
+		Rule:       lipgloss.NewStyle().Foreground(faint),
+		Suggestion: lipgloss.NewStyle().Foreground(faint).Italic(true),
+		Summary:    lipgloss.NewStyle().Bold(true),
+		Severity: [3]lipgloss.Style{
+			model.Info:    lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#2E7D9A"), lipgloss.Color("#7DCFFF"))),
+			model.Warning: lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#9A6700"), lipgloss.Color("#E0AF68"))),
+			model.Error:   lipgloss.NewStyle().Bold(true).Foreground(ld(lipgloss.Color("#C62828"), lipgloss.Color("#F7768E"))),
+		},
+	}
+}
+
+// Text writes findings grouped by project and memory directory, then a
+// summary line. home, when set, is shown as ~ in paths.
+func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string) error {
+	ew := &errWriter{w: w}
+	groups := group(fs)
+	for gi, g := range groups {
+		if gi > 0 {
+			ew.printf("\n")
+		}
+		title := g.project
+		if title == "" {
+			title = "configuration"
+		}
+		ew.printf("%s\n", st.Project.Render(tilde(title, home)))
+		for _, d := range g.dirs {
+			if d.dir != "" {
+				ew.printf("  %s\n", st.Dir.Render(tilde(d.dir, home)))
+			}
+			for _, f := range d.findings {
+				sev := f.Severity
+				if sev < model.Info || sev > model.Error {
+					sev = model.Info
+				}
+				ew.printf("    %s %s %s\n",
+					st.Severity[sev].Render(fmt.Sprintf("%-7s", sev)),
+					st.Location.Render(location(f, home)),
+					f.Message+" "+st.Rule.Render("["+f.Rule+"]"))
+				if f.Suggestion != "" {
+					ew.printf("            %s\n", st.Suggestion.Render("→ "+f.Suggestion))
+				}
+			}
+		}
+	}
+	if len(groups) > 0 {
+		ew.printf("\n")
+	}
+	ew.printf("%s\n", st.Summary.Render(SummaryLine(sum)))
+	return ew.err
+}
+
+// SummaryLine says in one line what was checked and found.
+func SummaryLine(s Summary) string {
+	found := fmt.Sprintf("%d %s, %d %s, %d info",
+		s.Errors, pl(s.Errors, "error", "errors"), s.Warnings, pl(s.Warnings, "warning", "warnings"), s.Info)
+	if s.Errors+s.Warnings+s.Info == 0 {
+		found = "no findings"
+	}
+	return fmt.Sprintf("%s in %d %s (%d memory %s, %d %s)", found,
+		s.Projects, pl(s.Projects, "project", "projects"),
+		s.MemoryDirs, pl(s.MemoryDirs, "directory", "directories"),
+		s.Files, pl(s.Files, "file", "files"))
+}
+
+func location(f model.Finding, home string) string {
+	loc := f.File
+	if loc == "" {
+		loc = "(directory)"
+	}
+	loc = tilde(loc, home)
+	if f.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, f.Line)
+	}
+	return loc
+}
+
+func tilde(p, home string) string {
+	if home != "" && home != "/" && (p == home || strings.HasPrefix(p, home+string(filepath.Separator))) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+type dirGroup struct {
+	dir      string
+	findings []model.Finding
+}
+
+type projectGroup struct {
+	project string
+	dirs    []dirGroup
+}
+
+// group arranges findings by project then directory, keeping their order
+// within each group; configuration findings (no project) come first.
+func group(fs []model.Finding) []projectGroup {
+	var out []projectGroup
+	idx := map[string]int{}
+	for _, f := range fs {
+		i, ok := idx[f.Project]
+		if !ok {
+			i = len(out)
+			idx[f.Project] = i
+			out = append(out, projectGroup{project: f.Project})
+		}
+		g := &out[i]
+		if n := len(g.dirs); n == 0 || g.dirs[n-1].dir != f.MemoryDir {
+			g.dirs = append(g.dirs, dirGroup{dir: f.MemoryDir})
+		}
+		d := &g.dirs[len(g.dirs)-1]
+		d.findings = append(d.findings, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if (out[i].project == "") != (out[j].project == "") {
+			return out[i].project == ""
+		}
+		return out[i].project < out[j].project
+	})
+	return out
+}
+
+func pl(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, a ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, a...)
+	}
+}

@@ -1,0 +1,339 @@
+// Command memtui reviews and curates the memories coding agents keep on disk,
+// Claude Code's auto memory first. This file holds the flags and subcommands;
+// the work happens in memfs (disk), consolidate (checks) and internal/report
+// (printing).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/fang"
+	"github.com/spf13/cobra"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/demo"
+	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// version is set at build time with -ldflags "-X main.version=..."; a plain
+// build reports the module version or "devel".
+var version = ""
+
+// Exit codes of the CLI contract (DESIGN.md section 2).
+const (
+	exitOK       = 0
+	exitFindings = 1 // lint found something at error severity
+	exitUsage    = 2 // bad flags, unreadable directories, nothing to check
+)
+
+// exitError carries an exit code without printing anything more.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+// globals are the flags every command shares.
+type globals struct {
+	configDirs []string
+	memoryDirs []string
+	project    string
+	demo       bool
+	readonly   bool
+	now        string
+	getenv     func(string) string
+}
+
+// run executes memtui with args and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	g := &globals{getenv: getenv}
+	root := newRoot(g, stdout, stderr)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := fang.Execute(ctx, root,
+		fang.WithVersion(versionString()),
+		fang.WithoutManpage(),
+		fang.WithErrorHandler(func(w io.Writer, st fang.Styles, err error) {
+			var ee exitError
+			if errors.As(err, &ee) {
+				return
+			}
+			fang.DefaultErrorHandler(w, st, err)
+		}),
+	)
+	var ee exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	}
+	return exitUsage
+}
+
+func newRoot(g *globals, stdout, stderr io.Writer) *cobra.Command {
+	var lf lintFlags
+	root := &cobra.Command{
+		Use:   "memtui",
+		Short: "Review and curate what your coding agents remember",
+		Long: `memtui lists every project's Claude Code memory directory, checks each one
+the way Claude Code loads it (index cut-offs, stale relative dates, broken
+frontmatter, secrets, duplicates and more) and reports what is wrong.
+
+Run it on the built-in sample first:  memtui --demo`,
+		Args: cobra.NoArgs,
+		// Until the interactive view lands, the bare command prints the lint
+		// report.
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLint(cmd.Context(), g, lf, stdout, stderr)
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringArrayVar(&g.configDirs, "config-dir", nil, "Claude Code config dir (default $CLAUDE_CONFIG_DIR, else ~/.claude); repeatable")
+	pf.StringArrayVar(&g.memoryDirs, "memory-dir", nil, "open one memory directory directly; repeatable")
+	pf.StringVar(&g.project, "project", "", "only projects whose slug or real path contains `TEXT`")
+	pf.BoolVar(&g.demo, "demo", false, "use an embedded sample tree, copied to a fresh temp dir")
+	pf.BoolVar(&g.readonly, "readonly", false, "never write")
+	pf.StringVar(&g.now, "now", "", "pin \"today\" (RFC3339 or YYYY-MM-DD), for reproducible output")
+	addLintFlags(root, &lf)
+
+	var lintOnly lintFlags
+	lint := &cobra.Command{
+		Use:   "lint",
+		Short: "Check every memory directory and print the findings",
+		Long: `Check every memory directory and print the findings, grouped by project.
+
+Exit status: 0 when nothing is at error severity, 1 when something is,
+2 on a usage or I/O error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLint(cmd.Context(), g, lintOnly, stdout, stderr)
+		},
+	}
+	addLintFlags(lint, &lintOnly)
+	root.AddCommand(lint)
+
+	root.AddCommand(&cobra.Command{
+		Use:   "version",
+		Short: "Print memtui's version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintf(stdout, "memtui %s\n", versionString())
+			return err
+		},
+	})
+	return root
+}
+
+// lintFlags are lint's own flags.
+type lintFlags struct {
+	json        bool
+	deepSecrets bool
+	minSeverity string
+	rules       []string
+}
+
+func addLintFlags(c *cobra.Command, lf *lintFlags) {
+	f := c.Flags()
+	f.BoolVar(&lf.json, "json", false, "print findings as JSON")
+	f.BoolVar(&lf.deepSecrets, "deep-secrets", false, "also run gitleaks' generic keyword rule (slower, noisier)")
+	f.StringVar(&lf.minSeverity, "severity", "info", "show findings at or above `LEVEL` (info, warning, error)")
+	f.StringSliceVar(&lf.rules, "rule", nil, "show only these rule IDs (comma-separated or repeated)")
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "devel"
+}
+
+// parseNow reads --now.
+func parseNow(s string) (time.Time, error) {
+	if s == "" {
+		return time.Now(), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("invalid --now %q: want RFC3339 (2026-11-21T09:00:00Z) or a date (2026-11-21)", s)
+}
+
+// scanOptions turns the flags into memfs options, copying the demo tree
+// first when --demo is set.
+func scanOptions(g *globals, stderr io.Writer) (memfs.Options, error) {
+	opts := memfs.Options{
+		ConfigDirs:         g.configDirs,
+		MemoryDirs:         g.memoryDirs,
+		Project:            g.project,
+		Getenv:             g.getenv,
+		IncludeAgentMemory: true,
+	}
+	// HOME comes through getenv too, so tests (and wrappers) can move it.
+	if h := g.getenv("HOME"); h != "" {
+		opts.Home = h
+	}
+	if !g.demo {
+		return opts, nil
+	}
+	dir, err := os.MkdirTemp("", "memtui-demo-")
+	if err != nil {
+		return opts, fmt.Errorf("cannot set up the demo: %w", err)
+	}
+	if err := memfs.CopyTree(demo.FS(), dir); err != nil {
+		return opts, fmt.Errorf("cannot copy the demo sample: %w", err)
+	}
+	fmt.Fprintf(stderr, "memtui: demo tree copied to %s (any writes go there)\n", dir)
+	// The demo is hermetic: none of the user's own Claude Code environment
+	// (overrides, remote dirs) may leak into it.
+	opts.ConfigDirs = []string{dir}
+	opts.MemoryDirs = nil
+	opts.Getenv = func(k string) string {
+		if strings.HasPrefix(k, "CLAUDE_") {
+			return ""
+		}
+		return g.getenv(k)
+	}
+	opts.Home = dir
+	// No policy file either: point it at a path inside the demo that does
+	// not exist.
+	opts.ManagedSettings = filepath.Join(dir, "managed-settings.json")
+	return opts, nil
+}
+
+func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Writer) error {
+	now, err := parseNow(g.now)
+	if err != nil {
+		return err
+	}
+	minSev, err := model.ParseSeverity(lf.minSeverity)
+	if err != nil {
+		return fmt.Errorf("invalid --severity: %w", err)
+	}
+	for _, r := range lf.rules {
+		if _, ok := consolidate.LookupRule(r); !ok {
+			return fmt.Errorf("unknown rule %q in --rule (memtui lint --help lists the flags; README.md lists the rules)", r)
+		}
+	}
+	opts, err := scanOptions(g, stderr)
+	if err != nil {
+		return err
+	}
+	scan, err := memfs.Scan(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
+		return noMemoryError(g, opts)
+	}
+	copts := consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}
+	if lf.deepSecrets {
+		sc, err := consolidate.NewSecretScanner(true)
+		if err != nil {
+			return err
+		}
+		copts.Secrets = sc
+	}
+	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
+		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
+	} else {
+		copts.Ignore = ignoreRules(cfg)
+		if cfg.StaleAfterDays > 0 {
+			copts.StaleAfter = time.Duration(cfg.StaleAfterDays) * 24 * time.Hour
+		}
+	}
+	all := consolidate.Orient(scan, copts)
+	shown := filterFindings(all, minSev, lf.rules)
+	sum := report.Summarize(scan, shown)
+	if lf.json {
+		err = report.JSON(stdout, shown, sum)
+	} else {
+		home, _ := os.UserHomeDir()
+		w := colorprofile.NewWriter(stdout, environ(g.getenv))
+		err = report.Text(w, shown, sum, report.DefaultStyles(true), home)
+	}
+	if err != nil {
+		return err
+	}
+	if sum.Errors > 0 {
+		return exitError{exitFindings}
+	}
+	return nil
+}
+
+// environ rebuilds the environment list colorprofile needs from getenv, so
+// tests can inject NO_COLOR and TERM.
+func environ(getenv func(string) string) []string {
+	var env []string
+	for _, k := range []string{"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "COLORTERM"} {
+		// NO_COLOR wins over CLICOLOR_FORCE (no-color.org: "regardless of
+		// its value, prevents the addition of ANSI color").
+		if k == "CLICOLOR_FORCE" && getenv("NO_COLOR") != "" {
+			continue
+		}
+		if v := getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+func ignoreRules(cfg memfs.Config) []consolidate.IgnoreRule {
+	var out []consolidate.IgnoreRule
+	for _, ig := range cfg.Ignore {
+		out = append(out, consolidate.IgnoreRule{Project: ig.Project, Rules: ig.Rules})
+	}
+	return out
+}
+
+func filterFindings(fs []model.Finding, min model.Severity, rules []string) []model.Finding {
+	want := map[string]bool{}
+	for _, r := range rules {
+		want[r] = true
+	}
+	out := fs[:0:0]
+	for _, f := range fs {
+		if f.Severity < min || (len(want) > 0 && !want[f.Rule]) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// noMemoryError explains an empty scan, pointing a new user at --demo.
+func noMemoryError(g *globals, opts memfs.Options) error {
+	where := "~/.claude"
+	switch {
+	case len(opts.ConfigDirs) > 0:
+		where = strings.Join(opts.ConfigDirs, ", ")
+	case g.getenv("CLAUDE_CONFIG_DIR") != "":
+		where = g.getenv("CLAUDE_CONFIG_DIR") + " ($CLAUDE_CONFIG_DIR)"
+	}
+	msg := fmt.Sprintf("no Claude Code memory found in %s.\n"+
+		"Claude Code keeps memory under <config>/projects/<project>/memory/; point memtui at it with --config-dir or --memory-dir,\n"+
+		"or see memtui on a sample first: memtui --demo", where)
+	if g.project != "" {
+		msg = fmt.Sprintf("no project matches --project %q.", g.project)
+	}
+	return errors.New(msg)
+}
