@@ -14,6 +14,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/corpus"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
 )
 
 // The lint benchmarks run on a generated tree. MEMTUI_BENCH_PROJECTS and
@@ -71,11 +72,13 @@ func BenchmarkLint(b *testing.B) {
 	b.ReportAllocs()
 	var files int
 	for i := 0; i < b.N; i++ {
-		scan, err := memfs.Scan(context.Background(), opts)
+		ctx := context.Background()
+		scan, err := memfs.Discover(ctx, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
-		fs := consolidate.Orient(scan, consolidate.Options{Now: now, Paths: &memfs.PathProbe{}})
+		fs := consolidate.Orient(scan, consolidate.Options{Now: now, Paths: &memfs.PathProbe{},
+			Load: func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }, DropContent: true})
 		if len(fs) == 0 {
 			b.Fatal("no findings on a corpus full of planted problems")
 		}

@@ -15,8 +15,10 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/fang"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/memtui/memtui/consolidate"
@@ -238,14 +240,22 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	scan, err := memfs.Scan(ctx, opts)
+	// Discover first (cheap), then load each directory just before it is
+	// checked, so reading and checking overlap and only the directories
+	// being checked are held in memory.
+	scan, err := memfs.Discover(ctx, opts)
 	if err != nil {
 		return err
 	}
 	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
 		return noMemoryError(g, opts)
 	}
-	copts := consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}
+	copts := consolidate.Options{
+		Now:         now,
+		Paths:       &memfs.PathProbe{},
+		Load:        func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) },
+		DropContent: true,
+	}
 	if lf.deepSecrets {
 		sc, err := consolidate.NewSecretScanner(true)
 		if err != nil {
@@ -269,7 +279,7 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	} else {
 		home, _ := os.UserHomeDir()
 		w := colorprofile.NewWriter(stdout, environ(g.getenv))
-		err = report.Text(w, shown, sum, report.DefaultStyles(true), home)
+		err = report.Text(w, shown, sum, report.DefaultStyles(darkBackground(stdout, w.Profile)), home, termWidth(stdout))
 	}
 	if err != nil {
 		return err
@@ -278,6 +288,31 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 		return exitError{exitFindings}
 	}
 	return nil
+}
+
+// darkBackground asks the terminal for its background colour, but only
+// when colour is going to a terminal at all: a pipe gets no query (and no
+// colour). Unknown counts as dark, the common case.
+func darkBackground(out io.Writer, p colorprofile.Profile) bool {
+	f, ok := out.(*os.File)
+	if !ok || p <= colorprofile.ASCII || !term.IsTerminal(f.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
+		return true
+	}
+	return lipgloss.HasDarkBackground(os.Stdin, f)
+}
+
+// termWidth is the terminal's width when out is one, else 0 (no wrapping,
+// so piped output keeps one finding per line for grep).
+func termWidth(out io.Writer) int {
+	f, ok := out.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return 0
+	}
+	w, _, err := term.GetSize(f.Fd())
+	if err != nil {
+		return 0
+	}
+	return w
 }
 
 // environ rebuilds the environment list colorprofile needs from getenv, so

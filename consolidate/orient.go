@@ -47,6 +47,14 @@ type Options struct {
 	StaleAfter time.Duration
 	// Workers bounds parallelism; 0 means GOMAXPROCS.
 	Workers int
+	// Load, when set, fills a directory from disk just before it is
+	// checked (memfs.LoadDir, injected so this package never touches the
+	// disk). Loading and checking then overlap: while one worker waits on
+	// the disk the other computes. A load error is reported as a finding.
+	Load func(*model.MemoryDir) error
+	// DropContent frees each directory's file contents once it is checked,
+	// so a lint run holds one directory per worker in memory, not the tree.
+	DropContent bool
 
 	// sessions knows which transcripts exist, across the whole scan.
 	sessions sessionSet
@@ -81,7 +89,7 @@ func Orient(scan *model.Scan, opts Options) []model.Finding {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = OrientDir(jobs[i].p, jobs[i].d, opts)
+				results[i] = orientJob(jobs[i].p, jobs[i].d, opts)
 			}
 		}()
 	}
@@ -96,6 +104,32 @@ func Orient(scan *model.Scan, opts Options) []model.Finding {
 		out = append(out, r...)
 	}
 	SortFindings(out)
+	return out
+}
+
+// orientJob loads (when asked), checks and releases one directory.
+func orientJob(p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
+	if opts.Load != nil {
+		if err := opts.Load(d); err != nil {
+			return []model.Finding{{
+				Rule:       RuleFileUnreadable,
+				Severity:   rulesByID[RuleFileUnreadable].Severity,
+				Project:    projectName(p),
+				MemoryDir:  d.Path,
+				Message:    "the memory directory could not be read: " + err.Error(),
+				Suggestion: "Check the directory's permissions.",
+			}}
+		}
+	}
+	out := OrientDir(p, d, opts)
+	if opts.DropContent {
+		for _, f := range d.Files {
+			f.Content = nil
+		}
+		if d.Index != nil {
+			d.Index.Content = nil
+		}
+	}
 	return out
 }
 
@@ -250,8 +284,25 @@ func (s *dirState) report(rule, file string, line int, message, suggestion strin
 		File:       file,
 		Line:       line,
 		Message:    message,
-		Suggestion: suggestion,
+		Suggestion: sentence(suggestion),
 	})
+}
+
+// sentence makes a suggestion read as one: a capital first letter and a
+// closing full stop, whichever check or reader wrote it.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	if c := s[0]; c >= 'a' && c <= 'z' {
+		s = string(c-'a'+'A') + s[1:]
+	}
+	switch s[len(s)-1] {
+	case '.', '!', '?':
+		return s
+	}
+	return s + "."
 }
 
 func (s *dirState) fileByPath(p string) *fileState {
@@ -274,9 +325,10 @@ func projectName(p *model.Project) string {
 var ignoreComment = regexp.MustCompile(`<!--\s*memtui-ignore\s+([^>]*?)\s*-->`)
 
 // inlineIgnores collects the rules named by memtui-ignore comments in text.
-// Cheap when there are none: the substring test runs first.
+// Cheap when there are none: it looks for "<!--" first, because '<' is rare
+// in memory text while the 'm' of "memtui" is everywhere.
 func inlineIgnores(text string) map[string]bool {
-	if !strings.Contains(text, "memtui-ignore") {
+	if !hasIgnoreComment(text) {
 		return nil
 	}
 	m := map[string]bool{}
@@ -286,6 +338,20 @@ func inlineIgnores(text string) map[string]bool {
 		}
 	}
 	return m
+}
+
+func hasIgnoreComment(text string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], "<!--")
+		if j < 0 {
+			return false
+		}
+		i += j + 4
+		rest := strings.TrimLeft(text[i:min(len(text), i+16)], " \t")
+		if strings.HasPrefix(rest, "memtui-ignore") {
+			return true
+		}
+	}
 }
 
 func projectIgnores(p *model.Project, rules []IgnoreRule) map[string]bool {
@@ -319,7 +385,7 @@ func configFindings(ps []model.ConfigProblem) []model.Finding {
 			File:       p.Source,
 			Line:       p.Line,
 			Message:    p.Detail,
-			Suggestion: p.Suggestion,
+			Suggestion: sentence(p.Suggestion),
 		})
 	}
 	return out
