@@ -117,7 +117,7 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 	case model.FMNone:
 		s.report(RuleFrontmatterMissing, p, 1,
 			p+" has no frontmatter: Claude Code lists it with no description or type, so recall can hardly pick it",
-			"Add ---, name, description and type (memtui dream proposes fix-frontmatter).")
+			"Add ---, name, description and type.")
 		return
 	case model.FMUnclosed:
 		s.report(RuleFrontmatterInvalid, p, d.Open,
@@ -132,7 +132,7 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 	case model.FMNotAtStart:
 		s.report(RuleFrontmatterNotAtStart, p, 1,
 			fmt.Sprintf("%s: %s, so Claude Code sees no frontmatter", p, d.Problem),
-			"Move the text below the closing --- (memtui dream proposes fix-frontmatter).")
+			"Move the text below the closing ---.")
 	case model.FMTolerant:
 		s.report(RuleFrontmatterUnquoted, p, unquotedLine(fs),
 			fmt.Sprintf("%s: %s", p, d.Problem),
@@ -273,7 +273,7 @@ func checkSecrets(s *dirState, fs *fileState) {
 	for _, sec := range s.opts.Secrets.Scan(fs.text) {
 		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start),
 			fmt.Sprintf("%s (%s) in memory: %s; memory is injected into prompts and may be synced", sec.Description, sec.RuleID, sec.Masked),
-			"Remove it and rotate the credential (memtui dream proposes redact-secret).")
+			"Remove it and rotate the credential.")
 	}
 }
 
