@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/model"
 )
@@ -98,9 +99,15 @@ func DefaultStyles(dark bool) Styles {
 	}
 }
 
+// findingIndent is where a finding's text starts: four spaces, the
+// seven-column severity and a space. Wrapped lines hang at the same column.
+const findingIndent = 12
+
 // Text writes findings grouped by project and memory directory, then a
-// summary line. home, when set, is shown as ~ in paths.
-func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string) error {
+// summary line. home, when set, is shown as ~ in paths. width, when
+// positive, wraps long lines at word boundaries with a hanging indent (for a
+// terminal); 0 leaves every finding on one line (for grep and pipes).
+func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, width int) error {
 	ew := &errWriter{w: w}
 	groups := group(fs)
 	for gi, g := range groups {
@@ -121,12 +128,10 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string) 
 				if sev < model.Info || sev > model.Error {
 					sev = model.Info
 				}
-				ew.printf("    %s %s %s\n",
-					st.Severity[sev].Render(fmt.Sprintf("%-7s", sev)),
-					st.Location.Render(location(f, home)),
-					f.Message+" "+st.Rule.Render("["+f.Rule+"]"))
+				text := st.Location.Render(location(f, home)) + " " + f.Message + " " + st.Rule.Render("["+f.Rule+"]")
+				ew.printf("    %s %s\n", st.Severity[sev].Render(fmt.Sprintf("%-7s", sev)), hang(text, width, findingIndent))
 				if f.Suggestion != "" {
-					ew.printf("            %s\n", st.Suggestion.Render("→ "+f.Suggestion))
+					ew.printf("%s%s\n", strings.Repeat(" ", findingIndent), hang(st.Suggestion.Render("→ "+f.Suggestion), width, findingIndent+2))
 				}
 			}
 		}
@@ -149,6 +154,26 @@ func SummaryLine(s Summary) string {
 		s.Projects, pl(s.Projects, "project", "projects"),
 		s.MemoryDirs, pl(s.MemoryDirs, "directory", "directories"),
 		s.Files, pl(s.Files, "file", "files"))
+}
+
+// hang wraps s to fit width when printed after indent columns, indenting
+// every continuation line to the same column. Words longer than a line (a
+// long path) are broken rather than allowed to overflow.
+func hang(s string, width, indent int) string {
+	avail := width - indent
+	if width <= 0 || avail < 20 {
+		return s
+	}
+	// ansi.Wrap always breaks after a hyphen; rule IDs and file names must
+	// stay whole, so hyphens ride through as a one-cell stand-in.
+	const nbHyphen = "\u2011"
+	s = strings.ReplaceAll(s, "-", nbHyphen)
+	wrapped := strings.ReplaceAll(ansi.Wrap(s, avail, " "), nbHyphen, "-")
+	lines := strings.Split(wrapped, "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.Repeat(" ", indent) + lines[i]
+	}
+	return strings.Join(lines, "\n")
 }
 
 func location(f model.Finding, home string) string {
