@@ -1,0 +1,101 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/model"
+)
+
+var sample = []model.Finding{
+	{Rule: "settings-invalid", Severity: model.Error, File: "/home/al/.claude/settings.json", Line: 3, Message: "not JSON", Suggestion: "Fix it."},
+	{Rule: "index-over-lines", Severity: model.Error, Project: "/home/al/acme", MemoryDir: "/home/al/.claude/projects/-home-al-acme/memory", File: "MEMORY.md", Line: 201,
+		Message: "MEMORY.md is 243 lines as Claude Code loads it, over its 200-line cap: nothing after line 200 reaches the agent, which drops 43 entries", Suggestion: "Compact the index under 140 lines."},
+	{Rule: "memdir-empty", Severity: model.Info, Project: "/home/al/acme", MemoryDir: "/home/al/.claude/projects/-home-al-acme/memory/team", Message: "the memory directory is empty"},
+}
+
+func TestJSONShape(t *testing.T) {
+	var buf bytes.Buffer
+	if err := JSON(&buf, sample, Summarize(nil, sample)); err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out["version"] != float64(1) {
+		t.Errorf("version %v", out["version"])
+	}
+	f := out["findings"].([]any)[1].(map[string]any)
+	for _, k := range []string{"rule", "severity", "project", "memory_dir", "file", "line", "message", "suggestion"} {
+		if _, ok := f[k]; !ok {
+			t.Errorf("finding lacks %q: %v", k, f)
+		}
+	}
+	if f["severity"] != "error" || f["line"] != float64(201) {
+		t.Errorf("severity %v line %v", f["severity"], f["line"])
+	}
+	sum := out["summary"].(map[string]any)
+	if sum["errors"] != float64(2) || sum["info"] != float64(1) {
+		t.Errorf("summary %v", sum)
+	}
+	var empty bytes.Buffer
+	JSON(&empty, nil, Summary{})
+	if !strings.Contains(empty.String(), `"findings": []`) {
+		t.Errorf("no findings must print an empty array, not null: %s", empty.String())
+	}
+}
+
+func TestTextGroupsAndWraps(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, sample, Summarize(nil, sample), Styles{}, "/home/al", 80); err != nil {
+		t.Fatal(err)
+	}
+	out := ansi.Strip(buf.String())
+	if !strings.HasPrefix(out, "configuration\n") {
+		t.Errorf("configuration findings must come first:\n%s", out)
+	}
+	if !strings.Contains(out, "~/.claude/projects/-home-al-acme/memory\n") {
+		t.Errorf("home not shortened to ~:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(line); w > 80 {
+			t.Errorf("line of %d columns at width 80: %q", w, line)
+		}
+	}
+	lines := strings.Split(out, "\n")
+	for i, line := range lines {
+		if strings.Contains(line, "MEMORY.md:201") {
+			next := lines[i+1]
+			if !strings.HasPrefix(next, strings.Repeat(" ", 12)) || strings.HasPrefix(next, strings.Repeat(" ", 13)) || strings.Contains(next, "→") {
+				t.Errorf("the long message must continue at column 12, got %q", next)
+			}
+		}
+	}
+	if strings.Contains(out, "index-over-\n") || strings.Contains(out, "[index-over-lines") && !strings.Contains(out, "[index-over-lines]") {
+		t.Errorf("a rule ID was split:\n%s", out)
+	}
+	if !strings.HasSuffix(out, "2 errors, 0 warnings, 1 info in 0 projects (0 memory directories, 0 files)\n") {
+		t.Errorf("summary line:\n%s", out)
+	}
+}
+
+func TestTextUnwrappedForPipes(t *testing.T) {
+	var buf bytes.Buffer
+	Text(&buf, sample, Summarize(nil, sample), Styles{}, "", 0)
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(line, "index-over-lines") && !strings.Contains(line, "MEMORY.md:201") {
+			t.Errorf("piped output must keep each finding on one line: %q", line)
+		}
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	if got := SummaryLine(Summary{Projects: 1, MemoryDirs: 1, Files: 1}); got != "no findings in 1 project (1 memory directory, 1 file)" {
+		t.Errorf("got %q", got)
+	}
+}
