@@ -147,9 +147,16 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 		empty = append(empty, "description")
 	}
 	if len(empty) > 0 {
+		fix := "Fill in a one-line, specific description."
+		switch {
+		case len(empty) == 2:
+			fix = "Fill in a kebab-case name and a one-line, specific description."
+		case empty[0] == "name":
+			fix = "Fill in a short kebab-case name (it is what [[links]] point at)."
+		}
 		s.report(RuleFrontmatterIncomplete, p, d.Open,
 			fmt.Sprintf("%s: %s %s empty or missing; recall decides relevance from the description", p, strings.Join(empty, " and "), plural(len(empty), "is", "are")),
-			"Fill in a one-line, specific description and a kebab-case name.")
+			fix)
 	}
 	if fm.TypeKey == "" {
 		s.report(RuleTypeMissing, p, d.Open,
@@ -272,9 +279,30 @@ func checkDates(s *dirState, fs *fileState) {
 func checkSecrets(s *dirState, fs *fileState) {
 	for _, sec := range s.opts.Secrets.Scan(fs.text) {
 		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start),
-			fmt.Sprintf("%s (%s) in memory: %s; memory is injected into prompts and may be synced", sec.Description, sec.RuleID, sec.Masked),
+			fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Masked),
 			"Remove it and rotate the credential.")
 	}
+}
+
+// secretLabel shortens gitleaks' rule descriptions ("Uncovered a GitHub
+// Personal Access Token, potentially leading to …") to the credential's
+// name.
+func secretLabel(desc string) string {
+	d := desc
+	for _, p := range []string{"Uncovered ", "Identified ", "Detected ", "Found ", "Discovered "} {
+		d = strings.TrimPrefix(d, p)
+	}
+	if i := strings.IndexAny(d, ",;("); i > 0 {
+		d = d[:i]
+	}
+	d = strings.TrimSpace(strings.TrimSuffix(d, "."))
+	if strings.HasPrefix(d, "a pattern that may indicate ") {
+		d = strings.TrimPrefix(d, "a pattern that may indicate ")
+	}
+	if d == "" {
+		return "a secret"
+	}
+	return d
 }
 
 // sourceExt lists extensions that mark a token as a source path. Markdown is

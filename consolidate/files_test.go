@@ -304,3 +304,17 @@ func TestEveryRuleHasAStableSeverityAndSummary(t *testing.T) {
 		t.Errorf("only %d rules", len(seen))
 	}
 }
+
+func TestSecretLabel(t *testing.T) {
+	for in, want := range map[string]string{
+		"Uncovered a GitHub Personal Access Token, potentially leading to unauthorized repository access.": "a GitHub Personal Access Token",
+		"Identified a pattern that may indicate AWS credentials, risking unauthorized cloud access.":       "AWS credentials",
+		"Found an OpenAI API Key, posing a risk of unauthorized access.":                                   "an OpenAI API Key",
+		"Credentials embedded in a URL (scheme://user:password@host)":                                      "Credentials embedded in a URL",
+		"": "a secret",
+	} {
+		if got := secretLabel(in); got != want {
+			t.Errorf("secretLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
