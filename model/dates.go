@@ -22,17 +22,25 @@ package model
 // Neither finds phrases with offsets at anything near the lint's budget
 // (within 2x of cat over 32 MB; cat of 20,000 such files takes ~0.3 s here),
 // and both cry wolf on ordinary prose. So this file is a table-driven
-// scanner in three steps:
+// scanner in four steps:
 //
-//  1. A prefilter finds the trigger words (each holds a byte that is rare in
-//     prose, found with vectorised strings.IndexByte) and returns at once when
-//     there are none: 2.6 µs for a 1.6 KB memory (~620 MB/s, twice a plain
-//     byte loop on the same machine); 0.6 µs for FindMissingYears.
-//  2. ProseRanges says what is prose.
-//  3. Only windows of prose around the triggers are tokenized (English) or
+//  1. A sharp prefilter (relScan, yearScan) decides from the raw text, in
+//     one pass, whether a phrase is possible at all: not merely whether a
+//     trigger word is there ("days", "day", "nightly" are in half of all
+//     memories) but whether one stands where a rule could take it ("in 8
+//     days", not "every 8 days" or "a 47-day retention"). Most memories stop
+//     here: on a corpus of 20,000 memories (32 MB) one in twenty passes.
+//  2. The trigger words are found (relAnchorsEN, yearAnchorsEN, and the CJK
+//     halves), each holding a byte that is rare in prose, found with
+//     vectorised strings.IndexByte; their positions anchor windows.
+//  3. ProseRanges says what is prose, up to the end of the last window.
+//  4. Only windows of prose around the triggers are tokenized (English) or
 //     matched against literal tables (zh, ja, ko), so the cost grows with the
-//     number of triggers, not the size of the file: 17 µs for a 1.6 KB memory
-//     with seven phrases in four languages.
+//     number of triggers, not the size of the file.
+//
+// Over that corpus both finders together take about 85 ms (they took about
+// 300 ms with steps 2–4 alone, where half the memories passed step 2); see
+// BenchmarkDatesCorpus.
 //
 // No regexp: a finder allocates nothing for text with no trigger.
 //
@@ -100,26 +108,20 @@ type DateSpan struct {
 // FindRelativeDates returns the relative date phrases ("tomorrow", "next
 // week", "明天", "来週の月曜日", "다음 주") in the prose of text, with what
 // each meant on the anchor's calendar date in the anchor's own location.
-// Spans are sorted and do not overlap. Text with no trigger word returns nil
-// after a single byte scan.
+// Spans are sorted and do not overlap. Text in which no phrase can stand
+// returns nil after a single pass (relScan).
 func FindRelativeDates(text string, anchor time.Time) []DateSpan {
-	en, cjk := relAnchors(text)
-	if en == nil && cjk == nil {
-		return nil
+	// The anchors, and so the windows, are those of the unfiltered scan;
+	// relScan only skips a language in which nothing can be found.
+	enMaybe, cjkMaybe := relScan(text)
+	var en, cjk []int
+	if enMaybe {
+		en = relAnchorsEN(text)
 	}
-	day := dtCivil(anchor)
-	ranges := ProseRanges(text)
-	var out []DateSpan
-	if en != nil {
-		s := enScanner{text: text, day: day}
-		s.tokenize(dtWindows(text, ranges, en, 80, 60, false))
-		out = s.relative(out)
+	if cjkMaybe {
+		cjk = relAnchorsCJK(text)
 	}
-	if cjk != nil {
-		c := cjkScanner{text: text, day: day}
-		out = c.relative(dtWindows(text, ranges, cjk, 40, 40, true), out)
-	}
-	return dtTidy(out)
+	return dtFind(text, anchor, en, cjk, true)
 }
 
 // FindMissingYears returns month-day dates written without a year ("May 26",
@@ -128,21 +130,58 @@ func FindRelativeDates(text string, anchor time.Time) []DateSpan {
 // anchor by more than half a year (then Ambiguous). Numeric forms like "5/26"
 // are skipped: they read as fractions and ratios as often as dates.
 func FindMissingYears(text string, anchor time.Time) []DateSpan {
-	en, cjk := yearAnchors(text)
+	enMaybe, cjkMaybe := yearScan(text)
+	var en, cjk []int
+	if enMaybe {
+		en = yearAnchorsEN(text)
+	}
+	if cjkMaybe {
+		cjk = yearAnchorsCJK(text)
+	}
+	return dtFind(text, anchor, en, cjk, false)
+}
+
+// dtFind runs the rules of FindRelativeDates (rel) or FindMissingYears over
+// the prose windows around the English and CJK anchors.
+func dtFind(text string, anchor time.Time, en, cjk []int, rel bool) []DateSpan {
 	if en == nil && cjk == nil {
 		return nil
 	}
+	var enW, cjkW [][2]int
+	switch {
+	case rel:
+		enW, cjkW = dtAnchorWindows(text, en, 80, 60, false), dtAnchorWindows(text, cjk, 40, 40, true)
+	default:
+		enW, cjkW = dtAnchorWindows(text, en, 24, 40, false), dtAnchorWindows(text, cjk, 12, 24, true)
+	}
+	// Only the prose inside a window is read, so ProseRanges may stop at the
+	// end of the last one.
+	end := 0
+	if n := len(enW); n > 0 {
+		end = enW[n-1][1]
+	}
+	if n := len(cjkW); n > 0 {
+		end = max(end, cjkW[n-1][1])
+	}
+	ranges := proseRangesTo(text, end)
 	day := dtCivil(anchor)
-	ranges := ProseRanges(text)
 	var out []DateSpan
 	if en != nil {
 		s := enScanner{text: text, day: day}
-		s.tokenize(dtWindows(text, ranges, en, 24, 40, false))
-		out = s.missingYears(out)
+		s.tokenize(dtInProse(enW, ranges))
+		if rel {
+			out = s.relative(out)
+		} else {
+			out = s.missingYears(out)
+		}
 	}
 	if cjk != nil {
 		c := cjkScanner{text: text, day: day}
-		out = c.missingYears(dtWindows(text, ranges, cjk, 12, 24, true), out)
+		if rel {
+			out = c.relative(dtInProse(cjkW, ranges), out)
+		} else {
+			out = c.missingYears(dtInProse(cjkW, ranges), out)
+		}
 	}
 	return dtTidy(out)
 }
@@ -164,13 +203,13 @@ func dtTidy(out []DateSpan) []DateSpan {
 	return out[:w]
 }
 
-// dtWindows turns anchor positions (ascending) into the parts of the prose
-// ranges within before/after bytes of an anchor, widened to whole words (or
-// whole characters for CJK) and merged. Every phrase is shorter than the
-// window on either side of its trigger word, so matching inside the windows
-// finds what matching the whole prose would, at a cost that grows with the
-// number of triggers rather than the size of the file.
-func dtWindows(text string, ranges [][2]int, anchors []int, before, after int, cjk bool) [][2]int {
+// dtAnchorWindows turns anchor positions (ascending) into the ranges within
+// before/after bytes of an anchor, widened to whole words (or whole
+// characters for CJK) and merged. Every phrase is shorter than the window on
+// either side of its trigger word, so matching inside the windows finds what
+// matching the whole prose would, at a cost that grows with the number of
+// triggers rather than the size of the file.
+func dtAnchorWindows(text string, anchors []int, before, after int, cjk bool) [][2]int {
 	var ws [][2]int
 	for _, a := range anchors {
 		lo, hi := max(a-before, 0), min(a+after, len(text))
@@ -195,7 +234,11 @@ func dtWindows(text string, ranges [][2]int, anchors []int, before, after int, c
 		}
 		ws = append(ws, [2]int{lo, hi})
 	}
-	// Intersect with the prose ranges; both lists are sorted.
+	return ws
+}
+
+// dtInProse intersects windows with prose ranges; both lists are sorted.
+func dtInProse(ws, ranges [][2]int) [][2]int {
 	var out [][2]int
 	i, j := 0, 0
 	for i < len(ws) && j < len(ranges) {
@@ -213,13 +256,14 @@ func dtWindows(text string, ranges [][2]int, anchors []int, before, after int, c
 }
 
 // ---------------------------------------------------------------------------
-// Prefilters
+// Anchors
 //
-// The prefilters are the hot path: most memories hold no date, and each must
-// be rejected at close to the speed of reading it. Each trigger word holds a
-// byte that is rare in prose; vectorised strings.IndexByte passes find those
-// bytes, and a few compares confirm the word around each. The positions
-// they confirm are the anchors of the windows above.
+// Each trigger word holds a byte that is rare in prose; vectorised
+// strings.IndexByte passes find those bytes, and a few compares confirm the
+// word around each. The positions they confirm are the anchors of the windows
+// above. This runs only for the memories the sharp prefilters below let
+// through: the letters (y, m, g, f, k) are 7% of the bytes of English prose,
+// one IndexByte call each, too many to pay for in every memory.
 
 // relPairs holds the first two UTF-8 bytes of each CJK trigger character, as
 // a bitset over byte pairs.
@@ -256,7 +300,8 @@ func init() {
 var cjkTriggerRunes = []rune("天日晚早周期拜月年朝夜晩週度늘일제레께주달해년젯피틀흘루월")
 
 // relAnchors returns the positions of English and CJK trigger words in s;
-// both nil for the many memories with none.
+// both nil for the many memories with none. The finders call its halves,
+// relAnchorsEN and relAnchorsCJK, for the languages relScan lets through.
 //
 // English: every trigger word holds one of a few uncommon letters (day and
 // year a y, month/morning/tomorrow an m, night/evening a g, afternoon an f,
@@ -266,6 +311,15 @@ var cjkTriggerRunes = []rune("天日晚早周期拜月年朝夜晩週度늘일�
 // same way; otherwise a per-byte loop tests each character's first two bytes
 // against a bitset and the third against a mask.
 func relAnchors(s string) (en, cjk []int) {
+	en = relAnchorsEN(s)
+	if !hasCJKLead(s) {
+		return en, nil
+	}
+	return en, relAnchorsCJK(s)
+}
+
+// relAnchorsEN returns the English half of relAnchors.
+func relAnchorsEN(s string) (en []int) {
 	for k := 0; k < len(enKeyBytes); k++ {
 		c := enKeyBytes[k]
 		for i := strings.IndexByte(s, c); i >= 0; {
@@ -282,21 +336,39 @@ func relAnchors(s string) (en, cjk []int) {
 	if len(en) > 1 {
 		sort.Ints(en)
 	}
-	if !hasCJKLead(s) {
-		return en, nil
-	}
-	prev := uint(s[0])
-	for i := 1; i < len(s); i++ {
-		x := prev<<8 | uint(s[i])
-		prev = uint(s[i])
-		if x < 0xE000 || relPairs[(x>>6)&1023]&(1<<(x&63)) == 0 {
-			continue
+	return en
+}
+
+// relAnchorsCJK returns the CJK half of relAnchors: the offset of every
+// trigger character (cjkTriggerAt).
+func relAnchorsCJK(s string) (cjk []int) {
+	for i := 0; i+2 < len(s); i++ {
+		// Skip ASCII eight bytes at a time: CJK memories are full of it.
+		for i+10 < len(s) {
+			x := s[i : i+8]
+			w := uint64(x[0]) | uint64(x[1])<<8 | uint64(x[2])<<16 | uint64(x[3])<<24 |
+				uint64(x[4])<<32 | uint64(x[5])<<40 | uint64(x[6])<<48 | uint64(x[7])<<56
+			if w&0x8080808080808080 != 0 {
+				break
+			}
+			i += 8
 		}
-		if i+1 < len(s) && cjkRelThird[cjkIndex(s[i-1], s[i])]&(1<<(s[i+1]&0x3F)) != 0 && s[i+1]&0xC0 == 0x80 {
-			cjk = append(cjk, i-1)
+		if s[i] >= 0xE0 && cjkTriggerAt(s, i) {
+			cjk = append(cjk, i)
 		}
 	}
-	return en, cjk
+	return cjk
+}
+
+// cjkTriggerAt reports whether a CJK trigger character starts at s[i]: its
+// first two bytes in the relPairs bitset, its third in the cjkRelThird mask.
+func cjkTriggerAt(s string, i int) bool {
+	if i+2 >= len(s) {
+		return false
+	}
+	x := uint(s[i])<<8 | uint(s[i+1])
+	return x >= 0xE000 && relPairs[(x>>6)&1023]&(1<<(x&63)) != 0 &&
+		cjkRelThird[cjkIndex(s[i], s[i+1])]&(1<<(s[i+2]&0x3F)) != 0 && s[i+2]&0xC0 == 0x80
 }
 
 // enKeyBytes are the letters relAnchors searches for; see enAnchor.
@@ -360,11 +432,16 @@ func dtFoldAt(s string, i int, lower string) bool {
 }
 
 // yearAnchors returns the positions of capitalised month names and of 月 and
-// 월 in s. Every trigger starts with a rare byte (a capital J F M A S O N D,
-// or the lead byte of 月/월), so instead of a per-byte loop it runs one
-// vectorised strings.IndexByte pass per byte: about four times faster on
-// English prose, where capitals are few.
+// 월 in s.
 func yearAnchors(s string) (en, cjk []int) {
+	return yearAnchorsEN(s), yearAnchorsCJK(s)
+}
+
+// yearAnchorsEN returns the positions of capitalised month names in s. Every
+// one starts with a rare byte (a capital J F M A S O N D), so instead of a
+// per-byte loop it runs one vectorised strings.IndexByte pass per byte:
+// about four times faster on English prose, where capitals are few.
+func yearAnchorsEN(s string) (en []int) {
 	for k := 0; k < len(dtMonthInitials); k++ {
 		c := dtMonthInitials[k]
 		for i := strings.IndexByte(s, c); i >= 0; {
@@ -383,6 +460,11 @@ func yearAnchors(s string) (en, cjk []int) {
 	if len(en) > 1 {
 		sort.Ints(en)
 	}
+	return en
+}
+
+// yearAnchorsCJK returns the positions of 月 and 월 in s.
+func yearAnchorsCJK(s string) (cjk []int) {
 	for _, mark := range [...]string{"月", "월"} {
 		for i := strings.Index(s, mark); i >= 0; {
 			cjk = append(cjk, i)
@@ -396,7 +478,7 @@ func yearAnchors(s string) (en, cjk []int) {
 	if len(cjk) > 1 {
 		sort.Ints(cjk)
 	}
-	return en, cjk
+	return cjk
 }
 
 // dtMonthInitials are the capitals English month names start with.
@@ -405,6 +487,408 @@ const dtMonthInitials = "JFMASOND"
 var dtMonthAbbrev = map[string]time.Month{
 	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
 	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+
+// ---------------------------------------------------------------------------
+// Sharp prefilters
+//
+// The trigger words of relAnchors are common: "days" in "every 8 days",
+// "day" in "47-day retention", "nightly" (a trigger because it starts with
+// night). On a realistic corpus half the memories hold one, and each of those
+// paid for ProseRanges and tokenize to find nothing; the many passes over
+// common letters (m, g, f, y: one IndexByte call per occurrence) were
+// themselves the largest single cost.
+//
+// relScan and yearScan decide, in one pass and from the raw text alone,
+// whether a phrase is possible at all, and only then do the finders run the
+// full path (anchors, prose ranges, windows) unchanged. They may answer yes
+// when there is no phrase, but never no when there is one, so the results
+// cannot change. That rests on what every English rule needs:
+//
+//   - The tokens of a phrase are whole words of the raw text (prose ranges
+//     and windows start and end at word boundaries), each clean (no glue such
+//     as "_", "/" or "47-" around it: dtGlueBefore, dtGlueAfter, the same
+//     checks tokenize makes), and consecutive tokens are separated by
+//     whitespace only (the join flag): any other byte or an unstored word in
+//     between breaks the phrase.
+//   - Every phrase holds a key word (a unit, a part of the day, a weekday,
+//     today…), and each key word can only take part next to particular
+//     neighbours: "days" only as "in N days" or "N days ago/from", "morning"
+//     only after "this", a weekday only after this/next/last/past/coming or
+//     on/by/until/before/after/since (relKeyWordMaybe lists them all, rule
+//     by rule).
+//
+// The fuzz tests compare the finders against a reference that skips every
+// prefilter and matches all of the prose, so a case missed here is caught.
+
+// Bits of relPairTab, the table relScan reads each byte pair from.
+const (
+	relPairEN  = 1 << iota // the pair is one of relBigrams, in any case
+	relPairCJK             // the first byte is the lead byte of a CJK trigger character
+)
+
+// relBigrams are letter pairs, one of which every English key word holds:
+// day, days, today, yesterday and the weekdays "ay"; year and years "ye";
+// week, weeks and weekend "ek"; month, months, morning and tomorrow "mo";
+// night, tonight and evening "ni"; afternoon "ft"; quarter "qu". Each is
+// rare in prose (under 0.15% of byte pairs on the corpus each, against
+// 1–2% for the single letters relAnchors searches), and EOD, which must be
+// uppercase, adds "OD" below.
+var relBigrams = [...]string{"ay", "ye", "ek", "mo", "ni", "ft", "qu"}
+
+// relPairTab is indexed by two adjacent bytes, the first in the low byte (a
+// little-endian 16-bit load), and holds relPair bits. 64 KB, of which prose
+// touches a few kilobytes.
+var relPairTab [1 << 16]uint8
+
+func init() {
+	pair := func(a, b byte) int { return int(a) | int(b)<<8 }
+	for _, bg := range relBigrams {
+		for _, a := range [2]byte{bg[0], bg[0] - ('a' - 'A')} {
+			for _, b := range [2]byte{bg[1], bg[1] - ('a' - 'A')} {
+				relPairTab[pair(a, b)] |= relPairEN
+			}
+		}
+	}
+	relPairTab[pair('O', 'D')] |= relPairEN
+	for k := 0; k < len(cjkLeads); k++ {
+		for b := 0; b < 256; b++ {
+			relPairTab[pair(cjkLeads[k], byte(b))] |= relPairCJK
+		}
+	}
+}
+
+// relScan is FindRelativeDates' prefilter: en reports whether an English
+// relative phrase may be in s (see relKeyWordMaybe), cjk whether s holds a
+// CJK trigger character (exactly when relAnchorsCJK finds one). A false
+// answer is exact: the finder would return nothing for that language.
+//
+// It reads every byte pair through relPairTab, sixteen at a time from two
+// 64-bit loads, and branches only when one of the sixteen is marked: about
+// six instructions a byte with no unpredictable branch, where relAnchors
+// made an IndexByte call (some 150 instructions and a mispredicted branch
+// with what surrounds it) for one byte in thirteen.
+func relScan(s string) (en, cjk bool) {
+	want := uint8(relPairEN | relPairCJK)
+	i := 0
+	for ; i+17 <= len(s); i += 16 {
+		x := s[i : i+17]
+		// Two little-endian loads (the compiler merges the byte loads); the
+		// pair at offset k is then the low 16 bits of the word shifted by
+		// 8k, and the pairs that straddle a word take their second byte
+		// from the next.
+		w := uint64(x[0]) | uint64(x[1])<<8 | uint64(x[2])<<16 | uint64(x[3])<<24 |
+			uint64(x[4])<<32 | uint64(x[5])<<40 | uint64(x[6])<<48 | uint64(x[7])<<56
+		u := uint64(x[8]) | uint64(x[9])<<8 | uint64(x[10])<<16 | uint64(x[11])<<24 |
+			uint64(x[12])<<32 | uint64(x[13])<<40 | uint64(x[14])<<48 | uint64(x[15])<<56
+		q0 := relPairTab[uint16(w)] | relPairTab[uint16(w>>8)] |
+			relPairTab[uint16(w>>16)] | relPairTab[uint16(w>>24)]
+		q1 := relPairTab[uint16(w>>32)] | relPairTab[uint16(w>>40)] |
+			relPairTab[uint16(w>>48)] | relPairTab[uint16(w>>56|u<<8)]
+		q2 := relPairTab[uint16(u)] | relPairTab[uint16(u>>8)] |
+			relPairTab[uint16(u>>16)] | relPairTab[uint16(u>>24)]
+		q3 := relPairTab[uint16(u>>32)] | relPairTab[uint16(u>>40)] |
+			relPairTab[uint16(u>>48)] | relPairTab[uint16(u>>56)|uint16(x[16])<<8]
+		if (q0|q1|q2|q3)&want == 0 {
+			continue
+		}
+		// Recheck only the marked quarters, pair by pair.
+		for k, q := range [4]uint8{q0, q1, q2, q3} {
+			if q&want != 0 {
+				want = relPairsFrom(s, i+4*k, i+4*k+4, want)
+			}
+		}
+		if want == 0 {
+			return true, true
+		}
+	}
+	want = relPairsFrom(s, i, len(s)-1, want)
+	return want&relPairEN == 0, want&relPairCJK == 0
+}
+
+// relPairsFrom checks the pairs starting at s[lo:hi] for what relScan still
+// wants (relPair bits) and returns what it wants after.
+func relPairsFrom(s string, lo, hi int, want uint8) uint8 {
+	for k := lo; k < hi; k++ {
+		f := relPairTab[uint16(s[k])|uint16(s[k+1])<<8] & want
+		if f == 0 {
+			continue
+		}
+		if f&relPairCJK != 0 && cjkTriggerAt(s, k) {
+			want &^= relPairCJK
+		}
+		if f&relPairEN != 0 && relKeyWordMaybe(s, k) {
+			want &^= relPairEN
+		}
+		if want == 0 {
+			break
+		}
+	}
+	return want
+}
+
+// relKeyWordMaybe reports whether the word holding s[i] is an English key
+// word that stands where some rule of enScanner.match could take it into a
+// phrase. Each case names the rules; a neighbour is the word next to it
+// across whitespace only (dtWordBefore, dtWordAfter).
+func relKeyWordMaybe(s string, i int) bool {
+	// Most pairs found are in other words (may, always, mobile, queue): the
+	// bytes on either side of the pair turn most away before the word is
+	// read.
+	p, n := uint8(0), uint8(0)
+	if i > 0 {
+		p = dtFold[s[i-1]]
+	}
+	if i+2 < len(s) {
+		n = dtFold[s[i+2]]
+	}
+	a, b := int(dtFold[s[i]]), int(dtFold[s[i+1]])
+	if t, u := (int(p)*28+a)*28+b, (a*28+b)*28+int(n); relKeyTri[0][t>>6]&(1<<(t&63)) == 0 || relKeyTri[1][u>>6]&(1<<(u&63)) == 0 {
+		return false
+	}
+	ws, we := i, i
+	for ws > 0 && prAlnum(s[ws-1]) {
+		ws--
+	}
+	for we < len(s) && prAlnum(s[we]) {
+		we++
+	}
+	if we-ws < 3 || we-ws > 9 { // day and EOD … yesterday, afternoon, wednesday
+		return false
+	}
+	kw, ok := dtLookupWord(s[ws:we])
+	if !ok || dtGlueBefore(s, ws) || dtGlueAfter(s, we) {
+		return false // every token of a phrase is clean
+	}
+	switch kw.id {
+	case kwToday, kwTomorrow, kwYesterday, kwTonight:
+		// A phrase by itself; also "the day before yesterday", "the day
+		// after tomorrow" and "N days from today", which hold it.
+		return true
+	case kwEOD:
+		return s[ws:we] == "EOD" // matchEOD
+	case kwWeekday:
+		// matchThisNextLast ("next Friday", "this past Monday") and
+		// matchPrepWeekday ("by Friday").
+		switch dtWordIDBefore(s, ws) {
+		case kwThis, kwNext, kwLast, kwPast, kwComing, kwOn, kwBy, kwUntil, kwBefore, kwAfter, kwSince:
+			return true
+		}
+		return false
+	case kwWeek, kwMonth, kwYear, kwQuarter:
+		// matchThisNextLast and matchLaterEarlier ("this week", "later this
+		// month"), matchEndOf ("end of the year", "end of next week"), and
+		// as units matchIn and matchAgo ("in a week", "1 year ago").
+		switch dtWordIDBefore(s, ws) {
+		case kwThis, kwNext, kwLast, kwOf, kwThe:
+			return true
+		}
+		return relCountBefore(s, ws, we)
+	case kwWeekend:
+		switch dtWordIDBefore(s, ws) {
+		case kwThis, kwNext, kwLast:
+			return true // matchThisNextLast
+		}
+		return false
+	case kwDay, kwDays, kwWeeks, kwMonths, kwYears:
+		return relCountBefore(s, ws, we) // matchIn, matchAgo
+	case kwMorning, kwAfternoon, kwEvening:
+		return dtWordIDBefore(s, ws) == kwThis // matchThisNextLast
+	case kwNight:
+		return dtWordIDBefore(s, ws) == kwLast // matchThisNextLast
+	}
+	return false
+}
+
+// relKeyIDs are the keyword IDs relKeyWordMaybe takes: every phrase holds
+// one of them.
+var relKeyIDs = [...]kwID{kwToday, kwTomorrow, kwYesterday, kwTonight, kwEOD, kwWeekday,
+	kwWeek, kwMonth, kwYear, kwQuarter, kwWeekend, kwDay, kwDays, kwWeeks, kwMonths, kwYears,
+	kwMorning, kwAfternoon, kwEvening, kwNight}
+
+// dtFold maps a byte to 1…26 for a letter in either case, 27 for a digit
+// and 0 for anything else.
+var dtFold = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = uint8(c-'a'+1), uint8(c-'a'+1)
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 27
+	}
+	return t
+}()
+
+// relKeyTri holds two bitsets over folded triples: [0] the byte before a
+// pair and the pair, [1] the pair and the byte after, set for every pair
+// inside a key word (0 stands for the word's edge). "ay" in a key word
+// always follows d (day, today, Friday), so "may", "way" and "always" are
+// turned away with one lookup; "mo" at the start of one is followed by n or
+// r (month, morning, Monday), so "mobile" and "model" are too.
+var relKeyTri = func() (t [2][28 * 28 * 28 / 64]uint64) {
+	for w, k := range enWords {
+		for _, id := range relKeyIDs {
+			if k.id != id {
+				continue
+			}
+			for o := 0; o+1 < len(w); o++ {
+				p, n := uint8(0), uint8(0)
+				if o > 0 {
+					p = dtFold[w[o-1]]
+				}
+				if o+2 < len(w) {
+					n = dtFold[w[o+2]]
+				}
+				a, b := int(dtFold[w[o]]), int(dtFold[w[o+1]])
+				x, y := (int(p)*28+a)*28+b, (a*28+b)*28+int(n)
+				t[0][x>>6] |= 1 << (x & 63)
+				t[1][y>>6] |= 1 << (y & 63)
+			}
+		}
+	}
+	return t
+}()
+
+// relCountBefore reports whether the unit at s[ws:we] may close "in N
+// units" (matchIn) or "N units ago/from …" (matchAgo), where N is what
+// enScanner.number reads: digits, one…twelve, a/an, "a couple (of)".
+func relCountBefore(s string, ws, we int) bool {
+	p, id := dtWordBefore(s, ws)
+	switch id {
+	case kwDigits, kwNumber, kwA, kwCouple, kwOf:
+	default:
+		return false
+	}
+	if _, next := dtWordAfter(s, we); next == kwAgo || next == kwFrom {
+		return true
+	}
+	// Back to the start of the count, then "in" before it.
+	if id == kwOf {
+		if p, id = dtWordBefore(s, p); id != kwCouple {
+			return false
+		}
+	}
+	if id == kwCouple {
+		if p, id = dtWordBefore(s, p); id != kwA {
+			return false
+		}
+	}
+	_, id = dtWordBefore(s, p)
+	return id == kwIn
+}
+
+// dtWordBefore returns the start and keyword ID (kwNone when it is not one)
+// of the word that ends at the whitespace just before ws; -1 and kwNone when
+// anything but whitespace comes first.
+func dtWordBefore(s string, ws int) (int, kwID) {
+	k := ws
+	for k > 0 && dtSpace(s[k-1]) {
+		k--
+	}
+	if k == ws || k == 0 || !prAlnum(s[k-1]) {
+		return -1, kwNone
+	}
+	j := k - 1
+	for j > 0 && prAlnum(s[j-1]) {
+		j--
+	}
+	return j, dtWordID(s[j:k])
+}
+
+func dtWordIDBefore(s string, ws int) kwID {
+	_, id := dtWordBefore(s, ws)
+	return id
+}
+
+// dtWordAfter is dtWordBefore for the word after the whitespace at we; it
+// returns that word's end.
+func dtWordAfter(s string, we int) (int, kwID) {
+	k := we
+	for k < len(s) && dtSpace(s[k]) {
+		k++
+	}
+	if k == we || k == len(s) || !prAlnum(s[k]) {
+		return -1, kwNone
+	}
+	j := k + 1
+	for j < len(s) && prAlnum(s[j]) {
+		j++
+	}
+	return j, dtWordID(s[k:j])
+}
+
+// dtSpace reports the bytes tokenize lets stand between two joined tokens.
+func dtSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func dtWordID(w string) kwID {
+	kw, _ := dtLookupWord(w)
+	return kw.id
+}
+
+// yearScan is FindMissingYears' prefilter, in the manner of relScan: en
+// reports whether a capitalised month name stands where monthFirst ("May
+// 26") or dayFirst ("26 May", "26th of May") could read it, cjk whether s
+// holds 月 or 월. Month names start with a capital, rare in prose, so this
+// keeps yearAnchors' vectorised IndexByte pass per capital.
+func yearScan(s string) (en, cjk bool) {
+	cjk = strings.Contains(s, "月") || strings.Contains(s, "월")
+	for k := 0; k < len(dtMonthInitials); k++ {
+		c := dtMonthInitials[k]
+		for i := strings.IndexByte(s, c); i >= 0; {
+			if yearMonthMaybe(s, i) {
+				return true, cjk
+			}
+			n := strings.IndexByte(s[i+1:], c)
+			if n < 0 {
+				break
+			}
+			i += n + 1
+		}
+	}
+	return false, cjk
+}
+
+// yearMonthMaybe reports whether a month name starts at s[i] (a capital)
+// with a day number next to it: after it across spaces or tabs (and the dot
+// of an abbreviation), as monthFirst needs, or before it across whitespace
+// and perhaps "of", as dayFirst needs.
+func yearMonthMaybe(s string, i int) bool {
+	if i > 0 && prAlnum(s[i-1]) || i+2 >= len(s) {
+		return false
+	}
+	// Most capitals start other words: check the three letters every month
+	// name starts with before reading the word.
+	switch uint32(s[i]|0x20)<<16 | uint32(s[i+1]|0x20)<<8 | uint32(s[i+2]|0x20) {
+	case 'j'<<16 | 'a'<<8 | 'n', 'f'<<16 | 'e'<<8 | 'b', 'm'<<16 | 'a'<<8 | 'r',
+		'a'<<16 | 'p'<<8 | 'r', 'm'<<16 | 'a'<<8 | 'y', 'j'<<16 | 'u'<<8 | 'n',
+		'j'<<16 | 'u'<<8 | 'l', 'a'<<16 | 'u'<<8 | 'g', 's'<<16 | 'e'<<8 | 'p',
+		'o'<<16 | 'c'<<8 | 't', 'n'<<16 | 'o'<<8 | 'v', 'd'<<16 | 'e'<<8 | 'c':
+	default:
+		return false
+	}
+	we := i + 1
+	for we < len(s) && prAlnum(s[we]) {
+		we++
+	}
+	if we-i < 3 || we-i > 9 || dtWordID(s[i:we]) != kwMonthName {
+		return false
+	}
+	k := we
+	if k < len(s) && s[k] == '.' {
+		k++
+	}
+	if j := k; j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			return true
+		}
+	}
+	p, id := dtWordBefore(s, i)
+	if id == kwOf {
+		p, id = dtWordBefore(s, p)
+	}
+	return id == kwDigits && p >= 0
 }
 
 // ---------------------------------------------------------------------------

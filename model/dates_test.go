@@ -1,7 +1,11 @@
 package model
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -495,8 +499,11 @@ func TestDateBenchmarkFixtures(t *testing.T) {
 	if got := FindRelativeDates(dateMemoryNoDates, dateAnchor); len(got) != 0 {
 		t.Fatalf("memoryNoDates fired %+v", got)
 	}
-	if en, cjk := relAnchors(dateMemoryNoDates); en != nil || cjk != nil {
-		t.Fatalf("memoryNoDates passes the prefilter; the benchmark would not measure the fast path")
+	if en, cjk := relScan(dateMemoryNoDates); en || cjk {
+		t.Fatalf("memoryNoDates passes relScan; the benchmark would not measure the fast path")
+	}
+	if en, cjk := yearScan(dateMemoryNoDates); en || cjk {
+		t.Fatalf("memoryNoDates passes yearScan; the benchmark would not measure the fast path")
 	}
 	if got := FindRelativeDates(dateMemoryDated, dateAnchor); len(got) != 7 {
 		t.Fatalf("memoryDated: got %d spans %+v, want 7", len(got), got)
@@ -587,6 +594,85 @@ func TestDateCJKPhrasesHaveTriggers(t *testing.T) {
 	}
 }
 
+// Every key word relKeyWordMaybe takes must hold a pair relScan looks for,
+// or a phrase with it as its only key word would be missed.
+func TestDatePrefilterBigrams(t *testing.T) {
+	for w, k := range enWords {
+		key := false
+		for _, id := range relKeyIDs {
+			key = key || k.id == id
+		}
+		if !key {
+			continue
+		}
+		found := false
+		for _, s := range []string{w, strings.ToUpper(w)} {
+			for i := 0; i+1 < len(s); i++ {
+				found = found || relPairTab[uint16(s[i])|uint16(s[i+1])<<8]&relPairEN != 0
+			}
+		}
+		if !found {
+			t.Errorf("key word %q holds none of relBigrams", w)
+		}
+	}
+}
+
+// The prefilters turn away trigger words that stand where no rule can take
+// them, and keep every phrase.
+func TestDatePrefilterSharp(t *testing.T) {
+	rel := []struct {
+		text string
+		want bool
+	}{
+		{"The database is refreshed every 8 days.", false},
+		{"Logs for ingest ship with a 47-day retention.", false},
+		{"nightly builds; the day shift; Monday standup; holidays", false},
+		{"see days_test.go and /tmp/today", false},
+		{"We ship in 8 days.", true},
+		{"It broke 3 days ago.", true},
+		{"in a couple of weeks", true},
+		{"A couple of months from now", true},
+		{"next Monday", true},
+		{"by Friday", true},
+		{"this past Monday", true},
+		{"the end of the month", true},
+		{"later this year", true},
+		{"Tomorrow's headline", true},
+		{"TONIGHT", true},
+		{"by EOD", true},
+		{"this afternoon", true},
+		{"last night", true},
+	}
+	for _, tt := range rel {
+		if en, _ := relScan(tt.text); en != tt.want {
+			t.Errorf("relScan(%q) English = %v, want %v", tt.text, en, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		text string
+		en   bool
+		cjk  bool
+	}{
+		{"Ship by May 26.", true, false},
+		{"Ship by Jan. 5.", true, false},
+		{"On the 26th of May.", true, false},
+		{"26 May", true, false},
+		{"May I ask? See March notes, and the August release.", false, false},
+		{"5月26日", false, true},
+		{"5월 26일", false, true},
+	} {
+		if en, cjk := yearScan(tt.text); en != tt.en || cjk != tt.cjk {
+			t.Errorf("yearScan(%q) = %v, %v; want %v, %v", tt.text, en, cjk, tt.en, tt.cjk)
+		}
+	}
+	if _, cjk := relScan("明天部署"); !cjk {
+		t.Errorf("relScan misses 明天")
+	}
+	if _, cjk := relScan("部署完成。"); cjk {
+		t.Errorf("relScan takes CJK text with no trigger character")
+	}
+}
+
 // BenchmarkDatesMixedCorpus runs both finders over a corpus where one
 // memory in four has dates, as a lint pass over a memory directory would:
 // the MB/s to hold against reading the same bytes with cat.
@@ -602,5 +688,82 @@ func BenchmarkDatesMixedCorpus(b *testing.B) {
 			FindRelativeDates(c, dateAnchor)
 			FindMissingYears(c, dateAnchor)
 		}
+	}
+}
+
+// dateCorpusFile is one memory of the corpus BenchmarkDatesCorpus reads.
+type dateCorpusFile struct {
+	text   string
+	anchor time.Time // the file's mtime: fixed, so runs compare
+}
+
+var (
+	dateCorpusOnce  sync.Once
+	dateCorpusFiles []dateCorpusFile
+	dateCorpusBytes int64
+	dateCorpusErr   error
+)
+
+// loadDateCorpus reads every *.md file under $MEMTUI_CORPUS once per test
+// binary; the benchmark skips with a message when the variable is unset.
+func loadDateCorpus(b *testing.B) []dateCorpusFile {
+	root := os.Getenv("MEMTUI_CORPUS")
+	if root == "" {
+		b.Skip("MEMTUI_CORPUS is unset: set it to a directory of memory files (*.md, e.g. a projects tree) to run the corpus benchmark")
+	}
+	dateCorpusOnce.Do(func() {
+		dateCorpusErr = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			dateCorpusFiles = append(dateCorpusFiles, dateCorpusFile{string(data), info.ModTime().UTC()})
+			dateCorpusBytes += int64(len(data))
+			return nil
+		})
+	})
+	if dateCorpusErr != nil {
+		b.Fatal(dateCorpusErr)
+	}
+	if len(dateCorpusFiles) == 0 {
+		b.Fatalf("no *.md files under MEMTUI_CORPUS=%s", root)
+	}
+	return dateCorpusFiles
+}
+
+// BenchmarkDatesCorpus runs both finders over every memory of a real corpus
+// (MEMTUI_CORPUS), each with its file's mtime as the anchor: the cost the
+// lint pays for dates. Loading is outside the timer. Run with -cpu 1 and
+// -count 10 and compare medians on a shared machine.
+func BenchmarkDatesCorpus(b *testing.B) {
+	files := loadDateCorpus(b)
+	for _, bc := range []struct {
+		name     string
+		rel, yrs bool
+	}{{"Both", true, true}, {"Relative", true, false}, {"MissingYears", false, true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(dateCorpusBytes)
+			b.ReportAllocs()
+			spans := 0
+			for b.Loop() {
+				spans = 0
+				for _, f := range files {
+					if bc.rel {
+						spans += len(FindRelativeDates(f.text, f.anchor))
+					}
+					if bc.yrs {
+						spans += len(FindMissingYears(f.text, f.anchor))
+					}
+				}
+			}
+			b.ReportMetric(float64(spans), "spans")
+		})
 	}
 }

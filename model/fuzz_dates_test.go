@@ -1,7 +1,9 @@
 package model
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -22,6 +24,7 @@ var dateFuzzSeeds = []string{
 	"`````\n````\n```",
 	"下周一起 上上个星期 十二个月后 两周后 二十天前",
 	"5月", "월", "十", "\xec\x9b", "今", "ay", "EOD", "MAY 1",
+	"0://", "see tomorrow https://x/y next week",
 }
 
 func FuzzFindRelativeDates(f *testing.F) {
@@ -57,42 +60,88 @@ func FuzzProseRanges(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		checkProseRanges(t, text, ProseRanges(text))
+		all := ProseRanges(text)
+		checkProseRanges(t, text, all)
+		// proseRangesTo must agree with ProseRanges before its limit.
+		for _, limit := range [...]int{0, len(text) / 3, len(text) / 2, len(text) - 1} {
+			if limit < 0 {
+				continue
+			}
+			to := proseRangesTo(text, limit)
+			checkProseRanges(t, text, to)
+			if a, b := proseClip(all, limit), proseClip(to, limit); !reflect.DeepEqual(a, b) {
+				t.Fatalf("proseRangesTo(%q, %d) = %v, ProseRanges = %v: differ before the limit", text, limit, to, all)
+			}
+		}
+		// prCodeSpanEnd against the byte-at-a-time original, from every
+		// backtick run.
+		for i := 0; i < len(text); i++ {
+			if text[i] != '`' || i > 0 && text[i-1] == '`' {
+				continue
+			}
+			run := prRunLen(text, i, '`')
+			if got, want := prCodeSpanEnd(text, i+run, run), prCodeSpanEndRef(text, i+run, run); got != want {
+				t.Fatalf("prCodeSpanEnd(%q, %d, %d) = %d, want %d", text, i+run, run, got, want)
+			}
+		}
 	})
 }
 
-// findUnwindowed is FindRelativeDates (rel) or FindMissingYears matching over
-// all the prose rather than windows around the triggers: the windows are an
-// optimisation and must not change what is found.
+// proseClip cuts ranges off at limit, dropping what starts at or after it.
+func proseClip(rs [][2]int, limit int) [][2]int {
+	var out [][2]int
+	for _, r := range rs {
+		if r[0] < limit {
+			out = append(out, [2]int{r[0], min(r[1], limit)})
+		}
+	}
+	return out
+}
+
+// prCodeSpanEndRef is prCodeSpanEnd as first written, a byte at a time: the
+// reference for the IndexByte version.
+func prCodeSpanEndRef(text string, from, n int) int {
+	for j := from; j < len(text); j++ {
+		switch text[j] {
+		case '`':
+			r := prRunLen(text, j, '`')
+			if r == n {
+				return j + r
+			}
+			j += r - 1
+		case '\n':
+			k := j + 1
+			for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
+				k++
+			}
+			if k >= len(text) || text[k] == '\n' {
+				return 0
+			}
+			if _, ok := prFence(text, j+1); ok {
+				return 0
+			}
+		}
+	}
+	return 0
+}
+
+// findUnwindowed is FindRelativeDates (rel) or FindMissingYears with no
+// prefilter (relScan, yearScan, the anchors) and no windows: every rule
+// over all of the prose. Those are optimisations and must not change what is
+// found.
 func findUnwindowed(text string, anchor time.Time, rel bool) []DateSpan {
-	var en, cjk []int
-	if rel {
-		en, cjk = relAnchors(text)
-	} else {
-		en, cjk = yearAnchors(text)
-	}
-	if en == nil && cjk == nil {
-		return nil
-	}
 	day := dtCivil(anchor)
 	ranges := ProseRanges(text)
+	s := enScanner{text: text, day: day}
+	s.tokenize(ranges)
+	c := cjkScanner{text: text, day: day}
 	var out []DateSpan
-	if en != nil {
-		s := enScanner{text: text, day: day}
-		s.tokenize(ranges)
-		if rel {
-			out = s.relative(out)
-		} else {
-			out = s.missingYears(out)
-		}
-	}
-	if cjk != nil {
-		c := cjkScanner{text: text, day: day}
-		if rel {
-			out = c.relative(ranges, out)
-		} else {
-			out = c.missingYears(ranges, out)
-		}
+	if rel {
+		out = s.relative(out)
+		out = c.relative(ranges, out)
+	} else {
+		out = s.missingYears(out)
+		out = c.missingYears(ranges, out)
 	}
 	return dtTidy(out)
 }
@@ -114,5 +163,62 @@ func checkDateSpans(t *testing.T, text string, spans []DateSpan) {
 			t.Fatalf("incomplete span %+v in %q", s, text)
 		}
 		prev = s.End
+	}
+}
+
+// TestDatesPrefilterPhrases is a fuzz test with a grammar: each key word
+// (and month name) with each lead-in and tail the rules read, joined by
+// spaces or by other separators, glue and markup at random, then random
+// runs of the same words. Far likelier than random bytes to hold a phrase
+// or a near miss, and each must give what matching all of the prose does
+// (findUnwindowed), so relScan and yearScan may turn nothing away that a
+// rule would take.
+func TestDatesPrefilterPhrases(t *testing.T) {
+	keys := strings.Fields(`today Today tomorrow TOMORROW yesterday tonight EOD eod
+		Monday friday SUNDAY week weeks weekend month Months year years quarter
+		day days morning afternoon evening night nightly nowadays holiday
+		May Jan Sept June march AUG 26 26th 明天 下周三 3天后 5月26日 来週の月曜日 다음 주`)
+	leads := []string{"", "in 3", "in 12", "in one", "in a", "in an", "in a couple of",
+		"in a couple", "3", "a", "a couple of", "every 8", "this", "next", "last", "the last",
+		"this past", "this coming", "later this", "earlier this", "the end of", "end of the",
+		"by the end of", "end of next", "on", "by", "until", "till", "before", "after", "since",
+		"we shipped it on", "usually on", "26", "the 26th of", "26 of", "2026", "of"}
+	tails := []string{"", "ago", "from now", "from today", "'s plan", "of the sprint",
+		"through Friday", "afternoons", "is the deadline", "26", "26th", "5, 2026", "2026", "-28"}
+	seps := []string{"\t", "\n", "\n\n", ", ", ". ", "-", "_", "/", "'s ", " `", "` ",
+		"\n```\n", "://", "(", ")", "](", "[[", "]]", "<!--", "-->", ".", "\r\n", ""}
+	r := rand.New(rand.NewPCG(1, 2))
+	sep := func() string {
+		if r.IntN(4) > 0 {
+			return " "
+		}
+		return seps[r.IntN(len(seps))]
+	}
+	anchors := []time.Time{dateAnchor, time.Date(2026, 12, 31, 9, 0, 0, 0, time.UTC)}
+	check := func(text string) {
+		for _, at := range anchors {
+			if got, want := FindRelativeDates(text, at), findUnwindowed(text, at, true); !reflect.DeepEqual(got, want) {
+				t.Fatalf("FindRelativeDates(%q) = %+v, whole prose %+v", text, got, want)
+			}
+			if got, want := FindMissingYears(text, at), findUnwindowed(text, at, false); !reflect.DeepEqual(got, want) {
+				t.Fatalf("FindMissingYears(%q) = %+v, whole prose %+v", text, got, want)
+			}
+		}
+	}
+	for _, k := range keys {
+		for _, l := range leads {
+			for _, tl := range tails {
+				check("We " + l + sep() + k + sep() + tl + sep() + "x")
+			}
+		}
+	}
+	words := append(keys, strings.Fields("this next last past on by in a couple of the end ago from now")...)
+	for range 20000 {
+		var b strings.Builder
+		for k := 1 + r.IntN(8); k > 0; k-- {
+			b.WriteString(words[r.IntN(len(words))])
+			b.WriteString(sep())
+		}
+		check(b.String())
 	}
 }

@@ -27,6 +27,22 @@ import "strings"
 // text is full of indented continuation lines under list items, and
 // excluding them would silently skip real prose.
 func ProseRanges(text string) [][2]int {
+	return proseRangesTo(text, len(text))
+}
+
+// proseRangesTo is ProseRanges for a caller that reads no prose at or after
+// limit: it stops classifying there, so its last range may run on where
+// ProseRanges would end it. Up to limit the two agree.
+func proseRangesTo(text string, limit int) [][2]int {
+	// Everything is recognised where it starts, but for a URL, found at its
+	// "://" with the scheme running back from there: read on to the end of
+	// a scheme that may have begun before limit.
+	if limit > 0 && limit < len(text) && prSchemeByte(text[limit-1]) {
+		for limit < len(text) && prSchemeByte(text[limit]) {
+			limit++
+		}
+		limit++ // and the byte after it, which may be that ':'
+	}
 	p := proseScanner{text: text}
 	pos := 0
 	if body, ok := prFrontmatter(text); ok {
@@ -34,7 +50,7 @@ func ProseRanges(text string) [][2]int {
 		pos = body[1]
 		p.start = pos
 	}
-	p.body(pos)
+	p.body(pos, min(limit, len(text)))
 	return p.out
 }
 
@@ -58,28 +74,42 @@ func (p *proseScanner) skip(a, b int) {
 	}
 }
 
-// proseSpecial marks the bytes at which something non-prose may begin, so
-// the body scan can skip ordinary text a byte at a time without a switch.
-var proseSpecial = [256]bool{'\n': true, '`': true, '<': true, '(': true, '[': true, ':': true, 'w': true, 'W': true}
+// proseSpecial marks (1) the bytes at which something non-prose may begin,
+// so the body scan can skip ordinary text without a switch.
+var proseSpecial = [256]uint8{'\n': 1, '`': 1, '<': 1, '(': 1, '[': 1, ':': 1, 'w': 1, 'W': 1}
 
-func (p *proseScanner) body(pos int) {
+// body classifies text[pos:] up to limit (see proseRangesTo).
+func (p *proseScanner) body(pos, limit int) {
 	text := p.text
 	n := len(text)
 	lineStart := true
-	for pos < n {
+	for pos < limit {
 		if lineStart {
 			lineStart = false
-			if end, ok := prFence(text, pos); ok {
-				p.skip(pos, end)
-				pos = end
-				lineStart = true
-				continue
+			// Most lines cannot open a fence; they skip the call.
+			if c := text[pos]; c == ' ' || c == '\t' || c == '>' || c == '`' || c == '~' {
+				if end, ok := prFence(text, pos); ok {
+					p.skip(pos, end)
+					pos = end
+					lineStart = true
+					continue
+				}
 			}
 		}
-		for pos < n && !proseSpecial[text[pos]] {
+		// Eight bytes at a time while none is special (one branch, not
+		// eight: a special byte comes about one in twenty), then one by one.
+		for pos+8 <= n {
+			t := text[pos : pos+8]
+			if proseSpecial[t[0]]|proseSpecial[t[1]]|proseSpecial[t[2]]|proseSpecial[t[3]]|
+				proseSpecial[t[4]]|proseSpecial[t[5]]|proseSpecial[t[6]]|proseSpecial[t[7]] != 0 {
+				break
+			}
+			pos += 8
+		}
+		for pos < n && proseSpecial[text[pos]] == 0 {
 			pos++
 		}
-		if pos >= n {
+		if pos >= limit {
 			break
 		}
 		switch c := text[pos]; c {
@@ -274,28 +304,44 @@ func prSkipIndent(text string, i int) int {
 // whose content starts at from, and returns the offset just past it; 0 when
 // there is none before a blank line or a line that opens a fence.
 func prCodeSpanEnd(text string, from, n int) int {
-	for j := from; j < len(text); j++ {
-		switch text[j] {
-		case '`':
-			r := prRunLen(text, j, '`')
-			if r == n {
-				return j + r
+	for j := from; j < len(text); {
+		k := strings.IndexByte(text[j:], '`')
+		if k < 0 {
+			return 0 // no closing run, whatever the lines hold
+		}
+		// The line breaks before the next run, in order: a blank line or a
+		// fence ends the search.
+		for at, end := j, j+k; ; at++ {
+			nl := strings.IndexByte(text[at:end], '\n')
+			if nl < 0 {
+				break
 			}
-			j += r - 1
-		case '\n':
-			k := j + 1
-			for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
-				k++
-			}
-			if k >= len(text) || text[k] == '\n' {
+			at += nl
+			if prBlankLineAfter(text, at) {
 				return 0
 			}
-			if _, ok := prFence(text, j+1); ok {
+			if _, ok := prFence(text, at+1); ok {
 				return 0
 			}
 		}
+		j += k
+		r := prRunLen(text, j, '`')
+		if r == n {
+			return j + r
+		}
+		j += r
 	}
 	return 0
+}
+
+// prBlankLineAfter reports whether the line after the '\n' at j is blank (or
+// there is none).
+func prBlankLineAfter(text string, j int) bool {
+	k := j + 1
+	for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
+		k++
+	}
+	return k >= len(text) || text[k] == '\n'
 }
 
 // prLinkTargetEnd returns the offset just past the ')' matching the '(' at
@@ -355,10 +401,13 @@ func prHasAt(text string, i int, prefix string) bool {
 // prLineEnd returns the offset of the '\n' ending the line containing i, or
 // len(text).
 func prLineEnd(text string, i int) int {
-	for i < len(text) && text[i] != '\n' {
-		i++
+	if i >= len(text) {
+		return i
 	}
-	return i
+	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(text)
 }
 
 // prBlankFrom reports whether only spaces, tabs and '\r' lie between i and the

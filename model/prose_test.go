@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -80,6 +81,27 @@ func TestProseRanges(t *testing.T) {
 			t.Errorf("%s: prose(%q) = %q, want %q", tt.name, tt.text, got, tt.want)
 		}
 		checkProseRanges(t, tt.text, ProseRanges(tt.text))
+	}
+}
+
+// proseRangesTo stops at its limit but must not cut short what starts
+// before it: a URL is found at its "://", after the scheme has begun.
+func TestProseRangesTo(t *testing.T) {
+	for _, tt := range []struct {
+		text  string
+		limit int
+	}{
+		{"0://", 1},
+		{"see https://x.com/tomorrow ok", 6},
+		{"see svn+ssh://host/x ok", 5},
+		{"a `code` b\n```\nfence\n```\nc", 3},
+		{"plain text", 4},
+	} {
+		all, to := ProseRanges(tt.text), proseRangesTo(tt.text, tt.limit)
+		checkProseRanges(t, tt.text, to)
+		if a, b := proseClip(all, tt.limit), proseClip(to, tt.limit); !reflect.DeepEqual(a, b) {
+			t.Errorf("proseRangesTo(%q, %d) = %v; ProseRanges = %v", tt.text, tt.limit, to, all)
+		}
 	}
 }
 
