@@ -3,6 +3,7 @@ package consolidate
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"path"
 	"strconv"
 	"strings"
@@ -31,12 +32,13 @@ func checkIndex(s *dirState) {
 		checkIndexMissing(s)
 		return
 	}
-	ix := model.ParseIndex(s.index.f.Content)
+	ix := model.ParseIndexText(s.index.text) // shares the text newFileState already made
 	ld := model.SimulateLoad(s.index.f.Content)
-	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path}
+	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
 	if s.index.f.Truncated {
 		c.atLeast = "at least "
 	}
+	c.resolve()
 	c.checkCaps(&ld)
 	c.checkEntries()
 	c.checkRefs()
@@ -53,6 +55,9 @@ type indexChecker struct {
 	path    string // the index's path, "MEMORY.md"
 	atLeast string // "at least " when the reader kept only part of the file
 
+	lowPath  string                  // path, lower-cased
+	refAt    []int                   // line i's references are refFiles[refAt[i]:refAt[i+1]]
+	refFiles []*fileState            // the topic file each reference names, nil when none
 	lower    map[string]*fileState   // lower-cased path → file
 	base     map[string]string       // lower-cased base name → a path with it
 	wiki     map[string][]*fileState // lower-cased name, stem and extension-less path → files
@@ -173,31 +178,69 @@ func (c *indexChecker) describeDropped(lines []int) string {
 // ---- entries ----
 
 // checkEntries runs the per-entry rules: length, hanging lines,
-// duplicates and hooks that echo the description.
+// duplicates and hooks that echo the description. Each entry's target is
+// resolved once and shared by the rules.
 func (c *indexChecker) checkEntries() {
-	first := map[string]int{}
+	first := make(map[ixDupKey]int, len(c.ix.Entries))
 	for i := range c.ix.Entries {
 		e := &c.ix.Entries[i]
-		c.entryTooLong(e)
-		c.entryMultiline(e)
-		c.duplicate(e, first)
-		c.hookEcho(e)
+		t := c.target(e)
+		c.entryTooLong(e, &t)
+		c.entryMultiline(e, &t)
+		c.duplicate(e, &t, first)
+		c.hookEcho(e, &t)
 	}
+}
+
+// ixTarget is what an entry points at.
+type ixTarget struct {
+	ref  model.Ref  // the entry's primary reference
+	ok   bool       // false when the entry has none (only URLs and anchors)
+	file *fileState // the topic file ref resolves to, nil when none
+}
+
+// target returns an entry's primary reference (as Entry.Primary picks it)
+// and the file it names.
+func (c *indexChecker) target(e *model.Entry) ixTarget {
+	files := c.lineFiles(e.Line - 1) // an entry's Refs are its line's
+	for k, r := range e.Refs {
+		if r.Scope != model.RefExternal {
+			return ixTarget{ref: r, ok: true, file: files[k]}
+		}
+	}
+	return ixTarget{}
+}
+
+// name is the file an entry points at, for suggestions.
+func (t *ixTarget) name() string {
+	switch {
+	case t.file != nil:
+		return t.file.f.Path
+	case t.ok:
+		return t.ref.Target
+	}
+	return "its topic file"
 }
 
 // entryTooLong reports an entry line over ~150 characters.
-func (c *indexChecker) entryTooLong(e *model.Entry) {
-	n := utf8.RuneCountInString(e.Raw)
+func (c *indexChecker) entryTooLong(e *model.Entry, t *ixTarget) {
+	if len(e.Raw) <= indexEntryMaxChars {
+		return // no more characters than bytes: skip counting the short ones
+	}
+	n := ixRuneCount(e.Raw)
 	if n <= indexEntryMaxChars {
 		return
 	}
+	// Real indexes have this finding on a large share of their lines, so the
+	// messages are concatenated rather than formatted: the same text (%q is
+	// strconv.Quote) at about half the cost.
 	c.s.report(RuleIndexEntryTooLong, c.path, e.Line,
-		fmt.Sprintf("the entry for %q is %d characters long; Claude Code asks for one line under ~%d, and long entries eat the 25,000-unit cap", ixClip(e.Name(), 60), n, indexEntryMaxChars),
-		fmt.Sprintf("Cut the hook to a few words that say when %s matters; the detail belongs in the topic file.", c.targetName(e)))
+		"the entry for "+strconv.Quote(ixClip(e.Name(), 60))+" is "+strconv.Itoa(n)+" characters long; Claude Code asks for one line under ~"+strconv.Itoa(indexEntryMaxChars)+", and long entries eat the 25,000-unit cap",
+		"Cut the hook to a few words that say when "+t.name()+" matters; the detail belongs in the topic file.")
 }
 
 // entryMultiline reports indented lines hanging under an entry.
-func (c *indexChecker) entryMultiline(e *model.Entry) {
+func (c *indexChecker) entryMultiline(e *model.Entry, t *ixTarget) {
 	n := len(e.Continuations)
 	if n == 0 {
 		return
@@ -208,24 +251,32 @@ func (c *indexChecker) entryMultiline(e *model.Entry) {
 	}
 	c.s.report(RuleIndexEntryMultiline, c.path, e.Line,
 		fmt.Sprintf("the entry for %q has %s hanging under it (%s); each counts against Claude Code's 200-line cap", ixClip(e.Name(), 60), ixPlural(n, "indented line"), span),
-		fmt.Sprintf("Move the detail into %s and keep the entry on one line.", c.targetName(e)))
+		fmt.Sprintf("Move the detail into %s and keep the entry on one line.", t.name()))
+}
+
+// ixDupKey is what duplicate-entry compares: the path of the topic file a
+// link or code span resolves to (else its target as written), or a
+// wikilink's name lower-cased. A file and a wikilink never match.
+type ixDupKey struct {
+	wiki bool
+	name string
 }
 
 // duplicate reports a list or table entry whose main target an earlier
 // entry already points at.
-func (c *indexChecker) duplicate(e *model.Entry, first map[string]int) {
+func (c *indexChecker) duplicate(e *model.Entry, t *ixTarget, first map[ixDupKey]int) {
 	if e.Form == model.EntryProse {
 		return // prose mentions a memory as often as it likes
 	}
-	r, ok := e.Primary()
-	if !ok || r.Scope != model.RefFile {
+	r := t.ref
+	if !t.ok || r.Scope != model.RefFile {
 		return
 	}
-	key := "f:" + r.Target
+	key := ixDupKey{name: r.Target}
 	if r.Kind == model.RefWiki {
-		key = "w:" + strings.ToLower(strings.TrimSuffix(r.Target, ".md"))
-	} else if fs := c.lookup(r.Target); fs != nil {
-		key = "f:" + fs.f.Path
+		key = ixDupKey{wiki: true, name: strings.ToLower(strings.TrimSuffix(r.Target, ".md"))}
+	} else if t.file != nil {
+		key.name = t.file.f.Path
 	}
 	prev, seen := first[key]
 	if !seen {
@@ -238,15 +289,11 @@ func (c *indexChecker) duplicate(e *model.Entry, first map[string]int) {
 }
 
 // hookEcho reports a hook that only repeats the target's description.
-func (c *indexChecker) hookEcho(e *model.Entry) {
+func (c *indexChecker) hookEcho(e *model.Entry, t *ixTarget) {
 	if e.Form == model.EntryProse || e.Hook == "" {
 		return
 	}
-	r, ok := e.Primary()
-	if !ok {
-		return
-	}
-	fs := c.refFile(r)
+	fs := t.file
 	if fs == nil || fs.doc.FM.Description == "" || !ixEchoes(e.Hook, fs.doc.FM.Description) {
 		return
 	}
@@ -258,35 +305,83 @@ func (c *indexChecker) hookEcho(e *model.Entry) {
 // ixEchoes reports whether hook and desc say the same words: equal after
 // normalising case, punctuation and spacing, or one containing the other
 // with at least 90% of its words.
+//
+// It runs for nearly every entry, and most hooks have far more or far fewer
+// words than the description, so the word counts are compared first:
+// counting needs neither lower-casing nor allocation, and stops once the
+// hook is past nd/0.9 words, where no share can reach 90%. Only the rare
+// pair that passes is split into words.
 func ixEchoes(hook, desc string) bool {
-	a, b := ixWords(hook), ixWords(desc)
-	if len(a) == 0 || len(b) == 0 {
+	nd := ixWordCount(desc, math.MaxInt)
+	if nd == 0 || !ixEchoShare(ixWordCount(hook, int(float64(nd)/indexEchoShare)+1), nd) {
 		return false
 	}
+	a, b := ixWords(hook), ixWords(desc)
 	if len(a) > len(b) {
 		a, b = b, a
-	}
-	if float64(len(a)) < indexEchoShare*float64(len(b)) {
-		return false
 	}
 	return strings.Contains(" "+strings.Join(b, " ")+" ", " "+strings.Join(a, " ")+" ")
 }
 
-// ixWords lower-cases s and splits it into runs of letters and digits.
-func ixWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+// ixEchoShare reports whether texts of n and m words could echo each other:
+// neither is empty and the shorter has at least 90% of the longer's words.
+func ixEchoShare(n, m int) bool {
+	if n == 0 || m == 0 {
+		return false
+	}
+	if n > m {
+		n, m = m, n
+	}
+	return float64(n) >= indexEchoShare*float64(m)
 }
 
-// targetName is the file an entry points at, for suggestions.
-func (c *indexChecker) targetName(e *model.Entry) string {
-	if r, ok := e.Primary(); ok {
-		if fs := c.refFile(r); fs != nil {
-			return fs.f.Path
-		}
-		return r.Target
-	}
-	return "its topic file"
+// ixWords lower-cases s and splits it into runs of letters and digits.
+func ixWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !ixWordRune(r) })
 }
+
+// ixWordRune reports a rune that belongs to a word of ixWords.
+func ixWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// ixWordCount is len(ixWords(s)) without building the words, or any
+// number above limit once the count passes it. It decodes s as
+// strings.ToLower and FieldsFunc do (an invalid byte is one U+FFFD) and
+// classifies each rune after lower-casing it, so the counts agree exactly.
+// ASCII, where case never changes the class, goes through a table, and a
+// word start is counted by arithmetic rather than a branch, which word
+// boundaries would make unpredictable.
+func ixWordCount(s string, limit int) int {
+	n, in := 0, 0 // in is 1 inside a word
+	for i := 0; i < len(s); {
+		var w int
+		if c := s[i]; c < utf8.RuneSelf {
+			w = int(ixASCIIWord[c])
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if ixWordRune(unicode.ToLower(r)) {
+				w = 1
+			}
+			i += size
+		}
+		n += w &^ in
+		in = w
+		if n > limit {
+			break
+		}
+	}
+	return n
+}
+
+// ixASCIIWord is 1 for the ASCII letters and digits, 0 for other ASCII.
+var ixASCIIWord = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		if ixWordRune(rune(c)) {
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // ---- references ----
 
@@ -294,10 +389,12 @@ func (c *indexChecker) targetName(e *model.Entry) string {
 // outside the memory directory. Wikilinks may name memories not written
 // yet, so they are left to wikilink-broken.
 func (c *indexChecker) checkRefs() {
+	var done []string // the targets already checked on this line
 	for i := range c.ix.Lines {
 		l := &c.ix.Lines[i]
-		var done []string
-		for _, r := range l.Refs {
+		files := c.lineFiles(i)
+		done = done[:0]
+		for k, r := range l.Refs {
 			if r.Kind == model.RefWiki || r.Scope == model.RefExternal || ixContains(done, r.Target) {
 				continue
 			}
@@ -311,7 +408,7 @@ func (c *indexChecker) checkRefs() {
 				}
 				target = rel
 			}
-			if c.missing(target) {
+			if c.missing(target, files[k]) {
 				c.reportBroken(l.Num, r, target)
 			}
 		}
@@ -350,17 +447,18 @@ func (c *indexChecker) inside(target string) (string, bool) {
 // is neither a topic file (matched case-insensitively, as on macOS and
 // Windows), nor the index, nor a path the reader found but could not read.
 // Other targets (directories, non-markdown files, team/, nested MEMORY.md)
-// cannot be checked from the data at hand and are never reported.
-func (c *indexChecker) missing(target string) bool {
+// cannot be checked from the data at hand and are never reported. file is
+// the topic file target resolved to, nil when none.
+func (c *indexChecker) missing(target string, file *fileState) bool {
+	if file != nil {
+		return false
+	}
 	low := strings.ToLower(target)
 	switch {
 	case !strings.HasSuffix(low, ".md"),
-		low == strings.ToLower(c.path),
+		low == c.lowPath,
 		path.Base(low) == "memory.md",
 		low == "team" || strings.HasPrefix(low, "team/"):
-		return false
-	}
-	if c.lookup(target) != nil {
 		return false
 	}
 	if c.problems == nil {
@@ -370,6 +468,30 @@ func (c *indexChecker) missing(target string) bool {
 		}
 	}
 	return !c.problems[low]
+}
+
+// resolve maps each reference of the index to the topic file it names, once:
+// the entry rules, the link checks and the orphan walk all ask about the
+// same references, and every lookup hashes and compares a path.
+func (c *indexChecker) resolve() {
+	ls := c.ix.Lines
+	c.refAt = make([]int, len(ls)+1)
+	for i := range ls {
+		c.refAt[i+1] = c.refAt[i] + len(ls[i].Refs)
+	}
+	c.refFiles = make([]*fileState, c.refAt[len(ls)])
+	for i := range ls {
+		files := c.lineFiles(i)
+		for k, r := range ls[i].Refs {
+			files[k] = c.refFile(r)
+		}
+	}
+}
+
+// lineFiles returns the files the references of line i (0-based) name, in
+// the order of the line's Refs.
+func (c *indexChecker) lineFiles(i int) []*fileState {
+	return c.refFiles[c.refAt[i]:c.refAt[i+1]]
 }
 
 // lookup finds a topic file by path, exactly or ignoring case.
@@ -566,22 +688,34 @@ func ixOrphanSuggestion(f *fileState) string {
 
 // reached returns the topic files the index references, following overflow
 // indexes (a linked file that is mostly references, such as
-// MEMORY-archive.md) to what they reference in turn.
+// MEMORY-archive.md) to what they reference in turn. Telling an overflow
+// index from a memory means scanning the file, so the walk stops once every
+// file the orphan rule judges (all but the exempt ones) is reached: no
+// overflow index could change its findings then.
 func (c *indexChecker) reached() map[*fileState]bool {
-	seen := map[*fileState]bool{}
-	var queue []*fileState
+	// Sized for every file, since nearly all are reached; each is queued
+	// at most once.
+	seen := make(map[*fileState]bool, len(c.s.files))
+	queue := make([]*fileState, 0, len(c.s.files))
+	left := 0 // files not exempt and not reached yet
+	for _, f := range c.s.files {
+		if !indexExempt(f.f.Path) {
+			left++
+		}
+	}
 	mark := func(f *fileState) {
 		if f != nil && !seen[f] {
 			seen[f] = true
 			queue = append(queue, f)
+			if !indexExempt(f.f.Path) {
+				left--
+			}
 		}
 	}
 	c.collect(c.ix, "", mark)
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		if ixOverflowIndex(f) {
-			sub := model.ParseIndex(f.f.Content)
+	for i := 0; i < len(queue) && left > 0; i++ {
+		if f := queue[i]; ixOverflowIndex(f) {
+			sub := model.ParseIndexText(f.text)
 			c.collect(&sub, path.Dir(f.f.Path), mark)
 		}
 	}
@@ -594,11 +728,15 @@ func (c *indexChecker) reached() map[*fileState]bool {
 // tried.
 func (c *indexChecker) collect(ix *model.Index, base string, mark func(*fileState)) {
 	for i := range ix.Lines {
-		for _, r := range ix.Lines[i].Refs {
+		for k, r := range ix.Lines[i].Refs {
 			if r.Kind == model.RefWiki {
 				for _, f := range c.wikiFiles(r.Target) {
 					mark(f)
 				}
+				continue
+			}
+			if ix == c.ix {
+				mark(c.lineFiles(i)[k]) // the index's own, resolved already
 				continue
 			}
 			if base != "" && base != "." && r.Scope == model.RefFile {
@@ -614,10 +752,30 @@ func (c *indexChecker) collect(ix *model.Index, base string, mark func(*fileStat
 
 // ixOverflowIndex reports a topic file that works as an index: named like
 // one (MEMORY-archive.md, index.md) and holding references, or mostly
-// reference lines. A cheap byte scan decides before any parsing.
+// reference lines (".md" or "[[" on at least half its non-blank lines).
+//
+// It runs on every file the index reaches, so it is built to cost almost
+// nothing on an ordinary memory: the lines holding references are found by
+// searching the whole body for the two markers (most bodies have none, and
+// are then rejected after one fast scan each), and the non-blank lines are
+// counted only when the answer still depends on them.
 func ixOverflowIndex(f *fileState) bool {
-	refs, text := 0, 0
-	for rest := f.doc.Body(f.f.Content); len(rest) > 0; {
+	body := f.doc.Body(f.f.Content)
+	refs := ixRefLines(body)
+	if refs == 0 {
+		return false
+	}
+	base := strings.ToLower(path.Base(f.f.Path))
+	if strings.HasPrefix(base, "memory-") || strings.HasPrefix(base, "memory_") || strings.Contains(base, "index") || strings.Contains(base, "archive") {
+		return true
+	}
+	if refs < 2 {
+		return false
+	}
+	// Mostly references: 2*refs >= text, where every reference line is a
+	// non-blank line too. Stop as soon as the text lines outnumber that.
+	text := 0
+	for rest := body; len(rest) > 0; {
 		line := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
@@ -627,14 +785,46 @@ func ixOverflowIndex(f *fileState) bool {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		text++
-		if bytes.Contains(line, []byte(".md")) || bytes.Contains(line, []byte("[[")) {
-			refs++
+		if text++; text > 2*refs {
+			return false
 		}
 	}
-	base := strings.ToLower(path.Base(f.f.Path))
-	named := strings.HasPrefix(base, "memory-") || strings.HasPrefix(base, "memory_") || strings.Contains(base, "index") || strings.Contains(base, "archive")
-	return (named && refs > 0) || (refs >= 2 && 2*refs >= text)
+	return true
+}
+
+// ixRefLines counts the lines of b that hold ".md" or "[[". Neither marker
+// spans a newline, so each search resumes after the line of the last hit,
+// and a marker found further on is kept rather than searched for again:
+// the whole count is linear in len(b).
+func ixRefLines(b []byte) int {
+	md, wiki := ixIndexFrom(b, 0, ".md"), ixIndexFrom(b, 0, "[[")
+	n := 0
+	for {
+		i := min(md, wiki)
+		if i == len(b) {
+			return n
+		}
+		n++
+		end := len(b)
+		if j := bytes.IndexByte(b[i:], '\n'); j >= 0 {
+			end = i + j + 1
+		}
+		if md < end {
+			md = ixIndexFrom(b, end, ".md")
+		}
+		if wiki < end {
+			wiki = ixIndexFrom(b, end, "[[")
+		}
+	}
+}
+
+// ixIndexFrom returns the offset of the first sep in b at or after from, or
+// len(b) when there is none.
+func ixIndexFrom(b []byte, from int, sep string) int {
+	if i := bytes.Index(b[from:], []byte(sep)); i >= 0 {
+		return from + i
+	}
+	return len(b)
 }
 
 // ---- small helpers ----
@@ -671,6 +861,28 @@ func ixSubtract(a, b []int) []int {
 		out = append(out, x)
 	}
 	return out
+}
+
+// ixRuneCount is utf8.RuneCountInString(s), with ASCII counted eight bytes
+// at a time: the long entries it measures are nearly all ASCII.
+func ixRuneCount(s string) int {
+	n, i := 0, 0
+	for i < len(s) {
+		if i+8 <= len(s) {
+			if w := s[i : i+8]; w[0]|w[1]|w[2]|w[3]|w[4]|w[5]|w[6]|w[7] < utf8.RuneSelf {
+				n, i = n+8, i+8
+				continue
+			}
+		}
+		if s[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, size := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one rune, as in RuneCountInString
+			i += size
+		}
+		n++
+	}
+	return n
 }
 
 // ixPlural renders "1 line", "3 lines", "2 entries".

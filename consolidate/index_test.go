@@ -1,12 +1,17 @@
 package consolidate
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"os"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -454,5 +459,94 @@ func TestIxEchoes(t *testing.T) {
 	}
 	if ixPlural(1, "entry") != "1 entry" || ixPlural(3, "entry") != "3 entries" || ixThousands(1234567) != "1,234,567" || ixClip("abcdef", 4) != "abc…" {
 		t.Errorf("helpers")
+	}
+}
+
+// TestIxCounts checks the allocation-free counters against the definitions
+// they stand for: ixWordCount against ixWords, ixRuneCount against
+// utf8.RuneCountInString, on text that mixes case, scripts, runes whose
+// class could change when lower-cased, and invalid UTF-8.
+func TestIxCounts(t *testing.T) {
+	for _, s := range []string{
+		"", " ", "a", "Data scientist, new to Go!", "data-scientist", "  x1 y_2 z3  ", "é É ß ẞ Σς", "İstanbul Kelvin \u212a",
+		"Ⅳ ⅳ ① ² ٣ 日本語 テスト", "a\xffb \xe2\x82 c\xc0", "🙂 emoji 🙂x", "\t\ntab\r\n", strings.Repeat("word ", 40),
+		"- [Entry](entry.md) — a hook of the usual length, with punctuation; and more", strings.Repeat("ascii-", 20) + "—" + strings.Repeat("z", 9),
+	} {
+		if got, want := ixWordCount(s, math.MaxInt), len(ixWords(s)); got != want {
+			t.Errorf("ixWordCount(%q) = %d, want %d", s, got, want)
+		}
+		if n := len(ixWords(s)); n > 0 {
+			if got := ixWordCount(s, n-1); got != n {
+				t.Errorf("ixWordCount(%q, %d) = %d, want %d (past the limit)", s, n-1, got, n)
+			}
+		}
+		if got, want := ixRuneCount(s), utf8.RuneCountInString(s); got != want {
+			t.Errorf("ixRuneCount(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestIxOverflowIndex covers the byte scan that tells an overflow index
+// from a memory: named and referencing, mostly reference lines, or not.
+func TestIxOverflowIndex(t *testing.T) {
+	const fm = "---\nname: n\ndescription: d\n---\n"
+	for _, tc := range []struct {
+		path, content string
+		want          bool
+	}{
+		{"MEMORY-archive.md", "# Archive\n- [Old](old.md) — x\n", true},
+		{"archive/index.md", fm + "prose\nmore prose\n[[older]]\n", true},
+		{"memory_2025.md", fm + "no references at all\n", false},
+		{"notes.md", fm + "- [A](a.md)\n- [B](b.md)\n\n   \nprose\n", true},         // 2 of 3 non-blank lines
+		{"notes.md", fm + "- [A](a.md)\n- [B](b.md)\nprose\nprose\nprose\n", false}, // 2 of 5
+		{"notes.md", fm + "- [A](a.md) and [[b]] on one line\nprose\n", false},      // one line counts once
+		{"notes.md", fm + "see a.m\nd and [\n[x\n", false},                          // markers do not span lines
+		{"notes.md", "see [[a]]\r\nsee b.md\r\n\r\nprose\r\n", true},
+		{"notes.md", fm + "- [A](a.md)\n- [B](b.md)", true}, // no final newline
+		{"index.md", fm, false},
+	} {
+		f := newFileState(&model.File{Path: tc.path, Content: []byte(tc.content)})
+		if got := ixOverflowIndex(f); got != tc.want {
+			t.Errorf("%s %q: %v, want %v", tc.path, tc.content, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkCheckIndexCorpus times the index rules alone over a real-shaped
+// tree: MEMTUI_CORPUS names a Claude Code config dir (such as one the corpus
+// generator wrote; /tmp/corpus20k holds 500 projects and 20,000 topic
+// files). The tree is read and every directory's state (frontmatter parsed)
+// is built once, outside the timer, so only checkIndex is measured. Run it
+// with -cpu 1 -count 10 and compare medians: the machine is shared.
+func BenchmarkCheckIndexCorpus(b *testing.B) {
+	dir := os.Getenv("MEMTUI_CORPUS")
+	if dir == "" {
+		b.Skip("MEMTUI_CORPUS is unset: set it to a corpus tree (a config dir with projects/<slug>/memory/) to run this benchmark")
+	}
+	scan, err := memfs.Scan(context.Background(), memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir, ManagedSettings: dir + "/none"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := Options{Now: ixTestNow}.withDefaults()
+	var states []*dirState
+	var size int64
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			states = append(states, newDirState(p, d, opts))
+			if d.Index != nil {
+				size += int64(len(d.Index.Content))
+			}
+		}
+	}
+	if len(states) == 0 {
+		b.Fatalf("no memory directories under %s", dir)
+	}
+	b.SetBytes(size) // the indexes' bytes
+	b.ReportAllocs()
+	for b.Loop() { // b.Loop times only the loop
+		for _, s := range states {
+			s.findings = s.findings[:0]
+			checkIndex(s)
+		}
 	}
 }

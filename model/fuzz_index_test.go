@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -39,6 +40,9 @@ func FuzzParseIndex(f *testing.F) {
 		if !bytes.Equal(ix.Bytes(), content) {
 			t.Fatalf("round trip lost bytes")
 		}
+		if !reflect.DeepEqual(ParseIndexText(string(content)), ix) {
+			t.Fatalf("ParseIndexText differs from ParseIndex")
+		}
 		if want := bytes.Count(content, []byte{'\n'}); len(content) > 0 && content[len(content)-1] != '\n' {
 			want++
 			if len(ix.Lines) != want {
@@ -61,6 +65,11 @@ func FuzzParseIndex(f *testing.F) {
 		for _, e := range ix.Entries {
 			if len(e.Refs) == 0 || ix.Line(e.Line).Kind != LineEntry {
 				t.Fatalf("entry on line %d has no reference", e.Line)
+			}
+			// consolidate resolves a line's references once and finds an
+			// entry's by position: they must be the line's own.
+			if l := ix.Line(e.Line); len(e.Refs) != len(l.Refs) || &e.Refs[0] != &l.Refs[0] {
+				t.Fatalf("entry on line %d does not share its line's references", e.Line)
 			}
 			for _, c := range e.Continuations {
 				if c <= e.Line || ix.Line(c).Kind != LineContinuation {
@@ -89,6 +98,9 @@ func FuzzSimulateLoad(f *testing.F) {
 		}
 		if u := utf16Units([]byte(ld.Loaded)); u != ld.LoadedUnits {
 			t.Fatalf("LoadedUnits %d, counted %d", ld.LoadedUnits, u)
+		}
+		if u, want := utf16Units(content), utf16UnitsRef(content); u != want {
+			t.Fatalf("utf16Units %d, one character at a time %d", u, want)
 		}
 		if !utf8.ValidString(ld.Text) {
 			t.Fatalf("text is not UTF-8")

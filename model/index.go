@@ -230,7 +230,13 @@ func (ix *Index) Bytes() []byte {
 // It is linear in the size of content and never fails: a line it cannot
 // place is prose.
 func ParseIndex(content []byte) Index {
-	text := string(content) // one copy; every string below shares it
+	return ParseIndexText(string(content)) // one copy; every string of the Index shares it
+}
+
+// ParseIndexText is ParseIndex over content already held as a string: the
+// Index's strings share text, so a caller that has the file as a string
+// saves a copy of it.
+func ParseIndexText(text string) Index {
 	ix := Index{Lines: ixSplit(text)}
 	if len(ix.Lines) > 0 {
 		ix.CRLF = ix.Lines[0].CR()
@@ -276,7 +282,7 @@ type ixParser struct {
 	chainIndent int
 	section     int
 	refs        []Ref   // backing store for every line's Refs
-	match       []int32 // scratch for ixRefScanner, reused line to line
+	match, open []int32 // scratch for ixRefScanner, reused line to line
 }
 
 // frontmatter marks a leading ---...--- block (closed within 30 lines).
@@ -427,8 +433,8 @@ func (p *ixParser) addEntry(l *Line, form EntryForm, body string) {
 // scan extracts the references of one line into the shared backing array.
 func (p *ixParser) scan(t string) []Ref {
 	start := len(p.refs)
-	sc := ixRefScanner{t: t, refs: p.refs, match: p.match}
-	p.refs, p.match = sc.scan(), sc.match
+	sc := ixRefScanner{t: t, refs: p.refs, match: p.match, open: p.open[:0]}
+	p.refs, p.match, p.open = sc.scan(), sc.match, sc.open
 	if len(p.refs) == start {
 		return nil
 	}
@@ -718,15 +724,23 @@ func ixCells(line string) []ixCell {
 // ---- references ----
 
 // ixRefScanner finds the references on one line in linear time: bracket
-// pairs are matched once up front, and a backtick run length known to have
-// no closer is not searched for again.
+// pairs are matched by a single pass that never backs up, and a backtick
+// run length known to have no closer is not searched for again.
 type ixRefScanner struct {
-	t      string
-	refs   []Ref
-	match  []int32 // match[i] is the ']' closing the '[' at i, -1 if none
-	noTick []int   // backtick run lengths with no closing run further on
-	paired bool    // match is filled for t
+	t    string
+	refs []Ref
+	// match[i] is the ']' closing the '[' at i, -1 if none, ixOpen while
+	// the pairing pass has not closed it; open holds those, innermost last.
+	// The pass has read t[:paired]; pairing is false until it starts.
+	match   []int32
+	open    []int32
+	paired  int
+	pairing bool
+	noTick  []int // backtick run lengths with no closing run further on
 }
+
+// ixOpen marks in ixRefScanner.match a '[' whose ']' is not found yet.
+const ixOpen = -2
 
 // ixRefStart and ixBracket mark the bytes the reference scanner stops at.
 var ixRefStart, ixBracket = ixByteSet("\\`<!["), ixByteSet("\\[]")
@@ -900,38 +914,53 @@ func (sc *ixRefScanner) link(i int) (text, dest, title string, end int, ok bool)
 }
 
 // closeBracket returns the ']' that closes the '[' at i (nesting counted,
-// escapes skipped), or -1. All pairs of the line are matched on first use.
+// escapes skipped), or -1. The pairing pass runs only as far as the
+// question needs: a typical entry asks about the link text at its start,
+// and the rest of the line, its hook, is never paired.
 func (sc *ixRefScanner) closeBracket(i int) int {
-	if !sc.paired {
-		sc.pairBrackets()
+	if !sc.pairing {
+		if cap(sc.match) < len(sc.t) { // grown by doubling: the parser reuses it line to line
+			sc.match = make([]int32, max(len(sc.t), 2*cap(sc.match)))
+		}
+		sc.match = sc.match[:len(sc.t)]
+		sc.pairing = true
+	}
+	for sc.paired <= i || sc.match[i] == ixOpen {
+		if !sc.pairNext() {
+			break
+		}
 	}
 	return int(sc.match[i])
 }
 
-// pairBrackets fills match with one pass and a stack (kept in the unused
-// entries of match itself).
-func (sc *ixRefScanner) pairBrackets() {
+// pairNext advances the pairing pass over the next backslash or bracket of
+// the line, with a stack of the open '['. At the end of the line it marks
+// the brackets still open as unmatched and reports false.
+func (sc *ixRefScanner) pairNext() bool {
 	t := sc.t
-	if cap(sc.match) < len(t) {
-		sc.match = make([]int32, len(t))
+	j := ixNext(t, sc.paired, &ixBracket)
+	if j >= len(t) {
+		for _, o := range sc.open {
+			sc.match[o] = -1
+		}
+		sc.open = sc.open[:0]
+		sc.paired = len(t)
+		return false
 	}
-	sc.match = sc.match[:len(t)]
-	sc.paired = true
-	var stack []int32
-	for j := ixNext(t, 0, &ixBracket); j < len(t); j = ixNext(t, j+1, &ixBracket) {
-		switch t[j] {
-		case '\\':
-			j += ixPunctLen(t, j+1)
-		case '[':
-			sc.match[j] = -1
-			stack = append(stack, int32(j))
-		case ']':
-			if n := len(stack); n > 0 {
-				sc.match[stack[n-1]] = int32(j)
-				stack = stack[:n-1]
-			}
+	switch t[j] {
+	case '\\':
+		j += ixPunctLen(t, j+1)
+	case '[':
+		sc.match[j] = ixOpen
+		sc.open = append(sc.open, int32(j))
+	case ']':
+		if n := len(sc.open); n > 0 {
+			sc.match[sc.open[n-1]] = int32(j)
+			sc.open = sc.open[:n-1]
 		}
 	}
+	sc.paired = j + 1
+	return true
 }
 
 func ixSkipBlanks(t string, j int) int {

@@ -264,3 +264,42 @@ func TestEntryNameAndPrimary(t *testing.T) {
 		t.Errorf("kind names")
 	}
 }
+
+// TestParseIndexBracketPairing covers link texts whose brackets nest, are
+// escaped or never close: the pairing pass stops as soon as a link's text
+// is closed, and must answer as a pass over the whole line would.
+func TestParseIndexBracketPairing(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		raws []string
+	}{
+		{"[a [b] c](x.md) and [d](y.md)", []string{"[a [b] c](x.md)", "[d](y.md)"}},
+		{"[[a]](x.md)", []string{"[[a]]"}},
+		{"\\[a](x.md) [b](y.md)", []string{"[b](y.md)"}},
+		{"[a (x.md) [b](y.md)", []string{"[b](y.md)"}},
+		{"![i](p.png)[b](y.md)", []string{"[b](y.md)"}},
+		{"[a]](x.md) [b]", nil},
+		{"[x](a.md)[y](b.md)[z](c.md)", []string{"[x](a.md)", "[y](b.md)", "[z](c.md)"}},
+		{"[`]`](a.md)", nil},
+		{"[a\\]b](x.md)", []string{"[a\\]b](x.md)"}},
+		{"[a](x.md) [b [c](y.md)", []string{"[a](x.md)", "[c](y.md)"}},
+		{"[a [b](x.md)] [c](y.md)", []string{"[b](x.md)", "[c](y.md)"}},
+		{"[a](x.md [b](y.md)", []string{"[b](y.md)"}},
+	} {
+		var raws []string
+		for _, r := range ParseIndex([]byte(tc.line)).Lines[0].Refs {
+			raws = append(raws, r.Raw)
+		}
+		if !reflect.DeepEqual(raws, tc.raws) {
+			t.Errorf("%q: refs %q, want %q", tc.line, raws, tc.raws)
+		}
+	}
+}
+
+func TestParseIndexText(t *testing.T) {
+	for _, s := range fuzzSeeds {
+		if a, b := ParseIndex([]byte(s)), ParseIndexText(s); !reflect.DeepEqual(a, b) {
+			t.Errorf("%q: ParseIndexText differs from ParseIndex", s)
+		}
+	}
+}

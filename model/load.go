@@ -2,7 +2,9 @@ package model
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -197,7 +199,7 @@ func (ld *Load) setLoaded(t []byte, end int, split bool) {
 		ld.Text = ld.Loaded + "\n\n" + ld.Warning
 	}
 	if !ld.Empty {
-		ld.LoadedLines = countByte(ld.Loaded, '\n') + 1
+		ld.LoadedLines = strings.Count(ld.Loaded, "\n") + 1
 	}
 	ld.LoadedUnits = ld.Units
 	if ld.Truncated() {
@@ -238,13 +240,28 @@ func (ld *Load) locate(content, body []byte, pm loadMap, a, b, end, lineCut int,
 	}
 	cut := a + lineCut
 	prev := 0
+	same := 0 // body[:same] is known to lie on line prev or before
 	for pos := a + end; pos < b; {
 		r, sz := jsDecode(body, pos)
-		if !jsSpace(r) {
+		if pos >= same && !jsSpace(r) {
 			ln := w.lineAt(pm.src(pos))
 			if ln != prev {
 				ld.addDropped(ln, pos < cut)
 				prev = ln
+			}
+			// Up to the next "\n" of its span, body is the file byte for byte
+			// (or a "\r" swapped for "\n"), so all of it lies on line ln: a cut
+			// index drops hundreds of lines, and mapping each character of
+			// them back to the file is most of the work. Each byte is searched
+			// once, so this stays linear even on one huge line.
+			next := min(pm.spanEnd(pos), b)
+			switch k := bytes.IndexByte(body[pos:next], '\n'); {
+			case k >= 0:
+				sz = k // the "\n" starts a character of the walk: jump to it
+			case next == b:
+				return // the rest is on line ln
+			default:
+				same = next // walk to the span's end without mapping
 			}
 		}
 		pos += sz
@@ -307,7 +324,10 @@ func loadNthNewline(t []byte, n int) int {
 func loadSizeCut(t []byte) (end int, hard, split bool) {
 	units, lastNL, cut := 0, -1, len(t)
 	for i := 0; i < len(t); {
-		r, sz := jsDecode(t, i)
+		r, sz := rune(t[i]), 1
+		if r >= utf8.RuneSelf { // jsDecode is not inlined: keep ASCII out of it
+			r, sz = jsDecode(t, i)
+		}
 		if r == '\n' {
 			lastNL = i // units <= IndexMaxUnits here: the loop stops past it
 		}
@@ -331,17 +351,6 @@ func loadSizeCut(t []byte) (end int, hard, split bool) {
 		return lastNL, false, false
 	}
 	return cut, true, split
-}
-
-// countByte counts c in s.
-func countByte(s string, c byte) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			n++
-		}
-	}
-	return n
 }
 
 // ---- JavaScript string semantics over UTF-8 bytes ----
@@ -419,10 +428,18 @@ func jsString(b []byte) string {
 	return string(out)
 }
 
-// utf16Units is JavaScript's String.length of b.
+// utf16Units is JavaScript's String.length of b. ASCII, nearly all of a
+// real index, is counted eight bytes at a time.
 func utf16Units(b []byte) int {
 	n := 0
 	for i := 0; i < len(b); {
+		for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+			n += 8
+			i += 8
+		}
+		if i == len(b) {
+			break
+		}
 		if b[i] < utf8.RuneSelf {
 			n++
 			i++
@@ -508,8 +525,9 @@ type loadSpan struct{ out, src, n int }
 // offsets increase with out.
 type loadMap []loadSpan
 
-// src returns the file offset of derived offset out.
-func (m loadMap) src(out int) int {
+// find returns the index of the span holding derived offset out, or len(m)
+// when out is past them all.
+func (m loadMap) find(out int) int {
 	lo, hi := 0, len(m)
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -519,6 +537,22 @@ func (m loadMap) src(out int) int {
 			hi = mid
 		}
 	}
+	return lo
+}
+
+// spanEnd returns the derived offset where the span holding out ends (out
+// itself when out is past every span): up to there, derived and file
+// offsets advance together.
+func (m loadMap) spanEnd(out int) int {
+	if i := m.find(out); i < len(m) {
+		return m[i].out + m[i].n
+	}
+	return out
+}
+
+// src returns the file offset of derived offset out.
+func (m loadMap) src(out int) int {
+	lo := m.find(out)
 	if lo == len(m) {
 		if lo == 0 {
 			return 0

@@ -559,3 +559,61 @@ func TestSimulateLoadEmptyAndInvalid(t *testing.T) {
 		t.Errorf("invalid UTF-8: %q (%d units)", ld.Text, ld.Units)
 	}
 }
+
+// TestSimulateLoadDroppedAroundComments checks the dropped lines when the
+// part past the cut holds block comments (which Claude Code strips, so
+// their lines are never listed), comments inside a paragraph (kept), lone
+// "\r" line ends (a line break to marked, not to the file's line count) and
+// Unicode blanks.
+func TestSimulateLoadDroppedAroundComments(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		in            string
+		last          int
+		dropped, size []int
+	}{
+		{"comments past the line cut",
+			entries(198, "\n") + "<!-- a\nb -->\n" + entries(4, "\n") + "x <!-- c\nd --> y\n" + "<!--\n\n-->\n" + entries(2, "\n"),
+			202, []int{203, 204, 205, 206, 210, 211}, nil},
+		{"lone carriage returns",
+			entries(198, "\r\n") + "tail\rmore\r\n" + entries(5, "\r") + "<!-- z -->\r" + entries(2, "\r\n"),
+			199, []int{200, 201}, nil},
+		{"comments past the size cut",
+			strings.Repeat("- [Long](l.md) — "+strings.Repeat("w", 400)+"\n", 62) + "<!-- k\n -->\n" + "last \u3000 line\n\u2028\n  \nend",
+			59, []int{60, 61, 62, 65, 68}, []int{60, 61, 62, 65, 68}},
+	} {
+		ld := SimulateLoad([]byte(tc.in))
+		if ld.LastLine != tc.last || ld.LastLineCut || !reflect.DeepEqual(ld.Dropped, tc.dropped) || !reflect.DeepEqual(ld.DroppedBySize, tc.size) {
+			t.Errorf("%s: last %d (cut %v), dropped %v, by size %v; want %d, %v, %v", tc.name, ld.LastLine, ld.LastLineCut, ld.Dropped, ld.DroppedBySize, tc.last, tc.dropped, tc.size)
+		}
+	}
+}
+
+// utf16UnitsRef is utf16Units one character at a time, as the reference for
+// its ASCII fast path.
+func utf16UnitsRef(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		r, sz := jsDecode(b, i)
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+		i += sz
+	}
+	return n
+}
+
+func TestUTF16Units(t *testing.T) {
+	pieces := []string{"a", "abcdefgh", "0123456789abcdef", "é", "—", "😀", "\xff", "\xe2\x82", "\xf0\x9f", "\r\n", " "}
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 20000; i++ {
+		var b []byte
+		for k := r.Intn(12); k > 0; k-- {
+			b = append(b, pieces[r.Intn(len(pieces))]...)
+		}
+		if got, want := utf16Units(b), utf16UnitsRef(b); got != want {
+			t.Fatalf("utf16Units(%q) = %d, want %d", b, got, want)
+		}
+	}
+}
