@@ -1071,7 +1071,21 @@ func dupHashSet(words string) *dupWordSet {
 // checkDuplicates reports every member of a duplicate group except the one
 // to keep. Files under logs/ are skipped: daily logs are a series by design.
 func checkDuplicates(s *dirState) {
-	var items []DupItem
+	for _, g := range FindDuplicates(dupItems(s)) {
+		keep := g.Paths[0]
+		for _, p := range g.Paths[1:] {
+			s.report(RuleDuplicateMemory, p, 0,
+				fmt.Sprintf("duplicate of %s (%s); %s is kept as the older one", keep, g.Reason, keep),
+				fmt.Sprintf("merge it into %s and delete it (memtui dream proposes the merge)", keep))
+		}
+	}
+}
+
+// dupItems is what checkDuplicates hands FindDuplicates: the directory's
+// topic files outside logs/, with the frontmatter's modified date when
+// there is one (else the file's mtime).
+func dupItems(s *dirState) []DupItem {
+	items := make([]DupItem, 0, len(s.files))
 	for _, fs := range s.files {
 		p := fs.f.Path
 		if strings.HasPrefix(p, "logs/") || strings.Contains(p, "/logs/") {
@@ -1090,14 +1104,7 @@ func checkDuplicates(s *dirState) {
 			Type:        fs.doc.FM.Type,
 		})
 	}
-	for _, g := range FindDuplicates(items) {
-		keep := g.Paths[0]
-		for _, p := range g.Paths[1:] {
-			s.report(RuleDuplicateMemory, p, 0,
-				fmt.Sprintf("duplicate of %s (%s); %s is kept as the older one", keep, g.Reason, keep),
-				fmt.Sprintf("merge it into %s and delete it (memtui dream proposes the merge)", keep))
-		}
-	}
+	return items
 }
 
 // dupBody is fs.doc.Body(content) without copying the content again:

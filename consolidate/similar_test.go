@@ -1,13 +1,17 @@
 package consolidate
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -526,4 +530,57 @@ func BenchmarkFindDuplicates(b *testing.B) {
 			}
 		})
 	}
+}
+
+// dupCorpusItems loads the tree at $MEMTUI_CORPUS (a config dir with
+// projects/<slug>/memory/, such as one internal/corpus generates) and
+// returns, per memory dir with two topic files or more, the items
+// checkDuplicates would hand FindDuplicates. It skips the test when
+// MEMTUI_CORPUS is unset.
+func dupCorpusItems(tb testing.TB) [][]DupItem {
+	tb.Helper()
+	dir := os.Getenv("MEMTUI_CORPUS")
+	if dir == "" {
+		tb.Skip("set MEMTUI_CORPUS to a corpus dir (e.g. /tmp/corpus20k) to run the corpus benchmark")
+	}
+	opts := memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
+		ManagedSettings: filepath.Join(dir, "none")}
+	scan, err := memfs.Scan(context.Background(), opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var dirs [][]DupItem
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			if items := dupItems(newDirState(p, d, Options{})); len(items) >= 2 {
+				dirs = append(dirs, items)
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		tb.Fatalf("no memory dirs under %s/projects", dir)
+	}
+	return dirs
+}
+
+// BenchmarkDuplicatesCorpus runs FindDuplicates over every memory dir of a
+// realistic tree, as memtui lint does: one op is the whole tree (20,000
+// files for the 500-project corpus). Loading and parsing are outside the
+// timer. Run it with, e.g.,
+//
+//	MEMTUI_CORPUS=/tmp/corpus20k go test ./consolidate -run '^$' -bench DuplicatesCorpus -cpu 1 -count 10
+func BenchmarkDuplicatesCorpus(b *testing.B) {
+	dirs := dupCorpusItems(b)
+	files := 0
+	for _, items := range dirs {
+		files += len(items)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, items := range dirs {
+			FindDuplicates(items)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*files), "ns/file")
 }
