@@ -88,7 +88,7 @@ func checkIndexMissing(s *dirState) {
 	}
 	s.report(RuleIndexMissing, "", 0,
 		fmt.Sprintf("the memory directory has %s but no MEMORY.md, so Claude Code loads none of them at session start", ixPlural(n, "topic file")),
-		"Create MEMORY.md with one line per memory, - [Title](file.md) — one-line hook (memtui dream proposes one).")
+		"Create MEMORY.md with one line per memory, - [Title](file.md) — one-line hook.")
 }
 
 // ---- load caps ----

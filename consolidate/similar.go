@@ -1076,7 +1076,7 @@ func checkDuplicates(s *dirState) {
 		for _, p := range g.Paths[1:] {
 			s.report(RuleDuplicateMemory, p, 0,
 				fmt.Sprintf("duplicate of %s (%s); %s is kept as the older one", keep, g.Reason, keep),
-				fmt.Sprintf("merge it into %s and delete it (memtui dream proposes the merge)", keep))
+				fmt.Sprintf("merge it into %s and delete it", keep))
 		}
 	}
 }

@@ -423,7 +423,7 @@ func TestCheckDuplicates(t *testing.T) {
 		t.Fatalf("want one finding, got %+v", s.findings)
 	}
 	f := s.findings[0]
-	if f.Rule != RuleDuplicateMemory || f.File != "deploy.md" || !strings.Contains(f.Message, "deploy-copy.md") || !strings.Contains(f.Message, "identical bodies") || !strings.Contains(f.Suggestion, "dream") {
+	if f.Rule != RuleDuplicateMemory || f.File != "deploy.md" || !strings.Contains(f.Message, "deploy-copy.md") || !strings.Contains(f.Message, "identical bodies") || !strings.Contains(f.Suggestion, "Merge it into deploy-copy.md") {
 		t.Errorf("finding: %+v", f)
 	}
 }
