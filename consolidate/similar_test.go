@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -214,8 +215,11 @@ func TestDuplicatePairs(t *testing.T) {
 		a.Path = fmt.Sprintf("p%02d/%s", i, a.Path)
 		b.Path = fmt.Sprintf("p%02d/%s", i, b.Path)
 		gs := FindDuplicates([]DupItem{a, b})
-		var seen []uint64
-		f := newDupFinder([]dupDoc{newDupDoc(a, &seen), newDupDoc(b, &seen)})
+		sc := new(dupScratch)
+		docs := sc.start(2)
+		sc.newDoc(&docs[0], a)
+		sc.newDoc(&docs[1], b)
+		f := newDupFinder(docs, sc)
 		s := f.sims(&f.docs[0], &f.docs[1])
 		t.Logf("%-45s shingle %.2f body %.2f meta %.2f -> %v", p.name, s.shingle, s.body, s.meta, gs)
 		if got := len(gs) == 1; got != p.dup {
@@ -357,6 +361,114 @@ func TestDupTokens(t *testing.T) {
 	if got, _ := dupTokens("feedback_testing-notes", nil, true, dupMaxTokens); !slices.Equal(got, h("test")) {
 		t.Errorf("meta words: %x", got)
 	}
+}
+
+// refTokens is dupTokens written the plain way, a byte at a time: the
+// reference the fast tokenizer (bitmap, eight bytes at a time, word cache)
+// must match exactly.
+func refTokens(s string, meta bool, limit int) (out []uint64, truncated bool) {
+	var buf [32]byte
+	n, or := 0, byte(0)
+	for i := 0; i <= len(s); i++ {
+		c := byte(0)
+		if i < len(s) {
+			c = dupFold[s[i]]
+		}
+		if c != 0 {
+			if n < len(buf) {
+				buf[n] = c
+			}
+			n++
+			or |= c
+			continue
+		}
+		if n >= 2 && n <= len(buf) && or >= 0x40 {
+			h := dupHashWord(&buf, len(dupStem(buf[:n])))
+			if !dupStop.has(h) && !(meta && dupMetaStop.has(h)) {
+				if len(out) == limit {
+					return out, true
+				}
+				out = append(out, h)
+			}
+		}
+		n, or = 0, 0
+	}
+	return out, false
+}
+
+// TestDupTokensReference checks the tokenizer against refTokens on
+// random text built to hit its edges: words across 64-byte blocks and
+// at the end of the text, words of 8, 15, 16, 32 and 33 bytes, suffixes
+// the stemmer cuts, capitals, digits, UTF-8, and stop words. One
+// tokenizer serves every case, as a pooled one does, so the word cache
+// and numbering are exercised too.
+func TestDupTokensReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 7))
+	pieces := []string{"a", "I", "the", "Deployments", "testing", "tested", "committing", "stopped", "classes",
+		"feedback", "notes", "quickly", "2026", "v2", "x86_64", "é", "日本語", "ABCDEFGH", "abcdefghijklmno",
+		"abcdefghijklmnop", "abcdefghijklmnopqrstuvwxyzabcdef", "abcdefghijklmnopqrstuvwxyzabcdefg",
+		"0123456789012345", " ", "  ", "\n", "-", "_", ".", "/", "@", "[", "`", "{", "\x7f", "\x00", "\xff"}
+	var z dupTokenizer
+	check := func(s string) {
+		t.Helper()
+		for _, meta := range []bool{false, true} {
+			for _, limit := range []int{dupMaxTokens, 0, 1, 7} {
+				want, wantTrunc := refTokens(s, meta, limit)
+				got, gotTrunc := z.tokens(s, nil, meta, limit)
+				if !slices.Equal(got, want) || gotTrunc != wantTrunc {
+					t.Fatalf("tokens(%q, meta %v, limit %d) = %x %v, want %x %v", s, meta, limit, got, gotTrunc, want, wantTrunc)
+				}
+				if len(z.tids) != len(got) {
+					t.Fatalf("tokens(%q): %d word numbers for %d words", s, len(z.tids), len(got))
+				}
+			}
+		}
+	}
+	for range 20000 {
+		var sb strings.Builder
+		for n := r.IntN(300); sb.Len() < n; {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+			if r.IntN(2) == 0 {
+				sb.WriteByte(' ')
+			}
+		}
+		check(sb.String())
+	}
+	for _, p := range dupPairs {
+		for _, it := range []DupItem{p.a, p.b} {
+			check(it.Body)
+			check(it.Name + " " + it.Description + " " + it.Path)
+		}
+	}
+}
+
+// TestFindDuplicatesReuse runs FindDuplicates again and again, and from
+// several goroutines at once (run it with -race): the pooled scratch, the
+// word cache and the word numbers it keeps between calls must not change
+// an answer.
+func TestFindDuplicatesReuse(t *testing.T) {
+	inputs := [][]DupItem{genDupItems(300, 4), genDupItems(40, 5), nil}
+	for _, p := range dupPairs {
+		inputs[2] = append(inputs[2], p.a, p.b)
+	}
+	want := make([]string, len(inputs))
+	for i, items := range inputs {
+		want[i] = fmt.Sprint(FindDuplicates(items))
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 6 {
+				i := (g + k) % len(inputs)
+				if got := fmt.Sprint(FindDuplicates(inputs[i])); got != want[i] {
+					t.Errorf("input %d, goroutine %d, round %d: got %s, want %s", i, g, k, got, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func TestDupStripDate(t *testing.T) {
