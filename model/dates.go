@@ -30,9 +30,10 @@ package model
 //     memories) but whether one stands where a rule could take it ("in 8
 //     days", not "every 8 days" or "a 47-day retention"). Most memories stop
 //     here: on a corpus of 20,000 memories (32 MB) one in twenty passes.
-//  2. The trigger words are found (relAnchorsEN, yearAnchorsEN, and the CJK
-//     halves), each holding a byte that is rare in prose, found with
-//     vectorised strings.IndexByte; their positions anchor windows.
+//  2. The trigger words are found (relAnchorsEN, yearScan, and for CJK
+//     relAnchorsCJK, yearAnchorsCJK), each holding a byte that is rare in
+//     prose, found with vectorised strings.IndexByte; their positions anchor
+//     windows.
 //  3. ProseRanges says what is prose, up to the end of the last window.
 //  4. Only windows of prose around the triggers are tokenized (English) or
 //     matched against literal tables (zh, ja, ko), so the cost grows with the
@@ -130,11 +131,8 @@ func FindRelativeDates(text string, anchor time.Time) []DateSpan {
 // anchor by more than half a year (then Ambiguous). Numeric forms like "5/26"
 // are skipped: they read as fractions and ratios as often as dates.
 func FindMissingYears(text string, anchor time.Time) []DateSpan {
-	enMaybe, cjkMaybe := yearScan(text)
-	var en, cjk []int
-	if enMaybe {
-		en = yearAnchorsEN(text)
-	}
+	en, cjkMaybe := yearScan(text)
+	var cjk []int
 	if cjkMaybe {
 		cjk = yearAnchorsCJK(text)
 	}
@@ -147,12 +145,9 @@ func dtFind(text string, anchor time.Time, en, cjk []int, rel bool) []DateSpan {
 	if en == nil && cjk == nil {
 		return nil
 	}
-	var enW, cjkW [][2]int
-	switch {
-	case rel:
+	enW, cjkW := dtAnchorWindows(text, en, 24, 40, false), dtAnchorWindows(text, cjk, 12, 24, true)
+	if rel {
 		enW, cjkW = dtAnchorWindows(text, en, 80, 60, false), dtAnchorWindows(text, cjk, 40, 40, true)
-	default:
-		enW, cjkW = dtAnchorWindows(text, en, 24, 40, false), dtAnchorWindows(text, cjk, 12, 24, true)
 	}
 	// Only the prose inside a window is read, so ProseRanges may stop at the
 	// end of the last one.
@@ -299,26 +294,11 @@ func init() {
 // zh/ja/ko relative phrase this file knows.
 var cjkTriggerRunes = []rune("天日晚早周期拜月年朝夜晩週度늘일제레께주달해년젯피틀흘루월")
 
-// relAnchors returns the positions of English and CJK trigger words in s;
-// both nil for the many memories with none. The finders call its halves,
-// relAnchorsEN and relAnchorsCJK, for the languages relScan lets through.
-//
-// English: every trigger word holds one of a few uncommon letters (day and
-// year a y, month/morning/tomorrow an m, night/evening a g, afternoon an f,
-// week a k, quarter a q, EOD a D), so one vectorised strings.IndexByte pass
-// per letter and case finds the candidates, and a few byte compares confirm
-// the word. CJK: text with no lead byte of a trigger character is skipped the
-// same way; otherwise a per-byte loop tests each character's first two bytes
-// against a bitset and the third against a mask.
-func relAnchors(s string) (en, cjk []int) {
-	en = relAnchorsEN(s)
-	if !hasCJKLead(s) {
-		return en, nil
-	}
-	return en, relAnchorsCJK(s)
-}
-
-// relAnchorsEN returns the English half of relAnchors.
+// relAnchorsEN returns the positions of English trigger words in s. Every
+// trigger word holds one of a few uncommon letters (day and year a y,
+// month/morning/tomorrow an m, night/evening a g, afternoon an f, week a k,
+// quarter a q, EOD a D), so one vectorised strings.IndexByte pass per letter
+// and case finds the candidates, and a few byte compares confirm the word.
 func relAnchorsEN(s string) (en []int) {
 	for k := 0; k < len(enKeyBytes); k++ {
 		c := enKeyBytes[k]
@@ -339,8 +319,9 @@ func relAnchorsEN(s string) (en []int) {
 	return en
 }
 
-// relAnchorsCJK returns the CJK half of relAnchors: the offset of every
-// trigger character (cjkTriggerAt).
+// relAnchorsCJK returns the positions of CJK trigger characters in s
+// (cjkTriggerAt): a byte loop that skips ASCII a word at a time, run only
+// for text relScan has seen one in.
 func relAnchorsCJK(s string) (cjk []int) {
 	for i := 0; i+2 < len(s); i++ {
 		// Skip ASCII eight bytes at a time: CJK memories are full of it.
@@ -371,7 +352,7 @@ func cjkTriggerAt(s string, i int) bool {
 		cjkRelThird[cjkIndex(s[i], s[i+1])]&(1<<(s[i+2]&0x3F)) != 0 && s[i+2]&0xC0 == 0x80
 }
 
-// enKeyBytes are the letters relAnchors searches for; see enAnchor.
+// enKeyBytes are the letters relAnchorsEN searches for; see enAnchor.
 const enKeyBytes = "yYmMgGfFkKqQD"
 
 // cjkLeads holds the UTF-8 lead bytes of the CJK trigger characters.
@@ -384,17 +365,6 @@ var cjkLeads = func() string {
 	}
 	return string(b)
 }()
-
-// hasCJKLead reports whether s holds a lead byte of a CJK trigger character:
-// one vectorised pass per byte, so text in other scripts pays almost nothing.
-func hasCJKLead(s string) bool {
-	for k := 0; k < len(cjkLeads); k++ {
-		if strings.IndexByte(s, cjkLeads[k]) >= 0 {
-			return true
-		}
-	}
-	return false
-}
 
 // enAnchor confirms an English trigger word around the key letter at s[i].
 func enAnchor(s string, i int) bool {
@@ -431,38 +401,6 @@ func dtFoldAt(s string, i int, lower string) bool {
 	return true
 }
 
-// yearAnchors returns the positions of capitalised month names and of 月 and
-// 월 in s.
-func yearAnchors(s string) (en, cjk []int) {
-	return yearAnchorsEN(s), yearAnchorsCJK(s)
-}
-
-// yearAnchorsEN returns the positions of capitalised month names in s. Every
-// one starts with a rare byte (a capital J F M A S O N D), so instead of a
-// per-byte loop it runs one vectorised strings.IndexByte pass per byte:
-// about four times faster on English prose, where capitals are few.
-func yearAnchorsEN(s string) (en []int) {
-	for k := 0; k < len(dtMonthInitials); k++ {
-		c := dtMonthInitials[k]
-		for i := strings.IndexByte(s, c); i >= 0; {
-			if i+2 < len(s) && (i == 0 || !prAlnum(s[i-1])) {
-				if _, ok := dtMonthAbbrev[string([]byte{s[i] | 0x20, s[i+1] | 0x20, s[i+2] | 0x20})]; ok {
-					en = append(en, i)
-				}
-			}
-			n := strings.IndexByte(s[i+1:], c)
-			if n < 0 {
-				break
-			}
-			i += n + 1
-		}
-	}
-	if len(en) > 1 {
-		sort.Ints(en)
-	}
-	return en
-}
-
 // yearAnchorsCJK returns the positions of 月 and 월 in s.
 func yearAnchorsCJK(s string) (cjk []int) {
 	for _, mark := range [...]string{"月", "월"} {
@@ -492,7 +430,7 @@ var dtMonthAbbrev = map[string]time.Month{
 // ---------------------------------------------------------------------------
 // Sharp prefilters
 //
-// The trigger words of relAnchors are common: "days" in "every 8 days",
+// The trigger words of relAnchorsEN are common: "days" in "every 8 days",
 // "day" in "47-day retention", "nightly" (a trigger because it starts with
 // night). On a realistic corpus half the memories hold one, and each of those
 // paid for ProseRanges and tokenize to find nothing; the many passes over
@@ -532,7 +470,7 @@ const (
 // week, weeks and weekend "ek"; month, months, morning and tomorrow "mo";
 // night, tonight and evening "ni"; afternoon "ft"; quarter "qu". Each is
 // rare in prose (under 0.15% of byte pairs on the corpus each, against
-// 1–2% for the single letters relAnchors searches), and EOD, which must be
+// 1–2% for the single letters relAnchorsEN searches), and EOD, which must be
 // uppercase, adds "OD" below.
 var relBigrams = [...]string{"ay", "ye", "ek", "mo", "ni", "ft", "qu"}
 
@@ -564,10 +502,10 @@ func init() {
 // answer is exact: the finder would return nothing for that language.
 //
 // It reads every byte pair through relPairTab, sixteen at a time from two
-// 64-bit loads, and branches only when one of the sixteen is marked: about
-// six instructions a byte with no unpredictable branch, where relAnchors
-// made an IndexByte call (some 150 instructions and a mispredicted branch
-// with what surrounds it) for one byte in thirteen.
+// 64-bit loads, and branches only when one of the sixteen is marked (for
+// one block in fifteen or so): about six instructions a byte, where
+// relAnchorsEN made an IndexByte call (some 150 instructions and a
+// mispredicted branch with what surrounds it) for one byte in thirteen.
 func relScan(s string) (en, cjk bool) {
 	want := uint8(relPairEN | relPairCJK)
 	i := 0
@@ -646,14 +584,18 @@ func relKeyWordMaybe(s string, i int) bool {
 	if t, u := (int(p)*28+a)*28+b, (a*28+b)*28+int(n); relKeyTri[0][t>>6]&(1<<(t&63)) == 0 || relKeyTri[1][u>>6]&(1<<(u&63)) == 0 {
 		return false
 	}
-	ws, we := i, i
-	for ws > 0 && prAlnum(s[ws-1]) {
+	// The word around the pair: key words run from three letters (day,
+	// EOD) to nine (yesterday, afternoon, Wednesday), so reading stops past
+	// nine, which keeps a long run of letters from being read again for
+	// every pair in it.
+	ws, we := i, i+2
+	for ws > 0 && we-ws <= 9 && prAlnum(s[ws-1]) {
 		ws--
 	}
-	for we < len(s) && prAlnum(s[we]) {
+	for we < len(s) && we-ws <= 9 && prAlnum(s[we]) {
 		we++
 	}
-	if we-ws < 3 || we-ws > 9 { // day and EOD … yesterday, afternoon, wednesday
+	if we-ws < 3 || we-ws > 9 {
 		return false
 	}
 	kw, ok := dtLookupWord(s[ws:we])
@@ -824,18 +766,24 @@ func dtWordID(w string) kwID {
 	return kw.id
 }
 
-// yearScan is FindMissingYears' prefilter, in the manner of relScan: en
-// reports whether a capitalised month name stands where monthFirst ("May
-// 26") or dayFirst ("26 May", "26th of May") could read it, cjk whether s
-// holds 月 or 월. Month names start with a capital, rare in prose, so this
-// keeps yearAnchors' vectorised IndexByte pass per capital.
-func yearScan(s string) (en, cjk bool) {
-	cjk = strings.Contains(s, "月") || strings.Contains(s, "월")
+// yearScan is FindMissingYears' prefilter and anchor finder. en holds the
+// positions of capitalised month names (the anchors of the English windows)
+// when one of them stands where monthFirst ("May 26") or dayFirst ("26
+// May", "26th of May") could read it, else nil; cjk reports whether s holds
+// 月 or 월.
+//
+// Month names start with a capital, rare in prose, so one vectorised
+// strings.IndexByte pass per capital (J F M A S O N D) finds them; a
+// per-byte loop, or a table or SWAR pass like relScan's, costs more, since
+// capitals are only about one byte in fifty.
+func yearScan(s string) (en []int, cjk bool) {
+	maybe := false
 	for k := 0; k < len(dtMonthInitials); k++ {
 		c := dtMonthInitials[k]
 		for i := strings.IndexByte(s, c); i >= 0; {
-			if yearMonthMaybe(s, i) {
-				return true, cjk
+			if yearAnchorAt(s, i) {
+				en = append(en, i)
+				maybe = maybe || yearMonthMaybe(s, i)
 			}
 			n := strings.IndexByte(s[i+1:], c)
 			if n < 0 {
@@ -844,29 +792,38 @@ func yearScan(s string) (en, cjk bool) {
 			i += n + 1
 		}
 	}
-	return false, cjk
+	if !maybe {
+		en = nil
+	} else if len(en) > 1 {
+		sort.Ints(en)
+	}
+	return en, strings.Contains(s, "月") || strings.Contains(s, "월")
 }
 
-// yearMonthMaybe reports whether a month name starts at s[i] (a capital)
-// with a day number next to it: after it across spaces or tabs (and the dot
-// of an abbreviation), as monthFirst needs, or before it across whitespace
-// and perhaps "of", as dayFirst needs.
-func yearMonthMaybe(s string, i int) bool {
+// yearAnchorAt reports whether a word starts at s[i] with the first three
+// letters of a month name, in any case: an anchor of the English windows.
+// Most capitals start other words and stop here.
+func yearAnchorAt(s string, i int) bool {
 	if i > 0 && prAlnum(s[i-1]) || i+2 >= len(s) {
 		return false
 	}
-	// Most capitals start other words: check the three letters every month
-	// name starts with before reading the word.
 	switch uint32(s[i]|0x20)<<16 | uint32(s[i+1]|0x20)<<8 | uint32(s[i+2]|0x20) {
 	case 'j'<<16 | 'a'<<8 | 'n', 'f'<<16 | 'e'<<8 | 'b', 'm'<<16 | 'a'<<8 | 'r',
 		'a'<<16 | 'p'<<8 | 'r', 'm'<<16 | 'a'<<8 | 'y', 'j'<<16 | 'u'<<8 | 'n',
 		'j'<<16 | 'u'<<8 | 'l', 'a'<<16 | 'u'<<8 | 'g', 's'<<16 | 'e'<<8 | 'p',
 		'o'<<16 | 'c'<<8 | 't', 'n'<<16 | 'o'<<8 | 'v', 'd'<<16 | 'e'<<8 | 'c':
-	default:
-		return false
+		return true
 	}
+	return false
+}
+
+// yearMonthMaybe reports whether a month name starts at s[i] (an anchor)
+// with a day number next to it: after it across spaces or tabs (and the dot
+// of an abbreviation), as monthFirst needs, or before it across whitespace
+// and perhaps "of", as dayFirst needs.
+func yearMonthMaybe(s string, i int) bool {
 	we := i + 1
-	for we < len(s) && prAlnum(s[we]) {
+	for we < len(s) && we-i <= 9 && prAlnum(s[we]) { // September is the longest
 		we++
 	}
 	if we-i < 3 || we-i > 9 || dtWordID(s[i:we]) != kwMonthName {
