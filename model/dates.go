@@ -208,23 +208,32 @@ func dtAnchorWindows(text string, anchors []int, before, after int, cjk bool) []
 	var ws [][2]int
 	for _, a := range anchors {
 		lo, hi := max(a-before, 0), min(a+after, len(text))
+		// last is the end of the window before, itself at a word (or
+		// character) boundary. Widening need not go back past it, nor
+		// forward from short of it: the windows merge either way. Without
+		// that, a long run of letters holding many anchors was read once
+		// for each of them (a megabyte of "daysdays…" took minutes).
+		last := -1
+		if n := len(ws); n > 0 {
+			last = ws[n-1][1]
+		}
 		if cjk {
 			for lo > 0 && !utf8.RuneStart(text[lo]) {
 				lo--
 			}
-			for hi < len(text) && !utf8.RuneStart(text[hi]) {
+			for hi > last && hi < len(text) && !utf8.RuneStart(text[hi]) {
 				hi++
 			}
 		} else {
-			for lo > 0 && prAlnum(text[lo-1]) {
+			for lo > max(last, 0) && prAlnum(text[lo-1]) {
 				lo--
 			}
-			for hi < len(text) && prAlnum(text[hi]) {
+			for hi > last && hi < len(text) && prAlnum(text[hi]) {
 				hi++
 			}
 		}
-		if n := len(ws); n > 0 && lo <= ws[n-1][1] {
-			ws[n-1][1] = max(ws[n-1][1], hi)
+		if n := len(ws); n > 0 && lo <= last {
+			ws[n-1][1] = max(last, hi)
 			continue
 		}
 		ws = append(ws, [2]int{lo, hi})

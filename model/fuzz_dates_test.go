@@ -222,3 +222,19 @@ func TestDatesPrefilterPhrases(t *testing.T) {
 		check(b.String())
 	}
 }
+
+// A long run of letters full of trigger words ("daysdays…") once cost a
+// pass over the run for each of them (dtAnchorWindows); now one. This takes
+// milliseconds, and most of a minute with the old widening.
+func TestDatesLongWord(t *testing.T) {
+	text := "We ship in 3 days and 5月26日. " + strings.Repeat("daysdays", 1<<15) + " Tomorrow May 26."
+	for _, rel := range []bool{true, false} {
+		got := FindMissingYears(text, dateAnchor)
+		if rel {
+			got = FindRelativeDates(text, dateAnchor)
+		}
+		if want := findUnwindowed(text, dateAnchor, rel); !reflect.DeepEqual(got, want) || len(got) != 2 {
+			t.Fatalf("rel=%v: got %+v, want %+v (two spans)", rel, got, want)
+		}
+	}
+}
