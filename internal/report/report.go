@@ -4,6 +4,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -108,39 +109,107 @@ const findingIndent = 12
 // positive, wraps long lines at word boundaries with a hanging indent (for a
 // terminal); 0 leaves every finding on one line (for grep and pipes).
 func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, width int) error {
-	ew := &errWriter{w: w}
+	// A real tree can have tens of thousands of findings. Styling each
+	// piece through lipgloss cost more than checking the whole tree, so
+	// each style is rendered once into the escape codes around its text,
+	// and output goes through one buffer.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	p := painters(st)
 	groups := group(fs)
+	indent := strings.Repeat(" ", findingIndent)
 	for gi, g := range groups {
 		if gi > 0 {
-			ew.printf("\n")
+			bw.WriteByte('\n')
 		}
 		title := g.project
 		if title == "" {
 			title = "configuration"
 		}
-		ew.printf("%s\n", st.Project.Render(tilde(title, home)))
+		bw.WriteString(p.project.paint(tilde(title, home)))
+		bw.WriteByte('\n')
 		for _, d := range g.dirs {
 			if d.dir != "" {
-				ew.printf("  %s\n", st.Dir.Render(tilde(d.dir, home)))
+				bw.WriteString("  ")
+				bw.WriteString(p.dir.paint(tilde(d.dir, home)))
+				bw.WriteByte('\n')
 			}
 			for _, f := range d.findings {
 				sev := f.Severity
 				if sev < model.Info || sev > model.Error {
 					sev = model.Info
 				}
-				text := st.Location.Render(location(f, home)) + " " + f.Message + " " + st.Rule.Render("["+f.Rule+"]")
-				ew.printf("    %s %s\n", st.Severity[sev].Render(fmt.Sprintf("%-7s", sev)), hang(text, width, findingIndent))
+				text := p.location.paint(location(f, home)) + " " + f.Message + " " + p.rule.paint("["+f.Rule+"]")
+				bw.WriteString("    ")
+				bw.WriteString(p.severity[sev].paint(sevLabel[sev]))
+				bw.WriteByte(' ')
+				bw.WriteString(hang(text, width, findingIndent))
+				bw.WriteByte('\n')
 				if f.Suggestion != "" {
-					ew.printf("%s%s\n", strings.Repeat(" ", findingIndent), hang(st.Suggestion.Render("→ "+f.Suggestion), width, findingIndent+2))
+					bw.WriteString(indent)
+					bw.WriteString(hang(p.suggestion.paint("→ "+f.Suggestion), width, findingIndent+2))
+					bw.WriteByte('\n')
 				}
 			}
 		}
 	}
 	if len(groups) > 0 {
-		ew.printf("\n")
+		bw.WriteByte('\n')
 	}
-	ew.printf("%s\n", st.Summary.Render(SummaryLine(sum)))
-	return ew.err
+	bw.WriteString(p.summary.paint(SummaryLine(sum)))
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// sevLabel is each severity padded to the seven columns of "warning".
+var sevLabel = [3]string{
+	model.Info:    fmt.Sprintf("%-7s", model.Info),
+	model.Warning: fmt.Sprintf("%-7s", model.Warning),
+	model.Error:   fmt.Sprintf("%-7s", model.Error),
+}
+
+// painter is a lipgloss style reduced to the escape codes it writes before
+// and after a single line of text.
+type painter struct {
+	style     lipgloss.Style
+	pre, post string
+}
+
+func newPainter(s lipgloss.Style) painter {
+	const probe = "x" // escape sequences hold no x
+	r := s.Render(probe)
+	i := strings.Index(r, probe)
+	if i < 0 || strings.Contains(r[i+1:], probe) {
+		return painter{style: s, pre: "\x00"} // unexpected shape: use lipgloss itself
+	}
+	return painter{style: s, pre: r[:i], post: r[i+len(probe):]}
+}
+
+func (p painter) paint(s string) string {
+	// lipgloss styles each line of a multi-line string and expands tabs;
+	// such text, and a style that did not reduce, goes through lipgloss.
+	if p.pre == "\x00" || strings.ContainsAny(s, "\n\t") {
+		return p.style.Render(s)
+	}
+	if p.pre == "" && p.post == "" {
+		return s
+	}
+	return p.pre + s + p.post
+}
+
+type painterSet struct {
+	project, dir, location, rule, suggestion, summary painter
+	severity                                          [3]painter
+}
+
+func painters(st Styles) painterSet {
+	ps := painterSet{
+		project: newPainter(st.Project), dir: newPainter(st.Dir), location: newPainter(st.Location),
+		rule: newPainter(st.Rule), suggestion: newPainter(st.Suggestion), summary: newPainter(st.Summary),
+	}
+	for i := range ps.severity {
+		ps.severity[i] = newPainter(st.Severity[i])
+	}
+	return ps
 }
 
 // SummaryLine says in one line what was checked and found.
@@ -161,7 +230,9 @@ func SummaryLine(s Summary) string {
 // long path) are broken rather than allowed to overflow.
 func hang(s string, width, indent int) string {
 	avail := width - indent
-	if width <= 0 || avail < 20 {
+	// No character takes more columns than it has bytes, so text no longer
+	// than the line fits without measuring it.
+	if width <= 0 || avail < 20 || len(s) <= avail {
 		return s
 	}
 	// ansi.Wrap always breaks after a hyphen; rule IDs and file names must
@@ -238,15 +309,4 @@ func pl(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, a ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, a...)
-	}
 }
