@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/fang"
 	"github.com/charmbracelet/x/term"
@@ -24,6 +23,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/demo"
 	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/internal/termbg"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -39,11 +39,6 @@ const (
 	exitUsage    = 2 // bad flags, unreadable directories, nothing to check
 )
 
-// exitError carries an exit code without printing anything more.
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
-
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 }
@@ -57,6 +52,10 @@ type globals struct {
 	readonly   bool
 	now        string
 	getenv     func(string) string
+	// exit is the status of a command that succeeded in running (lint
+	// sets 1 when it found errors). It does not travel as an error: fang
+	// would then query the terminal's colours to print nothing.
+	exit int
 }
 
 // run executes memtui with args and returns the process exit code.
@@ -69,22 +68,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	err := fang.Execute(ctx, root,
 		fang.WithVersion(versionString()),
 		fang.WithoutManpage(),
-		fang.WithErrorHandler(func(w io.Writer, st fang.Styles, err error) {
-			var ee exitError
-			if errors.As(err, &ee) {
-				return
-			}
-			fang.DefaultErrorHandler(w, st, err)
-		}),
 	)
-	var ee exitError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &ee):
-		return ee.code
+	if err != nil {
+		return exitUsage
 	}
-	return exitUsage
+	return g.exit
 }
 
 func newRoot(g *globals, stdout, stderr io.Writer) *cobra.Command {
@@ -279,13 +267,20 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	} else {
 		home, _ := os.UserHomeDir()
 		w := colorprofile.NewWriter(stdout, environ(g.getenv))
-		err = report.Text(w, shown, sum, report.DefaultStyles(darkBackground(stdout, w.Profile)), home, termWidth(stdout))
+		if w.Profile == colorprofile.NoTTY {
+			// Not a terminal: plain text straight to stdout, rather than
+			// escape codes the profile writer would strip again (a
+			// tenth of the run on a large tree).
+			err = report.Text(stdout, shown, sum, report.Styles{}, home, termWidth(stdout))
+		} else {
+			err = report.Text(w, shown, sum, report.DefaultStyles(darkBackground(stdout, w.Profile)), home, termWidth(stdout))
+		}
 	}
 	if err != nil {
 		return err
 	}
 	if sum.Errors > 0 {
-		return exitError{exitFindings}
+		g.exit = exitFindings
 	}
 	return nil
 }
@@ -298,7 +293,17 @@ func darkBackground(out io.Writer, p colorprofile.Profile) bool {
 	if !ok || p <= colorprofile.ASCII || !term.IsTerminal(f.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
 		return true
 	}
-	return lipgloss.HasDarkBackground(os.Stdin, f)
+	// Ask the controlling terminal, whose answer then cannot leak into
+	// stdin; stdout is the same terminal when /dev/tty cannot be opened.
+	tty := f
+	if t, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		defer t.Close()
+		tty = t
+	}
+	// Terminals answer in milliseconds; the wait only runs out on one
+	// that never answers, which then costs under a second.
+	dark, known := termbg.Dark(tty, 750*time.Millisecond)
+	return dark || !known
 }
 
 // termWidth is the terminal's width when out is one, else 0 (no wrapping,
