@@ -1,0 +1,64 @@
+// Package keymap declares every key memtui's terminal UI answers to, once.
+// The UI matches keys with key.Matches against these bindings and builds its
+// help from them, so what the help says is what the keys do.
+package keymap
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every binding of the TUI. Bindings follow the conventions people
+// bring from glow, lazygit and k9s.
+type KeyMap struct {
+	// Moving.
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// Panes and views.
+	NextPane, PrevPane, Open, Back key.Binding
+	Findings, Index, Browse        key.Binding
+	// In the preview.
+	Source, ScrollDown, ScrollUp key.Binding
+	// In the findings view.
+	Severity, NextRule, PrevRule key.Binding
+	// Everywhere.
+	Filter, ClearFilter, Edit, Refresh, Help, Quit key.Binding
+}
+
+// Default is memtui's standard key map.
+func Default() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+
+		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Open:     key.NewBinding(key.WithKeys("enter", "l", "right"), key.WithHelp("enter", "open")),
+		Back:     key.NewBinding(key.WithKeys("esc", "h", "left"), key.WithHelp("esc", "back")),
+		Findings: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "all findings")),
+		Index:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index as loaded")),
+		Browse:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "browse")),
+
+		Source:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "rendered/source")),
+		ScrollDown: key.NewBinding(key.WithKeys("J", "ctrl+d"), key.WithHelp("J", "scroll preview down")),
+		ScrollUp:   key.NewBinding(key.WithKeys("K", "ctrl+u"), key.WithHelp("K", "scroll preview up")),
+
+		Severity: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "severity")),
+		NextRule: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next rule")),
+		PrevRule: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous rule")),
+
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit in $EDITOR")),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ReadOnly returns the map with every binding that writes disabled, so it
+// neither fires nor shows in the help.
+func (k KeyMap) ReadOnly() KeyMap {
+	k.Edit.SetEnabled(false)
+	return k
+}

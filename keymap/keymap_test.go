@@ -1,0 +1,49 @@
+package keymap
+
+import (
+	"reflect"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// No two bindings that can be active at once may claim the same key: the
+// first match would silently win. Back and ClearFilter share esc on purpose
+// (clearing a filter is "back" while one is set).
+func TestNoKeyBoundTwice(t *testing.T) {
+	km := Default()
+	v := reflect.ValueOf(km)
+	owner := map[string]string{}
+	for i := 0; i < v.NumField(); i++ {
+		name := v.Type().Field(i).Name
+		if name == "ClearFilter" {
+			continue
+		}
+		for _, k := range v.Field(i).Interface().(key.Binding).Keys() {
+			if prev, ok := owner[k]; ok {
+				t.Errorf("key %q is bound to both %s and %s", k, prev, name)
+			}
+			owner[k] = name
+		}
+	}
+}
+
+func TestEveryBindingHasHelp(t *testing.T) {
+	v := reflect.ValueOf(Default())
+	for i := 0; i < v.NumField(); i++ {
+		b := v.Field(i).Interface().(key.Binding)
+		if b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("%s has no help text", v.Type().Field(i).Name)
+		}
+	}
+}
+
+func TestReadOnlyDisablesEdit(t *testing.T) {
+	km := Default().ReadOnly()
+	if km.Edit.Enabled() {
+		t.Error("--readonly must disable the edit binding")
+	}
+	if !km.Quit.Enabled() || !km.Filter.Enabled() {
+		t.Error("--readonly must leave reading keys alone")
+	}
+}
