@@ -371,6 +371,10 @@ func projectIgnores(p *model.Project, rules []IgnoreRule) map[string]bool {
 }
 
 // configFindings turns the scan's configuration problems into findings.
+// ConfigFindings reports the scan's configuration problems (invalid
+// settings, rejected overrides) as findings, as Orient includes them.
+func ConfigFindings(ps []model.ConfigProblem) []model.Finding { return configFindings(ps) }
+
 func configFindings(ps []model.ConfigProblem) []model.Finding {
 	var out []model.Finding
 	for _, p := range ps {
