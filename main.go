@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/fang"
 	"github.com/charmbracelet/x/term"
@@ -26,6 +27,7 @@ import (
 	"github.com/memtui/memtui/internal/termbg"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/ui"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; a plain
@@ -86,10 +88,13 @@ frontmatter, secrets, duplicates and more) and reports what is wrong.
 
 Run it on the built-in sample first:  memtui --demo`,
 		Args: cobra.NoArgs,
-		// Until the interactive view lands, the bare command prints the lint
-		// report.
+		// On a terminal the bare command is the TUI; piped, it prints the
+		// lint report, so scripts get text rather than escape codes.
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runLint(cmd.Context(), g, lf, stdout, stderr)
+			if !interactive(stdout) {
+				return runLint(cmd.Context(), g, lf, stdout, stderr)
+			}
+			return runTUI(cmd.Context(), g, stdout, stderr)
 		},
 	}
 	pf := root.PersistentFlags()
@@ -376,4 +381,63 @@ func noMemoryError(g *globals, opts memfs.Options) error {
 		msg = fmt.Sprintf("no project matches --project %q.", g.project)
 	}
 	return errors.New(msg)
+}
+
+// interactive reports whether the TUI can run: stdin and stdout are both
+// terminals.
+func interactive(stdout io.Writer) bool {
+	f, ok := stdout.(*os.File)
+	return ok && term.IsTerminal(f.Fd()) && term.IsTerminal(os.Stdin.Fd())
+}
+
+// runTUI starts the terminal UI. Bad flags and an empty machine are
+// reported before it starts; everything after shows inside it.
+func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
+	now, err := parseNow(g.now)
+	if err != nil {
+		return err
+	}
+	opts, err := scanOptions(g, stderr)
+	if err != nil {
+		return err
+	}
+	// A quick look before taking over the screen, so that a machine with no
+	// Claude Code memory gets the same plain advice as lint.
+	scan, err := memfs.Discover(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
+		return noMemoryError(g, opts)
+	}
+	copts := consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}
+	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
+		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
+	} else {
+		copts.Ignore = ignoreRules(cfg)
+		if cfg.StaleAfterDays > 0 {
+			copts.StaleAfter = time.Duration(cfg.StaleAfterDays) * 24 * time.Hour
+		}
+	}
+	home := g.getenv("HOME")
+	editor := g.getenv("VISUAL")
+	if editor == "" {
+		editor = g.getenv("EDITOR")
+	}
+	m := ui.New(ui.Config{
+		Scan:     opts,
+		Orient:   copts,
+		ReadOnly: g.readonly,
+		NoColor:  g.getenv("NO_COLOR") != "",
+		Home:     home,
+		Editor:   editor,
+		Watch:    true,
+	})
+	defer m.Close()
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
 }

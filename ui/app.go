@@ -1,0 +1,987 @@
+// Package ui is memtui's terminal interface: the only package that imports
+// Bubble Tea. The root Model routes messages and lays out panes; each pane
+// draws itself; everything slow (discovery, reading and checking, glamour
+// rendering, reloads after an edit or a change on disk) runs in a tea.Cmd.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/keymap"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/themes"
+)
+
+// Config is what main hands the TUI.
+type Config struct {
+	// Scan says where to look (memfs.Discover) and how to read.
+	Scan memfs.Options
+	// Orient tunes the checks (Now, Paths, Ignore, StaleAfter, Secrets).
+	Orient consolidate.Options
+	// ReadOnly hides every action that writes (editing).
+	ReadOnly bool
+	// NoColor draws with attributes only (NO_COLOR).
+	NoColor bool
+	// Keys are the bindings; the zero value means keymap.Default().
+	Keys *keymap.KeyMap
+	// Home is shown as ~ in paths.
+	Home string
+	// Editor is the command line that opens a file ($VISUAL, $EDITOR).
+	Editor string
+	// Watch turns on live updates; WatchLimit bounds the directories
+	// watched (0: 2,000).
+	Watch      bool
+	WatchLimit int
+	// Workers bounds background reading (0: 2).
+	Workers int
+}
+
+type viewID int
+
+const (
+	viewBrowse viewID = iota
+	viewFindings
+	viewIndex
+)
+
+type focusID int
+
+const (
+	focusProjects focusID = iota
+	focusMemories
+	focusPreview
+)
+
+// Model is the root of the TUI.
+type Model struct {
+	cfg  Config
+	c    *shared
+	ctx  context.Context
+	stop context.CancelFunc
+
+	width, height int
+	dark          bool
+	view          viewID
+	focus         focusID
+	left          focusID // which list the narrow layout shows beside the preview
+
+	projects *projectsPane
+	memories *memoriesPane
+	preview  *previewPane
+	findings *findingsView
+	index    *indexView
+	help     help.Model
+	input    textinput.Model
+	// filtering is the input mode: keys go to the filter box.
+	filtering bool
+
+	scan     *model.Scan
+	data     []*projectData
+	config   []model.Finding
+	gen      int
+	loader   *loader
+	loaded   int
+	loading  bool
+	loadTime time.Duration
+
+	renders      map[renderKey]string
+	source       bool
+	resizeSeq    int
+	findingsSeq  int
+	findingsDirt bool
+
+	watcher  *memfs.Watcher
+	watchMsg string
+
+	status string
+	err    error
+	// rects are where each pane was drawn, for the mouse.
+	rects []paneRect
+	// shownSel remembers what the preview shows, to notice a change.
+	shownProject int
+	shownItem    memItem
+	shownHasItem bool
+}
+
+type paneRect struct {
+	focus      focusID
+	x, y, w, h int // the list area inside the border and title
+}
+
+// New builds the TUI for cfg.
+func New(cfg Config) *Model {
+	keys := keymap.Default()
+	if cfg.Keys != nil {
+		keys = *cfg.Keys
+	}
+	if cfg.ReadOnly {
+		keys = keys.ReadOnly()
+	}
+	if cfg.Orient.Now.IsZero() {
+		cfg.Orient.Now = time.Now()
+	}
+	if cfg.Orient.Secrets == nil {
+		cfg.Orient.Secrets = consolidate.DefaultSecretScanner()
+	}
+	if cfg.WatchLimit <= 0 {
+		cfg.WatchLimit = 2000
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 2
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	m := &Model{cfg: cfg, ctx: ctx, stop: stop, dark: true, renders: map[renderKey]string{}, shownProject: -1}
+	m.c = &shared{keys: keys, now: cfg.Orient.Now, home: cfg.Home, readonly: cfg.ReadOnly}
+	m.c.st = themes.NewStyles(themes.For(m.dark, cfg.NoColor))
+	m.projects = newProjectsPane(m.c)
+	m.memories = newMemoriesPane(m.c)
+	m.preview = newPreviewPane(m.c)
+	m.findings = newFindingsView(m.c)
+	m.index = newIndexView(m.c)
+	m.help = help.New()
+	m.input = textinput.New()
+	m.input.Prompt = "/"
+	m.input.CharLimit = 200
+	m.applyStyles()
+	m.projects.focused = true
+	return m
+}
+
+// Init starts discovery and asks the terminal for its background.
+func (m *Model) Init() tea.Cmd {
+	m.gen++
+	m.loading = true
+	return tea.Batch(tea.RequestBackgroundColor, discoverCmd(m.ctx, m.gen, m.cfg.Scan))
+}
+
+// Close stops background work and the watcher.
+func (m *Model) Close() {
+	m.stop()
+	if m.loader != nil {
+		m.loader.cancel()
+	}
+	if m.watcher != nil {
+		m.watcher.Close()
+	}
+}
+
+func (m *Model) applyStyles() {
+	t := themes.For(m.dark, m.cfg.NoColor)
+	m.c.st = themes.NewStyles(t)
+	hs := help.DefaultStyles(m.dark)
+	if m.cfg.NoColor {
+		plain := lipgloss.NewStyle()
+		hs = help.Styles{ShortKey: plain.Bold(true), ShortDesc: plain, ShortSeparator: plain, FullKey: plain.Bold(true), FullDesc: plain, FullSeparator: plain, Ellipsis: plain}
+	}
+	m.help.Styles = hs
+	is := textinput.DefaultStyles(m.dark)
+	is.Cursor.Blink = false // a steady cursor: nothing ticks while typing
+	m.input.SetStyles(is)
+}
+
+// Messages the root handles besides loading and rendering.
+type (
+	resizeDoneMsg   struct{ seq int }
+	findingsTickMsg struct{ seq int }
+	changesMsg      struct{ paths []string }
+	watchErrMsg     struct{ err error }
+	editorDoneMsg   struct {
+		err  error
+		path string // the memory dir to reload
+	}
+	statusMsg string
+)
+
+// Update routes a message: sizes, then app-wide messages, then keys by
+// mode, then the mouse.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		// A drag sends many sizes; render the preview once it settles.
+		m.resizeSeq++
+		seq := m.resizeSeq
+		return m, tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return resizeDoneMsg{seq} })
+	case resizeDoneMsg:
+		if msg.seq != m.resizeSeq {
+			return m, nil
+		}
+		if m.view == viewIndex {
+			m.index.SetSize(m.index.w, m.index.h)
+		}
+		return m, m.requestPreview(true)
+	case tea.BackgroundColorMsg:
+		m.dark = msg.IsDark()
+		m.applyStyles()
+		m.projects.rebuild()
+		m.memories.rebuild()
+		m.findings.apply()
+		if m.view == viewIndex {
+			m.index.build()
+		}
+		return m, m.requestPreview(true)
+	case scanMsg:
+		return m, m.onScan(msg)
+	case loadedMsg:
+		return m, m.onLoaded(msg)
+	case loadDoneMsg:
+		if msg.gen == m.gen {
+			m.loading = false
+			m.loadTime = msg.elapsed
+		}
+		return m, m.findingsChanged()
+	case dirReloadedMsg:
+		return m, m.onDirReloaded(msg)
+	case renderedMsg:
+		if msg.err != nil {
+			m.err = fmt.Errorf("rendering failed: %w", msg.err)
+			return m, nil
+		}
+		if len(m.renders) > 1000 {
+			clear(m.renders) // a bound, not an LRU: a full cache is rare
+		}
+		m.renders[msg.key] = msg.out
+		m.preview.rendered(msg.key, msg.out)
+		return m, nil
+	case findingsTickMsg:
+		if msg.seq == m.findingsSeq && m.findingsDirt {
+			m.refreshFindings()
+		}
+		return m, nil
+	case changesMsg:
+		return m, tea.Batch(m.onChanges(msg.paths), m.waitChanges())
+	case watchErrMsg:
+		m.watchMsg = "live updates stalled: " + msg.err.Error()
+		return m, tea.Batch(m.refresh(), m.waitWatchErr())
+	case editorDoneMsg:
+		if msg.err != nil {
+			m.err = fmt.Errorf("the editor failed: %w", msg.err)
+		}
+		return m, m.reloadPath(msg.path)
+	case statusMsg:
+		m.status = string(msg)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.MouseWheelMsg:
+		m.onWheel(msg.Mouse())
+		return m, m.syncSelection()
+	case tea.MouseClickMsg:
+		m.onClick(msg.Mouse())
+		return m, m.syncSelection()
+	}
+	return m, nil
+}
+
+// onScan shows the project list and starts reading.
+func (m *Model) onScan(msg scanMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		return nil
+	}
+	if msg.err != nil {
+		m.err = msg.err
+		m.loading = false
+		return nil
+	}
+	keepSel := m.projects.selected()
+	var keepName string
+	if keepSel >= 0 && keepSel < len(m.data) {
+		keepName = m.data[keepSel].p.Name()
+	}
+	m.scan = msg.scan
+	m.config = consolidate.ConfigFindings(msg.scan.Config)
+	m.data = make([]*projectData, len(msg.scan.Projects))
+	for i, p := range msg.scan.Projects {
+		m.data[i] = &projectData{p: p}
+	}
+	m.loaded = 0
+	m.projects.setProjects(m.data)
+	if keepName != "" {
+		for i, pd := range m.data {
+			if pd.p.Name() == keepName {
+				m.projects.list.selectRef(i)
+			}
+		}
+	}
+	m.memories.setProject(nil)
+	m.shownProject = -1
+	if m.loader != nil {
+		m.loader.cancel()
+	}
+	m.loader = startLoader(m.ctx, m.gen, msg.scan.Projects, m.cfg.Scan, m.cfg.Orient, m.cfg.Workers)
+	cmds := []tea.Cmd{m.loader.next(), m.syncSelection()}
+	if m.cfg.Watch {
+		cmds = append(cmds, m.startWatching())
+	}
+	if len(m.data) == 0 && len(m.config) == 0 {
+		m.status = "No Claude Code memory found. Try memtui --demo, or --config-dir / --memory-dir."
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
+	if msg.gen != m.gen || msg.idx >= len(m.data) {
+		return nil
+	}
+	pd := m.data[msg.idx]
+	pd.dirs, pd.loaded = msg.dirs, true
+	pd.summarize()
+	m.loaded++
+	m.projects.refresh(msg.idx)
+	cmds := []tea.Cmd{m.loader.next(), m.findingsChanged()}
+	if m.projects.selected() == msg.idx {
+		m.memories.setProject(pd)
+		m.shownProject = -1 // force the preview to follow
+		cmds = append(cmds, m.syncSelection())
+	}
+	if m.watcher != nil {
+		m.watchProject(pd)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
+	if msg.gen != m.gen || msg.idx >= len(m.data) {
+		return nil
+	}
+	if msg.err != nil {
+		m.err = msg.err
+		return nil
+	}
+	pd := m.data[msg.idx]
+	di := pd.dirIndex(msg.path)
+	if di < 0 || !pd.loaded {
+		return nil
+	}
+	pd.dirs[di] = msg.dd
+	pd.p.Dirs[di] = msg.dd.d
+	pd.summarize()
+	m.projects.refresh(msg.idx)
+	if m.watcher != nil {
+		m.watchProject(pd)
+	}
+	if m.view == viewIndex && m.index.dd != nil && m.index.dd.d.Path == msg.path {
+		m.index.dd = msg.dd
+		off := m.index.vp.YOffset()
+		m.index.build()
+		m.index.vp.SetYOffset(off)
+	}
+	var cmd tea.Cmd
+	if m.projects.selected() == msg.idx {
+		m.memories.setProject(pd)
+		cmd = m.requestPreview(false)
+	}
+	return tea.Batch(cmd, m.findingsChanged())
+}
+
+// findingsChanged notes that findings changed; the findings view, when on
+// screen, catches up at most a few times a second.
+func (m *Model) findingsChanged() tea.Cmd {
+	m.findingsDirt = true
+	if m.view != viewFindings {
+		return nil
+	}
+	m.findingsSeq++
+	seq := m.findingsSeq
+	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return findingsTickMsg{seq} })
+}
+
+// allFindings gathers the configuration findings and every loaded
+// project's, in report order.
+func (m *Model) allFindings() []model.Finding {
+	n := len(m.config)
+	for _, pd := range m.data {
+		n += pd.findings
+	}
+	out := make([]model.Finding, 0, n)
+	out = append(out, m.config...)
+	for _, pd := range m.data {
+		if !pd.loaded {
+			continue
+		}
+		for _, dd := range pd.dirs {
+			out = append(out, dd.findings...)
+		}
+	}
+	consolidate.SortFindings(out)
+	return out
+}
+
+func (m *Model) refreshFindings() {
+	m.findings.setFindings(m.allFindings())
+	m.findingsDirt = false
+}
+
+// refresh discovers and reads everything again.
+func (m *Model) refresh() tea.Cmd {
+	m.gen++
+	m.loading = true
+	m.status = "Refreshing…"
+	if m.loader != nil {
+		m.loader.cancel()
+	}
+	return discoverCmd(m.ctx, m.gen, m.cfg.Scan)
+}
+
+// reloadPath re-reads the memory directory at path, wherever it is.
+func (m *Model) reloadPath(path string) tea.Cmd {
+	for i, pd := range m.data {
+		if !pd.loaded {
+			continue
+		}
+		if di := pd.dirIndex(path); di >= 0 {
+			return reloadDirCmd(m.ctx, m.gen, i, pd.p, pd.dirs[di].d, m.cfg.Scan, m.cfg.Orient)
+		}
+	}
+	return nil
+}
+
+// onKey routes a key press: the filter box when typing, then the global
+// keys, then the current view.
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	m.err = nil
+	if m.filtering {
+		return m.filterKey(k)
+	}
+	keys := m.c.keys
+	switch {
+	case key.Matches(k, keys.Quit):
+		m.Close()
+		return tea.Quit
+	case key.Matches(k, keys.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		m.layout()
+		return nil
+	case key.Matches(k, keys.Refresh):
+		return m.refresh()
+	case key.Matches(k, keys.Filter):
+		if m.view == viewIndex {
+			return nil
+		}
+		m.filtering = true
+		m.input.SetValue(m.currentFilter())
+		m.input.CursorEnd()
+		m.layout()
+		return m.input.Focus()
+	case key.Matches(k, keys.Findings) && m.view != viewFindings:
+		m.view = viewFindings
+		m.refreshFindings()
+		m.layout()
+		return nil
+	case key.Matches(k, keys.Browse) && m.view != viewBrowse:
+		m.view = viewBrowse
+		m.layout()
+		return m.syncSelection()
+	case key.Matches(k, keys.Index):
+		return m.openIndex(0)
+	case key.Matches(k, keys.Edit):
+		return m.edit()
+	}
+	switch m.view {
+	case viewFindings:
+		return m.findingsKey(k)
+	case viewIndex:
+		if key.Matches(k, keys.Back) {
+			m.view = viewBrowse
+			m.layout()
+			return m.syncSelection()
+		}
+		return m.index.Update(k)
+	}
+	return m.browseKey(k)
+}
+
+func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := m.c.keys
+	switch {
+	case key.Matches(k, keys.ClearFilter) && m.currentFilter() != "":
+		m.setFilter("")
+		return m.syncSelection()
+	case key.Matches(k, keys.NextPane):
+		m.setFocus((m.focus + 1) % 3)
+		return nil
+	case key.Matches(k, keys.PrevPane):
+		m.setFocus((m.focus + 2) % 3)
+		return nil
+	case key.Matches(k, keys.Source):
+		m.source = !m.source
+		return m.requestPreview(true)
+	case key.Matches(k, keys.ScrollDown):
+		m.preview.scroll(max(m.preview.vp.Height()/2, 1))
+		return nil
+	case key.Matches(k, keys.ScrollUp):
+		m.preview.scroll(-max(m.preview.vp.Height()/2, 1))
+		return nil
+	case key.Matches(k, keys.Open):
+		switch m.focus {
+		case focusProjects:
+			m.setFocus(focusMemories)
+		case focusMemories:
+			m.setFocus(focusPreview)
+		}
+		return nil
+	case key.Matches(k, keys.Back):
+		switch m.focus {
+		case focusPreview:
+			m.setFocus(focusMemories)
+		case focusMemories:
+			m.setFocus(focusProjects)
+		}
+		return nil
+	}
+	switch m.focus {
+	case focusProjects:
+		m.projects.Update(k)
+	case focusMemories:
+		m.memories.Update(k)
+	case focusPreview:
+		m.preview.Update(k)
+	}
+	return m.syncSelection()
+}
+
+func (m *Model) findingsKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := m.c.keys
+	switch {
+	case key.Matches(k, keys.ClearFilter) && m.findings.filter != "":
+		m.findings.filter = ""
+		m.findings.apply()
+		return nil
+	case key.Matches(k, keys.Back):
+		m.view = viewBrowse
+		m.layout()
+		return m.syncSelection()
+	case key.Matches(k, keys.Open):
+		if f := m.findings.selected(); f != nil {
+			return m.jump(*f)
+		}
+		return nil
+	}
+	return m.findings.Update(k)
+}
+
+// filterKey edits the filter; it applies as you type, enter keeps it, esc
+// drops it.
+func (m *Model) filterKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "enter":
+		m.filtering = false
+		m.input.Blur()
+		m.layout()
+		return m.syncSelection()
+	case "esc":
+		m.filtering = false
+		m.input.Blur()
+		m.setFilter("")
+		m.layout()
+		return m.syncSelection()
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	m.setFilter(m.input.Value())
+	return tea.Batch(cmd, m.syncSelection())
+}
+
+// currentFilter is the filter of the list the filter box applies to.
+func (m *Model) currentFilter() string {
+	switch {
+	case m.view == viewFindings:
+		return m.findings.filter
+	case m.focus == focusProjects:
+		return m.projects.filter
+	}
+	return m.memories.filter
+}
+
+func (m *Model) setFilter(s string) {
+	switch {
+	case m.view == viewFindings:
+		m.findings.filter = s
+		m.findings.apply()
+		m.findings.list.top()
+	case m.focus == focusProjects:
+		m.projects.filter = s
+		m.projects.rebuild()
+		m.projects.list.top()
+	default:
+		if m.focus == focusPreview {
+			m.setFocus(focusMemories)
+		}
+		m.memories.filter = s
+		m.memories.rebuild()
+		m.memories.list.top()
+	}
+}
+
+func (m *Model) setFocus(f focusID) {
+	m.focus = f
+	if f != focusPreview {
+		m.left = f
+	}
+	m.projects.focused = f == focusProjects
+	m.memories.focused = f == focusMemories
+	m.preview.focused = f == focusPreview
+	m.layout()
+}
+
+// syncSelection follows the cursor: a new project fills the memories pane,
+// a new memory fills the preview.
+func (m *Model) syncSelection() tea.Cmd {
+	pi := m.projects.selected()
+	if pi != m.shownProject {
+		m.shownProject = pi
+		if pi >= 0 && pi < len(m.data) && m.data[pi].loaded {
+			m.memories.setProject(m.data[pi])
+		} else if pi >= 0 && pi < len(m.data) {
+			m.memories.setProject(m.data[pi])
+		} else {
+			m.memories.setProject(nil)
+		}
+		return m.requestPreview(true)
+	}
+	it := m.memories.selectedItem()
+	if it == nil && m.shownHasItem || it != nil && (!m.shownHasItem || *it != m.shownItem) {
+		return m.requestPreview(true)
+	}
+	return nil
+}
+
+// selection is the project and directory data under the cursors.
+func (m *Model) selection() (*projectData, *dirData, *memItem) {
+	pi := m.projects.selected()
+	if pi < 0 || pi >= len(m.data) || !m.data[pi].loaded {
+		if pi >= 0 && pi < len(m.data) {
+			return m.data[pi], nil, nil
+		}
+		return nil, nil, nil
+	}
+	pd := m.data[pi]
+	it := m.memories.selectedItem()
+	if it == nil || it.dir >= len(pd.dirs) {
+		return pd, nil, nil
+	}
+	return pd, pd.dirs[it.dir], it
+}
+
+// requestPreview shows the selected memory, from the cache when it has been
+// rendered at this width in this theme, else through a render Cmd.
+func (m *Model) requestPreview(force bool) tea.Cmd {
+	pd, dd, it := m.selection()
+	if it != nil {
+		m.shownItem, m.shownHasItem = *it, true
+	} else {
+		m.shownHasItem = false
+	}
+	width := max(m.preview.width-2, 10)
+	switch {
+	case pd == nil:
+		m.preview.clear("No project selected.")
+		return nil
+	case !pd.loaded:
+		m.preview.clear("Reading " + tilde(pd.p.Name(), m.c.home) + "…")
+		return nil
+	case it == nil:
+		m.preview.clear(projectSummary(m.c, pd))
+		return nil
+	}
+	var header string
+	var content []byte
+	var doc model.Doc
+	var anchor time.Time
+	lines := map[int]model.Severity{}
+	if it.file == nil {
+		ix := dd.d.Index
+		content = ix.Content
+		doc = model.ParseDoc(content)
+		header = indexHeader(m.c, dd, width)
+		anchor = ix.ModTime
+		for _, f := range dd.byFile["MEMORY.md"] {
+			if f.Line > 0 && f.Severity >= lines[f.Line] {
+				lines[f.Line] = f.Severity
+			}
+		}
+	} else {
+		content = it.file.Content
+		doc = dd.docs[it.file.Path]
+		header = memoryHeader(m.c, dd, it.file, width)
+		anchor = doc.FM.ModifiedTime
+		if anchor.IsZero() {
+			anchor = it.file.ModTime
+		}
+		for _, f := range dd.byFile[it.file.Path] {
+			if f.Line > 0 && f.Severity >= lines[f.Line] {
+				lines[f.Line] = f.Severity
+			}
+		}
+	}
+	t := themes.For(m.dark, m.cfg.NoColor)
+	k := renderKey{hash: contentHash(content), width: width, theme: t.Name, source: m.source}
+	if out, ok := m.renders[k]; ok {
+		m.preview.show(header, out, k, false)
+		return nil
+	}
+	if !force && k == m.preview.key && !m.preview.pending {
+		return nil
+	}
+	m.preview.show(header, "", k, true)
+	return renderCmd(renderInput{key: k, content: content, doc: doc, anchor: anchor, theme: t,
+		scanner: m.cfg.Orient.Secrets, lines: lines, st: m.c.st})
+}
+
+// projectSummary is what the preview says when a project, not a memory,
+// is selected.
+func projectSummary(c *shared, pd *projectData) string {
+	var b strings.Builder
+	b.WriteString(tilde(pd.p.Name(), c.home) + "\n\n")
+	counts := projectFindingsCount(pd)
+	fmt.Fprintf(&b, "%d memories in %d %s · %d errors, %d warnings, %d info\n", pd.files, len(pd.dirs), plural(len(pd.dirs), "store", "stores"),
+		counts[model.Error], counts[model.Warning], counts[model.Info])
+	if pd.p.Root == "" {
+		b.WriteString("\nNo transcript confirms this project's real path, so it is shown by its slug.\n")
+	}
+	return b.String()
+}
+
+// indexHeader tops the preview of a MEMORY.md with its load summary.
+func indexHeader(c *shared, dd *dirData, width int) string {
+	st := c.st
+	l := dd.load
+	lines := []string{st.Title.Render("MEMORY.md") + st.Faint.Render("  "+tilde(dd.d.Path, c.home))}
+	if l != nil {
+		state := st.OK.Render("✓ loads whole")
+		if l.Truncated() {
+			state = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d lines never reach the agent", len(l.Dropped)))
+		} else if l.NearLimit() {
+			state = st.Sev[model.Warning].Render("▲ near a cap")
+		}
+		lines = append(lines, fmt.Sprintf("%d/200 lines · %d/25,000 units  ", l.LineCount, l.Units)+state)
+		lines = append(lines, st.Faint.Render("press i to see it exactly as the agent loads it"))
+	}
+	lines = append(lines, findingLines(c, dd.byFile["MEMORY.md"], width)...)
+	lines = append(lines, st.Faint.Render(strings.Repeat("─", max(width, 1))))
+	for i, ln := range lines {
+		lines[i] = ansi.Truncate(ln, width, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// openIndex shows the index of the selected memory's directory (or the
+// project's first with one); line, when positive, is scrolled to.
+func (m *Model) openIndex(line int) tea.Cmd {
+	pd, dd, _ := m.selection()
+	if pd == nil || !pd.loaded {
+		return nil
+	}
+	if dd == nil || dd.d.Index == nil {
+		for _, cand := range pd.dirs {
+			if cand.d.Index != nil {
+				dd = cand
+				break
+			}
+		}
+	}
+	if dd == nil {
+		if len(pd.dirs) == 0 {
+			m.status = "This project has no memory directory."
+			return nil
+		}
+		dd = pd.dirs[0]
+	}
+	m.view = viewIndex
+	m.layout()
+	m.index.open(dd, tilde(pd.p.Name(), m.c.home)+" · "+dirLabel(dd.d), line)
+	return nil
+}
+
+// jump goes from a finding to its file and line.
+func (m *Model) jump(f model.Finding) tea.Cmd {
+	if f.MemoryDir == "" {
+		m.status = "A configuration finding: " + f.File
+		return nil
+	}
+	for pi, pd := range m.data {
+		if !pd.loaded {
+			continue
+		}
+		di := pd.dirIndex(f.MemoryDir)
+		if di < 0 {
+			continue
+		}
+		m.projects.filter, m.memories.filter = "", ""
+		m.projects.rebuild()
+		m.projects.list.selectRef(pi)
+		m.memories.setProject(pd)
+		m.shownProject = pi
+		if f.File == "MEMORY.md" && pd.dirs[di].d.Index != nil {
+			m.memories.selectFile(di, nil)
+			return m.openIndex(f.Line)
+		}
+		m.view = viewBrowse
+		if f.File != "" && m.memories.selectPath(di, f.File) {
+			m.setFocus(focusPreview)
+			if f.Line > 0 {
+				m.source = true
+				m.preview.gotoLine = f.Line
+			}
+		} else {
+			m.setFocus(focusMemories)
+			if f.File != "" {
+				m.status = f.File + " is not a memory file memtui can show; it is in " + tilde(f.MemoryDir, m.c.home)
+			}
+		}
+		m.layout()
+		return m.requestPreview(true)
+	}
+	m.status = "That finding's directory is no longer loaded."
+	return nil
+}
+
+// edit opens the selected memory (or, in the index view, MEMORY.md) in the
+// user's editor; the directory reloads when the editor exits.
+func (m *Model) edit() tea.Cmd {
+	if m.cfg.ReadOnly {
+		return nil
+	}
+	var path, dir string
+	switch m.view {
+	case viewIndex:
+		if m.index.dd == nil || m.index.dd.d.Index == nil {
+			return nil
+		}
+		dir = m.index.dd.d.Path
+		path = filepath.Join(dir, "MEMORY.md")
+	case viewFindings:
+		f := m.findings.selected()
+		if f == nil || f.MemoryDir == "" || f.File == "" {
+			return nil
+		}
+		dir = f.MemoryDir
+		path = filepath.Join(dir, filepath.FromSlash(f.File))
+	default:
+		_, dd, it := m.selection()
+		if it == nil {
+			return nil
+		}
+		dir = dd.d.Path
+		if it.file == nil {
+			path = filepath.Join(dir, "MEMORY.md")
+		} else {
+			path = filepath.Join(dir, filepath.FromSlash(it.file.Path))
+		}
+	}
+	args := strings.Fields(m.cfg.Editor)
+	if len(args) == 0 {
+		args = []string{"vi"}
+	}
+	if _, err := exec.LookPath(args[0]); err != nil {
+		m.err = fmt.Errorf("cannot open an editor: %q not found (set $EDITOR)", args[0])
+		return nil
+	}
+	cmd := exec.Command(args[0], append(args[1:], path)...)
+	return tea.ExecProcess(cmd, func(err error) tea.Msg { return editorDoneMsg{err: err, path: dir} })
+}
+
+// startWatching creates the watcher on the first scan and watches each
+// config's projects directory, so new projects show up too.
+func (m *Model) startWatching() tea.Cmd {
+	if m.watcher != nil {
+		return nil
+	}
+	w, err := memfs.NewWatcher(m.cfg.WatchLimit, 250*time.Millisecond)
+	if err != nil {
+		m.watchMsg = "live updates off: " + err.Error()
+		return nil
+	}
+	m.watcher = w
+	for _, c := range m.scan.ConfigDirs {
+		w.Add(filepath.Join(c, "projects"))
+	}
+	return tea.Batch(m.waitChanges(), m.waitWatchErr())
+}
+
+// watchProject watches a loaded project's directories (an absent one
+// through its parent, to see it appear).
+func (m *Model) watchProject(pd *projectData) {
+	for _, dd := range pd.dirs {
+		p := dd.d.Path
+		if !dd.d.Exists {
+			p = filepath.Dir(p)
+		}
+		if err := m.watcher.Add(p); errors.Is(err, memfs.ErrWatchLimit) {
+			m.watchMsg = fmt.Sprintf("watching the first %d directories; press r for the rest", m.cfg.WatchLimit)
+			return
+		}
+	}
+}
+
+func (m *Model) waitChanges() tea.Cmd {
+	w := m.watcher
+	if w == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		paths, ok := <-w.Changes()
+		if !ok {
+			return nil
+		}
+		return changesMsg{paths}
+	}
+}
+
+func (m *Model) waitWatchErr() tea.Cmd {
+	w := m.watcher
+	if w == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		err, ok := <-w.Errors()
+		if !ok {
+			return nil
+		}
+		return watchErrMsg{err}
+	}
+}
+
+// onChanges reloads each changed memory directory; a change anywhere else
+// (a new project, a memory directory appearing) means discovering again.
+func (m *Model) onChanges(paths []string) tea.Cmd {
+	var cmds []tea.Cmd
+	rediscover := false
+	for _, p := range paths {
+		found := false
+		for i, pd := range m.data {
+			if !pd.loaded {
+				continue
+			}
+			for _, dd := range pd.dirs {
+				if dd.d.Path == p || !dd.d.Exists && filepath.Dir(dd.d.Path) == p {
+					cmds = append(cmds, reloadDirCmd(m.ctx, m.gen, i, pd.p, dd.d, m.cfg.Scan, m.cfg.Orient))
+					found = true
+				}
+			}
+		}
+		if !found {
+			rediscover = true
+		}
+	}
+	if rediscover && !m.loading {
+		cmds = append(cmds, m.refresh())
+	}
+	return tea.Batch(cmds...)
+}

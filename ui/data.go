@@ -1,0 +1,288 @@
+package ui
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// projectData is one project as the UI knows it. Until loaded is set (by a
+// loadedMsg, in Update) the loader goroutine owns the project's directories
+// and nothing else may read them.
+type projectData struct {
+	p      *model.Project
+	loaded bool
+	dirs   []*dirData // aligned with p.Dirs once loaded
+	// Summaries, kept current as directories (re)load.
+	files    int
+	findings int
+	worst    model.Severity
+	hasWorst bool
+}
+
+// dirData is a loaded memory directory with its findings and each file's
+// parsed frontmatter. A reload replaces the whole value, never mutates it,
+// so a render in flight keeps a consistent view.
+type dirData struct {
+	d        *model.MemoryDir
+	findings []model.Finding
+	byFile   map[string][]model.Finding // by File ("" for the directory)
+	docs     map[string]model.Doc       // by file path
+	load     *model.Load                // the index as Claude Code loads it; nil without MEMORY.md
+}
+
+// newDirData checks a freshly loaded directory and indexes the results.
+func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) *dirData {
+	dd := &dirData{d: d, byFile: map[string][]model.Finding{}, docs: make(map[string]model.Doc, len(d.Files))}
+	dd.findings = consolidate.OrientDir(p, d, opts)
+	for _, f := range dd.findings {
+		dd.byFile[f.File] = append(dd.byFile[f.File], f)
+	}
+	for _, f := range d.Files {
+		dd.docs[f.Path] = model.ParseDoc(f.Content)
+	}
+	if d.Index != nil {
+		l := model.SimulateLoad(d.Index.Content)
+		dd.load = &l
+	}
+	return dd
+}
+
+// summarize recomputes the project's counts from its directories.
+func (pd *projectData) summarize() {
+	pd.files, pd.findings, pd.hasWorst, pd.worst = 0, 0, false, model.Info
+	for _, dd := range pd.dirs {
+		pd.files += len(dd.d.Files)
+		pd.findings += len(dd.findings)
+		for _, f := range dd.findings {
+			if !pd.hasWorst || f.Severity > pd.worst {
+				pd.worst, pd.hasWorst = f.Severity, true
+			}
+		}
+	}
+}
+
+// dirIndex finds a directory of the project by path.
+func (pd *projectData) dirIndex(path string) int {
+	for i, dd := range pd.dirs {
+		if dd.d.Path == path {
+			return i
+		}
+	}
+	return -1
+}
+
+// Messages of the loading pipeline. gen ties each to one load, so results
+// of a load that a refresh replaced are dropped.
+type (
+	scanMsg struct {
+		gen  int
+		scan *model.Scan
+		err  error
+	}
+	loadedMsg struct {
+		gen, idx int
+		dirs     []*dirData
+	}
+	loadDoneMsg struct {
+		gen     int
+		elapsed time.Duration
+	}
+	dirReloadedMsg struct {
+		gen, idx int
+		path     string
+		dd       *dirData
+		err      error
+	}
+)
+
+// discoverCmd finds every project and memory directory: quick, so the
+// project list appears before any file is read.
+func discoverCmd(ctx context.Context, gen int, opts memfs.Options) tea.Cmd {
+	return func() tea.Msg {
+		scan, err := memfs.Discover(ctx, opts)
+		return scanMsg{gen: gen, scan: scan, err: err}
+	}
+}
+
+// loader reads and checks every project in the background, two at a time,
+// in list order, and sends one loadedMsg per project on its channel.
+type loader struct {
+	ch     chan tea.Msg
+	cancel context.CancelFunc
+}
+
+func startLoader(parent context.Context, gen int, projects []*model.Project, sopts memfs.Options, copts consolidate.Options, workers int) *loader {
+	ctx, cancel := context.WithCancel(parent)
+	l := &loader{ch: make(chan tea.Msg, 64), cancel: cancel}
+	start := time.Now()
+	go func() {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for w := 0; w < max(workers, 1); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					p := projects[i]
+					dirs := make([]*dirData, 0, len(p.Dirs))
+					for _, d := range p.Dirs {
+						if err := memfs.LoadDir(ctx, d, sopts); err != nil {
+							return // cancelled
+						}
+						dirs = append(dirs, newDirData(p, d, copts))
+					}
+					select {
+					case l.ch <- loadedMsg{gen: gen, idx: i, dirs: dirs}:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}()
+		}
+	feed:
+		for i := range projects {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+		close(next)
+		wg.Wait()
+		select {
+		case l.ch <- loadDoneMsg{gen: gen, elapsed: time.Since(start)}:
+		case <-ctx.Done():
+		}
+		close(l.ch)
+	}()
+	return l
+}
+
+// next waits for the loader's next message. The root re-issues it after
+// each one, so the results trickle into Update one at a time.
+func (l *loader) next() tea.Cmd {
+	return func() tea.Msg {
+		msg, ok := <-l.ch
+		if !ok {
+			return nil
+		}
+		return msg
+	}
+}
+
+// reloadDirCmd reads one directory afresh into a new value (the current one
+// may be on screen) and checks it.
+func reloadDirCmd(ctx context.Context, gen, idx int, p *model.Project, old *model.MemoryDir, sopts memfs.Options, copts consolidate.Options) tea.Cmd {
+	return func() tea.Msg {
+		d := &model.MemoryDir{Path: old.Path, Kind: old.Kind, Agent: old.Agent}
+		if err := memfs.LoadDir(ctx, d, sopts); err != nil {
+			return dirReloadedMsg{gen: gen, idx: idx, path: old.Path, err: err}
+		}
+		return dirReloadedMsg{gen: gen, idx: idx, path: old.Path, dd: newDirData(p, d, copts)}
+	}
+}
+
+// memType is how the memories pane groups a file.
+type memType int
+
+const (
+	typeUser memType = iota
+	typeFeedback
+	typeProject
+	typeReference
+	typeUntyped
+	typeInvalid
+)
+
+var memTypeNames = [...]string{"user", "feedback", "project", "reference", "untyped", "invalid frontmatter or type"}
+
+func (t memType) String() string { return memTypeNames[t] }
+
+// typeOf places a file in its group: its declared type, untyped when it
+// declares none, invalid when the frontmatter cannot be read or the type is
+// not one Claude Code knows.
+func typeOf(doc model.Doc) memType {
+	switch doc.Status {
+	case model.FMInvalid, model.FMUnclosed:
+		return typeInvalid
+	}
+	if doc.FM.TypeKey == "" {
+		return typeUntyped
+	}
+	t, ok := model.ParseType(doc.FM.Type)
+	if !ok {
+		return typeInvalid
+	}
+	switch t {
+	case model.TypeUser:
+		return typeUser
+	case model.TypeFeedback:
+		return typeFeedback
+	case model.TypeProject:
+		return typeProject
+	case model.TypeReference:
+		return typeReference
+	}
+	return typeUntyped
+}
+
+// dirLabel names a memory store the way a person thinks of it.
+func dirLabel(d *model.MemoryDir) string {
+	switch d.Kind {
+	case model.DirTeam:
+		return "team memory"
+	case model.DirAgentUser:
+		return "agent " + d.Agent + " (user)"
+	case model.DirAgentProject:
+		return "agent " + d.Agent + " (project)"
+	case model.DirAgentLocal:
+		return "agent " + d.Agent + " (local)"
+	case model.DirOverride:
+		return "memory (autoMemoryDirectory)"
+	case model.DirExplicit:
+		return "memory (--memory-dir)"
+	}
+	return "memory"
+}
+
+// worstOf is the highest severity among findings; ok is false for none.
+func worstOf(fs []model.Finding) (model.Severity, bool) {
+	w, ok := model.Info, false
+	for _, f := range fs {
+		if !ok || f.Severity > w {
+			w, ok = f.Severity, true
+		}
+	}
+	return w, ok
+}
+
+// memName is a file's display name: its frontmatter name, else its stem.
+func memName(path string, doc model.Doc) string {
+	if n := strings.TrimSpace(doc.FM.Name); n != "" {
+		return n
+	}
+	return strings.TrimSuffix(path, ".md")
+}
+
+// sortedRules lists the distinct rules among findings with their counts.
+func sortedRules(fs []model.Finding) ([]string, map[string]int) {
+	counts := map[string]int{}
+	for _, f := range fs {
+		counts[f.Rule]++
+	}
+	rules := make([]string, 0, len(counts))
+	for r := range counts {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	return rules, counts
+}

@@ -1,0 +1,206 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/model"
+)
+
+// findingsView lists every finding across all loaded projects, filtered by
+// minimum severity, by rule and by fuzzy text, with the selected finding's
+// full message and suggestion below the list.
+type findingsView struct {
+	c      *shared
+	all    []model.Finding
+	shown  []int // indices into all
+	minSev model.Severity
+	rules  []string
+	counts map[string]int
+	rule   string // "" for every rule
+	filter string
+	list   list
+	w, h   int
+}
+
+func newFindingsView(c *shared) *findingsView { return &findingsView{c: c} }
+
+// setFindings replaces the findings (sorted), keeping the filters and, when
+// it is still there, the selected finding.
+func (v *findingsView) setFindings(fs []model.Finding) {
+	var keep *model.Finding
+	if f := v.selected(); f != nil {
+		c := *f
+		keep = &c
+	}
+	v.all = fs
+	v.rules, v.counts = sortedRules(fs)
+	v.apply()
+	if keep != nil {
+		for i, idx := range v.shown {
+			if v.all[idx] == *keep {
+				v.list.cursor = i
+				v.list.clamp()
+				break
+			}
+		}
+	}
+}
+
+// apply recomputes the shown findings from the filters.
+func (v *findingsView) apply() {
+	v.shown = v.shown[:0]
+	var cand []int
+	for i, f := range v.all {
+		if f.Severity < v.minSev || v.rule != "" && f.Rule != v.rule {
+			continue
+		}
+		cand = append(cand, i)
+	}
+	if v.filter != "" {
+		// Every word typed must appear somewhere in the finding: a fuzzy
+		// match over long messages would match nearly everything.
+		terms := strings.Fields(strings.ToLower(v.filter))
+		for _, i := range cand {
+			f := v.all[i]
+			text := strings.ToLower(f.Rule + " " + f.Project + " " + f.MemoryDir + " " + f.File + " " + f.Message)
+			ok := true
+			for _, t := range terms {
+				if !strings.Contains(text, t) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				v.shown = append(v.shown, i)
+			}
+		}
+	} else {
+		v.shown = append(v.shown, cand...)
+	}
+	rows := make([]row, len(v.shown))
+	for j, i := range v.shown {
+		f := v.all[i]
+		loc := f.File
+		if f.Line > 0 {
+			loc += ":" + itoa(f.Line)
+		}
+		proj := tilde(f.Project, v.c.home)
+		if proj == "" {
+			proj = "configuration"
+		}
+		rows[j] = row{ref: i, badge: sevSymbol(f.Severity), sev: int(f.Severity),
+			left: fmt.Sprintf("%-24s %s  %s", f.Rule, lastPart(proj, 28)+" "+loc, f.Message)}
+	}
+	v.list.setRows(rows)
+}
+
+func lastPart(p string, w int) string { return truncLeft(p, w) }
+
+// selected is the finding under the cursor, or nil.
+func (v *findingsView) selected() *model.Finding {
+	r := v.list.selected()
+	if r == nil {
+		return nil
+	}
+	return &v.all[r.ref]
+}
+
+// cycleRule steps the rule filter through "every rule" and each rule present.
+func (v *findingsView) cycleRule(step int) {
+	opts := append([]string{""}, v.rules...)
+	i := 0
+	for j, r := range opts {
+		if r == v.rule {
+			i = j
+		}
+	}
+	v.rule = opts[(i+step+len(opts))%len(opts)]
+	v.apply()
+	v.list.top()
+}
+
+// detailLines is the height of the detail box under the list.
+const detailLines = 5
+
+func (v *findingsView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.list.setSize(w, max(h-detailLines-1, 1))
+}
+
+func (v *findingsView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	keys := v.c.keys
+	switch {
+	case listKeys(&v.list, v.c, k):
+	case key.Matches(k, keys.Severity):
+		v.minSev = (v.minSev + 1) % 3
+		v.apply()
+		v.list.top()
+	case key.Matches(k, keys.NextRule):
+		v.cycleRule(1)
+	case key.Matches(k, keys.PrevRule):
+		v.cycleRule(-1)
+	}
+	return nil
+}
+
+// filterLine says which filters are on and how many findings show.
+func (v *findingsView) filterLine() string {
+	st := v.c.st
+	sev := []string{"all severities", "warnings and errors", "errors only"}[v.minSev]
+	rule := "every rule"
+	if v.rule != "" {
+		rule = v.rule + fmt.Sprintf(" (%d)", v.counts[v.rule])
+	}
+	parts := []string{fmt.Sprintf("%d of %d findings", len(v.shown), len(v.all)), sev, rule}
+	if v.filter != "" {
+		parts = append(parts, "matching “"+v.filter+"”")
+	}
+	return st.Faint.Render(ansi.Truncate(strings.Join(parts, " · ")+"   s severity · [ ] rule · / filter · enter open", v.w, "…"))
+}
+
+func (v *findingsView) View() string {
+	st := v.c.st
+	listView := v.list.view(st.Item, st.Selected, st.GroupHeader, st.Badge, "No findings match. Press s to widen the severity, [ or ] to change the rule, esc to clear the filter.")
+	var detail []string
+	if f := v.selected(); f != nil {
+		where := tilde(f.MemoryDir, v.c.home)
+		switch {
+		case f.MemoryDir == "":
+			where = tilde(f.File, v.c.home) // configuration: File is absolute
+		case f.File != "":
+			where += "/" + f.File
+		}
+		if f.Line > 0 && f.File != "" {
+			where += ":" + itoa(f.Line)
+		}
+		detail = append(detail, st.Sev[f.Severity].Render(sevSymbol(f.Severity)+" "+f.Severity.String())+" "+st.Bold.Render(f.Rule)+"  "+st.Faint.Render(truncLeft(where, max(v.w-len(f.Rule)-12, 10))))
+		for _, ln := range strings.Split(ansi.Wrap(f.Message, v.w, " "), "\n") {
+			detail = append(detail, st.Text.Render(ln))
+		}
+		if f.Suggestion != "" {
+			for _, ln := range strings.Split(ansi.Wrap("→ "+f.Suggestion, v.w, " "), "\n") {
+				detail = append(detail, st.Faint.Render(ln))
+			}
+		}
+	}
+	return v.filterLine() + "\n" + listView + "\n" + fit(strings.Join(detail, "\n"), v.w, detailLines)
+}
+
+func (v *findingsView) ShortHelp() []key.Binding {
+	k := v.c.keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Severity, k.NextRule, k.Filter}
+}
+
+func (v *findingsView) FullHelp() [][]key.Binding {
+	k := v.c.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Severity, k.NextRule, k.PrevRule, k.Filter, k.Back}}
+}

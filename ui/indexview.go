@@ -1,0 +1,208 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/themes"
+)
+
+// indexView shows a MEMORY.md as Claude Code hands it to the agent: the
+// text that loads, numbered as the agent sees it, the cut drawn where it
+// falls with the warning the agent gets, then every line it never sees,
+// with its line in the file. Meters above measure lines and UTF-16 units
+// against both caps.
+type indexView struct {
+	c     *shared
+	dd    *dirData
+	title string
+	vp    viewport.Model
+	w, h  int
+	// cutRow is the content row of the cut marker (-1 when nothing is cut).
+	cutRow int
+	// fileRow maps a file line to its content row, for jumps.
+	fileRow map[int]int
+}
+
+func newIndexView(c *shared) *indexView {
+	vp := viewport.New()
+	vp.MouseWheelEnabled = false
+	return &indexView{c: c, vp: vp, cutRow: -1}
+}
+
+// open shows a directory's index; line, when positive, is a file line to
+// scroll to.
+func (v *indexView) open(dd *dirData, title string, line int) {
+	v.dd, v.title = dd, title
+	v.build()
+	v.vp.GotoTop()
+	if row, ok := v.fileRow[line]; ok && line > 0 {
+		v.vp.SetYOffset(max(row-3, 0))
+	}
+}
+
+func (v *indexView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	off := v.vp.YOffset()
+	v.build()
+	v.vp.SetYOffset(off)
+}
+
+// headerLines is how many lines the meters take above the text.
+const indexHeaderLines = 5
+
+func (v *indexView) build() {
+	v.vp.SetWidth(v.w)
+	v.vp.SetHeight(max(v.h-indexHeaderLines, 1))
+	v.fileRow = map[int]int{}
+	v.cutRow = -1
+	if v.dd == nil || v.dd.load == nil || v.dd.d.Index == nil {
+		v.vp.SetContent(v.c.st.Faint.Render("This memory directory has no MEMORY.md: Claude Code loads nothing for it."))
+		return
+	}
+	st := v.c.st
+	l := v.dd.load
+	content := v.dd.d.Index.Content
+	fileLines := strings.Split(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
+	var rows []string
+	num := func(n int, w int) string { return st.LineNo.Render(fmt.Sprintf("%*d", w, n)) }
+	numW := len(itoa(max(len(fileLines), l.LoadedLines, 1)))
+	textW := max(v.w-numW-4, 10)
+	if l.Empty {
+		rows = append(rows, st.Faint.Render("After frontmatter and comments are stripped nothing is left: Claude Code injects nothing."))
+	}
+	if !l.Empty {
+		loaded := strings.Split(l.Loaded, "\n")
+		// Map the agent's lines back to file lines where the text is
+		// unchanged, for jumps from findings.
+		fi := 0
+		for i, ln := range loaded {
+			for fi < len(fileLines) && strings.TrimRight(fileLines[fi], "\r") != ln {
+				fi++
+			}
+			if fi < len(fileLines) {
+				v.fileRow[fi+1] = len(rows)
+				fi++
+			}
+			mark := " "
+			if i == len(loaded)-1 && l.LastLineCut {
+				mark = st.Cut.Render("✂")
+			}
+			rows = append(rows, num(i+1, numW)+" "+mark+" "+ansi.Truncate(ln, textW, "…"))
+		}
+	}
+	if l.Truncated() {
+		v.cutRow = len(rows)
+		why := "the 200-line cap"
+		switch {
+		case l.SizeTruncated && l.LineTruncated:
+			why = "both caps (200 lines, 25,000 UTF-16 units)"
+		case l.SizeTruncated:
+			why = "the 25,000 UTF-16 unit cap"
+		}
+		rows = append(rows, st.Cut.Render(ansi.Truncate("✂── the agent stops reading here: "+why+" "+strings.Repeat("─", v.w), v.w, "")))
+		rows = append(rows, st.Faint.Render("   Claude Code then appends, as the last thing the agent reads:"))
+		for _, ln := range strings.Split(ansi.Wrap(strings.TrimSpace(l.Warning), max(v.w-5, 10), " "), "\n") {
+			rows = append(rows, st.Faint.Render("   │ ")+ln)
+		}
+		rows = append(rows, "", st.Bold.Render(fmt.Sprintf("Never seen by the agent: %d %s", len(l.Dropped), plural(len(l.Dropped), "line", "lines"))))
+		for _, n := range l.Dropped {
+			text := ""
+			if n-1 < len(fileLines) {
+				text = strings.TrimRight(fileLines[n-1], "\r")
+			}
+			v.fileRow[n] = len(rows)
+			rows = append(rows, num(n, numW)+" "+st.Cut.Render("✗")+" "+st.Dropped.Render(ansi.Truncate(text, textW, "…")))
+		}
+	}
+	v.vp.SetContent(strings.Join(rows, "\n"))
+}
+
+// meters draws the budget: lines and units against both caps.
+func (v *indexView) meters() string {
+	st := v.c.st
+	if v.dd == nil || v.dd.load == nil {
+		return fit(st.Title.Render(v.title), v.w, indexHeaderLines)
+	}
+	l := v.dd.load
+	status := st.OK.Render("✓ loads whole")
+	switch {
+	case l.Truncated():
+		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d of its lines never reach the agent", len(l.Dropped)))
+	case l.NearLimit():
+		status = st.Sev[model.Warning].Render("▲ near a cap")
+	}
+	barW := max(min(v.w-34, 50), 8)
+	lines := []string{
+		ansi.Truncate(st.Title.Render(v.title)+"  "+status, v.w, "…"),
+		meter(st, "lines", l.LineCount, model.IndexMaxLines, barW, "%d / %d"),
+		meter(st, "units", l.Units, model.IndexMaxUnits, barW, "%d / %d"),
+		st.Faint.Render(ansi.Truncate(fmt.Sprintf("Caps as Claude Code applies them, after stripping frontmatter and <!-- comments -->. Loaded: %d lines, %d units.", l.LoadedLines, l.LoadedUnits), v.w, "…")),
+		st.Faint.Render(strings.Repeat("─", v.w)),
+	}
+	return fit(strings.Join(lines, "\n"), v.w, indexHeaderLines)
+}
+
+// meter is one labelled bar; past the cap it fills red and says by how much.
+func meter(st themes.Styles, label string, n, cap, w int, format string) string {
+	frac := float64(n) / float64(cap)
+	fill := int(min(frac, 1) * float64(w))
+	barStyle := st.MeterFill
+	over := ""
+	if n > cap {
+		barStyle = st.Cut
+		over = st.Cut.Render(fmt.Sprintf("  %d over", n-cap))
+	}
+	bar := barStyle.Render(strings.Repeat("█", fill)) + st.MeterEmpty.Render(strings.Repeat("░", w-fill))
+	return fmt.Sprintf("%-6s %s %s%s", label, bar, fmt.Sprintf(format, n, cap), over)
+}
+
+func (v *indexView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	keys := v.c.keys
+	switch {
+	case key.Matches(k, keys.Up):
+		v.vp.ScrollUp(1)
+	case key.Matches(k, keys.Down):
+		v.vp.ScrollDown(1)
+	case key.Matches(k, keys.PageUp):
+		v.vp.PageUp()
+	case key.Matches(k, keys.PageDown):
+		v.vp.PageDown()
+	case key.Matches(k, keys.Top):
+		v.vp.GotoTop()
+	case key.Matches(k, keys.Bottom):
+		v.vp.GotoBottom()
+	}
+	return nil
+}
+
+func (v *indexView) View() string {
+	return v.meters() + "\n" + fit(v.vp.View(), v.w, max(v.h-indexHeaderLines, 1))
+}
+
+func (v *indexView) ShortHelp() []key.Binding {
+	k := v.c.keys
+	return []key.Binding{k.Up, k.Down, k.PageDown, k.Edit, k.Back}
+}
+
+func (v *indexView) FullHelp() [][]key.Binding {
+	k := v.c.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Edit, k.Back}}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

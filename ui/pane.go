@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memtui/memtui/keymap"
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/themes"
+)
+
+// pane is what every part of the screen implements: it takes messages and
+// changes itself (no model to hand back), draws into the size it was
+// given, and says which keys it answers to.
+type pane interface {
+	Update(tea.Msg) tea.Cmd
+	View() string
+	SetSize(w, h int)
+	help.KeyMap
+}
+
+// shared is what every pane reads and the root owns: styles (rebuilt when
+// the background is known), keys, the clock and where home is.
+type shared struct {
+	st       themes.Styles
+	keys     keymap.KeyMap
+	now      time.Time
+	home     string
+	readonly bool
+}
+
+// sevBadge is the one-cell worst-severity mark for a set of findings.
+func sevBadge(fs []model.Finding) (string, int) {
+	w, ok := worstOf(fs)
+	if !ok {
+		return " ", -1
+	}
+	return sevSymbol(w), int(w)
+}
+
+// age says how long ago t was, briefly.
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "future"
+	case d < time.Hour:
+		return "now"
+	case d < 24*time.Hour:
+		return itoa(int(d.Hours())) + "h"
+	case d < 14*24*time.Hour:
+		return itoa(int(d.Hours()/24)) + "d"
+	case d < 60*24*time.Hour:
+		return itoa(int(d.Hours()/24/7)) + "w"
+	case d < 365*24*time.Hour:
+		return itoa(int(d.Hours()/24/30)) + "mo"
+	}
+	return itoa(int(d.Hours()/24/365)) + "y"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// tilde shows a path under home as ~/...
+func tilde(p, home string) string {
+	if home != "" && home != "/" && (p == home || strings.HasPrefix(p, home+string(filepath.Separator))) {
+		return "~" + p[len(home):]
+	}
+	return p
+}

@@ -1,0 +1,247 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/model"
+)
+
+// previewPane shows one memory: a header drawn from its frontmatter and
+// findings, then its body, rendered by glamour (or its source, numbered).
+// The body arrives from a render Cmd; until then the header stands alone.
+type previewPane struct {
+	c       *shared
+	vp      viewport.Model
+	header  string
+	body    string
+	pending bool
+	// key is the rendering being shown or awaited; gotoLine, when set, is
+	// the file line to scroll to once a source rendering arrives.
+	key      renderKey
+	gotoLine int
+	headerH  int
+	width    int
+	focused  bool
+	empty    string
+}
+
+func newPreviewPane(c *shared) *previewPane {
+	vp := viewport.New()
+	vp.SoftWrap = false
+	vp.MouseWheelEnabled = false // the root routes the wheel
+	return &previewPane{c: c, vp: vp, empty: "Select a memory to read it."}
+}
+
+// show sets what the pane displays. body is "" while a render is pending.
+func (p *previewPane) show(header, body string, key renderKey, pending bool) {
+	samePlace := key == p.key
+	p.header, p.body, p.key, p.pending = header, body, key, pending
+	off := p.vp.YOffset()
+	p.refresh()
+	if samePlace {
+		p.vp.SetYOffset(off)
+	} else {
+		p.vp.GotoTop()
+	}
+}
+
+// clear empties the pane with a message.
+func (p *previewPane) clear(msg string) {
+	p.header, p.body, p.key, p.pending, p.empty = "", "", renderKey{}, false, msg
+	p.refresh()
+}
+
+// rendered fills in the body when the awaited rendering arrives.
+func (p *previewPane) rendered(key renderKey, out string) bool {
+	if key != p.key {
+		return false // stale: the selection or width moved on
+	}
+	p.body, p.pending = out, false
+	off := p.vp.YOffset()
+	p.refresh()
+	p.vp.SetYOffset(off)
+	if p.gotoLine > 0 && key.source {
+		// Source lines are one per row until one wraps; find the row
+		// whose number is the line.
+		p.scrollToSourceLine(p.gotoLine)
+		p.gotoLine = 0
+	}
+	return true
+}
+
+func (p *previewPane) scrollToSourceLine(n int) {
+	lines := strings.Split(p.vp.GetContent(), "\n")
+	want := itoa(n)
+	for i := p.headerH; i < len(lines); i++ {
+		if strings.TrimSpace(ansi.Strip(firstField(lines[i]))) == want {
+			p.vp.SetYOffset(max(i-3, 0))
+			return
+		}
+	}
+}
+
+func firstField(s string) string {
+	s = ansi.Strip(s)
+	s = strings.TrimLeft(s, " ")
+	if i := strings.IndexAny(s, " ✗▲•"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func (p *previewPane) refresh() {
+	var content string
+	switch {
+	case p.header == "" && p.body == "":
+		content = p.c.st.Faint.Render(p.empty)
+	case p.pending:
+		content = p.header + "\n" + p.c.st.Faint.Render("Rendering…")
+	default:
+		content = p.header + "\n" + p.body
+	}
+	p.headerH = strings.Count(p.header, "\n") + 1
+	p.vp.SetContent(content)
+}
+
+func (p *previewPane) SetSize(w, h int) {
+	p.width = w
+	p.vp.SetWidth(w)
+	p.vp.SetHeight(h)
+}
+
+func (p *previewPane) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	keys := p.c.keys
+	switch {
+	case key.Matches(k, keys.Up):
+		p.vp.ScrollUp(1)
+	case key.Matches(k, keys.Down):
+		p.vp.ScrollDown(1)
+	case key.Matches(k, keys.PageUp):
+		p.vp.PageUp()
+	case key.Matches(k, keys.PageDown):
+		p.vp.PageDown()
+	case key.Matches(k, keys.Top):
+		p.vp.GotoTop()
+	case key.Matches(k, keys.Bottom):
+		p.vp.GotoBottom()
+	}
+	return nil
+}
+
+// scroll moves the text by n lines (the wheel, J and K from other panes).
+func (p *previewPane) scroll(n int) {
+	if n < 0 {
+		p.vp.ScrollUp(-n)
+	} else {
+		p.vp.ScrollDown(n)
+	}
+}
+
+func (p *previewPane) View() string {
+	return fit(p.vp.View(), p.vp.Width(), p.vp.Height())
+}
+
+func (p *previewPane) ShortHelp() []key.Binding {
+	k := p.c.keys
+	return []key.Binding{k.Up, k.Down, k.Source, k.Edit}
+}
+
+func (p *previewPane) FullHelp() [][]key.Binding {
+	k := p.c.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Source, k.Edit, k.Index}}
+}
+
+// memoryHeader draws a memory's frontmatter as a tidy table, then its
+// findings, then a rule: the top of the preview.
+func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
+	st := c.st
+	doc := dd.docs[f.Path]
+	fm := doc.FM
+	var lines []string
+	kv := func(k, v string) {
+		if v == "" {
+			return
+		}
+		label := st.FMKey.Render(padRight(k, 12))
+		for i, ln := range strings.Split(ansi.Wrap(v, max(width-12, 10), " "), "\n") {
+			if i > 0 {
+				label = strings.Repeat(" ", 12)
+			}
+			lines = append(lines, label+st.FMValue.Render(ln))
+		}
+	}
+	title := memName(f.Path, doc)
+	lines = append(lines, st.Title.Render(ansi.Truncate(title, width, "…")))
+	kv("name", orDash(fm.Name, fm.HasName))
+	kv("description", orDash(fm.Description, fm.HasDesc))
+	typ := fm.Type
+	if fm.TypeKey != "" {
+		typ += st.Faint.Render(" (" + fm.TypeKey + ")")
+	} else {
+		typ = st.Faint.Render("none")
+	}
+	kv("type", typ)
+	switch {
+	case !fm.ModifiedTime.IsZero():
+		kv("modified", fm.ModifiedTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (metadata.modified · "+age(c.now, fm.ModifiedTime)+" ago)"))
+	default:
+		kv("modified", f.ModTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (file mtime · "+age(c.now, f.ModTime)+" ago)"))
+	}
+	size := " · " + model.FormatFileSize(int(f.Size))
+	kv("file", truncLeft(tilde(dd.d.Path, c.home)+"/"+f.Path, max(width-12-len(size), 10))+st.Faint.Render(size))
+	if doc.Status != model.FMOK && doc.Status != model.FMNone {
+		kv("frontmatter", st.Sev[model.Warning].Render(doc.Status.String())+" "+doc.Problem)
+	}
+	lines = append(lines, findingLines(c, dd.byFile[f.Path], width)...)
+	lines = append(lines, st.Faint.Render(strings.Repeat("─", max(width, 1))))
+	return strings.Join(lines, "\n")
+}
+
+// findingLines lists findings under a header, wrapped to width.
+func findingLines(c *shared, fs []model.Finding, width int) []string {
+	if len(fs) == 0 {
+		return nil
+	}
+	st := c.st
+	var lines []string
+	for _, f := range fs {
+		loc := ""
+		if f.Line > 0 {
+			loc = "L" + itoa(f.Line) + " "
+		}
+		text := loc + f.Message + " [" + f.Rule + "]"
+		wrapped := strings.Split(ansi.Wrap(text, max(width-2, 10), " "), "\n")
+		for i, w := range wrapped {
+			lead := st.Sev[f.Severity].Render(sevSymbol(f.Severity)) + " "
+			if i > 0 {
+				lead = "  "
+			}
+			lines = append(lines, lead+w)
+		}
+	}
+	return lines
+}
+
+func orDash(v string, present bool) string {
+	if !present {
+		return "—"
+	}
+	if strings.TrimSpace(v) == "" {
+		return "(empty)"
+	}
+	return v
+}
+
+func padRight(s string, w int) string {
+	return s + strings.Repeat(" ", max(w-lipgloss.Width(s), 0))
+}

@@ -1,0 +1,160 @@
+package ui
+
+import (
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/sahilm/fuzzy"
+
+	"github.com/memtui/memtui/model"
+)
+
+// projectsPane lists every project with its worst-severity badge and its
+// number of memories, filled in as the loader gets to each.
+type projectsPane struct {
+	c        *shared
+	projects []*projectData
+	filter   string
+	list     list
+	focused  bool
+}
+
+func newProjectsPane(c *shared) *projectsPane { return &projectsPane{c: c} }
+
+func (p *projectsPane) setProjects(ps []*projectData) {
+	p.projects = ps
+	p.rebuild()
+}
+
+// rebuild recomputes the rows, keeping the cursor on the same project.
+func (p *projectsPane) rebuild() {
+	cur := -1
+	if r := p.list.selected(); r != nil {
+		cur = r.ref
+	}
+	var idx []int
+	if p.filter == "" {
+		idx = make([]int, len(p.projects))
+		for i := range idx {
+			idx[i] = i
+		}
+	} else {
+		names := make([]string, len(p.projects))
+		for i, pd := range p.projects {
+			names[i] = tilde(pd.p.Name(), p.c.home)
+		}
+		for _, m := range fuzzy.Find(p.filter, names) {
+			idx = append(idx, m.Index)
+		}
+	}
+	rows := make([]row, 0, len(idx))
+	for _, i := range idx {
+		rows = append(rows, p.row(i))
+	}
+	p.list.setRows(rows)
+	if cur < 0 || !p.list.selectRef(cur) {
+		p.list.clamp()
+	}
+}
+
+// refresh redraws one project's row after it loaded.
+func (p *projectsPane) refresh(i int) {
+	for j := range p.list.rows {
+		if p.list.rows[j].ref == i {
+			p.list.rows[j] = p.row(i)
+			return
+		}
+	}
+}
+
+func (p *projectsPane) row(i int) row {
+	pd := p.projects[i]
+	r := row{ref: i, left: tilde(pd.p.Name(), p.c.home), sev: -1}
+	switch {
+	case !pd.loaded:
+		r.badge, r.right = "…", ""
+	case pd.hasWorst:
+		r.badge, r.sev = sevSymbol(pd.worst), int(pd.worst)
+		r.right = strconv.Itoa(pd.files)
+	default:
+		r.badge, r.sev = "✓", -1
+		r.right = strconv.Itoa(pd.files)
+	}
+	if pd.loaded && !pd.hasWorst {
+		r.badge = "✓"
+	}
+	return r
+}
+
+// selected is the index of the project under the cursor, or -1.
+func (p *projectsPane) selected() int {
+	if r := p.list.selected(); r != nil {
+		return r.ref
+	}
+	return -1
+}
+
+func (p *projectsPane) SetSize(w, h int) { p.list.setSize(w, h) }
+
+func (p *projectsPane) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		listKeys(&p.list, p.c, k)
+	}
+	return nil
+}
+
+func (p *projectsPane) View() string {
+	sel := p.c.st.Selected
+	if !p.focused {
+		sel = p.c.st.SelectedBlur
+	}
+	empty := "Looking for projects…"
+	if p.filter != "" {
+		empty = "No project matches “" + p.filter + "”."
+	}
+	return p.list.view(p.c.st.Item, sel, p.c.st.GroupHeader, p.c.st.Badge, empty)
+}
+
+func (p *projectsPane) ShortHelp() []key.Binding {
+	k := p.c.keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter}
+}
+
+func (p *projectsPane) FullHelp() [][]key.Binding {
+	k := p.c.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Filter}}
+}
+
+// listKeys moves a list's cursor for the movement keys; it reports whether
+// the key was one of them.
+func listKeys(l *list, c *shared, k tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(k, c.keys.Up):
+		l.move(-1)
+	case key.Matches(k, c.keys.Down):
+		l.move(1)
+	case key.Matches(k, c.keys.PageUp):
+		l.move(-max(l.height-1, 1))
+	case key.Matches(k, c.keys.PageDown):
+		l.move(max(l.height-1, 1))
+	case key.Matches(k, c.keys.Top):
+		l.top()
+	case key.Matches(k, c.keys.Bottom):
+		l.bottom()
+	default:
+		return false
+	}
+	return true
+}
+
+// projectFindingsCount is shown in the memories pane's title.
+func projectFindingsCount(pd *projectData) map[model.Severity]int {
+	out := map[model.Severity]int{}
+	for _, dd := range pd.dirs {
+		for _, f := range dd.findings {
+			out[f.Severity]++
+		}
+	}
+	return out
+}

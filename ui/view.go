@@ -1,0 +1,312 @@
+package ui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Layout thresholds: three panes side by side from wideWidth columns, two
+// (a list beside the preview) from narrowWidth, one below that.
+const (
+	wideWidth   = 120
+	narrowWidth = 60
+)
+
+// footerHeight is the help (one line, or the full help) plus the status.
+func (m *Model) footerHeight() int {
+	if m.help.ShowAll {
+		return 1 + min(len(m.helpGroups()[0]), 8)
+	}
+	return 1
+}
+
+// layout sizes every pane for the window; it runs on every resize and
+// whenever the arrangement changes (focus, view, help).
+func (m *Model) layout() {
+	if m.width <= 0 || m.height <= 0 {
+		return
+	}
+	m.help.SetWidth(m.width)
+	m.input.SetWidth(max(m.width-4, 10))
+	bodyH := max(m.height-1-m.footerHeight(), 3)
+	m.rects = m.rects[:0]
+	switch m.view {
+	case viewFindings:
+		m.findings.SetSize(m.width, bodyH)
+		return
+	case viewIndex:
+		m.index.SetSize(m.width, bodyH)
+		return
+	}
+	innerH := max(bodyH-3, 1) // border top and bottom, title
+	cols := m.columns()
+	x := 0
+	for _, c := range cols {
+		innerW := max(c.w-2, 1)
+		switch c.focus {
+		case focusProjects:
+			m.projects.SetSize(innerW, innerH)
+		case focusMemories:
+			m.memories.SetSize(innerW, innerH)
+		case focusPreview:
+			m.preview.SetSize(innerW, innerH)
+		}
+		m.rects = append(m.rects, paneRect{focus: c.focus, x: x + 1, y: 1 + 2, w: innerW, h: innerH})
+		x += c.w
+	}
+}
+
+type column struct {
+	focus focusID
+	w     int
+}
+
+// columns decides which panes show and how wide, for the window width.
+func (m *Model) columns() []column {
+	w := m.width
+	switch {
+	case w >= wideWidth:
+		pw := w * 26 / 100
+		mw := w * 30 / 100
+		return []column{{focusProjects, pw}, {focusMemories, mw}, {focusPreview, w - pw - mw}}
+	case w >= narrowWidth:
+		lw := w * 42 / 100
+		left := m.left
+		if left == focusPreview {
+			left = focusMemories
+		}
+		return []column{{left, lw}, {focusPreview, w - lw}}
+	}
+	return []column{{m.focus, w}}
+}
+
+// View draws the whole screen: a title bar, the current view, the footer.
+func (m *Model) View() tea.View {
+	var v tea.View
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "memtui"
+	if m.width <= 0 || m.height <= 0 {
+		v.SetContent("")
+		return v
+	}
+	bodyH := max(m.height-1-m.footerHeight(), 3)
+	var body string
+	switch m.view {
+	case viewFindings:
+		body = m.findings.View()
+	case viewIndex:
+		body = m.index.View()
+	default:
+		body = m.browseView(bodyH)
+	}
+	body = fit(body, m.width, bodyH)
+	v.SetContent(m.titleBar() + "\n" + body + "\n" + m.footer())
+	return v
+}
+
+func (m *Model) browseView(h int) string {
+	var cols []string
+	for _, c := range m.columns() {
+		var title, content string
+		switch c.focus {
+		case focusProjects:
+			title = fmt.Sprintf("Projects (%d)", len(m.data))
+			if m.projects.filter != "" {
+				title += " /" + m.projects.filter
+			}
+			content = m.projects.View()
+		case focusMemories:
+			title = "Memories"
+			if pd := m.selectedProject(); pd != nil && pd.loaded {
+				title = fmt.Sprintf("Memories (%d)", pd.files)
+			}
+			if m.memories.filter != "" {
+				title += " /" + m.memories.filter
+			}
+			content = m.memories.View()
+		case focusPreview:
+			title = "Preview"
+			if m.source {
+				title = "Source"
+			}
+			content = m.preview.View()
+		}
+		st := m.c.st.Pane
+		if c.focus == m.focus {
+			st = m.c.st.PaneFocus
+		}
+		innerW := max(c.w-2, 1)
+		t := m.c.st.PaneTitle.Render(ansi.Truncate(title, innerW, "…"))
+		inner := fit(t+"\n"+content, innerW, max(h-2, 1))
+		cols = append(cols, st.Width(c.w).Height(h).Render(inner))
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+}
+
+func (m *Model) selectedProject() *projectData {
+	if i := m.projects.selected(); i >= 0 && i < len(m.data) {
+		return m.data[i]
+	}
+	return nil
+}
+
+// titleBar names the app and the views, with loading and live status on
+// the right.
+func (m *Model) titleBar() string {
+	st := m.c.st
+	tab := func(name string, on bool) string {
+		if on {
+			return st.Selected.Render(" " + name + " ")
+		}
+		return st.Faint.Render(" " + name + " ")
+	}
+	nf := len(m.config)
+	for _, pd := range m.data {
+		nf += pd.findings
+	}
+	left := st.Title.Render("memtui") + " " +
+		tab("Browse", m.view == viewBrowse) +
+		tab(fmt.Sprintf("Findings %d", nf), m.view == viewFindings) +
+		tab("Index", m.view == viewIndex)
+	var right string
+	switch {
+	case m.loading && m.scan == nil:
+		right = "looking for projects…"
+	case m.loading:
+		right = fmt.Sprintf("reading %d/%d projects…", m.loaded, len(m.data))
+	case m.watchMsg != "":
+		right = m.watchMsg
+	case m.watcher != nil:
+		right = fmt.Sprintf("● live · %d projects", len(m.data))
+	default:
+		right = fmt.Sprintf("%d projects", len(m.data))
+	}
+	if m.cfg.ReadOnly {
+		right = "read-only · " + right
+	}
+	return layoutRow(left, st.Faint.Render(right), m.width)
+}
+
+// footer is the filter box while filtering, else an error or status, else
+// the help for what has focus.
+func (m *Model) footer() string {
+	st := m.c.st
+	switch {
+	case m.filtering:
+		return fit(m.input.View(), m.width, 1)
+	case m.err != nil:
+		return fit(st.Error.Render("✗ "+m.err.Error()), m.width, 1)
+	}
+	if m.help.ShowAll {
+		return fit(m.help.FullHelpView(m.helpGroups()), m.width, m.footerHeight())
+	}
+	line := m.help.ShortHelpView(m.shortHelp())
+	if m.status != "" {
+		line = st.Status.Render(m.status)
+	}
+	return fit(line, m.width, 1)
+}
+
+// activePane is the pane whose keys are live.
+func (m *Model) activePane() pane {
+	switch m.view {
+	case viewFindings:
+		return m.findings
+	case viewIndex:
+		return m.index
+	}
+	switch m.focus {
+	case focusMemories:
+		return m.memories
+	case focusPreview:
+		return m.preview
+	}
+	return m.projects
+}
+
+func (m *Model) globalKeys() []key.Binding {
+	k := m.c.keys
+	return []key.Binding{k.NextPane, k.Findings, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
+}
+
+func (m *Model) shortHelp() []key.Binding {
+	k := m.c.keys
+	return append(m.activePane().ShortHelp(), k.Findings, k.Help, k.Quit)
+}
+
+func (m *Model) helpGroups() [][]key.Binding {
+	k := m.c.keys
+	groups := m.activePane().FullHelp()
+	groups = append(groups, []key.Binding{k.ScrollDown, k.ScrollUp, k.Source, k.PrevPane}, m.globalKeys())
+	return groups
+}
+
+// onWheel scrolls whatever is under the pointer.
+func (m *Model) onWheel(mouse tea.Mouse) {
+	n := 0
+	switch mouse.Button {
+	case tea.MouseWheelUp:
+		n = -3
+	case tea.MouseWheelDown:
+		n = 3
+	default:
+		return
+	}
+	switch m.view {
+	case viewFindings:
+		m.findings.list.scroll(n)
+		return
+	case viewIndex:
+		if n < 0 {
+			m.index.vp.ScrollUp(-n)
+		} else {
+			m.index.vp.ScrollDown(n)
+		}
+		return
+	}
+	for _, r := range m.rects {
+		if mouse.X >= r.x-1 && mouse.X < r.x+r.w+1 {
+			switch r.focus {
+			case focusProjects:
+				m.projects.list.scroll(n)
+			case focusMemories:
+				m.memories.list.scroll(n)
+			case focusPreview:
+				m.preview.scroll(n)
+			}
+		}
+	}
+}
+
+// onClick focuses the pane clicked and selects the row clicked.
+func (m *Model) onClick(mouse tea.Mouse) {
+	if mouse.Button != tea.MouseLeft {
+		return
+	}
+	if m.view == viewFindings {
+		m.findings.list.clickRow(mouse.Y - 2) // title bar, filter line
+		return
+	}
+	if m.view != viewBrowse {
+		return
+	}
+	for _, r := range m.rects {
+		if mouse.X < r.x-1 || mouse.X >= r.x+r.w+1 {
+			continue
+		}
+		if r.focus != m.focus {
+			m.setFocus(r.focus)
+		}
+		switch r.focus {
+		case focusProjects:
+			m.projects.list.clickRow(mouse.Y - r.y)
+		case focusMemories:
+			m.memories.list.clickRow(mouse.Y - r.y)
+		}
+	}
+}
