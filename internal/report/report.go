@@ -15,6 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/model"
 )
 
@@ -125,12 +126,12 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, 
 		if title == "" {
 			title = "configuration"
 		}
-		bw.WriteString(p.project.paint(tilde(title, home)))
+		bw.WriteString(p.project.Paint(tilde(title, home)))
 		bw.WriteByte('\n')
 		for _, d := range g.dirs {
 			if d.dir != "" {
 				bw.WriteString("  ")
-				bw.WriteString(p.dir.paint(tilde(d.dir, home)))
+				bw.WriteString(p.dir.Paint(tilde(d.dir, home)))
 				bw.WriteByte('\n')
 			}
 			for _, f := range d.findings {
@@ -138,15 +139,15 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, 
 				if sev < model.Info || sev > model.Error {
 					sev = model.Info
 				}
-				text := p.location.paint(location(f, home)) + " " + f.Message + " " + p.rule.paint("["+f.Rule+"]")
+				text := p.location.Paint(location(f, home)) + " " + f.Message + " " + p.rule.Paint("["+f.Rule+"]")
 				bw.WriteString("    ")
-				bw.WriteString(p.severity[sev].paint(sevLabel[sev]))
+				bw.WriteString(p.severity[sev].Paint(sevLabel[sev]))
 				bw.WriteByte(' ')
 				bw.WriteString(hang(text, width, findingIndent))
 				bw.WriteByte('\n')
 				if f.Suggestion != "" {
 					bw.WriteString(indent)
-					bw.WriteString(hang(p.suggestion.paint("→ "+f.Suggestion), width, findingIndent+2))
+					bw.WriteString(hang(p.suggestion.Paint("→ "+f.Suggestion), width, findingIndent+2))
 					bw.WriteByte('\n')
 				}
 			}
@@ -155,7 +156,7 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, 
 	if len(groups) > 0 {
 		bw.WriteByte('\n')
 	}
-	bw.WriteString(p.summary.paint(SummaryLine(sum)))
+	bw.WriteString(p.summary.Paint(SummaryLine(sum)))
 	bw.WriteByte('\n')
 	return bw.Flush()
 }
@@ -167,47 +168,18 @@ var sevLabel = [3]string{
 	model.Error:   fmt.Sprintf("%-7s", model.Error),
 }
 
-// painter is a lipgloss style reduced to the escape codes it writes before
-// and after a single line of text.
-type painter struct {
-	style     lipgloss.Style
-	pre, post string
-}
-
-func newPainter(s lipgloss.Style) painter {
-	const probe = "x" // escape sequences hold no x
-	r := s.Render(probe)
-	i := strings.Index(r, probe)
-	if i < 0 || strings.Contains(r[i+1:], probe) {
-		return painter{style: s, pre: "\x00"} // unexpected shape: use lipgloss itself
-	}
-	return painter{style: s, pre: r[:i], post: r[i+len(probe):]}
-}
-
-func (p painter) paint(s string) string {
-	// lipgloss styles each line of a multi-line string and expands tabs;
-	// such text, and a style that did not reduce, goes through lipgloss.
-	if p.pre == "\x00" || strings.ContainsAny(s, "\n\t") {
-		return p.style.Render(s)
-	}
-	if p.pre == "" && p.post == "" {
-		return s
-	}
-	return p.pre + s + p.post
-}
-
 type painterSet struct {
-	project, dir, location, rule, suggestion, summary painter
-	severity                                          [3]painter
+	project, dir, location, rule, suggestion, summary paint.Painter
+	severity                                          [3]paint.Painter
 }
 
 func painters(st Styles) painterSet {
 	ps := painterSet{
-		project: newPainter(st.Project), dir: newPainter(st.Dir), location: newPainter(st.Location),
-		rule: newPainter(st.Rule), suggestion: newPainter(st.Suggestion), summary: newPainter(st.Summary),
+		project: paint.New(st.Project), dir: paint.New(st.Dir), location: paint.New(st.Location),
+		rule: paint.New(st.Rule), suggestion: paint.New(st.Suggestion), summary: paint.New(st.Summary),
 	}
 	for i := range ps.severity {
-		ps.severity[i] = newPainter(st.Severity[i])
+		ps.severity[i] = paint.New(st.Severity[i])
 	}
 	return ps
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/model"
@@ -98,22 +97,5 @@ func TestTextUnwrappedForPipes(t *testing.T) {
 func TestSummaryLine(t *testing.T) {
 	if got := SummaryLine(Summary{Projects: 1, MemoryDirs: 1, Files: 1}); got != "no findings in 1 project (1 memory directory, 1 file)" {
 		t.Errorf("got %q", got)
-	}
-}
-
-// The report paints text with escape codes taken from each style once; what
-// it writes must be what lipgloss itself would write for that text.
-func TestPaintMatchesLipgloss(t *testing.T) {
-	for _, dark := range []bool{true, false} {
-		st := DefaultStyles(dark)
-		all := []lipgloss.Style{st.Project, st.Dir, st.Location, st.Rule, st.Suggestion, st.Summary, st.Severity[0], st.Severity[1], st.Severity[2], lipgloss.NewStyle()}
-		for _, s := range all {
-			p := newPainter(s)
-			for _, text := range []string{"~/acme/memory", "MEMORY.md:201", "→ Compact the index.", "x", "tab\there", "two\nlines", "日本語のメモ", "[index-over-lines]"} {
-				if got, want := p.paint(text), s.Render(text); got != want {
-					t.Errorf("dark=%v: paint(%q) = %q, lipgloss renders %q", dark, text, got, want)
-				}
-			}
-		}
 	}
 }
