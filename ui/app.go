@@ -773,7 +773,14 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 		lines = append(lines, fmt.Sprintf("%d/200 lines · %d/25,000 units  ", l.LineCount, l.Units)+state)
 		lines = append(lines, st.Faint.Render("press i to see it exactly as the agent loads it"))
 	}
-	lines = append(lines, findingLines(c, dd.byFile["MEMORY.md"], width)...)
+	fs := dd.byFile["MEMORY.md"]
+	const most = 4 // the index view and the findings view hold the rest
+	if len(fs) > most {
+		lines = append(lines, findingLines(c, fs[:most], width)...)
+		lines = append(lines, st.Faint.Render(fmt.Sprintf("… and %d more findings on this index: press f for all", len(fs)-most)))
+	} else {
+		lines = append(lines, findingLines(c, fs, width)...)
+	}
 	lines = append(lines, st.Faint.Render(strings.Repeat("─", max(width, 1))))
 	for i, ln := range lines {
 		lines[i] = ansi.Truncate(ln, width, "…")

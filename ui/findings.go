@@ -86,6 +86,9 @@ func (v *findingsView) apply() {
 	for j, i := range v.shown {
 		f := v.all[i]
 		loc := f.File
+		if f.MemoryDir == "" {
+			loc = tilde(loc, v.c.home) // configuration: an absolute path
+		}
 		if f.Line > 0 {
 			loc += ":" + itoa(f.Line)
 		}

@@ -224,8 +224,15 @@ func fit(s string, w, h int) string {
 		lines = lines[:h]
 	}
 	for i, ln := range lines {
-		ln = ansi.Truncate(ln, w, "")
-		lines[i] = ln + strings.Repeat(" ", max(w-ansi.StringWidth(ln), 0))
+		lw := ansi.StringWidth(ln)
+		if lw > w {
+			ln = ansi.Truncate(ln, w, "")
+			lw = ansi.StringWidth(ln)
+		}
+		if lw < w {
+			ln += strings.Repeat(" ", w-lw)
+		}
+		lines[i] = ln
 	}
 	for len(lines) < h {
 		lines = append(lines, strings.Repeat(" ", w))

@@ -50,7 +50,7 @@ func age(now, t time.Time) string {
 	}
 	d := now.Sub(t)
 	switch {
-	case d < 0:
+	case d < -24*time.Hour:
 		return "future"
 	case d < time.Hour:
 		return "now"

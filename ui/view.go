@@ -2,11 +2,15 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/themes"
 )
 
 // Layout thresholds: three panes side by side from wideWidth columns, two
@@ -104,7 +108,9 @@ func (m *Model) View() tea.View {
 	default:
 		body = m.browseView(bodyH)
 	}
-	body = fit(body, m.width, bodyH)
+	if m.view != viewBrowse {
+		body = fit(body, m.width, bodyH) // the browse panes are drawn to size
+	}
 	v.SetContent(m.titleBar() + "\n" + body + "\n" + m.footer())
 	return v
 }
@@ -136,16 +142,63 @@ func (m *Model) browseView(h int) string {
 			}
 			content = m.preview.View()
 		}
-		st := m.c.st.Pane
-		if c.focus == m.focus {
-			st = m.c.st.PaneFocus
-		}
 		innerW := max(c.w-2, 1)
 		t := m.c.st.PaneTitle.Render(ansi.Truncate(title, innerW, "…"))
 		inner := fit(t+"\n"+content, innerW, max(h-2, 1))
-		cols = append(cols, st.Width(c.w).Height(h).Render(inner))
+		cols = append(cols, box(inner, innerW, c.focus == m.focus, m.c.st))
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+	return joinColumns(cols)
+}
+
+// box draws a border around lines already fitted to w cells: a rounded
+// border, heavy when focused without colour, coloured by the theme. Drawn
+// by hand because lipgloss measures every line again, which was most of a
+// frame's cost.
+func box(inner string, w int, focused bool, st themes.Styles) string {
+	b := lipgloss.RoundedBorder()
+	style := st.Pane
+	if focused {
+		style = st.PaneFocus
+		if st.Theme.NoColor {
+			b = lipgloss.ThickBorder()
+		}
+	}
+	color := style.GetBorderTopForeground()
+	ink := func(s string) string { return s }
+	if color != nil {
+		ink = paint.New(lipgloss.NewStyle().Foreground(color)).Paint
+	}
+	var out strings.Builder
+	out.WriteString(ink(b.TopLeft + strings.Repeat(b.Top, w) + b.TopRight))
+	left, right := ink(b.Left), ink(b.Right)
+	for _, ln := range strings.Split(inner, "\n") {
+		out.WriteString("\n" + left + ln + right)
+	}
+	out.WriteString("\n" + ink(b.BottomLeft+strings.Repeat(b.Bottom, w)+b.BottomRight))
+	return out.String()
+}
+
+// joinColumns puts boxes of equal height side by side.
+func joinColumns(cols []string) string {
+	if len(cols) == 1 {
+		return cols[0]
+	}
+	split := make([][]string, len(cols))
+	for i, c := range cols {
+		split[i] = strings.Split(c, "\n")
+	}
+	var out strings.Builder
+	for r := range split[0] {
+		if r > 0 {
+			out.WriteByte('\n')
+		}
+		for _, lines := range split {
+			if r < len(lines) {
+				out.WriteString(lines[r])
+			}
+		}
+	}
+	return out.String()
 }
 
 func (m *Model) selectedProject() *projectData {

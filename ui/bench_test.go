@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/corpus"
+	"github.com/memtui/memtui/memfs"
+)
+
+// The benchmarks run the TUI on a generated tree of DESIGN.md's scale (500
+// projects, 20,000 memory files); MEMTUI_BENCH_PROJECTS and
+// MEMTUI_BENCH_FILES change it.
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchErr  error
+)
+
+func benchTree(b *testing.B) Config {
+	b.Helper()
+	benchOnce.Do(func() {
+		n := func(k string, def int) int {
+			if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
+				return v
+			}
+			return def
+		}
+		benchDir, benchErr = os.MkdirTemp("", "memtui-ui-bench-")
+		if benchErr == nil {
+			_, benchErr = corpus.Generate(benchDir, corpus.Config{Projects: n("MEMTUI_BENCH_PROJECTS", 500), Files: n("MEMTUI_BENCH_FILES", 20000), Seed: 1, Transcripts: true})
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return Config{
+		Scan: memfs.Options{ConfigDirs: []string{benchDir}, Getenv: func(string) string { return "" }, Home: benchDir,
+			ManagedSettings: filepath.Join(benchDir, "none.json"), IncludeAgentMemory: true},
+		Orient: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+		Home:   benchDir,
+	}
+}
+
+// loadedDriver starts the TUI on the bench tree and waits for everything
+// to load.
+func loadedDriver(b *testing.B, w, h int) *driver {
+	b.Helper()
+	d := newDriver(b, benchTree(b), w, h)
+	if d.m.loading || len(d.m.data) == 0 {
+		b.Fatal("the tree did not load")
+	}
+	return d
+}
+
+// benchMove measures one key press handled and the frame drawn, as Bubble
+// Tea does for each key: Update, then View. Renders the move starts run
+// in their Cmds, off this path.
+func benchMove(b *testing.B, d *driver) {
+	down, up := keyMsg("j"), keyMsg("k")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		k := down
+		if i/50%2 == 1 {
+			k = up
+		}
+		d.m.Update(k)
+		_ = d.m.View()
+	}
+}
+
+// BenchmarkCursorProjects moves through the 500 projects.
+func BenchmarkCursorProjects(b *testing.B) {
+	d := loadedDriver(b, 160, 48)
+	benchMove(b, d)
+}
+
+// BenchmarkCursorMemories moves through the largest project's memories.
+func BenchmarkCursorMemories(b *testing.B) {
+	d := loadedDriver(b, 160, 48)
+	big, most := 0, -1
+	for i, pd := range d.m.data {
+		if pd.files > most {
+			big, most = i, pd.files
+		}
+	}
+	d.m.projects.list.selectRef(big)
+	d.run(d.m.syncSelection())
+	d.keys("enter")
+	b.ReportMetric(float64(most), "memories")
+	benchMove(b, d)
+}
+
+// BenchmarkCursorFindings moves through every finding of the tree.
+func BenchmarkCursorFindings(b *testing.B) {
+	d := loadedDriver(b, 160, 48)
+	d.keys("f")
+	b.ReportMetric(float64(len(d.m.findings.all)), "findings")
+	benchMove(b, d)
+}
+
+// BenchmarkPreview2KB renders a 2 KB memory the first time (one glamour
+// render) and from the cache after.
+func BenchmarkPreview2KB(b *testing.B) {
+	d := loadedDriver(b, 160, 48)
+	// Find a memory of about 2 KB.
+	var in renderInput
+	found := false
+	for _, pd := range d.m.data {
+		for _, dd := range pd.dirs {
+			for _, f := range dd.d.Files {
+				if f.Size >= 1800 && f.Size <= 2300 && !found {
+					in = renderInput{key: renderKey{width: 80, theme: "dark"}, content: f.Content, doc: dd.docs[f.Path],
+						anchor: f.ModTime, theme: d.m.c.st.Theme, scanner: consolidate.DefaultSecretScanner(), st: d.m.c.st}
+					found = true
+				}
+			}
+		}
+	}
+	if !found {
+		b.Skip("no memory of about 2 KB in the tree")
+	}
+	b.Run("uncached", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := render(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		d.m.memories.list.top()
+		d.run(d.m.syncSelection())
+		b.ReportAllocs()
+		for b.Loop() {
+			if cmd := d.m.requestPreview(true); cmd != nil {
+				b.Fatal("a cached preview ran a render")
+			}
+		}
+	})
+}
+
+// BenchmarkFirstFrame is the time from start to the first frame with the
+// project list: discovery only, no file read.
+func BenchmarkFirstFrame(b *testing.B) {
+	cfg := benchTree(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		m := New(cfg)
+		m.Init()
+		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		msg := discoverCmd(m.ctx, m.gen, cfg.Scan)()
+		m.Update(msg)
+		_ = m.View()
+		m.Close()
+	}
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// Golden frames of the stable views, at the smallest supported terminal
+// and a wide one, dark and light. The frames keep their escape codes, so a
+// colour that changes shows in the diff. Run with -update to rewrite.
+func TestGoldenViews(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		for _, dark := range []bool{true, false} {
+			theme := "dark"
+			if !dark {
+				theme = "light"
+			}
+			for _, view := range []string{"browse", "index", "findings"} {
+				name := fmt.Sprintf("%s_%dx%d_%s", view, size[0], size[1], theme)
+				t.Run(name, func(t *testing.T) {
+					cfg, dir := demoConfig(t)
+					cfg.Home = dir // paths show as ~/projects/..., the same on every machine
+					// The demo's one configuration finding quotes the temp
+					// dir in its message; frames must not depend on it.
+					if err := os.Remove(filepath.Join(dir, "settings.json")); err != nil {
+						t.Fatal(err)
+					}
+					d := newDriver(t, cfg, size[0], size[1])
+					if !dark {
+						d.send(tea.BackgroundColorMsg{Color: lightBg{}})
+					}
+					d.selectProject("acme-api")
+					switch view {
+					case "browse":
+						d.keys("enter")
+						d.selectMemory("project_load_test")
+					case "index":
+						d.keys("i")
+					case "findings":
+						d.keys("f", "j", "j")
+					}
+					out := d.m.View().Content
+					if strings.Contains(out, dir) {
+						t.Fatalf("the frame shows the temp dir %s", dir)
+					}
+					golden.RequireEqual(t, []byte(out))
+				})
+			}
+		}
+	}
+}
+
+// Under NO_COLOR the frame has no colour codes at all, and the selection is
+// still visible (reverse video).
+func TestNoColorFrame(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	cfg.NoColor = true
+	d := newDriver(t, cfg, 120, 40)
+	d.selectProject("acme-api")
+	d.keys("enter")
+	d.selectMemory("project_load_test")
+	out := d.m.View().Content
+	for _, code := range []string{"38;2;", "48;2;", "38;5;", "48;5;"} {
+		if strings.Contains(out, code) {
+			t.Fatalf("NO_COLOR frame has colour code %q", code)
+		}
+	}
+	if !strings.Contains(out, "\x1b[7m") {
+		t.Error("the selected row must be drawn in reverse video without colour")
+	}
+}
