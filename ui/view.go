@@ -20,12 +20,54 @@ const (
 	narrowWidth = 60
 )
 
-// footerHeight is the help (one line, or the full help) plus the status.
+// footerHeight is one line, or the full help's rows.
 func (m *Model) footerHeight() int {
-	if m.help.ShowAll {
-		return 1 + min(len(m.helpGroups()[0]), 8)
+	if m.help.ShowAll && !m.filtering {
+		return len(m.fullHelp())
 	}
 	return 1
+}
+
+// fullHelp lays every live binding out in as many columns as fit, so the
+// whole list (quit included) shows at 80 columns too.
+func (m *Model) fullHelp() []string {
+	var bs []key.Binding
+	seen := map[string]bool{}
+	for _, g := range m.helpGroups() {
+		for _, b := range g {
+			h := b.Help()
+			if !b.Enabled() || seen[h.Key] {
+				continue
+			}
+			seen[h.Key] = true
+			bs = append(bs, b)
+		}
+	}
+	keyW, descW := 0, 0
+	for _, b := range bs {
+		keyW = max(keyW, ansi.StringWidth(b.Help().Key))
+		descW = max(descW, ansi.StringWidth(b.Help().Desc))
+	}
+	colW := keyW + 1 + descW + 3
+	cols := max(min(m.width/colW, len(bs)), 1)
+	rows := (len(bs) + cols - 1) / cols
+	st := m.help.Styles
+	lines := make([]string, rows)
+	for i, b := range bs {
+		r, c := i%rows, i/rows
+		h := b.Help()
+		cell := st.FullKey.Render(padRight(h.Key, keyW)) + " " + st.FullDesc.Render(padRight(h.Desc, descW))
+		if c < cols-1 {
+			cell += "   "
+		}
+		lines[r] += cell
+	}
+	// Keep three rows for the view; a very small window gets a note.
+	if most := max(m.height-4, 1); len(lines) > most {
+		lines = lines[:most]
+		lines[most-1] = m.c.st.Faint.Render("… more keys: enlarge the window")
+	}
+	return lines
 }
 
 // layout sizes every pane for the window; it runs on every resize and
@@ -256,7 +298,7 @@ func (m *Model) footer() string {
 		return fit(st.Error.Render("✗ "+m.err.Error()), m.width, 1)
 	}
 	if m.help.ShowAll {
-		return fit(m.help.FullHelpView(m.helpGroups()), m.width, m.footerHeight())
+		return fit(strings.Join(m.fullHelp(), "\n"), m.width, m.footerHeight())
 	}
 	line := m.help.ShortHelpView(m.shortHelp())
 	if m.status != "" {
