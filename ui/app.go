@@ -646,11 +646,13 @@ func (m *Model) syncSelection() tea.Cmd {
 	pi := m.projects.selected()
 	if pi != m.shownProject {
 		m.shownProject = pi
-		if pi >= 0 && pi < len(m.data) && m.data[pi].loaded {
+		switch {
+		case pi >= 0 && pi < len(m.data):
 			m.memories.setProject(m.data[pi])
-		} else if pi >= 0 && pi < len(m.data) {
-			m.memories.setProject(m.data[pi])
-		} else {
+			if !m.data[pi].loaded && m.loader != nil {
+				m.loader.prefer(pi)
+			}
+		default:
 			m.memories.setProject(nil)
 		}
 		return m.requestPreview(true)

@@ -428,3 +428,43 @@ func TestResizeRendersOnceSettled(t *testing.T) {
 		t.Errorf("the preview was rendered at width %d, the pane is %d", d.m.preview.key.width, d.m.preview.width)
 	}
 }
+
+// A project selected before the loader reaches it is read next.
+func TestSelectedProjectLoadsFirst(t *testing.T) {
+	l := &loader{want: make(chan int, 4), claimed: make([]bool, 8)}
+	l.prefer(7)
+	first, _ := l.take()
+	second, _ := l.take()
+	if first != 7 || second != 0 {
+		t.Errorf("with project 7 preferred, the loader took %d then %d", first, second)
+	}
+	n := 2
+	for {
+		i, ok := l.take()
+		if !ok {
+			break
+		}
+		if i == 7 {
+			t.Error("a preferred project was read twice")
+		}
+		n++
+	}
+	if n != 8 {
+		t.Errorf("the loader took %d projects, want 8", n)
+	}
+
+	// Moving the cursor onto a project not yet read asks for it.
+	cfg, _ := demoConfig(t)
+	m := New(cfg)
+	defer m.Close()
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(discoverCmd(m.ctx, m.gen, cfg.Scan)())
+	m.loader.cancel()
+	m.loader = &loader{want: make(chan int, 4), claimed: make([]bool, len(m.data))}
+	m.projects.list.bottom()
+	m.syncSelection()
+	if got, _ := m.loader.take(); got != len(m.data)-1 {
+		t.Errorf("selecting the last project queued %d", got)
+	}
+}

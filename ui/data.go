@@ -114,24 +114,33 @@ func discoverCmd(ctx context.Context, gen int, opts memfs.Options) tea.Cmd {
 }
 
 // loader reads and checks every project in the background, two at a time,
-// in list order, and sends one loadedMsg per project on its channel.
+// in list order except that a project the user selects before it is read
+// jumps the queue; it sends one loadedMsg per project on its channel.
 type loader struct {
 	ch     chan tea.Msg
 	cancel context.CancelFunc
+	want   chan int
+
+	mu      sync.Mutex
+	claimed []bool
+	pos     int
 }
 
 func startLoader(parent context.Context, gen int, projects []*model.Project, sopts memfs.Options, copts consolidate.Options, workers int) *loader {
 	ctx, cancel := context.WithCancel(parent)
-	l := &loader{ch: make(chan tea.Msg, 64), cancel: cancel}
+	l := &loader{ch: make(chan tea.Msg, 64), cancel: cancel, want: make(chan int, 16), claimed: make([]bool, len(projects))}
 	start := time.Now()
 	go func() {
 		var wg sync.WaitGroup
-		next := make(chan int)
 		for w := 0; w < max(workers, 1); w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := range next {
+				for {
+					i, ok := l.take()
+					if !ok || ctx.Err() != nil {
+						return
+					}
 					p := projects[i]
 					dirs := make([]*dirData, 0, len(p.Dirs))
 					for _, d := range p.Dirs {
@@ -148,15 +157,6 @@ func startLoader(parent context.Context, gen int, projects []*model.Project, sop
 				}
 			}()
 		}
-	feed:
-		for i := range projects {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				break feed
-			}
-		}
-		close(next)
 		wg.Wait()
 		select {
 		case l.ch <- loadDoneMsg{gen: gen, elapsed: time.Since(start)}:
@@ -165,6 +165,41 @@ func startLoader(parent context.Context, gen int, projects []*model.Project, sop
 		close(l.ch)
 	}()
 	return l
+}
+
+// prefer asks for project i to be read next (the user selected it).
+func (l *loader) prefer(i int) {
+	select {
+	case l.want <- i:
+	default: // enough requests queued; the newest selection will come round
+	}
+}
+
+// take claims the next project to read: a preferred one first, else the
+// next in order. ok is false when none is left.
+func (l *loader) take() (int, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for {
+		select {
+		case i := <-l.want:
+			if i >= 0 && i < len(l.claimed) && !l.claimed[i] {
+				l.claimed[i] = true
+				return i, true
+			}
+			continue
+		default:
+		}
+		break
+	}
+	for l.pos < len(l.claimed) && l.claimed[l.pos] {
+		l.pos++
+	}
+	if l.pos == len(l.claimed) {
+		return 0, false
+	}
+	l.claimed[l.pos] = true
+	return l.pos, true
 }
 
 // next waits for the loader's next message. The root re-issues it after
