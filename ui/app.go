@@ -172,9 +172,7 @@ func (m *Model) Init() tea.Cmd {
 // Close stops background work and the watcher.
 func (m *Model) Close() {
 	m.stop()
-	if m.loader != nil {
-		m.loader.cancel()
-	}
+	m.loader.stop()
 	if m.watcher != nil {
 		m.watcher.Close()
 	}
@@ -321,9 +319,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	}
 	m.memories.setProject(nil)
 	m.shownProject = -1
-	if m.loader != nil {
-		m.loader.cancel()
-	}
+	m.loader.stop()
 	m.loader = startLoader(m.ctx, m.gen, msg.scan.Projects, m.cfg.Scan, m.cfg.Orient, m.cfg.Workers)
 	cmds := []tea.Cmd{m.loader.next(), m.syncSelection()}
 	if m.cfg.Watch {
@@ -433,9 +429,7 @@ func (m *Model) refresh() tea.Cmd {
 	m.gen++
 	m.loading = true
 	m.status = "Refreshing…"
-	if m.loader != nil {
-		m.loader.cancel()
-	}
+	m.loader.stop()
 	return discoverCmd(m.ctx, m.gen, m.cfg.Scan)
 }
 

@@ -460,7 +460,7 @@ func TestSelectedProjectLoadsFirst(t *testing.T) {
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(discoverCmd(m.ctx, m.gen, cfg.Scan)())
-	m.loader.cancel()
+	m.loader.stop()
 	m.loader = &loader{want: make(chan int, 4), claimed: make([]bool, len(m.data))}
 	m.projects.list.bottom()
 	m.syncSelection()

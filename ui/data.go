@@ -167,6 +167,13 @@ func startLoader(parent context.Context, gen int, projects []*model.Project, sop
 	return l
 }
 
+// stop cancels the loader's reading; a nil loader is already stopped.
+func (l *loader) stop() {
+	if l != nil && l.cancel != nil {
+		l.cancel()
+	}
+}
+
 // prefer asks for project i to be read next (the user selected it).
 func (l *loader) prefer(i int) {
 	select {
