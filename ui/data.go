@@ -26,6 +26,8 @@ type projectData struct {
 	findings int
 	worst    model.Severity
 	hasWorst bool
+	// cut is true when Claude Code cuts one of the project's indexes.
+	cut bool
 }
 
 // dirData is a loaded memory directory with its findings and each file's
@@ -58,8 +60,11 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 
 // summarize recomputes the project's counts from its directories.
 func (pd *projectData) summarize() {
-	pd.files, pd.findings, pd.hasWorst, pd.worst = 0, 0, false, model.Info
+	pd.files, pd.findings, pd.hasWorst, pd.worst, pd.cut = 0, 0, false, model.Info, false
 	for _, dd := range pd.dirs {
+		if dd.load != nil && dd.load.Truncated() {
+			pd.cut = true
+		}
 		pd.files += len(dd.d.Files)
 		pd.findings += len(dd.findings)
 		for _, f := range dd.findings {

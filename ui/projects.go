@@ -84,6 +84,11 @@ func (p *projectsPane) row(i int) row {
 	if pd.loaded && !pd.hasWorst {
 		r.badge = "✓"
 	}
+	if pd.cut {
+		// The one problem worth seeing from the list: the agent is not
+		// getting the whole index.
+		r.right = "✂ " + r.right
+	}
 	return r
 }
 
