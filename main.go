@@ -425,13 +425,14 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 		editor = g.getenv("EDITOR")
 	}
 	m := ui.New(ui.Config{
-		Scan:     opts,
-		Orient:   copts,
-		ReadOnly: g.readonly,
-		NoColor:  g.getenv("NO_COLOR") != "",
-		Home:     home,
-		Editor:   editor,
-		Watch:    true,
+		Scan:       opts,
+		Orient:     copts,
+		ReadOnly:   g.readonly,
+		NoColor:    g.getenv("NO_COLOR") != "",
+		Home:       home,
+		Editor:     editor,
+		Watch:      true,
+		Discovered: scan,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))

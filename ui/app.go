@@ -49,6 +49,10 @@ type Config struct {
 	WatchLimit int
 	// Workers bounds background reading (0: 2).
 	Workers int
+	// Discovered, when set, is a discovery already made (main makes one
+	// to say "no memory found" before taking over the screen); the TUI
+	// starts from it rather than discovering again.
+	Discovered *model.Scan
 }
 
 type viewID int
@@ -166,7 +170,13 @@ func New(cfg Config) *Model {
 func (m *Model) Init() tea.Cmd {
 	m.gen++
 	m.loading = true
-	return tea.Batch(tea.RequestBackgroundColor, discoverCmd(m.ctx, m.gen, m.cfg.Scan))
+	discover := discoverCmd(m.ctx, m.gen, m.cfg.Scan)
+	if scan := m.cfg.Discovered; scan != nil {
+		gen := m.gen
+		discover = func() tea.Msg { return scanMsg{gen: gen, scan: scan} }
+		m.cfg.Discovered = nil // a refresh discovers afresh
+	}
+	return tea.Batch(tea.RequestBackgroundColor, discover)
 }
 
 // Close stops background work and the watcher.
