@@ -24,7 +24,10 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require github.com/charmbracelet/x/exp/golden v0.0.0-20251109135125-8916d276318f
+require (
+	github.com/charmbracelet/x/exp/golden v0.0.0-20251109135125-8916d276318f
+	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
+)
 
 require (
 	dario.cat/mergo v1.0.1 // indirect

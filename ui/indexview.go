@@ -42,8 +42,13 @@ func (v *indexView) open(dd *dirData, title string, line int) {
 	v.dd, v.title = dd, title
 	v.build()
 	v.vp.GotoTop()
-	if row, ok := v.fileRow[line]; ok && line > 0 {
+	switch row, ok := v.fileRow[line]; {
+	case ok && line > 0:
 		v.vp.SetYOffset(max(row-3, 0))
+	case v.cutRow >= 0:
+		// A cut index opens at the cut: the last lines the agent reads,
+		// the cut, and what it never sees. g goes to the top.
+		v.vp.SetYOffset(max(v.cutRow-v.vp.Height()/3, 0))
 	}
 }
 
