@@ -58,11 +58,18 @@ type globals struct {
 	// sets 1 when it found errors). It does not travel as an error: fang
 	// would then query the terminal's colours to print nothing.
 	exit int
+	// cleanup runs when the command is done (the demo's scratch copy).
+	cleanup []func()
 }
 
 // run executes memtui with args and returns the process exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	g := &globals{getenv: getenv}
+	defer func() {
+		for _, f := range g.cleanup {
+			f()
+		}
+	}()
 	root := newRoot(g, stdout, stderr)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -197,7 +204,9 @@ func scanOptions(g *globals, stderr io.Writer) (memfs.Options, error) {
 	if err := memfs.CopyTree(demo.FS(), dir); err != nil {
 		return opts, fmt.Errorf("cannot copy the demo sample: %w", err)
 	}
-	fmt.Fprintf(stderr, "memtui: demo tree copied to %s (any writes go there)\n", dir)
+	// The copy is scratch: writes go there, and it goes when memtui exits.
+	g.cleanup = append(g.cleanup, func() { os.RemoveAll(dir) })
+	fmt.Fprintf(stderr, "memtui: demo tree copied to %s (any writes go there; removed on exit)\n", dir)
 	// The demo is hermetic: none of the user's own Claude Code environment
 	// (overrides, remote dirs) may leak into it.
 	opts.ConfigDirs = []string{dir}

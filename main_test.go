@@ -285,3 +285,17 @@ func writeFile(t *testing.T, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// The demo's scratch copy is removed when memtui exits, so repeated runs do
+// not pile copies up in the temp dir.
+func TestDemoCopyRemovedOnExit(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	_, _, stderr := runCLI(t, env("HOME", t.TempDir()), "--demo", "lint", "--now", "2026-11-21")
+	m := regexp.MustCompile(`demo tree copied to (\S+) `).FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("the demo did not say where it copied the tree: %q", stderr)
+	}
+	if _, err := os.Stat(m[1]); !os.IsNotExist(err) {
+		t.Errorf("the demo copy %s is still there after exit (%v)", m[1], err)
+	}
+}

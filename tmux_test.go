@@ -217,7 +217,7 @@ func (s *tmuxSession) waitScreen(want ...string) string {
 	}
 }
 
-var demoCopied = regexp.MustCompile(`memtui: demo tree copied to (.+) \(any writes go there\)`)
+var demoCopied = regexp.MustCompile(`memtui: demo tree copied to (.+) \(any writes go there`)
 
 // demoDir is where the app copied the demo tree, from its stderr.
 func (s *tmuxSession) demoDir() string {
