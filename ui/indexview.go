@@ -169,24 +169,8 @@ func meter(st themes.Styles, label string, n, cap, w int, format string) string 
 }
 
 func (v *indexView) Update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	keys := v.c.keys
-	switch {
-	case key.Matches(k, keys.Up):
-		v.vp.ScrollUp(1)
-	case key.Matches(k, keys.Down):
-		v.vp.ScrollDown(1)
-	case key.Matches(k, keys.PageUp):
-		v.vp.PageUp()
-	case key.Matches(k, keys.PageDown):
-		v.vp.PageDown()
-	case key.Matches(k, keys.Top):
-		v.vp.GotoTop()
-	case key.Matches(k, keys.Bottom):
-		v.vp.GotoBottom()
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		scrollKeys(&v.vp, v.c, k)
 	}
 	return nil
 }

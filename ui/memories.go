@@ -167,10 +167,6 @@ func (m *memoriesPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *memoriesPane) View() string {
-	sel := m.c.st.Selected
-	if !m.focused {
-		sel = m.c.st.SelectedBlur
-	}
 	empty := "Select a project."
 	switch {
 	case m.pd != nil && !m.pd.loaded:
@@ -180,7 +176,7 @@ func (m *memoriesPane) View() string {
 	case m.pd != nil:
 		empty = "This project has no memory directory."
 	}
-	return m.list.view(m.c.st.Item, sel, m.c.st.GroupHeader, m.c.st.Badge, empty)
+	return listPaneView(&m.list, m.c, m.focused, empty)
 }
 
 func (m *memoriesPane) ShortHelp() []key.Binding {

@@ -116,26 +116,33 @@ func (p *previewPane) SetSize(w, h int) {
 }
 
 func (p *previewPane) Update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	keys := p.c.keys
-	switch {
-	case key.Matches(k, keys.Up):
-		p.vp.ScrollUp(1)
-	case key.Matches(k, keys.Down):
-		p.vp.ScrollDown(1)
-	case key.Matches(k, keys.PageUp):
-		p.vp.PageUp()
-	case key.Matches(k, keys.PageDown):
-		p.vp.PageDown()
-	case key.Matches(k, keys.Top):
-		p.vp.GotoTop()
-	case key.Matches(k, keys.Bottom):
-		p.vp.GotoBottom()
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		scrollKeys(&p.vp, p.c, k)
 	}
 	return nil
+}
+
+// scrollKeys scrolls a viewport for the movement keys; it reports whether
+// the key was one of them.
+func scrollKeys(vp *viewport.Model, c *shared, k tea.KeyPressMsg) bool {
+	keys := c.keys
+	switch {
+	case key.Matches(k, keys.Up):
+		vp.ScrollUp(1)
+	case key.Matches(k, keys.Down):
+		vp.ScrollDown(1)
+	case key.Matches(k, keys.PageUp):
+		vp.PageUp()
+	case key.Matches(k, keys.PageDown):
+		vp.PageDown()
+	case key.Matches(k, keys.Top):
+		vp.GotoTop()
+	case key.Matches(k, keys.Bottom):
+		vp.GotoBottom()
+	default:
+		return false
+	}
+	return true
 }
 
 // scroll moves the text by n lines (the wheel, J and K from other panes).

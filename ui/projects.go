@@ -110,15 +110,21 @@ func (p *projectsPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *projectsPane) View() string {
-	sel := p.c.st.Selected
-	if !p.focused {
-		sel = p.c.st.SelectedBlur
-	}
 	empty := "Looking for projects…"
 	if p.filter != "" {
 		empty = "No project matches “" + p.filter + "”."
 	}
-	return p.list.view(p.c.st.Item, sel, p.c.st.GroupHeader, p.c.st.Badge, empty)
+	return listPaneView(&p.list, p.c, p.focused, empty)
+}
+
+// listPaneView draws a list pane: the selection bright when the pane has
+// focus, dimmer when not.
+func listPaneView(l *list, c *shared, focused bool, empty string) string {
+	sel := c.st.Selected
+	if !focused {
+		sel = c.st.SelectedBlur
+	}
+	return l.view(c.st.Item, sel, c.st.GroupHeader, c.st.Badge, empty)
 }
 
 func (p *projectsPane) ShortHelp() []key.Binding {
