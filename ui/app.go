@@ -94,14 +94,13 @@ type Model struct {
 	// filtering is the input mode: keys go to the filter box.
 	filtering bool
 
-	scan     *model.Scan
-	data     []*projectData
-	config   []model.Finding
-	gen      int
-	loader   *loader
-	loaded   int
-	loading  bool
-	loadTime time.Duration
+	scan    *model.Scan
+	data    []*projectData
+	config  []model.Finding
+	gen     int
+	loader  *loader
+	loaded  int
+	loading bool
 
 	renders      map[renderKey]string
 	source       bool
@@ -212,7 +211,6 @@ type (
 		err  error
 		path string // the memory dir to reload
 	}
-	statusMsg string
 )
 
 // Update routes a message: sizes, then app-wide messages, then keys by
@@ -251,7 +249,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loadDoneMsg:
 		if msg.gen == m.gen {
 			m.loading = false
-			m.loadTime = msg.elapsed
+			if m.status == refreshing {
+				m.status = ""
+			}
 		}
 		return m, m.findingsChanged()
 	case dirReloadedMsg:
@@ -282,9 +282,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = fmt.Errorf("the editor failed: %w", msg.err)
 		}
 		return m, m.reloadPath(msg.path)
-	case statusMsg:
-		m.status = string(msg)
-		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -434,11 +431,13 @@ func (m *Model) refreshFindings() {
 	m.findingsDirt = false
 }
 
+const refreshing = "Reading everything again…"
+
 // refresh discovers and reads everything again.
 func (m *Model) refresh() tea.Cmd {
 	m.gen++
 	m.loading = true
-	m.status = "Refreshing…"
+	m.status = refreshing
 	m.loader.stop()
 	return discoverCmd(m.ctx, m.gen, m.cfg.Scan)
 }
@@ -459,7 +458,11 @@ func (m *Model) reloadPath(path string) tea.Cmd {
 // onKey routes a key press: the filter box when typing, then the global
 // keys, then the current view.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	// A key press acknowledges the last error or note.
 	m.err = nil
+	if m.status != refreshing {
+		m.status = ""
+	}
 	if m.filtering {
 		return m.filterKey(k)
 	}

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -97,10 +96,7 @@ type (
 		gen, idx int
 		dirs     []*dirData
 	}
-	loadDoneMsg struct {
-		gen     int
-		elapsed time.Duration
-	}
+	loadDoneMsg    struct{ gen int }
 	dirReloadedMsg struct {
 		gen, idx int
 		path     string
@@ -134,7 +130,6 @@ type loader struct {
 func startLoader(parent context.Context, gen int, projects []*model.Project, sopts memfs.Options, copts consolidate.Options, workers int) *loader {
 	ctx, cancel := context.WithCancel(parent)
 	l := &loader{ch: make(chan tea.Msg, 64), cancel: cancel, want: make(chan int, 16), claimed: make([]bool, len(projects))}
-	start := time.Now()
 	go func() {
 		var wg sync.WaitGroup
 		for w := 0; w < max(workers, 1); w++ {
@@ -164,7 +159,7 @@ func startLoader(parent context.Context, gen int, projects []*model.Project, sop
 		}
 		wg.Wait()
 		select {
-		case l.ch <- loadDoneMsg{gen: gen, elapsed: time.Since(start)}:
+		case l.ch <- loadDoneMsg{gen: gen}:
 		case <-ctx.Done():
 		}
 		close(l.ch)
