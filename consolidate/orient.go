@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/memtui/memtui/model"
 )
@@ -54,6 +55,8 @@ type Options struct {
 	Load func(*model.MemoryDir) error
 	// DropContent frees each directory's file contents once it is checked,
 	// so a lint run holds one directory per worker in memory, not the tree.
+	// The contents are handed over: the checks read them in place, without
+	// a string copy, so nothing may write to them during or after the run.
 	DropContent bool
 
 	// sessions knows which transcripts exist, across the whole scan.
@@ -196,9 +199,11 @@ func (o Options) withDefaults() Options {
 // fileState is a topic file (or the index) with what the checks derive from
 // it, computed once.
 type fileState struct {
-	f    *model.File
-	doc  model.Doc
-	text string // the content as a string (shares no memory with f.Content)
+	f   *model.File
+	doc model.Doc
+	// text is the content as a string. It shares f.Content's memory only
+	// when Options.DropContent hands the contents over (see init).
+	text string
 	// ignored holds rules silenced by <!-- memtui-ignore RULE --> comments.
 	ignored map[string]bool
 	lines   []int // byte offset of each line start, built on demand
@@ -242,20 +247,43 @@ func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
 		byPath:  make(map[string]*fileState, len(d.Files)),
 		ignored: projectIgnores(p, opts.Ignore),
 	}
-	for _, f := range d.Files {
-		fs := newFileState(f)
-		s.files = append(s.files, fs)
+	// One allocation for every file's state, the index's included.
+	n := len(d.Files)
+	if d.Index != nil {
+		n++
+	}
+	states := make([]fileState, n)
+	s.files = make([]*fileState, len(d.Files))
+	for i, f := range d.Files {
+		fs := &states[i]
+		fs.init(f, opts.DropContent)
+		s.files[i] = fs
 		s.byPath[f.Path] = fs
 	}
 	if d.Index != nil {
-		s.index = newFileState(d.Index)
+		s.index = &states[n-1]
+		s.index.init(d.Index, opts.DropContent)
 	}
 	return s
 }
 
 func newFileState(f *model.File) *fileState {
-	text := string(f.Content)
-	return &fileState{
+	fs := &fileState{}
+	fs.init(f, false)
+	return fs
+}
+
+// init fills fs from f. With owned set the caller hands f.Content over (it
+// is dropped after the checks and never written again), so the text shares
+// its memory instead of copying every file once more.
+func (fs *fileState) init(f *model.File, owned bool) {
+	var text string
+	if owned {
+		text = unsafe.String(unsafe.SliceData(f.Content), len(f.Content))
+	} else {
+		text = string(f.Content)
+	}
+	*fs = fileState{
 		f:       f,
 		doc:     model.ParseDoc(f.Content),
 		text:    text,
