@@ -345,12 +345,15 @@ func ignoreRules(cfg memfs.Config) []consolidate.IgnoreRule {
 	return out
 }
 
+// filterFindings keeps the findings at or above min and, when rules is not
+// empty, of those rules. It filters fs in place (a run's tens of thousands of
+// findings are not copied again) and returns the kept prefix.
 func filterFindings(fs []model.Finding, min model.Severity, rules []string) []model.Finding {
 	want := map[string]bool{}
 	for _, r := range rules {
 		want[r] = true
 	}
-	out := fs[:0:0]
+	out := fs[:0]
 	for _, f := range fs {
 		if f.Severity < min || (len(want) > 0 && !want[f.Rule]) {
 			continue

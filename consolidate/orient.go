@@ -102,7 +102,11 @@ func Orient(scan *model.Scan, opts Options) []model.Finding {
 	close(next)
 	wg.Wait()
 
-	out := configFindings(scan.Config)
+	n := len(scan.Config)
+	for _, r := range results {
+		n += len(r)
+	}
+	out := append(make([]model.Finding, 0, n), configFindings(scan.Config)...)
 	for _, r := range results {
 		out = append(out, r...)
 	}
