@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -27,6 +28,19 @@ func ParseDoc(content []byte) Doc {
 	if bytes.HasPrefix(content, bom) {
 		d.BOM = true
 		start = len(bom)
+	}
+	if bytes.HasPrefix(content[start:], []byte("---")) {
+		// The common case, a fence at the top: match against the whole
+		// content and check the 30-line window afterwards with a count,
+		// rather than cutting the window line by line first. When the
+		// fence's own whitespace runs to the window's edge, cut it after
+		// all (as the regexp's input ends there).
+		rest := content[start:]
+		if open, ok := matchOpen(rest); ok && bytes.Count(rest[:open], []byte{'\n'}) < FrontmatterMaxLines {
+			d.Open = 1
+			parseBlock(&d, content, start, start+open, nil)
+			return d
+		}
 	}
 	head := headLines(content, start, FrontmatterMaxLines)
 	if open, ok := matchOpen(head); ok {
@@ -106,16 +120,26 @@ func matchOpen(b []byte) (int, bool) {
 
 // parseBlock finds the closing fence in head (content[fenceStart:], already
 // cut to the 30-line window), decodes the YAML between, and fills d.
-// bodyFrom is the offset just after the opening fence line.
+// bodyFrom is the offset just after the opening fence line. A nil head is
+// the window uncut: the fence is looked for in the whole content and kept
+// only when it starts within the first 30 lines ("---" holds no newline, so
+// it then ends within them too).
 func parseBlock(d *Doc, content []byte, fenceStart, bodyFrom int, head []byte) {
-	inner := head[bodyFrom-fenceStart:]
-	end := bytes.Index(inner, []byte("---"))
+	var end int
+	if head == nil {
+		end = bytes.Index(content[bodyFrom:], []byte("---"))
+		if end >= 0 && bytes.Count(content[fenceStart:bodyFrom+end], []byte{'\n'}) >= FrontmatterMaxLines {
+			end = -1
+		}
+	} else {
+		end = bytes.Index(head[bodyFrom-fenceStart:], []byte("---"))
+	}
 	if end < 0 {
 		d.Status = FMUnclosed
 		d.Problem = fmt.Sprintf("no closing --- within the first %d lines", FrontmatterMaxLines)
 		return
 	}
-	block := inner[:end]
+	block := content[bodyFrom : bodyFrom+end]
 	// The closing fence consumes ---\s*\n? : trailing whitespace (even
 	// newlines, greedily) and then an optional \n.
 	after := bodyFrom + end + 3
@@ -316,8 +340,10 @@ func fastParse(block []byte) (Frontmatter, bool) {
 	inMap := "" // the top-level key with no value whose children we may be reading
 	children := 0
 	childIndent := 0
-	seen := map[string]bool{}
-	var childSeen map[string]bool
+	// The keys seen so far are fm.Keys at the top level and childSeen under
+	// inMap: a handful each, so a scan beats a map.
+	var childBuf [8]string
+	childSeen := childBuf[:0]
 	// closeMap settles a bare "key:" once its block ends: with no children
 	// YAML reads it as null, which for our fields means present but empty.
 	closeMap := func() {
@@ -344,13 +370,15 @@ func fastParse(block []byte) (Frontmatter, bool) {
 		if indent == 0 {
 			closeMap()
 			k, v, ok := fastPair(line)
-			if !ok || seen[k] {
+			if !ok || slices.Contains(fm.Keys, k) {
 				return fm, false
 			}
-			seen[k] = true
+			if fm.Keys == nil {
+				fm.Keys = make([]string, 0, 4)
+			}
 			fm.Keys = append(fm.Keys, k)
 			if v == "" {
-				inMap, children, childIndent, childSeen = k, 0, 0, map[string]bool{}
+				inMap, children, childIndent, childSeen = k, 0, 0, childSeen[:0]
 				continue
 			}
 			fm.setTop(k, v)
@@ -361,10 +389,10 @@ func fastParse(block []byte) (Frontmatter, bool) {
 		}
 		childIndent = indent
 		k, v, ok := fastPair(line[indent:])
-		if !ok || v == "" || childSeen[k] {
+		if !ok || v == "" || slices.Contains(childSeen, k) {
 			return fm, false
 		}
-		childSeen[k] = true
+		childSeen = append(childSeen, k)
 		children++
 		if inMap == "metadata" {
 			fm.Generation = GenCurrent
@@ -390,19 +418,38 @@ func fastPair(line []byte) (key, val string, ok bool) {
 	}
 	rest := line[i+1:]
 	if len(rest) == 0 {
-		return string(k), "", true
+		return keyString(k), "", true
 	}
 	if rest[0] != ' ' {
 		return "", "", false
 	}
 	v := bytes.Trim(rest, " ")
 	if len(v) == 0 {
-		return string(k), "", true
+		return keyString(k), "", true
 	}
 	if !safePlain(v) {
 		return "", "", false
 	}
-	return string(k), string(v), true
+	return keyString(k), string(v), true
+}
+
+// keyString is string(k) without an allocation for the keys memories use.
+func keyString(k []byte) string {
+	switch string(k) {
+	case "name":
+		return "name"
+	case "description":
+		return "description"
+	case "type":
+		return "type"
+	case "metadata":
+		return "metadata"
+	case "modified":
+		return "modified"
+	case "originSessionId":
+		return "originSessionId"
+	}
+	return string(k)
 }
 
 // safePlain reports whether v reads the same as a YAML plain scalar and as
@@ -556,7 +603,7 @@ func findLateFence(content []byte, start int) (off, line int, ok bool) {
 		} else {
 			l = content[pos : pos+end]
 		}
-		if ln > 1 && strings.TrimRight(string(l), " \t\r") == "---" {
+		if ln > 1 && string(bytes.TrimRight(l, " \t\r")) == "---" {
 			return pos, ln, true
 		}
 		if end < 0 {

@@ -1,6 +1,9 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -213,6 +216,66 @@ func FuzzParseDoc(f *testing.F) {
 		}
 		if fast.Name != slow.Name || fast.Description != slow.Description || fast.Type != slow.Type || fast.TypeKey != slow.TypeKey || fast.Modified != slow.Modified && !fast.ModifiedTime.Equal(slow.ModifiedTime) {
 			t.Fatalf("fast and YAML disagree on %q:\nfast %+v\nyaml %+v", block, fast, slow)
+		}
+	})
+}
+
+// parseDocRef is ParseDoc as first written: the 30-line window cut line by
+// line before anything is matched. ParseDoc now matches first and counts
+// lines after; FuzzParseDocWindow checks the two agree.
+func parseDocRef(content []byte) Doc {
+	d := Doc{BodyLine: 1}
+	start := 0
+	if bytes.HasPrefix(content, bom) {
+		d.BOM = true
+		start = len(bom)
+	}
+	head := headLines(content, start, FrontmatterMaxLines)
+	if open, ok := matchOpen(head); ok {
+		d.Open = 1
+		parseBlock(&d, content, start, start+open, head)
+		return d
+	}
+	if off, line, ok := findLateFence(content, start); ok {
+		late := Doc{Open: 1, BodyLine: 1}
+		lateHead := headLines(content, off, FrontmatterMaxLines-line+1)
+		open, _ := matchOpen(lateHead)
+		parseBlock(&late, content, off, off+open, lateHead)
+		if late.Status == FMOK || late.Status == FMTolerant {
+			late.Open += line - 1
+			late.Close += line - 1
+			late.BodyLine += line - 1
+			late.BOM = d.BOM
+			late.Problem = fmt.Sprintf("%s before the opening ---", describePreamble(content[start:off]))
+			late.Status = FMNotAtStart
+			return late
+		}
+	}
+	d.Status = FMNone
+	return d
+}
+
+func FuzzParseDocWindow(f *testing.F) {
+	seeds := []string{
+		"---\nname: a\ndescription: b\ntype: user\n---\nbody\n",
+		"---" + strings.Repeat("\n", 29) + "---\n",
+		"---" + strings.Repeat("\n", 30) + "---\n",
+		"---" + strings.Repeat("\n", 31) + "---\n",
+		"---\n" + strings.Repeat("a: b\n", 28) + "---\n",
+		"---\n" + strings.Repeat("a: b\n", 29) + "---\n",
+		"---\n" + strings.Repeat("x\n", 29) + "--",
+		"\ufeff---\nname: a\n---\n",
+		"---  \n \n\t\n" + strings.Repeat(" \n", 30) + "name: a\n---\n",
+		"---\nname: a\nname: b\n---\n",
+		"---\nmetadata:\n  type: user\n  type: x\n---\n",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		got, want := ParseDoc(in), parseDocRef(in)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("ParseDoc(%q):\n got %+v\nwant %+v", in, got, want)
 		}
 	})
 }
