@@ -352,15 +352,19 @@ func checkPaths(s *dirState, fs *fileState) {
 // It anchors on each '.' and walks outwards, so it is linear in the text.
 func pathTokens(b []byte) [][2]int {
 	var out [][2]int
+	var ext [7]byte
 	for i := 0; i < len(b); i++ {
-		if b[i] != '.' {
-			continue
+		d := bytes.IndexByte(b[i:], '.')
+		if d < 0 {
+			break
 		}
-		j := i + 1 // the extension: letters after the dot
+		i += d
+		j := i + 1 // the extension: letters after the dot, lowered
 		for j < len(b) && j-i <= 7 && isLetter(b[j]) {
+			ext[j-i-1] = b[j] | 0x20
 			j++
 		}
-		if j == i+1 || j-i > 7 || !sourceExt[strings.ToLower(string(b[i+1:j]))] || !pathEnd(b, j) {
+		if j == i+1 || j-i > 7 || !sourceExt[string(ext[:j-i-1])] || !pathEnd(b, j) {
 			continue
 		}
 		k := i // the start: walk back over path characters
