@@ -210,25 +210,54 @@ type fileState struct {
 	text string
 	// ignored holds rules silenced by <!-- memtui-ignore RULE --> comments.
 	ignored map[string]bool
-	lines   []int // byte offset of each line start, built on demand
+	// lineOf's memory: the last offset asked and its line (0 before the
+	// first question), how often a question went back before it, and
+	// past lineOfBacksteps of those every line start.
+	lineOff, lineNo int
+	lineBack        int
+	lines           []int
 }
 
-// lineOf returns the 1-based line of byte offset off.
+// lineOfBacksteps is how many questions lineOf answers by counting from the
+// start again before it builds the table of line starts instead.
+const lineOfBacksteps = 8
+
+// lineOf returns the 1-based line of byte offset off. Checks mostly ask in
+// increasing order within a file, so it counts newlines from the last
+// offset asked (vectorised, no table); a check that jumps back often gets
+// the table and a binary search.
 func (fs *fileState) lineOf(off int) int {
-	if fs.lines == nil {
-		fs.lines = lineStarts(fs.text)
+	if off < 0 {
+		return 0
 	}
-	return sort.Search(len(fs.lines), func(i int) bool { return fs.lines[i] > off })
+	off = min(off, len(fs.text))
+	if fs.lines != nil {
+		return sort.Search(len(fs.lines), func(i int) bool { return fs.lines[i] > off })
+	}
+	if fs.lineNo == 0 || off < fs.lineOff {
+		if fs.lineNo != 0 {
+			if fs.lineBack++; fs.lineBack > lineOfBacksteps {
+				fs.lines = lineStarts(fs.text)
+				return fs.lineOf(off)
+			}
+		}
+		fs.lineOff, fs.lineNo = 0, 1
+	}
+	fs.lineNo += strings.Count(fs.text[fs.lineOff:off], "\n")
+	fs.lineOff = off
+	return fs.lineNo
 }
 
 func lineStarts(s string) []int {
-	starts := []int{0}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, 1+strings.Count(s, "\n"))
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
-	return starts
 }
 
 // dirState carries one directory through the checks.
