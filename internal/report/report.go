@@ -10,6 +10,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -138,15 +139,31 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, 
 				if sev < model.Info || sev > model.Error {
 					sev = model.Info
 				}
-				text := p.location.paint(location(f, home)) + " " + f.Message + " " + p.rule.paint("["+f.Rule+"]")
 				bw.WriteString("    ")
 				bw.WriteString(p.severity[sev].paint(sevLabel[sev]))
 				bw.WriteByte(' ')
-				bw.WriteString(hang(text, width, findingIndent))
+				// Tens of thousands of lines: when a line needs no
+				// wrapping (always, off a terminal) and its pieces no
+				// lipgloss, the pieces go straight to the buffer rather
+				// than being joined first.
+				loc := p.location.paint(location(f, home))
+				if n, ok := p.rule.plainLen("[", f.Rule, "]"); ok && fits(len(loc)+1+len(f.Message)+1+n, width, findingIndent) {
+					bw.WriteString(loc)
+					bw.WriteByte(' ')
+					bw.WriteString(f.Message)
+					bw.WriteByte(' ')
+					p.rule.writePlain(bw, "[", f.Rule, "]")
+				} else {
+					bw.WriteString(hang(loc+" "+f.Message+" "+p.rule.paint("["+f.Rule+"]"), width, findingIndent))
+				}
 				bw.WriteByte('\n')
 				if f.Suggestion != "" {
 					bw.WriteString(indent)
-					bw.WriteString(hang(p.suggestion.paint("→ "+f.Suggestion), width, findingIndent+2))
+					if n, ok := p.suggestion.plainLen("→ ", f.Suggestion, ""); ok && fits(n, width, findingIndent+2) {
+						p.suggestion.writePlain(bw, "→ ", f.Suggestion, "")
+					} else {
+						bw.WriteString(hang(p.suggestion.paint("→ "+f.Suggestion), width, findingIndent+2))
+					}
 					bw.WriteByte('\n')
 				}
 			}
@@ -187,13 +204,40 @@ func newPainter(s lipgloss.Style) painter {
 func (p painter) paint(s string) string {
 	// lipgloss styles each line of a multi-line string and expands tabs;
 	// such text, and a style that did not reduce, goes through lipgloss.
-	if p.pre == "\x00" || strings.ContainsAny(s, "\n\t") {
+	if p.pre == "\x00" || hasNLTab(s) {
 		return p.style.Render(s)
 	}
 	if p.pre == "" && p.post == "" {
 		return s
 	}
 	return p.pre + s + p.post
+}
+
+func hasNLTab(s string) bool {
+	return strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\t') >= 0
+}
+
+// plainLen reports whether paint(a+b+c) is the escape codes around the
+// text, with no lipgloss pass, and if so its length in bytes.
+func (p painter) plainLen(a, b, c string) (int, bool) {
+	if p.pre == "\x00" || hasNLTab(a) || hasNLTab(b) || hasNLTab(c) {
+		return 0, false
+	}
+	return len(p.pre) + len(a) + len(b) + len(c) + len(p.post), true
+}
+
+// writePlain writes paint(a+b+c) when plainLen says it is plain.
+func (p painter) writePlain(w *bufio.Writer, a, b, c string) {
+	w.WriteString(p.pre)
+	w.WriteString(a)
+	w.WriteString(b)
+	w.WriteString(c)
+	w.WriteString(p.post)
+}
+
+// fits reports whether hang leaves text of n bytes as it is.
+func fits(n, width, indent int) bool {
+	return width <= 0 || width-indent < 20 || n <= width-indent
 }
 
 type painterSet struct {
@@ -254,7 +298,7 @@ func location(f model.Finding, home string) string {
 	}
 	loc = tilde(loc, home)
 	if f.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", loc, f.Line)
+		loc += ":" + strconv.Itoa(f.Line)
 	}
 	return loc
 }
@@ -269,6 +313,29 @@ func tilde(p, home string) string {
 type dirGroup struct {
 	dir      string
 	findings []model.Finding
+	// While view is set, findings is fs[start:end] of the slice being
+	// grouped, not a copy: sorted findings (Orient's) arrive in runs.
+	view       bool
+	start, end int
+}
+
+// add appends fs[i] to the group: by widening the view when it is the next
+// finding, else to a copy of its own.
+func (d *dirGroup) add(fs []model.Finding, i int) {
+	switch {
+	case d.findings == nil:
+		d.view, d.start, d.end = true, i, i+1
+		d.findings = fs[i : i+1 : i+1]
+	case d.view && d.end == i:
+		d.end = i + 1
+		d.findings = fs[d.start:d.end:d.end]
+	default:
+		if d.view {
+			d.findings = append([]model.Finding(nil), d.findings...)
+			d.view = false
+		}
+		d.findings = append(d.findings, fs[i])
+	}
 }
 
 type projectGroup struct {
@@ -281,7 +348,8 @@ type projectGroup struct {
 func group(fs []model.Finding) []projectGroup {
 	var out []projectGroup
 	idx := map[string]int{}
-	for _, f := range fs {
+	for k := range fs {
+		f := &fs[k]
 		i, ok := idx[f.Project]
 		if !ok {
 			i = len(out)
@@ -292,8 +360,7 @@ func group(fs []model.Finding) []projectGroup {
 		if n := len(g.dirs); n == 0 || g.dirs[n-1].dir != f.MemoryDir {
 			g.dirs = append(g.dirs, dirGroup{dir: f.MemoryDir})
 		}
-		d := &g.dirs[len(g.dirs)-1]
-		d.findings = append(d.findings, f)
+		g.dirs[len(g.dirs)-1].add(fs, k)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if (out[i].project == "") != (out[j].project == "") {
