@@ -548,7 +548,33 @@ func wikilinks(text string) []wikilink {
 // normName folds a memory name the way people vary it: case, spaces,
 // underscores and hyphens, and a trailing .md.
 func normName(s string) string {
-	s = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(s, ".md")))
+	s = strings.TrimSpace(strings.TrimSuffix(s, ".md"))
+	// ASCII, the usual case: one pass, and no copy when nothing changes.
+	change := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return normNameUnicode(s)
+		}
+		change = change || c == ' ' || c == '_' || c >= 'A' && c <= 'Z'
+	}
+	if !change {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c == ' ' || c == '_':
+			b[i] = '-'
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func normNameUnicode(s string) string {
+	s = strings.ToLower(s)
 	return strings.Map(func(r rune) rune {
 		if r == ' ' || r == '_' {
 			return '-'

@@ -318,3 +318,12 @@ func TestSecretLabel(t *testing.T) {
 		}
 	}
 }
+
+func TestNormNameMatchesUnicodePath(t *testing.T) {
+	for _, s := range []string{"", "a", "Deploy Steps.md", " x_y z ", "already-fine", "MiXeD_Case name", "Ünïcode Name", "ÀB_c", "a\tb", "tab\t", "\xff bad", "x.md.md"} {
+		want := normNameUnicode(strings.TrimSpace(strings.TrimSuffix(s, ".md")))
+		if got := normName(s); got != want {
+			t.Errorf("normName(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
