@@ -3,6 +3,7 @@ package consolidate
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"path"
 	"strings"
 	"time"
@@ -172,9 +173,8 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 // unquotedLine finds the first frontmatter line whose value needs quoting.
 func unquotedLine(fs *fileState) int {
 	d := fs.doc
-	lines := strings.Split(fs.text, "\n")
-	for i := d.Open; i < d.Close-1 && i < len(lines); i++ {
-		l := strings.TrimRight(lines[i], "\r")
+	for i, line := range frontLines(fs) {
+		l := strings.TrimRight(line, "\r")
 		_, v, ok := strings.Cut(strings.TrimLeft(l, " "), ": ")
 		if ok && (strings.Contains(v, ": ") || strings.Contains(v, " #") || strings.HasSuffix(v, ":")) &&
 			!strings.HasPrefix(v, `"`) && !strings.HasPrefix(v, "'") {
@@ -187,13 +187,34 @@ func unquotedLine(fs *fileState) int {
 // keyLine finds the line of a frontmatter key (top-level or nested).
 func keyLine(fs *fileState, key string) int {
 	d := fs.doc
-	lines := strings.Split(fs.text, "\n")
-	for i := d.Open; i < d.Close-1 && i < len(lines); i++ {
-		if strings.HasPrefix(strings.TrimLeft(lines[i], " \t"), key+":") {
+	for i, line := range frontLines(fs) {
+		if l := strings.TrimLeft(line, " \t"); strings.HasPrefix(l, key) && strings.HasPrefix(l[len(key):], ":") {
 			return i + 1
 		}
 	}
 	return d.Open
+}
+
+// frontLines yields the lines between the frontmatter fences, numbered from
+// 0 as strings.Split(text, "\n") would number them (so line i is the file's
+// line i+1), without splitting the rest of the file.
+func frontLines(fs *fileState) iter.Seq2[int, string] {
+	text, open, end := fs.text, fs.doc.Open, fs.doc.Close-1
+	return func(yield func(int, string) bool) {
+		for i, pos := 0, 0; i < end; i++ {
+			line, rest := text[pos:], -1
+			if j := strings.IndexByte(line, '\n'); j >= 0 {
+				line, rest = line[:j], pos+j+1
+			}
+			if i >= open && !yield(i, line) {
+				return
+			}
+			if rest < 0 {
+				return
+			}
+			pos = rest
+		}
+	}
 }
 
 // suggestType maps invalid types seen in the wild to the nearest valid one.
