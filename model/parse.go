@@ -465,18 +465,25 @@ func safePlain(v []byte) bool {
 		}
 		return false
 	}
-	if v[len(v)-1] == ':' || bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) {
+	if v[len(v)-1] == ':' {
 		return false
 	}
-	for _, c := range v {
-		if c < 0x20 || c == 0x7f {
+	// One pass for ": ", " #", control bytes and whether any byte is
+	// non-ASCII (only then is UTF-8 validity and a BOM in question).
+	var or byte
+	for i, c := range v {
+		switch {
+		case c < 0x20 || c == 0x7f:
+			return false
+		case c == ':' && i+1 < len(v) && v[i+1] == ' ', c == ' ' && i+1 < len(v) && v[i+1] == '#':
 			return false
 		}
+		or |= c
 	}
 	if bytes.Equal(v, []byte("~")) || bytes.EqualFold(v, []byte("null")) {
 		return false // let YAML decide; rare
 	}
-	return utf8.Valid(v) && !bytes.ContainsRune(v, 0xFEFF)
+	return or < utf8.RuneSelf || utf8.Valid(v) && !bytes.ContainsRune(v, 0xFEFF)
 }
 
 // tolerantParse recovers what real files get wrong, most often an unquoted

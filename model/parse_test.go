@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -276,6 +277,43 @@ func FuzzParseDocWindow(f *testing.F) {
 		got, want := ParseDoc(in), parseDocRef(in)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("ParseDoc(%q):\n got %+v\nwant %+v", in, got, want)
+		}
+	})
+}
+
+// safePlainRef is safePlain as first written, one search per condition.
+func safePlainRef(v []byte) bool {
+	switch v[0] {
+	case '\'', '"', '[', ']', '{', '}', '>', '|', '*', '&', '!', '%', '@', '`', '#', ',', '?', ':', '-':
+		if v[0] == '-' && len(v) > 1 && v[1] != ' ' && v[1] != '-' {
+			break
+		}
+		return false
+	}
+	if v[len(v)-1] == ':' || bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) {
+		return false
+	}
+	for _, c := range v {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	if bytes.Equal(v, []byte("~")) || bytes.EqualFold(v, []byte("null")) {
+		return false
+	}
+	return utf8.Valid(v) && !bytes.ContainsRune(v, 0xFEFF)
+}
+
+func FuzzSafePlain(f *testing.F) {
+	for _, s := range []string{"a", "a: b", "a:b", "a #b", "a#b", "x:", "~", "NULL", "caf\u00e9", "\ufeffx", "\xff", "a\x7f", "-x", "- x", "a :", " #"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if len(v) == 0 {
+			return
+		}
+		if got, want := safePlain(v), safePlainRef(v); got != want {
+			t.Fatalf("safePlain(%q) = %v, want %v", v, got, want)
 		}
 	})
 }
