@@ -305,7 +305,8 @@ func safePlainRef(v []byte) bool {
 }
 
 func FuzzSafePlain(f *testing.F) {
-	for _, s := range []string{"a", "a: b", "a:b", "a #b", "a#b", "x:", "~", "NULL", "caf\u00e9", "\ufeffx", "\xff", "a\x7f", "-x", "- x", "a :", " #"} {
+	for _, s := range []string{"a", "a: b", "a:b", "a #b", "a#b", "x:", "~", "NULL", "caf\u00e9", "\ufeffx", "\xff", "a\x7f", "-x", "- x", "a :", " #",
+		"abcdefg #x", "abcdefg: x", "abcdefgh: x", "abcdefghijklmno #", "abcdefgh\x01", "abcdefg\xc3\xa9", "abcdefghijklmnop\xef\xbb\xbf"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, v []byte) {
