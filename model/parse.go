@@ -335,7 +335,17 @@ func parseTimestamp(s string) time.Time {
 // anything where plain-scalar semantics could differ from YAML's: quotes,
 // flow or block indicators, comments, ": " inside a value, tabs, deeper
 // nesting. Fuzzing checks it agrees with yaml.v3 whenever it claims success.
-func fastParse(block []byte) (Frontmatter, bool) {
+func fastParse(block []byte) (Frontmatter, bool) { return fastParseAs(block, false) }
+
+// fastParseAs is fastParse, or with requoted set, fastParse of what requote
+// makes of block: every "key: value" value that requote would quote is
+// read as the quoted string it becomes (see requotedPair), so the tolerant
+// path need not run YAML a second time over the usual shapes.
+func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
+	pair := fastPair
+	if requoted {
+		pair = requotedPair
+	}
 	var fm Frontmatter
 	inMap := "" // the top-level key with no value whose children we may be reading
 	children := 0
@@ -369,7 +379,7 @@ func fastParse(block []byte) (Frontmatter, bool) {
 		}
 		if indent == 0 {
 			closeMap()
-			k, v, ok := fastPair(line)
+			k, v, ok := pair(line)
 			if !ok || slices.Contains(fm.Keys, k) {
 				return fm, false
 			}
@@ -387,8 +397,13 @@ func fastParse(block []byte) (Frontmatter, bool) {
 		if inMap == "" || (childIndent != 0 && indent != childIndent) {
 			return fm, false
 		}
+		if requoted && inMap != "metadata" {
+			// YAML renders such a mapping as the key's value (see
+			// scalarString), which the fast path does not.
+			return fm, false
+		}
 		childIndent = indent
-		k, v, ok := fastPair(line[indent:])
+		k, v, ok := pair(line[indent:])
 		if !ok || v == "" || slices.Contains(childSeen, k) {
 			return fm, false
 		}
@@ -429,6 +444,43 @@ func fastPair(line []byte) (key, val string, ok bool) {
 	}
 	if !safePlain(v) {
 		return "", "", false
+	}
+	return keyString(k), string(v), true
+}
+
+// requotedPair splits a line the way requote reads it (splitKey) and
+// returns the value YAML reads from the line requote writes. A value
+// requote quotes comes back as it is, since single quotes (with each quote
+// inside doubled) hold any printable ASCII text verbatim; anything else (a
+// value requote leaves alone, non-ASCII or control bytes, a tab after the
+// colon) gives up, and the caller runs YAML.
+func requotedPair(line []byte) (key, val string, ok bool) {
+	i := bytes.IndexByte(line, ':')
+	if i <= 0 || i > 128 { // YAML refuses implicit keys past 1,024 characters
+		return "", "", false
+	}
+	k := line[:i]
+	for j, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || (j > 0 && (c >= '0' && c <= '9' || c == '-'))) {
+			return "", "", false
+		}
+	}
+	rest := line[i+1:]
+	if len(rest) > 0 && rest[0] != ' ' {
+		return "", "", false
+	}
+	v := bytes.Trim(rest, " ")
+	if len(v) == 0 {
+		return keyString(k), "", true // a bare key, left as it is
+	}
+	switch v[0] {
+	case '\'', '"', '[', '{', '|', '>', '&', '*', '!':
+		return "", "", false // requote leaves it as it is
+	}
+	for _, c := range v {
+		if c < 0x20 || c >= 0x7f {
+			return "", "", false
+		}
 	}
 	return keyString(k), string(v), true
 }
@@ -493,11 +545,15 @@ func safePlain(v []byte) bool {
 // directly. It succeeds when it recovers a name, description or type.
 func tolerantParse(block []byte) (Frontmatter, string, bool) {
 	if requoted, n := requote(block); n > 0 {
-		var node yaml.Node
-		if yaml.Unmarshal(requoted, &node) == nil {
-			if fm, ok := fromNode(&node); ok && (fm.HasName || fm.HasDesc || fm.TypeKey != "") {
-				return fm, fmt.Sprintf("quoting %d value(s) recovers it", n), true
+		fm, ok := fastParseAs(block, true)
+		if !ok {
+			var node yaml.Node
+			if yaml.Unmarshal(requoted, &node) == nil {
+				fm, ok = fromNode(&node)
 			}
+		}
+		if ok && (fm.HasName || fm.HasDesc || fm.TypeKey != "") {
+			return fm, fmt.Sprintf("quoting %d value(s) recovers it", n), true
 		}
 	}
 	fm, n := lineParse(block)

@@ -318,3 +318,35 @@ func FuzzSafePlain(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRequotedFastParse checks that whenever the fast path reads a block as
+// requote would rewrite it, YAML reads the rewritten block the same way.
+func FuzzRequotedFastParse(f *testing.F) {
+	for _, s := range []string{
+		"name: a\ndescription: Release: links and commands\ntype: project\n",
+		"name: a\ndescription: x: y\nmetadata:\n  type: user\n  modified: 2026-01-01T00:00:00Z\n",
+		"name: it's: fine\n", "name: a # b: c\n", "name: ~\ndescription: null: x\n", "k: 'q': x\n",
+		"metadata:\n  type: a: b\n  type: c\n", "a: b\n  c: d\n", "name:\ndescription: \"x\": y\n",
+		"name: a\r\ndescription: b: c\r\n", "name: a:\n", "name: -x: y\n", "name: - x: y\n", "name: @x: y\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, block []byte) {
+		fast, ok := fastParseAs(block, true)
+		if !ok {
+			return
+		}
+		requoted, _ := requote(block)
+		var node yaml.Node
+		if err := yaml.Unmarshal(requoted, &node); err != nil {
+			t.Fatalf("fast path read %q as requoted, but YAML rejects %q: %v", block, requoted, err)
+		}
+		slow, ok := fromNode(&node)
+		if !ok {
+			t.Fatalf("fast path read %q as requoted, but YAML does not read a mapping from %q", block, requoted)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("fast and YAML disagree on requoted %q:\nfast %+v\nyaml %+v", requoted, fast, slow)
+		}
+	})
+}
