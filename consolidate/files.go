@@ -3,6 +3,7 @@ package consolidate
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"path"
 	"strings"
 	"time"
@@ -172,9 +173,8 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 // unquotedLine finds the first frontmatter line whose value needs quoting.
 func unquotedLine(fs *fileState) int {
 	d := fs.doc
-	lines := strings.Split(fs.text, "\n")
-	for i := d.Open; i < d.Close-1 && i < len(lines); i++ {
-		l := strings.TrimRight(lines[i], "\r")
+	for i, line := range frontLines(fs) {
+		l := strings.TrimRight(line, "\r")
 		_, v, ok := strings.Cut(strings.TrimLeft(l, " "), ": ")
 		if ok && (strings.Contains(v, ": ") || strings.Contains(v, " #") || strings.HasSuffix(v, ":")) &&
 			!strings.HasPrefix(v, `"`) && !strings.HasPrefix(v, "'") {
@@ -187,13 +187,34 @@ func unquotedLine(fs *fileState) int {
 // keyLine finds the line of a frontmatter key (top-level or nested).
 func keyLine(fs *fileState, key string) int {
 	d := fs.doc
-	lines := strings.Split(fs.text, "\n")
-	for i := d.Open; i < d.Close-1 && i < len(lines); i++ {
-		if strings.HasPrefix(strings.TrimLeft(lines[i], " \t"), key+":") {
+	for i, line := range frontLines(fs) {
+		if l := strings.TrimLeft(line, " \t"); strings.HasPrefix(l, key) && strings.HasPrefix(l[len(key):], ":") {
 			return i + 1
 		}
 	}
 	return d.Open
+}
+
+// frontLines yields the lines between the frontmatter fences, numbered from
+// 0 as strings.Split(text, "\n") would number them (so line i is the file's
+// line i+1), without splitting the rest of the file.
+func frontLines(fs *fileState) iter.Seq2[int, string] {
+	text, open, end := fs.text, fs.doc.Open, fs.doc.Close-1
+	return func(yield func(int, string) bool) {
+		for i, pos := 0, 0; i < end; i++ {
+			line, rest := text[pos:], -1
+			if j := strings.IndexByte(line, '\n'); j >= 0 {
+				line, rest = line[:j], pos+j+1
+			}
+			if i >= open && !yield(i, line) {
+				return
+			}
+			if rest < 0 {
+				return
+			}
+			pos = rest
+		}
+	}
 }
 
 // suggestType maps invalid types seen in the wild to the nearest valid one.
@@ -352,15 +373,19 @@ func checkPaths(s *dirState, fs *fileState) {
 // It anchors on each '.' and walks outwards, so it is linear in the text.
 func pathTokens(b []byte) [][2]int {
 	var out [][2]int
+	var ext [7]byte
 	for i := 0; i < len(b); i++ {
-		if b[i] != '.' {
-			continue
+		d := bytes.IndexByte(b[i:], '.')
+		if d < 0 {
+			break
 		}
-		j := i + 1 // the extension: letters after the dot
+		i += d
+		j := i + 1 // the extension: letters after the dot, lowered
 		for j < len(b) && j-i <= 7 && isLetter(b[j]) {
+			ext[j-i-1] = b[j] | 0x20
 			j++
 		}
-		if j == i+1 || j-i > 7 || !sourceExt[strings.ToLower(string(b[i+1:j]))] || !pathEnd(b, j) {
+		if j == i+1 || j-i > 7 || !sourceExt[string(ext[:j-i-1])] || !pathEnd(b, j) {
 			continue
 		}
 		k := i // the start: walk back over path characters
@@ -544,7 +569,33 @@ func wikilinks(text string) []wikilink {
 // normName folds a memory name the way people vary it: case, spaces,
 // underscores and hyphens, and a trailing .md.
 func normName(s string) string {
-	s = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(s, ".md")))
+	s = strings.TrimSpace(strings.TrimSuffix(s, ".md"))
+	// ASCII, the usual case: one pass, and no copy when nothing changes.
+	change := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return normNameUnicode(s)
+		}
+		change = change || c == ' ' || c == '_' || c >= 'A' && c <= 'Z'
+	}
+	if !change {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c == ' ' || c == '_':
+			b[i] = '-'
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func normNameUnicode(s string) string {
+	s = strings.ToLower(s)
 	return strings.Map(func(r rune) rune {
 		if r == ' ' || r == '_' {
 			return '-'

@@ -318,3 +318,55 @@ func TestSecretLabel(t *testing.T) {
 		}
 	}
 }
+
+func TestNormNameMatchesUnicodePath(t *testing.T) {
+	for _, s := range []string{"", "a", "Deploy Steps.md", " x_y z ", "already-fine", "MiXeD_Case name", "Ünïcode Name", "ÀB_c", "a\tb", "tab\t", "\xff bad", "x.md.md"} {
+		want := normNameUnicode(strings.TrimSpace(strings.TrimSuffix(s, ".md")))
+		if got := normName(s); got != want {
+			t.Errorf("normName(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestFrontLinesMatchesSplit checks keyLine and unquotedLine, which walk
+// the frontmatter lines in place, against reading them from a full split.
+func TestFrontLinesMatchesSplit(t *testing.T) {
+	splitKeyLine := func(fs *fileState, key string) int {
+		lines := strings.Split(fs.text, "\n")
+		for i := fs.doc.Open; i < fs.doc.Close-1 && i < len(lines); i++ {
+			if strings.HasPrefix(strings.TrimLeft(lines[i], " \t"), key+":") {
+				return i + 1
+			}
+		}
+		return fs.doc.Open
+	}
+	splitUnquoted := func(fs *fileState) int {
+		lines := strings.Split(fs.text, "\n")
+		for i := fs.doc.Open; i < fs.doc.Close-1 && i < len(lines); i++ {
+			l := strings.TrimRight(lines[i], "\r")
+			_, v, ok := strings.Cut(strings.TrimLeft(l, " "), ": ")
+			if ok && (strings.Contains(v, ": ") || strings.Contains(v, " #") || strings.HasSuffix(v, ":")) &&
+				!strings.HasPrefix(v, `"`) && !strings.HasPrefix(v, "'") {
+				return i + 1
+			}
+		}
+		return fs.doc.Open
+	}
+	for _, text := range []string{
+		"", "no frontmatter\n", "---\nname: a\ntype: user\n---\nbody\n",
+		"---\r\nname: a\r\ndescription: x: y\r\n---\r\n",
+		"<!-- c -->\n---\nname: a\ndescription: b # c\nmetadata:\n  originSessionId: s\n---\n",
+		"---\nname: a\n", "---\n---\n", "---\n\tname: a\n  type: b:\n---",
+		"---\nnamex: a\nname : b\nname:c\n---\n",
+	} {
+		fs := newFileState(&model.File{Path: "a.md", Content: []byte(text)})
+		for _, key := range []string{"name", "type", "description", "originSessionId", "metadata"} {
+			if got, want := keyLine(fs, key), splitKeyLine(fs, key); got != want {
+				t.Errorf("keyLine(%q, %s) = %d, want %d", text, key, got, want)
+			}
+		}
+		if got, want := unquotedLine(fs), splitUnquoted(fs); got != want {
+			t.Errorf("unquotedLine(%q) = %d, want %d", text, got, want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/memtui/memtui/model"
 )
@@ -54,6 +55,8 @@ type Options struct {
 	Load func(*model.MemoryDir) error
 	// DropContent frees each directory's file contents once it is checked,
 	// so a lint run holds one directory per worker in memory, not the tree.
+	// The contents are handed over: the checks read them in place, without
+	// a string copy, so nothing may write to them during or after the run.
 	DropContent bool
 
 	// sessions knows which transcripts exist, across the whole scan.
@@ -99,7 +102,11 @@ func Orient(scan *model.Scan, opts Options) []model.Finding {
 	close(next)
 	wg.Wait()
 
-	out := configFindings(scan.Config)
+	n := len(scan.Config)
+	for _, r := range results {
+		n += len(r)
+	}
+	out := append(make([]model.Finding, 0, n), configFindings(scan.Config)...)
 	for _, r := range results {
 		out = append(out, r...)
 	}
@@ -196,30 +203,61 @@ func (o Options) withDefaults() Options {
 // fileState is a topic file (or the index) with what the checks derive from
 // it, computed once.
 type fileState struct {
-	f    *model.File
-	doc  model.Doc
-	text string // the content as a string (shares no memory with f.Content)
+	f   *model.File
+	doc model.Doc
+	// text is the content as a string. It shares f.Content's memory only
+	// when Options.DropContent hands the contents over (see init).
+	text string
 	// ignored holds rules silenced by <!-- memtui-ignore RULE --> comments.
 	ignored map[string]bool
-	lines   []int // byte offset of each line start, built on demand
+	// lineOf's memory: the last offset asked and its line (0 before the
+	// first question), how often a question went back before it, and
+	// past lineOfBacksteps of those every line start.
+	lineOff, lineNo int
+	lineBack        int
+	lines           []int
 }
 
-// lineOf returns the 1-based line of byte offset off.
+// lineOfBacksteps is how many questions lineOf answers by counting from the
+// start again before it builds the table of line starts instead.
+const lineOfBacksteps = 8
+
+// lineOf returns the 1-based line of byte offset off. Checks mostly ask in
+// increasing order within a file, so it counts newlines from the last
+// offset asked (vectorised, no table); a check that jumps back often gets
+// the table and a binary search.
 func (fs *fileState) lineOf(off int) int {
-	if fs.lines == nil {
-		fs.lines = lineStarts(fs.text)
+	if off < 0 {
+		return 0
 	}
-	return sort.Search(len(fs.lines), func(i int) bool { return fs.lines[i] > off })
+	off = min(off, len(fs.text))
+	if fs.lines != nil {
+		return sort.Search(len(fs.lines), func(i int) bool { return fs.lines[i] > off })
+	}
+	if fs.lineNo == 0 || off < fs.lineOff {
+		if fs.lineNo != 0 {
+			if fs.lineBack++; fs.lineBack > lineOfBacksteps {
+				fs.lines = lineStarts(fs.text)
+				return fs.lineOf(off)
+			}
+		}
+		fs.lineOff, fs.lineNo = 0, 1
+	}
+	fs.lineNo += strings.Count(fs.text[fs.lineOff:off], "\n")
+	fs.lineOff = off
+	return fs.lineNo
 }
 
 func lineStarts(s string) []int {
-	starts := []int{0}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, 1+strings.Count(s, "\n"))
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
-	return starts
 }
 
 // dirState carries one directory through the checks.
@@ -242,20 +280,43 @@ func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
 		byPath:  make(map[string]*fileState, len(d.Files)),
 		ignored: projectIgnores(p, opts.Ignore),
 	}
-	for _, f := range d.Files {
-		fs := newFileState(f)
-		s.files = append(s.files, fs)
+	// One allocation for every file's state, the index's included.
+	n := len(d.Files)
+	if d.Index != nil {
+		n++
+	}
+	states := make([]fileState, n)
+	s.files = make([]*fileState, len(d.Files))
+	for i, f := range d.Files {
+		fs := &states[i]
+		fs.init(f, opts.DropContent)
+		s.files[i] = fs
 		s.byPath[f.Path] = fs
 	}
 	if d.Index != nil {
-		s.index = newFileState(d.Index)
+		s.index = &states[n-1]
+		s.index.init(d.Index, opts.DropContent)
 	}
 	return s
 }
 
 func newFileState(f *model.File) *fileState {
-	text := string(f.Content)
-	return &fileState{
+	fs := &fileState{}
+	fs.init(f, false)
+	return fs
+}
+
+// init fills fs from f. With owned set the caller hands f.Content over (it
+// is dropped after the checks and never written again), so the text shares
+// its memory instead of copying every file once more.
+func (fs *fileState) init(f *model.File, owned bool) {
+	var text string
+	if owned {
+		text = unsafe.String(unsafe.SliceData(f.Content), len(f.Content))
+	} else {
+		text = string(f.Content)
+	}
+	*fs = fileState{
 		f:       f,
 		doc:     model.ParseDoc(f.Content),
 		text:    text,

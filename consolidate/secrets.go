@@ -490,14 +490,18 @@ func (s *SecretScanner) prefilter(text string, hits []secHit) []secHit {
 	i := 0
 	for ; i+16 < len(text); i += 16 {
 		w := text[i : i+17]
-		if t[uint16(w[0])|uint16(w[1])<<8]|t[uint16(w[1])|uint16(w[2])<<8]|
-			t[uint16(w[2])|uint16(w[3])<<8]|t[uint16(w[3])|uint16(w[4])<<8]|
-			t[uint16(w[4])|uint16(w[5])<<8]|t[uint16(w[5])|uint16(w[6])<<8]|
-			t[uint16(w[6])|uint16(w[7])<<8]|t[uint16(w[7])|uint16(w[8])<<8]|
-			t[uint16(w[8])|uint16(w[9])<<8]|t[uint16(w[9])|uint16(w[10])<<8]|
-			t[uint16(w[10])|uint16(w[11])<<8]|t[uint16(w[11])|uint16(w[12])<<8]|
-			t[uint16(w[12])|uint16(w[13])<<8]|t[uint16(w[13])|uint16(w[14])<<8]|
-			t[uint16(w[14])|uint16(w[15])<<8]|t[uint16(w[15])|uint16(w[16])<<8] == 0 {
+		// Two little-endian 64-bit loads (the compiler merges the byte
+		// loads): the bigram at offset k is then the low 16 bits of the
+		// word shifted by 8k, so each costs a shift and a lookup rather
+		// than two byte loads and a merge.
+		lo := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		hi := uint64(w[8]) | uint64(w[9])<<8 | uint64(w[10])<<16 | uint64(w[11])<<24 |
+			uint64(w[12])<<32 | uint64(w[13])<<40 | uint64(w[14])<<48 | uint64(w[15])<<56
+		if t[uint16(lo)]|t[uint16(lo>>8)]|t[uint16(lo>>16)]|t[uint16(lo>>24)]|
+			t[uint16(lo>>32)]|t[uint16(lo>>40)]|t[uint16(lo>>48)]|t[uint16(lo>>56|hi<<8)]|
+			t[uint16(hi)]|t[uint16(hi>>8)]|t[uint16(hi>>16)]|t[uint16(hi>>24)]|
+			t[uint16(hi>>32)]|t[uint16(hi>>40)]|t[uint16(hi>>48)]|t[uint16(hi>>56)|uint16(w[16])<<8] == 0 {
 			continue
 		}
 		for j := 0; j < 16; j++ {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -246,6 +247,10 @@ func (dl *dirLoad) walk(relDir string, depth int) {
 		dl.problem(relDir, model.ProblemUnreadable, errText(err))
 	}
 	top := relDir == ""
+	// Room for every entry at once, rather than growing by doubling: the
+	// copies would be garbage, and the last array (which the files point
+	// into) up to twice the size needed.
+	dl.jobs = slices.Grow(dl.jobs, len(entries))
 	// Files first, subdirectories after, so that the jobs of one directory
 	// are contiguous and can be read as chunks.
 	var subdirs []string

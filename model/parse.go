@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -27,6 +28,19 @@ func ParseDoc(content []byte) Doc {
 	if bytes.HasPrefix(content, bom) {
 		d.BOM = true
 		start = len(bom)
+	}
+	if bytes.HasPrefix(content[start:], []byte("---")) {
+		// The common case, a fence at the top: match against the whole
+		// content and check the 30-line window afterwards with a count,
+		// rather than cutting the window line by line first. When the
+		// fence's own whitespace runs to the window's edge, cut it after
+		// all (as the regexp's input ends there).
+		rest := content[start:]
+		if open, ok := matchOpen(rest); ok && bytes.Count(rest[:open], []byte{'\n'}) < FrontmatterMaxLines {
+			d.Open = 1
+			parseBlock(&d, content, start, start+open, nil)
+			return d
+		}
 	}
 	head := headLines(content, start, FrontmatterMaxLines)
 	if open, ok := matchOpen(head); ok {
@@ -106,16 +120,26 @@ func matchOpen(b []byte) (int, bool) {
 
 // parseBlock finds the closing fence in head (content[fenceStart:], already
 // cut to the 30-line window), decodes the YAML between, and fills d.
-// bodyFrom is the offset just after the opening fence line.
+// bodyFrom is the offset just after the opening fence line. A nil head is
+// the window uncut: the fence is looked for in the whole content and kept
+// only when it starts within the first 30 lines ("---" holds no newline, so
+// it then ends within them too).
 func parseBlock(d *Doc, content []byte, fenceStart, bodyFrom int, head []byte) {
-	inner := head[bodyFrom-fenceStart:]
-	end := bytes.Index(inner, []byte("---"))
+	var end int
+	if head == nil {
+		end = bytes.Index(content[bodyFrom:], []byte("---"))
+		if end >= 0 && bytes.Count(content[fenceStart:bodyFrom+end], []byte{'\n'}) >= FrontmatterMaxLines {
+			end = -1
+		}
+	} else {
+		end = bytes.Index(head[bodyFrom-fenceStart:], []byte("---"))
+	}
 	if end < 0 {
 		d.Status = FMUnclosed
 		d.Problem = fmt.Sprintf("no closing --- within the first %d lines", FrontmatterMaxLines)
 		return
 	}
-	block := inner[:end]
+	block := content[bodyFrom : bodyFrom+end]
 	// The closing fence consumes ---\s*\n? : trailing whitespace (even
 	// newlines, greedily) and then an optional \n.
 	after := bodyFrom + end + 3
@@ -311,13 +335,25 @@ func parseTimestamp(s string) time.Time {
 // anything where plain-scalar semantics could differ from YAML's: quotes,
 // flow or block indicators, comments, ": " inside a value, tabs, deeper
 // nesting. Fuzzing checks it agrees with yaml.v3 whenever it claims success.
-func fastParse(block []byte) (Frontmatter, bool) {
+func fastParse(block []byte) (Frontmatter, bool) { return fastParseAs(block, false) }
+
+// fastParseAs is fastParse, or with requoted set, fastParse of what requote
+// makes of block: every "key: value" value that requote would quote is
+// read as the quoted string it becomes (see requotedPair), so the tolerant
+// path need not run YAML a second time over the usual shapes.
+func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
+	pair := fastPair
+	if requoted {
+		pair = requotedPair
+	}
 	var fm Frontmatter
 	inMap := "" // the top-level key with no value whose children we may be reading
 	children := 0
 	childIndent := 0
-	seen := map[string]bool{}
-	var childSeen map[string]bool
+	// The keys seen so far are fm.Keys at the top level and childSeen under
+	// inMap: a handful each, so a scan beats a map.
+	var childBuf [8]string
+	childSeen := childBuf[:0]
 	// closeMap settles a bare "key:" once its block ends: with no children
 	// YAML reads it as null, which for our fields means present but empty.
 	closeMap := func() {
@@ -343,14 +379,16 @@ func fastParse(block []byte) (Frontmatter, bool) {
 		}
 		if indent == 0 {
 			closeMap()
-			k, v, ok := fastPair(line)
-			if !ok || seen[k] {
+			k, v, ok := pair(line)
+			if !ok || slices.Contains(fm.Keys, k) {
 				return fm, false
 			}
-			seen[k] = true
+			if fm.Keys == nil {
+				fm.Keys = make([]string, 0, 4)
+			}
 			fm.Keys = append(fm.Keys, k)
 			if v == "" {
-				inMap, children, childIndent, childSeen = k, 0, 0, map[string]bool{}
+				inMap, children, childIndent, childSeen = k, 0, 0, childSeen[:0]
 				continue
 			}
 			fm.setTop(k, v)
@@ -359,12 +397,17 @@ func fastParse(block []byte) (Frontmatter, bool) {
 		if inMap == "" || (childIndent != 0 && indent != childIndent) {
 			return fm, false
 		}
-		childIndent = indent
-		k, v, ok := fastPair(line[indent:])
-		if !ok || v == "" || childSeen[k] {
+		if requoted && inMap != "metadata" {
+			// YAML renders such a mapping as the key's value (see
+			// scalarString), which the fast path does not.
 			return fm, false
 		}
-		childSeen[k] = true
+		childIndent = indent
+		k, v, ok := pair(line[indent:])
+		if !ok || v == "" || slices.Contains(childSeen, k) {
+			return fm, false
+		}
+		childSeen = append(childSeen, k)
 		children++
 		if inMap == "metadata" {
 			fm.Generation = GenCurrent
@@ -390,19 +433,75 @@ func fastPair(line []byte) (key, val string, ok bool) {
 	}
 	rest := line[i+1:]
 	if len(rest) == 0 {
-		return string(k), "", true
+		return keyString(k), "", true
 	}
 	if rest[0] != ' ' {
 		return "", "", false
 	}
 	v := bytes.Trim(rest, " ")
 	if len(v) == 0 {
-		return string(k), "", true
+		return keyString(k), "", true
 	}
 	if !safePlain(v) {
 		return "", "", false
 	}
-	return string(k), string(v), true
+	return keyString(k), string(v), true
+}
+
+// requotedPair splits a line the way requote reads it (splitKey) and
+// returns the value YAML reads from the line requote writes. A value
+// requote quotes comes back as it is, since single quotes (with each quote
+// inside doubled) hold any printable ASCII text verbatim; anything else (a
+// value requote leaves alone, non-ASCII or control bytes, a tab after the
+// colon) gives up, and the caller runs YAML.
+func requotedPair(line []byte) (key, val string, ok bool) {
+	i := bytes.IndexByte(line, ':')
+	if i <= 0 || i > 128 { // YAML refuses implicit keys past 1,024 characters
+		return "", "", false
+	}
+	k := line[:i]
+	for j, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || (j > 0 && (c >= '0' && c <= '9' || c == '-'))) {
+			return "", "", false
+		}
+	}
+	rest := line[i+1:]
+	if len(rest) > 0 && rest[0] != ' ' {
+		return "", "", false
+	}
+	v := bytes.Trim(rest, " ")
+	if len(v) == 0 {
+		return keyString(k), "", true // a bare key, left as it is
+	}
+	switch v[0] {
+	case '\'', '"', '[', '{', '|', '>', '&', '*', '!':
+		return "", "", false // requote leaves it as it is
+	}
+	for _, c := range v {
+		if c < 0x20 || c >= 0x7f {
+			return "", "", false
+		}
+	}
+	return keyString(k), string(v), true
+}
+
+// keyString is string(k) without an allocation for the keys memories use.
+func keyString(k []byte) string {
+	switch string(k) {
+	case "name":
+		return "name"
+	case "description":
+		return "description"
+	case "type":
+		return "type"
+	case "metadata":
+		return "metadata"
+	case "modified":
+		return "modified"
+	case "originSessionId":
+		return "originSessionId"
+	}
+	return string(k)
 }
 
 // safePlain reports whether v reads the same as a YAML plain scalar and as
@@ -418,18 +517,25 @@ func safePlain(v []byte) bool {
 		}
 		return false
 	}
-	if v[len(v)-1] == ':' || bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) {
+	if v[len(v)-1] == ':' {
 		return false
 	}
-	for _, c := range v {
-		if c < 0x20 || c == 0x7f {
+	// One pass for ": ", " #", control bytes and whether any byte is
+	// non-ASCII (only then is UTF-8 validity and a BOM in question).
+	var or byte
+	for i, c := range v {
+		switch {
+		case c < 0x20 || c == 0x7f:
+			return false
+		case c == ':' && i+1 < len(v) && v[i+1] == ' ', c == ' ' && i+1 < len(v) && v[i+1] == '#':
 			return false
 		}
+		or |= c
 	}
 	if bytes.Equal(v, []byte("~")) || bytes.EqualFold(v, []byte("null")) {
 		return false // let YAML decide; rare
 	}
-	return utf8.Valid(v) && !bytes.ContainsRune(v, 0xFEFF)
+	return or < utf8.RuneSelf || utf8.Valid(v) && !bytes.ContainsRune(v, 0xFEFF)
 }
 
 // tolerantParse recovers what real files get wrong, most often an unquoted
@@ -439,11 +545,15 @@ func safePlain(v []byte) bool {
 // directly. It succeeds when it recovers a name, description or type.
 func tolerantParse(block []byte) (Frontmatter, string, bool) {
 	if requoted, n := requote(block); n > 0 {
-		var node yaml.Node
-		if yaml.Unmarshal(requoted, &node) == nil {
-			if fm, ok := fromNode(&node); ok && (fm.HasName || fm.HasDesc || fm.TypeKey != "") {
-				return fm, fmt.Sprintf("quoting %d value(s) recovers it", n), true
+		fm, ok := fastParseAs(block, true)
+		if !ok {
+			var node yaml.Node
+			if yaml.Unmarshal(requoted, &node) == nil {
+				fm, ok = fromNode(&node)
 			}
+		}
+		if ok && (fm.HasName || fm.HasDesc || fm.TypeKey != "") {
+			return fm, fmt.Sprintf("quoting %d value(s) recovers it", n), true
 		}
 	}
 	fm, n := lineParse(block)
@@ -556,7 +666,7 @@ func findLateFence(content []byte, start int) (off, line int, ok bool) {
 		} else {
 			l = content[pos : pos+end]
 		}
-		if ln > 1 && strings.TrimRight(string(l), " \t\r") == "---" {
+		if ln > 1 && string(bytes.TrimRight(l, " \t\r")) == "---" {
 			return pos, ln, true
 		}
 		if end < 0 {

@@ -1,9 +1,13 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -213,6 +217,136 @@ func FuzzParseDoc(f *testing.F) {
 		}
 		if fast.Name != slow.Name || fast.Description != slow.Description || fast.Type != slow.Type || fast.TypeKey != slow.TypeKey || fast.Modified != slow.Modified && !fast.ModifiedTime.Equal(slow.ModifiedTime) {
 			t.Fatalf("fast and YAML disagree on %q:\nfast %+v\nyaml %+v", block, fast, slow)
+		}
+	})
+}
+
+// parseDocRef is ParseDoc as first written: the 30-line window cut line by
+// line before anything is matched. ParseDoc now matches first and counts
+// lines after; FuzzParseDocWindow checks the two agree.
+func parseDocRef(content []byte) Doc {
+	d := Doc{BodyLine: 1}
+	start := 0
+	if bytes.HasPrefix(content, bom) {
+		d.BOM = true
+		start = len(bom)
+	}
+	head := headLines(content, start, FrontmatterMaxLines)
+	if open, ok := matchOpen(head); ok {
+		d.Open = 1
+		parseBlock(&d, content, start, start+open, head)
+		return d
+	}
+	if off, line, ok := findLateFence(content, start); ok {
+		late := Doc{Open: 1, BodyLine: 1}
+		lateHead := headLines(content, off, FrontmatterMaxLines-line+1)
+		open, _ := matchOpen(lateHead)
+		parseBlock(&late, content, off, off+open, lateHead)
+		if late.Status == FMOK || late.Status == FMTolerant {
+			late.Open += line - 1
+			late.Close += line - 1
+			late.BodyLine += line - 1
+			late.BOM = d.BOM
+			late.Problem = fmt.Sprintf("%s before the opening ---", describePreamble(content[start:off]))
+			late.Status = FMNotAtStart
+			return late
+		}
+	}
+	d.Status = FMNone
+	return d
+}
+
+func FuzzParseDocWindow(f *testing.F) {
+	seeds := []string{
+		"---\nname: a\ndescription: b\ntype: user\n---\nbody\n",
+		"---" + strings.Repeat("\n", 29) + "---\n",
+		"---" + strings.Repeat("\n", 30) + "---\n",
+		"---" + strings.Repeat("\n", 31) + "---\n",
+		"---\n" + strings.Repeat("a: b\n", 28) + "---\n",
+		"---\n" + strings.Repeat("a: b\n", 29) + "---\n",
+		"---\n" + strings.Repeat("x\n", 29) + "--",
+		"\ufeff---\nname: a\n---\n",
+		"---  \n \n\t\n" + strings.Repeat(" \n", 30) + "name: a\n---\n",
+		"---\nname: a\nname: b\n---\n",
+		"---\nmetadata:\n  type: user\n  type: x\n---\n",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		got, want := ParseDoc(in), parseDocRef(in)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("ParseDoc(%q):\n got %+v\nwant %+v", in, got, want)
+		}
+	})
+}
+
+// safePlainRef is safePlain as first written, one search per condition.
+func safePlainRef(v []byte) bool {
+	switch v[0] {
+	case '\'', '"', '[', ']', '{', '}', '>', '|', '*', '&', '!', '%', '@', '`', '#', ',', '?', ':', '-':
+		if v[0] == '-' && len(v) > 1 && v[1] != ' ' && v[1] != '-' {
+			break
+		}
+		return false
+	}
+	if v[len(v)-1] == ':' || bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) {
+		return false
+	}
+	for _, c := range v {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	if bytes.Equal(v, []byte("~")) || bytes.EqualFold(v, []byte("null")) {
+		return false
+	}
+	return utf8.Valid(v) && !bytes.ContainsRune(v, 0xFEFF)
+}
+
+func FuzzSafePlain(f *testing.F) {
+	for _, s := range []string{"a", "a: b", "a:b", "a #b", "a#b", "x:", "~", "NULL", "caf\u00e9", "\ufeffx", "\xff", "a\x7f", "-x", "- x", "a :", " #",
+		"abcdefg #x", "abcdefg: x", "abcdefgh: x", "abcdefghijklmno #", "abcdefgh\x01", "abcdefg\xc3\xa9", "abcdefghijklmnop\xef\xbb\xbf"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if len(v) == 0 {
+			return
+		}
+		if got, want := safePlain(v), safePlainRef(v); got != want {
+			t.Fatalf("safePlain(%q) = %v, want %v", v, got, want)
+		}
+	})
+}
+
+// FuzzRequotedFastParse checks that whenever the fast path reads a block as
+// requote would rewrite it, YAML reads the rewritten block the same way.
+func FuzzRequotedFastParse(f *testing.F) {
+	for _, s := range []string{
+		"name: a\ndescription: Release: links and commands\ntype: project\n",
+		"name: a\ndescription: x: y\nmetadata:\n  type: user\n  modified: 2026-01-01T00:00:00Z\n",
+		"name: it's: fine\n", "name: a # b: c\n", "name: ~\ndescription: null: x\n", "k: 'q': x\n",
+		"metadata:\n  type: a: b\n  type: c\n", "a: b\n  c: d\n", "name:\ndescription: \"x\": y\n",
+		"name: a\r\ndescription: b: c\r\n", "name: a:\n", "name: -x: y\n", "name: - x: y\n", "name: @x: y\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, block []byte) {
+		fast, ok := fastParseAs(block, true)
+		if !ok {
+			return
+		}
+		requoted, _ := requote(block)
+		var node yaml.Node
+		if err := yaml.Unmarshal(requoted, &node); err != nil {
+			t.Fatalf("fast path read %q as requoted, but YAML rejects %q: %v", block, requoted, err)
+		}
+		slow, ok := fromNode(&node)
+		if !ok {
+			t.Fatalf("fast path read %q as requoted, but YAML does not read a mapping from %q", block, requoted)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("fast and YAML disagree on requoted %q:\nfast %+v\nyaml %+v", requoted, fast, slow)
 		}
 	})
 }

@@ -5,6 +5,7 @@
 package paint
 
 import (
+	"io"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -44,4 +45,27 @@ func (p Painter) Paint(s string) string {
 		return s
 	}
 	return p.pre + s + p.post
+}
+
+// PlainLen reports whether Paint(a+b+c) is just the escape codes around
+// the text (no lipgloss pass), and if so its length in bytes; WritePlain
+// then writes it without joining the pieces first.
+func (p Painter) PlainLen(a, b, c string) (int, bool) {
+	if !p.exact || hasNLTab(a) || hasNLTab(b) || hasNLTab(c) {
+		return 0, false
+	}
+	return len(p.pre) + len(a) + len(b) + len(c) + len(p.post), true
+}
+
+// WritePlain writes Paint(a+b+c) to w when PlainLen says it is plain.
+func (p Painter) WritePlain(w io.StringWriter, a, b, c string) {
+	w.WriteString(p.pre)
+	w.WriteString(a)
+	w.WriteString(b)
+	w.WriteString(c)
+	w.WriteString(p.post)
+}
+
+func hasNLTab(s string) bool {
+	return strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\t') >= 0
 }

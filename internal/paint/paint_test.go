@@ -1,6 +1,7 @@
 package paint
 
 import (
+	"strings"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -22,6 +23,25 @@ func TestPaintMatchesLipgloss(t *testing.T) {
 		for _, text := range texts {
 			if got, want := p.Paint(text), s.Render(text); got != want {
 				t.Errorf("style %d: Paint(%q) = %q, lipgloss renders %q", i, text, got, want)
+			}
+		}
+	}
+}
+
+// WritePlain, where PlainLen allows it, writes what Paint would, and
+// PlainLen counts it right.
+func TestWritePlainMatchesPaint(t *testing.T) {
+	for _, s := range []lipgloss.Style{lipgloss.NewStyle(), lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#7AA2F7")), lipgloss.NewStyle().Underline(true)} {
+		p := New(s)
+		for _, parts := range [][3]string{{"[", "index-over-lines", "]"}, {"→ ", "Compact the index.", ""}, {"a\t", "b", ""}} {
+			n, ok := p.PlainLen(parts[0], parts[1], parts[2])
+			if !ok {
+				continue
+			}
+			var b strings.Builder
+			p.WritePlain(&b, parts[0], parts[1], parts[2])
+			if want := p.Paint(parts[0] + parts[1] + parts[2]); b.String() != want || n != len(want) {
+				t.Errorf("WritePlain(%q) = %q (len %d), Paint gives %q", parts, b.String(), n, want)
 			}
 		}
 	}

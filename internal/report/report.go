@@ -10,6 +10,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -139,15 +140,31 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, 
 				if sev < model.Info || sev > model.Error {
 					sev = model.Info
 				}
-				text := p.location.Paint(location(f, home)) + " " + f.Message + " " + p.rule.Paint("["+f.Rule+"]")
 				bw.WriteString("    ")
 				bw.WriteString(p.severity[sev].Paint(sevLabel[sev]))
 				bw.WriteByte(' ')
-				bw.WriteString(hang(text, width, findingIndent))
+				// Tens of thousands of lines: when a line needs no
+				// wrapping (always, off a terminal) and its pieces no
+				// lipgloss, the pieces go straight to the buffer rather
+				// than being joined first.
+				loc := p.location.Paint(location(f, home))
+				if n, ok := p.rule.PlainLen("[", f.Rule, "]"); ok && fits(len(loc)+1+len(f.Message)+1+n, width, findingIndent) {
+					bw.WriteString(loc)
+					bw.WriteByte(' ')
+					bw.WriteString(f.Message)
+					bw.WriteByte(' ')
+					p.rule.WritePlain(bw, "[", f.Rule, "]")
+				} else {
+					bw.WriteString(hang(loc+" "+f.Message+" "+p.rule.Paint("["+f.Rule+"]"), width, findingIndent))
+				}
 				bw.WriteByte('\n')
 				if f.Suggestion != "" {
 					bw.WriteString(indent)
-					bw.WriteString(hang(p.suggestion.Paint("→ "+f.Suggestion), width, findingIndent+2))
+					if n, ok := p.suggestion.PlainLen("→ ", f.Suggestion, ""); ok && fits(n, width, findingIndent+2) {
+						p.suggestion.WritePlain(bw, "→ ", f.Suggestion, "")
+					} else {
+						bw.WriteString(hang(p.suggestion.Paint("→ "+f.Suggestion), width, findingIndent+2))
+					}
 					bw.WriteByte('\n')
 				}
 			}
@@ -166,6 +183,11 @@ var sevLabel = [3]string{
 	model.Info:    fmt.Sprintf("%-7s", model.Info),
 	model.Warning: fmt.Sprintf("%-7s", model.Warning),
 	model.Error:   fmt.Sprintf("%-7s", model.Error),
+}
+
+// fits reports whether hang leaves text of n bytes as it is.
+func fits(n, width, indent int) bool {
+	return width <= 0 || width-indent < 20 || n <= width-indent
 }
 
 type painterSet struct {
@@ -226,7 +248,7 @@ func location(f model.Finding, home string) string {
 	}
 	loc = tilde(loc, home)
 	if f.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", loc, f.Line)
+		loc += ":" + strconv.Itoa(f.Line)
 	}
 	return loc
 }
@@ -241,6 +263,29 @@ func tilde(p, home string) string {
 type dirGroup struct {
 	dir      string
 	findings []model.Finding
+	// While view is set, findings is fs[start:end] of the slice being
+	// grouped, not a copy: sorted findings (Orient's) arrive in runs.
+	view       bool
+	start, end int
+}
+
+// add appends fs[i] to the group: by widening the view when it is the next
+// finding, else to a copy of its own.
+func (d *dirGroup) add(fs []model.Finding, i int) {
+	switch {
+	case d.findings == nil:
+		d.view, d.start, d.end = true, i, i+1
+		d.findings = fs[i : i+1 : i+1]
+	case d.view && d.end == i:
+		d.end = i + 1
+		d.findings = fs[d.start:d.end:d.end]
+	default:
+		if d.view {
+			d.findings = append([]model.Finding(nil), d.findings...)
+			d.view = false
+		}
+		d.findings = append(d.findings, fs[i])
+	}
 }
 
 type projectGroup struct {
@@ -253,7 +298,8 @@ type projectGroup struct {
 func group(fs []model.Finding) []projectGroup {
 	var out []projectGroup
 	idx := map[string]int{}
-	for _, f := range fs {
+	for k := range fs {
+		f := &fs[k]
 		i, ok := idx[f.Project]
 		if !ok {
 			i = len(out)
@@ -264,8 +310,7 @@ func group(fs []model.Finding) []projectGroup {
 		if n := len(g.dirs); n == 0 || g.dirs[n-1].dir != f.MemoryDir {
 			g.dirs = append(g.dirs, dirGroup{dir: f.MemoryDir})
 		}
-		d := &g.dirs[len(g.dirs)-1]
-		d.findings = append(d.findings, f)
+		g.dirs[len(g.dirs)-1].add(fs, k)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if (out[i].project == "") != (out[j].project == "") {

@@ -99,3 +99,31 @@ func TestSummaryLine(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestGroupOutOfOrder checks group keeps each project's directories in the
+// order the findings name them, and each directory's findings in order,
+// when findings of one directory are not adjacent (group shares the input
+// for the runs that are).
+func TestGroupOutOfOrder(t *testing.T) {
+	f := func(project, dir, msg string) model.Finding {
+		return model.Finding{Project: project, MemoryDir: dir, Message: msg}
+	}
+	fs := []model.Finding{f("a", "d1", "0"), f("b", "d1", "1"), f("a", "d1", "2"), f("a", "d2", "3"), f("a", "d1", "4"), f("a", "d1", "5")}
+	var got []string
+	for _, g := range group(fs) {
+		for _, d := range g.dirs {
+			s := g.project + "/" + d.dir + ":"
+			for _, x := range d.findings {
+				s += x.Message
+			}
+			got = append(got, s)
+		}
+	}
+	want := []string{"a/d1:02", "a/d2:3", "a/d1:45", "b/d1:1"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("group = %v, want %v", got, want)
+	}
+	if fs[0].Message != "0" || fs[2].Message != "2" {
+		t.Fatal("group changed its input")
+	}
+}
