@@ -741,6 +741,11 @@ func (m *Model) requestPreview(force bool) tea.Cmd {
 	}
 	t := themes.For(m.dark, m.cfg.NoColor)
 	k := renderKey{hash: contentHash(content), width: width, theme: t.Name, source: m.source}
+	if m.source {
+		// The source view flags the lines with findings, which can change
+		// while the bytes do not (the index stops naming the file).
+		k.hash ^= linesHash(lines)
+	}
 	if out, ok := m.renders[k]; ok {
 		m.preview.show(header, out, k, false)
 		return nil

@@ -41,6 +41,20 @@ func contentHash(b []byte) uint64 {
 	return h.Sum64()
 }
 
+// linesHash folds the flagged lines of a source view into a hash.
+func linesHash(lines map[int]model.Severity) uint64 {
+	var h uint64
+	for n, sev := range lines {
+		// Order-independent: a sum of mixed per-line values.
+		x := uint64(n)<<2 | uint64(sev)
+		x ^= x >> 33
+		x *= 0xff51afd7ed558ccd
+		x ^= x >> 33
+		h += x
+	}
+	return h
+}
+
 // mark is a highlight: what a span is, where, and what to show for it.
 type mark struct {
 	start, end int
