@@ -1,0 +1,399 @@
+package consolidate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memtui/memtui/model"
+)
+
+// This file is the Dream pipeline around the proposers: orient (the
+// findings), gather (a directory's files, parsed, with their hashes), then
+// each kind's proposer (consolidate and prune), each returning proposals
+// that are self-contained transactions over one directory.
+
+// DreamOptions tune the proposals.
+type DreamOptions struct {
+	// Options are the checks' options: the findings proposals are drawn
+	// from come from them (Now also stamps metadata.modified).
+	Options
+	// Kinds limits the kinds proposed; nil proposes every kind.
+	Kinds []model.ProposalKind
+	// IncludeTeam proposes changes in team/ directories too. Off by
+	// default: deletes there do not propagate, and a pull restores them.
+	IncludeTeam bool
+}
+
+func (o DreamOptions) wants(k model.ProposalKind) bool {
+	if len(o.Kinds) == 0 {
+		return true
+	}
+	for _, w := range o.Kinds {
+		if w == k {
+			return true
+		}
+	}
+	return false
+}
+
+// proposer makes one kind's proposals for a directory.
+type proposer struct {
+	kind model.ProposalKind
+	fn   func(*dreamState) []model.Proposal
+}
+
+// proposers run in this order; see model.ProposalKinds.
+var proposers = []proposer{
+	{model.KindRedactSecret, proposeRedactions},
+	{model.KindFixFrontmatter, proposeFrontmatterFixes},
+	{model.KindAbsolutizeDates, proposeAbsoluteDates},
+	{model.KindAddYear, proposeYears},
+	{model.KindMerge, proposeMerges},
+	{model.KindPrune, proposePrunes},
+	{model.KindReindex, proposeReindex},
+}
+
+// Dream checks every memory directory of the scan and returns the
+// proposals for them, sorted by directory, kind and ID, so the same tree
+// always gives the same list.
+func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
+	opts.Options = opts.Options.withDefaults()
+	opts.sessions = newSessionSet(scan.Projects)
+	type job struct {
+		p *model.Project
+		d *model.MemoryDir
+	}
+	var jobs []job
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			if d.Kind == model.DirTeam && !opts.IncludeTeam {
+				continue
+			}
+			jobs = append(jobs, job{p, d})
+		}
+	}
+	results := make([][]model.Proposal, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < opts.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				if opts.Load != nil {
+					if err := opts.Load(j.d); err != nil {
+						continue // lint reports the unreadable directory
+					}
+				}
+				results[i] = ProposeDir(j.p, j.d, opts)
+				if opts.DropContent {
+					for _, f := range j.d.Files {
+						f.Content = nil
+					}
+					if j.d.Index != nil {
+						j.d.Index.Content = nil
+					}
+				}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []model.Proposal
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	SortProposals(out)
+	return out
+}
+
+// SortProposals orders proposals by directory, then kind (in the order
+// they are proposed), then ID.
+func SortProposals(ps []model.Proposal) {
+	rank := map[model.ProposalKind]int{}
+	for i, k := range model.ProposalKinds {
+		rank[k] = i
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		switch {
+		case a.MemoryDir != b.MemoryDir:
+			return a.MemoryDir < b.MemoryDir
+		case a.Kind != b.Kind:
+			return rank[a.Kind] < rank[b.Kind]
+		}
+		return a.ID < b.ID
+	})
+}
+
+// ProposeDir checks one directory and proposes what would fix it. A clean
+// directory gets no proposal.
+func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model.Proposal {
+	opts.Options = opts.Options.withDefaults()
+	if d.Kind == model.DirTeam && !opts.IncludeTeam {
+		return nil
+	}
+	if !d.Exists && len(d.Files) == 0 && d.Index == nil {
+		return nil
+	}
+	s := newDreamState(p, d, opts)
+	var out []model.Proposal
+	for _, pr := range proposers {
+		if opts.wants(pr.kind) {
+			out = append(out, pr.fn(s)...)
+		}
+	}
+	SortProposals(out)
+	return out
+}
+
+// dreamState is one directory gathered for the proposers: its findings,
+// files by path, parsed frontmatter and hashes.
+type dreamState struct {
+	p        *model.Project
+	d        *model.MemoryDir
+	opts     DreamOptions
+	findings []model.Finding
+	byRule   map[string][]model.Finding
+	files    map[string]*model.File // topic files by path
+	docs     map[string]model.Doc
+	hashes   map[string]string
+}
+
+func newDreamState(p *model.Project, d *model.MemoryDir, opts DreamOptions) *dreamState {
+	s := &dreamState{p: p, d: d, opts: opts, byRule: map[string][]model.Finding{},
+		files: make(map[string]*model.File, len(d.Files)), docs: make(map[string]model.Doc, len(d.Files)), hashes: map[string]string{}}
+	s.findings = OrientDir(p, d, opts.Options)
+	for _, f := range s.findings {
+		s.byRule[f.Rule] = append(s.byRule[f.Rule], f)
+	}
+	for _, f := range d.Files {
+		s.files[f.Path] = f
+		s.docs[f.Path] = model.ParseDoc(f.Content)
+	}
+	return s
+}
+
+// ruleFiles lists, sorted, the files with findings of the given rules.
+func (s *dreamState) ruleFiles(rules ...string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rules {
+		for _, f := range s.byRule[r] {
+			if f.File != "" && !seen[f.File] {
+				seen[f.File] = true
+				out = append(out, f.File)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fileFindings are the findings of the given rules on one file.
+func (s *dreamState) fileFindings(path string, rules ...string) []model.Finding {
+	var out []model.Finding
+	for _, r := range rules {
+		for _, f := range s.byRule[r] {
+			if f.File == path {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// content is a file's bytes as read ("MEMORY.md" for the index); ok is
+// false when the directory has no such file or it was read only in part
+// (a proposal must never write back a truncated read).
+func (s *dreamState) content(path string) ([]byte, bool) {
+	f := s.file(path)
+	if f == nil || f.Truncated {
+		return nil, false
+	}
+	return f.Content, true
+}
+
+func (s *dreamState) file(path string) *model.File {
+	if path == "MEMORY.md" {
+		return s.d.Index
+	}
+	return s.files[path]
+}
+
+// hash is the hex sha256 of a file as read.
+func (s *dreamState) hash(path string) string {
+	if h, ok := s.hashes[path]; ok {
+		return h
+	}
+	f := s.file(path)
+	if f == nil {
+		return ""
+	}
+	h := SHA256Hex(f.Content)
+	s.hashes[path] = h
+	return h
+}
+
+// SHA256Hex is the hex sha256 of b, as proposals record base hashes.
+func SHA256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func (s *dreamState) update(path string, after []byte) model.Change {
+	return model.Change{Path: path, Op: model.OpUpdate, BaseSHA256: s.hash(path), After: string(after)}
+}
+
+func (s *dreamState) create(path string, after []byte) model.Change {
+	return model.Change{Path: path, Op: model.OpCreate, After: string(after)}
+}
+
+func (s *dreamState) remove(path string) model.Change {
+	return model.Change{Path: path, Op: model.OpDelete, BaseSHA256: s.hash(path)}
+}
+
+// proposal assembles a proposal with its deterministic ID: the kind and a
+// hash of the directory and every change, so the same tree always gives
+// the same ID and a different change never shares one.
+func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, fixes []model.Finding, changes []model.Change, reads ...string) model.Proposal {
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", kind, s.d.Path)
+	for _, c := range changes {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, c.After)
+	}
+	p := model.Proposal{
+		ID:        string(kind) + "-" + hex.EncodeToString(h.Sum(nil))[:10],
+		Kind:      kind,
+		Project:   projectName(s.p),
+		MemoryDir: s.d.Path,
+		Title:     title,
+		Rationale: rationale,
+		Changes:   changes,
+	}
+	seen := map[model.FindingRef]bool{}
+	for _, f := range fixes {
+		r := model.FindingRef{Rule: f.Rule, File: f.File, Line: f.Line}
+		if !seen[r] {
+			seen[r] = true
+			p.Fixes = append(p.Fixes, r)
+		}
+	}
+	changed := map[string]bool{}
+	for _, c := range changes {
+		changed[c.Path] = true
+	}
+	sort.Strings(reads)
+	for _, r := range reads {
+		if !changed[r] && s.file(r) != nil {
+			changed[r] = true
+			p.Reads = append(p.Reads, model.FileRead{Path: r, SHA256: s.hash(r)})
+		}
+	}
+	return p
+}
+
+// Apply returns files (path relative to the memory dir, "MEMORY.md" for the
+// index) with the proposal's changes made, after checking every base hash
+// and every read: it is the whole transaction, in memory. files is not
+// changed.
+func Apply(files map[string][]byte, p model.Proposal) (map[string][]byte, error) {
+	for _, r := range p.Reads {
+		b, ok := files[r.Path]
+		if !ok || SHA256Hex(b) != r.SHA256 {
+			return nil, fmt.Errorf("%s changed since the proposal read it", r.Path)
+		}
+	}
+	out := make(map[string][]byte, len(files)+1)
+	for k, v := range files {
+		out[k] = v
+	}
+	for _, c := range p.Changes {
+		b, exists := files[c.Path]
+		switch c.Op {
+		case model.OpCreate:
+			if exists {
+				return nil, fmt.Errorf("%s already exists", c.Path)
+			}
+			out[c.Path] = []byte(c.After)
+		case model.OpUpdate, model.OpDelete:
+			if !exists {
+				return nil, fmt.Errorf("%s is gone", c.Path)
+			}
+			if SHA256Hex(b) != c.BaseSHA256 {
+				return nil, fmt.Errorf("%s changed since the proposal read it", c.Path)
+			}
+			if c.Op == model.OpDelete {
+				delete(out, c.Path)
+			} else {
+				out[c.Path] = []byte(c.After)
+			}
+		default:
+			return nil, fmt.Errorf("%s: unknown operation %q", c.Path, c.Op)
+		}
+	}
+	return out, nil
+}
+
+// modifiedLine finds a metadata.modified line inside the frontmatter.
+var modifiedLine = regexp.MustCompile(`(?m)^([ \t]+modified:[ \t]*)([^\r\n]*)(\r?\n)`)
+
+// stamp sets metadata.modified to now, as Claude Code does on each write,
+// when the file carries one (the current frontmatter shape); other files
+// are left as they are rather than re-serialised.
+func stamp(content []byte, now time.Time) []byte {
+	doc := model.ParseDoc(content)
+	if doc.Status != model.FMOK && doc.Status != model.FMTolerant || doc.FM.Modified == "" || doc.BodyStart == 0 {
+		return content
+	}
+	head := content[:doc.BodyStart]
+	loc := modifiedLine.FindSubmatchIndex(head)
+	if loc == nil {
+		return content
+	}
+	var b bytes.Buffer
+	b.Write(head[:loc[3]])
+	b.WriteString(now.UTC().Format("2006-01-02T15:04:05.000Z"))
+	b.Write(head[loc[5]:])
+	b.Write(content[doc.BodyStart:])
+	return b.Bytes()
+}
+
+// eol is the line ending a file uses: CRLF when its first line ends so.
+func eol(content []byte) string {
+	if i := bytes.IndexByte(content, '\n'); i > 0 && content[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// plural picks a word form for n.
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// listNames joins names for a rationale: "a", "a and b", "a, b and c".
+func listNames(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
