@@ -6,12 +6,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -132,6 +134,32 @@ Exit status: 0 when nothing is at error severity, 1 when something is,
 	addLintFlags(lint, &lintOnly)
 	root.AddCommand(lint)
 
+	var df dreamFlags
+	dream := &cobra.Command{
+		Use:   "dream",
+		Short: "Propose merges, prunes, index repairs and date fixes, as diffs",
+		Long: `Propose what Claude Code's background "Dream" consolidation would change,
+as reviewable diffs: re-index MEMORY.md so it loads whole, merge
+near-duplicates, prune empty memories, make relative dates absolute, add
+missing years, redact secrets and fix frontmatter. Nothing is written.
+
+Each proposal is one transaction over one memory directory and records the
+sha256 of every file it read. --proposer runs a command that receives a
+directory as JSON on stdin and returns proposals in the --json shape; memtui
+checks them like its own.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDream(cmd.Context(), g, df, stdout, stderr)
+		},
+	}
+	fd := dream.Flags()
+	fd.BoolVar(&df.json, "json", false, "print proposals as JSON")
+	fd.StringSliceVar(&df.kinds, "kind", nil, "only these kinds (reindex, merge, prune, absolutize-dates, add-year, redact-secret, fix-frontmatter)")
+	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (deletes there do not propagate)")
+	fd.StringVar(&df.proposer, "proposer", "", "run `CMD` for each memory directory and review its proposals instead of memtui's")
+	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "stop a --proposer command after this long")
+	root.AddCommand(dream)
+
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print memtui's version",
@@ -142,6 +170,129 @@ Exit status: 0 when nothing is at error severity, 1 when something is,
 		},
 	})
 	return root
+}
+
+// dreamFlags are dream's own flags.
+type dreamFlags struct {
+	json            bool
+	kinds           []string
+	includeTeam     bool
+	proposer        string
+	proposerTimeout time.Duration
+}
+
+// runDream prints the proposals for every memory directory.
+func runDream(ctx context.Context, g *globals, df dreamFlags, stdout, stderr io.Writer) error {
+	if _, err := parseNow(g.now); err != nil {
+		return err
+	}
+	var kinds []model.ProposalKind
+	for _, k := range df.kinds {
+		kind, ok := model.ParseProposalKind(k)
+		if !ok {
+			return fmt.Errorf("unknown kind %q in --kind (memtui dream --help lists them)", k)
+		}
+		kinds = append(kinds, kind)
+	}
+	s, err := start(ctx, g, stderr)
+	if err != nil {
+		return err
+	}
+	dopts := consolidate.DreamOptions{Options: s.copts, Kinds: kinds, IncludeTeam: df.includeTeam}
+	dopts.Load = func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, s.opts) }
+	var props []model.Proposal
+	if df.proposer != "" {
+		props, err = externalProposals(ctx, s.scan, dopts, df, stderr)
+		if err != nil {
+			return err
+		}
+	} else {
+		props = consolidate.Dream(s.scan, dopts)
+	}
+	if df.json {
+		return report.ProposalsJSON(stdout, props)
+	}
+	before := beforeLookup(s.scan)
+	home, _ := os.UserHomeDir()
+	w := colorprofile.NewWriter(stdout, environ(g.getenv))
+	st := report.DiffStyles{}
+	if w.Profile != colorprofile.NoTTY {
+		st = report.DefaultDiffStyles(darkBackground(stdout, w.Profile))
+	}
+	return report.Proposals(w, props, before, st, home, termWidth(stdout))
+}
+
+// beforeLookup finds a file's content as read, for the diffs.
+func beforeLookup(scan *model.Scan) func(dir, path string) string {
+	dirs := map[string]*model.MemoryDir{}
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			dirs[d.Path] = d
+		}
+	}
+	return func(dir, path string) string {
+		d := dirs[dir]
+		if d == nil {
+			return ""
+		}
+		if path == "MEMORY.md" && d.Index != nil {
+			return string(d.Index.Content)
+		}
+		for _, f := range d.Files {
+			if f.Path == path {
+				return string(f.Content)
+			}
+		}
+		return ""
+	}
+}
+
+// externalProposals runs the --proposer command once per memory directory
+// that has files, and keeps the proposals that pass memtui's checks; each
+// rejected one is reported on stderr with the reason.
+func externalProposals(ctx context.Context, scan *model.Scan, dopts consolidate.DreamOptions, df dreamFlags, stderr io.Writer) ([]model.Proposal, error) {
+	var out []model.Proposal
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			if d.Kind == model.DirTeam && !df.includeTeam {
+				continue
+			}
+			if err := dopts.Load(d); err != nil {
+				return nil, err
+			}
+			if len(d.Files) == 0 && d.Index == nil {
+				continue
+			}
+			in, err := json.Marshal(consolidate.NewProposerInput(p, d, dopts))
+			if err != nil {
+				return nil, err
+			}
+			raw, err := memfs.RunCommand(ctx, df.proposer, in, df.proposerTimeout, stderr)
+			if err != nil {
+				return nil, fmt.Errorf("the proposer for %s: %w", d.Path, err)
+			}
+			var res consolidate.ProposerOutput
+			if err := json.Unmarshal(raw, &res); err != nil {
+				return nil, fmt.Errorf("the proposer for %s did not print proposals as JSON ({\"version\":1,\"proposals\":[...]}): %v", d.Path, err)
+			}
+			if res.Version != consolidate.ProposerVersion {
+				return nil, fmt.Errorf("the proposer for %s answered protocol version %d; memtui speaks %d", d.Path, res.Version, consolidate.ProposerVersion)
+			}
+			for i, prop := range res.Proposals {
+				checked, err := consolidate.CheckExternal(p, d, prop, df.includeTeam)
+				if err != nil {
+					fmt.Fprintf(stderr, "memtui: rejected proposal %d (%q) from the proposer for %s: %v\n", i+1, prop.Title, d.Path, err)
+					continue
+				}
+				if len(dopts.Kinds) > 0 && !slices.Contains(dopts.Kinds, checked.Kind) {
+					continue
+				}
+				out = append(out, checked)
+			}
+		}
+	}
+	consolidate.SortProposals(out)
+	return out, nil
 }
 
 // lintFlags are lint's own flags.
@@ -228,9 +379,8 @@ func scanOptions(g *globals, stderr io.Writer) (memfs.Options, error) {
 }
 
 func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Writer) error {
-	now, err := parseNow(g.now)
-	if err != nil {
-		return err
+	if _, err := parseNow(g.now); err != nil {
+		return err // before the other flags, as every command checks it
 	}
 	minSev, err := model.ParseSeverity(lf.minSeverity)
 	if err != nil {
@@ -240,10 +390,6 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 		if _, ok := consolidate.LookupRule(r); !ok {
 			return fmt.Errorf("unknown rule %q in --rule (memtui lint --help lists the flags; README.md lists the rules)", r)
 		}
-	}
-	opts, err := scanOptions(g, stderr)
-	if err != nil {
-		return err
 	}
 	// lint keeps little alive (the directories being checked and the
 	// findings so far) while nearly all it allocates dies with its
@@ -256,33 +402,19 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	// Discover first (cheap), then load each directory just before it is
 	// checked, so reading and checking overlap and only the directories
 	// being checked are held in memory.
-	scan, err := memfs.Discover(ctx, opts)
+	s, err := start(ctx, g, stderr)
 	if err != nil {
 		return err
 	}
-	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
-		return noMemoryError(g, opts)
-	}
-	copts := consolidate.Options{
-		Now:         now,
-		Paths:       &memfs.PathProbe{},
-		Load:        func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) },
-		DropContent: true,
-	}
+	scan, opts, copts := s.scan, s.opts, s.copts
+	copts.Load = func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }
+	copts.DropContent = true
 	if lf.deepSecrets {
 		sc, err := consolidate.NewSecretScanner(true)
 		if err != nil {
 			return err
 		}
 		copts.Secrets = sc
-	}
-	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
-		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
-	} else {
-		copts.Ignore = ignoreRules(cfg)
-		if cfg.StaleAfterDays > 0 {
-			copts.StaleAfter = time.Duration(cfg.StaleAfterDays) * 24 * time.Hour
-		}
 	}
 	all := consolidate.Orient(scan, copts)
 	shown := filterFindings(all, minSev, lf.rules)
@@ -406,6 +538,45 @@ func noMemoryError(g *globals, opts memfs.Options) error {
 	return errors.New(msg)
 }
 
+// session is what every command starts from: "today", where to look, the
+// tree discovered, and the checks' options with the config file applied.
+type session struct {
+	now   time.Time
+	opts  memfs.Options
+	scan  *model.Scan
+	copts consolidate.Options
+}
+
+// start reads the shared flags and discovers the tree. A machine with no
+// Claude Code memory gets the same plain advice from every command.
+func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) {
+	now, err := parseNow(g.now)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := scanOptions(g, stderr)
+	if err != nil {
+		return nil, err
+	}
+	scan, err := memfs.Discover(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
+		return nil, noMemoryError(g, opts)
+	}
+	s := &session{now: now, opts: opts, scan: scan, copts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}}
+	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
+		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
+	} else {
+		s.copts.Ignore = ignoreRules(cfg)
+		if cfg.StaleAfterDays > 0 {
+			s.copts.StaleAfter = time.Duration(cfg.StaleAfterDays) * 24 * time.Hour
+		}
+	}
+	return s, nil
+}
+
 // interactive reports whether the TUI can run: stdin and stdout are both
 // terminals.
 func interactive(stdout io.Writer) bool {
@@ -416,46 +587,23 @@ func interactive(stdout io.Writer) bool {
 // runTUI starts the terminal UI. Bad flags and an empty machine are
 // reported before it starts; everything after shows inside it.
 func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
-	now, err := parseNow(g.now)
+	s, err := start(ctx, g, stderr)
 	if err != nil {
 		return err
 	}
-	opts, err := scanOptions(g, stderr)
-	if err != nil {
-		return err
-	}
-	// A quick look before taking over the screen, so that a machine with no
-	// Claude Code memory gets the same plain advice as lint.
-	scan, err := memfs.Discover(ctx, opts)
-	if err != nil {
-		return err
-	}
-	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
-		return noMemoryError(g, opts)
-	}
-	copts := consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}
-	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
-		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
-	} else {
-		copts.Ignore = ignoreRules(cfg)
-		if cfg.StaleAfterDays > 0 {
-			copts.StaleAfter = time.Duration(cfg.StaleAfterDays) * 24 * time.Hour
-		}
-	}
-	home := g.getenv("HOME")
 	editor := g.getenv("VISUAL")
 	if editor == "" {
 		editor = g.getenv("EDITOR")
 	}
 	m := ui.New(ui.Config{
-		Scan:       opts,
-		Orient:     copts,
+		Scan:       s.opts,
+		Orient:     s.copts,
 		ReadOnly:   g.readonly,
 		NoColor:    g.getenv("NO_COLOR") != "",
-		Home:       home,
+		Home:       g.getenv("HOME"),
 		Editor:     editor,
 		Watch:      true,
-		Discovered: scan,
+		Discovered: s.scan,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))

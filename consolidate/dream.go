@@ -151,11 +151,47 @@ func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model
 	var out []model.Proposal
 	for _, pr := range proposers {
 		if opts.wants(pr.kind) {
-			out = append(out, pr.fn(s)...)
+			for _, prop := range pr.fn(s) {
+				out = append(out, s.redactAfter(prop))
+			}
 		}
 	}
 	SortProposals(out)
 	return out
+}
+
+// redactAfter keeps secrets out of every proposal: a file a proposal writes
+// (a merge of a file that holds a token, a re-dated one) gets its secrets
+// replaced with [REDACTED] too, so no proposal ever prints or writes one.
+func (s *dreamState) redactAfter(p model.Proposal) model.Proposal {
+	var redacted []string
+	changed := false
+	for i, c := range p.Changes {
+		if c.Op == model.OpDelete || c.After == "" {
+			continue
+		}
+		secrets := s.opts.Secrets.Scan(c.After)
+		if len(secrets) == 0 {
+			continue
+		}
+		edits := make([]edit, len(secrets))
+		for j, sec := range secrets {
+			edits[j] = edit{sec.Start, sec.End, "[REDACTED]"}
+		}
+		p.Changes[i].After = string(applyEdits([]byte(c.After), edits))
+		redacted = append(redacted, c.Path)
+		changed = true
+	}
+	if !changed {
+		return p
+	}
+	if p.Kind != model.KindRedactSecret {
+		p.Rationale += " The secrets in " + listNames(redacted) + " are replaced with [REDACTED] too: memtui never writes one back."
+	}
+	// The ID covers the final changes.
+	np := s.proposal(p.Kind, p.Title, p.Rationale, nil, p.Changes, readPaths(p)...)
+	np.Fixes = p.Fixes
+	return np
 }
 
 // dreamState is one directory gathered for the proposers: its findings,
@@ -246,6 +282,19 @@ func (s *dreamState) hash(path string) string {
 	return h
 }
 
+// dirKey names a directory for proposal IDs without the machine-specific
+// part of its path: relative to its config dir when it is under one, so a
+// copy of the same tree elsewhere (the demo's, a backup's) gets the same
+// IDs.
+func dirKey(p *model.Project, d *model.MemoryDir) string {
+	if p != nil && p.ConfigDir != "" {
+		if rel, ok := strings.CutPrefix(d.Path, strings.TrimSuffix(p.ConfigDir, "/")+"/"); ok {
+			return rel
+		}
+	}
+	return d.Path
+}
+
 // SHA256Hex is the hex sha256 of b, as proposals record base hashes.
 func SHA256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
@@ -270,7 +319,7 @@ func (s *dreamState) remove(path string) model.Change {
 func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, fixes []model.Finding, changes []model.Change, reads ...string) model.Proposal {
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", kind, s.d.Path)
+	fmt.Fprintf(h, "%s\x00%s\x00", kind, dirKey(s.p, s.d))
 	for _, c := range changes {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, c.After)
 	}
@@ -303,6 +352,14 @@ func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, 
 		}
 	}
 	return p
+}
+
+func readPaths(p model.Proposal) []string {
+	out := make([]string, len(p.Reads))
+	for i, r := range p.Reads {
+		out[i] = r.Path
+	}
+	return out
 }
 
 // Apply returns files (path relative to the memory dir, "MEMORY.md" for the

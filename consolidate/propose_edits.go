@@ -1,9 +1,181 @@
 package consolidate
 
-import "github.com/memtui/memtui/model"
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
-func proposeRedactions(s *dreamState) []model.Proposal       { return nil }
-func proposeFrontmatterFixes(s *dreamState) []model.Proposal { return nil }
-func proposeAbsoluteDates(s *dreamState) []model.Proposal    { return nil }
-func proposeYears(s *dreamState) []model.Proposal            { return nil }
-func proposePrunes(s *dreamState) []model.Proposal           { return nil }
+	"github.com/memtui/memtui/model"
+)
+
+// The per-file proposers: each rewrites spans of one file and nothing else,
+// one proposal per file so that each can be accepted on its own.
+//
+// None of them stamps metadata.modified. The stamp is the anchor relative
+// dates are read from and the clock stale-memory counts on; a mechanical
+// rewrite adds no knowledge, and moving the anchor would make a date
+// proposal regenerated after another one (a conflict on the same file)
+// read "tomorrow" from the wrong day.
+
+// edit replaces content[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// applyEdits makes non-overlapping edits (any order) to content.
+func applyEdits(content []byte, edits []edit) []byte {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var b strings.Builder
+	last := 0
+	for _, e := range edits {
+		if e.start < last {
+			continue // overlapping: the first one wins
+		}
+		b.Write(content[last:e.start])
+		b.WriteString(e.text)
+		last = e.end
+	}
+	b.Write(content[last:])
+	return []byte(b.String())
+}
+
+// proposeRedactions replaces every secret in a file with [REDACTED].
+func proposeRedactions(s *dreamState) []model.Proposal {
+	var out []model.Proposal
+	for _, path := range s.ruleFiles(RuleSecret) {
+		content, ok := s.content(path)
+		if !ok {
+			continue
+		}
+		secrets := s.opts.Secrets.Scan(string(content))
+		if len(secrets) == 0 {
+			continue
+		}
+		edits := make([]edit, len(secrets))
+		var kinds []string
+		seen := map[string]bool{}
+		for i, sec := range secrets {
+			edits[i] = edit{sec.Start, sec.End, "[REDACTED]"}
+			if l := secretLabel(sec.Description); !seen[l] {
+				seen[l] = true
+				kinds = append(kinds, l)
+			}
+		}
+		n := len(secrets)
+		out = append(out, s.proposal(model.KindRedactSecret,
+			fmt.Sprintf("Redact %d %s in %s", n, pluralWord(n, "secret", "secrets"), path),
+			fmt.Sprintf("%s holds %s. Memory is injected into every prompt and may be synced, so the %s %s replaced with [REDACTED] and nothing else changes. Rotate the %s too: it has been on disk, and in transcripts.",
+				path, listNames(kinds), pluralWord(n, "secret", "secrets"), pluralWord(n, "is", "are"), pluralWord(n, "credential", "credentials")),
+			s.fileFindings(path, RuleSecret),
+			[]model.Change{s.update(path, applyEdits(content, edits))}))
+	}
+	return out
+}
+
+// anchorOf is when a file's relative dates were written: metadata.modified,
+// else the file's mtime (as the relative-date check reads them).
+func (s *dreamState) anchorOf(path string) (time.Time, string) {
+	f := s.file(path)
+	if f == nil {
+		return time.Time{}, ""
+	}
+	if doc := s.docs[path]; !doc.FM.ModifiedTime.IsZero() {
+		return doc.FM.ModifiedTime.In(time.Local), "metadata.modified"
+	}
+	return f.ModTime.In(time.Local), "the file's mtime"
+}
+
+// prepositions after which "on 2026-06-11" must lose its "on": "by
+// tomorrow" is "by 2026-06-11", not "by on 2026-06-11".
+var prepositions = map[string]bool{"by": true, "until": true, "till": true, "from": true, "since": true, "before": true,
+	"after": true, "on": true, "for": true, "starting": true, "through": true, "to": true, "at": true, "as of": true, "of": true}
+
+// fitReplacement adapts a date's replacement to the words around it: no
+// doubled preposition, and a capital where the phrase had one.
+func fitReplacement(text string, sp model.DateSpan) string {
+	r := sp.Replacement
+	if strings.HasPrefix(r, "on ") && prepositions[strings.ToLower(wordBefore(text, sp.Start))] {
+		r = strings.TrimPrefix(r, "on ")
+	}
+	if first, _ := utf8.DecodeRuneInString(sp.Text); unicode.IsUpper(first) {
+		rf, n := utf8.DecodeRuneInString(r)
+		r = string(unicode.ToUpper(rf)) + r[n:]
+	}
+	return r
+}
+
+// wordBefore is the word just before offset i, skipping spaces.
+func wordBefore(text string, i int) string {
+	j := i
+	for j > 0 && text[j-1] == ' ' {
+		j--
+	}
+	k := j
+	for k > 0 {
+		r, n := utf8.DecodeLastRuneInString(text[:k])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		k -= n
+	}
+	return text[k:j]
+}
+
+// proposeAbsoluteDates rewrites relative dates ("tomorrow", "next week",
+// 明天) as the dates they meant when the file was written.
+func proposeAbsoluteDates(s *dreamState) []model.Proposal {
+	return s.dateProposals(RuleRelativeDate, model.KindAbsolutizeDates, model.FindRelativeDates)
+}
+
+// proposeYears adds the year to dates written without one.
+func proposeYears(s *dreamState) []model.Proposal {
+	return s.dateProposals(RuleDateMissingYear, model.KindAddYear, model.FindMissingYears)
+}
+
+func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find func(string, time.Time) []model.DateSpan) []model.Proposal {
+	var out []model.Proposal
+	for _, path := range s.ruleFiles(rule) {
+		content, ok := s.content(path)
+		if !ok {
+			continue
+		}
+		at, source := s.anchorOf(path)
+		if at.IsZero() || at.Year() < 2000 {
+			continue
+		}
+		text := string(content)
+		spans := find(text, at)
+		if len(spans) == 0 {
+			continue
+		}
+		edits := make([]edit, len(spans))
+		var lines, ambiguous []string
+		for i, sp := range spans {
+			rep := fitReplacement(text, sp)
+			edits[i] = edit{sp.Start, sp.End, rep}
+			lines = append(lines, fmt.Sprintf("%q → %q", sp.Text, rep))
+			if sp.Ambiguous {
+				ambiguous = append(ambiguous, fmt.Sprintf("%q (%s)", sp.Text, sp.Note))
+			}
+		}
+		n := len(spans)
+		var title, why string
+		if kind == model.KindAbsolutizeDates {
+			title = fmt.Sprintf("Make %d relative %s absolute in %s", n, pluralWord(n, "date", "dates"), path)
+			why = fmt.Sprintf("Read later, a relative date means nothing: counted from %s (%s), %s.", source, at.Format("2006-01-02"), strings.Join(lines, ", "))
+		} else {
+			title = fmt.Sprintf("Add the year to %d %s in %s", n, pluralWord(n, "date", "dates"), path)
+			why = fmt.Sprintf("A date without a year turns ambiguous within months: written %s (%s), %s.", at.Format("2006-01-02"), source, strings.Join(lines, ", "))
+		}
+		if len(ambiguous) > 0 {
+			why += " Check before accepting: " + strings.Join(ambiguous, "; ") + " can be read more than one way."
+		}
+		out = append(out, s.proposal(kind, title, why, s.fileFindings(path, rule),
+			[]model.Change{s.update(path, applyEdits(content, edits))}))
+	}
+	return out
+}

@@ -1,0 +1,273 @@
+package consolidate
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/memtui/memtui/model"
+)
+
+// frontmatterRules are the findings fix-frontmatter can settle.
+var frontmatterRules = []string{RuleFrontmatterMissing, RuleFrontmatterNotAtStart, RuleFrontmatterUnquoted,
+	RuleFrontmatterIncomplete, RuleTypeMissing, RuleTypeInvalid}
+
+// proposeFrontmatterFixes repairs frontmatter Claude Code cannot read or
+// reads without a name, description or type: it adds a missing block, moves
+// text that precedes the fence below it, quotes values strict YAML rejects,
+// fills in a missing name or description, and sets a type the file's name
+// or its invalid type makes clear. A block that does not parse at all, or
+// never closes, is left to a person: guessing its shape could lose text.
+func proposeFrontmatterFixes(s *dreamState) []model.Proposal {
+	var out []model.Proposal
+	for _, path := range s.ruleFiles(frontmatterRules...) {
+		content, ok := s.content(path)
+		if !ok || len(bytes.TrimSpace(content)) == 0 {
+			continue // an empty file is prune's
+		}
+		fixed, what, fixes := s.fixFrontmatter(path, content)
+		if len(what) == 0 || bytes.Equal(fixed, content) {
+			continue
+		}
+		out = append(out, s.proposal(model.KindFixFrontmatter,
+			"Fix the frontmatter of "+path,
+			fmt.Sprintf("Claude Code reads a memory's name, description and type from its frontmatter to decide when to recall it. In %s: %s.", path, strings.Join(what, "; ")),
+			fixes, []model.Change{s.update(path, fixed)}))
+	}
+	return out
+}
+
+// fixFrontmatter returns the repaired content, what was done (for the
+// rationale) and the findings it settles.
+func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []string, []model.Finding) {
+	nl := eol(content)
+	doc := s.docs[path]
+	var what []string
+	var fixes []model.Finding
+	settle := func(rule string) { fixes = append(fixes, s.fileFindings(path, rule)...) }
+
+	switch doc.Status {
+	case model.FMInvalid, model.FMUnclosed:
+		return content, nil, nil
+	case model.FMNone:
+		typ := typeFromName(path)
+		var b strings.Builder
+		b.WriteString("---" + nl)
+		b.WriteString("name: " + yamlScalar(slugName(path)) + nl)
+		b.WriteString("description: " + yamlScalar(describe(content)) + nl)
+		if typ != "" {
+			b.WriteString("metadata: " + nl + "  node_type: memory" + nl + "  type: " + typ + nl)
+			settle(RuleTypeMissing)
+		}
+		b.WriteString("---" + nl + nl)
+		b.Write(bytes.TrimLeft(content, "\r\n"))
+		settle(RuleFrontmatterMissing)
+		settle(RuleFrontmatterIncomplete)
+		what = append(what, "it has no frontmatter, so a block with a name, a description drawn from its first line"+map[bool]string{true: " and the type its file name gives", false: ""}[typ != ""]+" goes on top")
+		return []byte(b.String()), what, fixes
+	case model.FMNotAtStart:
+		lines := splitKeep(content)
+		if doc.Open < 2 || doc.Close < doc.Open || doc.Close > len(lines) {
+			return content, nil, nil
+		}
+		before := strings.Join(lines[:doc.Open-1], "")
+		block := strings.Join(lines[doc.Open-1:doc.Close], "")
+		rest := strings.Join(lines[doc.Close:], "")
+		content = []byte(block + nl + strings.TrimRight(before, "\r\n") + nl + rest)
+		settle(RuleFrontmatterNotAtStart)
+		what = append(what, "text stood before the opening ---, so Claude Code saw no frontmatter; it moves below the block")
+		doc = model.ParseDoc(content)
+		if doc.Status != model.FMOK && doc.Status != model.FMTolerant {
+			return content, what, fixes
+		}
+	}
+
+	// From here the block parses (perhaps tolerantly): fix it line by line.
+	lines := splitKeep(content)
+	if doc.Open < 1 || doc.Close <= doc.Open || doc.Close > len(lines) {
+		return content, what, fixes
+	}
+	if doc.Status == model.FMTolerant {
+		n := 0
+		for i := doc.Open; i < doc.Close-1; i++ {
+			if q, ok := quoteLine(lines[i]); ok {
+				lines[i] = q
+				n++
+			}
+		}
+		if n > 0 {
+			settle(RuleFrontmatterUnquoted)
+			what = append(what, fmt.Sprintf("%d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, pluralWord(n, "value", "values"), pluralWord(n, "is", "are")))
+		}
+	}
+	fm := doc.FM
+	var insert []string // new name and description lines, after the opening fence
+	var appendix []string // a new top-level type, before the closing fence
+	if strings.TrimSpace(fm.Name) == "" {
+		if i := keyIndex(lines, doc, "name"); i >= 0 {
+			lines[i] = "name: " + yamlScalar(slugName(path)) + nl
+		} else {
+			insert = append(insert, "name: "+yamlScalar(slugName(path))+nl)
+		}
+		what = append(what, "the name was empty; it becomes "+slugName(path)+", from the file name")
+	}
+	if strings.TrimSpace(fm.Description) == "" {
+		desc := describe(doc.Body(content))
+		if desc != "" {
+			if i := keyIndex(lines, doc, "description"); i >= 0 {
+				lines[i] = "description: " + yamlScalar(desc) + nl
+			} else {
+				insert = append(insert, "description: "+yamlScalar(desc)+nl)
+			}
+			what = append(what, "the description was empty; it becomes the memory's first line")
+		}
+	}
+	if strings.TrimSpace(fm.Name) == "" || strings.TrimSpace(fm.Description) == "" {
+		if strings.TrimSpace(fm.Name) != "" || strings.TrimSpace(fm.Description) != "" || describe(doc.Body(content)) != "" {
+			settle(RuleFrontmatterIncomplete)
+		}
+	}
+	switch {
+	case fm.TypeKey == "":
+		if typ := typeFromName(path); typ != "" {
+			if i := keyIndex(lines, doc, "metadata"); i >= 0 {
+				lines[i] = lines[i] + "  type: " + typ + nl
+			} else {
+				appendix = append(appendix, "type: "+typ+nl)
+			}
+			settle(RuleTypeMissing)
+			what = append(what, "it had no type; its file name says "+typ)
+		}
+	default:
+		if _, ok := model.ParseType(fm.Type); !ok {
+			typ := suggestType(fm.Type)
+			if i := keyIndex(lines, doc, "type"); i >= 0 {
+				indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
+				lines[i] = indent + "type: " + typ + nl
+				settle(RuleTypeInvalid)
+				what = append(what, fmt.Sprintf("type %q is not one Claude Code knows; %s is the closest", fm.Type, typ))
+			}
+		}
+	}
+	if len(appendix) > 0 {
+		at := doc.Close - 1 // the closing fence's 0-based index
+		lines = append(lines[:at], append(appendix, lines[at:]...)...)
+	}
+	if len(insert) > 0 {
+		at := doc.Open // after the opening fence (0-based index doc.Open)
+		lines = append(lines[:at], append(insert, lines[at:]...)...)
+	}
+	return []byte(strings.Join(lines, "")), what, fixes
+}
+
+// splitKeep splits content into lines that keep their endings.
+func splitKeep(content []byte) []string {
+	var out []string
+	for len(content) > 0 {
+		i := bytes.IndexByte(content, '\n')
+		if i < 0 {
+			out = append(out, string(content))
+			break
+		}
+		out = append(out, string(content[:i+1]))
+		content = content[i+1:]
+	}
+	return out
+}
+
+// keyIndex finds the 0-based line of a frontmatter key, top-level or in
+// metadata; -1 when absent.
+func keyIndex(lines []string, doc model.Doc, key string) int {
+	for i := doc.Open; i < doc.Close-1 && i < len(lines); i++ {
+		l := strings.TrimLeft(lines[i], " \t")
+		if strings.HasPrefix(l, key+":") {
+			return i
+		}
+	}
+	return -1
+}
+
+// quoteLine double-quotes a "key: value" line whose value strict YAML
+// would misread; ok is false when the line needs nothing.
+func quoteLine(line string) (string, bool) {
+	body := strings.TrimRight(line, "\r\n")
+	ending := line[len(body):]
+	indent := body[:len(body)-len(strings.TrimLeft(body, " "))]
+	k, v, ok := strings.Cut(body[len(indent):], ": ")
+	if !ok || strings.ContainsAny(k, " \"'") {
+		return line, false
+	}
+	v = strings.TrimSpace(v)
+	if v == "" || strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
+		return line, false
+	}
+	if !strings.Contains(v, ": ") && !strings.Contains(v, " #") && !strings.HasSuffix(v, ":") {
+		return line, false
+	}
+	return indent + k + ": " + strconv.Quote(v) + ending, true
+}
+
+var plainSafe = regexp.MustCompile(`^[A-Za-z0-9][^:#\n\r"'{}\[\],&*!|>%@` + "`" + `]*$`)
+
+// yamlScalar writes s as a YAML scalar: plain when that reads back the
+// same, double-quoted otherwise.
+func yamlScalar(s string) string {
+	if plainSafe.MatchString(s) && !strings.HasSuffix(s, " ") && !strings.Contains(s, " -") {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// slugName is the kebab-case name Claude Code's stamper would give a file:
+// its stem, lowercased, runs of other characters turned into one hyphen.
+func slugName(path string) string {
+	stem := strings.TrimSuffix(path[strings.LastIndexByte(path, '/')+1:], ".md")
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(stem) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.Trim(strings.ReplaceAll(b.String(), "_", "-"), "-")
+}
+
+// typeFromName reads a type from a file named the conventional way
+// (user_role.md, feedback-testing.md); "" when the name does not say.
+func typeFromName(path string) string {
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	for _, t := range model.Types {
+		p := string(t)
+		if strings.HasPrefix(base, p+"_") || strings.HasPrefix(base, p+"-") {
+			return p
+		}
+	}
+	return ""
+}
+
+// describe draws a one-line description from a memory's text: its first
+// heading or line, cut at a word under 150 characters.
+func describe(body []byte) string {
+	for _, line := range strings.Split(string(body), "\n") {
+		l := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#>-*"))
+		if l == "" || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "<!--") || strings.HasPrefix(l, "```") {
+			continue
+		}
+		if utf8.RuneCountInString(l) <= 150 {
+			return l
+		}
+		cut := string([]rune(l)[:149])
+		if i := strings.LastIndexByte(cut, ' '); i > 80 {
+			cut = cut[:i]
+		}
+		return strings.TrimRight(cut, " ,;:") + "…"
+	}
+	return ""
+}
