@@ -104,7 +104,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		}
 	}
 	fm := doc.FM
-	var insert []string // new name and description lines, after the opening fence
+	var insert []string   // new name and description lines, after the opening fence
 	var appendix []string // a new top-level type, before the closing fence
 	if strings.TrimSpace(fm.Name) == "" {
 		if i := keyIndex(lines, doc, "name"); i >= 0 {
