@@ -1,0 +1,204 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/memtui/memtui/model"
+)
+
+type dreamJSON struct {
+	Version   int              `json:"version"`
+	Proposals []model.Proposal `json:"proposals"`
+}
+
+func decodeDream(t *testing.T, s string) dreamJSON {
+	t.Helper()
+	var out dreamJSON
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		t.Fatalf("dream --json is not JSON: %v\n%s", err, s)
+	}
+	if out.Version != 1 {
+		t.Fatalf("version %d", out.Version)
+	}
+	return out
+}
+
+var demoDirRE = regexp.MustCompile(`/[^"\s]*memtui-demo-[0-9]+`)
+
+// The same tree gives byte-identical proposals, IDs included.
+func TestDreamIsDeterministic(t *testing.T) {
+	run := func() string {
+		code, stdout, stderr := runCLI(t, env("HOME", t.TempDir()), "--demo", "dream", "--json", "--now", "2026-11-21")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return demoDirRE.ReplaceAllString(stdout, "<demo>")
+	}
+	a, b := run(), run()
+	if a != b {
+		t.Fatal("two runs of dream on the demo differ")
+	}
+	out := decodeDream(t, a)
+	kinds := map[model.ProposalKind]int{}
+	for _, p := range out.Proposals {
+		kinds[p.Kind]++
+		if !strings.HasPrefix(p.ID, string(p.Kind)+"-") || len(p.Changes) == 0 || p.Title == "" || p.Rationale == "" {
+			t.Errorf("incomplete proposal %+v", p)
+		}
+	}
+	for _, k := range []model.ProposalKind{model.KindRedactSecret, model.KindFixFrontmatter, model.KindAbsolutizeDates, model.KindAddYear} {
+		if kinds[k] == 0 {
+			t.Errorf("the demo has no %s proposal", k)
+		}
+	}
+	if strings.Contains(a, "ghp_Demo") || strings.Contains(a, "s3cr3t") {
+		t.Error("a secret is in dream's JSON")
+	}
+}
+
+func TestDreamTextMasksSecretsAndFilters(t *testing.T) {
+	code, stdout, stderr := runCLI(t, env("HOME", t.TempDir()), "--demo", "dream", "--kind", "redact-secret", "--now", "2026-11-21")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, "ghp_Demo") || !strings.Contains(stdout, "+[REDACTED]") || !strings.Contains(stdout, "-ghp_…(40 chars)") {
+		t.Errorf("the redaction diff must show the mask, never the secret:\n%s", stdout)
+	}
+	if strings.Contains(stdout, "absolutize-dates") {
+		t.Error("--kind must filter")
+	}
+	if !strings.Contains(stdout, "Nothing was written.") {
+		t.Errorf("the summary must say nothing was written:\n%s", stdout)
+	}
+	code, _, stderr = runCLI(t, env(), "--demo", "dream", "--kind", "shred")
+	if code != exitUsage || !strings.Contains(flat(stderr), "unknown kind") {
+		t.Errorf("a bad --kind: exit %d, %s", code, stderr)
+	}
+}
+
+// proposerTree is a config dir with one project whose memory has a
+// relative date, and the sha256 of that file.
+func proposerTree(t *testing.T) (cfg, memDir, hash string) {
+	t.Helper()
+	cfg = t.TempDir()
+	memDir = filepath.Join(cfg, "projects", "-work-x", "memory")
+	if err := os.MkdirAll(memDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	content := "---\nname: launch\ndescription: When the portal launches\ntype: project\n---\n\nWe launch tomorrow.\n"
+	os.WriteFile(filepath.Join(memDir, "project_launch.md"), []byte(content), 0o644)
+	os.WriteFile(filepath.Join(memDir, "MEMORY.md"), []byte("- [Launch](project_launch.md) — when the portal launches\n"), 0o644)
+	sum := sha256.Sum256([]byte(content))
+	return cfg, memDir, hex.EncodeToString(sum[:])
+}
+
+// stub writes a proposer script that ignores its input (after reading it)
+// and prints out.
+func stub(t *testing.T, out string) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "out.json"), []byte(out), 0o644)
+	script := filepath.Join(dir, "proposer.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\ncat > \""+dir+"/in.json\"\ncat \""+dir+"/out.json\"\n"), 0o755)
+	return script
+}
+
+func TestProposerProtocol(t *testing.T) {
+	cfg, memDir, hash := proposerTree(t)
+	after := "---\\nname: launch\\ndescription: When the portal launches\\ntype: project\\n---\\n\\nWe launch on 2026-11-22.\\n"
+	out := `{"version":1,"proposals":[
+	 {"kind":"absolutize-dates","title":"Date the launch","rationale":"tomorrow means nothing later",
+	  "changes":[{"path":"project_launch.md","op":"update","base_sha256":"` + hash + `","after":"` + after + `"}]},
+	 {"kind":"prune","title":"Escape","rationale":"x","changes":[{"path":"../../../../etc/evil.md","op":"create","base_sha256":"","after":"x"}]},
+	 {"kind":"absolutize-dates","title":"Lie","rationale":"x","changes":[{"path":"project_launch.md","op":"update","base_sha256":"` + strings.Repeat("a", 64) + `","after":"x"}]}
+	]}`
+	script := stub(t, out)
+	code, stdout, stderr := runCLI(t, env("HOME", t.TempDir()), "--config-dir", cfg, "dream", "--json", "--now", "2026-11-21", "--proposer", script)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := decodeDream(t, stdout)
+	if len(got.Proposals) != 1 || got.Proposals[0].Title != "Date the launch" || got.Proposals[0].MemoryDir != memDir {
+		t.Fatalf("want only the good proposal, got %+v", got.Proposals)
+	}
+	for _, want := range []string{`rejected proposal 2 ("Escape")`, "escapes", `rejected proposal 3 ("Lie")`, "does not match the file"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	// The proposer read the directory as the protocol says.
+	var in struct {
+		Version   int    `json:"version"`
+		MemoryDir string `json:"memory_dir"`
+		Index     *struct{ Content string }
+		Files     []struct{ Path, SHA256, Content string }
+		Findings  []model.Finding
+	}
+	b, _ := os.ReadFile(filepath.Join(filepath.Dir(script), "in.json"))
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatalf("the proposer's input is not JSON: %v", err)
+	}
+	if in.Version != 1 || in.MemoryDir != memDir || in.Index == nil || len(in.Files) != 1 || in.Files[0].SHA256 != hash || len(in.Findings) == 0 {
+		t.Errorf("input: %+v", in)
+	}
+	// Nothing was written: the file is as it was.
+	if b, _ := os.ReadFile(filepath.Join(memDir, "project_launch.md")); !strings.Contains(string(b), "tomorrow") {
+		t.Error("dream --proposer wrote to the memory directory")
+	}
+}
+
+func TestProposerFailuresAreClear(t *testing.T) {
+	cfg, _, _ := proposerTree(t)
+	for _, c := range []struct{ out, want string }{
+		{"this is not json", "did not print proposals as json"},
+		{`{"version":2,"proposals":[]}`, "protocol version 2"},
+	} {
+		code, _, stderr := runCLI(t, env("HOME", t.TempDir()), "--config-dir", cfg, "dream", "--proposer", stub(t, c.out))
+		if code != exitUsage || !strings.Contains(flat(stderr), c.want) {
+			t.Errorf("proposer printing %q: exit %d, stderr %s", c.out, code, stderr)
+		}
+	}
+	code, _, stderr := runCLI(t, env("HOME", t.TempDir()), "--config-dir", cfg, "dream", "--proposer", "exit 3")
+	if code != exitUsage || !strings.Contains(flat(stderr), "failed") {
+		t.Errorf("a failing proposer: exit %d, %s", code, stderr)
+	}
+}
+
+// The shipped example proposer, with a stand-in for the claude CLI that
+// answers in a fenced block as models do.
+func TestExampleProposerScript(t *testing.T) {
+	if _, err := exec.LookPath("jq"); err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skip("jq not installed; .ci/run installs it")
+		}
+		t.Fatal("jq is missing")
+	}
+	cfg, _, hash := proposerTree(t)
+	bin := t.TempDir()
+	answer := `{"version":1,"proposals":[{"kind":"absolutize-dates","title":"Date the launch","rationale":"r","changes":[{"path":"project_launch.md","op":"update","base_sha256":"` + hash + `","after":"---\nname: launch\ndescription: When the portal launches\ntype: project\n---\n\nWe launch on 2026-11-22.\n"}]}]}`
+	result, _ := json.Marshal(map[string]string{"result": "```json\n" + answer + "\n```"})
+	os.WriteFile(filepath.Join(bin, "claude"), []byte("#!/bin/sh\ncat >/dev/null\ncat <<'EOF'\n"+string(result)+"\nEOF\n"), 0o755)
+	script, _ := filepath.Abs("examples/proposer/claude-dream.sh")
+	path := bin + string(os.PathListSeparator) + os.Getenv("PATH")
+	code, stdout, stderr := runCLI(t, env("HOME", t.TempDir(), "PATH", path), "--config-dir", cfg, "dream", "--json", "--proposer", "PATH="+path+" "+script)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := decodeDream(t, stdout); len(got.Proposals) != 1 || got.Proposals[0].Kind != model.KindAbsolutizeDates {
+		t.Errorf("the example proposer's answer did not come through: %s\n%s", stdout, stderr)
+	}
+}
+
+// flat is an error as fang prints it, boxed and wrapped, made one
+// lower-case line to search.
+func flat(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
