@@ -94,3 +94,55 @@ func BenchmarkLint(b *testing.B) {
 	b.ReportMetric(float64(files), "files")
 	b.ReportMetric(float64(ms.Sys)/(1<<20), "MB-sys")
 }
+
+// dreamCorpora caches one generated tree per size.
+var (
+	dreamMu      sync.Mutex
+	dreamCorpora = map[int]string{}
+)
+
+func dreamCorpus(b *testing.B, files int) string {
+	b.Helper()
+	dreamMu.Lock()
+	defer dreamMu.Unlock()
+	if dir, ok := dreamCorpora[files]; ok {
+		return dir
+	}
+	dir, err := os.MkdirTemp("", "memtui-dream-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The same density as DESIGN.md's scale: 40 memories a project.
+	if _, err := corpus.Generate(dir, corpus.Config{Projects: files / 40, Files: files, Seed: 1, Transcripts: true}); err != nil {
+		b.Fatal(err)
+	}
+	dreamCorpora[files] = dir
+	return dir
+}
+
+// BenchmarkDream is memtui dream without printing, at 10,000 and 20,000
+// memories: doubling the memories should roughly double the time.
+func BenchmarkDream(b *testing.B) {
+	for _, n := range []int{10000, 20000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			dir := dreamCorpus(b, n)
+			opts := memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
+				ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true}
+			now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+			consolidate.DefaultSecretScanner()
+			b.ReportAllocs()
+			var props int
+			for b.Loop() {
+				ctx := context.Background()
+				scan, err := memfs.Discover(ctx, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ps := consolidate.Dream(scan, consolidate.DreamOptions{Options: consolidate.Options{Now: now, Paths: &memfs.PathProbe{},
+					Load: func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }, DropContent: true}})
+				props = len(ps)
+			}
+			b.ReportMetric(float64(props), "proposals")
+		})
+	}
+}
