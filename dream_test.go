@@ -1,9 +1,16 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
+	"slices"
+	"time"
+
 	"encoding/hex"
 	"encoding/json"
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/corpus"
+	"github.com/memtui/memtui/memfs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,4 +208,80 @@ func TestExampleProposerScript(t *testing.T) {
 // lower-case line to search.
 func flat(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// On a generated tree full of planted problems, every proposal memtui makes
+// passes the checks an external one must pass, applies to the files it
+// read, and, applied alone, leaves none of the findings it claims to fix.
+func TestDreamProposalsHoldOnAGeneratedTree(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Config{Projects: 40, Files: 1600, Seed: 7, Transcripts: true}); err != nil {
+		t.Fatal(err)
+	}
+	opts := memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
+		ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true}
+	ctx := context.Background()
+	scan, err := memfs.Discover(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	copts := consolidate.Options{Now: now, Paths: &memfs.PathProbe{}, Load: func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }}
+	props := consolidate.Dream(scan, consolidate.DreamOptions{Options: copts})
+	if len(props) < 50 {
+		t.Fatalf("only %d proposals on a tree full of problems", len(props))
+	}
+	dirs := map[string]*model.MemoryDir{}
+	projects := map[string]*model.Project{}
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			dirs[d.Path], projects[d.Path] = d, p
+		}
+	}
+	kinds := map[model.ProposalKind]int{}
+	for _, prop := range props {
+		kinds[prop.Kind]++
+		d, p := dirs[prop.MemoryDir], projects[prop.MemoryDir]
+		if _, err := consolidate.CheckExternal(p, d, prop, false); err != nil {
+			t.Errorf("%s (%s) fails memtui's own checks: %v", prop.ID, prop.Title, err)
+			continue
+		}
+		files := map[string][]byte{}
+		mods := map[string]time.Time{}
+		for _, f := range d.Files {
+			files[f.Path], mods[f.Path] = f.Content, f.ModTime
+		}
+		if d.Index != nil {
+			files["MEMORY.md"] = d.Index.Content
+		}
+		out, err := consolidate.Apply(files, prop)
+		if err != nil {
+			t.Errorf("%s does not apply to what it read: %v", prop.ID, err)
+			continue
+		}
+		nd := &model.MemoryDir{Path: d.Path, Kind: d.Kind, Exists: true}
+		for path, b := range out {
+			mod, ok := mods[path]
+			if !ok || string(files[path]) != string(b) {
+				mod = now
+			}
+			f := &model.File{Path: path, Content: b, Size: int64(len(b)), ModTime: mod}
+			if path == "MEMORY.md" {
+				nd.Index = f
+			} else {
+				nd.Files = append(nd.Files, f)
+			}
+		}
+		slices.SortFunc(nd.Files, func(a, b *model.File) int { return strings.Compare(a.Path, b.Path) })
+		left := map[string]bool{}
+		for _, f := range consolidate.OrientDir(p, nd, consolidate.Options{Now: now}) {
+			left[f.Rule+" "+f.File] = true
+		}
+		for _, fix := range prop.Fixes {
+			if left[fix.Rule+" "+fix.File] {
+				t.Errorf("%s (%s) claims to fix %s on %s, which is still reported after it", prop.ID, prop.Title, fix.Rule, fix.File)
+			}
+		}
+	}
+	t.Logf("%d proposals: %v", len(props), kinds)
 }

@@ -147,7 +147,11 @@ func CheckExternal(p *model.Project, d *model.MemoryDir, prop model.Proposal, in
 			return prop, fmt.Errorf("%s: unknown op %q", c.Path, c.Op)
 		}
 		if c.Op != model.OpDelete {
-			if err := checkAfter(c); err != nil {
+			var before []byte
+			if f != nil {
+				before = f.Content
+			}
+			if err := checkAfter(c, before); err != nil {
 				return prop, err
 			}
 		}
@@ -201,9 +205,10 @@ func checkChangePath(p string, includeTeam bool) error {
 }
 
 // checkAfter makes sure written content is text Claude Code can read: valid
-// UTF-8, no NUL, a topic file's frontmatter readable, an index without
-// frontmatter that loads whole.
-func checkAfter(c model.Change) error {
+// UTF-8, no NUL, a topic file's frontmatter readable (unless it was already
+// broken: a date fix need not repair it), an index without frontmatter that
+// loads whole.
+func checkAfter(c model.Change, before []byte) error {
 	if !utf8.ValidString(c.After) || strings.ContainsRune(c.After, 0) {
 		return fmt.Errorf("%s: the new content is not UTF-8 text", c.Path)
 	}
@@ -217,8 +222,10 @@ func checkAfter(c model.Change) error {
 		}
 		return nil
 	}
-	switch doc := model.ParseDoc([]byte(c.After)); doc.Status {
-	case model.FMInvalid, model.FMUnclosed, model.FMNotAtStart:
+	broken := func(st model.FMStatus) bool {
+		return st == model.FMInvalid || st == model.FMUnclosed || st == model.FMNotAtStart
+	}
+	if doc := model.ParseDoc([]byte(c.After)); broken(doc.Status) && (before == nil || !broken(model.ParseDoc(before).Status)) {
 		return fmt.Errorf("%s: the new frontmatter does not parse (%s)", c.Path, doc.Problem)
 	}
 	return nil
