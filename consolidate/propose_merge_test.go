@@ -714,3 +714,44 @@ func TestSetDescription(t *testing.T) {
 		})
 	}
 }
+
+// TestProposeMergesExactCopy: a copy that adds nothing leaves the survivor
+// as it is (it is read, not written) and is deleted.
+func TestProposeMergesExactCopy(t *testing.T) {
+	body := "Deploy with `make ship`; `npm run deploy` skips the database migrations.\n\n**Why:** the migration step lives in the Makefile.\n"
+	keep := mem("deploy.md", currentFM("deploy", "How to deploy the API", "feedback", sessA, "2026-10-01T08:00:00.000Z")+body, testNow.AddDate(0, 0, -9))
+	dup := mem("deploy-2.md", currentFM("deploy-2", "How we deploy", "feedback", sessB, "2026-10-04T08:00:00.000Z")+strings.ReplaceAll(body, "; ", ";\n"), testNow.AddDate(0, 0, -2))
+	d := mergeDir("", append(bystanders(), keep, dup)...)
+	d.Index = goodIndex(d.Files...)
+	ps := ProposeDir(mergeProject, d, mergeOpts())
+	if len(ps) != 1 {
+		t.Fatalf("want one proposal, got %d", len(ps))
+	}
+	p := ps[0]
+	var paths []string
+	for _, c := range p.Changes {
+		paths = append(paths, string(c.Op)+" "+c.Path)
+	}
+	if want := []string{"update MEMORY.md", "delete deploy-2.md"}; !slices.Equal(paths, want) {
+		t.Errorf("changes %q, want %q", paths, want)
+	}
+	if !slices.Contains(p.Reads, model.FileRead{Path: "deploy.md", SHA256: SHA256Hex(keep.Content)}) {
+		t.Errorf("the survivor is not among the reads: %+v", p.Reads)
+	}
+	if !strings.Contains(p.Rationale, "Every line of deploy-2.md is already in it") {
+		t.Errorf("rationale: %s", p.Rationale)
+	}
+	after, err := Apply(dirFiles(d), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after["deploy.md"]) != string(keep.Content) {
+		t.Errorf("the survivor changed")
+	}
+	// A changed survivor makes the proposal stale.
+	files := dirFiles(d)
+	files["deploy.md"] = append(slices.Clone(keep.Content), "More.\n"...)
+	if _, err := Apply(files, p); err == nil {
+		t.Errorf("applied over a survivor changed since")
+	}
+}
