@@ -54,6 +54,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/memtui/memtui/model"
 )
 
 // DupItem is one memory as FindDuplicates sees it.
@@ -1708,24 +1710,34 @@ func checkDuplicates(s *dirState) {
 func dupItems(s *dirState) []DupItem {
 	items := make([]DupItem, 0, len(s.files))
 	for _, fs := range s.files {
-		p := fs.f.Path
-		if strings.HasPrefix(p, "logs/") || strings.Contains(p, "/logs/") {
+		if dupSkipped(fs.f.Path) {
 			continue
 		}
-		mod := fs.doc.FM.ModifiedTime
-		if mod.IsZero() {
-			mod = fs.f.ModTime
-		}
-		items = append(items, DupItem{
-			Path:        p,
-			Name:        fs.doc.FM.Name,
-			Description: fs.doc.FM.Description,
-			Body:        dupBody(fs),
-			Modified:    mod,
-			Type:        fs.doc.FM.Type,
-		})
+		items = append(items, dupItem(fs.f, &fs.doc, dupBody(fs)))
 	}
 	return items
+}
+
+// dupSkipped reports the files checkDuplicates leaves alone: daily logs.
+func dupSkipped(p string) bool {
+	return strings.HasPrefix(p, "logs/") || strings.Contains(p, "/logs/")
+}
+
+// dupItem is a topic file as FindDuplicates sees it (Dream's merge
+// proposer builds the same items, so its groups are lint's).
+func dupItem(f *model.File, doc *model.Doc, body string) DupItem {
+	mod := doc.FM.ModifiedTime
+	if mod.IsZero() {
+		mod = f.ModTime
+	}
+	return DupItem{
+		Path:        f.Path,
+		Name:        doc.FM.Name,
+		Description: doc.FM.Description,
+		Body:        body,
+		Modified:    mod,
+		Type:        doc.FM.Type,
+	}
 }
 
 // dupBody is fs.doc.Body(content) without copying the content again:
