@@ -3,7 +3,6 @@ package consolidate
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -208,17 +207,6 @@ func quoteLine(line string) (string, bool) {
 		return line, false
 	}
 	return indent + k + ": " + strconv.Quote(v) + ending, true
-}
-
-var plainSafe = regexp.MustCompile(`^[A-Za-z0-9][^:#\n\r"'{}\[\],&*!|>%@` + "`" + `]*$`)
-
-// yamlScalar writes s as a YAML scalar: plain when that reads back the
-// same, double-quoted otherwise.
-func yamlScalar(s string) string {
-	if plainSafe.MatchString(s) && !strings.HasSuffix(s, " ") && !strings.Contains(s, " -") {
-		return s
-	}
-	return strconv.Quote(s)
 }
 
 // slugName is the kebab-case name Claude Code's stamper would give a file:
