@@ -217,8 +217,14 @@ func checkAfter(c model.Change, before []byte) error {
 		if l.FrontmatterEnd > 0 {
 			return errors.New("MEMORY.md: the new index has frontmatter, which Claude Code strips")
 		}
+		// An index already past a cap may stay past it (a merge that drops
+		// two entries is still an improvement); it may not grow, and one
+		// that loaded whole must still.
 		if l.Truncated() {
-			return fmt.Errorf("MEMORY.md: the new index is cut off when Claude Code loads it (%d lines, %d units)", l.LineCount, l.Units)
+			b := model.SimulateLoad(before)
+			if before == nil || !b.Truncated() || l.LineCount > b.LineCount || l.Units > b.Units {
+				return fmt.Errorf("MEMORY.md: the new index is cut off when Claude Code loads it (%d lines, %d units)", l.LineCount, l.Units)
+			}
 		}
 		return nil
 	}
