@@ -359,12 +359,13 @@ func (r *reindexer) entry(e *model.Entry) {
 		return
 	}
 	if e.Form != model.EntryProse && r.has(RuleIndexDuplicateEntry, e.Line) {
-		var detail []string
+		var check, write []string
 		if e.Hook != "" {
-			detail = append(detail, e.Title+": "+e.Hook)
+			check, write = append(check, e.Hook), append(write, e.Title+": "+e.Hook)
 		}
-		detail = append(detail, r.contTexts(e)...)
-		if len(detail) > 0 && !r.carry(t.file, detail) {
+		conts := r.contTexts(e)
+		check, write = append(check, conts...), append(write, conts...)
+		if len(check) > 0 && !r.carryAs(t.file, check, write) {
 			return // its words exist only here and there is nowhere to put them
 		}
 		r.drop(e)
@@ -492,11 +493,16 @@ func (r *reindexer) fold(e *model.Entry, t ixTarget) {
 // words the file holds already need nothing; the others are appended to
 // it. It reports false when some need a place and the file cannot take
 // them.
-func (r *reindexer) carry(f *fileState, lines []string) bool {
+func (r *reindexer) carry(f *fileState, lines []string) bool { return r.carryAs(f, lines, lines) }
+
+// carryAs is carry where the text judged (check[i]) and the text written
+// (write[i]) differ: a duplicate's hook is judged alone but written after
+// its title.
+func (r *reindexer) carryAs(f *fileState, check, write []string) bool {
 	var need []string
-	for _, s := range lines {
+	for i, s := range check {
 		if f == nil || !r.covered(f.f.Path, s) {
-			need = append(need, s)
+			need = append(need, write[i])
 		}
 	}
 	if len(need) == 0 {
@@ -699,7 +705,11 @@ func (r *reindexer) moveBlock(b rxBlock) {
 	if t, ok := r.sectionTypes(&r.ix, r.c)[section]; ok {
 		typ = t
 	}
-	p := r.freshName(rxSlug(title, "index-notes"))
+	stem := "index-notes"
+	if title != rxNoteTitle {
+		stem = rxSlug(title, stem)
+	}
+	p := r.freshName(stem)
 	content := r.frontmatterFor(strings.TrimSuffix(p, ".md"), desc, typ) + strings.Join(body, "\n") + "\n"
 	r.created = append(r.created, rxNewFile{path: p, content: []byte(content), create: true})
 	r.notes = append(r.notes, fmt.Sprintf("%s (lines %d-%d)", p, b.first, b.last))
