@@ -13,10 +13,13 @@ type KeyMap struct {
 	// Panes and views.
 	NextPane, PrevPane, Open, Back key.Binding
 	Findings, Index, Browse        key.Binding
+	Proposals                      key.Binding
 	// In the preview.
 	Source, ScrollDown, ScrollUp key.Binding
 	// In the findings view.
 	Severity, NextRule, PrevRule key.Binding
+	// In the proposals view's diff.
+	DiffMode, NextHunk, PrevHunk key.Binding
 	// Everywhere.
 	Filter, ClearFilter, Edit, Refresh, Help, Quit key.Binding
 }
@@ -38,6 +41,9 @@ func Default() KeyMap {
 		Findings: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "all findings")),
 		Index:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index as loaded")),
 		Browse:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "browse")),
+		// Proposals are reviewed here; accepting them comes later, so
+		// the binding stays live under --readonly.
+		Proposals: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "dream proposals")),
 
 		Source:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "rendered/source")),
 		ScrollDown: key.NewBinding(key.WithKeys("J", "ctrl+d"), key.WithHelp("J", "scroll preview down")),
@@ -46,6 +52,10 @@ func Default() KeyMap {
 		Severity: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "severity")),
 		NextRule: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next rule")),
 		PrevRule: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous rule")),
+
+		DiffMode: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "unified/side-by-side")),
+		NextHunk: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next hunk")),
+		PrevHunk: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous hunk")),
 
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),

@@ -46,4 +46,8 @@ func TestReadOnlyDisablesEdit(t *testing.T) {
 	if !km.Quit.Enabled() || !km.Filter.Enabled() {
 		t.Error("--readonly must leave reading keys alone")
 	}
+	// Reviewing proposals writes nothing.
+	if !km.Proposals.Enabled() || !km.DiffMode.Enabled() || !km.NextHunk.Enabled() {
+		t.Error("--readonly must leave the proposals view's keys alone")
+	}
 }

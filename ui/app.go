@@ -61,6 +61,7 @@ const (
 	viewBrowse viewID = iota
 	viewFindings
 	viewIndex
+	viewProposals
 )
 
 type focusID int
@@ -89,8 +90,11 @@ type Model struct {
 	preview  *previewPane
 	findings *findingsView
 	index    *indexView
-	help     help.Model
-	input    textinput.Model
+	// proposals reviews Dream's proposals; props tracks computing them.
+	proposals *proposalsView
+	props     propState
+	help      help.Model
+	input     textinput.Model
 	// filtering is the input mode: keys go to the filter box.
 	filtering bool
 
@@ -156,6 +160,7 @@ func New(cfg Config) *Model {
 	m.preview = newPreviewPane(m.c)
 	m.findings = newFindingsView(m.c)
 	m.index = newIndexView(m.c)
+	m.proposals = newProposalsView(m.c)
 	m.help = help.New()
 	m.input = textinput.New()
 	m.input.Prompt = "/"
@@ -238,6 +243,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.projects.rebuild()
 		m.memories.rebuild()
 		m.findings.apply()
+		m.proposals.diff.applyStyles()
 		if m.view == viewIndex {
 			m.index.build()
 		}
@@ -253,7 +259,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.status = ""
 			}
 		}
-		return m, m.findingsChanged()
+		return m, m.dataChanged()
 	case dirReloadedMsg:
 		return m, m.onDirReloaded(msg)
 	case renderedMsg:
@@ -267,6 +273,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.renders[msg.key] = msg.out
 		m.preview.rendered(msg.key, msg.out)
 		return m, nil
+	case proposalsTickMsg:
+		return m, m.onProposalsTick(msg)
+	case proposalsMsg:
+		return m, m.onProposals(msg)
 	case findingsTickMsg:
 		if msg.seq == m.findingsSeq && m.findingsDirt {
 			m.refreshFindings()
@@ -347,7 +357,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	pd.summarize()
 	m.loaded++
 	m.projects.refresh(msg.idx)
-	cmds := []tea.Cmd{m.loader.next(), m.findingsChanged()}
+	cmds := []tea.Cmd{m.loader.next(), m.dataChanged()}
 	if m.projects.selected() == msg.idx {
 		m.memories.setProject(pd)
 		m.shownProject = -1 // force the preview to follow
@@ -390,7 +400,13 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 		m.memories.setProject(pd)
 		cmd = m.requestPreview(false)
 	}
-	return tea.Batch(cmd, m.findingsChanged())
+	return tea.Batch(cmd, m.dataChanged())
+}
+
+// dataChanged notes that a project or directory was read: the views
+// derived from the loaded data catch up.
+func (m *Model) dataChanged() tea.Cmd {
+	return tea.Batch(m.findingsChanged(), m.proposalsChanged())
 }
 
 // findingsChanged notes that findings changed; the findings view, when on
@@ -478,7 +494,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Refresh):
 		return m.refresh()
 	case key.Matches(k, keys.Filter):
-		if m.view == viewIndex {
+		if m.view == viewIndex || m.view == viewProposals {
 			return nil
 		}
 		m.filtering = true
@@ -491,6 +507,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.refreshFindings()
 		m.layout()
 		return nil
+	case key.Matches(k, keys.Proposals) && m.view != viewProposals:
+		return m.openProposals()
 	case key.Matches(k, keys.Browse) && m.view != viewBrowse:
 		m.view = viewBrowse
 		m.layout()
@@ -503,6 +521,13 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	switch m.view {
 	case viewFindings:
 		return m.findingsKey(k)
+	case viewProposals:
+		if key.Matches(k, keys.Back) && !m.proposals.back() {
+			m.view = viewBrowse
+			m.layout()
+			return m.syncSelection()
+		}
+		return m.proposals.Update(k)
 	case viewIndex:
 		if key.Matches(k, keys.Back) {
 			m.view = viewBrowse
@@ -881,6 +906,8 @@ func (m *Model) edit() tea.Cmd {
 	}
 	var path, dir string
 	switch m.view {
+	case viewProposals:
+		return nil // review only: the proposals view edits nothing
 	case viewIndex:
 		if m.index.dd == nil || m.index.dd.d.Index == nil {
 			return nil

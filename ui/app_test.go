@@ -378,7 +378,10 @@ func TestLayoutFitsEverySize(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {100, 30}, {119, 35}, {160, 48}, {220, 60}, {50, 16}} {
 		d := newDriver(t, cfg, size[0], size[1])
 		d.selectProject("acme-api")
-		for _, step := range []string{"", "enter", "j", "enter", "?", "?", "i", "b", "f", "esc"} {
+		steps := []string{"", "enter", "j", "enter", "?", "?", "i", "b", "f", "esc",
+			// The proposals view: list, diff focused, side by side, help.
+			"p", "j", "j", "j", "tab", "n", "G", "d", "?", "?", "esc", "j", "d", "esc"}
+		for _, step := range steps {
 			if step != "" {
 				d.keys(step)
 			}

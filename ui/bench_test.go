@@ -170,3 +170,17 @@ func BenchmarkFirstFrame(b *testing.B) {
 		m.Close()
 	}
 }
+
+// BenchmarkProposals computes every proposal of the tree from scratch, as
+// the first visit to the proposals view does (in its Cmd).
+func BenchmarkProposals(b *testing.B) {
+	d := loadedDriver(b, 160, 48)
+	b.ReportAllocs()
+	for b.Loop() {
+		d.m.props.cache = nil
+		if cmd := d.m.computeProposals(); cmd != nil {
+			d.m.onProposals(cmd().(proposalsMsg))
+		}
+	}
+	b.ReportMetric(float64(len(d.m.proposals.items)), "proposals")
+}

@@ -21,7 +21,7 @@ func TestGoldenViews(t *testing.T) {
 			if !dark {
 				theme = "light"
 			}
-			for _, view := range []string{"browse", "index", "findings"} {
+			for _, view := range []string{"browse", "index", "findings", "proposals", "proposals_split"} {
 				name := fmt.Sprintf("%s_%dx%d_%s", view, size[0], size[1], theme)
 				t.Run(name, func(t *testing.T) {
 					cfg, dir := demoConfig(t)
@@ -44,6 +44,16 @@ func TestGoldenViews(t *testing.T) {
 						d.keys("i")
 					case "findings":
 						d.keys("f", "j", "j")
+					case "proposals":
+						// The diff focused, at its hunk: the word
+						// highlights show.
+						d.openProposals()
+						d.selectProposal(sunsetTitle)
+						d.keys("tab", "n")
+					case "proposals_split":
+						d.openProposals()
+						d.selectProposal(loadTestTitle)
+						d.keys("d")
 					}
 					out := d.m.View().Content
 					if strings.Contains(out, dir) {

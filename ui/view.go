@@ -87,6 +87,9 @@ func (m *Model) layout() {
 	case viewIndex:
 		m.index.SetSize(m.width, bodyH)
 		return
+	case viewProposals:
+		m.proposals.SetSize(m.width, bodyH)
+		return
 	}
 	innerH := max(bodyH-3, 1) // border top and bottom, title
 	cols := m.columns()
@@ -147,6 +150,8 @@ func (m *Model) View() tea.View {
 		body = m.findings.View()
 	case viewIndex:
 		body = m.index.View()
+	case viewProposals:
+		body = m.proposals.View()
 	default:
 		body = m.browseView(bodyH)
 	}
@@ -267,7 +272,8 @@ func (m *Model) titleBar() string {
 	left := st.Title.Render("memtui") + " " +
 		tab("Browse", m.view == viewBrowse) +
 		tab(fmt.Sprintf("Findings %d", nf), m.view == viewFindings) +
-		tab("Index", m.view == viewIndex)
+		tab("Index", m.view == viewIndex) +
+		tab(m.proposalsTab(), m.view == viewProposals)
 	var right string
 	switch {
 	case m.loading && m.scan == nil:
@@ -285,6 +291,14 @@ func (m *Model) titleBar() string {
 		right = "read-only · " + right
 	}
 	return layoutRow(left, st.Faint.Render(right), m.width)
+}
+
+// proposalsTab counts the proposals once they have been computed.
+func (m *Model) proposalsTab() string {
+	if !m.proposals.computed {
+		return "Proposals"
+	}
+	return fmt.Sprintf("Proposals %d", len(m.proposals.items))
 }
 
 // footer is the filter box while filtering, else an error or status, else
@@ -314,6 +328,8 @@ func (m *Model) activePane() pane {
 		return m.findings
 	case viewIndex:
 		return m.index
+	case viewProposals:
+		return m.proposals
 	}
 	switch m.focus {
 	case focusMemories:
@@ -326,7 +342,7 @@ func (m *Model) activePane() pane {
 
 func (m *Model) globalKeys() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.NextPane, k.Findings, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.Findings, k.Proposals, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
 }
 
 func (m *Model) shortHelp() []key.Binding {
@@ -337,8 +353,10 @@ func (m *Model) shortHelp() []key.Binding {
 func (m *Model) helpGroups() [][]key.Binding {
 	k := m.c.keys
 	groups := m.activePane().FullHelp()
-	groups = append(groups, []key.Binding{k.ScrollDown, k.ScrollUp, k.Source, k.PrevPane}, m.globalKeys())
-	return groups
+	if m.view != viewProposals { // its own help has its scroll keys
+		groups = append(groups, []key.Binding{k.ScrollDown, k.ScrollUp, k.Source, k.PrevPane})
+	}
+	return append(groups, m.globalKeys())
 }
 
 // onWheel scrolls whatever is under the pointer.
@@ -363,6 +381,9 @@ func (m *Model) onWheel(mouse tea.Mouse) {
 			m.index.vp.ScrollDown(n)
 		}
 		return
+	case viewProposals:
+		m.proposals.wheel(mouse.X, mouse.Y-1, n) // below the title bar
+		return
 	}
 	for _, r := range m.rects {
 		if mouse.X >= r.x-1 && mouse.X < r.x+r.w+1 {
@@ -385,6 +406,10 @@ func (m *Model) onClick(mouse tea.Mouse) {
 	}
 	if m.view == viewFindings {
 		m.findings.list.clickRow(mouse.Y - 2) // title bar, filter line
+		return
+	}
+	if m.view == viewProposals {
+		m.proposals.click(mouse.X, mouse.Y-1) // below the title bar
 		return
 	}
 	if m.view != viewBrowse {

@@ -1,0 +1,601 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/model"
+)
+
+// span is a run of a diff line's text; hl marks the words that changed
+// from the line it is paired with.
+type span struct {
+	text string
+	hl   bool
+}
+
+// diffRow is one line of a hunk: masked, cleaned of control characters,
+// split into spans for the word highlights.
+type diffRow struct {
+	op       byte // ' ', '+' or '-'
+	old, new int  // line numbers; 0 on the side the line is not on
+	spans    []span
+}
+
+type hunkDiff struct {
+	oldStart, oldLines, newStart, newLines int
+	rows                                   []diffRow
+}
+
+// fileDiff is one change of a proposal, diffed in the background (the
+// proposals Cmd) so that drawing it is only styling.
+type fileDiff struct {
+	path           string
+	op             model.ChangeOp
+	hunks          []hunkDiff
+	added, removed int
+	maxLine        int
+}
+
+// diffContext is the unchanged lines shown around a change, as diff -u.
+const diffContext = 3
+
+// wordDiffMax bounds the lines compared word by word: a longer line is
+// coloured whole rather than diffed at length.
+const wordDiffMax = 2000
+
+// diffChange diffs one change against the file as the proposal read it.
+// Secrets never reach the screen: the texts are masked before the diff
+// (so a multi-line secret is caught) and every shown line again after.
+func diffChange(c model.Change, before string, sc *consolidate.SecretScanner) fileDiff {
+	after := c.After
+	switch c.Op {
+	case model.OpCreate:
+		before = ""
+	case model.OpDelete:
+		after = ""
+	}
+	lines := consolidate.LineDiff(maskSecrets(before, sc), maskSecrets(after, sc))
+	fd := fileDiff{path: c.Path, op: c.Op}
+	for _, h := range consolidate.Hunks(lines, diffContext) {
+		hd := hunkDiff{oldStart: h.OldStart, oldLines: h.OldLines, newStart: h.NewStart, newLines: h.NewLines}
+		for _, l := range h.Lines {
+			text := cleanLine(maskSecrets(strings.TrimSuffix(l.Text, "\r"), sc))
+			hd.rows = append(hd.rows, diffRow{op: byte(l.Op), old: l.Old, new: l.New, spans: []span{{text: text}}})
+			fd.maxLine = max(fd.maxLine, l.Old, l.New)
+			switch l.Op {
+			case consolidate.DiffAdd:
+				fd.added++
+			case consolidate.DiffDel:
+				fd.removed++
+			}
+		}
+		pairWords(hd.rows)
+		fd.hunks = append(fd.hunks, hd)
+	}
+	return fd
+}
+
+// pairWords pairs each run of removed lines with the added lines that
+// follow it, line by line, and marks the words that differ, as git's
+// diff-highlight does. A pair with nothing in common stays whole.
+func pairWords(rows []diffRow) {
+	for i := 0; i < len(rows); {
+		if rows[i].op != '-' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(rows) && rows[j].op == '-' {
+			j++
+		}
+		k := j
+		for k < len(rows) && rows[k].op == '+' {
+			k++
+		}
+		for t := 0; t < min(j-i, k-j); t++ {
+			del, add := &rows[i+t], &rows[j+t]
+			a, b := del.spans[0].text, add.spans[0].text
+			if len(a) > wordDiffMax || len(b) > wordDiffMax {
+				continue
+			}
+			old, nw := consolidate.WordDiff(a, b)
+			if !sharesWords(old) {
+				continue
+			}
+			del.spans, add.spans = toSpans(old), toSpans(nw)
+		}
+		i = k
+	}
+}
+
+func sharesWords(ws []consolidate.WordSpan) bool {
+	for _, w := range ws {
+		if !w.Changed && strings.TrimSpace(w.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func toSpans(ws []consolidate.WordSpan) []span {
+	out := make([]span, 0, len(ws))
+	for _, w := range ws {
+		if n := len(out); n > 0 && out[n-1].hl == w.Changed {
+			out[n-1].text += w.Text
+			continue
+		}
+		out = append(out, span{text: w.Text, hl: w.Changed})
+	}
+	return out
+}
+
+// maskSecrets replaces every secret in s with its mask.
+func maskSecrets(s string, sc *consolidate.SecretScanner) string {
+	if s == "" || sc == nil {
+		return s
+	}
+	secrets := sc.Scan(s)
+	for i := len(secrets) - 1; i >= 0; i-- {
+		sec := secrets[i]
+		if sec.Start < 0 || sec.End > len(s) || sec.Start > sec.End {
+			continue
+		}
+		s = s[:sec.Start] + sec.Masked + s[sec.End:]
+	}
+	return s
+}
+
+// cleanLine makes a file's line safe to draw: tabs become spaces and other
+// control characters (an escape sequence in a memory file) a visible mark.
+func cleanLine(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\t", "    ")
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return '�'
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }
+
+// diffView draws the selected proposal: its title, rationale and the
+// findings it fixes, then every change as a diff, unified or side by side.
+// The rows are built when the proposal, the size, the mode or the theme
+// changes, never in View.
+type diffView struct {
+	c     *shared
+	ds    diffStyles
+	item  *propItem
+	split bool
+	rows  []string
+	// hunkRows are the rows where a hunk starts, for n and N.
+	hunkRows []int
+	off      int
+	w, h     int
+}
+
+func newDiffView(c *shared) *diffView {
+	return &diffView{c: c, ds: newDiffStyles(c.st.Theme)}
+}
+
+// show draws it (nil for none), scrolled to the top unless it is the
+// proposal already shown.
+func (v *diffView) show(it *propItem) {
+	same := it != nil && v.item != nil && it.p.ID == v.item.p.ID
+	v.item = it
+	off := v.off
+	v.build()
+	if same {
+		v.setOff(off)
+	} else {
+		v.off = 0
+	}
+}
+
+func (v *diffView) applyStyles() {
+	v.ds = newDiffStyles(v.c.st.Theme)
+	off := v.off
+	v.build()
+	v.setOff(off)
+}
+
+func (v *diffView) toggleMode() {
+	v.split = !v.split
+	// Keep the same hunk in view across the switch.
+	h := v.currentHunk()
+	v.build()
+	if h >= 0 && h < len(v.hunkRows) {
+		v.setOff(v.hunkRows[h])
+	} else {
+		v.setOff(v.off)
+	}
+}
+
+func (v *diffView) SetSize(w, h int) {
+	v.w, v.h = max(w, 1), max(h, 1)
+	off := v.off
+	v.build()
+	v.setOff(off)
+}
+
+func (v *diffView) setOff(off int) {
+	v.off = max(0, min(off, len(v.rows)-v.h))
+}
+
+func (v *diffView) scroll(n int) { v.setOff(v.off + n) }
+
+// currentHunk is the index of the last hunk starting at or above the top
+// row; -1 above the first.
+func (v *diffView) currentHunk() int {
+	cur := -1
+	for i, r := range v.hunkRows {
+		if r <= v.off {
+			cur = i
+		}
+	}
+	return cur
+}
+
+// nextHunk scrolls to the next (step 1) or previous (-1) hunk.
+func (v *diffView) nextHunk(step int) {
+	if step > 0 {
+		for _, r := range v.hunkRows {
+			if r > v.off {
+				v.setOff(r)
+				return
+			}
+		}
+		return
+	}
+	for i := len(v.hunkRows) - 1; i >= 0; i-- {
+		if v.hunkRows[i] < v.off {
+			v.setOff(v.hunkRows[i])
+			return
+		}
+	}
+	v.setOff(0)
+}
+
+func (v *diffView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	keys := v.c.keys
+	switch {
+	case key.Matches(k, keys.Up):
+		v.scroll(-1)
+	case key.Matches(k, keys.Down):
+		v.scroll(1)
+	case key.Matches(k, keys.PageUp):
+		v.scroll(-max(v.h-1, 1))
+	case key.Matches(k, keys.PageDown):
+		v.scroll(max(v.h-1, 1))
+	case key.Matches(k, keys.Top):
+		v.setOff(0)
+	case key.Matches(k, keys.Bottom):
+		v.setOff(len(v.rows))
+	case key.Matches(k, keys.ScrollDown):
+		v.scroll(max(v.h/2, 1))
+	case key.Matches(k, keys.ScrollUp):
+		v.scroll(-max(v.h/2, 1))
+	case key.Matches(k, keys.NextHunk):
+		v.nextHunk(1)
+	case key.Matches(k, keys.PrevHunk):
+		v.nextHunk(-1)
+	case key.Matches(k, keys.DiffMode):
+		v.toggleMode()
+	}
+	return nil
+}
+
+func (v *diffView) View() string {
+	end := min(v.off+v.h, len(v.rows))
+	return fit(strings.Join(v.rows[v.off:end], "\n"), v.w, v.h)
+}
+
+func (v *diffView) ShortHelp() []key.Binding {
+	k := v.c.keys
+	return []key.Binding{k.Up, k.Down, k.NextHunk, k.DiffMode, k.Back}
+}
+
+func (v *diffView) FullHelp() [][]key.Binding {
+	k := v.c.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollDown, k.ScrollUp}, {k.NextHunk, k.PrevHunk, k.DiffMode}}
+}
+
+// modeName says how the diff is drawn, for the pane's heading.
+func (v *diffView) modeName() string {
+	if v.split {
+		return "side by side"
+	}
+	return "unified"
+}
+
+// build lays out every row at the current width.
+func (v *diffView) build() {
+	v.rows, v.hunkRows = v.rows[:0], v.hunkRows[:0]
+	st := v.c.st
+	w := v.w
+	if v.item == nil {
+		v.rows = append(v.rows, st.Faint.Render(ansi.Truncate("Select a proposal to see its diff.", w, "…")))
+		return
+	}
+	p := v.item.p
+	wrap := func(s string, style func(string) string) {
+		for _, ln := range strings.Split(ansi.Wrap(s, w, " "), "\n") {
+			v.rows = append(v.rows, style(ansi.Truncate(ln, w, "…")))
+		}
+	}
+	faint := paint.New(st.Faint).Paint
+	wrap(v.item.title, paint.New(st.Bold).Paint)
+	v.rows = append(v.rows, faint(ansi.Truncate(string(p.Kind)+" · "+p.ID, w, "…")))
+	where := tilde(p.MemoryDir, v.c.home)
+	if v.item.dir != "" {
+		where += " (" + v.item.dir + ")"
+	}
+	v.rows = append(v.rows, faint(truncLeft(where, w)))
+	v.rows = append(v.rows, "")
+	wrap(v.item.rationale, paint.New(st.Text).Paint)
+	if len(p.Fixes) > 0 {
+		refs := make([]string, len(p.Fixes))
+		for i, f := range p.Fixes {
+			refs[i] = f.Rule
+			if f.File != "" {
+				refs[i] += " " + f.File
+				if f.Line > 0 {
+					refs[i] += ":" + itoa(f.Line)
+				}
+			}
+		}
+		wrap("fixes: "+strings.Join(refs, ", "), faint)
+	}
+	if n := len(p.Reads); n > 0 {
+		// A merge reads every file it compared: name a few, count the rest.
+		const most = 4
+		names := make([]string, 0, most)
+		for _, r := range p.Reads[:min(n, most)] {
+			names = append(names, r.Path)
+		}
+		reads := "reads, unchanged: " + strings.Join(names, ", ")
+		if n > most {
+			reads += fmt.Sprintf(" and %d more", n-most)
+		}
+		wrap(reads, faint)
+	}
+	ds := v.ds
+	for _, fd := range v.item.diffs {
+		v.rows = append(v.rows, "", v.fileHeader(fd))
+		if len(fd.hunks) == 0 {
+			v.rows = append(v.rows, faint(ansi.Truncate("  (no change to the text)", w, "…")))
+		}
+		for _, h := range fd.hunks {
+			v.hunkRows = append(v.hunkRows, len(v.rows))
+			head := fmt.Sprintf("@@ -%s +%s @@", hunkRange(h.oldStart, h.oldLines), hunkRange(h.newStart, h.newLines))
+			v.rows = append(v.rows, ds.pHunk.Paint(ansi.Truncate(head, w, "…")))
+			if v.split {
+				v.splitRows(fd, h)
+			} else {
+				v.unifiedRows(h)
+			}
+		}
+	}
+}
+
+// fileHeader names a change's file and what happens to it.
+func (v *diffView) fileHeader(fd fileDiff) string {
+	st := v.c.st
+	var what string
+	switch fd.op {
+	case model.OpCreate:
+		what = fmt.Sprintf("new file · +%d", fd.added)
+	case model.OpDelete:
+		what = fmt.Sprintf("deleted; kept in the journal when applied · -%d", fd.removed)
+	default:
+		what = fmt.Sprintf("+%d -%d", fd.added, fd.removed)
+	}
+	name := truncLeft(fd.path, max(v.w*2/3, 1))
+	rest := ansi.Truncate("  "+what, max(v.w-ansi.StringWidth(name), 0), "…")
+	return v.ds.pFile.Paint(name) + st.Faint.Render(rest)
+}
+
+// maxWrapRows bounds the rows one long line wraps to in the unified view.
+const maxWrapRows = 40
+
+// unifiedRows draws a hunk as diff -u does, wrapping long lines under
+// their +/- mark.
+func (v *diffView) unifiedRows(h hunkDiff) {
+	tw := max(v.w-1, 1)
+	for _, r := range h.rows {
+		line, word := v.ds.forOp(r.op)
+		mark := line.Paint(string(r.op))
+		rest := r.spans
+		for n := 0; ; n++ {
+			var head []span
+			head, rest = wrapSpans(rest, tw)
+			if n == maxWrapRows-1 && len(rest) > 0 {
+				head, _ = cutSpans(head, tw-1)
+				head = append(head, span{text: "…"})
+				rest = nil
+			}
+			v.rows = append(v.rows, mark+paintSpans(head, line, word))
+			if len(rest) == 0 {
+				break
+			}
+			if r.op == ' ' {
+				mark = " "
+			}
+		}
+	}
+}
+
+// splitRows draws a hunk in two columns: the old text on the left, the
+// new on the right, removed lines beside the lines that replace them.
+func (v *diffView) splitRows(fd fileDiff, h hunkDiff) {
+	numW := max(len(itoa(fd.maxLine)), 2)
+	cellW := (v.w - 1) / 2
+	tw := cellW - numW - 2
+	if tw < 1 {
+		// Too narrow for two columns: fall back to one.
+		v.unifiedRows(h)
+		return
+	}
+	sep := v.ds.pSep.Paint("│")
+	for i := 0; i < len(h.rows); {
+		r := h.rows[i]
+		if r.op == ' ' {
+			v.rows = append(v.rows, v.cell(r.old, &r, numW, tw)+sep+v.cell(r.new, &r, numW, tw))
+			i++
+			continue
+		}
+		j := i
+		for j < len(h.rows) && h.rows[j].op == '-' {
+			j++
+		}
+		k := j
+		for k < len(h.rows) && h.rows[k].op == '+' {
+			k++
+		}
+		if k == i { // cannot happen (Hunks orders - before +), but never loop
+			k = i + 1
+		}
+		dels, adds := h.rows[i:j], h.rows[j:k]
+		for t := 0; t < max(len(dels), len(adds)); t++ {
+			var left, right string
+			if t < len(dels) {
+				left = v.cell(dels[t].old, &dels[t], numW, tw)
+			} else {
+				left = strings.Repeat(" ", cellW)
+			}
+			if t < len(adds) {
+				right = v.cell(adds[t].new, &adds[t], numW, tw)
+			} else {
+				right = strings.Repeat(" ", cellW)
+			}
+			v.rows = append(v.rows, left+sep+right)
+		}
+		i = k
+	}
+}
+
+// cell is one side of a side-by-side row: the line number, the mark and
+// the text cut with … to tw cells, padded to the column's width.
+func (v *diffView) cell(n int, r *diffRow, numW, tw int) string {
+	line, word := v.ds.forOp(r.op)
+	head, rest := cutSpans(r.spans, tw)
+	if len(rest) > 0 {
+		head, _ = cutSpans(head, tw-1)
+		head = append(head, span{text: "…"})
+	}
+	text := paintSpans(head, line, word)
+	pad := tw - spansWidth(head)
+	return v.ds.pLineNo.Paint(fmt.Sprintf("%*d", numW, n)) + " " + line.Paint(string(r.op)) + text + strings.Repeat(" ", max(pad, 0))
+}
+
+// cutSpans splits spans after w cells (at least one character, so that
+// wrapping always moves on).
+func cutSpans(sp []span, w int) (head, tail []span) {
+	for i, s := range sp {
+		sw := ansi.StringWidth(s.text)
+		if sw <= w {
+			if s.text != "" {
+				head = append(head, s)
+			}
+			w -= sw
+			continue
+		}
+		cut := ansi.Truncate(s.text, max(w, 0), "")
+		if cut == "" && len(head) == 0 {
+			// A wide character in a one-cell column: take it anyway.
+			_, size := utf8.DecodeRuneInString(s.text)
+			cut = s.text[:size]
+		}
+		if cut != "" {
+			head = append(head, span{text: cut, hl: s.hl})
+		}
+		tail = append([]span{{text: s.text[len(cut):], hl: s.hl}}, sp[i+1:]...)
+		return head, tail
+	}
+	return head, nil
+}
+
+// wrapSpans is cutSpans breaking after a space when one falls in the
+// second half of the row, so that words stay whole.
+func wrapSpans(sp []span, w int) (head, tail []span) {
+	head, tail = cutSpans(sp, w)
+	if len(tail) == 0 {
+		return head, tail
+	}
+	var b strings.Builder
+	for _, s := range head {
+		b.WriteString(s.text)
+	}
+	text := b.String()
+	i := strings.LastIndexByte(text, ' ')
+	if i < 0 || ansi.StringWidth(text[:i+1]) <= w/2 {
+		return head, tail
+	}
+	return splitSpansAt(sp, i+1)
+}
+
+// splitSpansAt splits spans n bytes into their text.
+func splitSpansAt(sp []span, n int) (head, tail []span) {
+	for i, s := range sp {
+		if n >= len(s.text) {
+			head = append(head, s)
+			n -= len(s.text)
+			if n == 0 {
+				return head, sp[i+1:]
+			}
+			continue
+		}
+		if n > 0 {
+			head = append(head, span{text: s.text[:n], hl: s.hl})
+		}
+		return head, append([]span{{text: s.text[n:], hl: s.hl}}, sp[i+1:]...)
+	}
+	return head, nil
+}
+
+func spansWidth(sp []span) int {
+	n := 0
+	for _, s := range sp {
+		n += ansi.StringWidth(s.text)
+	}
+	return n
+}
+
+func paintSpans(sp []span, line, word ink) string {
+	var b strings.Builder
+	for _, s := range sp {
+		if s.hl {
+			b.WriteString(word.Paint(s.text))
+		} else {
+			b.WriteString(line.Paint(s.text))
+		}
+	}
+	return b.String()
+}
+
+// hunkRange writes a hunk header's range as diff -u does.
+func hunkRange(start, n int) string {
+	switch n {
+	case 0:
+		return fmt.Sprintf("%d,0", max(start-1, 0))
+	case 1:
+		return itoa(start)
+	}
+	return fmt.Sprintf("%d,%d", start, n)
+}

@@ -1,0 +1,566 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/model"
+)
+
+// propItem is one Dream proposal ready to review: its diffs computed and
+// every text it shows masked, in the background.
+type propItem struct {
+	p                model.Proposal
+	project          string // the project as shown (~ for home)
+	dir              string // the store, when not the project's main memory
+	title, rationale string
+	diffs            []fileDiff
+}
+
+// propGroup is one project's proposals.
+type propGroup struct {
+	name  string
+	items []*propItem
+}
+
+// Messages of the background proposals.
+type (
+	proposalsTickMsg struct{ seq int }
+	proposalsMsg     struct {
+		gen     int
+		results map[*dirData][]*propItem
+	}
+)
+
+// propState is the root's bookkeeping for the proposals. Proposals are
+// computed per directory and cached by its *dirData: a reload replaces the
+// value, so a cached entry is exact, and a change recomputes only the
+// directories it touched.
+type propState struct {
+	cache map[*dirData][]*propItem
+	dirty bool
+	// wanted is set once the view has been opened; from then on the list
+	// is kept current in the background (the title bar counts it).
+	wanted  bool
+	tickSeq int
+	running int // computations in flight
+}
+
+// proposalJob is one directory to propose for. The project is a copy made
+// in Update: a reload replaces entries of the live project's Dirs.
+type proposalJob struct {
+	p       *model.Project
+	dd      *dirData
+	project string
+}
+
+// openProposals shows the proposals view and computes what is stale.
+func (m *Model) openProposals() tea.Cmd {
+	m.view = viewProposals
+	m.props.wanted = true
+	m.layout()
+	if m.props.dirty || !m.proposals.computed {
+		return m.computeProposals()
+	}
+	return nil
+}
+
+// proposalsChanged notes that the loaded data changed; once the view has
+// been opened the proposals catch up at most a few times a second.
+func (m *Model) proposalsChanged() tea.Cmd {
+	m.props.dirty = true
+	if !m.props.wanted {
+		return nil
+	}
+	m.props.tickSeq++
+	seq := m.props.tickSeq
+	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return proposalsTickMsg{seq} })
+}
+
+func (m *Model) onProposalsTick(msg proposalsTickMsg) tea.Cmd {
+	if msg.seq != m.props.tickSeq || !m.props.dirty {
+		return nil
+	}
+	return m.computeProposals()
+}
+
+// computeProposals starts a Cmd that proposes for every loaded directory
+// not yet in the cache (team memory is left alone, as dream does by
+// default); with nothing to compute it only regroups.
+func (m *Model) computeProposals() tea.Cmd {
+	m.props.dirty = false
+	if m.props.cache == nil {
+		m.props.cache = map[*dirData][]*propItem{}
+	}
+	var jobs []proposalJob
+	for _, pd := range m.data {
+		if !pd.loaded {
+			continue
+		}
+		var pc *model.Project
+		for _, dd := range pd.dirs {
+			if _, ok := m.props.cache[dd]; ok || dd.d.Kind == model.DirTeam {
+				continue
+			}
+			if pc == nil {
+				c := *pd.p
+				c.Dirs = slices.Clone(pd.p.Dirs)
+				pc = &c
+			}
+			jobs = append(jobs, proposalJob{p: pc, dd: dd, project: tilde(pd.p.Name(), m.c.home)})
+		}
+	}
+	if len(jobs) == 0 {
+		m.assembleProposals()
+		return nil
+	}
+	m.props.running++
+	m.proposals.computing = true
+	opts := consolidate.DreamOptions{Options: m.cfg.Orient}
+	gen, ctx, workers := m.gen, m.ctx, max(m.cfg.Workers, 1)
+	return func() tea.Msg {
+		// As many workers as the loader: proposing re-runs the checks, a
+		// few seconds' work on a large tree.
+		out := make([][]*propItem, len(jobs))
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range min(workers, len(jobs)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					if ctx.Err() == nil {
+						out[i] = proposeFor(jobs[i], opts)
+					}
+				}
+			}()
+		}
+		for i := range jobs {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		res := make(map[*dirData][]*propItem, len(jobs))
+		if ctx.Err() == nil {
+			for i, j := range jobs {
+				res[j.dd] = out[i]
+			}
+		}
+		return proposalsMsg{gen: gen, results: res}
+	}
+}
+
+// proposeFor proposes for one directory and diffs every change against
+// the file as the proposal read it.
+func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
+	sc := opts.Secrets
+	if sc == nil {
+		sc = consolidate.DefaultSecretScanner()
+	}
+	d := j.dd.d
+	label := ""
+	if d.Kind != model.DirAuto {
+		label = dirLabel(d)
+	}
+	ps := consolidate.ProposeDir(j.p, d, opts)
+	items := make([]*propItem, 0, len(ps))
+	for _, p := range ps {
+		it := &propItem{p: p, project: j.project, dir: label,
+			title: cleanLine(maskSecrets(p.Title, sc)), rationale: cleanLine(maskSecrets(p.Rationale, sc))}
+		for _, c := range p.Changes {
+			it.diffs = append(it.diffs, diffChange(c, beforeText(d, c.Path), sc))
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// beforeText is a file's content as loaded ("" when there is none).
+func beforeText(d *model.MemoryDir, path string) string {
+	if path == "MEMORY.md" {
+		if d.Index != nil {
+			return string(d.Index.Content)
+		}
+		return ""
+	}
+	for _, f := range d.Files {
+		if f.Path == path {
+			return string(f.Content)
+		}
+	}
+	return ""
+}
+
+func (m *Model) onProposals(msg proposalsMsg) tea.Cmd {
+	m.props.running = max(m.props.running-1, 0)
+	if msg.gen == m.gen {
+		for dd, items := range msg.results {
+			m.props.cache[dd] = items
+		}
+	}
+	m.assembleProposals()
+	return nil
+}
+
+// assembleProposals groups the cached proposals by project, in the
+// project list's order, and drops what no longer belongs to a loaded
+// directory.
+func (m *Model) assembleProposals() {
+	live := map[*dirData]bool{}
+	var groups []propGroup
+	for _, pd := range m.data {
+		if !pd.loaded {
+			continue
+		}
+		g := propGroup{name: tilde(pd.p.Name(), m.c.home)}
+		for _, dd := range pd.dirs {
+			live[dd] = true
+			g.items = append(g.items, m.props.cache[dd]...)
+		}
+		if len(g.items) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	for dd := range m.props.cache {
+		if !live[dd] {
+			delete(m.props.cache, dd)
+		}
+	}
+	m.proposals.computing = m.props.running > 0
+	m.proposals.loading = m.loading
+	m.proposals.setGroups(groups)
+}
+
+// proposalsView lists the Dream proposals of every loaded project, grouped
+// by project, beside (wide) or above (narrow) the selected one's diff. It
+// is for review only: nothing here writes.
+type proposalsView struct {
+	c     *shared
+	items []*propItem // list rows refer to these
+	nproj int
+	list  list
+	diff  *diffView
+	// focusDiff gives the keys to the diff rather than the list.
+	focusDiff bool
+	computing bool
+	computed  bool
+	loading   bool
+	w, h      int
+	wide      bool
+	listW     int
+	listH     int
+}
+
+func newProposalsView(c *shared) *proposalsView {
+	return &proposalsView{c: c, diff: newDiffView(c)}
+}
+
+// setGroups replaces the proposals, keeping the selected one when it is
+// still proposed.
+func (v *proposalsView) setGroups(groups []propGroup) {
+	keep := ""
+	if it := v.selected(); it != nil {
+		keep = it.p.ID
+	}
+	v.items = v.items[:0]
+	v.nproj = len(groups)
+	kindW := 0
+	for _, g := range groups {
+		for _, it := range g.items {
+			kindW = max(kindW, len(it.p.Kind))
+		}
+	}
+	var rows []row
+	for _, g := range groups {
+		rows = append(rows, row{header: true, left: g.name + "  " + kindCounts(g.items)})
+		for _, it := range g.items {
+			rows = append(rows, row{ref: len(v.items), left: fmt.Sprintf("  %-*s  %s", kindW, it.p.Kind, it.title), right: it.dir})
+			v.items = append(v.items, it)
+		}
+	}
+	v.list.setRows(rows)
+	v.computed = true
+	v.layout() // the narrow list's height follows its rows
+	kept := false
+	if keep != "" {
+		for i, it := range v.items {
+			if it.p.ID == keep {
+				kept = v.list.selectRef(i)
+				break
+			}
+		}
+	}
+	if !kept {
+		v.list.top()
+	}
+	v.follow()
+}
+
+// kindCounts says how many proposals of each kind, in the order dream
+// proposes them: "2 redact-secret · 1 reindex".
+func kindCounts(items []*propItem) string {
+	counts := map[model.ProposalKind]int{}
+	var order []model.ProposalKind
+	for _, it := range items {
+		if counts[it.p.Kind] == 0 {
+			order = append(order, it.p.Kind)
+		}
+		counts[it.p.Kind]++
+	}
+	rank := func(k model.ProposalKind) int {
+		if i := slices.Index(model.ProposalKinds, k); i >= 0 {
+			return i
+		}
+		return len(model.ProposalKinds)
+	}
+	slices.SortStableFunc(order, func(a, b model.ProposalKind) int { return rank(a) - rank(b) })
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = fmt.Sprintf("%d %s", counts[k], k)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// selected is the proposal under the cursor, or nil.
+func (v *proposalsView) selected() *propItem {
+	r := v.list.selected()
+	if r == nil || r.ref >= len(v.items) {
+		return nil
+	}
+	return v.items[r.ref]
+}
+
+// follow shows the selected proposal's diff when the selection moved.
+func (v *proposalsView) follow() {
+	if it := v.selected(); it != v.diff.item {
+		v.diff.show(it)
+	}
+}
+
+func (v *proposalsView) setFocus(diff bool) {
+	v.focusDiff = diff
+	v.layout()
+}
+
+// back leaves the diff for the list; false when the list has focus
+// already (the root then leaves the view).
+func (v *proposalsView) back() bool {
+	if !v.focusDiff {
+		return false
+	}
+	v.setFocus(false)
+	return true
+}
+
+// wideLayoutMin is the width from which the diff sits beside the list;
+// below it, the diff sits under the list and tab gives it most rows.
+const wideLayoutMin = wideWidth
+
+func (v *proposalsView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.layout()
+}
+
+// layout sizes the list and the diff: a status line, then a heading over
+// each part.
+func (v *proposalsView) layout() {
+	if v.w <= 0 || v.h <= 0 {
+		return
+	}
+	body := max(v.h-1, 2)
+	v.wide = v.w >= wideLayoutMin
+	if v.wide {
+		v.listW = v.w * 38 / 100
+		v.listH = max(body-1, 1)
+		v.list.setSize(v.listW, v.listH)
+		v.diff.SetSize(v.w-v.listW-1, v.listH)
+		return
+	}
+	avail := max(body-2, 2)
+	if v.focusDiff {
+		v.listH = min(3, avail/3)
+	} else {
+		v.listH = min(max(avail*2/5, 3), max(len(v.list.rows), 1))
+	}
+	v.listH = max(min(v.listH, avail-1), 1)
+	v.listW = v.w
+	v.list.setSize(v.w, v.listH)
+	v.diff.SetSize(v.w, max(avail-v.listH, 1))
+}
+
+func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	keys := v.c.keys
+	switch {
+	case key.Matches(k, keys.NextPane, keys.PrevPane):
+		v.setFocus(!v.focusDiff)
+	case key.Matches(k, keys.Open):
+		v.setFocus(true)
+	case v.focusDiff, key.Matches(k, keys.DiffMode, keys.NextHunk, keys.PrevHunk, keys.ScrollDown, keys.ScrollUp):
+		return v.diff.Update(k)
+	case listKeys(&v.list, v.c, k):
+		v.follow()
+	}
+	return nil
+}
+
+// wheel scrolls the part under the pointer; x and y count from the view's
+// top left corner.
+func (v *proposalsView) wheel(x, y, n int) {
+	if v.onList(x, y) {
+		v.list.scroll(n)
+		v.follow()
+		return
+	}
+	v.diff.scroll(n)
+}
+
+// click selects the proposal clicked, or gives the diff the keys.
+func (v *proposalsView) click(x, y int) {
+	if !v.onList(x, y) {
+		if y > 0 {
+			v.setFocus(true)
+		}
+		return
+	}
+	if v.list.clickRow(y - 2) {
+		v.follow()
+	}
+	if v.focusDiff {
+		v.setFocus(false)
+	}
+}
+
+func (v *proposalsView) onList(x, y int) bool {
+	if v.wide {
+		return x < v.listW
+	}
+	return y < 2+v.listH
+}
+
+func (v *proposalsView) View() string {
+	st := v.c.st
+	status := v.statusLine()
+	empty := "No proposals: nothing to consolidate."
+	switch {
+	case v.computing && len(v.items) == 0:
+		empty = "Computing proposals…"
+	case !v.computed:
+		empty = "Waiting for the projects to be read…"
+	}
+	listView := listPaneView(&v.list, v.c, !v.focusDiff, empty)
+	listHead := v.heading(fmt.Sprintf("Proposals (%d)", len(v.items)), "", v.listW, !v.focusDiff)
+	diffW := v.w
+	if v.wide {
+		diffW = v.w - v.listW - 1
+	}
+	hunks := ""
+	if n := len(v.diff.hunkRows); n > 0 {
+		hunks = fmt.Sprintf("hunk %d/%d", max(v.diff.currentHunk()+1, 1), n)
+	}
+	diffHead := v.heading("Diff · "+v.diff.modeName(), hunks, diffW, v.focusDiff)
+	if !v.wide {
+		return status + "\n" + listHead + "\n" + listView + "\n" + diffHead + "\n" + v.diff.View()
+	}
+	left := strings.Split(listHead+"\n"+listView, "\n")
+	right := strings.Split(diffHead+"\n"+v.diff.View(), "\n")
+	sep := paint.New(st.Faint).Paint("│")
+	if c := st.Pane.GetBorderTopForeground(); c != nil {
+		sep = paint.New(lipgloss.NewStyle().Foreground(c)).Paint("│")
+	}
+	var b strings.Builder
+	b.WriteString(status)
+	for i := range max(len(left), len(right)) {
+		b.WriteByte('\n')
+		if i < len(left) {
+			b.WriteString(left[i])
+		}
+		b.WriteString(sep)
+		if i < len(right) {
+			b.WriteString(right[i])
+		}
+	}
+	return b.String()
+}
+
+// heading tops the list or the diff: bright when it has the keys, with a
+// rule to the right edge.
+func (v *proposalsView) heading(title, right string, w int, focused bool) string {
+	st := v.c.st
+	style := st.GroupHeader
+	if focused {
+		style = st.PaneTitle
+	}
+	if right != "" {
+		right = " " + right + " "
+	}
+	title = ansi.Truncate(title, w, "…")
+	fill := w - ansi.StringWidth(title) - 1 - ansi.StringWidth(right)
+	if fill < 1 {
+		return style.Render(title)
+	}
+	rule := paint.New(st.Faint)
+	return style.Render(title) + " " + rule.Paint(strings.Repeat("─", fill)) + st.Faint.Render(right)
+}
+
+// statusLine counts the proposals and says that nothing here writes.
+func (v *proposalsView) statusLine() string {
+	st := v.c.st
+	var left string
+	switch {
+	case !v.computed && v.computing:
+		left = "computing proposals…"
+	case !v.computed:
+		left = "proposals are computed once the projects are read"
+	default:
+		left = fmt.Sprintf("%d %s in %d %s · review only: nothing is written", len(v.items), plural(len(v.items), "proposal", "proposals"),
+			v.nproj, plural(v.nproj, "project", "projects"))
+		if v.computing {
+			left += " · computing…"
+		} else if v.loading {
+			left += " · still reading projects"
+		}
+	}
+	other := "side by side"
+	if v.diff.split {
+		other = "unified"
+	}
+	hint := "tab diff · d " + other + " · n/N hunk"
+	if v.focusDiff {
+		hint = "esc list · d " + other + " · n/N hunk"
+	}
+	if ansi.StringWidth(left)+ansi.StringWidth(hint)+2 > v.w {
+		hint = "" // the counts matter more; the footer has the keys
+	}
+	return st.Faint.Render(layoutRow(left, hint, v.w))
+}
+
+func (v *proposalsView) ShortHelp() []key.Binding {
+	k := v.c.keys
+	if v.focusDiff {
+		return v.diff.ShortHelp()
+	}
+	return []key.Binding{k.Up, k.Down, k.NextPane, k.DiffMode, k.NextHunk, k.Back}
+}
+
+func (v *proposalsView) FullHelp() [][]key.Binding {
+	k := v.c.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextPane, k.Open, k.Back, k.ScrollDown, k.ScrollUp},
+		{k.DiffMode, k.NextHunk, k.PrevHunk},
+	}
+}
