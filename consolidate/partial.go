@@ -1,0 +1,189 @@
+package consolidate
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/memtui/memtui/model"
+)
+
+// Partial acceptance: a person may keep only some of a proposal's hunks.
+// Blocks are the maximal runs of changed lines (no context), numbered in
+// order through a change; the review shows them as hunks and toggles them
+// one by one.
+
+// block is one run of changed lines: the old lines it removes and the new
+// lines it adds, each with its newline.
+type block struct{ del, add []string }
+
+// piece is a stretch of unchanged lines or a block, in order.
+type piece struct {
+	same  []string
+	block *block
+}
+
+// pieces splits a change into unchanged stretches and blocks.
+func pieces(before, after string) []piece {
+	dmp := newDMP()
+	a, b, lines := dmp.DiffLinesToRunes(before, after)
+	var out []piece
+	cur := func() *block {
+		if n := len(out); n > 0 && out[n-1].block != nil {
+			return out[n-1].block
+		}
+		out = append(out, piece{block: &block{}})
+		return out[len(out)-1].block
+	}
+	for _, d := range dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lines) {
+		ls := splitKeep([]byte(d.Text))
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			out = append(out, piece{same: ls})
+		case diffmatchpatch.DiffDelete:
+			blk := cur()
+			blk.del = append(blk.del, ls...)
+		case diffmatchpatch.DiffInsert:
+			blk := cur()
+			blk.add = append(blk.add, ls...)
+		}
+	}
+	return out
+}
+
+// Blocks counts the blocks (hunks without context) of a change; a create
+// or a delete is one block.
+func Blocks(c model.Change, before string) int {
+	if c.Op != model.OpUpdate {
+		return 1
+	}
+	n := 0
+	for _, p := range pieces(before, c.After) {
+		if p.block != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Keep is, per change path, which blocks a person kept (by index). A path
+// missing from it keeps the whole change; an empty slice drops it.
+type Keep map[string][]bool
+
+// Partial returns the proposal with only the kept blocks, re-validated: the
+// files it writes must still read as memories, and MEMORY.md must still
+// point only at files that exist once it is applied. before gives each
+// file's content as the proposal read it. A proposal with nothing kept is
+// an error: reject it instead.
+func Partial(p model.Proposal, before func(path string) (string, bool), keep Keep) (model.Proposal, error) {
+	out := p
+	out.Changes = nil
+	for _, c := range p.Changes {
+		k, partial := keep[c.Path]
+		if !partial {
+			out.Changes = append(out.Changes, c)
+			continue
+		}
+		old, _ := before(c.Path)
+		if c.Op != model.OpUpdate {
+			if len(k) > 0 && k[0] {
+				out.Changes = append(out.Changes, c)
+			}
+			continue
+		}
+		var b strings.Builder
+		i := 0
+		for _, pc := range pieces(old, c.After) {
+			if pc.block == nil {
+				b.WriteString(strings.Join(pc.same, ""))
+				continue
+			}
+			if i < len(k) && k[i] {
+				b.WriteString(strings.Join(pc.block.add, ""))
+			} else {
+				b.WriteString(strings.Join(pc.block.del, ""))
+			}
+			i++
+		}
+		if b.String() == old {
+			continue // every block dropped: the file is left alone
+		}
+		c.After = b.String()
+		out.Changes = append(out.Changes, c)
+	}
+	if len(out.Changes) == 0 {
+		return p, errors.New("nothing of the proposal is kept: reject it instead")
+	}
+	// Re-validate against the directory as the proposal read it.
+	files := map[string]bool{}
+	for _, c := range p.Changes {
+		if _, ok := before(c.Path); ok {
+			files[c.Path] = true
+		}
+	}
+	for _, r := range p.Reads {
+		files[r.Path] = true
+	}
+	for _, c := range out.Changes {
+		switch c.Op {
+		case model.OpDelete:
+			delete(files, c.Path)
+		default:
+			files[c.Path] = true
+			old, had := before(c.Path)
+			var prev []byte
+			if had {
+				prev = []byte(old)
+			}
+			if err := checkAfter(c, prev); err != nil {
+				return p, err
+			}
+		}
+	}
+	index, ok := "", false
+	for _, c := range out.Changes {
+		if c.Path == "MEMORY.md" && c.Op != model.OpDelete {
+			index, ok = c.After, true
+		}
+	}
+	if !ok {
+		index, ok = before("MEMORY.md")
+	}
+	if ok {
+		var missing []string
+		ix := model.ParseIndex([]byte(index))
+		for _, e := range ix.Entries {
+			for _, r := range e.Refs {
+				if r.IsFile() && !files[r.Target] && knownFile(p, before, r.Target) {
+					missing = append(missing, r.Target)
+				}
+			}
+		}
+		if len(missing) > 0 {
+			sort.Strings(missing)
+			return p, fmt.Errorf("with only these hunks, MEMORY.md would point at %s, which the kept changes delete; keep the index hunks that drop them, or keep the file", listNames(missing))
+		}
+	}
+	if out.Rationale != "" && !strings.HasSuffix(out.Rationale, "(partly accepted)") {
+		out.Rationale += " (partly accepted)"
+	}
+	return out, nil
+}
+
+// knownFile reports whether a path is one the proposal knew about (so its
+// absence after applying is the proposal's doing, not an index link that
+// was already broken).
+func knownFile(p model.Proposal, before func(string) (string, bool), path string) bool {
+	if _, ok := before(path); ok {
+		return true
+	}
+	for _, c := range p.Changes {
+		if c.Path == path {
+			return true
+		}
+	}
+	return false
+}
