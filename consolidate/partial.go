@@ -117,30 +117,37 @@ func Partial(p model.Proposal, before func(path string) (string, bool), keep Kee
 	if len(out.Changes) == 0 {
 		return p, errors.New("nothing of the proposal is kept: reject it instead")
 	}
-	// Re-validate against the directory as the proposal read it.
-	files := map[string]bool{}
-	for _, c := range p.Changes {
-		if _, ok := before(c.Path); ok {
-			files[c.Path] = true
+	// Re-validate: every file written must still read as a memory.
+	for _, c := range out.Changes {
+		if c.Op == model.OpDelete {
+			continue
+		}
+		old, had := before(c.Path)
+		var prev []byte
+		if had {
+			prev = []byte(old)
+		}
+		if err := checkAfter(c, prev); err != nil {
+			return p, err
 		}
 	}
-	for _, r := range p.Reads {
-		files[r.Path] = true
-	}
+	// And the index may point only at files that exist once the kept
+	// changes apply: a kept delete, or a create that was dropped, must not
+	// leave an entry behind. (Files the proposal never touches are as they
+	// were; a link already broken is not this proposal's doing.)
+	gone := map[string]bool{}
 	for _, c := range out.Changes {
-		switch c.Op {
-		case model.OpDelete:
-			delete(files, c.Path)
-		default:
-			files[c.Path] = true
-			old, had := before(c.Path)
-			var prev []byte
-			if had {
-				prev = []byte(old)
-			}
-			if err := checkAfter(c, prev); err != nil {
-				return p, err
-			}
+		if c.Op == model.OpDelete {
+			gone[c.Path] = true
+		}
+	}
+	kept := map[string]bool{}
+	for _, c := range out.Changes {
+		kept[c.Path] = true
+	}
+	for _, c := range p.Changes {
+		if _, had := before(c.Path); c.Op == model.OpCreate && !kept[c.Path] && !had {
+			gone[c.Path] = true
 		}
 	}
 	index, ok := "", false
@@ -157,7 +164,7 @@ func Partial(p model.Proposal, before func(path string) (string, bool), keep Kee
 		ix := model.ParseIndex([]byte(index))
 		for _, e := range ix.Entries {
 			for _, r := range e.Refs {
-				if r.IsFile() && !files[r.Target] && knownFile(p, before, r.Target) {
+				if r.IsFile() && gone[r.Target] {
 					missing = append(missing, r.Target)
 				}
 			}
@@ -171,19 +178,4 @@ func Partial(p model.Proposal, before func(path string) (string, bool), keep Kee
 		out.Rationale += " (partly accepted)"
 	}
 	return out, nil
-}
-
-// knownFile reports whether a path is one the proposal knew about (so its
-// absence after applying is the proposal's doing, not an index link that
-// was already broken).
-func knownFile(p model.Proposal, before func(string) (string, bool), path string) bool {
-	if _, ok := before(path); ok {
-		return true
-	}
-	for _, c := range p.Changes {
-		if c.Path == path {
-			return true
-		}
-	}
-	return false
 }

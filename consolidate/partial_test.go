@@ -63,3 +63,18 @@ func TestPartialMergeRevalidatesTheIndex(t *testing.T) {
 		t.Errorf("the whole proposal is valid: %v", err)
 	}
 }
+
+// Index entries for files the proposal never touches are no concern of its
+// partial acceptance, whatever the caller knows about the directory.
+func TestPartialIgnoresUntouchedEntries(t *testing.T) {
+	index := "- [A](a.md) — the fact\n- [C](c.md) — another memory\n"
+	a := topic("a", "The fact", "feedback", "The fact.\n")
+	c := topic("c", "Another memory", "user", "Something else.\n")
+	all := map[string]string{"MEMORY.md": index, "a.md": a, "c.md": c}
+	get := func(p string) (string, bool) { s, ok := all[p]; return s, ok }
+	p := model.Proposal{Kind: model.KindAbsolutizeDates, Title: "t", Changes: []model.Change{
+		{Path: "a.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(a)), After: a + "More.\n"}}}
+	if _, err := Partial(p, get, Keep{"a.md": {true}}); err != nil {
+		t.Errorf("an untouched entry made a partial proposal invalid: %v", err)
+	}
+}
