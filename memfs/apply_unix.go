@@ -311,6 +311,13 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 			return abort(f.path, err)
 		}
 	}
+	// The last window: an agent that opened an old file before it was
+	// swapped out may still write to it. Wait until nobody has it open for
+	// writing (nobody can open it by its old name any more), then compare.
+	if p, err := waitWriters(files); err != nil {
+		return abort(p, err)
+	}
+	step("settled")
 	if p, err := checkHeld(files); err != nil {
 		return abort(p, err)
 	}
@@ -326,6 +333,9 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 		}
 	}
 	step("cleaned")
+	if p, err := waitWriters(files); err != nil {
+		return abort(p, err)
+	}
 	if p, err := checkHeld(files); err != nil {
 		return abort(p, err)
 	}
@@ -378,6 +388,66 @@ func checkHeld(files []*fileTx) (string, error) {
 	return "", nil
 }
 
+// writerWait bounds how long Apply waits for an agent to close an old file
+// it holds open for writing; writerSettle is the pause that replaces the
+// probe where leases are not available.
+var (
+	writerWait   = 2 * time.Second
+	writerSettle = 20 * time.Millisecond
+)
+
+// waitWriters waits until no process has a replaced or deleted file open
+// for writing; one still writing after writerWait makes the proposal a
+// conflict (rolled back, the writer's file put back where it writes).
+func waitWriters(files []*fileTx) (string, error) {
+	deadline := time.Now().Add(writerWait)
+	settled := false
+	for _, f := range files {
+		if f.held == nil {
+			continue
+		}
+		for {
+			busy, ok := openForWriting(f.held)
+			if !ok {
+				if !settled {
+					time.Sleep(writerSettle)
+					settled = true
+				}
+				break
+			}
+			if !busy {
+				break
+			}
+			if time.Now().After(deadline) {
+				return f.path, conflict(f.path, "is held open for writing by another process")
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+	}
+	return "", nil
+}
+
+// holdLease waits until nobody has f's file open for writing and takes a
+// read lease on it, so that an agent opening it for writing while memtui
+// swaps it out is seen (leaseBroken) and waits until the lease is released.
+// Without leases it returns a no-op release.
+func holdLease(f *fileTx) (release func(), err error) {
+	deadline := time.Now().Add(writerWait)
+	for {
+		busy, ok := leaseRead(f.held)
+		if !ok {
+			return func() {}, nil
+		}
+		if !busy {
+			return func() { leaseRelease(f.held) }, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, conflict(f.path, "is held open for writing by another process")
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
 // recheck compares the file at f's path with the one compared at first:
 // the same inode, the same bytes.
 func recheck(f *fileTx) error {
@@ -410,14 +480,39 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 			return err
 		}
 		step(tag + "temp")
+		release, err := holdLease(f)
+		if err != nil {
+			unix.Unlinkat(f.dirfd, tmp, 0)
+			return err
+		}
 		if err := recheck(f); err != nil {
+			release()
 			unix.Unlinkat(f.dirfd, tmp, 0)
 			return err
 		}
 		if err := exchangeAt(f.dirfd, tmp, f.name); err != nil {
+			release()
 			unix.Unlinkat(f.dirfd, tmp, 0)
 			return err
 		}
+		if leaseBroken(f.held) {
+			// An agent is opening the old file for writing right now: swap
+			// it back before it gets in, so that it writes where readers
+			// look.
+			err := exchangeAt(f.dirfd, tmp, f.name)
+			release()
+			if err != nil {
+				f.applied = true // the rollback sorts it out
+				return err
+			}
+			if settledAs(f.dirfd, tmp, sumHex(f.after)) {
+				unix.Unlinkat(f.dirfd, tmp, 0)
+			} else {
+				j.m.Notes = append(j.m.Notes, j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent wrote to memtui's version while it was briefly in place"))
+			}
+			return conflict(f.path, "an agent opened it for writing while memtui replaced it (its write is kept)")
+		}
+		release()
 		f.applied = true
 		step(tag + "exchanged")
 		// The file swapped out must be the one compared: otherwise an agent
@@ -431,19 +526,35 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 		}
 		return fsyncDir(f.dirfd)
 	case model.OpDelete:
-		if err := recheck(f); err != nil {
+		release, err := holdLease(f)
+		if err != nil {
 			return err
 		}
-		err := unix.Renameat(f.dirfd, f.name, j.delfd, strconv.Itoa(f.idx))
+		if err := recheck(f); err != nil {
+			release()
+			return err
+		}
+		err = unix.Renameat(f.dirfd, f.name, j.delfd, strconv.Itoa(f.idx))
 		movedFd, movedName := j.delfd, strconv.Itoa(f.idx)
 		if err == unix.EXDEV {
 			movedFd, movedName = f.dirfd, asideName(j.m.ID, f.idx)
 			err = unix.Renameat(f.dirfd, f.name, movedFd, movedName)
 		}
 		if err != nil {
+			release()
 			return &fs.PathError{Op: "move into the journal", Path: f.path, Err: err}
 		}
 		f.applied = true
+		if leaseBroken(f.held) {
+			// Put it back before the agent opening it gets in.
+			if err := unix.Linkat(movedFd, movedName, f.dirfd, f.name, 0); err == nil {
+				unix.Unlinkat(movedFd, movedName, 0)
+				f.applied = false
+			}
+			release()
+			return conflict(f.path, "an agent opened it for writing while memtui deleted it (its write is kept)")
+		}
+		release()
 		step(tag + "moved")
 		st, _, err := lstatAt(movedFd, movedName)
 		if err != nil {

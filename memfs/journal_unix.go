@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/google/renameio/v2"
 	"golang.org/x/sys/unix"
@@ -157,6 +158,7 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 	}
 	defer unix.Close(dirfd)
 	tmp := tmpName(j.m.ID, i)
+	unix.Unlinkat(dirfd, tmp+".part", 0) // a temp file cut short by a crash
 	cur, curOK, err := readAt(dirfd, name, jf.Path)
 	if err != nil {
 		return jf.Path + ": not rolled back: " + err.Error()
@@ -178,8 +180,8 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 			if err := exchangeAt(dirfd, tmp, name); err != nil {
 				return jf.Path + ": not rolled back: " + err.Error()
 			}
-			if back, ok, _ := readAt(dirfd, tmp, tmp); ok && sumHex(back) != jf.After {
-				return j.salvage(dirfd, tmp, jf.Path, i, "memtui's version was written to before the rollback")
+			if !settledAs(dirfd, tmp, jf.After) {
+				return j.salvage(dirfd, tmp, jf.Path, i, "an agent wrote to memtui's version before the rollback")
 			}
 			unix.Unlinkat(dirfd, tmp, 0)
 			return ""
@@ -188,6 +190,16 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 			unix.Unlinkat(dirfd, tmp, 0) // our new version, never swapped in
 		}
 		if !ours {
+			if held != nil {
+				// The old file, out of sight, got an agent's write that its
+				// replacement at the path does not have: keep it.
+				if b, err := readAllFrom(held); err == nil && sumHex(b) != jf.Before {
+					dst := filepath.Join(j.dir, "salvage", strconv.Itoa(i)+"-"+filepath.Base(jf.Path))
+					os.MkdirAll(filepath.Dir(dst), 0o700)
+					writeNewFile(dst, b)
+					return fmt.Sprintf("%s: an agent wrote to the replaced file and another replaced memtui's version; the replaced file is kept at %s", jf.Path, dst)
+				}
+			}
 			return ""
 		}
 		content, err := j.image(jf)
@@ -261,6 +273,31 @@ func (j *entry) image(jf JournalFile) ([]byte, error) {
 		return nil, errors.New("no before-image")
 	}
 	return os.ReadFile(filepath.Join(j.dir, jf.Image))
+}
+
+// settledAs waits until nobody has name (in dirfd) open for writing, then
+// reports whether its bytes hash to want: a file memtui swapped out of
+// sight may still be receiving an agent's write.
+func settledAs(dirfd int, name, want string) bool {
+	f, _, err := openRegularAt(dirfd, name, name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	deadline := time.Now().Add(writerWait)
+	for {
+		busy, ok := openForWriting(f)
+		if !ok {
+			time.Sleep(writerSettle)
+			break
+		}
+		if !busy || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	b, err := readAllFrom(f)
+	return err == nil && sumHex(b) == want
 }
 
 // salvage moves name (in dirfd) into the journal's salvage folder.

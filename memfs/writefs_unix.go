@@ -233,13 +233,17 @@ func readAt(dirfd int, name, rel string) (b []byte, exists bool, err error) {
 
 // writeTempAt creates name in dirfd (it must not exist), writes content and
 // fsyncs it. mode 0 leaves the permission to the umask (0666 &^ umask, as
-// Claude Code's writes get); otherwise the file gets exactly mode.
+// Claude Code's writes get); otherwise the file gets exactly mode. The
+// bytes go to name+".part" first, renamed to name once they are durable:
+// a crash leaves either a ".part" (garbage) or the whole content at name.
 func writeTempAt(dirfd int, name string, content []byte, mode uint32) error {
-	fd, err := openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o666)
+	part := name + ".part"
+	unix.Unlinkat(dirfd, part, 0)
+	fd, err := openat(dirfd, part, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o666)
 	if err != nil {
-		return &fs.PathError{Op: "create", Path: name, Err: err}
+		return &fs.PathError{Op: "create", Path: part, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), name)
+	f := os.NewFile(uintptr(fd), part)
 	err = func() error {
 		if mode != 0 {
 			if err := f.Chmod(fs.FileMode(mode & 0o777)); err != nil {
@@ -259,8 +263,11 @@ func writeTempAt(dirfd int, name string, content []byte, mode uint32) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = unix.Renameat(dirfd, part, dirfd, name)
+	}
 	if err != nil {
-		unix.Unlinkat(dirfd, name, 0)
+		unix.Unlinkat(dirfd, part, 0)
 	}
 	return err
 }
