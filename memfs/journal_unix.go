@@ -209,7 +209,7 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 		if err != nil {
 			return jf.Path + ": not rolled back: " + err.Error()
 		}
-		return replaceContent(dirfd, name, tmp, content, jf.Mode, jf.After, jf.Path)
+		return j.replaceContent(dirfd, name, tmp, content, jf.Mode, jf.After, jf.Path, i)
 	case model.OpDelete:
 		aside := asideName(j.m.ID, i)
 		_, asideOK, _ := lstatAt(dirfd, aside)
@@ -317,7 +317,7 @@ func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 
 // replaceContent swaps content in at name if name still holds expect
 // (compared on the file swapped out; swapped back otherwise).
-func replaceContent(dirfd int, name, tmp string, content []byte, mode uint32, expect, rel string) string {
+func (j *entry) replaceContent(dirfd int, name, tmp string, content []byte, mode uint32, expect, rel string, i int) string {
 	if err := writeTempAt(dirfd, tmp, content, mode); err != nil {
 		return rel + ": not rolled back: " + err.Error()
 	}
@@ -326,9 +326,17 @@ func replaceContent(dirfd int, name, tmp string, content []byte, mode uint32, ex
 		return rel + ": not rolled back: " + err.Error()
 	}
 	if b, ok, _ := readAt(dirfd, tmp, tmp); !ok || sumHex(b) != expect {
+		// Someone replaced memtui's version just before the swap: put
+		// theirs back. Our restored content was at the path for a moment,
+		// so an agent may have built on it and renamed its own version in
+		// since: what comes back out is deleted only if it is exactly what
+		// memtui wrote, and kept in the journal otherwise.
 		exchangeAt(dirfd, tmp, name)
-		unix.Unlinkat(dirfd, tmp, 0)
-		return rel + ": not rolled back: written by someone else during the rollback"
+		if settledAs(dirfd, tmp, sumHex(content)) {
+			unix.Unlinkat(dirfd, tmp, 0)
+			return rel + ": not rolled back: written by someone else during the rollback"
+		}
+		return j.salvage(dirfd, tmp, rel, i, "written by someone else during the rollback")
 	}
 	unix.Unlinkat(dirfd, tmp, 0)
 	return ""
