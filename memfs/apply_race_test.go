@@ -1,0 +1,447 @@
+//go:build unix
+
+package memfs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/memtui/memtui/model"
+)
+
+// Agents in these tests behave like Claude Code's extraction agent and
+// main session: they write memory files at any time, without taking any of
+// memtui's locks. Among themselves they take a per-file flock (in a
+// directory memtui knows nothing of), so that a marker can only be lost to
+// memtui, never to another agent's read-modify-write.
+
+var agentFiles = []string{"MEMORY.md", "a.md", "b.md"}
+
+const (
+	agentTrunc  = iota // read, then open O_WRONLY|O_TRUNC and write it all back
+	agentAppend        // open O_APPEND, pause, append a line
+	agentRename        // read, write a temp file, rename it over the file
+	agentModes
+)
+
+// agentLoop writes unique marker lines into dir's files until until, and
+// returns the markers whose write completed.
+func agentLoop(dir, lockDir, id string, mode int, until time.Time, seed uint64) ([]string, error) {
+	rnd := rand.New(rand.NewPCG(seed, 7))
+	var done []string
+	for n := 0; time.Now().Before(until); n++ {
+		name := agentFiles[rnd.IntN(len(agentFiles))]
+		path := filepath.Join(dir, name)
+		marker := fmt.Sprintf("agent %s #%d", id, n)
+		lk, err := os.OpenFile(filepath.Join(lockDir, name+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			return done, err
+		}
+		if err := syscall.Flock(int(lk.Fd()), syscall.LOCK_EX); err != nil {
+			return done, err
+		}
+		pause := time.Duration(rnd.IntN(300)) * time.Microsecond
+		switch mode {
+		case agentTrunc:
+			var b []byte
+			if b, err = os.ReadFile(path); err == nil {
+				time.Sleep(pause)
+				var f *os.File
+				if f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
+					_, err = f.Write(append(b, marker+"\n"...))
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+				}
+			}
+		case agentAppend:
+			var f *os.File
+			if f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0); err == nil {
+				time.Sleep(pause) // opened before memtui's swap, written after it
+				_, err = f.Write([]byte(marker + "\n"))
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+		case agentRename:
+			var b []byte
+			if b, err = os.ReadFile(path); err == nil {
+				time.Sleep(pause)
+				tmp := filepath.Join(dir, ".agent-"+id+".tmp")
+				if err = os.WriteFile(tmp, append(b, marker+"\n"...), 0o644); err == nil {
+					err = os.Rename(tmp, path)
+				}
+			}
+		}
+		syscall.Flock(int(lk.Fd()), syscall.LOCK_UN)
+		lk.Close()
+		if err != nil {
+			return done, fmt.Errorf("%s: %w", marker, err)
+		}
+		done = append(done, marker)
+		time.Sleep(time.Duration(rnd.IntN(200)) * time.Microsecond)
+	}
+	return done, nil
+}
+
+// TestAgentHelper is the subprocess agent of TestConcurrentAgentsLoseNoWrite
+// (it does nothing in a normal run).
+func TestAgentHelper(t *testing.T) {
+	dir := os.Getenv("MEMTUI_AGENT_DIR")
+	if dir == "" {
+		t.Skip("subprocess helper")
+	}
+	until, _ := strconv.ParseInt(os.Getenv("MEMTUI_AGENT_UNTIL"), 10, 64)
+	var all []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for m := 0; m < agentModes; m++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done, err := agentLoop(dir, os.Getenv("MEMTUI_AGENT_LOCKS"), "proc-"+strconv.Itoa(m), m, time.Unix(0, until), uint64(m)+100)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "agent:", err)
+			}
+			mu.Lock()
+			all = append(all, done...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, m := range all {
+		fmt.Println("MARKER " + m)
+	}
+}
+
+// TestConcurrentAgentsLoseNoWrite has goroutine agents and a subprocess
+// agent write markers into the files memtui keeps changing (each proposal
+// appends a line to one or two files, built from their current content and
+// hash, like a re-generated Dream proposal). Every marker an agent
+// completed must be in the final files: memtui either wrote around it or
+// reported the proposal as a conflict and put the agent's bytes back.
+func TestConcurrentAgentsLoseNoWrite(t *testing.T) {
+	w := newApplyWorld(t, map[string]string{"MEMORY.md": "# index\n", "a.md": "# a\n", "b.md": "# b\n"})
+	lockDir := t.TempDir()
+	dur := 2 * time.Second
+	if testing.Short() {
+		dur = time.Second
+	}
+	until := time.Now().Add(dur)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAgentHelper$", "-test.v")
+	cmd.Env = append(os.Environ(), "MEMTUI_AGENT_DIR="+w.dir, "MEMTUI_AGENT_LOCKS="+lockDir,
+		"MEMTUI_AGENT_UNTIL="+strconv.FormatInt(until.UnixNano(), 10))
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+
+	var mu sync.Mutex
+	var completed []string
+	var wg sync.WaitGroup
+	for g := 0; g < 2*agentModes; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done, err := agentLoop(w.dir, lockDir, "go-"+strconv.Itoa(g), g%agentModes, until, uint64(g))
+			if err != nil {
+				t.Errorf("agent: %v", err)
+			}
+			mu.Lock()
+			completed = append(completed, done...)
+			mu.Unlock()
+		}()
+	}
+
+	status := map[ApplyStatus]int{}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for k := 0; time.Now().Before(until); k++ {
+		var changes []model.Change
+		for _, name := range agentFiles {
+			if rnd.IntN(2) == 0 && len(changes) < 2 {
+				b, err := os.ReadFile(filepath.Join(w.dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				changes = append(changes, upd(name, string(b), string(b)+"memtui "+strconv.Itoa(k)+"\n"))
+			}
+		}
+		if len(changes) == 0 {
+			continue
+		}
+		r := applyOne(t, w, prop("p"+strconv.Itoa(k), changes...), w.opts())
+		status[r.Status]++
+		if r.Status == StatusFailed {
+			t.Errorf("proposal %d failed: %v", k, r.Err)
+		}
+	}
+	wg.Wait()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("agent subprocess: %v\n%s", err, errOut.String())
+	}
+	sc := bufio.NewScanner(&out)
+	procMarkers := 0
+	for sc.Scan() {
+		if m, ok := strings.CutPrefix(sc.Text(), "MARKER "); ok {
+			completed = append(completed, m)
+			procMarkers++
+		}
+	}
+	if procMarkers == 0 {
+		t.Errorf("the subprocess agent completed no write:\n%s", errOut.String())
+	}
+
+	var final strings.Builder
+	for _, name := range agentFiles {
+		final.WriteString(w.read(t, name))
+	}
+	text := final.String()
+	// Bytes a rollback could not put back are kept in the journal's
+	// salvage folder of a proposal reported as a conflict, and named in its
+	// notes: reported, not lost.
+	var salvaged strings.Builder
+	list, _ := List(w.journal)
+	notes := 0
+	for _, e := range list {
+		notes += len(e.Notes)
+		for _, n := range e.Notes {
+			t.Logf("journal note: %s", n)
+		}
+		if len(e.Notes) > 0 && e.State != JournalRolledBack {
+			t.Errorf("entry %s has notes but is %s", e.ID, e.State)
+		}
+		ents, _ := os.ReadDir(filepath.Join(w.journal, e.ID, "salvage"))
+		for _, s := range ents {
+			b, _ := os.ReadFile(filepath.Join(w.journal, e.ID, "salvage", s.Name()))
+			salvaged.Write(b)
+		}
+	}
+	lost, kept := 0, 0
+	for _, m := range completed {
+		switch {
+		case strings.Contains(text, m+"\n"):
+		case strings.Contains(salvaged.String(), m+"\n"):
+			kept++
+		default:
+			lost++
+			if lost <= 5 {
+				t.Errorf("lost: %q", m)
+			}
+		}
+	}
+	t.Logf("agent writes completed: %d (%d by the subprocess); lost: %d; kept in the journal by a rollback and reported: %d; memtui proposals: %d applied, %d conflicts, %d failed; rollback notes: %d",
+		len(completed), procMarkers, lost, kept, status[StatusApplied], status[StatusConflict], status[StatusFailed], notes)
+	if status[StatusApplied] == 0 || status[StatusConflict] == 0 {
+		t.Errorf("the test did not exercise both outcomes: %v", status)
+	}
+	if len(completed) < 100 {
+		t.Errorf("only %d agent writes: not much of a race", len(completed))
+	}
+}
+
+// TestOpenForWritingProbe checks the lease probe the last-window wait
+// relies on.
+func TestOpenForWritingProbe(t *testing.T) {
+	p := write(t, filepath.Join(t.TempDir(), "x.md"), "x")
+	r, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	busy, ok := openForWriting(r)
+	if !ok {
+		t.Skip("no leases here; Apply falls back to a settle pause")
+	}
+	if busy {
+		t.Fatal("busy with no writer")
+	}
+	wr, _ := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if busy, _ := openForWriting(r); !busy {
+		t.Error("a writer is not seen")
+	}
+	wr.Close()
+	if busy, _ := openForWriting(r); busy {
+		t.Error("busy after the writer closed")
+	}
+}
+
+// An agent holding the old file open for writing past writerWait makes the
+// proposal a conflict, and its later write lands in the file at the path.
+func TestApplyWaitsForAWriterOfTheOldFile(t *testing.T) {
+	w := newApplyWorld(t, map[string]string{"a.md": "a\n"})
+	old := writerWait
+	writerWait = 150 * time.Millisecond
+	t.Cleanup(func() { writerWait = old })
+	f, err := os.OpenFile(filepath.Join(w.dir, "a.md"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := applyOne(t, w, prop("p", upd("a.md", "a\n", "A\n")), w.opts())
+	if r.Status != StatusConflict || !strings.Contains(r.Err.Error(), "open for writing") {
+		t.Fatalf("%+v", r)
+	}
+	f.WriteString("late line\n")
+	f.Close()
+	if got := w.read(t, "a.md"); got != "a\nlate line\n" {
+		t.Errorf("a.md = %q", got)
+	}
+}
+
+// crashProposal touches five files with every kind of change.
+func crashWorld(t *testing.T) (*applyWorld, model.Proposal, map[string]string, map[string]string) {
+	files := map[string]string{"MEMORY.md": "- [a](a.md)\n- [c](c.md)\n", "a.md": "alpha\n", "b.md": "beta\n", "c.md": "gamma\n"}
+	w := newApplyWorld(t, files)
+	p := prop("crash",
+		upd("a.md", "alpha\n", "alpha merged with beta\n"),
+		upd("MEMORY.md", files["MEMORY.md"], "- [a](a.md)\n- [n](n.md)\n"),
+		model.Change{Path: "n.md", Op: model.OpCreate, After: "new\n"},
+		model.Change{Path: "b.md", Op: model.OpDelete, BaseSHA256: sumHex([]byte("beta\n"))},
+		upd("c.md", "gamma\n", "gamma fixed\n"),
+	)
+	before := map[string]string{}
+	for k, v := range files {
+		before[k] = sumHex([]byte(v))
+	}
+	after := map[string]string{"MEMORY.md": sumHex([]byte("- [a](a.md)\n- [n](n.md)\n")), "a.md": sumHex([]byte("alpha merged with beta\n")),
+		"n.md": sumHex([]byte("new\n")), "c.md": sumHex([]byte("gamma fixed\n"))}
+	return w, p, before, after
+}
+
+// TestCrashHelper applies the crash proposal in a subprocess and, when
+// MEMTUI_CRASH_AT is n > 0, kills itself with SIGKILL at the n-th step.
+func TestCrashHelper(t *testing.T) {
+	dir := os.Getenv("MEMTUI_CRASH_DIR")
+	if dir == "" {
+		t.Skip("subprocess helper")
+	}
+	var p model.Proposal
+	if err := json.Unmarshal([]byte(os.Getenv("MEMTUI_CRASH_PROP")), &p); err != nil {
+		t.Fatal(err)
+	}
+	at, _ := strconv.Atoi(os.Getenv("MEMTUI_CRASH_AT"))
+	n := 0
+	testHookStep = func(string) {
+		n++
+		if n == at {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}
+	fmt.Println("READY")
+	r := Apply(context.Background(), dir, []model.Proposal{p}, ApplyOptions{JournalRoot: os.Getenv("MEMTUI_CRASH_JOURNAL")})
+	fmt.Println("RESULT", r[0].Status, r[0].Err)
+}
+
+func stateHashes(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() == lockFileName {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = sumHex(b)
+	}
+	return out
+}
+
+func sameHashes(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestCrashLeavesAllOrNothing kills a subprocess applying a five-file
+// proposal at every step of the transaction, then at random moments, and
+// checks after Recover that the memory dir is exactly as before or exactly
+// as after, by hashes, with no temporary file left.
+func TestCrashLeavesAllOrNothing(t *testing.T) {
+	outcomes := map[string]int{}
+	run := func(at int, randomKill time.Duration) (killed bool) {
+		w, p, before, after := crashWorld(t)
+		pj, _ := json.Marshal(p)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.v")
+		cmd.Env = append(os.Environ(), "MEMTUI_CRASH_DIR="+w.dir, "MEMTUI_CRASH_JOURNAL="+w.journal,
+			"MEMTUI_CRASH_PROP="+string(pj), "MEMTUI_CRASH_AT="+strconv.Itoa(at))
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stdout)
+		var lines []string
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+			if sc.Text() == "READY" && randomKill >= 0 {
+				time.Sleep(randomKill)
+				cmd.Process.Signal(syscall.SIGKILL)
+			}
+		}
+		err := cmd.Wait()
+		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		killed = err != nil && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+		if err != nil && !killed {
+			t.Fatalf("helper: %v %v", err, lines)
+		}
+		reps, err := Recover(w.journal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range reps {
+			if r.Err != nil || len(r.Notes) > 0 {
+				t.Errorf("at %d: recover %+v", at, r)
+			}
+		}
+		got := stateHashes(t, w.dir)
+		switch {
+		case sameHashes(got, before):
+			outcomes["rolled back"]++
+		case sameHashes(got, after):
+			outcomes["applied"]++
+		default:
+			t.Errorf("kill at step %d (random %v): neither before nor after: %v\nbefore %v\nafter %v\n%v", at, randomKill, got, before, after, lines)
+		}
+		if again, _ := Recover(w.journal); len(again) != 0 {
+			t.Errorf("second Recover did something: %+v", again)
+		}
+		return killed
+	}
+	steps := 0
+	for at := 1; at < 100; at++ {
+		if !run(at, -1) {
+			break
+		}
+		steps++
+	}
+	if steps < 10 {
+		t.Errorf("only %d kill points", steps)
+	}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20; i++ {
+		run(0, time.Duration(rnd.IntN(8000))*time.Microsecond)
+	}
+	t.Logf("%d kill points at every step, 20 random kills: %v", steps, outcomes)
+}

@@ -1,0 +1,55 @@
+//go:build linux
+
+package memfs
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// openForWriting reports whether any process (this one included) has the
+// file behind f open for writing. It asks for a read lease, which Linux
+// refuses with EAGAIN exactly when the file is open for writing, and drops
+// it at once (an open for writing in between waits for the drop, a few
+// microseconds). f must be open read-only. ok is false when leases are not
+// available (another user's file, leases disabled, a file system without
+// them).
+func openForWriting(f *os.File) (busy, ok bool) {
+	fd := int(f.Fd())
+	_, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_RDLCK)
+	switch err {
+	case nil:
+		unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_UNLCK)
+		return false, true
+	case unix.EAGAIN:
+		return true, true
+	}
+	return false, false
+}
+
+// leaseRead takes a read lease on f (open read-only): while it is held, a
+// process opening the file for writing waits until it is dropped, and the
+// lease shows as broken. busy is true when someone has the file open for
+// writing already; ok false when leases are not available.
+func leaseRead(f *os.File) (busy, ok bool) {
+	_, err := unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_RDLCK)
+	switch err {
+	case nil:
+		return false, true
+	case unix.EAGAIN:
+		return true, true
+	}
+	return false, false
+}
+
+// leaseBroken reports whether someone started opening the file for writing
+// while we held the lease (they wait for leaseRelease).
+func leaseBroken(f *os.File) bool {
+	t, err := unix.FcntlInt(f.Fd(), unix.F_GETLEASE, 0)
+	return err == nil && t != unix.F_RDLCK
+}
+
+func leaseRelease(f *os.File) {
+	unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_UNLCK)
+}

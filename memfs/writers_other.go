@@ -1,0 +1,13 @@
+//go:build unix && !linux
+
+package memfs
+
+import "os"
+
+// openForWriting has no probe here: ok is false, and the caller waits a
+// settle period instead.
+func openForWriting(f *os.File) (busy, ok bool) { return false, false }
+
+func leaseRead(f *os.File) (busy, ok bool) { return false, false }
+func leaseBroken(f *os.File) bool          { return false }
+func leaseRelease(f *os.File)              {}
