@@ -1,0 +1,453 @@
+//go:build unix
+
+package memfs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/google/renameio/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/memtui/memtui/model"
+)
+
+// entry is a journal entry being written or recovered.
+type entry struct {
+	root  string
+	dir   string
+	delfd int // <dir>/deleted
+	m     JournalEntry
+}
+
+func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
+	root := s.opts.JournalRoot
+	if err := os.MkdirAll(filepath.Join(root, pendingDir), 0o700); err != nil {
+		return nil, err
+	}
+	now := s.opts.Now()
+	j := &entry{root: root, delfd: -1, m: JournalEntry{Version: 1, ProposalID: meta.proposalID, Kind: meta.kind,
+		Title: meta.title, MemoryDir: s.dir, RealDir: s.realDir, Time: now.UTC(), State: JournalPrepared, UndoOf: meta.undoOf}}
+	for {
+		j.m.ID = newJournalID(now)
+		j.dir = filepath.Join(root, j.m.ID)
+		err := os.Mkdir(j.dir, 0o700)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, err
+		}
+	}
+	for _, d := range []string{"before", "deleted"} {
+		if err := os.Mkdir(filepath.Join(j.dir, d), 0o700); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range files {
+		jf := JournalFile{Path: f.path, Op: string(f.op), State: "pending", Mode: f.mode}
+		if f.op != model.OpCreate {
+			jf.Before = f.base
+			jf.Image = "before/" + strconv.Itoa(f.idx)
+			if err := writeNewFile(filepath.Join(j.dir, jf.Image), f.before); err != nil {
+				return nil, err
+			}
+		} else {
+			jf.Mode = f.spec.mode
+		}
+		if f.op != model.OpDelete {
+			jf.After = sumHex(f.after)
+		}
+		j.m.Files = append(j.m.Files, jf)
+	}
+	if err := fsyncPath(filepath.Join(j.dir, "before")); err != nil {
+		return nil, err
+	}
+	if err := j.save(); err != nil {
+		return nil, err
+	}
+	if err := writeNewFile(filepath.Join(root, pendingDir, j.m.ID), nil); err != nil {
+		return nil, err
+	}
+	for _, d := range []string{filepath.Join(root, pendingDir), root} {
+		if err := fsyncPath(d); err != nil {
+			return nil, err
+		}
+	}
+	fd, err := openat(unix.AT_FDCWD, filepath.Join(j.dir, "deleted"), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	j.delfd = fd
+	return j, nil
+}
+
+// save writes the manifest atomically and durably.
+func (j *entry) save() error {
+	b, err := json.MarshalIndent(&j.m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := renameio.WriteFile(filepath.Join(j.dir, manifestName), append(b, '\n'), 0o600, renameio.WithTempDir(j.dir)); err != nil {
+		return err
+	}
+	if err := fsyncPath(j.dir); err != nil {
+		return err
+	}
+	if j.m.State != JournalPrepared {
+		if err := os.Remove(filepath.Join(j.root, pendingDir, j.m.ID)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		unix.Close(j.delfd)
+		j.delfd = -1
+	}
+	return nil
+}
+
+// openEntry opens an existing entry for recovery.
+func openEntry(root string, m *JournalEntry) (*entry, error) {
+	j := &entry{root: root, dir: filepath.Join(root, m.ID), m: *m, delfd: -1}
+	if err := os.MkdirAll(filepath.Join(j.dir, "deleted"), 0o700); err != nil {
+		return nil, err
+	}
+	fd, err := openat(unix.AT_FDCWD, filepath.Join(j.dir, "deleted"), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	j.delfd = fd
+	return j, nil
+}
+
+// rollback undoes the applied changes of a transaction in flight, newest
+// first, and marks the entry rolled back.
+func (j *entry) rollback(s *session, files []*fileTx) {
+	for i := len(files) - 1; i >= 0; i-- {
+		f := files[i]
+		if !f.applied {
+			continue
+		}
+		if note := j.rollbackFile(s.rootfd, f.idx, f.held); note != "" {
+			j.m.Notes = append(j.m.Notes, note)
+		}
+		j.m.Files[f.idx].State = "rolled_back"
+	}
+	j.m.State = JournalRolledBack
+	if err := j.save(); err != nil {
+		j.m.Notes = append(j.m.Notes, "saving the journal: "+err.Error())
+	}
+	step("rolled back")
+}
+
+// rollbackFile puts change i's file back as it was, judging from what is on
+// disk (so it serves a transaction in flight and a crashed one alike). held,
+// when known, is the old file kept open: its current bytes are what goes
+// back, with anything an agent wrote into it. It never overwrites a file
+// that is neither memtui's version nor absent; what it cannot put back it
+// keeps in the journal and says so in the returned note.
+func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
+	jf := j.m.Files[i]
+	dirfd, name, err := openParent(rootfd, jf.Path)
+	if err != nil {
+		return jf.Path + ": not rolled back: " + err.Error()
+	}
+	defer unix.Close(dirfd)
+	tmp := tmpName(j.m.ID, i)
+	cur, curOK, err := readAt(dirfd, name, jf.Path)
+	if err != nil {
+		return jf.Path + ": not rolled back: " + err.Error()
+	}
+	ours := curOK && sumHex(cur) == jf.After
+	tb, tmpOK, _ := readAt(dirfd, tmp, tmp)
+	defer fsyncDir(dirfd)
+	switch model.ChangeOp(jf.Op) {
+	case model.OpUpdate:
+		if tmpOK && sumHex(tb) != jf.After {
+			// The temp name holds the old file, swapped out.
+			if !ours {
+				if sumHex(tb) == jf.Before {
+					unix.Unlinkat(dirfd, tmp, 0) // the old version, as in the before-image
+					return ""
+				}
+				return j.salvage(dirfd, tmp, jf.Path, i, "the file changed after memtui replaced it")
+			}
+			if err := exchangeAt(dirfd, tmp, name); err != nil {
+				return jf.Path + ": not rolled back: " + err.Error()
+			}
+			if back, ok, _ := readAt(dirfd, tmp, tmp); ok && sumHex(back) != jf.After {
+				return j.salvage(dirfd, tmp, jf.Path, i, "memtui's version was written to before the rollback")
+			}
+			unix.Unlinkat(dirfd, tmp, 0)
+			return ""
+		}
+		if tmpOK {
+			unix.Unlinkat(dirfd, tmp, 0) // our new version, never swapped in
+		}
+		if !ours {
+			return ""
+		}
+		content, err := j.image(jf)
+		if held != nil {
+			content, err = readAllFrom(held)
+		}
+		if err != nil {
+			return jf.Path + ": not rolled back: " + err.Error()
+		}
+		return replaceContent(dirfd, name, tmp, content, jf.Mode, jf.After, jf.Path)
+	case model.OpDelete:
+		aside := asideName(j.m.ID, i)
+		_, asideOK, _ := lstatAt(dirfd, aside)
+		_, exists, _ := lstatAt(dirfd, name)
+		if exists {
+			if asideOK {
+				return j.salvage(dirfd, aside, jf.Path, i, "a new file took its place")
+			}
+			return ""
+		}
+		if asideOK {
+			if err := unix.Linkat(dirfd, aside, dirfd, name, 0); err != nil {
+				return j.salvage(dirfd, aside, jf.Path, i, err.Error())
+			}
+			unix.Unlinkat(dirfd, aside, 0)
+			return ""
+		}
+		moved := strconv.Itoa(i)
+		if _, ok, _ := lstatAt(j.delfd, moved); ok {
+			if err := unix.Linkat(j.delfd, moved, dirfd, name, 0); err == nil {
+				unix.Unlinkat(j.delfd, moved, 0)
+				return ""
+			}
+		}
+		content, err := j.image(jf)
+		if err != nil {
+			return jf.Path + ": not rolled back: " + err.Error()
+		}
+		if held != nil {
+			if b, err := readAllFrom(held); err == nil {
+				content = b
+			}
+		}
+		return createContent(dirfd, name, tmp, content, jf.Mode, jf.Path)
+	case model.OpCreate:
+		if tmpOK {
+			unix.Unlinkat(dirfd, tmp, 0)
+		}
+		if !ours {
+			return ""
+		}
+		moved := "created-" + strconv.Itoa(i)
+		if err := unix.Renameat(dirfd, name, j.delfd, moved); err != nil {
+			return jf.Path + ": not rolled back: " + err.Error()
+		}
+		if b, ok, _ := readAt(j.delfd, moved, moved); ok && sumHex(b) != jf.After {
+			// Written to just now: put it back.
+			if err := unix.Linkat(j.delfd, moved, dirfd, name, 0); err == nil {
+				unix.Unlinkat(j.delfd, moved, 0)
+				return jf.Path + ": left in place: written by someone else during the rollback"
+			}
+			return jf.Path + ": written by someone else during the rollback; kept at " + filepath.Join(j.dir, "deleted", moved)
+		}
+		return ""
+	}
+	return ""
+}
+
+func (j *entry) image(jf JournalFile) ([]byte, error) {
+	if jf.Image == "" {
+		return nil, errors.New("no before-image")
+	}
+	return os.ReadFile(filepath.Join(j.dir, jf.Image))
+}
+
+// salvage moves name (in dirfd) into the journal's salvage folder.
+func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
+	sd := filepath.Join(j.dir, "salvage")
+	os.MkdirAll(sd, 0o700)
+	dst := filepath.Join(sd, strconv.Itoa(i)+"-"+filepath.Base(rel))
+	if err := unix.Renameat(dirfd, name, unix.AT_FDCWD, dst); err != nil {
+		if err := copyFileAt(dirfd, name, dst); err != nil {
+			return fmt.Sprintf("%s: %s; its earlier version is left at %s in the memory dir", rel, why, name)
+		}
+		unix.Unlinkat(dirfd, name, 0)
+	}
+	fsyncPath(sd)
+	return fmt.Sprintf("%s: %s; the version memtui replaced is kept at %s", rel, why, dst)
+}
+
+// replaceContent swaps content in at name if name still holds expect
+// (compared on the file swapped out; swapped back otherwise).
+func replaceContent(dirfd int, name, tmp string, content []byte, mode uint32, expect, rel string) string {
+	if err := writeTempAt(dirfd, tmp, content, mode); err != nil {
+		return rel + ": not rolled back: " + err.Error()
+	}
+	if err := exchangeAt(dirfd, tmp, name); err != nil {
+		unix.Unlinkat(dirfd, tmp, 0)
+		return rel + ": not rolled back: " + err.Error()
+	}
+	if b, ok, _ := readAt(dirfd, tmp, tmp); !ok || sumHex(b) != expect {
+		exchangeAt(dirfd, tmp, name)
+		unix.Unlinkat(dirfd, tmp, 0)
+		return rel + ": not rolled back: written by someone else during the rollback"
+	}
+	unix.Unlinkat(dirfd, tmp, 0)
+	return ""
+}
+
+// createContent puts content at name unless something is there by now.
+func createContent(dirfd int, name, tmp string, content []byte, mode uint32, rel string) string {
+	unix.Unlinkat(dirfd, tmp, 0)
+	if err := writeTempAt(dirfd, tmp, content, mode); err != nil {
+		return rel + ": not restored: " + err.Error()
+	}
+	defer unix.Unlinkat(dirfd, tmp, 0)
+	if err := unix.Linkat(dirfd, tmp, dirfd, name, 0); err != nil {
+		return rel + ": not restored: " + err.Error()
+	}
+	return ""
+}
+
+// RecoverReport is what Recover did with one unfinished journal entry.
+type RecoverReport struct {
+	ID        string
+	MemoryDir string
+	// Action is "rolled back", "finished" (it had committed; only its
+	// pending mark was left) or "skipped" (its memory dir is locked by a
+	// running memtui or by Claude Code: tried again next start).
+	Action string
+	Notes  []string
+	Err    error
+}
+
+// Recover finishes what a crash interrupted: every journal entry that is
+// not committed is rolled back (its files compared by hash, each put back
+// as it was; a file someone changed since is left alone and named in the
+// notes). Every memtui command runs it at startup. An entry whose memory
+// dir is locked by a live memtui run is in progress, not crashed, and is
+// skipped.
+func Recover(journalRoot string) ([]RecoverReport, error) {
+	opts := ApplyOptions{JournalRoot: journalRoot}.withDefaults()
+	ids, err := os.ReadDir(filepath.Join(opts.JournalRoot, pendingDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []RecoverReport
+	for _, e := range ids {
+		id := e.Name()
+		m, err := readManifest(opts.JournalRoot, id)
+		if err != nil {
+			out = append(out, RecoverReport{ID: id, Action: "skipped", Err: err})
+			continue
+		}
+		if m.State != JournalPrepared {
+			os.Remove(filepath.Join(opts.JournalRoot, pendingDir, id))
+			out = append(out, RecoverReport{ID: id, MemoryDir: m.MemoryDir, Action: "finished"})
+			continue
+		}
+		s, err := openSession(context.Background(), m.RealDir, opts, true)
+		if err != nil {
+			out = append(out, RecoverReport{ID: id, MemoryDir: m.MemoryDir, Action: "skipped", Err: err})
+			continue
+		}
+		out = append(out, s.recoverEntry(m))
+		s.close()
+	}
+	return out, nil
+}
+
+// recoverHere rolls back the unfinished entries of this session's dir.
+func (s *session) recoverHere() {
+	ids, _ := os.ReadDir(filepath.Join(s.opts.JournalRoot, pendingDir))
+	for _, e := range ids {
+		m, err := readManifest(s.opts.JournalRoot, e.Name())
+		if err == nil && m.RealDir == s.realDir && m.State == JournalPrepared {
+			s.recoverEntry(m)
+		}
+	}
+}
+
+func (s *session) recoverEntry(m *JournalEntry) RecoverReport {
+	r := RecoverReport{ID: m.ID, MemoryDir: m.MemoryDir, Action: "rolled back"}
+	j, err := openEntry(s.opts.JournalRoot, m)
+	if err != nil {
+		r.Action, r.Err = "skipped", err
+		return r
+	}
+	for i := len(j.m.Files) - 1; i >= 0; i-- {
+		if note := j.rollbackFile(s.rootfd, i, nil); note != "" {
+			j.m.Notes = append(j.m.Notes, note)
+		}
+		j.m.Files[i].State = "rolled_back"
+	}
+	j.m.State = JournalRolledBack
+	r.Notes = j.m.Notes
+	r.Err = j.save()
+	s.changed = true
+	return r
+}
+
+// Undo restores the files of an applied proposal (journal entry id) as
+// they were before it, byte for byte, as a transaction of its own (with
+// its own journal entry, so an undo can be undone). It refuses, writing
+// nothing, when any of the files changed since memtui applied the
+// proposal: a conflict naming the file.
+func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
+	opts = opts.withDefaults()
+	res := ApplyResult{Status: StatusFailed}
+	m, err := readManifest(opts.JournalRoot, id)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	res.ProposalID = m.ProposalID
+	if m.State != JournalCommitted {
+		res.Err = fmt.Errorf("journal entry %s is %s; only an applied proposal can be undone", id, m.State)
+		return res
+	}
+	jdir := filepath.Join(opts.JournalRoot, id)
+	var specs []spec
+	for i := len(m.Files) - 1; i >= 0; i-- {
+		jf := m.Files[i]
+		var img []byte
+		if jf.Image != "" {
+			if img, err = os.ReadFile(filepath.Join(jdir, jf.Image)); err != nil {
+				res.Path, res.Err = jf.Path, fmt.Errorf("before-image: %w", err)
+				return res
+			}
+		}
+		switch model.ChangeOp(jf.Op) {
+		case model.OpUpdate:
+			specs = append(specs, spec{path: jf.Path, op: model.OpUpdate, base: jf.After, after: img})
+		case model.OpCreate:
+			specs = append(specs, spec{path: jf.Path, op: model.OpDelete, base: jf.After})
+		case model.OpDelete:
+			specs = append(specs, spec{path: jf.Path, op: model.OpCreate, after: img, mode: jf.Mode})
+		}
+	}
+	s, err := openSession(ctx, m.RealDir, opts, false)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	defer s.close()
+	s.recoverHere()
+	res = s.run(txnMeta{proposalID: m.ProposalID, kind: "undo", title: "undo: " + m.Title, undoOf: id, team: true}, specs)
+	if res.Status == StatusConflict {
+		res.Err = &ConflictError{Path: res.Path, Reason: "changed since memtui applied it; undo of " + id + " refused, nothing written"}
+		return res
+	}
+	if res.Status == StatusApplied {
+		m.State, m.UndoneBy = JournalUndone, res.JournalID
+		j := &entry{root: opts.JournalRoot, dir: jdir, m: *m, delfd: -1}
+		if err := j.save(); err != nil {
+			res.Err = fmt.Errorf("undone, but the journal entry could not be marked: %w", err)
+		}
+	}
+	return res
+}

@@ -1,0 +1,334 @@
+//go:build unix
+
+package memfs
+
+// Low-level file operations of the write path. Everything inside a memory
+// dir is reached from one directory descriptor with openat-style calls that
+// never follow a symlink, so a component swapped for a link during a run
+// cannot redirect a write out of the directory.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// errRefused marks a path memtui will not write: a symlink, a directory
+// where a file should be, a path outside the memory dir.
+var errRefused = errors.New("refused")
+
+// refusedError says why a path is refused; errors.Is(err, errRefused).
+type refusedError struct {
+	Path   string
+	Reason string
+}
+
+func (e *refusedError) Error() string {
+	if e.Path == "" {
+		return e.Reason
+	}
+	return e.Path + ": " + e.Reason
+}
+func (e *refusedError) Is(target error) bool { return target == errRefused }
+
+func refuse(path, format string, args ...any) error {
+	return &refusedError{Path: path, Reason: fmt.Sprintf(format, args...)}
+}
+
+func sumHex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func retryEINTR(f func() error) error {
+	for {
+		if err := f(); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+func openat(dirfd int, name string, flags int, perm uint32) (int, error) {
+	var fd int
+	err := retryEINTR(func() (err error) {
+		fd, err = unix.Openat(dirfd, name, flags|unix.O_CLOEXEC, perm)
+		return err
+	})
+	return fd, err
+}
+
+// openRoot opens a memory dir for writing. The directory itself must not be
+// a symlink (refused: write to the target by naming it); symlinks among its
+// ancestors (a ~/.claude on another disk) are resolved once, here. It
+// returns the descriptor and the resolved path.
+func openRoot(dir string) (int, string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return -1, "", err
+	}
+	fi, err := os.Lstat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return -1, "", refuse(abs, "the memory dir does not exist")
+	case err != nil:
+		return -1, "", err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, _ := filepath.EvalSymlinks(abs)
+		return -1, "", refuse(abs, "the memory dir is a symlink (to %s); memtui does not write through a symlinked memory dir: open the target itself (--memory-dir %s)", target, target)
+	case !fi.IsDir():
+		return -1, "", refuse(abs, "the memory dir is a %s, not a directory", describeMode(fi.Mode()))
+	}
+	parent, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return -1, "", err
+	}
+	real := filepath.Join(parent, filepath.Base(abs))
+	fd, err := openat(unix.AT_FDCWD, real, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		if err == unix.ELOOP || err == unix.ENOTDIR {
+			return -1, "", refuse(abs, "the memory dir was replaced by a symlink or a file while memtui opened it")
+		}
+		return -1, "", &fs.PathError{Op: "open", Path: real, Err: err}
+	}
+	return fd, real, nil
+}
+
+// validRel checks a change's path: relative, slash-separated, clean, no
+// "..", a .md file, and not under team/ unless team is allowed.
+func validRel(p string, team bool) error {
+	switch {
+	case p == "":
+		return refuse(p, "empty path")
+	case strings.ContainsRune(p, 0) || strings.ContainsRune(p, '\\'):
+		return refuse(p, "a NUL byte or backslash in the path")
+	case strings.HasPrefix(p, "/") || filepath.IsAbs(p):
+		return refuse(p, "an absolute path; changes must be relative to the memory dir")
+	}
+	for _, c := range strings.Split(p, "/") {
+		if c == ".." {
+			return refuse(p, "the path leaves the memory dir (..)")
+		}
+		if c == "" || c == "." {
+			return refuse(p, "not a clean path")
+		}
+	}
+	if !strings.HasSuffix(p, ".md") {
+		return refuse(p, "not a .md file; memtui writes only memory files")
+	}
+	if !team && strings.HasPrefix(p, teamDirName+"/") {
+		return refuse(p, "under team/, which syncs to other people and where deletes do not propagate; not written without the team option")
+	}
+	return nil
+}
+
+// openParent opens the directory holding rel, walking down from rootfd one
+// component at a time without following symlinks. The caller closes it.
+func openParent(rootfd int, rel string) (int, string, error) {
+	parts := strings.Split(rel, "/")
+	fd, err := unix.Dup(rootfd)
+	if err != nil {
+		return -1, "", err
+	}
+	for i, c := range parts[:len(parts)-1] {
+		next, err := openat(fd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+		if err != nil {
+			var st unix.Stat_t
+			serr := unix.Fstatat(fd, c, &st, unix.AT_SYMLINK_NOFOLLOW)
+			unix.Close(fd)
+			sub := strings.Join(parts[:i+1], "/")
+			switch {
+			case serr == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK:
+				return -1, "", refuse(rel, "%s is a symlink; memtui never writes through one", sub)
+			case err == unix.ENOENT:
+				return -1, "", refuse(rel, "the directory %s does not exist", sub)
+			case err == unix.ENOTDIR || err == unix.ELOOP:
+				return -1, "", refuse(rel, "%s is not a directory", sub)
+			}
+			return -1, "", &fs.PathError{Op: "open", Path: sub, Err: err}
+		}
+		unix.Close(fd)
+		fd = next
+	}
+	return fd, parts[len(parts)-1], nil
+}
+
+// lstatAt stats name in dirfd without following a symlink; exists is false
+// on ENOENT.
+func lstatAt(dirfd int, name string) (st unix.Stat_t, exists bool, err error) {
+	err = unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	if err == unix.ENOENT {
+		return st, false, nil
+	}
+	return st, err == nil, err
+}
+
+// kindProblem says why st is not a file memtui may replace, or "".
+func kindProblem(st *unix.Stat_t) string {
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return ""
+	case unix.S_IFLNK:
+		return "is a symlink; memtui never writes through one"
+	case unix.S_IFDIR:
+		return "is a directory, not a file"
+	}
+	return "is not a regular file"
+}
+
+// openRegularAt opens name in dirfd for reading: no symlink, no FIFO hang,
+// regular files only. ENOENT comes back as fs.ErrNotExist.
+func openRegularAt(dirfd int, name, rel string) (*os.File, *unix.Stat_t, error) {
+	fd, err := openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		if err == unix.ENOENT {
+			return nil, nil, fs.ErrNotExist
+		}
+		if st, ok, _ := lstatAt(dirfd, name); ok {
+			if p := kindProblem(&st); p != "" {
+				return nil, nil, refuse(rel, "%s", p)
+			}
+		}
+		return nil, nil, &fs.PathError{Op: "open", Path: rel, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, nil, err
+	}
+	if p := kindProblem(&st); p != "" {
+		unix.Close(fd)
+		return nil, nil, refuse(rel, "%s", p)
+	}
+	return os.NewFile(uintptr(fd), rel), &st, nil
+}
+
+// readAllFrom reads f from offset 0 to its current end (pread: the offset
+// of a descriptor kept across checks does not matter).
+func readAllFrom(f *os.File) ([]byte, error) {
+	return io.ReadAll(io.NewSectionReader(f, 0, math.MaxInt64))
+}
+
+// readAt reads the regular file name in dirfd; exists false when absent.
+func readAt(dirfd int, name, rel string) (b []byte, exists bool, err error) {
+	f, _, err := openRegularAt(dirfd, name, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	b, err = readAllFrom(f)
+	return b, err == nil, err
+}
+
+// writeTempAt creates name in dirfd (it must not exist), writes content and
+// fsyncs it. mode 0 leaves the permission to the umask (0666 &^ umask, as
+// Claude Code's writes get); otherwise the file gets exactly mode.
+func writeTempAt(dirfd int, name string, content []byte, mode uint32) error {
+	fd, err := openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o666)
+	if err != nil {
+		return &fs.PathError{Op: "create", Path: name, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), name)
+	err = func() error {
+		if mode != 0 {
+			if err := f.Chmod(fs.FileMode(mode & 0o777)); err != nil {
+				return err
+			}
+			if mode&^0o777 != 0 {
+				if err := unix.Fchmod(fd, mode&0o7777); err != nil {
+					return err
+				}
+			}
+		}
+		if _, err := f.Write(content); err != nil {
+			return err
+		}
+		return f.Sync()
+	}()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		unix.Unlinkat(dirfd, name, 0)
+	}
+	return err
+}
+
+func fsyncDir(fd int) error {
+	return retryEINTR(func() error { return unix.Fsync(fd) })
+}
+
+func fsyncPath(p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// exchangeAt swaps the names a and b in dirfd atomically (renameat2
+// RENAME_EXCHANGE on Linux): afterwards b holds what a held and a holds
+// whatever sat at b at that instant, so nothing an agent renamed over b a
+// moment earlier is lost, and readers of b never see it missing.
+func exchangeAt(dirfd int, a, b string) error {
+	err := exchange(dirfd, a, b)
+	if err == unix.EINVAL || err == unix.ENOSYS || err == unix.ENOTSUP {
+		return exchangeFallback(dirfd, a, b)
+	}
+	return err
+}
+
+// exchangeFallback emulates the swap where the file system cannot: link b
+// aside, rename a over b, rename the aside to a. An agent's rename over b
+// between the link and the rename is not seen (the window the atomic swap
+// closes).
+func exchangeFallback(dirfd int, a, b string) error {
+	aside := a + ".x"
+	if err := unix.Linkat(dirfd, b, dirfd, aside, 0); err != nil {
+		return err
+	}
+	if err := unix.Renameat(dirfd, a, dirfd, b); err != nil {
+		unix.Unlinkat(dirfd, aside, 0)
+		return err
+	}
+	return unix.Renameat(dirfd, aside, dirfd, a)
+}
+
+// copyFileAt copies the regular file name in dirfd to the new path dst
+// (created, fsynced): the cross-device fallback of a move into the journal.
+func copyFileAt(dirfd int, name, dst string) error {
+	b, _, err := readAt(dirfd, name, name)
+	if err != nil {
+		return err
+	}
+	return writeNewFile(dst, b)
+}
+
+// writeNewFile creates path (0600) with b and fsyncs it.
+func writeNewFile(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
