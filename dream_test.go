@@ -285,3 +285,81 @@ func TestDreamProposalsHoldOnAGeneratedTree(t *testing.T) {
 	}
 	t.Logf("%d proposals: %v", len(props), kinds)
 }
+
+// dream --apply writes only with --yes, journals what it wrote, and undo
+// puts it back byte for byte — or refuses once an agent changed the file.
+func TestApplyAndUndo(t *testing.T) {
+	cfg, memDir, _ := proposerTree(t)
+	state := t.TempDir()
+	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", state)
+	file := filepath.Join(memDir, "project_launch.md")
+	orig, _ := os.ReadFile(file)
+
+	code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "dream", "--apply", "--kind", "absolutize-dates")
+	if code != exitOK || !strings.Contains(stdout, "would apply absolutize-dates-") || !strings.Contains(stdout, "Dry run") {
+		t.Fatalf("without --yes: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(file); string(b) != string(orig) {
+		t.Fatal("a dry run wrote the file")
+	}
+
+	code, stdout, stderr = runCLI(t, e, "--config-dir", cfg, "dream", "--apply", "--yes", "--kind", "absolutize-dates")
+	if code != exitOK || !strings.Contains(stdout, "applied   absolutize-dates-") {
+		t.Fatalf("--apply --yes: exit %d\n%s%s", code, stdout, stderr)
+	}
+	after, _ := os.ReadFile(file)
+	if strings.Contains(string(after), "tomorrow") {
+		t.Fatalf("the proposal was not written:\n%s", after)
+	}
+	if _, err := os.Stat(filepath.Join(state, "memtui", "journal")); err != nil {
+		t.Fatalf("no journal under XDG_STATE_HOME: %v", err)
+	}
+
+	code, stdout, _ = runCLI(t, e, "--config-dir", cfg, "undo", "--list")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != exitOK || len(lines) != 1 || !strings.Contains(lines[0], "absolutize-dates") {
+		t.Fatalf("undo --list: exit %d\n%s", code, stdout)
+	}
+	id := strings.Fields(lines[0])[0]
+	code, stdout, _ = runCLI(t, e, "--config-dir", cfg, "undo", "--list", "--json")
+	if code != exitOK || !strings.Contains(stdout, `"id": "`+id+`"`) {
+		t.Errorf("undo --list --json:\n%s", stdout)
+	}
+
+	code, stdout, stderr = runCLI(t, e, "--config-dir", cfg, "undo", id)
+	if code != exitOK || !strings.Contains(stdout, "undone "+id) {
+		t.Fatalf("undo: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(file); string(b) != string(orig) {
+		t.Fatalf("undo did not restore the file byte for byte:\n%s", b)
+	}
+
+	// Apply again, let an agent change the file, and undo must refuse.
+	runCLI(t, e, "--config-dir", cfg, "dream", "--apply", "--yes", "--kind", "absolutize-dates")
+	_, stdout, _ = runCLI(t, e, "--config-dir", cfg, "undo", "--list")
+	id = strings.Fields(stdout)[0]
+	agent := "\nAn agent added this line afterwards.\n"
+	f, _ := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(agent)
+	f.Close()
+	code, stdout, _ = runCLI(t, e, "--config-dir", cfg, "undo", id)
+	if code != exitFindings || !strings.Contains(stdout, "not undone") {
+		t.Errorf("undo after an agent's write: exit %d\n%s", code, stdout)
+	}
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), "An agent added this line") {
+		t.Error("undo overwrote the agent's write")
+	}
+}
+
+func TestApplyOnlyAndReadonly(t *testing.T) {
+	cfg, _, _ := proposerTree(t)
+	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", t.TempDir())
+	code, _, stderr := runCLI(t, e, "--config-dir", cfg, "dream", "--apply", "--yes", "--only", "merge-0000000000")
+	if code != exitUsage || !strings.Contains(flat(stderr), "no proposal \"merge-0000000000\"") {
+		t.Errorf("an unknown --only ID: exit %d %s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, e, "--readonly", "--config-dir", cfg, "dream", "--apply", "--yes")
+	if code != exitUsage || !strings.Contains(flat(stderr), "readonly") {
+		t.Errorf("--readonly --apply: exit %d %s", code, stderr)
+	}
+}

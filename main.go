@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -158,7 +159,33 @@ checks them like its own.`,
 	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (deletes there do not propagate)")
 	fd.StringVar(&df.proposer, "proposer", "", "run `CMD` for each memory directory and review its proposals instead of memtui's")
 	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "stop a --proposer command after this long")
+	fd.BoolVar(&df.apply, "apply", false, "write the proposals (a dry run unless --yes is given too)")
+	fd.BoolVar(&df.yes, "yes", false, "with --apply: really write, without asking")
+	fd.BoolVar(&df.dryRun, "dry-run", false, "with --apply: say what would be written, write nothing (the default without --yes)")
+	fd.StringSliceVar(&df.only, "only", nil, "with --apply: only these proposal `IDs` (comma-separated or repeated)")
+	fd.DurationVar(&df.wait, "wait", 0, "with --apply: wait this long for Claude Code's consolidation lock instead of giving up")
 	root.AddCommand(dream)
+
+	var uf undoFlags
+	undo := &cobra.Command{
+		Use:   "undo [ID]",
+		Short: "Undo an applied proposal from the journal",
+		Long: `Undo an applied proposal: its files are restored byte for byte from the
+journal (under $XDG_STATE_HOME/memtui/journal), as a journaled change of its
+own. A file an agent changed since memtui wrote it is not overwritten: the
+undo is refused and says which.
+
+--list prints one applied proposal per line, newest first, the journal ID first.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runUndo(cmd.Context(), g, uf, args, stdout, stderr)
+		},
+	}
+	fu := undo.Flags()
+	fu.BoolVar(&uf.list, "list", false, "list applied proposals, newest first")
+	fu.BoolVar(&uf.json, "json", false, "with --list: print JSON")
+	fu.DurationVar(&uf.wait, "wait", 0, "wait this long for Claude Code's consolidation lock instead of giving up")
+	root.AddCommand(undo)
 
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
@@ -179,6 +206,16 @@ type dreamFlags struct {
 	includeTeam     bool
 	proposer        string
 	proposerTimeout time.Duration
+	apply, yes      bool
+	dryRun          bool
+	only            []string
+	wait            time.Duration
+}
+
+// undoFlags are undo's own flags.
+type undoFlags struct {
+	list, json bool
+	wait       time.Duration
 }
 
 // runDream prints the proposals for every memory directory.
@@ -209,6 +246,9 @@ func runDream(ctx context.Context, g *globals, df dreamFlags, stdout, stderr io.
 	} else {
 		props = consolidate.Dream(s.scan, dopts)
 	}
+	if df.apply {
+		return applyProposals(ctx, g, s, props, df, stdout, stderr)
+	}
 	if df.json {
 		return report.ProposalsJSON(stdout, props)
 	}
@@ -220,6 +260,146 @@ func runDream(ctx context.Context, g *globals, df dreamFlags, stdout, stderr io.
 		st = report.DefaultDiffStyles(darkBackground(stdout, w.Profile))
 	}
 	return report.Proposals(w, props, before, st, home, termWidth(stdout))
+}
+
+// applyProposals writes the proposals (or those --only names) under the
+// locks, one memory directory at a time, and reports each: applied (with
+// its journal ID), conflict or failed, with why. Without --yes it is a dry
+// run. Exit 1 when any did not apply.
+func applyProposals(ctx context.Context, g *globals, s *session, props []model.Proposal, df dreamFlags, stdout, stderr io.Writer) error {
+	if g.readonly {
+		return errors.New("--readonly forbids --apply")
+	}
+	if len(df.only) > 0 {
+		byID := map[string]model.Proposal{}
+		for _, p := range props {
+			byID[p.ID] = p
+		}
+		var picked []model.Proposal
+		for _, id := range df.only {
+			p, ok := byID[id]
+			if !ok {
+				return fmt.Errorf("no proposal %q in --only: run memtui dream to see the IDs (they change when the files do)", id)
+			}
+			picked = append(picked, p)
+		}
+		props = picked
+	}
+	if len(props) == 0 {
+		fmt.Fprintln(stdout, "Nothing to apply.")
+		return nil
+	}
+	if !df.yes || df.dryRun {
+		for _, p := range props {
+			fmt.Fprintf(stdout, "would apply %s  %s\n", p.ID, p.Title)
+			for _, c := range p.Changes {
+				fmt.Fprintf(stdout, "  %-6s %s\n", c.Op, filepath.Join(p.MemoryDir, c.Path))
+			}
+		}
+		fmt.Fprintf(stdout, "Dry run: %d %s, nothing written. Add --yes to write.\n", len(props), plural(len(props), "proposal", "proposals"))
+		return nil
+	}
+	var dirs []string
+	byDir := map[string][]model.Proposal{}
+	for _, p := range props {
+		if _, ok := byDir[p.MemoryDir]; !ok {
+			dirs = append(dirs, p.MemoryDir)
+		}
+		byDir[p.MemoryDir] = append(byDir[p.MemoryDir], p)
+	}
+	opts := memfs.ApplyOptions{JournalRoot: s.journal, IncludeTeam: df.includeTeam, WaitForLock: df.wait}
+	applied, other := 0, 0
+	for _, dir := range dirs {
+		for _, r := range memfs.Apply(ctx, dir, byDir[dir], opts) {
+			switch r.Status {
+			case memfs.StatusApplied:
+				applied++
+				fmt.Fprintf(stdout, "applied   %s  (journal %s)\n", r.ProposalID, r.JournalID)
+			default:
+				other++
+				why := ""
+				if r.Err != nil {
+					why = ": " + r.Err.Error()
+				}
+				fmt.Fprintf(stdout, "%-9s %s%s\n", r.Status, r.ProposalID, why)
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "%d applied, %d not. ", applied, other)
+	if other > 0 {
+		fmt.Fprintln(stdout, "Run memtui dream again: proposals that conflicted are proposed afresh from the files as they are now.")
+		g.exit = exitFindings
+	} else {
+		fmt.Fprintln(stdout, "memtui undo --list shows them; memtui undo ID restores one.")
+	}
+	return nil
+}
+
+// runUndo lists the journal or undoes one applied proposal.
+func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdout, stderr io.Writer) error {
+	opts, err := scanOptions(g, stderr)
+	if err != nil {
+		return err
+	}
+	root := journalRoot(g, opts)
+	recoverJournal(root, stderr)
+	if uf.list || len(args) == 0 {
+		if !uf.list {
+			return errors.New("give the journal ID of the proposal to undo, or --list to see them")
+		}
+		entries, err := memfs.List(root)
+		if err != nil {
+			return err
+		}
+		if uf.json {
+			if entries == nil {
+				entries = []memfs.JournalEntry{}
+			}
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			return enc.Encode(struct {
+				Version int                  `json:"version"`
+				Entries []memfs.JournalEntry `json:"entries"`
+			}{1, entries})
+		}
+		n := 0
+		for _, e := range entries {
+			if e.State != memfs.JournalCommitted {
+				continue // rolled back or already undone: nothing to undo
+			}
+			n++
+			fmt.Fprintf(stdout, "%s  %s  %-16s %s  (%s)\n", e.ID, e.Time.Local().Format("2006-01-02 15:04"), e.Kind, e.Title, e.MemoryDir)
+		}
+		if n == 0 {
+			fmt.Fprintln(stderr, "memtui: nothing applied to undo")
+		}
+		return nil
+	}
+	if g.readonly {
+		return errors.New("--readonly forbids undo")
+	}
+	r := memfs.Undo(ctx, args[0], memfs.ApplyOptions{JournalRoot: root, WaitForLock: uf.wait})
+	switch r.Status {
+	case memfs.StatusApplied:
+		fmt.Fprintf(stdout, "undone %s (the undo is journal %s)\n", args[0], r.JournalID)
+		return nil
+	default:
+		why := ""
+		if r.Err != nil {
+			why = ": " + r.Err.Error()
+		}
+		fmt.Fprintf(stdout, "not undone (%s)%s\n", r.Status, why)
+		g.exit = exitFindings
+		return nil
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // beforeLookup finds a file's content as read, for the diffs.
@@ -541,10 +721,11 @@ func noMemoryError(g *globals, opts memfs.Options) error {
 // session is what every command starts from: "today", where to look, the
 // tree discovered, and the checks' options with the config file applied.
 type session struct {
-	now   time.Time
-	opts  memfs.Options
-	scan  *model.Scan
-	copts consolidate.Options
+	now     time.Time
+	opts    memfs.Options
+	scan    *model.Scan
+	copts   consolidate.Options
+	journal string // where applied proposals are journaled
 }
 
 // start reads the shared flags and discovers the tree. A machine with no
@@ -565,7 +746,10 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
 		return nil, noMemoryError(g, opts)
 	}
-	s := &session{now: now, opts: opts, scan: scan, copts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}}
+	s := &session{now: now, opts: opts, scan: scan, copts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}, journal: journalRoot(g, opts)}
+	// A run that died half-way through writing (a crash, a kill) is rolled
+	// back before anything reads the tree.
+	recoverJournal(s.journal, stderr)
 	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
 		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
 	} else {
@@ -575,6 +759,42 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 		}
 	}
 	return s, nil
+}
+
+// journalRoot is where applied proposals are journaled: the XDG state dir
+// (from the environment memtui was given), or beside the demo's scratch
+// tree, so the demo never writes into the user's own state.
+func journalRoot(g *globals, opts memfs.Options) string {
+	if g.demo && len(opts.ConfigDirs) == 1 {
+		return filepath.Join(opts.ConfigDirs[0], ".memtui-journal")
+	}
+	if x := g.getenv("XDG_STATE_HOME"); x != "" {
+		return filepath.Join(x, "memtui", "journal")
+	}
+	if h := g.getenv("HOME"); h != "" && runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		return filepath.Join(h, ".local", "state", "memtui", "journal")
+	}
+	return memfs.DefaultJournalRoot()
+}
+
+// recoverJournal finishes or rolls back what an interrupted run left, and
+// says so.
+func recoverJournal(root string, stderr io.Writer) {
+	reports, err := memfs.Recover(root)
+	if err != nil {
+		fmt.Fprintf(stderr, "memtui: could not check the journal %s: %v\n", root, err)
+		return
+	}
+	for _, r := range reports {
+		msg := fmt.Sprintf("memtui: an interrupted write (journal %s, %s) was %s", r.ID, r.MemoryDir, r.Action)
+		if r.Err != nil {
+			msg += ": " + r.Err.Error()
+		}
+		fmt.Fprintln(stderr, msg)
+		for _, n := range r.Notes {
+			fmt.Fprintln(stderr, "  "+n)
+		}
+	}
 }
 
 // interactive reports whether the TUI can run: stdin and stdout are both
