@@ -551,6 +551,14 @@ func (v *diffView) build() {
 		}
 		wrap(reads, faint)
 	}
+	if v.dec != nil {
+		switch {
+		case v.dec.err != nil:
+			wrap("✗ cannot be written: "+v.dec.err.Error(), paint.New(st.Error).Paint)
+		case v.dec.result != nil && v.dec.result.Err != nil:
+			wrap(string(v.dec.result.Status)+": "+v.dec.result.Err.Error(), paint.New(st.Error).Paint)
+		}
+	}
 	ds := v.ds
 	v.bodyStart = len(v.rows)
 	if v.deciding() && v.w > gutterW+1 {

@@ -61,8 +61,13 @@ func (v *journalView) set(msg journalMsg) {
 	v.entries, v.err, v.loaded = msg.entries, msg.err, true
 	rows := make([]row, len(v.entries))
 	for i, e := range v.entries {
-		rows[i] = row{ref: i, left: fmt.Sprintf("%s  %-11s %s  %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.ProposalID, e.Title),
-			right: tilde(e.MemoryDir, v.c.home)}
+		// The ID names the kind; the title is cut before it, the directory
+		// shows when there is room (the lines below have it whole).
+		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s · %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title, e.ProposalID)}
+		if v.w >= wideWidth {
+			r.right = truncLeft(tilde(e.MemoryDir, v.c.home), v.w/4)
+		}
+		rows[i] = r
 	}
 	v.list.setRows(rows)
 	if !v.list.selectRef(indexOfEntry(v.entries, keep)) {
@@ -103,11 +108,14 @@ func (v *journalView) selected() *memfs.JournalEntry {
 }
 
 // detailH is the rows under the list for the selected entry.
-func (v *journalView) detailH() int { return min(max(v.h/3, 3), 8) }
+func (v *journalView) detailH() int { return min(max(v.h/3, 4), 10) }
 
 func (v *journalView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.list.setSize(w, max(h-2-v.detailH(), 1))
+	if v.loaded {
+		v.set(journalMsg{entries: v.entries, err: v.err}) // the right column follows the width
+	}
 }
 
 func (v *journalView) Update(msg tea.Msg) tea.Cmd {
@@ -138,7 +146,9 @@ func (v *journalView) View() string {
 	var det []string
 	if e := v.selected(); e != nil {
 		det = append(det, st.Faint.Render(strings.Repeat("─", max(v.w, 1))))
+		det = append(det, st.Bold.Render(e.Title))
 		det = append(det, fmt.Sprintf("%s · %s · %s · journal %s", e.Kind, e.ProposalID, stateWord(e.State), e.ID))
+		det = append(det, truncLeft(tilde(e.MemoryDir, v.c.home), v.w))
 		if e.UndoneBy != "" {
 			det = append(det, "undone by "+e.UndoneBy)
 		}

@@ -133,6 +133,24 @@ func (it *propItem) before(p string) (string, bool) {
 	return "", false
 }
 
+// proposalBefore is before limited to the files the proposal changes or
+// reads, and the index: what consolidate.Partial expects. (Given every
+// file of the directory, Partial counts an index entry of a file the
+// proposal never touched as one the kept changes delete.)
+func (it *propItem) proposalBefore(p string) (string, bool) {
+	known := p == "MEMORY.md"
+	for _, c := range it.p.Changes {
+		known = known || c.Path == p
+	}
+	for _, r := range it.p.Reads {
+		known = known || r.Path == p
+	}
+	if !known {
+		return "", false
+	}
+	return it.before(p)
+}
+
 // proposal is the proposal with a person's edits, whole. Its Changes are
 // a fresh slice: nothing shared with the item is ever changed in place.
 func (it *propItem) proposal(d *decision) model.Proposal {
@@ -169,7 +187,7 @@ func (it *propItem) revalidate(d *decision) {
 		d.final = &p
 		return
 	}
-	out, err := consolidate.Partial(p, it.before, keep)
+	out, err := consolidate.Partial(p, it.proposalBefore, keep)
 	if err != nil {
 		d.err = err
 		return

@@ -318,6 +318,8 @@ func (m *Model) footer() string {
 		return fit(m.input.View(), m.width, 1)
 	case m.err != nil:
 		return fit(st.Error.Render("✗ "+m.err.Error()), m.width, 1)
+	case m.dialog != nil:
+		return fit(st.Faint.Render("the answer is No unless you press y"), m.width, 1)
 	}
 	if m.help.ShowAll {
 		return fit(strings.Join(m.fullHelp(), "\n"), m.width, m.footerHeight())
