@@ -20,6 +20,14 @@ type KeyMap struct {
 	Severity, NextRule, PrevRule key.Binding
 	// In the proposals view's diff.
 	DiffMode, NextHunk, PrevHunk key.Binding
+	// Deciding on proposals: Toggle accepts or un-accepts a proposal (or,
+	// in its diff, the hunk under the cursor or the range), Range starts a
+	// range of hunks, Write writes the accepted set after a confirmation.
+	Toggle, Accept, Reject, Range, Write key.Binding
+	// The journal of what memtui wrote, and undoing an entry.
+	Journal, Undo key.Binding
+	// Confirm answers yes in a confirmation; any other key is no.
+	Confirm key.Binding
 	// Everywhere.
 	Filter, ClearFilter, Edit, Refresh, Help, Quit key.Binding
 }
@@ -41,8 +49,8 @@ func Default() KeyMap {
 		Findings: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "all findings")),
 		Index:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index as loaded")),
 		Browse:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "browse")),
-		// Proposals are reviewed here; accepting them comes later, so
-		// the binding stays live under --readonly.
+		// Reviewing proposals writes nothing, so the binding stays live
+		// under --readonly; deciding on them and writing do not.
 		Proposals: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "dream proposals")),
 
 		Source:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "rendered/source")),
@@ -57,6 +65,16 @@ func Default() KeyMap {
 		NextHunk: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next hunk")),
 		PrevHunk: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous hunk")),
 
+		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "accept/undo (hunk in diff)")),
+		Accept: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept proposal")),
+		Reject: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject proposal")),
+		Range:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "select a range of hunks")),
+		Write:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write accepted")),
+
+		Journal: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "journal of writes")),
+		Undo:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo entry")),
+		Confirm: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit in $EDITOR")),
@@ -66,9 +84,12 @@ func Default() KeyMap {
 	}
 }
 
-// ReadOnly returns the map with every binding that writes disabled, so it
-// neither fires nor shows in the help.
+// ReadOnly returns the map with every binding that writes, or only leads to
+// writing (deciding on proposals), disabled, so it neither fires nor shows
+// in the help.
 func (k KeyMap) ReadOnly() KeyMap {
-	k.Edit.SetEnabled(false)
+	for _, b := range []*key.Binding{&k.Edit, &k.Toggle, &k.Accept, &k.Reject, &k.Range, &k.Write, &k.Undo} {
+		b.SetEnabled(false)
+	}
 	return k
 }

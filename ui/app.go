@@ -33,8 +33,12 @@ type Config struct {
 	Scan memfs.Options
 	// Orient tunes the checks (Now, Paths, Ignore, StaleAfter, Secrets).
 	Orient consolidate.Options
-	// ReadOnly hides every action that writes (editing).
+	// ReadOnly hides every action that writes (editing, deciding on and
+	// writing proposals, undoing).
 	ReadOnly bool
+	// JournalRoot is where applied proposals are journaled (and undone
+	// from); "" means memfs.DefaultJournalRoot().
+	JournalRoot string
 	// NoColor draws with attributes only (NO_COLOR).
 	NoColor bool
 	// Keys are the bindings; the zero value means keymap.Default().
@@ -62,6 +66,7 @@ const (
 	viewFindings
 	viewIndex
 	viewProposals
+	viewJournal
 )
 
 type focusID int
@@ -93,8 +98,15 @@ type Model struct {
 	// proposals reviews Dream's proposals; props tracks computing them.
 	proposals *proposalsView
 	props     propState
-	help      help.Model
-	input     textinput.Model
+	// journal lists what was written; dialog, when set, is a question or
+	// a summary that takes the next key; write is a write in progress.
+	journal     *journalView
+	dialog      *dialog
+	write       *writeRun
+	undoing     bool
+	pendingEdit *pendingEdit
+	help        help.Model
+	input       textinput.Model
 	// filtering is the input mode: keys go to the filter box.
 	filtering bool
 
@@ -160,7 +172,8 @@ func New(cfg Config) *Model {
 	m.preview = newPreviewPane(m.c)
 	m.findings = newFindingsView(m.c)
 	m.index = newIndexView(m.c)
-	m.proposals = newProposalsView(m.c)
+	m.proposals = newProposalsView(m.c, cfg.Orient.Secrets)
+	m.journal = newJournalView(m.c)
 	m.help = help.New()
 	m.input = textinput.New()
 	m.input.Prompt = "/"
@@ -287,6 +300,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case watchErrMsg:
 		m.watchMsg = "live updates stalled: " + msg.err.Error()
 		return m, tea.Batch(m.refresh(), m.waitWatchErr())
+	case applyProgressMsg, applyDirDoneMsg, writeDoneMsg:
+		return m, m.onWrite(msg)
+	case undoDoneMsg:
+		return m, m.onUndone(msg)
+	case journalMsg:
+		m.journal.set(msg)
+		return m, nil
+	case proposalEditedMsg:
+		m.onProposalEdited(msg)
+		return m, nil
 	case editorDoneMsg:
 		if msg.err != nil {
 			m.err = fmt.Errorf("the editor failed: %w", msg.err)
@@ -479,6 +502,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.status != refreshing {
 		m.status = ""
 	}
+	if m.dialog != nil {
+		return m.dialogKey(k)
+	}
 	if m.filtering {
 		return m.filterKey(k)
 	}
@@ -494,7 +520,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Refresh):
 		return m.refresh()
 	case key.Matches(k, keys.Filter):
-		if m.view == viewIndex || m.view == viewProposals {
+		if m.view == viewIndex || m.view == viewProposals || m.view == viewJournal {
 			return nil
 		}
 		m.filtering = true
@@ -509,6 +535,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Proposals) && m.view != viewProposals:
 		return m.openProposals()
+	case key.Matches(k, keys.Journal) && m.view != viewJournal:
+		return m.openJournal()
 	case key.Matches(k, keys.Browse) && m.view != viewBrowse:
 		m.view = viewBrowse
 		m.layout()
@@ -527,7 +555,20 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.layout()
 			return m.syncSelection()
 		}
+		if key.Matches(k, keys.Write) {
+			return m.startWrite()
+		}
 		return m.proposals.Update(k)
+	case viewJournal:
+		switch {
+		case key.Matches(k, keys.Back):
+			m.view = viewBrowse
+			m.layout()
+			return m.syncSelection()
+		case key.Matches(k, keys.Undo):
+			return m.askUndo()
+		}
+		return m.journal.Update(k)
 	case viewIndex:
 		if key.Matches(k, keys.Back) {
 			m.view = viewBrowse
@@ -907,7 +948,9 @@ func (m *Model) edit() tea.Cmd {
 	var path, dir string
 	switch m.view {
 	case viewProposals:
-		return nil // review only: the proposals view edits nothing
+		return m.editProposal()
+	case viewJournal:
+		return nil
 	case viewIndex:
 		if m.index.dd == nil || m.index.dd.d.Index == nil {
 			return nil

@@ -375,12 +375,17 @@ func TestMouseWheelAndClick(t *testing.T) {
 // Nothing is drawn past the window's edge, at any size, in any view.
 func TestLayoutFitsEverySize(t *testing.T) {
 	cfg, _ := demoConfig(t)
+	cfg.JournalRoot = t.TempDir()
 	for _, size := range [][2]int{{80, 24}, {100, 30}, {119, 35}, {160, 48}, {220, 60}, {50, 16}} {
 		d := newDriver(t, cfg, size[0], size[1])
 		d.selectProject("acme-api")
 		steps := []string{"", "enter", "j", "enter", "?", "?", "i", "b", "f", "esc",
 			// The proposals view: list, diff focused, side by side, help.
-			"p", "j", "j", "j", "tab", "n", "G", "d", "?", "?", "esc", "j", "d", "esc"}
+			"p", "j", "j", "j", "tab", "n", "G", "d", "?", "?", "esc", "j", "d",
+			// Deciding: marks, hunks, a range, the confirmation, a write's
+			// summary, the journal and its undo question.
+			"space", "j", "x", "j", "a", "tab", "space", "v", "n", "space", "esc", "esc",
+			"w", "n", "w", "y", "esc", "L", "j", "?", "?", "u", "n", "esc", "p", "esc"}
 		for _, step := range steps {
 			if step != "" {
 				d.keys(step)

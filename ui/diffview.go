@@ -27,6 +27,9 @@ type diffRow struct {
 	op       byte // ' ', '+' or '-'
 	old, new int  // line numbers; 0 on the side the line is not on
 	spans    []span
+	// blk numbers the block (a run of changed lines without context) the
+	// row is in, through the change; -1 for a context line.
+	blk int
 }
 
 type hunkDiff struct {
@@ -42,6 +45,8 @@ type fileDiff struct {
 	hunks          []hunkDiff
 	added, removed int
 	maxLine        int
+	// blocks counts the blocks as shown (of the masked texts).
+	blocks int
 }
 
 // diffContext is the unchanged lines shown around a change, as diff -u.
@@ -64,11 +69,30 @@ func diffChange(c model.Change, before string, sc *consolidate.SecretScanner) fi
 	}
 	lines := consolidate.LineDiff(maskSecrets(before, sc), maskSecrets(after, sc))
 	fd := fileDiff{path: c.Path, op: c.Op}
+	// Number the blocks as consolidate.Blocks does: maximal runs of
+	// changed lines. A line is known by its pair of line numbers.
+	blk := map[[2]int]int{}
+	prevSame := true
+	for _, l := range lines {
+		if l.Op == consolidate.DiffSame {
+			prevSame = true
+			continue
+		}
+		if prevSame {
+			fd.blocks++
+		}
+		prevSame = false
+		blk[[2]int{l.Old, l.New}] = fd.blocks - 1
+	}
 	for _, h := range consolidate.Hunks(lines, diffContext) {
 		hd := hunkDiff{oldStart: h.OldStart, oldLines: h.OldLines, newStart: h.NewStart, newLines: h.NewLines}
 		for _, l := range h.Lines {
 			text := cleanLine(maskSecrets(strings.TrimSuffix(l.Text, "\r"), sc))
-			hd.rows = append(hd.rows, diffRow{op: byte(l.Op), old: l.Old, new: l.New, spans: []span{{text: text}}})
+			b := -1
+			if l.Op != consolidate.DiffSame {
+				b = blk[[2]int{l.Old, l.New}]
+			}
+			hd.rows = append(hd.rows, diffRow{op: byte(l.Op), old: l.Old, new: l.New, spans: []span{{text: text}}, blk: b})
 			fd.maxLine = max(fd.maxLine, l.Old, l.New)
 			switch l.Op {
 			case consolidate.DiffAdd:
@@ -184,10 +208,36 @@ type diffView struct {
 	hunkRows []int
 	off      int
 	w, h     int
+
+	// Deciding hunk by hunk (off under --readonly: decOf is nil). The
+	// cursor is on a toggle unit: one block of a change, or a whole change
+	// when its blocks as shown (masked) do not match its real ones.
+	decOf   func(*propItem) *decision
+	dec     *decision
+	units   []toggleUnit
+	rowUnit []int // per row, its unit or -1
+	cur     int
+	anchor  int // where a range started (v); -1 for none
+	// bodyStart is the first row of the changes (the marks start there).
+	bodyStart int
+	// building state
+	unitBase  int
+	unitWhole bool
 }
 
+// toggleUnit is what space toggles in the diff: blocks of one change.
+type toggleUnit struct {
+	ci          int   // the change's index in the proposal
+	real        []int // its blocks, as consolidate numbers them
+	first, last int   // its rows
+	hunk        int   // the row of the hunk header above it
+}
+
+// gutterW is the cursor and state marks before each row when deciding.
+const gutterW = 2
+
 func newDiffView(c *shared) *diffView {
-	return &diffView{c: c, ds: newDiffStyles(c.st.Theme)}
+	return &diffView{c: c, ds: newDiffStyles(c.st.Theme), anchor: -1}
 }
 
 // show draws it (nil for none), scrolled to the top unless it is the
@@ -196,12 +246,122 @@ func (v *diffView) show(it *propItem) {
 	same := it != nil && v.item != nil && it.p.ID == v.item.p.ID
 	v.item = it
 	off := v.off
+	if !same {
+		v.cur, v.anchor = 0, -1
+	}
 	v.build()
 	if same {
 		v.setOff(off)
 	} else {
 		v.off = 0
 	}
+}
+
+// refresh redraws the proposal shown (its decision changed), in place.
+func (v *diffView) refresh() {
+	off := v.off
+	v.build()
+	v.setOff(off)
+}
+
+// currentChange is the index of the change under the cursor.
+func (v *diffView) currentChange() int {
+	if v.cur >= 0 && v.cur < len(v.units) {
+		return v.units[v.cur].ci
+	}
+	return 0
+}
+
+// selectedUnits is the cursor's unit, or the range from the anchor.
+func (v *diffView) selectedUnits() []toggleUnit {
+	if len(v.units) == 0 {
+		return nil
+	}
+	lo, hi := v.cur, v.cur
+	if v.anchor >= 0 {
+		lo, hi = min(v.anchor, v.cur), max(v.anchor, v.cur)
+	}
+	return v.units[max(lo, 0):min(hi+1, len(v.units))]
+}
+
+// inRange reports whether unit u is under the cursor or in the range.
+func (v *diffView) inRange(u int) bool {
+	if v.anchor < 0 {
+		return u == v.cur
+	}
+	return u >= min(v.anchor, v.cur) && u <= max(v.anchor, v.cur)
+}
+
+// moveUnit moves the cursor to the next (1) or previous (-1) unit and
+// scrolls to it: to its hunk's header when the unit fits below it.
+func (v *diffView) moveUnit(step int) {
+	if len(v.units) == 0 {
+		return
+	}
+	v.cur = max(0, min(v.cur+step, len(v.units)-1))
+	u := v.units[v.cur]
+	if u.last-u.hunk < v.h {
+		v.setOff(u.hunk)
+	} else {
+		v.setOff(u.first - 1)
+	}
+}
+
+// deciding reports whether the diff shows the hunk marks.
+func (v *diffView) deciding() bool { return v.dec != nil }
+
+// tag marks the rows added since the last tag as the unit's.
+func (v *diffView) tag(unit int) {
+	for len(v.rowUnit) < len(v.rows) {
+		v.rowUnit = append(v.rowUnit, unit)
+	}
+}
+
+func (v *diffView) unitOf(r *diffRow) int {
+	switch {
+	case r.blk < 0:
+		return -1
+	case v.unitWhole:
+		return v.unitBase
+	}
+	return v.unitBase + r.blk
+}
+
+// gutter is a row's marks: the cursor, then the unit's state.
+func (v *diffView) gutter(i int) string {
+	u := -1
+	if i < len(v.rowUnit) {
+		u = v.rowUnit[i]
+	}
+	if i < v.bodyStart {
+		return ""
+	}
+	if u < 0 || u >= len(v.units) || v.dec == nil {
+		return strings.Repeat(" ", gutterW)
+	}
+	cur := " "
+	if v.inRange(u) {
+		cur = v.ds.pHunk.Paint("▌")
+	}
+	un := v.units[u]
+	on, n := 0, 0
+	if un.ci < len(v.dec.sel) {
+		for _, b := range un.real {
+			if b < len(v.dec.sel[un.ci]) {
+				n++
+				if v.dec.sel[un.ci][b] {
+					on++
+				}
+			}
+		}
+	}
+	switch {
+	case n > 0 && on == n:
+		return cur + v.c.st.OK.Render("✓")
+	case on > 0:
+		return cur + "◐"
+	}
+	return cur + v.c.st.Faint.Render("·")
 }
 
 func (v *diffView) applyStyles() {
@@ -303,7 +463,17 @@ func (v *diffView) Update(msg tea.Msg) tea.Cmd {
 
 func (v *diffView) View() string {
 	end := min(v.off+v.h, len(v.rows))
-	return fit(strings.Join(v.rows[v.off:end], "\n"), v.w, v.h)
+	if !v.deciding() {
+		return fit(strings.Join(v.rows[v.off:end], "\n"), v.w, v.h)
+	}
+	var b strings.Builder
+	for i := v.off; i < end; i++ {
+		if i > v.off {
+			b.WriteByte('\n')
+		}
+		b.WriteString(v.gutter(i) + v.rows[i])
+	}
+	return fit(b.String(), v.w, v.h)
 }
 
 func (v *diffView) ShortHelp() []key.Binding {
@@ -326,7 +496,13 @@ func (v *diffView) modeName() string {
 
 // build lays out every row at the current width.
 func (v *diffView) build() {
-	v.rows, v.hunkRows = v.rows[:0], v.hunkRows[:0]
+	v.rows, v.hunkRows, v.rowUnit, v.units = v.rows[:0], v.hunkRows[:0], v.rowUnit[:0], v.units[:0]
+	v.dec = nil
+	if v.item != nil && v.decOf != nil {
+		v.dec = v.decOf(v.item)
+	}
+	v.bodyStart = 0
+	defer v.finishUnits()
 	st := v.c.st
 	w := v.w
 	if v.item == nil {
@@ -375,13 +551,50 @@ func (v *diffView) build() {
 		}
 		wrap(reads, faint)
 	}
+	if v.dec != nil {
+		switch {
+		case v.dec.err != nil:
+			wrap("✗ cannot be written: "+v.dec.err.Error(), paint.New(st.Error).Paint)
+		case v.dec.result != nil && v.dec.result.Err != nil:
+			wrap(string(v.dec.result.Status)+": "+v.dec.result.Err.Error(), paint.New(st.Error).Paint)
+		}
+	}
 	ds := v.ds
-	for _, fd := range v.item.diffs {
-		v.rows = append(v.rows, "", v.fileHeader(fd))
+	v.bodyStart = len(v.rows)
+	if v.deciding() && v.w > gutterW+1 {
+		// The changes are drawn narrower; View puts the marks before them.
+		v.w -= gutterW
+		w = v.w
+		defer func() { v.w += gutterW }()
+	}
+	for ci, fd := range v.item.diffs {
+		// The change's toggle units: one per block, or the whole change
+		// when the blocks as shown differ from the real ones.
+		realN := v.item.blockCount(ci)
+		v.unitBase, v.unitWhole = len(v.units), fd.blocks != realN || fd.op != model.OpUpdate
+		if v.unitWhole {
+			all := make([]int, realN)
+			for b := range all {
+				all[b] = b
+			}
+			v.units = append(v.units, toggleUnit{ci: ci, real: all})
+		} else {
+			for b := range realN {
+				v.units = append(v.units, toggleUnit{ci: ci, real: []int{b}})
+			}
+		}
+		v.tag(-1)
+		v.rows = append(v.rows, "")
+		v.tag(-1)
+		v.rows = append(v.rows, v.fileHeader(fd))
+		if v.unitWhole {
+			v.tag(v.unitBase) // the cursor shows on the file's header too
+		}
 		if len(fd.hunks) == 0 {
 			v.rows = append(v.rows, faint(ansi.Truncate("  (no change to the text)", w, "…")))
 		}
 		for _, h := range fd.hunks {
+			v.tag(-1)
 			v.hunkRows = append(v.hunkRows, len(v.rows))
 			head := fmt.Sprintf("@@ -%s +%s @@", hunkRange(h.oldStart, h.oldLines), hunkRange(h.newStart, h.newLines))
 			v.rows = append(v.rows, ds.pHunk.Paint(ansi.Truncate(head, w, "…")))
@@ -391,6 +604,40 @@ func (v *diffView) build() {
 				v.unifiedRows(h)
 			}
 		}
+	}
+	v.tag(-1)
+}
+
+// finishUnits finds each unit's rows and the hunk header above it.
+func (v *diffView) finishUnits() {
+	v.tag(-1)
+	for i := range v.units {
+		v.units[i].first, v.units[i].last = -1, -1
+	}
+	for r, u := range v.rowUnit {
+		if u < 0 || u >= len(v.units) {
+			continue
+		}
+		if v.units[u].first < 0 {
+			v.units[u].first = r
+		}
+		v.units[u].last = r
+	}
+	for i := range v.units {
+		u := &v.units[i]
+		if u.first < 0 {
+			u.first, u.last = 0, 0
+		}
+		u.hunk = u.first
+		for _, h := range v.hunkRows {
+			if h <= u.first {
+				u.hunk = h
+			}
+		}
+	}
+	v.cur = max(0, min(v.cur, len(v.units)-1))
+	if v.anchor >= len(v.units) {
+		v.anchor = -1
 	}
 }
 
@@ -419,6 +666,8 @@ const maxWrapRows = 40
 func (v *diffView) unifiedRows(h hunkDiff) {
 	tw := max(v.w-1, 1)
 	for _, r := range h.rows {
+		v.tag(-1)
+		unit := v.unitOf(&r)
 		line, word := v.ds.forOp(r.op)
 		mark := line.Paint(string(r.op))
 		rest := r.spans
@@ -438,6 +687,7 @@ func (v *diffView) unifiedRows(h hunkDiff) {
 				mark = " "
 			}
 		}
+		v.tag(unit)
 	}
 }
 
@@ -455,11 +705,13 @@ func (v *diffView) splitRows(fd fileDiff, h hunkDiff) {
 	sep := v.ds.pSep.Paint("│")
 	for i := 0; i < len(h.rows); {
 		r := h.rows[i]
+		v.tag(-1)
 		if r.op == ' ' {
 			v.rows = append(v.rows, v.cell(r.old, &r, numW, tw)+sep+v.cell(r.new, &r, numW, tw))
 			i++
 			continue
 		}
+		unit := v.unitOf(&r)
 		j := i
 		for j < len(h.rows) && h.rows[j].op == '-' {
 			j++
@@ -486,6 +738,7 @@ func (v *diffView) splitRows(fd fileDiff, h hunkDiff) {
 			}
 			v.rows = append(v.rows, left+sep+right)
 		}
+		v.tag(unit)
 		i = k
 	}
 }

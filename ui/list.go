@@ -20,6 +20,8 @@ type row struct {
 	// except on the selected row (whose background must stay unbroken).
 	badge string
 	sev   int // a model.Severity; -1 for an uncoloured badge
+	// dim draws the row in the list's dim style (a rejected proposal).
+	dim bool
 }
 
 // list is a scrolling cursor over rows, sized by its owner. It draws plain
@@ -28,6 +30,8 @@ type list struct {
 	rows           []row
 	cursor, offset int
 	width, height  int
+	// dim is the style of rows marked dim (set by the owner).
+	dim lipgloss.Style
 }
 
 func (l *list) setRows(rows []row) {
@@ -185,7 +189,11 @@ func (l *list) view(item, sel, header lipgloss.Style, badges [3]lipgloss.Style, 
 				badge = badges[r.sev].Render(badge)
 			}
 			bw := ansi.StringWidth(r.badge) + 1
-			line = badge + " " + item.Render(layoutRow(r.left, r.right, l.width-bw))
+			style := item
+			if r.dim {
+				style = l.dim
+			}
+			line = badge + " " + style.Render(layoutRow(r.left, r.right, l.width-bw))
 		}
 		b.WriteString(line)
 		if i < end-1 {

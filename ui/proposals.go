@@ -25,6 +25,14 @@ type propItem struct {
 	dir              string // the store, when not the project's main memory
 	title, rationale string
 	diffs            []fileDiff
+	// proj and d are the project (a copy) and the directory as the
+	// proposal read them: Partial and CheckExternal check against them.
+	proj *model.Project
+	d    *model.MemoryDir
+	// blocks counts each change's blocks (consolidate.Blocks).
+	blocks []int
+	// edited is set once a person edited a result in $EDITOR.
+	edited bool
 }
 
 // propGroup is one project's proposals.
@@ -175,10 +183,12 @@ func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 	ps := consolidate.ProposeDir(j.p, d, opts)
 	items := make([]*propItem, 0, len(ps))
 	for _, p := range ps {
-		it := &propItem{p: p, project: j.project, dir: label,
+		it := &propItem{p: p, project: j.project, dir: label, proj: j.p, d: d,
 			title: cleanLine(maskSecrets(p.Title, sc)), rationale: cleanLine(maskSecrets(p.Rationale, sc))}
 		for _, c := range p.Changes {
-			it.diffs = append(it.diffs, diffChange(c, beforeText(d, c.Path), sc))
+			before := beforeText(d, c.Path)
+			it.diffs = append(it.diffs, diffChange(c, before, sc))
+			it.blocks = append(it.blocks, consolidate.Blocks(c, before))
 		}
 		items = append(items, it)
 	}
@@ -242,14 +252,21 @@ func (m *Model) assembleProposals() {
 }
 
 // proposalsView lists the Dream proposals of every loaded project, grouped
-// by project, beside (wide) or above (narrow) the selected one's diff. It
-// is for review only: nothing here writes.
+// by project, beside (wide) or above (narrow) the selected one's diff. A
+// person accepts, rejects or keeps some hunks of each; the root writes the
+// accepted set (w).
 type proposalsView struct {
 	c     *shared
 	items []*propItem // list rows refer to these
 	nproj int
 	list  list
 	diff  *diffView
+	// dec is the decisions, by proposal ID; sc masks edited results.
+	dec map[string]*decision
+	sc  *consolidate.SecretScanner
+	// progress is a write in progress; lastWrite the last one's counts.
+	progress, lastWrite string
+	groups              []propGroup
 	// focusDiff gives the keys to the diff rather than the list.
 	focusDiff bool
 	computing bool
@@ -261,8 +278,12 @@ type proposalsView struct {
 	listH     int
 }
 
-func newProposalsView(c *shared) *proposalsView {
-	return &proposalsView{c: c, diff: newDiffView(c)}
+func newProposalsView(c *shared, sc *consolidate.SecretScanner) *proposalsView {
+	v := &proposalsView{c: c, diff: newDiffView(c), sc: sc, dec: map[string]*decision{}}
+	if !c.readonly {
+		v.diff.decOf = v.decisionOf
+	}
+	return v
 }
 
 // setGroups replaces the proposals, keeping the selected one when it is
@@ -274,21 +295,25 @@ func (v *proposalsView) setGroups(groups []propGroup) {
 	}
 	v.items = v.items[:0]
 	v.nproj = len(groups)
-	kindW := 0
+	v.groups = groups
+	live := map[string]bool{}
 	for _, g := range groups {
 		for _, it := range g.items {
-			kindW = max(kindW, len(it.p.Kind))
-		}
-	}
-	var rows []row
-	for _, g := range groups {
-		rows = append(rows, row{header: true, left: g.name + "  " + kindCounts(g.items)})
-		for _, it := range g.items {
-			rows = append(rows, row{ref: len(v.items), left: fmt.Sprintf("  %-*s  %s", kindW, it.p.Kind, it.title), right: it.dir})
 			v.items = append(v.items, it)
+			live[it.p.ID] = true
+			// A recomputed item starts from the proposal as made: redo a
+			// person's edits on it.
+			if d := v.dec[it.p.ID]; d != nil && len(d.edited) > 0 && !it.edited {
+				v.rediff(it, d)
+			}
 		}
 	}
-	v.list.setRows(rows)
+	for id := range v.dec {
+		if !live[id] {
+			delete(v.dec, id) // applied, or proposed no more
+		}
+	}
+	v.refreshRows()
 	v.computed = true
 	v.layout() // the narrow list's height follows its rows
 	kept := false
@@ -304,6 +329,53 @@ func (v *proposalsView) setGroups(groups []propGroup) {
 		v.list.top()
 	}
 	v.follow()
+}
+
+// refreshRows redraws the list's rows: each proposal with its state mark
+// (✓ accepted, ◐ partly, ✗ rejected, · undecided), its kind and title,
+// and on the right what became of it or what is wrong with it.
+func (v *proposalsView) refreshRows() {
+	kindW := 0
+	for _, it := range v.items {
+		kindW = max(kindW, len(it.p.Kind))
+	}
+	var rows []row
+	i := 0
+	for _, g := range v.groups {
+		rows = append(rows, row{header: true, left: g.name + "  " + kindCounts(g.items)})
+		for _, it := range g.items {
+			r := row{ref: i, right: it.dir}
+			i++
+			if v.c.readonly {
+				r.left = fmt.Sprintf("  %-*s  %s", kindW, it.p.Kind, it.title)
+				rows = append(rows, r)
+				continue
+			}
+			r.left = fmt.Sprintf("%-*s  %s", kindW, it.p.Kind, it.title)
+			r.badge, r.sev = "·", -1
+			var notes []string
+			if d := v.dec[it.p.ID]; d != nil {
+				st := d.state()
+				r.badge = st.mark()
+				r.dim = st == stRejected
+				switch {
+				case d.result != nil:
+					notes = append(notes, string(d.result.Status))
+				case d.err != nil:
+					notes = append(notes, "invalid")
+				}
+				if it.edited {
+					notes = append(notes, "edited")
+				}
+			}
+			if it.dir != "" {
+				notes = append(notes, it.dir)
+			}
+			r.right = strings.Join(notes, " · ")
+			rows = append(rows, r)
+		}
+	}
+	v.list.setRows(rows)
 }
 
 // kindCounts says how many proposals of each kind, in the order dream
@@ -355,6 +427,10 @@ func (v *proposalsView) setFocus(diff bool) {
 // back leaves the diff for the list; false when the list has focus
 // already (the root then leaves the view).
 func (v *proposalsView) back() bool {
+	if v.diff.anchor >= 0 {
+		v.diff.anchor = -1 // esc drops a range first
+		return true
+	}
 	if !v.focusDiff {
 		return false
 	}
@@ -409,6 +485,26 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 		v.setFocus(!v.focusDiff)
 	case key.Matches(k, keys.Open):
 		v.setFocus(true)
+	case key.Matches(k, keys.Accept):
+		v.accept()
+	case key.Matches(k, keys.Reject):
+		v.reject()
+	case key.Matches(k, keys.Toggle) && v.focusDiff && v.diff.item != nil:
+		v.toggleHunks()
+	case key.Matches(k, keys.Toggle):
+		v.toggle()
+	case key.Matches(k, keys.Range) && v.focusDiff && v.diff.deciding():
+		if v.diff.anchor >= 0 {
+			v.diff.anchor = -1
+		} else {
+			v.diff.anchor = v.diff.cur
+		}
+	case key.Matches(k, keys.NextHunk, keys.PrevHunk) && v.diff.deciding():
+		step := 1
+		if key.Matches(k, keys.PrevHunk) {
+			step = -1
+		}
+		v.diff.moveUnit(step)
 	case v.focusDiff, key.Matches(k, keys.DiffMode, keys.NextHunk, keys.PrevHunk, keys.ScrollDown, keys.ScrollUp):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
@@ -461,6 +557,7 @@ func (v *proposalsView) View() string {
 	case !v.computed:
 		empty = "Waiting for the projects to be read…"
 	}
+	v.list.dim = st.Faint
 	listView := listPaneView(&v.list, v.c, !v.focusDiff, empty)
 	listHead := v.heading(fmt.Sprintf("Proposals (%d)", len(v.items)), "", v.listW, !v.focusDiff)
 	diffW := v.w
@@ -468,7 +565,12 @@ func (v *proposalsView) View() string {
 		diffW = v.w - v.listW - 1
 	}
 	hunks := ""
-	if n := len(v.diff.hunkRows); n > 0 {
+	if n := len(v.diff.units); v.diff.deciding() && n > 0 {
+		hunks = fmt.Sprintf("hunk %d/%d", v.diff.cur+1, n)
+		if v.diff.anchor >= 0 {
+			hunks = fmt.Sprintf("hunks %d–%d/%d", min(v.diff.anchor, v.diff.cur)+1, max(v.diff.anchor, v.diff.cur)+1, n)
+		}
+	} else if n := len(v.diff.hunkRows); n > 0 {
 		hunks = fmt.Sprintf("hunk %d/%d", max(v.diff.currentHunk()+1, 1), n)
 	}
 	diffHead := v.heading("Diff · "+v.diff.modeName(), hunks, diffW, v.focusDiff)
@@ -526,8 +628,26 @@ func (v *proposalsView) statusLine() string {
 	case !v.computed:
 		left = "proposals are computed once the projects are read"
 	default:
-		left = fmt.Sprintf("%d %s in %d %s · review only: nothing is written", len(v.items), plural(len(v.items), "proposal", "proposals"),
+		left = fmt.Sprintf("%d %s in %d %s", len(v.items), plural(len(v.items), "proposal", "proposals"),
 			v.nproj, plural(v.nproj, "project", "projects"))
+		if v.c.readonly {
+			left += " · read-only: nothing is written"
+		} else {
+			acc, partly, rej, invalid := v.counts()
+			left += fmt.Sprintf(" · %d accepted · %d rejected", acc, rej)
+			if partly > 0 {
+				left += fmt.Sprintf(" (%d partly)", partly)
+			}
+			if invalid > 0 {
+				left += fmt.Sprintf(" · %d invalid", invalid)
+			}
+		}
+		switch {
+		case v.progress != "":
+			left += " · " + v.progress
+		case v.lastWrite != "":
+			left += " · last write: " + v.lastWrite
+		}
 		if v.computing {
 			left += " · computing…"
 		} else if v.loading {
@@ -542,6 +662,12 @@ func (v *proposalsView) statusLine() string {
 	if v.focusDiff {
 		hint = "esc list · d " + other + " · n/N hunk"
 	}
+	if !v.c.readonly {
+		hint = "space/a/x decide · w write"
+		if v.focusDiff {
+			hint = "n/N hunk · space keep/drop · v range · w write"
+		}
+	}
 	if ansi.StringWidth(left)+ansi.StringWidth(hint)+2 > v.w {
 		hint = "" // the counts matter more; the footer has the keys
 	}
@@ -551,9 +677,9 @@ func (v *proposalsView) statusLine() string {
 func (v *proposalsView) ShortHelp() []key.Binding {
 	k := v.c.keys
 	if v.focusDiff {
-		return v.diff.ShortHelp()
+		return append(v.diff.ShortHelp(), k.Toggle, k.Range, k.Write)
 	}
-	return []key.Binding{k.Up, k.Down, k.NextPane, k.DiffMode, k.NextHunk, k.Back}
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Accept, k.Reject, k.Write, k.NextPane, k.DiffMode, k.NextHunk, k.Back}
 }
 
 func (v *proposalsView) FullHelp() [][]key.Binding {
@@ -562,5 +688,6 @@ func (v *proposalsView) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextPane, k.Open, k.Back, k.ScrollDown, k.ScrollUp},
 		{k.DiffMode, k.NextHunk, k.PrevHunk},
+		{k.Toggle, k.Accept, k.Reject, k.Range, k.Edit, k.Write, k.Journal},
 	}
 }

@@ -432,18 +432,24 @@ func TestProposalsHelpAndReadOnly(t *testing.T) {
 		d.openProposals()
 		d.keys("?")
 		out := d.screen()
-		for _, want := range []string{"dream proposals", "unified/side-by-side", "next hunk", "previous hunk", "quit"} {
+		for _, want := range []string{"dream proposals", "unified/side-by-side", "next hunk", "previous hunk", "journal of writes", "quit"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("readonly=%v: the help lacks %q:\n%s", ro, want, out)
 			}
 		}
-		for _, never := range []string{"accept", "apply", "edit in $EDITOR"} {
-			if strings.Contains(strings.ToLower(out), never) {
-				t.Errorf("readonly=%v: the review view offers %q:\n%s", ro, never, out)
+		// Deciding, editing and writing show only when they can be used.
+		for _, w := range []string{"accept proposal", "reject proposal", "write accepted", "edit in $EDITOR", "select a range of hunks"} {
+			if got := strings.Contains(out, w); got == ro {
+				t.Errorf("readonly=%v: the help offers %q: %v\n%s", ro, w, got, out)
 			}
 		}
-		if d.m.edit() != nil {
-			t.Error("e must do nothing in the proposals view")
+		if ro {
+			if d.m.edit() != nil {
+				t.Error("e must do nothing under --readonly")
+			}
+			if !strings.Contains(out, "read-only") {
+				t.Errorf("the view must say read-only:\n%s", out)
+			}
 		}
 		if len(d.m.proposals.items) == 0 {
 			t.Errorf("readonly=%v: proposals are for review and show either way", ro)

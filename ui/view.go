@@ -90,6 +90,9 @@ func (m *Model) layout() {
 	case viewProposals:
 		m.proposals.SetSize(m.width, bodyH)
 		return
+	case viewJournal:
+		m.journal.SetSize(m.width, bodyH)
+		return
 	}
 	innerH := max(bodyH-3, 1) // border top and bottom, title
 	cols := m.columns()
@@ -152,10 +155,14 @@ func (m *Model) View() tea.View {
 		body = m.index.View()
 	case viewProposals:
 		body = m.proposals.View()
+	case viewJournal:
+		body = m.journal.View()
 	default:
 		body = m.browseView(bodyH)
 	}
-	if m.view != viewBrowse {
+	if m.dialog != nil {
+		body = m.dialogView(m.width, bodyH)
+	} else if m.view != viewBrowse {
 		body = fit(body, m.width, bodyH) // the browse panes are drawn to size
 	}
 	v.SetContent(m.titleBar() + "\n" + body + "\n" + m.footer())
@@ -273,7 +280,8 @@ func (m *Model) titleBar() string {
 		tab("Browse", m.view == viewBrowse) +
 		tab(fmt.Sprintf("Findings %d", nf), m.view == viewFindings) +
 		tab("Index", m.view == viewIndex) +
-		tab(m.proposalsTab(), m.view == viewProposals)
+		tab(m.proposalsTab(), m.view == viewProposals) +
+		tab("Journal", m.view == viewJournal)
 	var right string
 	switch {
 	case m.loading && m.scan == nil:
@@ -310,6 +318,8 @@ func (m *Model) footer() string {
 		return fit(m.input.View(), m.width, 1)
 	case m.err != nil:
 		return fit(st.Error.Render("✗ "+m.err.Error()), m.width, 1)
+	case m.dialog != nil:
+		return fit(st.Faint.Render("the answer is No unless you press y"), m.width, 1)
 	}
 	if m.help.ShowAll {
 		return fit(strings.Join(m.fullHelp(), "\n"), m.width, m.footerHeight())
@@ -330,6 +340,8 @@ func (m *Model) activePane() pane {
 		return m.index
 	case viewProposals:
 		return m.proposals
+	case viewJournal:
+		return m.journal
 	}
 	switch m.focus {
 	case focusMemories:
@@ -342,7 +354,7 @@ func (m *Model) activePane() pane {
 
 func (m *Model) globalKeys() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.NextPane, k.Findings, k.Proposals, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.Findings, k.Proposals, k.Journal, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
 }
 
 func (m *Model) shortHelp() []key.Binding {
@@ -353,7 +365,7 @@ func (m *Model) shortHelp() []key.Binding {
 func (m *Model) helpGroups() [][]key.Binding {
 	k := m.c.keys
 	groups := m.activePane().FullHelp()
-	if m.view != viewProposals { // its own help has its scroll keys
+	if m.view != viewProposals && m.view != viewJournal { // their own help has their keys
 		groups = append(groups, []key.Binding{k.ScrollDown, k.ScrollUp, k.Source, k.PrevPane})
 	}
 	return append(groups, m.globalKeys())

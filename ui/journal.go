@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/memfs"
+)
+
+// journalMsg carries the journal's entries, read in a Cmd.
+type journalMsg struct {
+	entries []memfs.JournalEntry
+	err     error
+}
+
+// loadJournalCmd lists the journal (newest first).
+func loadJournalCmd(root string) tea.Cmd {
+	return func() tea.Msg {
+		es, err := memfs.List(root)
+		return journalMsg{entries: es, err: err}
+	}
+}
+
+// journalView lists what memtui applied, undid or rolled back, newest
+// first, with the selected entry's files below; u undoes an applied one.
+type journalView struct {
+	c       *shared
+	entries []memfs.JournalEntry
+	err     error
+	loaded  bool
+	list    list
+	note    string // the last undo's outcome
+	w, h    int
+}
+
+func newJournalView(c *shared) *journalView { return &journalView{c: c} }
+
+// journalChanged re-reads the journal when its view has been opened.
+func (m *Model) journalChanged() tea.Cmd {
+	if !m.journal.loaded && m.view != viewJournal {
+		return nil
+	}
+	return loadJournalCmd(m.journalRoot())
+}
+
+func (m *Model) openJournal() tea.Cmd {
+	m.view = viewJournal
+	m.layout()
+	return loadJournalCmd(m.journalRoot())
+}
+
+func (v *journalView) set(msg journalMsg) {
+	keep := ""
+	if e := v.selected(); e != nil {
+		keep = e.ID
+	}
+	v.entries, v.err, v.loaded = msg.entries, msg.err, true
+	rows := make([]row, len(v.entries))
+	for i, e := range v.entries {
+		// The ID names the kind; the title is cut before it, the directory
+		// shows when there is room (the lines below have it whole).
+		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s · %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title, e.ProposalID)}
+		if v.w >= wideWidth {
+			r.right = truncLeft(tilde(e.MemoryDir, v.c.home), v.w/4)
+		}
+		rows[i] = r
+	}
+	v.list.setRows(rows)
+	if !v.list.selectRef(indexOfEntry(v.entries, keep)) {
+		v.list.top()
+	}
+}
+
+func indexOfEntry(es []memfs.JournalEntry, id string) int {
+	for i, e := range es {
+		if e.ID == id && id != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// stateWord names a journal state for people.
+func stateWord(s string) string {
+	switch s {
+	case memfs.JournalCommitted:
+		return "committed"
+	case memfs.JournalUndone:
+		return "undone"
+	case memfs.JournalRolledBack:
+		return "rolled back"
+	case memfs.JournalPrepared:
+		return "interrupted"
+	}
+	return s
+}
+
+func (v *journalView) selected() *memfs.JournalEntry {
+	r := v.list.selected()
+	if r == nil || r.ref >= len(v.entries) {
+		return nil
+	}
+	return &v.entries[r.ref]
+}
+
+// detailH is the rows under the list for the selected entry.
+func (v *journalView) detailH() int { return min(max(v.h/3, 4), 10) }
+
+func (v *journalView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.list.setSize(w, max(h-2-v.detailH(), 1))
+	if v.loaded {
+		v.set(journalMsg{entries: v.entries, err: v.err}) // the right column follows the width
+	}
+}
+
+func (v *journalView) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		listKeys(&v.list, v.c, k)
+	}
+	return nil
+}
+
+func (v *journalView) View() string {
+	st := v.c.st
+	status := "what memtui wrote, newest first · u undoes an applied entry"
+	if v.c.readonly {
+		status = "what memtui wrote, newest first · read-only"
+	}
+	if v.note != "" {
+		status = v.note
+	}
+	empty := "Nothing written yet: the journal is empty."
+	switch {
+	case !v.loaded:
+		empty = "Reading the journal…"
+	case v.err != nil:
+		empty = "The journal cannot be read: " + v.err.Error()
+	}
+	head := st.PaneTitle.Render(ansi.Truncate(fmt.Sprintf("Journal (%d)", len(v.entries)), v.w, "…"))
+	out := []string{st.Faint.Render(ansi.Truncate(status, v.w, "…")), head, listPaneView(&v.list, v.c, true, empty)}
+	var det []string
+	if e := v.selected(); e != nil {
+		det = append(det, st.Faint.Render(strings.Repeat("─", max(v.w, 1))))
+		det = append(det, st.Bold.Render(e.Title))
+		det = append(det, fmt.Sprintf("%s · %s · %s · journal %s", e.Kind, e.ProposalID, stateWord(e.State), e.ID))
+		det = append(det, truncLeft(tilde(e.MemoryDir, v.c.home), v.w))
+		if e.UndoneBy != "" {
+			det = append(det, "undone by "+e.UndoneBy)
+		}
+		if e.UndoOf != "" {
+			det = append(det, "undoes "+e.UndoOf)
+		}
+		for _, f := range e.Files {
+			det = append(det, "  "+f.Op+"  "+f.Path)
+		}
+		det = append(det, e.Notes...)
+	}
+	for i, ln := range det {
+		det[i] = ansi.Truncate(ln, v.w, "…")
+	}
+	return fit(strings.Join(out, "\n")+"\n"+strings.Join(det, "\n"), v.w, v.h)
+}
+
+// askUndo asks to undo the selected entry.
+func (m *Model) askUndo() tea.Cmd {
+	e := m.journal.selected()
+	if e == nil || m.cfg.ReadOnly {
+		return nil
+	}
+	if m.anyWriteBusy() {
+		m.status = "Still writing; wait for it to finish."
+		return nil
+	}
+	if e.State != memfs.JournalCommitted {
+		m.status = "Only an applied (committed) entry can be undone; this one is " + stateWord(e.State) + "."
+		return nil
+	}
+	lines := []string{"", tilde(e.MemoryDir, m.c.home)}
+	for _, f := range e.Files {
+		var what string
+		switch f.Op {
+		case "create":
+			what = "delete " // undoing a create removes the file
+		case "delete":
+			what = "restore"
+		default:
+			what = "restore"
+		}
+		lines = append(lines, "  "+what+"  "+f.Path)
+	}
+	lines = append(lines, "", m.c.st.Faint.Render("Each file goes back byte for byte; a file changed since is refused, nothing written."))
+	m.dialog = &dialog{kind: dlgUndo, title: fmt.Sprintf("Undo %q (%s)?", e.Title, e.ProposalID), lines: lines,
+		hint: "y undo · any other key cancels", entry: *e}
+	return nil
+}
+
+func (v *journalView) ShortHelp() []key.Binding {
+	k := v.c.keys
+	return []key.Binding{k.Up, k.Down, k.Undo, k.Back}
+}
+
+func (v *journalView) FullHelp() [][]key.Binding {
+	k := v.c.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Undo, k.Back}}
+}

@@ -1,0 +1,493 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// Deciding on proposals: each proposal's blocks (consolidate.Blocks: the
+// runs of changed lines of each change, a create or a delete one block)
+// are selected or not. None selected is undecided, all accepted, some
+// partly accepted; rejected is undecided with a mark, skipped by w.
+
+// decState is what a person decided about a proposal.
+type decState int
+
+const (
+	stUndecided decState = iota
+	stAccepted
+	stPartly
+	stRejected
+)
+
+// mark is the one-cell sign of a state in the list.
+func (s decState) mark() string {
+	switch s {
+	case stAccepted:
+		return "✓"
+	case stPartly:
+		return "◐"
+	case stRejected:
+		return "✗"
+	}
+	return "·"
+}
+
+// decision is a person's choices about one proposal, kept by proposal ID
+// so that they outlive a recomputation that finds the same proposal.
+type decision struct {
+	rejected bool
+	// sel is, per change (in the proposal's order), which blocks are kept.
+	sel [][]bool
+	// edited holds the After a person wrote in $EDITOR, per change index.
+	edited map[int]string
+	// editErr is consolidate.CheckExternal's complaint about an edit.
+	editErr error
+	// final is what w writes; nil when nothing is accepted or err is set.
+	final *model.Proposal
+	// err says why the accepted choice cannot be written (Partial's
+	// refusal, an invalid edit).
+	err error
+	// result is what the last write did to it.
+	result *memfs.ApplyResult
+}
+
+func newDecision(it *propItem) *decision {
+	d := &decision{sel: make([][]bool, len(it.p.Changes))}
+	for i := range it.p.Changes {
+		d.sel[i] = make([]bool, it.blockCount(i))
+	}
+	return d
+}
+
+func (d *decision) state() decState {
+	n, on := 0, 0
+	for _, s := range d.sel {
+		for _, b := range s {
+			n++
+			if b {
+				on++
+			}
+		}
+	}
+	switch {
+	case on == 0 && d.rejected:
+		return stRejected
+	case on == 0:
+		return stUndecided
+	case on == n:
+		return stAccepted
+	}
+	return stPartly
+}
+
+// setAll selects (or drops) every block.
+func (d *decision) setAll(on bool) {
+	for _, s := range d.sel {
+		for i := range s {
+			s[i] = on
+		}
+	}
+	if on {
+		d.rejected = false
+	}
+}
+
+// blockCount is how many blocks change i has (at least one, so that a
+// change can always be toggled).
+func (it *propItem) blockCount(i int) int {
+	if i < len(it.blocks) {
+		return max(it.blocks[i], 1)
+	}
+	return 1
+}
+
+// before is a file's content as the proposal read it, and whether it was
+// there.
+func (it *propItem) before(p string) (string, bool) {
+	if it.d == nil {
+		return "", false
+	}
+	if p == "MEMORY.md" {
+		if it.d.Index != nil {
+			return string(it.d.Index.Content), true
+		}
+		return "", false
+	}
+	for _, f := range it.d.Files {
+		if f.Path == p {
+			return string(f.Content), true
+		}
+	}
+	return "", false
+}
+
+// proposalBefore is before limited to the files the proposal changes or
+// reads, and the index: what consolidate.Partial expects. (Given every
+// file of the directory, Partial counts an index entry of a file the
+// proposal never touched as one the kept changes delete.)
+func (it *propItem) proposalBefore(p string) (string, bool) {
+	known := p == "MEMORY.md"
+	for _, c := range it.p.Changes {
+		known = known || c.Path == p
+	}
+	for _, r := range it.p.Reads {
+		known = known || r.Path == p
+	}
+	if !known {
+		return "", false
+	}
+	return it.before(p)
+}
+
+// proposal is the proposal with a person's edits, whole. Its Changes are
+// a fresh slice: nothing shared with the item is ever changed in place.
+func (it *propItem) proposal(d *decision) model.Proposal {
+	p := it.p
+	p.Changes = slices.Clone(p.Changes)
+	for i, after := range d.edited {
+		if i < len(p.Changes) {
+			p.Changes[i].After = after
+		}
+	}
+	return p
+}
+
+// revalidate works out what w would write for the item: the whole
+// proposal when every block is kept, else consolidate.Partial's.
+func (it *propItem) revalidate(d *decision) {
+	d.final, d.err = nil, nil
+	switch d.state() {
+	case stUndecided, stRejected:
+		return
+	}
+	if d.editErr != nil {
+		d.err = d.editErr
+		return
+	}
+	p := it.proposal(d)
+	keep := consolidate.Keep{}
+	for i, c := range p.Changes {
+		if slices.Contains(d.sel[i], false) {
+			keep[c.Path] = slices.Clone(d.sel[i])
+		}
+	}
+	if len(keep) == 0 {
+		d.final = &p
+		return
+	}
+	out, err := consolidate.Partial(p, it.proposalBefore, keep)
+	if err != nil {
+		d.err = err
+		return
+	}
+	d.final = &out
+}
+
+// decisionOf is the item's decision, made on first use.
+func (v *proposalsView) decisionOf(it *propItem) *decision {
+	if v.dec == nil {
+		v.dec = map[string]*decision{}
+	}
+	d := v.dec[it.p.ID]
+	if d == nil || len(d.sel) != len(it.p.Changes) {
+		d = newDecision(it)
+		v.dec[it.p.ID] = d
+	}
+	return d
+}
+
+// decide changes the selected proposal's decision and re-validates it.
+func (v *proposalsView) decide(f func(d *decision)) {
+	it := v.selected()
+	if it == nil || v.c.readonly {
+		return
+	}
+	d := v.decisionOf(it)
+	f(d)
+	d.result = nil
+	it.revalidate(d)
+	v.refreshRows()
+	v.diff.refresh()
+}
+
+// toggle accepts an undecided or rejected proposal whole, and makes an
+// accepted (or partly accepted) one undecided.
+func (v *proposalsView) toggle() {
+	v.decide(func(d *decision) {
+		switch d.state() {
+		case stUndecided, stRejected:
+			d.setAll(true)
+		default:
+			d.setAll(false)
+		}
+	})
+}
+
+func (v *proposalsView) accept() { v.decide(func(d *decision) { d.setAll(true) }) }
+
+func (v *proposalsView) reject() {
+	v.decide(func(d *decision) {
+		d.setAll(false)
+		d.rejected = true
+	})
+}
+
+// toggleHunks toggles the blocks of the diff's cursor (or range): all
+// kept when any is not, else all dropped.
+func (v *proposalsView) toggleHunks() {
+	units := v.diff.selectedUnits()
+	if len(units) == 0 {
+		return
+	}
+	v.decide(func(d *decision) {
+		all := true
+		for _, u := range units {
+			for _, b := range u.real {
+				all = all && d.sel[u.ci][b]
+			}
+		}
+		for _, u := range units {
+			for _, b := range u.real {
+				d.sel[u.ci][b] = !all
+			}
+		}
+		if !all {
+			d.rejected = false
+		}
+	})
+	v.diff.anchor = -1
+}
+
+// counts says how many proposals are in each state, for the status line.
+func (v *proposalsView) counts() (accepted, partly, rejected, invalid int) {
+	for _, it := range v.items {
+		d := v.dec[it.p.ID]
+		if d == nil {
+			continue
+		}
+		switch d.state() {
+		case stAccepted:
+			accepted++
+		case stPartly:
+			accepted++
+			partly++
+		case stRejected:
+			rejected++
+		}
+		if d.err != nil {
+			invalid++
+		}
+	}
+	return
+}
+
+// writePlan gathers what w writes, grouped by memory directory in list
+// order, and the accepted proposals that cannot be written.
+func (v *proposalsView) writePlan() (jobs []writeJob, invalid []*propItem) {
+	at := map[string]int{}
+	for _, it := range v.items {
+		d := v.dec[it.p.ID]
+		if d == nil || d.result != nil && d.result.Status == memfs.StatusApplied {
+			continue
+		}
+		switch d.state() {
+		case stUndecided, stRejected:
+			continue
+		}
+		if d.final == nil {
+			invalid = append(invalid, it)
+			continue
+		}
+		dir := d.final.MemoryDir
+		i, ok := at[dir]
+		if !ok {
+			i = len(jobs)
+			at[dir] = i
+			jobs = append(jobs, writeJob{dir: dir})
+		}
+		jobs[i].items = append(jobs[i].items, it)
+		jobs[i].props = append(jobs[i].props, *d.final)
+	}
+	return jobs, invalid
+}
+
+// Editing a proposed result in $EDITOR.
+
+// pendingEdit is a change being edited: the temporary file holds its
+// proposed content, outside every memory directory.
+type pendingEdit struct {
+	id   string
+	ci   int
+	path string
+	tmp  string
+}
+
+type proposalEditedMsg struct {
+	edit pendingEdit
+	err  error
+}
+
+// editProposal opens the proposed result of the change under the diff's
+// cursor (the first change from the list) in the user's editor.
+func (m *Model) editProposal() tea.Cmd {
+	v := m.proposals
+	it := v.selected()
+	if it == nil || m.cfg.ReadOnly {
+		return nil
+	}
+	ci := 0
+	if v.diff.item == it {
+		ci = v.diff.currentChange()
+	}
+	if ci < 0 || ci >= len(it.p.Changes) {
+		return nil
+	}
+	c := it.p.Changes[ci]
+	if c.Op == model.OpDelete {
+		m.status = c.Path + " is deleted by this proposal: there is no result to edit."
+		return nil
+	}
+	args := strings.Fields(m.cfg.Editor)
+	if len(args) == 0 {
+		args = []string{"vi"}
+	}
+	if _, err := exec.LookPath(args[0]); err != nil {
+		m.err = fmt.Errorf("cannot open an editor: %q not found (set $EDITOR)", args[0])
+		return nil
+	}
+	d := v.decisionOf(it)
+	after := c.After
+	if e, ok := d.edited[ci]; ok {
+		after = e
+	}
+	f, err := os.CreateTemp("", "memtui-proposal-*-"+path.Base(c.Path))
+	if err == nil {
+		_, err = f.WriteString(after)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}
+	if err != nil {
+		m.err = fmt.Errorf("cannot make a file to edit: %w", err)
+		return nil
+	}
+	pe := pendingEdit{id: it.p.ID, ci: ci, path: c.Path, tmp: f.Name()}
+	m.pendingEdit = &pe
+	cmd := exec.Command(args[0], append(args[1:], pe.tmp)...)
+	return tea.ExecProcess(cmd, func(err error) tea.Msg { return proposalEditedMsg{edit: pe, err: err} })
+}
+
+// onProposalEdited reads the edited result back, replaces the change's
+// After with it and checks the proposal as an external one would be.
+func (m *Model) onProposalEdited(msg proposalEditedMsg) {
+	m.pendingEdit = nil
+	raw, rerr := os.ReadFile(msg.edit.tmp)
+	os.Remove(msg.edit.tmp)
+	switch {
+	case msg.err != nil:
+		m.err = fmt.Errorf("the editor failed: %w", msg.err)
+		return
+	case rerr != nil:
+		m.err = fmt.Errorf("cannot read the edited result back: %w", rerr)
+		return
+	}
+	v := m.proposals
+	var it *propItem
+	for _, x := range v.items {
+		if x.p.ID == msg.edit.id {
+			it = x
+		}
+	}
+	if it == nil || msg.edit.ci >= len(it.p.Changes) {
+		m.err = errors.New("the proposal was recomputed while you edited it; the edit is dropped")
+		return
+	}
+	d := v.decisionOf(it)
+	ci := msg.edit.ci
+	cur := it.p.Changes[ci].After
+	if e, ok := d.edited[ci]; ok {
+		cur = e
+	}
+	if string(raw) == cur {
+		m.status = "No change to " + msg.edit.path + "."
+		return
+	}
+	if d.edited == nil {
+		d.edited = map[int]string{}
+	}
+	d.edited[ci] = string(raw)
+	// Check the whole proposal as memtui checks an external proposer's
+	// (frontmatter, index sanity, no secret written back); its checked
+	// form redacts what it must.
+	p := it.proposal(d)
+	checked, err := consolidate.CheckExternal(it.proj, it.d, p, false)
+	d.editErr = err
+	if err == nil {
+		for _, c := range checked.Changes {
+			if c.Path == msg.edit.path {
+				d.edited[ci] = c.After
+			}
+		}
+	}
+	v.rediff(it, d)
+	// Editing a result means wanting it: the edited change is kept whole,
+	// and an undecided proposal becomes accepted.
+	switch d.state() {
+	case stUndecided, stRejected:
+		d.setAll(true)
+	}
+	for b := range d.sel[ci] {
+		d.sel[ci][b] = true
+	}
+	d.result = nil
+	it.revalidate(d)
+	v.refreshRows()
+	v.diff.show(it)
+	if err != nil {
+		m.err = fmt.Errorf("the edited %s is not valid: %w", msg.edit.path, err)
+	} else {
+		m.status = "Edited " + msg.edit.path + "; the proposal is marked edited."
+	}
+}
+
+// rediff redraws the item's edited changes and renumbers their blocks;
+// the selection of a change whose block count changed starts over.
+func (v *proposalsView) rediff(it *propItem, d *decision) {
+	if len(d.edited) == 0 {
+		return
+	}
+	it.diffs = slices.Clone(it.diffs)
+	it.blocks = slices.Clone(it.blocks)
+	for ci, after := range d.edited {
+		if ci >= len(it.p.Changes) || ci >= len(it.diffs) {
+			continue
+		}
+		c := it.p.Changes[ci]
+		c.After = after
+		before, _ := it.before(c.Path)
+		it.diffs[ci] = diffChange(c, before, v.sc)
+		for len(it.blocks) <= ci {
+			it.blocks = append(it.blocks, 1)
+		}
+		it.blocks[ci] = consolidate.Blocks(c, before)
+		if n := it.blockCount(ci); len(d.sel[ci]) != n {
+			d.sel[ci] = make([]bool, n)
+		}
+	}
+	it.edited = true
+}

@@ -1,0 +1,391 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// writeJob is the accepted proposals of one memory directory, in list
+// order: one memfs.Apply call.
+type writeJob struct {
+	dir   string
+	items []*propItem
+	props []model.Proposal
+}
+
+// lockWait is how long a retry waits for Claude Code's lock.
+const lockWait = time.Minute
+
+// dialogKind says what y does in a dialog.
+type dialogKind int
+
+const (
+	dlgWrite  dialogKind = iota // y writes the plan
+	dlgUndo                     // y undoes a journal entry
+	dlgResult                   // a summary; y retries when a lock was held
+)
+
+// dialog is a modal question or summary that replaces the view's body
+// until a key is pressed: y confirms, anything else cancels (the default
+// is No).
+type dialog struct {
+	kind  dialogKind
+	title string
+	lines []string
+	hint  string
+	jobs  []writeJob // dlgWrite, and dlgResult's retry
+	entry memfs.JournalEntry
+}
+
+// Messages of a write in progress. Apply runs in a goroutine; its
+// progress comes back through a channel, one message per Cmd, as the
+// loader's results do.
+type (
+	applyProgressMsg struct{ ev memfs.ApplyEvent }
+	applyDirDoneMsg  struct {
+		job     int
+		results []memfs.ApplyResult
+	}
+	writeDoneMsg struct{}
+	undoDoneMsg  struct {
+		entry memfs.JournalEntry
+		res   memfs.ApplyResult
+	}
+)
+
+// writeRun is a write in progress.
+type writeRun struct {
+	ch       chan tea.Msg
+	jobs     []writeJob
+	total    int
+	done     int
+	current  string // the title of the proposal being written
+	waiting  bool   // Claude Code holds its lock; Apply polls
+	results  []resultLine
+	lockHeld []writeJob
+}
+
+// resultLine is one proposal's outcome, for the summary.
+type resultLine struct {
+	title  string
+	status memfs.ApplyStatus
+	why    string
+}
+
+// startWrite asks to write the accepted proposals.
+func (m *Model) startWrite() tea.Cmd {
+	if m.cfg.ReadOnly {
+		return nil
+	}
+	if m.write != nil {
+		m.status = "Still writing; wait for it to finish."
+		return nil
+	}
+	jobs, invalid := m.proposals.writePlan()
+	if len(jobs) == 0 {
+		if len(invalid) > 0 {
+			d := m.proposals.dec[invalid[0].p.ID]
+			m.err = fmt.Errorf("%q cannot be written: %v", invalid[0].title, d.err)
+			return nil
+		}
+		m.status = "Nothing accepted to write: space or a accepts a proposal."
+		return nil
+	}
+	n, files := 0, 0
+	var lines []string
+	for _, j := range jobs {
+		n += len(j.props)
+		lines = append(lines, "", m.c.st.Bold.Render(tilde(j.dir, m.c.home)))
+		for i, p := range j.props {
+			lines = append(lines, "  "+j.items[i].title)
+			for _, c := range p.Changes {
+				files++
+				lines = append(lines, "    "+opWord(c.Op)+"  "+c.Path)
+			}
+		}
+	}
+	for _, it := range invalid {
+		lines = append(lines, "", m.c.st.Error.Render("not written: "+it.title+": "+m.proposals.dec[it.p.ID].err.Error()))
+	}
+	m.dialog = &dialog{
+		kind: dlgWrite,
+		title: fmt.Sprintf("Write %d %s (%d %s) to %d memory %s?", n, plural(n, "proposal", "proposals"),
+			files, plural(files, "file", "files"), len(jobs), plural(len(jobs), "directory", "directories")),
+		lines: lines,
+		hint:  "y write · any other key cancels",
+		jobs:  jobs,
+	}
+	return nil
+}
+
+func opWord(op model.ChangeOp) string {
+	switch op {
+	case model.OpCreate:
+		return "create"
+	case model.OpDelete:
+		return "delete"
+	}
+	return "change"
+}
+
+// dialogKey answers a dialog: y confirms, any other key cancels.
+func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
+	dl := m.dialog
+	m.dialog = nil
+	m.layout()
+	if !key.Matches(k, m.c.keys.Confirm) {
+		if dl.kind != dlgResult {
+			m.status = "Cancelled: nothing written."
+		}
+		return nil
+	}
+	switch dl.kind {
+	case dlgWrite:
+		return m.runWrite(dl.jobs, 0)
+	case dlgResult:
+		if len(dl.jobs) > 0 {
+			return m.runWrite(dl.jobs, lockWait)
+		}
+	case dlgUndo:
+		return m.runUndo(dl.entry)
+	}
+	return nil
+}
+
+// runWrite starts memfs.Apply for each job in a goroutine and returns the
+// Cmd that waits for its first message.
+func (m *Model) runWrite(jobs []writeJob, wait time.Duration) tea.Cmd {
+	w := &writeRun{ch: make(chan tea.Msg, 64), jobs: jobs}
+	for _, j := range jobs {
+		w.total += len(j.props)
+	}
+	m.write = w
+	ctx, ch, root := m.ctx, w.ch, m.journalRoot()
+	send := func(msg tea.Msg) {
+		select {
+		case ch <- msg:
+		case <-ctx.Done():
+		}
+	}
+	go func() {
+		defer close(ch)
+		base := 0
+		for i, j := range jobs {
+			off := base
+			opts := memfs.ApplyOptions{JournalRoot: root, WaitForLock: wait, Progress: func(ev memfs.ApplyEvent) {
+				if ev.Index >= 0 {
+					ev.Index += off
+				}
+				send(applyProgressMsg{ev})
+			}}
+			send(applyDirDoneMsg{job: i, results: memfs.Apply(ctx, j.dir, j.props, opts)})
+			base += len(j.props)
+		}
+		send(writeDoneMsg{})
+	}()
+	return waitWrite(ch)
+}
+
+func waitWrite(ch chan tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return msg
+	}
+}
+
+// onWrite follows a write: progress, each directory's results (and its
+// reload), the summary at the end.
+func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
+	w := m.write
+	if w == nil {
+		return nil
+	}
+	next := waitWrite(w.ch)
+	switch msg := msg.(type) {
+	case applyProgressMsg:
+		ev := msg.ev
+		switch ev.Stage {
+		case "wait-lock":
+			w.waiting = true
+		case "start":
+			w.waiting = false
+			w.current = m.titleOf(ev.ProposalID)
+		default:
+			w.done = min(w.done+1, w.total)
+		}
+		m.proposals.progress = w.progressLine()
+		return next
+	case applyDirDoneMsg:
+		j := w.jobs[msg.job]
+		var held *memfs.LockHeldError
+		locked := false
+		for i, r := range msg.results {
+			r := r
+			if i < len(j.items) {
+				m.proposals.decisionOf(j.items[i]).result = &r
+			}
+			line := resultLine{title: m.titleOf(r.ProposalID), status: r.Status}
+			if i < len(j.items) {
+				line.title = j.items[i].title
+			}
+			if r.Err != nil {
+				line.why = r.Err.Error()
+				if errors.As(r.Err, &held) {
+					locked = true
+					line.why = fmt.Sprintf("Claude Code is consolidating %s (PID %d); try again later", tilde(held.Dir, m.c.home), held.PID)
+				}
+			}
+			w.results = append(w.results, line)
+		}
+		if locked {
+			w.lockHeld = append(w.lockHeld, j)
+		}
+		m.proposals.refreshRows()
+		m.proposals.diff.refresh()
+		// Conflicts mean the directory changed too: read it again either way.
+		return tea.Batch(next, m.reloadPath(j.dir))
+	case writeDoneMsg:
+		m.write = nil
+		m.proposals.progress = ""
+		m.showResults(w)
+		return m.journalChanged()
+	}
+	return next
+}
+
+// titleOf is a proposal's title as listed, or its ID.
+func (m *Model) titleOf(id string) string {
+	for _, it := range m.proposals.items {
+		if it.p.ID == id {
+			return it.title
+		}
+	}
+	return id
+}
+
+func (w *writeRun) progressLine() string {
+	if w.waiting {
+		return "waiting for Claude Code's lock…"
+	}
+	s := fmt.Sprintf("writing %d/%d", w.done, w.total)
+	if w.current != "" && w.done < w.total {
+		s += ": " + w.current
+	}
+	return s + "…"
+}
+
+// showResults puts the write's summary in a dialog and the status line.
+func (m *Model) showResults(w *writeRun) {
+	st := m.c.st
+	counts := map[memfs.ApplyStatus]int{}
+	var lines []string
+	for _, r := range w.results {
+		counts[r.status]++
+		var mark string
+		switch r.status {
+		case memfs.StatusApplied:
+			mark = st.OK.Render("✓ applied ")
+		case memfs.StatusConflict:
+			mark = st.Sev[model.Warning].Render("! conflict")
+		default:
+			mark = st.Error.Render("✗ failed  ")
+		}
+		lines = append(lines, mark+"  "+r.title)
+		if r.why != "" {
+			lines = append(lines, "             "+r.why)
+		}
+	}
+	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[memfs.StatusApplied], counts[memfs.StatusConflict], counts[memfs.StatusFailed])
+	m.proposals.lastWrite = summary
+	dl := &dialog{kind: dlgResult, title: "Written: " + summary, lines: lines, hint: "any key closes · the journal (L) can undo what was written"}
+	if counts[memfs.StatusConflict] > 0 {
+		dl.lines = append(dl.lines, "", st.Faint.Render("A conflict wrote nothing of its proposal: the file changed since it was proposed. The list is proposed again from what is on disk."))
+	}
+	if len(w.lockHeld) > 0 {
+		dl.jobs = w.lockHeld
+		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
+	}
+	m.dialog = dl
+}
+
+// journalRoot is where the journal lives.
+func (m *Model) journalRoot() string {
+	if m.cfg.JournalRoot != "" {
+		return m.cfg.JournalRoot
+	}
+	return memfs.DefaultJournalRoot()
+}
+
+// runUndo undoes a journal entry in a Cmd.
+func (m *Model) runUndo(e memfs.JournalEntry) tea.Cmd {
+	if m.cfg.ReadOnly {
+		return nil
+	}
+	m.undoing = true
+	ctx, root := m.ctx, m.journalRoot()
+	return func() tea.Msg {
+		return undoDoneMsg{entry: e, res: memfs.Undo(ctx, e.ID, memfs.ApplyOptions{JournalRoot: root})}
+	}
+}
+
+func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
+	m.undoing = false
+	r := msg.res
+	switch {
+	case r.Status == memfs.StatusApplied && r.Err != nil:
+		m.err = r.Err
+	case r.Status == memfs.StatusApplied:
+		m.status = "Undone: " + msg.entry.Title
+	default:
+		var held *memfs.LockHeldError
+		if errors.As(r.Err, &held) {
+			m.err = fmt.Errorf("Claude Code is consolidating %s (PID %d); try again later", tilde(held.Dir, m.c.home), held.PID)
+		} else {
+			m.err = fmt.Errorf("undo refused: %v", r.Err)
+		}
+	}
+	m.journal.note = ""
+	if m.err != nil {
+		m.journal.note = m.err.Error()
+	} else {
+		m.journal.note = m.status
+	}
+	return tea.Batch(m.reloadPath(msg.entry.MemoryDir), m.journalChanged())
+}
+
+// dialogView draws the dialog into the body: its title, its lines cut to
+// fit (with a count of the rest) and the keys.
+func (m *Model) dialogView(w, h int) string {
+	dl := m.dialog
+	st := m.c.st
+	lines := []string{st.Title.Render(ansi.Truncate(dl.title, w, "…"))}
+	body := dl.lines
+	room := max(h-3, 1)
+	if len(body) > room {
+		rest := len(body) - (room - 1)
+		body = append(body[:room-1:room-1], st.Faint.Render(fmt.Sprintf("… and %d more lines", rest)))
+	}
+	for _, ln := range body {
+		lines = append(lines, ansi.Truncate(ln, w, "…"))
+	}
+	for len(lines) < h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, st.StatusKey.Render(ansi.Truncate(dl.hint, w, "…")))
+	return fit(strings.Join(lines, "\n"), w, h)
+}
+
+// anyWriteBusy reports a write or an undo in flight.
+func (m *Model) anyWriteBusy() bool { return m.write != nil || m.undoing }
