@@ -816,14 +816,15 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 		editor = g.getenv("EDITOR")
 	}
 	m := ui.New(ui.Config{
-		Scan:       s.opts,
-		Orient:     s.copts,
-		ReadOnly:   g.readonly,
-		NoColor:    g.getenv("NO_COLOR") != "",
-		Home:       g.getenv("HOME"),
-		Editor:     editor,
-		Watch:      true,
-		Discovered: s.scan,
+		Scan:        s.opts,
+		Orient:      s.copts,
+		ReadOnly:    g.readonly,
+		NoColor:     g.getenv("NO_COLOR") != "",
+		Home:        g.getenv("HOME"),
+		Editor:      editor,
+		Watch:       true,
+		Discovered:  s.scan,
+		JournalRoot: s.journal,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))
