@@ -44,7 +44,10 @@ func step(s string) {
 //   - each file is written to a temporary file beside it, fsynced and
 //     swapped in atomically (renameat2 RENAME_EXCHANGE), keeping its mode;
 //     the file swapped out must be the one compared (an agent's rename in
-//     between is a conflict), and it is kept open and compared again after
+//     between is a conflict, swapped back at once; memtui's version holds
+//     a write lease until then, so that anyone who opened it while it
+//     stood in front of the agent's file is seen, and the agent's bytes are
+//     then kept in the journal), and it is kept open and compared again after
 //     every change is made, so an agent that opened the old file before the
 //     swap and wrote after it makes the proposal a conflict instead of
 //     losing its bytes: the proposal is rolled back, the agent's file put
@@ -480,50 +483,48 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 			return err
 		}
 		step(tag + "temp")
+		// memtui's version gets a write lease until the swap is known good:
+		// if the swap has to be undone, anyone who opened memtui's version
+		// while it stood at the path is seen (they wait for the lease).
+		g, err := guardOurs(f.dirfd, tmp)
+		if err != nil {
+			unix.Unlinkat(f.dirfd, tmp, 0)
+			return err
+		}
+		defer g.release()
 		release, err := holdLease(f)
 		if err != nil {
+			g.release()
 			unix.Unlinkat(f.dirfd, tmp, 0)
 			return err
 		}
 		if err := recheck(f); err != nil {
 			release()
+			g.release()
 			unix.Unlinkat(f.dirfd, tmp, 0)
 			return err
 		}
 		if err := exchangeAt(f.dirfd, tmp, f.name); err != nil {
 			release()
+			g.release()
 			unix.Unlinkat(f.dirfd, tmp, 0)
 			return err
 		}
-		if leaseBroken(f.held) {
-			// An agent is opening the old file for writing right now: swap
-			// it back before it gets in, so that it writes where readers
-			// look.
-			err := exchangeAt(f.dirfd, tmp, f.name)
-			release()
-			if err != nil {
-				f.applied = true // the rollback sorts it out
-				return err
-			}
-			if settledAs(f.dirfd, tmp, sumHex(f.after)) {
-				unix.Unlinkat(f.dirfd, tmp, 0)
-			} else {
-				j.m.Notes = append(j.m.Notes, j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent wrote to memtui's version while it was briefly in place"))
-			}
-			return conflict(f.path, "an agent opened it for writing while memtui replaced it (its write is kept)")
+		// An agent opening the old file for writing right now (it waits for
+		// the read lease), or an agent's rename over the path between the
+		// recheck and the swap (the file swapped out is not the one
+		// compared): swap back at once, before anyone builds on memtui's
+		// version.
+		opening := leaseBroken(f.held)
+		st, _, err := lstatAt(f.dirfd, tmp)
+		hidden := err != nil || uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev
+		if opening || hidden {
+			return s.swapBack(j, f, tmp, g, release, hidden)
 		}
 		release()
+		g.release()
 		f.applied = true
 		step(tag + "exchanged")
-		// The file swapped out must be the one compared: otherwise an agent
-		// renamed its own version in between (the rollback swaps it back).
-		st, _, err := lstatAt(f.dirfd, tmp)
-		if err != nil {
-			return err
-		}
-		if uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev {
-			return conflict(f.path, "was replaced by someone else while memtui wrote it (their version is kept)")
-		}
 		return fsyncDir(f.dirfd)
 	case model.OpDelete:
 		release, err := holdLease(f)
@@ -598,6 +599,140 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 		return fsyncDir(f.dirfd)
 	}
 	return fmt.Errorf("%s: unknown operation %q", f.path, f.op)
+}
+
+// oursGuard is memtui's new version of a file, open read-only with a write
+// lease (when the file system has them) from before it is swapped in until
+// the swap is known good.
+type oursGuard struct {
+	f        *os.File
+	ino, dev uint64
+	leased   bool
+}
+
+func guardOurs(dirfd int, name string) (*oursGuard, error) {
+	f, st, err := openRegularAt(dirfd, name, name)
+	if err != nil {
+		return nil, err
+	}
+	g := &oursGuard{f: f, ino: uint64(st.Ino), dev: uint64(st.Dev)}
+	g.leased = leaseWrite(f)
+	return g, nil
+}
+
+func (g *oursGuard) is(st *unix.Stat_t) bool {
+	return uint64(st.Ino) == g.ino && uint64(st.Dev) == g.dev
+}
+
+// state says whether anyone opened memtui's version since it was guarded,
+// and whether to write; without a lease, both are assumed.
+func (g *oursGuard) state() (opened, forWriting bool) {
+	if !g.leased || g.f == nil {
+		return true, true
+	}
+	return writeLeaseState(g.f)
+}
+
+// release drops the lease: whoever waits to open the file gets in.
+func (g *oursGuard) release() {
+	if g.f != nil {
+		if g.leased {
+			leaseRelease(g.f)
+		}
+		g.f.Close()
+		g.f = nil
+	}
+}
+
+// swapBack undoes the exchange of update f right after it, memtui's
+// version still guarded, when an agent is opening the old file for writing
+// or when what came out of the path is a file an agent renamed in after
+// the recheck (hidden). It always returns a conflict or an error, and
+// keeps in the journal (with a note) whatever an agent may lose through
+// memtui's version having stood at the path for a moment:
+//
+//   - the hidden file's bytes, when anyone opened memtui's version
+//     meanwhile: they may build on it and replace the agent's file;
+//   - memtui's version, when someone opened it for writing or wrote to it;
+//   - a file an agent renamed over memtui's version meanwhile is put back
+//     at the path, and the one it displaced kept.
+func (s *session) swapBack(j *entry, f *fileTx, tmp string, g *oursGuard, release func(), hidden bool) error {
+	note := func(n string) { j.m.Notes = append(j.m.Notes, n) }
+	var hiddenBytes []byte
+	var hiddenErr error
+	if hidden {
+		hiddenBytes, _, hiddenErr = readAt(f.dirfd, tmp, tmp)
+	}
+	if err := exchangeAt(f.dirfd, tmp, f.name); err != nil {
+		release()
+		g.release()
+		f.applied = true // the rollback sorts it out
+		return err
+	}
+	if st, ok, _ := lstatAt(f.dirfd, tmp); ok && !g.is(&st) {
+		// An agent renamed its version over memtui's while it stood at the
+		// path: that one is the newest; put it back, keep what it displaces.
+		err := exchangeAt(f.dirfd, tmp, f.name)
+		release()
+		g.release()
+		if err != nil {
+			note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent replaced memtui's version while memtui swapped it out, and it could not be put back ("+err.Error()+")"))
+		} else {
+			note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent replaced memtui's version while memtui swapped it out; the agent's is in place"))
+		}
+		return conflict(f.path, "was replaced by someone else while memtui wrote it (their version is kept)")
+	}
+	opened, forWriting := g.state()
+	release()
+	g.release()
+	if hidden && opened {
+		why := "an agent renamed its version in just before memtui's swap, and someone opened memtui's version while it was in place (they may have replaced the agent's version with one built on memtui's)"
+		if hiddenErr != nil {
+			note(f.path + ": " + why + "; the agent's version could not be copied: " + hiddenErr.Error())
+		} else {
+			note(j.keepCopy(hiddenBytes, f.path, f.idx, why))
+		}
+	}
+	if forWriting {
+		// The writer waited for the lease and gets in now: let it finish,
+		// so that its bytes are in what the journal keeps.
+		awaitWriter(f.dirfd, tmp)
+		note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent opened memtui's version for writing while it was briefly in place"))
+	} else if settledAs(f.dirfd, tmp, sumHex(f.after)) {
+		unix.Unlinkat(f.dirfd, tmp, 0)
+	} else {
+		note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent wrote to memtui's version while it was briefly in place"))
+	}
+	if hidden {
+		return conflict(f.path, "was replaced by someone else while memtui wrote it (their version is kept)")
+	}
+	return conflict(f.path, "an agent opened it for writing while memtui replaced it (its write is kept)")
+}
+
+// awaitWriter waits (up to writerWait) for a writer that is about to open
+// name (in dirfd) to get in and close it again; where the probe is not
+// available, it pauses writerSettle.
+func awaitWriter(dirfd int, name string) {
+	h, _, err := openRegularAt(dirfd, name, name)
+	if err != nil {
+		return
+	}
+	defer h.Close()
+	start := time.Now()
+	seen := false
+	for time.Since(start) < writerWait {
+		busy, ok := openForWriting(h)
+		if !ok {
+			time.Sleep(writerSettle)
+			return
+		}
+		if busy {
+			seen = true
+		} else if seen || time.Since(start) > writerSettle {
+			return
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
 }
 
 // unlinkOld removes the old file's name from the memory dir once every

@@ -5,7 +5,7 @@ package memfs
 //	<root>/<id>/manifest.json    a JournalEntry
 //	<root>/<id>/before/<n>       the before-image of change n (update, delete)
 //	<root>/<id>/deleted/<n>      the file change n deleted, moved here
-//	<root>/<id>/salvage/...      bytes a rollback could not put back (named in Notes)
+//	<root>/<id>/salvage/...      bytes a rollback could not put back, or may see lost (named in Notes)
 //	<root>/pending/<id>          present while entry <id> is not finished
 //	<root>/../locks/<hash>.lock  memtui's flock for one memory dir
 //

@@ -194,10 +194,7 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 				// The old file, out of sight, got an agent's write that its
 				// replacement at the path does not have: keep it.
 				if b, err := readAllFrom(held); err == nil && sumHex(b) != jf.Before {
-					dst := filepath.Join(j.dir, "salvage", strconv.Itoa(i)+"-"+filepath.Base(jf.Path))
-					os.MkdirAll(filepath.Dir(dst), 0o700)
-					writeNewFile(dst, b)
-					return fmt.Sprintf("%s: an agent wrote to the replaced file and another replaced memtui's version; the replaced file is kept at %s", jf.Path, dst)
+					return j.keepCopy(b, jf.Path, i, "an agent wrote to the replaced file and another replaced memtui's version")
 				}
 			}
 			return ""
@@ -300,11 +297,35 @@ func settledAs(dirfd int, name, want string) bool {
 	return err == nil && sumHex(b) == want
 }
 
-// salvage moves name (in dirfd) into the journal's salvage folder.
-func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
+// salvageDst is a new name in the journal's salvage folder for bytes of
+// change i (path rel): "<i>-<base>", then "<i>-<n>-<base>".
+func (j *entry) salvageDst(rel string, i int) string {
 	sd := filepath.Join(j.dir, "salvage")
 	os.MkdirAll(sd, 0o700)
 	dst := filepath.Join(sd, strconv.Itoa(i)+"-"+filepath.Base(rel))
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(dst); errors.Is(err, os.ErrNotExist) {
+			return dst
+		}
+		dst = filepath.Join(sd, strconv.Itoa(i)+"-"+strconv.Itoa(n)+"-"+filepath.Base(rel))
+	}
+}
+
+// keepCopy writes b into the journal's salvage folder and returns the note
+// that says so.
+func (j *entry) keepCopy(b []byte, rel string, i int, why string) string {
+	dst := j.salvageDst(rel, i)
+	if err := writeNewFile(dst, b); err != nil {
+		return fmt.Sprintf("%s: %s; its bytes could not be kept: %v", rel, why, err)
+	}
+	fsyncPath(filepath.Dir(dst))
+	return fmt.Sprintf("%s: %s; a copy is kept at %s", rel, why, dst)
+}
+
+// salvage moves name (in dirfd) into the journal's salvage folder.
+func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
+	dst := j.salvageDst(rel, i)
+	sd := filepath.Dir(dst)
 	if err := unix.Renameat(dirfd, name, unix.AT_FDCWD, dst); err != nil {
 		if err := copyFileAt(dirfd, name, dst); err != nil {
 			return fmt.Sprintf("%s: %s; its earlier version is left at %s in the memory dir", rel, why, name)

@@ -53,3 +53,22 @@ func leaseBroken(f *os.File) bool {
 func leaseRelease(f *os.File) {
 	unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_UNLCK)
 }
+
+// leaseWrite takes a write lease on f (open read-only, the only descriptor
+// of the file): while it is held, anyone opening the file, to read or to
+// write, waits until it is dropped, and the lease shows as broken. ok is
+// false when the lease could not be taken.
+func leaseWrite(f *os.File) (ok bool) {
+	_, err := unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_WRLCK)
+	return err == nil
+}
+
+// writeLeaseState says whether someone started opening the file since
+// leaseWrite (opened, broken) and whether that open is for writing.
+func writeLeaseState(f *os.File) (opened, forWriting bool) {
+	t, err := unix.FcntlInt(f.Fd(), unix.F_GETLEASE, 0)
+	if err != nil {
+		return true, true
+	}
+	return t != unix.F_WRLCK, t == unix.F_UNLCK
+}
