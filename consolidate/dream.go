@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/memtui/memtui/model"
@@ -80,36 +79,23 @@ func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
 		}
 	}
 	results := make([][]model.Proposal, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < opts.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				j := jobs[i]
-				if opts.Load != nil {
-					if err := opts.Load(j.d); err != nil {
-						continue // lint reports the unreadable directory
-					}
-				}
-				results[i] = ProposeDir(j.p, j.d, opts)
-				if opts.DropContent {
-					for _, f := range j.d.Files {
-						f.Content = nil
-					}
-					if j.d.Index != nil {
-						j.d.Index.Content = nil
-					}
-				}
+	parallel(len(jobs), opts.Workers, func(i int) {
+		j := jobs[i]
+		if opts.Load != nil {
+			if err := opts.Load(j.d); err != nil {
+				return // lint reports the unreadable directory
 			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		}
+		results[i] = ProposeDir(j.p, j.d, opts)
+		if opts.DropContent {
+			for _, f := range j.d.Files {
+				f.Content = nil
+			}
+			if j.d.Index != nil {
+				j.d.Index.Content = nil
+			}
+		}
+	})
 	var out []model.Proposal
 	for _, r := range results {
 		out = append(out, r...)

@@ -85,22 +85,9 @@ func Orient(scan *model.Scan, opts Options) []model.Finding {
 		}
 	}
 	results := make([][]model.Finding, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < opts.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = orientJob(jobs[i].p, jobs[i].d, opts)
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(jobs), opts.Workers, func(i int) {
+		results[i] = orientJob(jobs[i].p, jobs[i].d, opts)
+	})
 
 	n := len(scan.Config)
 	for _, r := range results {
@@ -112,6 +99,27 @@ func Orient(scan *model.Scan, opts Options) []model.Finding {
 	}
 	SortFindings(out)
 	return out
+}
+
+// parallel runs fn(0) … fn(n-1) on at most workers goroutines, in order
+// of index, and returns when all are done.
+func parallel(n, workers int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < max(workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // orientJob loads (when asked), checks and releases one directory.
