@@ -363,3 +363,14 @@ func TestApplyOnlyAndReadonly(t *testing.T) {
 		t.Errorf("--readonly --apply: exit %d %s", code, stderr)
 	}
 }
+
+func TestIndexCheck(t *testing.T) {
+	code, stdout, stderr := runCLI(t, env("HOME", t.TempDir()), "--demo", "index", "acme-api", "--check")
+	if code != exitFindings || !strings.Contains(stdout, "209/200 lines") || !strings.Contains(stdout, "CUT OFF: 5 lines never reach the agent") {
+		t.Errorf("a cut index: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCLI(t, env("HOME", t.TempDir()), "--demo", "index", "blog", "--check")
+	if code != exitOK || !strings.Contains(stdout, "loads whole") || strings.Contains(stdout, "acme") {
+		t.Errorf("a whole index: exit %d\n%s", code, stdout)
+	}
+}

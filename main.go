@@ -166,6 +166,25 @@ checks them like its own.`,
 	fd.DurationVar(&df.wait, "wait", 0, "with --apply: wait this long for Claude Code's consolidation lock instead of giving up")
 	root.AddCommand(dream)
 
+	var xf indexFlags
+	index := &cobra.Command{
+		Use:   "index [PROJECT]",
+		Short: "Check MEMORY.md against Claude Code's load caps",
+		Long: `Check each MEMORY.md as Claude Code loads it: lines and UTF-16 units against
+the 200-line and 25,000-unit caps, and what is cut off. PROJECT matches a
+project's slug or real path, like --project; without it every project is
+checked.
+
+Exit status: 0 when every index loads whole, 1 when one is cut off, 2 on a
+usage or I/O error.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runIndex(cmd.Context(), g, xf, args, stdout, stderr)
+		},
+	}
+	index.Flags().BoolVar(&xf.check, "check", true, "report each index's budget; exit 1 when one is cut off")
+	root.AddCommand(index)
+
 	var uf undoFlags
 	undo := &cobra.Command{
 		Use:   "undo [ID]",
@@ -210,6 +229,66 @@ type dreamFlags struct {
 	dryRun          bool
 	only            []string
 	wait            time.Duration
+}
+
+// indexFlags are index's own flags.
+type indexFlags struct {
+	check bool
+}
+
+// runIndex reports each index's load budget.
+func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 1 {
+		if g.project != "" && g.project != args[0] {
+			return errors.New("give the project once: as PROJECT or as --project")
+		}
+		g.project = args[0]
+	}
+	s, err := start(ctx, g, stderr)
+	if err != nil {
+		return err
+	}
+	home := g.getenv("HOME")
+	checked, cut := 0, 0
+	for _, p := range s.scan.Projects {
+		for _, d := range p.Dirs {
+			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
+				return err
+			}
+			if d.Index == nil {
+				continue
+			}
+			checked++
+			l := model.SimulateLoad(d.Index.Content)
+			state := "loads whole"
+			switch {
+			case l.Truncated():
+				cut++
+				state = fmt.Sprintf("CUT OFF: %d %s never reach the agent", len(l.Dropped), plural(len(l.Dropped), "line", "lines"))
+			case l.NearLimit():
+				state = "near a cap"
+			}
+			fmt.Fprintf(stdout, "%s\n  %d/%d lines (%.0f%%), %d/%d UTF-16 units (%.0f%%): %s\n", tilde(filepath.Join(d.Path, "MEMORY.md"), home),
+				l.LineCount, model.IndexMaxLines, l.LinePercent(), l.Units, model.IndexMaxUnits, l.UnitPercent(), state)
+		}
+	}
+	if checked == 0 {
+		fmt.Fprintln(stdout, "No MEMORY.md found.")
+		return nil
+	}
+	fmt.Fprintf(stdout, "%d %s checked, %d cut off.\n", checked, plural(checked, "index", "indexes"), cut)
+	if cut > 0 {
+		g.exit = exitFindings
+	}
+	return nil
+}
+
+// tilde shows a path under home as ~/...
+func tilde(p, home string) string {
+	if home != "" && home != "/" && strings.HasPrefix(p, home+string(filepath.Separator)) {
+		return "~" + p[len(home):]
+	}
+	return p
 }
 
 // undoFlags are undo's own flags.
