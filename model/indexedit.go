@@ -508,15 +508,22 @@ func (e *IndexEditor) MoveRowAboveCut(i int) (CutMove, error) {
 		}
 		return rows, w, true
 	}
+	// Start where the row's last line would be the last loaded line: rows
+	// before i keep their lines once i is out.
+	ll := len(st.rows[i].lines)
+	for hi > e.pinned() && v.first[hi]+ll-1 > v.load().LastLine {
+		hi--
+	}
 	var rows []ixeRow
 	var w *ixeView
 	at := -1
-	for k := hi; k >= e.pinned() && (head < 0 || k > head) && rows == nil; k-- {
+	const tries = 64 // a size cut may need a few steps up; more means no room
+	for k := hi; k >= e.pinned() && k > hi-tries && (head < 0 || k > head) && rows == nil; k-- {
 		if r, vw, ok := try(k, true); ok {
 			rows, w, at = r, vw, k
 		}
 	}
-	for k := min(hi, head); head >= 0 && k >= e.pinned() && rows == nil; k-- {
+	for k := min(hi, head); head >= 0 && k >= e.pinned() && k > min(hi, head)-tries && rows == nil; k-- {
 		if r, vw, ok := try(k, true); ok {
 			rows, w, at = r, vw, k
 		}
@@ -868,6 +875,9 @@ func (e *IndexEditor) EditHook(i int, hook string) error {
 	if err != nil {
 		return err
 	}
+	if !ixeKeepsPrimary(en, text) {
+		return fmt.Errorf("line %d: the hook holds the entry's own reference: %w", en.Line, ErrHides)
+	}
 	if text == en.Raw {
 		return ErrNoChange
 	}
@@ -876,6 +886,21 @@ func (e *IndexEditor) EditHook(i int, hook string) error {
 	rows[i] = ixeReplaceFirst(rows[i], text)
 	e.push(&ixeState{rows: rows, deleted: st.deleted})
 	return nil
+}
+
+// ixeKeepsPrimary reports whether line text still references the entry's
+// primary target (a hook may hold it when the first reference is a URL).
+func ixeKeepsPrimary(en *Entry, text string) bool {
+	p, ok := en.Primary()
+	if !ok {
+		return true
+	}
+	for _, r := range ParseIndexText(text).Lines[0].Refs {
+		if r.Target == p.Target {
+			return true
+		}
+	}
+	return false
 }
 
 // ixeReplaceFirst returns r with its first line's text replaced.
@@ -968,7 +993,7 @@ func (e *IndexEditor) ShortenHooks(descriptions map[string]string, max int) (int
 			hook = ixeClip(cur, max)
 		}
 		text, err := e.withHook(en, hook)
-		if err != nil || text == en.Raw {
+		if err != nil || text == en.Raw || !ixeKeepsPrimary(en, text) {
 			continue
 		}
 		rows[i] = ixeReplaceFirst(rows[i], text)

@@ -638,3 +638,101 @@ func TestIndexEditorBudget(t *testing.T) {
 		t.Fatalf("size budget %+v", b)
 	}
 }
+
+// FuzzIndexEditor applies random operations and checks the invariants:
+// the bytes always parse back to themselves, no entry's target is lost
+// except by DeleteRow (or into a Demote archive), undoing everything
+// returns the original bytes, and redoing everything the final ones.
+func FuzzIndexEditor(f *testing.F) {
+	for _, s := range ieShapes {
+		f.Add([]byte(s), []byte{0, 1, 3, 5, 2, 7, 6, 3, 1, 3, 1, 0, 4, 0, 0, 8, 1, 2, 7, 0, 9})
+	}
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s), []byte{1, 0, 200, 3, 0, 0, 6, 0, 1, 0, 2, 3})
+	}
+	f.Add([]byte(ieBig(205)), []byte{2, 203, 0, 2, 202, 0, 8, 3, 9, 0, 190, 1, 3, 4, 0})
+	f.Add([]byte(ieBig(205)+"- [X](x.md)"), []byte{2, 205, 0, 3, 205, 0, 4, 0, 0})
+	hooks := []string{"", "new hook", "a | b", strings.Repeat("long words ", 30), "see [Z](z.md)", "x\ny"}
+	f.Fuzz(func(t *testing.T, content, ops []byte) {
+		if len(content) > 20000 || len(ops) > 60 {
+			return
+		}
+		e := NewIndexEditor(content)
+		if !bytes.Equal(e.Bytes(), content) {
+			t.Fatalf("round trip lost bytes")
+		}
+		orig := ieTargets(content)
+		spared := map[string]bool{} // targets a delete or a demote took out
+		for k := 0; k+2 < len(ops); k += 3 {
+			n := max(e.Len(), 1)
+			a, b := int(ops[k+1]), int(ops[k+2])
+			switch ops[k] % 11 {
+			case 0:
+				e.MoveRow(a%n, int(int8(b))%7)
+			case 1:
+				e.MoveRange(a%n, a%n+1+b%3, int(b>>4)-8)
+			case 2:
+				e.MoveRowAboveCut(a % n)
+			case 3:
+				if a%n < e.Len() {
+					r := e.Rows()[a%n]
+					ix := e.Index()
+					for l := r.Line; l < r.Line+r.Lines && l <= len(ix.Lines); l++ {
+						for _, ref := range ix.Lines[l-1].Refs {
+							spared[ref.Target] = true
+						}
+					}
+				}
+				e.DeleteRow(a % n)
+			case 4:
+				e.RestoreRow(a % max(len(e.Deleted()), 1))
+			case 5:
+				e.AddEntry(fmt.Sprintf("new%d.md", a), "T", hooks[b%len(hooks)], b%(n+1)-1)
+			case 6:
+				e.EditHook(a%n, hooks[b%len(hooks)])
+			case 7:
+				e.ShortenHooks(map[string]string{"a.md": "short"}, 10+b%50)
+			case 8:
+				if arch, err := e.Demote([]int{a % n, b % n}, fmt.Sprintf("arch%d.md", k), "Archive"); err == nil {
+					for t := range ieRefs(arch) {
+						spared[t] = true
+					}
+				}
+			case 9:
+				e.Undo()
+			case 10:
+				e.Redo()
+			}
+			out := e.Bytes()
+			if ix := ParseIndex(out); !bytes.Equal(ix.Bytes(), out) {
+				t.Fatalf("bytes do not parse back")
+			}
+			if len(e.Rows()) != e.Len() {
+				t.Fatalf("rows")
+			}
+			have := ieRefs(out)
+			for _, tg := range orig {
+				if have[tg] == 0 && !spared[tg] {
+					t.Fatalf("op %d (%d): target %s lost:\n%q\nfrom\n%q", k/3, ops[k]%11, tg, out, content)
+				}
+			}
+			e.Budget()
+		}
+		final := e.Bytes()
+		undone := 0
+		for e.Undo() == nil {
+			undone++
+		}
+		if !bytes.Equal(e.Bytes(), content) {
+			t.Fatalf("undo all:\n%q\nwant\n%q", e.Bytes(), content)
+		}
+		for ; undone > 0; undone-- {
+			if err := e.Redo(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(e.Bytes(), final) {
+			t.Fatalf("redo all:\n%q\nwant\n%q", e.Bytes(), final)
+		}
+	})
+}
