@@ -736,3 +736,44 @@ func FuzzIndexEditor(f *testing.F) {
 		}
 	})
 }
+
+func TestIndexEditorShortenHooksTable(t *testing.T) {
+	long := strings.TrimSpace(strings.Repeat("word ", 40))
+	in := "| File | Hook | Updated |\n|---|---|---|\n| `a.md` | " + long + " | 2026-01-02 |\n| `b.md` | " + long + " | 2026-01-03 |\n"
+	e := NewIndexEditor([]byte(in))
+	n, err := e.ShortenHooks(map[string]string{"a.md": "Short A"}, 150)
+	if err != nil || n != 2 {
+		t.Fatalf("n %d err %v", n, err)
+	}
+	rows := e.Rows()
+	if rows[1].Text != "| `a.md` | Short A | 2026-01-02 |" {
+		t.Fatalf("a: %q", rows[1].Text)
+	}
+	if !strings.HasPrefix(rows[2].Text, "| `b.md` | word word") || !strings.HasSuffix(rows[2].Text, "… | 2026-01-03 |") {
+		t.Fatalf("b: %q", rows[2].Text)
+	}
+	ieUntouched(t, []byte(in), e.Bytes(), strings.Split(in, "\n")[2], strings.Split(in, "\n")[3])
+}
+
+func TestIndexEditorMoveAboveSizeCut(t *testing.T) {
+	// Under 200 lines but over 25,000 units: the size cut decides.
+	var sb strings.Builder
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&sb, "- [E%d](e%02d.md) — %s\n", i, i, strings.Repeat("x", 300))
+	}
+	in := sb.String()
+	e := NewIndexEditor([]byte(in))
+	mv, err := e.MoveAboveCut("e99.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(mv.Load.Loaded, "(e99.md)") || len(mv.Pushed) == 0 {
+		t.Fatalf("row %d pushed %v", mv.Row, mv.Pushed)
+	}
+	for _, p := range mv.Pushed {
+		if strings.Contains(mv.Load.Loaded, "("+e.Rows()[p].Target+")") && !mv.Load.LastLineCut {
+			t.Fatalf("pushed row %d still loads", p)
+		}
+	}
+	ieUntouched(t, []byte(in), e.Bytes())
+}
