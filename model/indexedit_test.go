@@ -163,8 +163,6 @@ func TestIndexEditorMove(t *testing.T) {
 }
 
 func TestIndexEditorMoveRefusesHiding(t *testing.T) {
-	in := "- [A](a.md) — about a\n```\nx\n- [B](b.md) — unclosed fence below\n"
-	_ = in
 	// An unclosed fence swallows the rest of the file: moving an entry
 	// below it would hide it.
 	e := NewIndexEditor([]byte("- [A](a.md) — about a\n```\ncode\n"))
