@@ -1,0 +1,1258 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// IndexEditor edits MEMORY.md as a list of rows: one row per entry (the
+// entry line and the indented continuation lines hanging under it, which
+// move together) and one per other line. A fenced code block, a run of HTML
+// comment lines, a table's header with its |---| row and a frontmatter block
+// are one row each, so no move can split them. Every line keeps its text and
+// its line ending, so Bytes returns the file byte for byte until something
+// is edited, and the lines an edit does not touch stay as they were. All
+// operations are pure; each one that changes the index is a step of the
+// undo history.
+type IndexEditor struct {
+	hist   []*ixeState
+	cur    int
+	eol    string // the ending new lines get: the file's first one
+	noEOL  bool   // the file's last line has no "\n": keep it that way
+	nextID int
+}
+
+// IndexRow describes one row of the editor's current state, from a parse
+// of the current bytes.
+type IndexRow struct {
+	// ID is stable across edits: the same row keeps it wherever it moves.
+	ID int
+	// Line is the 1-based line of the row's first line in Bytes; Lines is
+	// how many lines the row has.
+	Line  int
+	Lines int
+	// Kind is the kind of the row's first line.
+	Kind LineKind
+	// Text is the first line without its line ending.
+	Text string
+	// Entry is the entry on the row's first line, nil when it is not one.
+	Entry *Entry
+	// Target is the entry's primary target ("" when not an entry).
+	Target string
+}
+
+// DeletedRow is a row DeleteRow took out, which RestoreRow can put back.
+type DeletedRow struct {
+	ID     int
+	At     int // the row index it had when deleted
+	Text   string
+	Target string // the entry's primary target, "" when it was not an entry
+}
+
+// CutMove reports a MoveAboveCut.
+type CutMove struct {
+	// Row is the moved entry's new row index.
+	Row int
+	// Pushed are the rows (indexes in the new state) that loaded before the
+	// move and are now cut, wholly or in part.
+	Pushed []int
+	// Load is the simulated load after the move.
+	Load Load
+}
+
+// IndexBudget is the load of the current bytes, for a live meter.
+type IndexBudget struct {
+	Load      Load
+	Lines     int  // Load.LineCount
+	Units     int  // Load.Units
+	Truncated bool // Load.Truncated()
+	// CutRow is the first row Claude Code does not load whole, -1 when
+	// everything loads.
+	CutRow int
+	// NearRow is the first row that takes the index to 80% of either cap
+	// (160 lines or 20,000 units: Claude Code's nudge fires), TargetRow the
+	// first that takes it past the 70% it asks for (140 lines or 17,500
+	// units), both counted from the first non-blank line after any
+	// frontmatter; -1 when the index stays under the mark.
+	NearRow   int
+	TargetRow int
+}
+
+// DefaultHookMax is the hook length the index format asks for ("under ~150
+// characters").
+const DefaultHookMax = 150
+
+// Errors of the index editor.
+var (
+	ErrNoRow     = errors.New("no such row")
+	ErrNotEntry  = errors.New("row is not an index entry")
+	ErrPinned    = errors.New("the frontmatter block stays at the top")
+	ErrNoChange  = errors.New("nothing to change")
+	ErrNoHistory = errors.New("nothing to undo or redo")
+	ErrHides     = errors.New("the edit would hide a reference inside code, a comment or frontmatter")
+)
+
+// ixeLine is one line: its text without ending, and its ending as written
+// ("\n", "\r\n", or "" / "\r" for a last line without "\n").
+type ixeLine struct{ text, eol string }
+
+type ixeRow struct {
+	id    int
+	lines []ixeLine // never modified in place: an edit makes a new slice
+	fm    bool      // the frontmatter block: pinned at the top
+}
+
+type ixeDel struct {
+	row  ixeRow
+	at   int
+	prev int // id of the row before it when deleted, -1 at the top
+}
+
+// ixeState is one state of the history. Its slices are never modified
+// after the state is pushed.
+type ixeState struct {
+	rows    []ixeRow
+	deleted []ixeDel
+	view    *ixeView // lazily computed
+}
+
+// ixeView is the current bytes parsed and loaded, with rows mapped to lines.
+type ixeView struct {
+	bytes []byte
+	ix    Index
+	first []int // first[r] is row r's first line (1-based)
+	row   []int // row[l-1] is the row holding line l
+	ld    *Load
+}
+
+// NewIndexEditor makes an editor over the bytes of MEMORY.md.
+func NewIndexEditor(content []byte) *IndexEditor {
+	ix := ParseIndex(content)
+	e := &IndexEditor{eol: "\n", noEOL: len(content) > 0 && content[len(content)-1] != '\n'}
+	if ix.CRLF {
+		e.eol = "\r\n"
+	}
+	st := &ixeState{}
+	ls := ix.Lines
+	for i := 0; i < len(ls); {
+		j := i + 1
+		switch k := ls[i].Kind; k {
+		case LineFrontmatter, LineCode, LineComment:
+			for j < len(ls) && ls[j].Kind == k && !(k == LineCode && ixeFenceOpens(ls, j)) {
+				j++
+			}
+		case LineEntry:
+			for j < len(ls) && ls[j].Kind == LineContinuation && ls[j].Entry == ls[i].Entry {
+				j++
+			}
+		case LineTableHeader:
+			if j < len(ls) && ls[j].Kind == LineTableSeparator {
+				j++
+			}
+		}
+		r := ixeRow{id: e.nextID, fm: ls[i].Kind == LineFrontmatter}
+		e.nextID++
+		for _, l := range ls[i:j] {
+			r.lines = append(r.lines, ixeLineOf(l))
+		}
+		st.rows = append(st.rows, r)
+		i = j
+	}
+	e.hist = []*ixeState{st}
+	return e
+}
+
+// ixeFenceOpens reports whether code line j opens a new block right after
+// the previous one closed.
+func ixeFenceOpens(ls []Line, j int) bool {
+	if j == 0 || ls[j-1].Kind != LineCode {
+		return false
+	}
+	// Re-run the fence logic over the block so far: cheap, as blocks are short.
+	start := j - 1
+	for start > 0 && ls[start-1].Kind == LineCode {
+		start--
+	}
+	p := ixParser{}
+	open := false
+	for k := start; k < j; k++ {
+		t := ls[k].Text
+		if !open {
+			open = p.openFence(t)
+			continue
+		}
+		if ixFenceClose(t, p.fence, p.fenceLen) {
+			open = false
+		}
+	}
+	return !open
+}
+
+func ixeLineOf(l Line) ixeLine {
+	eol := l.Raw[len(l.Text):]
+	if l.Newline {
+		eol += "\n"
+	}
+	return ixeLine{text: l.Text, eol: eol}
+}
+
+func (e *IndexEditor) state() *ixeState { return e.hist[e.cur] }
+
+// push makes st the current state, dropping any redo steps.
+func (e *IndexEditor) push(st *ixeState) {
+	st.view = nil
+	e.hist = append(e.hist[:e.cur+1], st)
+	e.cur++
+}
+
+// Bytes returns the current content of MEMORY.md.
+func (e *IndexEditor) Bytes() []byte { return e.render(e.state().rows) }
+
+func (e *IndexEditor) render(rows []ixeRow) []byte {
+	n, last := 0, -1
+	for i, r := range rows {
+		for _, l := range r.lines {
+			n += len(l.text) + 2
+		}
+		if len(r.lines) > 0 {
+			last = i
+		}
+	}
+	out := make([]byte, 0, n)
+	for i, r := range rows {
+		for k, l := range r.lines {
+			out = append(out, l.text...)
+			eol := l.eol
+			isLast := i == last && k == len(r.lines)-1
+			switch {
+			case isLast && e.noEOL:
+				if strings.HasSuffix(eol, "\n") {
+					eol = ""
+				}
+			case !strings.HasSuffix(eol, "\n"):
+				eol = e.eol
+			}
+			out = append(out, eol...)
+		}
+	}
+	return out
+}
+
+// view parses the current state (cached per state).
+func (e *IndexEditor) view() *ixeView {
+	st := e.state()
+	if st.view == nil {
+		st.view = e.viewOf(st.rows)
+	}
+	return st.view
+}
+
+func (e *IndexEditor) viewOf(rows []ixeRow) *ixeView {
+	v := &ixeView{bytes: e.render(rows)}
+	v.ix = ParseIndex(v.bytes)
+	v.first = make([]int, len(rows))
+	v.row = make([]int, 0, len(v.ix.Lines))
+	n := 1
+	for i, r := range rows {
+		v.first[i] = n
+		for range r.lines {
+			v.row = append(v.row, i)
+		}
+		n += len(r.lines)
+	}
+	return v
+}
+
+func (v *ixeView) load() *Load {
+	if v.ld == nil {
+		ld := SimulateLoad(v.bytes)
+		v.ld = &ld
+	}
+	return v.ld
+}
+
+// entry returns the entry on row r's first line, or nil.
+func (v *ixeView) entry(r int) *Entry {
+	l := v.ix.Line(v.first[r])
+	if l == nil || l.Kind != LineEntry {
+		return nil
+	}
+	return &v.ix.Entries[l.Entry]
+}
+
+// cutRows marks the rows Claude Code does not load whole.
+func (v *ixeView) cutRows(nrows int) []bool {
+	cut := make([]bool, nrows)
+	ld := v.load()
+	if !ld.Truncated() {
+		return cut
+	}
+	for _, ln := range ld.Dropped {
+		cut[v.row[ln-1]] = true
+	}
+	if ld.LastLineCut && ld.LastLine > 0 {
+		cut[v.row[ld.LastLine-1]] = true
+	}
+	return cut
+}
+
+// refTargets counts the targets of every reference the parser sees.
+func (v *ixeView) refTargets() map[string]int { return v.ix.refTargetsAll() }
+
+// Len is the number of rows.
+func (e *IndexEditor) Len() int { return len(e.state().rows) }
+
+// Index returns the parse of the current bytes.
+func (e *IndexEditor) Index() Index { return e.view().ix }
+
+// Modified reports whether the current bytes differ from the original.
+func (e *IndexEditor) Modified() bool {
+	return string(e.Bytes()) != string(e.render(e.hist[0].rows))
+}
+
+// Rows describes the current rows.
+func (e *IndexEditor) Rows() []IndexRow {
+	st, v := e.state(), e.view()
+	out := make([]IndexRow, len(st.rows))
+	for i, r := range st.rows {
+		row := IndexRow{ID: r.id, Line: v.first[i], Lines: len(r.lines)}
+		if l := v.ix.Line(v.first[i]); l != nil {
+			row.Kind, row.Text = l.Kind, l.Text
+		}
+		if en := v.entry(i); en != nil {
+			c := *en
+			row.Entry = &c
+			row.Target = ixeTarget(en)
+		}
+		out[i] = row
+	}
+	return out
+}
+
+func ixeTarget(en *Entry) string {
+	if r, ok := en.Primary(); ok {
+		return r.Target
+	}
+	return ""
+}
+
+// ixeMatches reports whether an entry's primary target names the memory at
+// slash path p (a wikilink names it by its file name without ".md").
+func ixeMatches(en *Entry, p string) bool {
+	r, ok := en.Primary()
+	if !ok {
+		return false
+	}
+	if r.Target == p {
+		return true
+	}
+	return r.Kind == RefWiki && (r.Target == strings.TrimSuffix(p, ".md") || r.Target == strings.TrimSuffix(path.Base(p), ".md"))
+}
+
+// FindRow returns the row of the first entry pointing at target (a slash
+// path relative to the memory dir), or -1.
+func (e *IndexEditor) FindRow(target string) int {
+	target = path.Clean(target)
+	v := e.view()
+	for i := range e.state().rows {
+		if en := v.entry(i); en != nil && ixeMatches(en, target) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (e *IndexEditor) pinned() int {
+	if rows := e.state().rows; len(rows) > 0 && rows[0].fm {
+		return 1
+	}
+	return 0
+}
+
+func (e *IndexEditor) checkRow(i int) error {
+	if i < 0 || i >= e.Len() {
+		return fmt.Errorf("row %d: %w", i, ErrNoRow)
+	}
+	if i < e.pinned() {
+		return ErrPinned
+	}
+	return nil
+}
+
+func (e *IndexEditor) checkEntry(i int) (*Entry, error) {
+	if err := e.checkRow(i); err != nil {
+		return nil, err
+	}
+	en := e.view().entry(i)
+	if en == nil {
+		return nil, fmt.Errorf("row %d: %w", i, ErrNotEntry)
+	}
+	return en, nil
+}
+
+// ---- moves ----
+
+// MoveRow moves row i by delta rows (negative is up), across headings.
+func (e *IndexEditor) MoveRow(i, delta int) error { return e.MoveRange(i, i+1, delta) }
+
+// MoveRange moves rows [from, to) by delta rows (negative is up). A move
+// that would put a reference inside a code block, a comment or frontmatter
+// is refused.
+func (e *IndexEditor) MoveRange(from, to, delta int) error {
+	n, p := e.Len(), e.pinned()
+	switch {
+	case from < 0 || to > n || from >= to:
+		return fmt.Errorf("rows [%d,%d) of %d: %w", from, to, n, ErrNoRow)
+	case from < p || from+delta < p:
+		return ErrPinned
+	case delta == 0:
+		return ErrNoChange
+	case to+delta > n:
+		return fmt.Errorf("rows [%d,%d) cannot move %+d: %w", from, to, delta, ErrNoRow)
+	}
+	rows := ixeMove(e.state().rows, from, to, from+delta)
+	if !e.keepsRefs(rows) {
+		return ErrHides
+	}
+	e.push(&ixeState{rows: rows, deleted: e.state().deleted})
+	return nil
+}
+
+// ixeMove returns rows with [from, to) moved so that it starts at index at
+// of the result.
+func ixeMove(rows []ixeRow, from, to, at int) []ixeRow {
+	block := slices.Clone(rows[from:to])
+	rest := slices.Concat(rows[:from], rows[to:])
+	return slices.Concat(rest[:at], block, rest[at:])
+}
+
+// keepsRefs reports whether rows show the parser every reference the
+// current state shows it.
+func (e *IndexEditor) keepsRefs(rows []ixeRow) bool {
+	before := e.view().refTargets()
+	after := e.viewOf(rows).refTargets()
+	for t, k := range before {
+		if after[t] < k {
+			return false
+		}
+	}
+	return true
+}
+
+// MoveAboveCut moves the entry pointing at target (a slash path relative to
+// the memory dir) up to the end of the part of MEMORY.md that Claude Code
+// loads; see MoveRowAboveCut.
+func (e *IndexEditor) MoveAboveCut(target string) (CutMove, error) {
+	i := e.FindRow(target)
+	if i < 0 {
+		return CutMove{}, fmt.Errorf("no entry points at %s: %w", target, ErrNotEntry)
+	}
+	return e.MoveRowAboveCut(i)
+}
+
+// MoveRowAboveCut moves entry row i, which the load cuts, to the end of the
+// loaded part: just above the cut, under its own heading when that heading
+// loads (at the end of the heading's section when the section ends above
+// the cut). The move pushes other rows below the cut: the report lists
+// them.
+func (e *IndexEditor) MoveRowAboveCut(i int) (CutMove, error) {
+	en, err := e.checkEntry(i)
+	if err != nil {
+		return CutMove{}, err
+	}
+	st, v := e.state(), e.view()
+	if !v.load().Truncated() {
+		return CutMove{}, fmt.Errorf("the index loads whole: %w", ErrNoChange)
+	}
+	cutBefore := v.cutRows(len(st.rows))
+	if !cutBefore[i] {
+		return CutMove{}, fmt.Errorf("row %d already loads: %w", i, ErrNoChange)
+	}
+	firstCut := slices.Index(cutBefore, true) // ≤ i
+	head := -1
+	if en.Section >= 0 {
+		if h := v.row[v.ix.Headings[en.Section].Line-1]; h < i && !cutBefore[h] {
+			head = h
+		}
+	}
+	hi := firstCut // insertion index in the rows without i (all before i)
+	if head >= 0 {
+		for k := head + 1; k < firstCut; k++ {
+			if l := v.ix.Line(v.first[k]); l != nil && l.Kind == LineHeading {
+				hi = k
+				break
+			}
+		}
+	}
+	rest := slices.Concat(st.rows[:i], st.rows[i+1:])
+	shape := ixeShape(&v.ix)
+	var fallback []ixeRow
+	fallbackAt := -1
+	try := func(at int, strict bool) ([]ixeRow, *ixeView, bool) {
+		rows := slices.Concat(rest[:at], []ixeRow{st.rows[i]}, rest[at:])
+		w := e.viewOf(rows)
+		if w.cutRows(len(rows))[at] || !e.keepsRefs(rows) {
+			return nil, nil, false
+		}
+		if strict && ixeShape(&w.ix) != shape {
+			if fallback == nil {
+				fallback, fallbackAt = rows, at
+			}
+			return nil, nil, false
+		}
+		return rows, w, true
+	}
+	// Start where the row's last line would be the last loaded line: rows
+	// before i keep their lines once i is out.
+	ll := len(st.rows[i].lines)
+	for hi > e.pinned() && v.first[hi]+ll-1 > v.load().LastLine {
+		hi--
+	}
+	var rows []ixeRow
+	var w *ixeView
+	at := -1
+	const tries = 64 // a size cut may need a few steps up; more means no room
+	for k := hi; k >= e.pinned() && k > hi-tries && (head < 0 || k > head) && rows == nil; k-- {
+		if r, vw, ok := try(k, true); ok {
+			rows, w, at = r, vw, k
+		}
+	}
+	for k := min(hi, head); head >= 0 && k >= e.pinned() && k > min(hi, head)-tries && rows == nil; k-- {
+		if r, vw, ok := try(k, true); ok {
+			rows, w, at = r, vw, k
+		}
+	}
+	if rows == nil && fallback != nil {
+		rows, at = fallback, fallbackAt
+		w = e.viewOf(rows)
+	}
+	if rows == nil {
+		return CutMove{}, fmt.Errorf("no room above the cut for row %d: %w", i, ErrNoChange)
+	}
+	e.push(&ixeState{rows: rows, deleted: st.deleted})
+	e.state().view = w
+	cutAfter := w.cutRows(len(rows))
+	wasCut := map[int]bool{}
+	for k, r := range st.rows {
+		wasCut[r.id] = cutBefore[k]
+	}
+	mv := CutMove{Row: at, Load: *w.load()}
+	for k, r := range rows {
+		if cutAfter[k] && !wasCut[r.id] {
+			mv.Pushed = append(mv.Pushed, k)
+		}
+	}
+	return mv, nil
+}
+
+// ixeShape summarises the structure a move must not change: how many
+// entries of each form and how many continuation lines.
+func ixeShape(ix *Index) [4]int {
+	var s [4]int
+	for _, en := range ix.Entries {
+		s[en.Form]++
+	}
+	for _, l := range ix.Lines {
+		if l.Kind == LineContinuation {
+			s[3]++
+		}
+	}
+	return s
+}
+
+// ---- delete and restore ----
+
+// DeleteRow takes row i out of the index (the topic file stays). The row
+// is kept in Deleted so RestoreRow can put it back.
+func (e *IndexEditor) DeleteRow(i int) error {
+	if err := e.checkRow(i); err != nil {
+		return err
+	}
+	st := e.state()
+	prev := -1
+	if i > 0 {
+		prev = st.rows[i-1].id
+	}
+	rows := slices.Concat(st.rows[:i], st.rows[i+1:])
+	del := slices.Concat(st.deleted, []ixeDel{{row: st.rows[i], at: i, prev: prev}})
+	e.push(&ixeState{rows: rows, deleted: del})
+	return nil
+}
+
+// Deleted lists the rows deleted so far, oldest first.
+func (e *IndexEditor) Deleted() []DeletedRow {
+	st := e.state()
+	out := make([]DeletedRow, len(st.deleted))
+	for k, d := range st.deleted {
+		out[k] = DeletedRow{ID: d.row.id, At: d.at}
+		if len(d.row.lines) > 0 {
+			out[k].Text = d.row.lines[0].text
+			line := ParseIndexText(d.row.lines[0].text)
+			if len(line.Entries) > 0 {
+				out[k].Target = ixeTarget(&line.Entries[0])
+			}
+		}
+	}
+	return out
+}
+
+// RestoreRow puts deleted row k (an index into Deleted) back where it was:
+// after the row that preceded it, or at its old index when that row is gone.
+func (e *IndexEditor) RestoreRow(k int) error {
+	st := e.state()
+	if k < 0 || k >= len(st.deleted) {
+		return fmt.Errorf("deleted row %d: %w", k, ErrNoRow)
+	}
+	d := st.deleted[k]
+	at := min(max(d.at, e.pinned()), len(st.rows))
+	if d.prev < 0 {
+		at = e.pinned()
+	} else if j := slices.IndexFunc(st.rows, func(r ixeRow) bool { return r.id == d.prev }); j >= 0 {
+		at = j + 1
+	}
+	rows := slices.Concat(st.rows[:at], []ixeRow{d.row}, st.rows[at:])
+	del := slices.Concat(st.deleted[:k], st.deleted[k+1:])
+	e.push(&ixeState{rows: rows, deleted: del})
+	return nil
+}
+
+// ---- style ----
+
+// ixeStyle is how this index writes entries.
+type ixeStyle struct {
+	table  bool
+	prefix string  // list: indent, marker and blank before the reference
+	kind   RefKind // how the reference is written
+	gap    string  // list: from the end of the reference to the hook
+	// table: a template row's cells, which cell holds the reference, the
+	// title and the hook (-1 when none), and whether the row has outer pipes.
+	cells                   []ixCell
+	refCell, titleCell, hkc int
+	piped                   bool
+}
+
+// style finds the index's usual entry style: the list marker, reference
+// kind and separator used most, or a table row when most entries are.
+func (e *IndexEditor) style() ixeStyle {
+	ix := &e.view().ix
+	s := ixeStyle{prefix: "- ", kind: RefLink, gap: " — "}
+	var list, table int
+	prefixes, kinds, gaps := map[string]int{}, map[RefKind]int{}, map[string]int{}
+	var tmpl *Entry
+	for k := range ix.Entries {
+		en := &ix.Entries[k]
+		switch en.Form {
+		case EntryTable:
+			table++
+			if tmpl == nil {
+				if _, ri := ixeRefCell(en); ri >= 0 {
+					tmpl = en
+				}
+			}
+		case EntryList:
+			list++
+			body, _ := ixListBody(en.Raw)
+			if ixIndent(en.Raw) == 0 {
+				prefixes[en.Raw[:len(en.Raw)-len(body)]]++
+			}
+			kinds[en.Refs[0].Kind]++
+			if h := ixeHookSpan(en); h.sep {
+				gaps[en.Raw[h.base:h.start]]++
+			}
+		}
+	}
+	if table > list && tmpl != nil {
+		cells, ri := ixeRefCell(tmpl)
+		s.table, s.cells, s.refCell, s.kind = true, cells, ri, tmpl.Refs[0].Kind
+		s.titleCell, s.hkc = ri-1, ixeHookCell(cells, ri)
+		s.piped = strings.HasPrefix(strings.TrimSpace(tmpl.Raw), "|")
+		return s
+	}
+	s.prefix = ixeMost(prefixes, s.prefix)
+	s.gap = ixeMost(gaps, s.gap)
+	if len(kinds) > 0 {
+		best := -1
+		for _, k := range []RefKind{RefLink, RefWiki, RefCode} {
+			if kinds[k] > best {
+				s.kind, best = k, kinds[k]
+			}
+		}
+	}
+	return s
+}
+
+// ixeMost returns the key counted most (ties: the smallest), else def.
+func ixeMost(m map[string]int, def string) string {
+	best, n := def, 0
+	for k, c := range m {
+		if c > n || c == n && k < best {
+			best, n = k, c
+		}
+	}
+	return best
+}
+
+// ixeRefCell splits a table entry into cells and finds the one holding its
+// first reference (-1 when none).
+func ixeRefCell(en *Entry) ([]ixCell, int) {
+	cells := ixCells(en.Raw)
+	r := en.Refs[0]
+	for i, c := range cells {
+		if r.Col >= c.off && r.Col < c.off+len(c.text) {
+			return cells, i
+		}
+	}
+	return cells, -1
+}
+
+// ixeHookCell is the cell after ri that carries the hook: the longest.
+func ixeHookCell(cells []ixCell, ri int) int {
+	best := -1
+	for i := ri + 1; i < len(cells); i++ {
+		if best < 0 || len(strings.TrimSpace(cells[i].text)) > len(strings.TrimSpace(cells[best].text)) {
+			best = i
+		}
+	}
+	return best
+}
+
+// ixeSpan locates a list or prose entry's hook in its line: base is just
+// after the reference (and any emphasis closing around it), start and end
+// bound the hook, sep reports a separator between base and start.
+type ixeSpan struct {
+	base, start, end int
+	sep              bool
+}
+
+func ixeHookSpan(en *Entry) ixeSpan {
+	t := en.Raw
+	r := en.Refs[0]
+	base := r.Col + len(r.Raw)
+	base += len(t[base:]) - len(strings.TrimLeft(t[base:], "*_~"))
+	end := len(strings.TrimRightFunc(t, unicode.IsSpace))
+	end = max(end, base)
+	rs := base + len(t[base:]) - len(strings.TrimLeftFunc(t[base:], unicode.IsSpace))
+	rs = min(rs, end)
+	sep, _ := ixSplitSep(t[rs:end])
+	if sep == "" {
+		return ixeSpan{base: base, start: rs, end: end}
+	}
+	st := rs + len(sep)
+	st += len(t[st:end]) - len(strings.TrimLeftFunc(t[st:end], unicode.IsSpace))
+	return ixeSpan{base: base, start: st, end: end, sep: true}
+}
+
+// ixeOneLine folds s to one line of single blanks.
+func ixeOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func ixeEscTitle(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(ixeOneLine(s))
+}
+
+func ixeEscCell(s string) string { return strings.ReplaceAll(ixeOneLine(s), "|", `\|`) }
+
+func ixeDest(p string) string {
+	if strings.ContainsAny(p, " \t()<>") {
+		return "<" + p + ">"
+	}
+	return p
+}
+
+// ref writes a reference to p in the style's kind.
+func (s ixeStyle) ref(p, title string) string {
+	switch s.kind {
+	case RefCode:
+		return "`" + p + "`"
+	case RefWiki:
+		name := strings.TrimSuffix(p, ".md")
+		if t := ixeOneLine(title); t != "" && t != name {
+			return "[[" + name + "|" + strings.NewReplacer("]", "", "|", "/").Replace(t) + "]]"
+		}
+		return "[[" + name + "]]"
+	}
+	if title == "" {
+		title = strings.TrimSuffix(path.Base(p), ".md")
+	}
+	return "[" + ixeEscTitle(title) + "](" + ixeDest(p) + ")"
+}
+
+// line writes an entry for p in the style.
+func (s ixeStyle) line(p, title, hook string) string {
+	if !s.table {
+		out := s.prefix + s.ref(p, title)
+		h := ixeOneLine(hook)
+		if s.kind == RefCode && h == "" {
+			h = ixeOneLine(title) // a code span has no room for a title
+		}
+		if h != "" {
+			out += s.gap + h
+		}
+		return out
+	}
+	var b strings.Builder
+	for i := range s.cells {
+		if i > 0 || s.piped {
+			b.WriteString("|")
+		}
+		c := ""
+		switch i {
+		case s.refCell:
+			c = s.ref(p, title)
+		case s.titleCell:
+			c = ixeEscCell(title)
+		case s.hkc:
+			c = ixeEscCell(hook)
+		}
+		b.WriteString(" " + c + " ")
+	}
+	if s.piped {
+		b.WriteString("|")
+	}
+	if !s.piped {
+		return strings.TrimSpace(b.String())
+	}
+	return b.String()
+}
+
+// ---- add ----
+
+// AddEntry adds an entry for the memory at path (a slash path relative to
+// the memory dir) after row afterRow (-1: at the top), in the index's own
+// style. It returns the new row's index.
+func (e *IndexEditor) AddEntry(p, title, hook string, afterRow int) (int, error) {
+	p = strings.TrimSpace(p)
+	if p == "" || strings.ContainsAny(p, "\r\n") {
+		return -1, fmt.Errorf("add entry: empty path")
+	}
+	p = path.Clean(p)
+	at := afterRow + 1
+	if at < e.pinned() || at > e.Len() {
+		return -1, fmt.Errorf("after row %d: %w", afterRow, ErrNoRow)
+	}
+	if e.FindRow(p) >= 0 {
+		return -1, fmt.Errorf("add entry: %s is already indexed", p)
+	}
+	row := e.newRow(e.style().line(p, title, hook))
+	st := e.state()
+	rows := slices.Concat(st.rows[:at], []ixeRow{row}, st.rows[at:])
+	if !e.keepsRefs(rows) {
+		return -1, ErrHides
+	}
+	w := e.viewOf(rows)
+	if en := w.entry(at); en == nil || !ixeMatches(en, p) {
+		return -1, fmt.Errorf("add entry: the new line would not read as an entry for %s here", p)
+	}
+	e.push(&ixeState{rows: rows, deleted: st.deleted})
+	e.state().view = w
+	return at, nil
+}
+
+func (e *IndexEditor) newRow(text string) ixeRow {
+	r := ixeRow{id: e.nextID, lines: []ixeLine{{text: text, eol: e.eol}}}
+	e.nextID++
+	return r
+}
+
+// ---- hooks ----
+
+// EditHook replaces the hook of entry row i: the text after the separator.
+// The indent, list marker, title, link and separator stay byte for byte; an
+// entry without a separator gets the index's usual one; an empty hook
+// removes the separator too. For a table row the hook cell (the longest
+// after the reference) is replaced. Prose entries have no hook.
+func (e *IndexEditor) EditHook(i int, hook string) error {
+	en, err := e.checkEntry(i)
+	if err != nil {
+		return err
+	}
+	text, err := e.withHook(en, hook)
+	if err != nil {
+		return err
+	}
+	if !ixeKeepsPrimary(en, text) {
+		return fmt.Errorf("line %d: the hook holds the entry's own reference: %w", en.Line, ErrHides)
+	}
+	if text == en.Raw {
+		return ErrNoChange
+	}
+	st := e.state()
+	rows := slices.Clone(st.rows)
+	rows[i] = ixeReplaceFirst(rows[i], text)
+	e.push(&ixeState{rows: rows, deleted: st.deleted})
+	return nil
+}
+
+// ixeKeepsPrimary reports whether line text still references the entry's
+// primary target (a hook may hold it when the first reference is a URL).
+func ixeKeepsPrimary(en *Entry, text string) bool {
+	p, ok := en.Primary()
+	if !ok {
+		return true
+	}
+	for _, r := range ParseIndexText(text).Lines[0].Refs {
+		if r.Target == p.Target {
+			return true
+		}
+	}
+	return false
+}
+
+// ixeReplaceFirst returns r with its first line's text replaced.
+func ixeReplaceFirst(r ixeRow, text string) ixeRow {
+	lines := slices.Clone(r.lines)
+	lines[0].text = text
+	r.lines = lines
+	return r
+}
+
+// withHook returns the entry's line with its hook replaced.
+func (e *IndexEditor) withHook(en *Entry, hook string) (string, error) {
+	hook = ixeOneLine(hook)
+	t := en.Raw
+	switch en.Form {
+	case EntryProse:
+		return "", fmt.Errorf("line %d: a prose entry has no hook: %w", en.Line, ErrNotEntry)
+	case EntryTable:
+		cells, ri := ixeRefCell(en)
+		hc := ixeHookCell(cells, ri)
+		if ri < 0 || hc < 0 {
+			return "", fmt.Errorf("line %d: the table row has no hook cell: %w", en.Line, ErrNotEntry)
+		}
+		c := cells[hc]
+		inner := strings.TrimSpace(c.text)
+		lead := c.text[:len(c.text)-len(strings.TrimLeft(c.text, " \t"))]
+		trail := c.text[len(strings.TrimRight(c.text, " \t")):]
+		if inner == "" {
+			lead, trail = " ", " "
+		}
+		if lead == "" {
+			lead = " "
+		}
+		if trail == "" && c.off+len(c.text) < len(t) {
+			trail = " "
+		}
+		return t[:c.off] + lead + ixeEscCell(hook) + trail + t[c.off+len(c.text):], nil
+	}
+	h := ixeHookSpan(en)
+	switch {
+	case hook == "":
+		return t[:h.base] + t[h.end:], nil
+	case h.sep:
+		pre := t[:h.start]
+		if h.start == h.end && !strings.HasSuffix(pre, " ") {
+			pre += " " // "- [A](a.md) —" with nothing after
+		}
+		return pre + hook + t[h.end:], nil
+	}
+	return t[:h.base] + e.style().gap + hook + t[h.end:], nil
+}
+
+// ShortenHooks replaces every hook longer than max characters (max ≤ 0
+// means DefaultHookMax) with the description of the memory it points at
+// (descriptions is keyed by slash path relative to the memory dir), or,
+// when that description is missing or too long too, cuts the hook at a word
+// boundary and marks the cut with "…". It returns how many hooks changed;
+// all of them are one undo step.
+func (e *IndexEditor) ShortenHooks(descriptions map[string]string, max int) (int, error) {
+	if max <= 0 {
+		max = DefaultHookMax
+	}
+	if max < 2 {
+		return 0, fmt.Errorf("shorten hooks to %d characters: too short", max)
+	}
+	st, v := e.state(), e.view()
+	rows := slices.Clone(st.rows)
+	n := 0
+	for i := range rows {
+		en := v.entry(i)
+		if en == nil || en.Form == EntryProse {
+			continue
+		}
+		cur := en.Hook
+		if en.Form == EntryTable {
+			cells, ri := ixeRefCell(en)
+			hc := ixeHookCell(cells, ri)
+			if ri < 0 || hc < 0 {
+				continue
+			}
+			cur = strings.TrimSpace(cells[hc].text)
+		}
+		if utf8.RuneCountInString(cur) <= max {
+			continue
+		}
+		hook := ""
+		if d := ixeOneLine(descriptions[ixeTarget(en)]); d != "" && utf8.RuneCountInString(d) <= max {
+			hook = d
+		} else {
+			hook = ixeClip(cur, max)
+		}
+		text, err := e.withHook(en, hook)
+		if err != nil || text == en.Raw || !ixeKeepsPrimary(en, text) {
+			continue
+		}
+		rows[i] = ixeReplaceFirst(rows[i], text)
+		n++
+	}
+	if n > 0 {
+		e.push(&ixeState{rows: rows, deleted: st.deleted})
+	}
+	return n, nil
+}
+
+// ixeClip cuts s to at most n characters ("…" included) at a word
+// boundary, never inside a reference.
+func ixeClip(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	cut := n - 1
+	for k := cut; k > 0; k-- {
+		if unicode.IsSpace(rs[k]) {
+			cut = k
+			break
+		}
+	}
+	// Never cut inside a link, code span or wikilink.
+	head := string(rs[:cut])
+	for _, r := range ParseIndexText(s).Lines[0].Refs {
+		if r.Col < len(head) && r.Col+len(r.Raw) > len(head) {
+			head = head[:r.Col]
+			break
+		}
+	}
+	out := strings.TrimRightFunc(head, func(c rune) bool {
+		return unicode.IsSpace(c) || strings.ContainsRune(",;:—–-(", c)
+	})
+	if out == "" { // one long word: cut it
+		out = string(rs[:n-1])
+	}
+	return out + "…"
+}
+
+// ---- demote ----
+
+// Demote moves entry rows out of MEMORY.md into a new archive index and
+// leaves one entry, in the index's style and at the first moved row's
+// place, pointing at it. It returns the archive file's content: frontmatter
+// (name, description, metadata node_type: memory, type: reference), a
+// heading, then the moved rows as written (continuation lines included;
+// table rows under their table's header). archivePath is relative to the
+// memory dir and must sit beside MEMORY.md so the moved links still
+// resolve. Undo restores MEMORY.md; writing or removing the archive is the
+// caller's.
+func (e *IndexEditor) Demote(rows []int, archivePath, archiveTitle string) ([]byte, error) {
+	archivePath = path.Clean(strings.TrimSpace(archivePath))
+	switch {
+	case len(rows) == 0:
+		return nil, fmt.Errorf("demote: %w", ErrNoChange)
+	case !strings.HasSuffix(archivePath, ".md") || strings.Contains(archivePath, "/") || strings.EqualFold(archivePath, "MEMORY.md") || strings.ContainsAny(archivePath, "\r\n"):
+		return nil, fmt.Errorf("demote: archive %q must be a .md file beside MEMORY.md", archivePath)
+	case e.FindRow(archivePath) >= 0:
+		return nil, fmt.Errorf("demote: %s is already indexed", archivePath)
+	}
+	archiveTitle = ixeOneLine(archiveTitle)
+	if archiveTitle == "" {
+		archiveTitle = "Archived index entries"
+	}
+	sel := slices.Clone(rows)
+	slices.Sort(sel)
+	st, v := e.state(), e.view()
+	var list, table, names []string
+	var header []ixeLine
+	for k, i := range sel {
+		en, err := e.checkEntry(i)
+		if err != nil {
+			return nil, err
+		}
+		if k > 0 && sel[k-1] == i {
+			return nil, fmt.Errorf("demote: row %d twice", i)
+		}
+		names = append(names, en.Name())
+		var lines []string
+		for _, l := range st.rows[i].lines {
+			lines = append(lines, l.text)
+		}
+		if en.Form == EntryTable {
+			if header == nil {
+				header = e.tableHeader(v, i)
+			}
+			table = append(table, lines...)
+		} else {
+			list = append(list, lines...)
+		}
+	}
+	var b strings.Builder
+	nl := e.eol
+	desc := fmt.Sprintf("Index entries moved out of MEMORY.md (%d): %s", len(sel), strings.Join(names, ", "))
+	b.WriteString("---" + nl + "name: " + ixeYAML(archiveTitle) + nl + "description: " + ixeYAML(ixeClip(desc, 250)) + nl)
+	b.WriteString("metadata:" + nl + "  node_type: memory" + nl + "  type: reference" + nl + "---" + nl + nl)
+	b.WriteString("# " + archiveTitle + nl + nl)
+	for _, l := range list {
+		b.WriteString(l + nl)
+	}
+	if len(table) > 0 {
+		if len(list) > 0 {
+			b.WriteString(nl)
+		}
+		for _, l := range header {
+			b.WriteString(l.text + nl)
+		}
+		for _, l := range table {
+			b.WriteString(l + nl)
+		}
+	}
+
+	s := e.style()
+	firstEn := v.entry(sel[0])
+	if firstEn.Form != EntryTable && s.table {
+		s = ixeStyle{prefix: "- ", kind: RefLink, gap: " — "}
+	} else if firstEn.Form == EntryTable && !s.table {
+		s.kind = RefLink
+		if cells, ri := ixeRefCell(firstEn); ri >= 0 {
+			s.table, s.cells, s.refCell, s.titleCell, s.hkc = true, cells, ri, ri-1, ixeHookCell(cells, ri)
+			s.piped = strings.HasPrefix(strings.TrimSpace(firstEn.Raw), "|")
+		}
+	}
+	room := max(40, DefaultHookMax-utf8.RuneCountInString(archiveTitle)-len(archivePath)-10)
+	hook := ixeClip(fmt.Sprintf("%d older entries: %s", len(sel), strings.Join(names, ", ")), room)
+	keep := make([]ixeRow, 0, len(st.rows)-len(sel)+1)
+	for i, r := range st.rows {
+		if i == sel[0] {
+			keep = append(keep, e.newRow(s.line(archivePath, archiveTitle, hook)))
+		}
+		if !slices.Contains(sel, i) {
+			keep = append(keep, r)
+		}
+	}
+	w := e.viewOf(keep)
+	if en := w.entry(sel[0]); en == nil || !ixeMatches(en, archivePath) {
+		return nil, fmt.Errorf("demote: the archive entry would not read as an entry here")
+	}
+	// Every reference that leaves MEMORY.md must be in the archive.
+	arch := ParseIndexText(b.String())
+	left, moved := w.refTargets(), arch.refTargetsAll()
+	for t, k := range v.refTargets() {
+		if left[t]+moved[t] < k {
+			return nil, fmt.Errorf("demote: %s would be lost: %w", t, ErrHides)
+		}
+	}
+	e.push(&ixeState{rows: keep, deleted: st.deleted})
+	e.state().view = w
+	return []byte(b.String()), nil
+}
+
+// refTargetsAll counts the targets of every reference in ix.
+func (ix *Index) refTargetsAll() map[string]int {
+	m := map[string]int{}
+	for _, l := range ix.Lines {
+		for _, r := range l.Refs {
+			m[r.Target]++
+		}
+	}
+	return m
+}
+
+// tableHeader returns the header and delimiter lines of the table row i
+// sits in, or a plain header with as many columns.
+func (e *IndexEditor) tableHeader(v *ixeView, i int) []ixeLine {
+	rows := e.state().rows
+	for k := i - 1; k >= 0; k-- {
+		l := v.ix.Line(v.first[k])
+		if l == nil {
+			break
+		}
+		if l.Kind == LineTableHeader {
+			return rows[k].lines
+		}
+		if en := v.entry(k); l.Kind != LineProse && (en == nil || en.Form != EntryTable) {
+			break
+		}
+	}
+	n := len(ixCells(rows[i].lines[0].text))
+	return []ixeLine{{text: "|" + strings.Repeat(" |", n)}, {text: "|" + strings.Repeat("---|", n)}}
+}
+
+// ixeYAML writes a frontmatter scalar: plain when safe, else double-quoted.
+func ixeYAML(s string) string {
+	plain := s != "" && strings.TrimSpace(s) == s && !strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") &&
+		!strings.Contains(s, ": ") && !strings.Contains(s, " #") && !strings.HasSuffix(s, ":") &&
+		!strings.ContainsFunc(s, func(c rune) bool { return c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029' || c == '\ufeff' })
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "null", "~", "y", "n":
+		plain = false
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		plain = false
+	}
+	if plain {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// ---- history ----
+
+// Undo steps back one edit.
+func (e *IndexEditor) Undo() error {
+	if e.cur == 0 {
+		return ErrNoHistory
+	}
+	e.cur--
+	return nil
+}
+
+// Redo steps forward one undone edit.
+func (e *IndexEditor) Redo() error {
+	if e.cur+1 >= len(e.hist) {
+		return ErrNoHistory
+	}
+	e.cur++
+	return nil
+}
+
+// CanUndo reports whether Undo has a step to take back.
+func (e *IndexEditor) CanUndo() bool { return e.cur > 0 }
+
+// CanRedo reports whether Redo has a step to take.
+func (e *IndexEditor) CanRedo() bool { return e.cur+1 < len(e.hist) }
+
+// ---- budget ----
+
+// Budget is the simulated load of the current bytes with the rows where
+// the cut, the 80% mark and the 70% mark fall.
+func (e *IndexEditor) Budget() IndexBudget {
+	st, v := e.state(), e.view()
+	ld := v.load()
+	b := IndexBudget{Load: *ld, Lines: ld.LineCount, Units: ld.Units, Truncated: ld.Truncated(), CutRow: -1, NearRow: -1, TargetRow: -1}
+	if ld.Truncated() {
+		b.CutRow = slices.Index(v.cutRows(len(st.rows)), true)
+	}
+	lines, units, started := 0, 0, false
+	for i, r := range st.rows {
+		if r.fm {
+			continue
+		}
+		for _, l := range r.lines {
+			if !started && strings.TrimSpace(l.text) == "" {
+				continue
+			}
+			started = true
+			lines++
+			units += utf16Units([]byte(l.text)) + 1
+		}
+		if b.TargetRow < 0 && (lines > IndexTargetLines || units > IndexTargetUnits) {
+			b.TargetRow = i
+		}
+		if b.NearRow < 0 && (lines >= IndexNearLines || units >= IndexNearUnits) {
+			b.NearRow = i
+		}
+	}
+	return b
+}
