@@ -8,6 +8,7 @@ import (
 
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/corpus"
 	"github.com/memtui/memtui/memfs"
@@ -372,5 +373,44 @@ func TestIndexCheck(t *testing.T) {
 	code, stdout, _ = runCLI(t, env("HOME", t.TempDir()), "--demo", "index", "blog", "--check")
 	if code != exitOK || !strings.Contains(stdout, "loads whole") || strings.Contains(stdout, "acme") {
 		t.Errorf("a whole index: exit %d\n%s", code, stdout)
+	}
+}
+
+// Moving an entry above the cut: the diff without --yes, the write with it,
+// and the pipeline then loads the entry.
+func TestIndexMoveAboveCut(t *testing.T) {
+	cfg := t.TempDir()
+	mem := filepath.Join(cfg, "projects", "-work-big", "memory")
+	os.MkdirAll(mem, 0o755)
+	var b strings.Builder
+	for i := 0; i < 220; i++ {
+		name := fmt.Sprintf("note_%03d.md", i)
+		os.WriteFile(filepath.Join(mem, name), []byte(fmt.Sprintf("---\nname: note-%03d\ndescription: Note %d\ntype: project\n---\n\nNote number %d.\n", i, i, i)), 0o644)
+		fmt.Fprintf(&b, "- [Note %d](%s) — note %d\n", i, name, i)
+	}
+	index := filepath.Join(mem, "MEMORY.md")
+	os.WriteFile(index, []byte(b.String()), 0o644)
+	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", t.TempDir())
+	loaded := func() bool {
+		raw, _ := os.ReadFile(index)
+		return strings.Contains(model.SimulateLoad(raw).Loaded, "(note_215.md)")
+	}
+	if loaded() {
+		t.Fatal("the fixture's entry 215 already loads")
+	}
+	code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "index", "big", "--move-above-cut", "note_215.md")
+	if code != exitOK || !strings.Contains(stdout, "+- [Note 215](note_215.md)") || !strings.Contains(stdout, "Not written") || loaded() {
+		t.Fatalf("without --yes: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI(t, e, "--config-dir", cfg, "index", "big", "--move-above-cut", "note_215.md", "--yes")
+	if code != exitOK || !strings.Contains(stdout, "Written (journal") {
+		t.Fatalf("--yes: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !loaded() {
+		t.Error("after the move the pipeline still cuts note_215.md off")
+	}
+	code, _, stderr = runCLI(t, e, "--config-dir", cfg, "index", "big", "--move-above-cut", "nope.md")
+	if code != exitUsage || !strings.Contains(flat(stderr), "no memory.md has an entry for nope.md") {
+		t.Errorf("an unknown entry: exit %d %s", code, stderr)
 	}
 }

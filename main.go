@@ -183,6 +183,9 @@ usage or I/O error.`,
 		},
 	}
 	index.Flags().BoolVar(&xf.check, "check", true, "report each index's budget; exit 1 when one is cut off")
+	index.Flags().StringVar(&xf.moveAboveCut, "move-above-cut", "", "move the entry for `FILE` to just above the cut (prints the diff; writes with --yes)")
+	index.Flags().BoolVar(&xf.yes, "yes", false, "with --move-above-cut: write it, through the locked, journalled write path")
+	index.Flags().DurationVar(&xf.wait, "wait", 0, "with --yes: wait this long for Claude Code's consolidation lock")
 	root.AddCommand(index)
 
 	var uf undoFlags
@@ -233,7 +236,10 @@ type dreamFlags struct {
 
 // indexFlags are index's own flags.
 type indexFlags struct {
-	check bool
+	check        bool
+	moveAboveCut string
+	yes          bool
+	wait         time.Duration
 }
 
 // runIndex reports each index's load budget.
@@ -247,6 +253,9 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	s, err := start(ctx, g, stderr)
 	if err != nil {
 		return err
+	}
+	if xf.moveAboveCut != "" {
+		return moveAboveCut(ctx, g, s, xf, stdout)
 	}
 	home := g.getenv("HOME")
 	checked, cut := 0, 0
@@ -280,6 +289,74 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	if cut > 0 {
 		g.exit = exitFindings
 	}
+	return nil
+}
+
+// moveAboveCut moves one index entry above the load cut: the diff always,
+// the write only with --yes, through the same path as proposals.
+func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, stdout io.Writer) error {
+	target := filepath.ToSlash(filepath.Clean(xf.moveAboveCut))
+	type hit struct {
+		d  *model.MemoryDir
+		ed *model.IndexEditor
+	}
+	var hits []hit
+	for _, p := range s.scan.Projects {
+		for _, d := range p.Dirs {
+			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
+				return err
+			}
+			if d.Index == nil || d.Index.Truncated {
+				continue
+			}
+			ed := model.NewIndexEditor(d.Index.Content)
+			if ed.FindRow(target) >= 0 {
+				hits = append(hits, hit{d, ed})
+			}
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return fmt.Errorf("no MEMORY.md has an entry for %s (give PROJECT to choose the project)", target)
+	case 1:
+	default:
+		var dirs []string
+		for _, h := range hits {
+			dirs = append(dirs, h.d.Path)
+		}
+		return fmt.Errorf("several indexes have an entry for %s; give PROJECT to pick one of: %s", target, strings.Join(dirs, ", "))
+	}
+	h := hits[0]
+	mv, err := h.ed.MoveAboveCut(target)
+	if err != nil {
+		return fmt.Errorf("cannot move %s above the cut: %w", target, err)
+	}
+	before := h.d.Index.Content
+	after := h.ed.Bytes()
+	prop := model.Proposal{
+		ID: "index-move", Kind: model.KindReindex, MemoryDir: h.d.Path,
+		Title:     "Move the entry for " + target + " above the cut",
+		Rationale: "By hand, with memtui index --move-above-cut.",
+		Changes:   []model.Change{{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(before), After: string(after)}},
+	}
+	fmt.Fprint(stdout, consolidate.UnifiedDiff(prop.Changes[0], string(before)))
+	if n := len(mv.Pushed); n > 0 {
+		fmt.Fprintf(stdout, "%d %s that loaded before now fall%s below the cut.\n", n, plural(n, "line", "lines"), map[bool]string{true: "s", false: ""}[n == 1])
+	}
+	if !xf.yes {
+		fmt.Fprintln(stdout, "Not written. Add --yes to write it.")
+		return nil
+	}
+	if g.readonly {
+		return errors.New("--readonly forbids --yes")
+	}
+	r := memfs.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.journal, WaitForLock: xf.wait})[0]
+	if r.Status != memfs.StatusApplied {
+		fmt.Fprintf(stdout, "not written (%s): %v\n", r.Status, r.Err)
+		g.exit = exitFindings
+		return nil
+	}
+	fmt.Fprintf(stdout, "Written (journal %s; memtui undo %s puts it back).\n", r.JournalID, r.JournalID)
 	return nil
 }
 
