@@ -28,6 +28,14 @@ type KeyMap struct {
 	Journal, Undo key.Binding
 	// Confirm answers yes in a confirmation; any other key is no.
 	Confirm key.Binding
+	// The index editor (EditIndex opens it from the index view): moving
+	// the selected row, moving an entry above the cut, deleting and
+	// restoring, adding an entry for an orphan file, editing a hook,
+	// shortening long hooks, undo and redo of the editor's own history,
+	// the pending diff, and writing MEMORY.md.
+	EditIndex, RowUp, RowDown, AboveCut, DeleteRow, RestoreRow key.Binding
+	AddOrphan, EditHook, ShortenHooks, EditUndo, EditRedo      key.Binding
+	ShowDiff, WriteIndex                                       key.Binding
 	// Everywhere.
 	Filter, ClearFilter, Edit, Refresh, Help, Quit key.Binding
 }
@@ -75,6 +83,20 @@ func Default() KeyMap {
 		Undo:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo entry")),
 		Confirm: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
 
+		EditIndex:    key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "edit the index")),
+		RowUp:        key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K/shift+↑", "move row up")),
+		RowDown:      key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J/shift+↓", "move row down")),
+		AboveCut:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "move above the cut")),
+		DeleteRow:    key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "delete row")),
+		RestoreRow:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restore last deleted")),
+		AddOrphan:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "add an orphan file")),
+		EditHook:     key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "edit the hook")),
+		ShortenHooks: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "shorten long hooks")),
+		EditUndo:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo edit")),
+		EditRedo:     key.NewBinding(key.WithKeys("U", "ctrl+r"), key.WithHelp("U", "redo edit")),
+		ShowDiff:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "pending diff")),
+		WriteIndex:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write MEMORY.md")),
+
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit in $EDITOR")),
@@ -85,10 +107,12 @@ func Default() KeyMap {
 }
 
 // ReadOnly returns the map with every binding that writes, or only leads to
-// writing (deciding on proposals), disabled, so it neither fires nor shows
+// writing (deciding on proposals, editing the index in memory), disabled, so it neither fires nor shows
 // in the help.
 func (k KeyMap) ReadOnly() KeyMap {
-	for _, b := range []*key.Binding{&k.Edit, &k.Toggle, &k.Accept, &k.Reject, &k.Range, &k.Write, &k.Undo} {
+	for _, b := range []*key.Binding{&k.Edit, &k.Toggle, &k.Accept, &k.Reject, &k.Range, &k.Write, &k.Undo,
+		&k.RowUp, &k.RowDown, &k.AboveCut, &k.DeleteRow, &k.RestoreRow, &k.AddOrphan, &k.EditHook,
+		&k.ShortenHooks, &k.EditUndo, &k.EditRedo, &k.WriteIndex} {
 		b.SetEnabled(false)
 	}
 	return k

@@ -67,6 +67,7 @@ const (
 	viewIndex
 	viewProposals
 	viewJournal
+	viewIndexEdit
 )
 
 type focusID int
@@ -95,6 +96,8 @@ type Model struct {
 	preview  *previewPane
 	findings *findingsView
 	index    *indexView
+	// ixedit edits the index view's MEMORY.md in memory.
+	ixedit *ixEditView
 	// proposals reviews Dream's proposals; props tracks computing them.
 	proposals *proposalsView
 	props     propState
@@ -172,6 +175,7 @@ func New(cfg Config) *Model {
 	m.preview = newPreviewPane(m.c)
 	m.findings = newFindingsView(m.c)
 	m.index = newIndexView(m.c)
+	m.ixedit = newIxEditView(m.c)
 	m.proposals = newProposalsView(m.c, cfg.Orient.Secrets)
 	m.journal = newJournalView(m.c)
 	m.help = help.New()
@@ -217,6 +221,7 @@ func (m *Model) applyStyles() {
 	is := textinput.DefaultStyles(m.dark)
 	is.Cursor.Blink = false // a steady cursor: nothing ticks while typing
 	m.input.SetStyles(is)
+	m.ixedit.input.SetStyles(is)
 }
 
 // Messages the root handles besides loading and rendering.
@@ -412,7 +417,7 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 	if m.watcher != nil {
 		m.watchProject(pd)
 	}
-	if m.view == viewIndex && m.index.dd != nil && m.index.dd.d.Path == msg.path {
+	if (m.view == viewIndex || m.view == viewIndexEdit) && m.index.dd != nil && m.index.dd.d.Path == msg.path {
 		m.index.dd = msg.dd
 		off := m.index.vp.YOffset()
 		m.index.build()
@@ -505,6 +510,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.dialog != nil {
 		return m.dialogKey(k)
 	}
+	if m.view == viewIndexEdit {
+		return m.ixeditKey(k)
+	}
 	if m.filtering {
 		return m.filterKey(k)
 	}
@@ -574,6 +582,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.view = viewBrowse
 			m.layout()
 			return m.syncSelection()
+		}
+		if key.Matches(k, keys.EditIndex) {
+			return m.openIndexEditor()
 		}
 		return m.index.Update(k)
 	}

@@ -379,7 +379,11 @@ func TestLayoutFitsEverySize(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {100, 30}, {119, 35}, {160, 48}, {220, 60}, {50, 16}} {
 		d := newDriver(t, cfg, size[0], size[1])
 		d.selectProject("acme-api")
-		steps := []string{"", "enter", "j", "enter", "?", "?", "i", "b", "f", "esc",
+		steps := []string{"", "enter", "j", "enter", "?", "?", "i",
+			// The index editor: a move, its diff, a hook, the write and
+			// discard questions.
+			"E", "G", "c", "?", "?", "D", "esc", "H", "esc", "A", "w", "n", "esc", "y",
+			"b", "f", "esc",
 			// The proposals view: list, diff focused, side by side, help.
 			"p", "j", "j", "j", "tab", "n", "G", "d", "?", "?", "esc", "j", "d",
 			// Deciding: marks, hunks, a range, the confirmation, a write's

@@ -66,6 +66,24 @@ func TestGoldenViews(t *testing.T) {
 	}
 }
 
+// The index editor at the smallest supported terminal, dark: acme-api's
+// MEMORY.md opened at its cut.
+func TestGoldenIndexEditor(t *testing.T) {
+	cfg, dir := demoConfig(t)
+	cfg.Home = dir
+	if err := os.Remove(filepath.Join(dir, "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, cfg, 80, 24)
+	d.selectProject("acme-api")
+	d.keys("i", "E")
+	out := d.m.View().Content
+	if strings.Contains(out, dir) {
+		t.Fatalf("the frame shows the temp dir %s", dir)
+	}
+	golden.RequireEqual(t, []byte(out))
+}
+
 // Under NO_COLOR the frame has no colour codes at all, and the selection is
 // still visible (reverse video).
 func TestNoColorFrame(t *testing.T) {

@@ -181,12 +181,12 @@ func (v *indexView) View() string {
 
 func (v *indexView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.Edit, k.Back}
+	return []key.Binding{k.Up, k.Down, k.PageDown, k.EditIndex, k.Edit, k.Back}
 }
 
 func (v *indexView) FullHelp() [][]key.Binding {
 	k := v.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Edit, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.EditIndex, k.Edit, k.Back}}
 }
 
 func plural(n int, one, many string) string {

@@ -87,6 +87,9 @@ func (m *Model) layout() {
 	case viewIndex:
 		m.index.SetSize(m.width, bodyH)
 		return
+	case viewIndexEdit:
+		m.ixedit.SetSize(m.width, bodyH)
+		return
 	case viewProposals:
 		m.proposals.SetSize(m.width, bodyH)
 		return
@@ -153,6 +156,8 @@ func (m *Model) View() tea.View {
 		body = m.findings.View()
 	case viewIndex:
 		body = m.index.View()
+	case viewIndexEdit:
+		body = m.ixedit.View()
 	case viewProposals:
 		body = m.proposals.View()
 	case viewJournal:
@@ -279,7 +284,7 @@ func (m *Model) titleBar() string {
 	left := st.Title.Render("memtui") + " " +
 		tab("Browse", m.view == viewBrowse) +
 		tab(fmt.Sprintf("Findings %d", nf), m.view == viewFindings) +
-		tab("Index", m.view == viewIndex) +
+		tab("Index", m.view == viewIndex || m.view == viewIndexEdit) +
 		tab(m.proposalsTab(), m.view == viewProposals) +
 		tab("Journal", m.view == viewJournal)
 	var right string
@@ -316,6 +321,8 @@ func (m *Model) footer() string {
 	switch {
 	case m.filtering:
 		return fit(m.input.View(), m.width, 1)
+	case m.view == viewIndexEdit && m.ixedit.mode == ixeHook && m.dialog == nil:
+		return fit(m.ixedit.input.View(), m.width, 1)
 	case m.err != nil:
 		return fit(st.Error.Render("✗ "+m.err.Error()), m.width, 1)
 	case m.dialog != nil:
@@ -338,6 +345,8 @@ func (m *Model) activePane() pane {
 		return m.findings
 	case viewIndex:
 		return m.index
+	case viewIndexEdit:
+		return m.ixedit
 	case viewProposals:
 		return m.proposals
 	case viewJournal:
@@ -359,13 +368,19 @@ func (m *Model) globalKeys() []key.Binding {
 
 func (m *Model) shortHelp() []key.Binding {
 	k := m.c.keys
+	if m.view == viewIndexEdit && m.ixedit.mode != ixeList {
+		return append(m.ixedit.ShortHelp(), k.Help) // the diff, the picker: their keys only
+	}
 	return append(m.activePane().ShortHelp(), k.Findings, k.Help, k.Quit)
 }
 
 func (m *Model) helpGroups() [][]key.Binding {
 	k := m.c.keys
 	groups := m.activePane().FullHelp()
-	if m.view != viewProposals && m.view != viewJournal { // their own help has their keys
+	if m.view == viewIndexEdit && m.ixedit.mode != ixeList {
+		return append(groups, []key.Binding{k.Help})
+	}
+	if m.view != viewProposals && m.view != viewJournal && m.view != viewIndexEdit { // their own help has their keys
 		groups = append(groups, []key.Binding{k.ScrollDown, k.ScrollUp, k.Source, k.PrevPane})
 	}
 	return append(groups, m.globalKeys())
@@ -395,6 +410,9 @@ func (m *Model) onWheel(mouse tea.Mouse) {
 		return
 	case viewProposals:
 		m.proposals.wheel(mouse.X, mouse.Y-1, n) // below the title bar
+		return
+	case viewIndexEdit:
+		m.ixedit.wheel(n)
 		return
 	}
 	for _, r := range m.rects {

@@ -29,9 +29,11 @@ const lockWait = time.Minute
 type dialogKind int
 
 const (
-	dlgWrite  dialogKind = iota // y writes the plan
-	dlgUndo                     // y undoes a journal entry
-	dlgResult                   // a summary; y retries when a lock was held
+	dlgWrite      dialogKind = iota // y writes the plan
+	dlgUndo                         // y undoes a journal entry
+	dlgResult                       // a summary; y retries when a lock was held
+	dlgWriteIndex                   // y writes the index editor's MEMORY.md
+	dlgDiscard                      // y drops the index editor's edits, then runs after
 )
 
 // dialog is a modal question or summary that replaces the view's body
@@ -42,8 +44,11 @@ type dialog struct {
 	title string
 	lines []string
 	hint  string
-	jobs  []writeJob // dlgWrite, and dlgResult's retry
+	jobs  []writeJob // dlgWrite, dlgWriteIndex, and dlgResult's retry
 	entry memfs.JournalEntry
+	after func() tea.Cmd // dlgDiscard
+	// editor: the result of (and a retry is) an index editor write.
+	editor bool
 }
 
 // Messages of a write in progress. Apply runs in a goroutine; its
@@ -72,6 +77,8 @@ type writeRun struct {
 	waiting  bool   // Claude Code holds its lock; Apply polls
 	results  []resultLine
 	lockHeld []writeJob
+	// editor is a write of the index editor's MEMORY.md, not of proposals.
+	editor bool
 }
 
 // resultLine is one proposal's outcome, for the summary.
@@ -143,7 +150,11 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	m.dialog = nil
 	m.layout()
 	if !key.Matches(k, m.c.keys.Confirm) {
-		if dl.kind != dlgResult {
+		switch dl.kind {
+		case dlgResult:
+		case dlgDiscard:
+			m.status = "Kept the edits: nothing discarded."
+		default:
 			m.status = "Cancelled: nothing written."
 		}
 		return nil
@@ -151,9 +162,17 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	switch dl.kind {
 	case dlgWrite:
 		return m.runWrite(dl.jobs, 0)
+	case dlgWriteIndex:
+		cmd := m.runWrite(dl.jobs, 0)
+		m.write.editor = true
+		return cmd
+	case dlgDiscard:
+		return dl.after()
 	case dlgResult:
 		if len(dl.jobs) > 0 {
-			return m.runWrite(dl.jobs, lockWait)
+			cmd := m.runWrite(dl.jobs, lockWait)
+			m.write.editor = dl.editor
+			return cmd
 		}
 	case dlgUndo:
 		return m.runUndo(dl.entry)
@@ -225,7 +244,11 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		default:
 			w.done = min(w.done+1, w.total)
 		}
-		m.proposals.progress = w.progressLine()
+		if w.editor {
+			m.ixedit.say("%s", w.progressLine())
+		} else {
+			m.proposals.progress = w.progressLine()
+		}
 		return next
 	case applyDirDoneMsg:
 		j := w.jobs[msg.job]
@@ -252,12 +275,18 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		if locked {
 			w.lockHeld = append(w.lockHeld, j)
 		}
-		m.proposals.refreshRows()
-		m.proposals.diff.refresh()
+		if !w.editor {
+			m.proposals.refreshRows()
+			m.proposals.diff.refresh()
+		}
 		// Conflicts mean the directory changed too: read it again either way.
 		return tea.Batch(next, m.reloadPath(j.dir))
 	case writeDoneMsg:
 		m.write = nil
+		if w.editor {
+			m.indexWritten(w)
+			return m.journalChanged()
+		}
 		m.proposals.progress = ""
 		m.showResults(w)
 		return m.journalChanged()

@@ -1,0 +1,848 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/themes"
+)
+
+// ixeMode is what the index editor's body shows and its keys do.
+type ixeMode int
+
+const (
+	ixeList    ixeMode = iota // the rows, with the cut and the marks
+	ixeHook                   // the footer's input edits a hook
+	ixeDiff                   // the pending diff
+	ixeOrphans                // picking an orphan file to add an entry for
+)
+
+// ixEditView edits a MEMORY.md in memory with model.IndexEditor: one line
+// per row (an entry with its target's type and age and a badge for the
+// findings on its lines; a heading or other line as written), the cut
+// drawn where the edited index would be cut, meters for both caps with
+// the 70% and 80% marks. Nothing reaches the disk until the root writes
+// the editor's bytes through memfs.Apply.
+type ixEditView struct {
+	c     *shared
+	dd    *dirData
+	title string
+	ed    *model.IndexEditor
+	// base is MEMORY.md as the editor read it: the write's base hash.
+	base []byte
+	// files are the directory's topic files by path.
+	files map[string]*model.File
+	// sev is the worst finding on each original row, by row ID.
+	sev      map[int]model.Severity
+	cur, off int
+	w, h     int
+	mode     ixeMode
+	input    textinput.Model
+	diff     viewport.Model
+	orphans  []string
+	ocur     int
+	note     string
+	noteErr  bool
+}
+
+func newIxEditView(c *shared) *ixEditView {
+	in := textinput.New()
+	in.Prompt = "hook: "
+	in.CharLimit = 1000
+	vp := viewport.New()
+	vp.MouseWheelEnabled = false
+	return &ixEditView{c: c, input: in, diff: vp}
+}
+
+// open starts editing dd's MEMORY.md from the bytes loaded.
+func (v *ixEditView) open(dd *dirData, title string) {
+	v.dd, v.title = dd, title
+	v.base = dd.d.Index.Content
+	v.ed = model.NewIndexEditor(v.base)
+	v.mode, v.note, v.noteErr, v.off = ixeList, "", false, 0
+	v.files = map[string]*model.File{}
+	for _, f := range dd.d.Files {
+		v.files[f.Path] = f
+	}
+	v.sev = map[int]model.Severity{}
+	fs := dd.byFile["MEMORY.md"]
+	for _, r := range v.ed.Rows() {
+		for _, f := range fs {
+			if f.Line >= r.Line && f.Line < r.Line+r.Lines {
+				if s, ok := v.sev[r.ID]; !ok || f.Severity > s {
+					v.sev[r.ID] = f.Severity
+				}
+			}
+		}
+	}
+	// Open at the cut, as the index view does: the rows the agent misses.
+	b := v.ed.Budget()
+	v.cur = 0
+	if b.CutRow >= 0 {
+		v.cur = b.CutRow
+	}
+	if v.c.readonly {
+		v.note = "read-only: explore freely; nothing can be edited or written"
+	}
+}
+
+func (v *ixEditView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.input.SetWidth(max(w-len(v.input.Prompt)-2, 10))
+	v.diff.SetWidth(w)
+	v.diff.SetHeight(max(h-indexHeaderLines, 1))
+}
+
+// modified reports pending edits.
+func (v *ixEditView) modified() bool { return v.ed != nil && v.ed.Modified() }
+
+func (v *ixEditView) say(format string, a ...any) {
+	v.note, v.noteErr = fmt.Sprintf(format, a...), false
+}
+
+func (v *ixEditView) fail(err error) {
+	v.note, v.noteErr = err.Error(), true
+}
+
+// clamp keeps the cursor on a row.
+func (v *ixEditView) clamp() {
+	v.cur = max(min(v.cur, v.ed.Len()-1), 0)
+}
+
+// selectID puts the cursor on the row with id, when it is still there.
+func (v *ixEditView) selectID(id int) {
+	for i, r := range v.ed.Rows() {
+		if r.ID == id {
+			v.cur = i
+			return
+		}
+	}
+	v.clamp()
+}
+
+func (v *ixEditView) rowID() int {
+	rows := v.ed.Rows()
+	if v.cur < len(rows) {
+		return rows[v.cur].ID
+	}
+	return -1
+}
+
+// Update takes the keys the root hands the editor (all but leaving and
+// writing).
+func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || v.ed == nil {
+		return nil
+	}
+	keys := v.c.keys
+	switch v.mode {
+	case ixeHook:
+		return v.hookKey(k)
+	case ixeDiff:
+		if key.Matches(k, keys.Back, keys.ShowDiff) {
+			v.mode = ixeList
+			return nil
+		}
+		scrollKeys(&v.diff, v.c, k)
+		return nil
+	case ixeOrphans:
+		return v.orphanKey(k)
+	}
+	v.note = ""
+	switch {
+	case key.Matches(k, keys.Up):
+		v.cur--
+	case key.Matches(k, keys.Down):
+		v.cur++
+	case key.Matches(k, keys.PageUp):
+		v.cur -= max(v.listHeight()-1, 1)
+	case key.Matches(k, keys.PageDown):
+		v.cur += max(v.listHeight()-1, 1)
+	case key.Matches(k, keys.Top):
+		v.cur = 0
+	case key.Matches(k, keys.Bottom):
+		v.cur = v.ed.Len() - 1
+	case key.Matches(k, keys.RowUp):
+		v.move(-1)
+	case key.Matches(k, keys.RowDown):
+		v.move(1)
+	case key.Matches(k, keys.AboveCut):
+		v.aboveCut()
+	case key.Matches(k, keys.DeleteRow):
+		v.delete()
+	case key.Matches(k, keys.RestoreRow):
+		v.restore()
+	case key.Matches(k, keys.AddOrphan):
+		v.openOrphans()
+	case key.Matches(k, keys.EditHook):
+		return v.startHook()
+	case key.Matches(k, keys.ShortenHooks):
+		v.shorten()
+	case key.Matches(k, keys.EditUndo):
+		v.history(v.ed.Undo, "undone")
+	case key.Matches(k, keys.EditRedo):
+		v.history(v.ed.Redo, "redone")
+	case key.Matches(k, keys.ShowDiff):
+		v.showDiff()
+	}
+	v.clamp()
+	return nil
+}
+
+func (v *ixEditView) move(delta int) {
+	if err := v.ed.MoveRow(v.cur, delta); err != nil {
+		v.fail(fmt.Errorf("cannot move this row: %w", err))
+		return
+	}
+	v.cur += delta
+}
+
+func (v *ixEditView) aboveCut() {
+	if v.ed.Budget().CutRow < 0 {
+		v.fail(errors.New("nothing is cut: every row loads"))
+		return
+	}
+	mv, err := v.ed.MoveRowAboveCut(v.cur)
+	if err != nil {
+		v.fail(fmt.Errorf("cannot move above the cut: %w", err))
+		return
+	}
+	v.cur = mv.Row
+	if n := len(mv.Pushed); n > 0 {
+		v.say("moved above the cut; %d %s that loaded now fall below it", n, plural(n, "row", "rows"))
+		return
+	}
+	v.say("moved above the cut")
+}
+
+func (v *ixEditView) delete() {
+	rows := v.ed.Rows()
+	if v.cur >= len(rows) {
+		return
+	}
+	name := strings.TrimSpace(rows[v.cur].Text)
+	if rows[v.cur].Entry != nil {
+		name = rows[v.cur].Entry.Name()
+	}
+	if err := v.ed.DeleteRow(v.cur); err != nil {
+		v.fail(fmt.Errorf("cannot delete this row: %w", err))
+		return
+	}
+	v.say("deleted %q (the file stays); %s restores it", ansi.Truncate(name, 40, "…"), v.c.keys.RestoreRow.Help().Key)
+}
+
+func (v *ixEditView) restore() {
+	dels := v.ed.Deleted()
+	if len(dels) == 0 {
+		v.fail(errors.New("nothing deleted to restore"))
+		return
+	}
+	last := dels[len(dels)-1]
+	if err := v.ed.RestoreRow(len(dels) - 1); err != nil {
+		v.fail(fmt.Errorf("cannot restore: %w", err))
+		return
+	}
+	v.selectID(last.ID)
+	v.say("restored")
+}
+
+func (v *ixEditView) history(step func() error, done string) {
+	id := v.rowID()
+	if err := step(); err != nil {
+		v.fail(err)
+		return
+	}
+	v.selectID(id)
+	v.say("%s", done)
+}
+
+func (v *ixEditView) shorten() {
+	desc := map[string]string{}
+	for p, doc := range v.dd.docs {
+		desc[p] = doc.FM.Description
+	}
+	n, err := v.ed.ShortenHooks(desc, 0)
+	switch {
+	case err != nil:
+		v.fail(err)
+	case n == 0:
+		v.say("no hook is over %d characters", model.DefaultHookMax)
+	default:
+		v.say("shortened %d %s (one step: %s undoes it)", n, plural(n, "hook", "hooks"), v.c.keys.EditUndo.Help().Key)
+	}
+}
+
+// ---- hooks ----
+
+func (v *ixEditView) startHook() tea.Cmd {
+	rows := v.ed.Rows()
+	if v.cur >= len(rows) || rows[v.cur].Entry == nil {
+		v.fail(errors.New("only an index entry has a hook"))
+		return nil
+	}
+	if rows[v.cur].Entry.Form == model.EntryProse {
+		v.fail(errors.New("a prose entry has no hook to edit"))
+		return nil
+	}
+	v.mode = ixeHook
+	v.input.SetValue(rows[v.cur].Entry.Hook)
+	v.input.CursorEnd()
+	return v.input.Focus()
+}
+
+func (v *ixEditView) hookKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "enter":
+		v.mode = ixeList
+		v.input.Blur()
+		switch err := v.ed.EditHook(v.cur, v.input.Value()); {
+		case errors.Is(err, model.ErrNoChange):
+			v.say("the hook is unchanged")
+		case err != nil:
+			v.fail(fmt.Errorf("hook not changed: %w", err))
+		default:
+			v.say("hook changed")
+		}
+		return nil
+	case "esc":
+		v.mode = ixeList
+		v.input.Blur()
+		v.say("hook edit cancelled")
+		return nil
+	}
+	var cmd tea.Cmd
+	v.input, cmd = v.input.Update(k)
+	return cmd
+}
+
+// ---- orphans ----
+
+// orphanFiles are the directory's topic files no row points at.
+func (v *ixEditView) orphanFiles() []string {
+	var out []string
+	for _, f := range v.dd.d.Files {
+		if v.ed.FindRow(f.Path) < 0 {
+			out = append(out, f.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (v *ixEditView) openOrphans() {
+	v.orphans = v.orphanFiles()
+	if len(v.orphans) == 0 {
+		v.say("every topic file has an entry: no orphan to add")
+		return
+	}
+	v.mode, v.ocur = ixeOrphans, 0
+}
+
+func (v *ixEditView) orphanKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := v.c.keys
+	switch {
+	case key.Matches(k, keys.Back):
+		v.mode = ixeList
+	case key.Matches(k, keys.Up):
+		v.ocur = max(v.ocur-1, 0)
+	case key.Matches(k, keys.Down):
+		v.ocur = min(v.ocur+1, len(v.orphans)-1)
+	case key.Matches(k, keys.Open):
+		p := v.orphans[v.ocur]
+		doc := v.dd.docs[p]
+		title := strings.TrimSpace(doc.FM.Name)
+		if title == "" {
+			title = strings.TrimSuffix(p, ".md")
+		}
+		v.mode = ixeList
+		at, err := v.ed.AddEntry(p, title, doc.FM.Description, v.cur)
+		if err != nil {
+			v.fail(fmt.Errorf("cannot add an entry: %w", err))
+			return nil
+		}
+		v.cur = at
+		v.say("added an entry for %s below the selected row", p)
+	}
+	return nil
+}
+
+// ---- diff ----
+
+// pendingChange is the write's change to MEMORY.md.
+func (v *ixEditView) pendingChange() model.Change {
+	return model.Change{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(v.base), After: string(v.ed.Bytes())}
+}
+
+func (v *ixEditView) showDiff() {
+	if !v.modified() {
+		v.say("no pending edits: nothing to diff")
+		return
+	}
+	ds := newDiffStyles(v.c.st.Theme)
+	text := consolidate.UnifiedDiff(v.pendingChange(), string(v.base))
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, ln := range lines {
+		var op byte
+		if ln != "" {
+			op = ln[0]
+		}
+		switch {
+		case strings.HasPrefix(ln, "+++"), strings.HasPrefix(ln, "---"):
+			lines[i] = ds.pFile.Paint(ln)
+		case strings.HasPrefix(ln, "@@"):
+			lines[i] = ds.pHunk.Paint(ln)
+		default:
+			paint, _ := ds.forOp(op)
+			lines[i] = paint.Paint(ln)
+		}
+	}
+	v.diff.SetContent(strings.Join(lines, "\n"))
+	v.diff.GotoTop()
+	v.mode = ixeDiff
+}
+
+// ---- drawing ----
+
+func (v *ixEditView) listHeight() int { return max(v.h-indexHeaderLines, 1) }
+
+// header is the title, the two meters with their marks, a note and a rule.
+func (v *ixEditView) header(b model.IndexBudget) string {
+	st := v.c.st
+	status := st.OK.Render("✓ loads whole")
+	switch {
+	case b.Truncated:
+		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d lines never reach the agent", len(b.Load.Dropped)))
+	case b.Load.NearLimit():
+		status = st.Sev[model.Warning].Render("▲ near a cap")
+	}
+	state := st.Faint.Render("no pending edits")
+	switch {
+	case v.c.readonly:
+		state = st.Sev[model.Warning].Render("read-only")
+	case v.modified():
+		state = st.Accent.Render("✎ pending edits, not written")
+	}
+	barW := max(min(v.w-34, 50), 8)
+	note := st.Faint.Render("marks ┊ at 70% (the size Claude Code asks for) and 80% (where it nudges)")
+	if v.note != "" {
+		note = st.Status.Render(v.note)
+		if v.noteErr {
+			note = st.Error.Render("✗ " + v.note)
+		}
+	}
+	lines := []string{
+		ansi.Truncate(st.Title.Render("Edit "+v.title)+"  "+status+"  "+state, v.w, "…"),
+		markedMeter(st, "lines", b.Lines, model.IndexMaxLines, barW),
+		markedMeter(st, "units", b.Units, model.IndexMaxUnits, barW),
+		ansi.Truncate(note, v.w, "…"),
+		st.Faint.Render(strings.Repeat("─", v.w)),
+	}
+	return fit(strings.Join(lines, "\n"), v.w, indexHeaderLines)
+}
+
+// markedMeter is meter with the 70% and 80% marks drawn on the bar.
+func markedMeter(st themes.Styles, label string, n, cap, w int) string {
+	fill := int(min(float64(n)/float64(cap), 1) * float64(w))
+	m70, m80 := w*7/10, w*8/10
+	fillStyle := st.MeterFill
+	over := ""
+	if n > cap {
+		fillStyle = st.Cut
+		over = st.Cut.Render(fmt.Sprintf("  %d over", n-cap))
+	}
+	var b strings.Builder
+	run, runStyle := "", lipgloss.Style{}
+	flush := func() {
+		if run != "" {
+			b.WriteString(runStyle.Render(run))
+		}
+		run = ""
+	}
+	for i := range w {
+		ch, s := "░", st.MeterEmpty
+		if i < fill {
+			ch, s = "█", fillStyle
+		}
+		if i == m70 || i == m80 {
+			ch, s = "┊", st.Sev[model.Warning]
+		}
+		if run != "" && s.String() != runStyle.String() {
+			flush()
+		}
+		if run == "" {
+			runStyle = s
+		}
+		run += ch
+	}
+	flush()
+	return fmt.Sprintf("%-6s %s %d / %d%s", label, b.String(), n, cap, over)
+}
+
+// dispLine is one line of the list: a row (row ≥ 0) or a marker.
+type dispLine struct {
+	row  int
+	text string
+}
+
+func (v *ixEditView) lines(b model.IndexBudget) []dispLine {
+	st := v.c.st
+	rows := v.ed.Rows()
+	rule := func(s string) string { return s + " " + strings.Repeat("┄", max(v.w, 1)) }
+	var out []dispLine
+	for i, r := range rows {
+		if i == b.TargetRow {
+			out = append(out, dispLine{-1, st.Faint.Render(ansi.Truncate(rule("┄┄ 70%: Claude Code asks to stay above here"), v.w, ""))})
+		}
+		if i == b.NearRow {
+			out = append(out, dispLine{-1, st.Sev[model.Warning].Render(ansi.Truncate(rule("┄┄ 80%: Claude Code nudges from here"), v.w, ""))})
+		}
+		if i == b.CutRow {
+			out = append(out, dispLine{-1, st.Cut.Render(ansi.Truncate("✂── cut: the agent stops reading here "+strings.Repeat("─", v.w), v.w, ""))})
+		}
+		out = append(out, dispLine{i, v.rowText(r, i == v.cur, b.CutRow >= 0 && i >= b.CutRow)})
+	}
+	return out
+}
+
+// rowText draws one row: badge, line, then the entry's title, target,
+// the target's type and age and the hook, or the line as written.
+func (v *ixEditView) rowText(r model.IndexRow, selected, cut bool) string {
+	st := v.c.st
+	badge := " "
+	if s, ok := v.sev[r.ID]; ok {
+		badge = st.Badge[s].Render(sevSymbol(s))
+		if selected {
+			badge = sevSymbol(s)
+		}
+	}
+	num := fmt.Sprintf("%4d ", r.Line)
+	more := ""
+	if r.Lines > 1 {
+		more = fmt.Sprintf(" (+%d)", r.Lines-1)
+	}
+	var plain, styled string
+	if r.Entry != nil {
+		en := r.Entry
+		meta := "no such file"
+		if f, ok := v.files[r.Target]; ok {
+			doc := v.dd.docs[r.Target]
+			mod := doc.FM.ModifiedTime
+			if mod.IsZero() {
+				mod = f.ModTime
+			}
+			meta = typeOf(doc).String() + " " + age(v.c.now, mod)
+		} else if r.Target == "" {
+			meta = "no target"
+		}
+		hook := ""
+		if en.Hook != "" {
+			hook = " — " + en.Hook
+		}
+		plain = en.Name() + " → " + r.Target + " · " + meta + more + hook
+		titleStyle, textStyle := st.Bold, st.Text
+		if cut {
+			titleStyle, textStyle = st.Dropped, st.Dropped
+		}
+		styled = titleStyle.Render(en.Name()) + st.Faint.Render(" → "+r.Target+" · "+meta+more) + textStyle.Render(hook)
+	} else {
+		plain = r.Text + more
+		switch {
+		case cut:
+			styled = st.Dropped.Render(plain)
+		case r.Kind == model.LineHeading:
+			styled = st.Bold.Render(plain)
+		default:
+			styled = st.Faint.Render(plain)
+		}
+	}
+	textW := max(v.w-len(num)-3, 1)
+	if selected {
+		return badge + " " + st.Selected.Render(padRight(ansi.Truncate(num+plain, textW+len(num), "…"), textW+len(num)))
+	}
+	return badge + " " + st.LineNo.Render(num) + ansi.Truncate(styled, textW, "…")
+}
+
+func (v *ixEditView) View() string {
+	if v.ed == nil {
+		return ""
+	}
+	b := v.ed.Budget()
+	lh := v.listHeight()
+	var body string
+	switch v.mode {
+	case ixeDiff:
+		body = v.diff.View()
+	case ixeOrphans:
+		body = v.orphanView(lh)
+	default:
+		ls := v.lines(b)
+		ci := 0
+		for i, l := range ls {
+			if l.row == v.cur {
+				ci = i
+				break
+			}
+		}
+		// Keep the cursor in view with a few lines around it, so the
+		// cut or a mark next to it shows.
+		margin := min(3, lh/4)
+		if ci-margin < v.off {
+			v.off = ci - margin
+		}
+		if ci+margin >= v.off+lh {
+			v.off = ci + margin - lh + 1
+		}
+		v.off = max(min(v.off, len(ls)-lh), 0)
+		var out []string
+		for _, l := range ls[v.off:min(v.off+lh, len(ls))] {
+			out = append(out, l.text)
+		}
+		body = strings.Join(out, "\n")
+	}
+	return v.header(b) + "\n" + fit(body, v.w, lh)
+}
+
+func (v *ixEditView) orphanView(h int) string {
+	st := v.c.st
+	lines := []string{st.Bold.Render(fmt.Sprintf("Add an entry, below the selected row, for one of %d %s no row points at:",
+		len(v.orphans), plural(len(v.orphans), "file", "files")))}
+	room := max(h-2, 1)
+	start := max(min(v.ocur-room/2, len(v.orphans)-room), 0)
+	for i := start; i < min(start+room, len(v.orphans)); i++ {
+		p := v.orphans[i]
+		doc := v.dd.docs[p]
+		txt := p + " · " + typeOf(doc).String()
+		if d := strings.TrimSpace(doc.FM.Description); d != "" {
+			txt += " — " + d
+		}
+		txt = ansi.Truncate(txt, max(v.w-2, 1), "…")
+		if i == v.ocur {
+			lines = append(lines, "  "+st.Selected.Render(padRight(txt, max(v.w-2, 1))))
+		} else {
+			lines = append(lines, "  "+txt)
+		}
+	}
+	lines = append(lines, st.Faint.Render("enter adds it (title and hook from its frontmatter) · esc cancels"))
+	return strings.Join(lines, "\n")
+}
+
+// wheel scrolls the diff or moves the cursor.
+func (v *ixEditView) wheel(n int) {
+	switch v.mode {
+	case ixeDiff:
+		if n < 0 {
+			v.diff.ScrollUp(-n)
+		} else {
+			v.diff.ScrollDown(n)
+		}
+	case ixeList:
+		v.cur += n
+		v.clamp()
+	}
+}
+
+func (v *ixEditView) ShortHelp() []key.Binding {
+	k := v.c.keys
+	switch v.mode {
+	case ixeDiff:
+		return []key.Binding{k.Up, k.Down, k.PageDown, k.Back}
+	case ixeOrphans:
+		return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+	}
+	return []key.Binding{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.EditHook, k.ShowDiff, k.WriteIndex, k.Back}
+}
+
+func (v *ixEditView) FullHelp() [][]key.Binding {
+	k := v.c.keys
+	switch v.mode {
+	case ixeDiff:
+		return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Back}}
+	case ixeOrphans:
+		return [][]key.Binding{{k.Up, k.Down, k.Open, k.Back}}
+	}
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.RestoreRow, k.AddOrphan},
+		{k.EditHook, k.ShortenHooks, k.EditUndo, k.EditRedo, k.ShowDiff, k.WriteIndex, k.Back},
+	}
+}
+
+// ---- the root's side: opening, leaving, writing ----
+
+// openIndexEditor edits the MEMORY.md the index view shows.
+func (m *Model) openIndexEditor() tea.Cmd {
+	dd := m.index.dd
+	switch {
+	case dd == nil || dd.d.Index == nil:
+		m.status = "This memory directory has no MEMORY.md to edit."
+		return nil
+	case dd.d.Index.Truncated:
+		m.err = errors.New("MEMORY.md is larger than memtui reads whole: edit it in $EDITOR")
+		return nil
+	}
+	m.ixedit.open(dd, m.index.title)
+	m.view = viewIndexEdit
+	m.layout()
+	return nil
+}
+
+// ixeditKey routes a key in the index editor: its input, diff and picker
+// take every key; in the list, leaving and writing are the root's, the
+// rest the editor's.
+func (m *Model) ixeditKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := m.c.keys
+	if m.ixedit.mode != ixeList {
+		if m.ixedit.mode != ixeHook && key.Matches(k, keys.Help) {
+			m.help.ShowAll = !m.help.ShowAll
+			m.layout()
+			return nil
+		}
+		return m.ixedit.Update(k)
+	}
+	switch {
+	case key.Matches(k, keys.Quit):
+		return m.leaveEditor(func() tea.Cmd {
+			m.Close()
+			return tea.Quit
+		})
+	case key.Matches(k, keys.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		m.layout()
+		return nil
+	case key.Matches(k, keys.Refresh):
+		return m.refresh()
+	case key.Matches(k, keys.Back):
+		return m.leaveEditor(func() tea.Cmd { return nil })
+	case key.Matches(k, keys.Findings, keys.Proposals, keys.Journal, keys.Browse, keys.Index):
+		return m.leaveEditor(func() tea.Cmd { return m.onKey(k) })
+	case key.Matches(k, keys.WriteIndex):
+		return m.askWriteIndex()
+	}
+	return m.ixedit.Update(k)
+}
+
+// leaveEditor goes back to the index view, then runs then; pending edits
+// are dropped only after a confirmation that defaults to No.
+func (m *Model) leaveEditor(then func() tea.Cmd) tea.Cmd {
+	leave := func() tea.Cmd {
+		m.view = viewIndex
+		m.layout()
+		return then()
+	}
+	if !m.ixedit.modified() || m.cfg.ReadOnly {
+		return leave()
+	}
+	m.dialog = &dialog{
+		kind:  dlgDiscard,
+		title: "Discard the pending edits to MEMORY.md?",
+		lines: []string{"", "They are in memory only: nothing has been written.", m.ixedit.diffSummary()},
+		hint:  "y discards them · any other key keeps editing",
+		after: leave,
+	}
+	m.layout()
+	return nil
+}
+
+// diffSummary counts the pending diff's lines.
+func (v *ixEditView) diffSummary() string {
+	add, del := 0, 0
+	for _, ln := range strings.Split(consolidate.UnifiedDiff(v.pendingChange(), string(v.base)), "\n") {
+		switch {
+		case strings.HasPrefix(ln, "+++"), strings.HasPrefix(ln, "---"):
+		case strings.HasPrefix(ln, "+"):
+			add++
+		case strings.HasPrefix(ln, "-"):
+			del++
+		}
+	}
+	return fmt.Sprintf("Pending: %d %s added, %d removed.", add, plural(add, "line", "lines"), del)
+}
+
+// askWriteIndex asks to write the edited MEMORY.md through memfs.Apply: a
+// reindex proposal with one update, based on the bytes the editor read.
+func (m *Model) askWriteIndex() tea.Cmd {
+	v := m.ixedit
+	switch {
+	case m.cfg.ReadOnly:
+		return nil
+	case m.anyWriteBusy():
+		m.status = "Still writing; wait for it to finish."
+		return nil
+	case !v.modified():
+		m.status = "Nothing to write: no pending edits."
+		return nil
+	}
+	prop := model.Proposal{
+		ID: "index-edit", Kind: model.KindReindex, MemoryDir: v.dd.d.Path,
+		Title:     "Edit MEMORY.md in the index editor",
+		Rationale: "By hand, in memtui's index editor.",
+		Changes:   []model.Change{v.pendingChange()},
+	}
+	b := v.ed.Budget()
+	load := "loads whole"
+	if b.Truncated {
+		load = fmt.Sprintf("still cut: %d lines never reach the agent", len(b.Load.Dropped))
+	}
+	st := m.c.st
+	m.dialog = &dialog{
+		kind:  dlgWriteIndex,
+		title: "Write MEMORY.md?",
+		lines: []string{"", st.Bold.Render(tilde(v.dd.d.Path, m.c.home)), "  change  MEMORY.md", "", v.diffSummary(),
+			fmt.Sprintf("After the write: %d/%d lines · %d/%d units · %s.", b.Lines, model.IndexMaxLines, b.Units, model.IndexMaxUnits, load),
+			st.Faint.Render("Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written.")},
+		hint: "y write · any other key cancels",
+		jobs: []writeJob{{dir: v.dd.d.Path, props: []model.Proposal{prop}}},
+	}
+	m.layout()
+	return nil
+}
+
+// indexWritten shows how the editor's write went; written, the editor
+// closes on the index view (the directory reloads as any write's does).
+func (m *Model) indexWritten(w *writeRun) {
+	st := m.c.st
+	v := m.ixedit
+	v.note = ""
+	dl := &dialog{kind: dlgResult, editor: true, hint: "any key closes"}
+	status, why := memfs.StatusFailed, "no result"
+	if len(w.results) > 0 {
+		status, why = w.results[0].status, w.results[0].why
+	}
+	path := tilde(v.dd.d.Path, m.c.home) + "/MEMORY.md"
+	switch status {
+	case memfs.StatusApplied:
+		dl.title = "Written: MEMORY.md"
+		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path, "", st.Faint.Render("The journal (L) can undo it.")}
+		m.status = "MEMORY.md written."
+		m.view = viewIndex
+		m.layout()
+	case memfs.StatusConflict:
+		dl.title = "Not written: MEMORY.md changed on disk"
+		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
+			"An agent changed MEMORY.md after the editor read it. Nothing was written: its version stays on disk.",
+			"Your edits are still in the editor: esc discards them, then E edits the new version."}
+		v.fail(errors.New("conflict: MEMORY.md changed on disk; nothing written"))
+	default:
+		dl.title = "Not written: MEMORY.md"
+		dl.lines = []string{"", st.Error.Render("✗ failed") + "  " + path, why, "Your edits are still in the editor."}
+		v.fail(errors.New("the write failed; nothing written"))
+	}
+	if len(w.lockHeld) > 0 {
+		dl.jobs = w.lockHeld
+		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
+	}
+	m.dialog = dl
+}
