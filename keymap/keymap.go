@@ -32,10 +32,13 @@ type KeyMap struct {
 	// the selected row, moving an entry above the cut, deleting and
 	// restoring, adding an entry for an orphan file, editing a hook,
 	// shortening long hooks, undo and redo of the editor's own history,
-	// the pending diff, and writing MEMORY.md.
+	// the pending diff, and writing MEMORY.md. SelectRows starts (or
+	// clears) a range of rows at the cursor; Demote moves the range's
+	// entries, or with no range every entry from the cursor to the end,
+	// into a new archive file beside MEMORY.md.
 	EditIndex, RowUp, RowDown, AboveCut, DeleteRow, RestoreRow key.Binding
 	AddOrphan, EditHook, ShortenHooks, EditUndo, EditRedo      key.Binding
-	ShowDiff, WriteIndex                                       key.Binding
+	ShowDiff, WriteIndex, SelectRows, Demote                   key.Binding
 	// Everywhere.
 	Filter, ClearFilter, Edit, Refresh, Help, Quit key.Binding
 }
@@ -96,6 +99,8 @@ func Default() KeyMap {
 		EditRedo:     key.NewBinding(key.WithKeys("U", "ctrl+r"), key.WithHelp("U", "redo edit")),
 		ShowDiff:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "pending diff")),
 		WriteIndex:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write MEMORY.md")),
+		SelectRows:   key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "select a range of rows")),
+		Demote:       key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "demote range (or cursor to end) to an archive")),
 
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
@@ -112,7 +117,7 @@ func Default() KeyMap {
 func (k KeyMap) ReadOnly() KeyMap {
 	for _, b := range []*key.Binding{&k.Edit, &k.Toggle, &k.Accept, &k.Reject, &k.Range, &k.Write, &k.Undo,
 		&k.RowUp, &k.RowDown, &k.AboveCut, &k.DeleteRow, &k.RestoreRow, &k.AddOrphan, &k.EditHook,
-		&k.ShortenHooks, &k.EditUndo, &k.EditRedo, &k.WriteIndex} {
+		&k.ShortenHooks, &k.EditUndo, &k.EditRedo, &k.WriteIndex, &k.SelectRows, &k.Demote} {
 		b.SetEnabled(false)
 	}
 	return k

@@ -80,7 +80,8 @@ func TestReadOnlyDisablesEdit(t *testing.T) {
 		"Range": km.Range, "Write": km.Write, "Undo": km.Undo,
 		"RowUp": km.RowUp, "RowDown": km.RowDown, "AboveCut": km.AboveCut, "DeleteRow": km.DeleteRow,
 		"RestoreRow": km.RestoreRow, "AddOrphan": km.AddOrphan, "EditHook": km.EditHook,
-		"ShortenHooks": km.ShortenHooks, "EditUndo": km.EditUndo, "EditRedo": km.EditRedo, "WriteIndex": km.WriteIndex} {
+		"ShortenHooks": km.ShortenHooks, "EditUndo": km.EditUndo, "EditRedo": km.EditRedo, "WriteIndex": km.WriteIndex,
+		"SelectRows": km.SelectRows, "Demote": km.Demote} {
 		if b.Enabled() {
 			t.Errorf("--readonly must disable %s", name)
 		}

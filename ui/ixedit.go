@@ -3,6 +3,8 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -55,7 +57,23 @@ type ixEditView struct {
 	ocur     int
 	note     string
 	noteErr  bool
+	// anchor is the row a range started at (SelectRows), -1 for none: the
+	// range runs from it to the cursor.
+	anchor int
+	// archives are the archive files demotes made, pending with the
+	// MEMORY.md edit: one is written (created) only while MEMORY.md's
+	// current rows link it, so undoing a demote drops its archive.
+	archives []pendingArchive
 }
+
+// pendingArchive is an archive file a demote made, not yet on disk.
+type pendingArchive struct {
+	path    string // beside MEMORY.md
+	content []byte
+}
+
+// archiveTitle heads every archive file a demote makes.
+const archiveTitle = "Memory archive"
 
 func newIxEditView(c *shared) *ixEditView {
 	in := textinput.New()
@@ -72,6 +90,7 @@ func (v *ixEditView) open(dd *dirData, title string) {
 	v.base = dd.d.Index.Content
 	v.ed = model.NewIndexEditor(v.base)
 	v.mode, v.note, v.noteErr, v.off = ixeList, "", false, 0
+	v.anchor, v.archives = -1, nil
 	v.files = map[string]*model.File{}
 	for _, f := range dd.d.Files {
 		v.files[f.Path] = f
@@ -162,7 +181,22 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 		return v.orphanKey(k)
 	}
 	v.note = ""
+	// Any edit ends a range; moving the cursor extends it.
+	if v.anchor >= 0 && !key.Matches(k, keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom,
+		keys.SelectRows, keys.Demote, keys.ShowDiff) {
+		v.anchor = -1
+	}
 	switch {
+	case key.Matches(k, keys.SelectRows):
+		if v.anchor >= 0 {
+			v.anchor = -1
+			v.say("range cleared")
+		} else {
+			v.anchor = v.cur
+			v.say("range started: move to extend it; %s demotes it, esc clears it", keys.Demote.Help().Key)
+		}
+	case key.Matches(k, keys.Demote):
+		v.demote()
 	case key.Matches(k, keys.Up):
 		v.cur--
 	case key.Matches(k, keys.Down):
@@ -200,6 +234,90 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 	}
 	v.clamp()
 	return nil
+}
+
+// selection is the range's rows [from, to), or with no range the rows
+// from the cursor to the end of the index.
+func (v *ixEditView) selection() (from, to int) {
+	if v.anchor >= 0 {
+		a := min(v.anchor, v.ed.Len()-1)
+		return min(a, v.cur), max(a, v.cur) + 1
+	}
+	return v.cur, v.ed.Len()
+}
+
+// inRange reports whether row i is in the range being selected.
+func (v *ixEditView) inRange(i int) bool {
+	if v.anchor < 0 {
+		return false
+	}
+	from, to := v.selection()
+	return i >= from && i < to
+}
+
+// pending are the archives MEMORY.md's current rows link: those the
+// write creates.
+func (v *ixEditView) pending() []pendingArchive {
+	var out []pendingArchive
+	for _, a := range v.archives {
+		if v.ed.FindRow(a.path) >= 0 {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// archivePath is the first of memory-archive.md, memory-archive-2.md, …
+// neither on disk beside MEMORY.md nor linked from the edited index.
+func (v *ixEditView) archivePath() string {
+	for n := 1; ; n++ {
+		p := "memory-archive.md"
+		if n > 1 {
+			p = fmt.Sprintf("memory-archive-%d.md", n)
+		}
+		if _, ok := v.files[p]; ok || v.ed.FindRow(p) >= 0 {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(v.dd.d.Path, p)); err == nil || !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		return p
+	}
+}
+
+// demote moves the entries of the range (or, with no range, every entry
+// from the cursor to the end) into a new archive file beside MEMORY.md,
+// leaving one entry that links it. Headings and other lines stay; a
+// pending archive's own entry is never demoted.
+func (v *ixEditView) demote() {
+	from, to := v.selection()
+	var sel []int
+	for i, r := range v.ed.Rows()[from:to] {
+		if r.Entry == nil || r.Entry.Form == model.EntryProse {
+			continue
+		}
+		if slices.ContainsFunc(v.pending(), func(a pendingArchive) bool { return a.path == r.Target }) {
+			continue
+		}
+		sel = append(sel, from+i)
+	}
+	if len(sel) == 0 {
+		v.fail(errors.New("no index entry to demote in the selection"))
+		return
+	}
+	p := v.archivePath()
+	content, err := v.ed.Demote(sel, p, archiveTitle)
+	if err != nil {
+		v.fail(fmt.Errorf("cannot demote: %w", err))
+		return
+	}
+	v.archives = slices.DeleteFunc(v.archives, func(a pendingArchive) bool { return a.path == p })
+	v.archives = append(v.archives, pendingArchive{path: p, content: content})
+	v.anchor = -1
+	if at := v.ed.FindRow(p); at >= 0 {
+		v.cur = at
+	}
+	v.say("demoted %d %s to %s (written with MEMORY.md; %s undoes it)", len(sel), plural(len(sel), "entry", "entries"), p, v.c.keys.EditUndo.Help().Key)
 }
 
 func (v *ixEditView) move(delta int) {
@@ -386,13 +504,36 @@ func (v *ixEditView) pendingChange() model.Change {
 	return model.Change{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(v.base), After: string(v.ed.Bytes())}
 }
 
+// pendingChanges are the write's changes: MEMORY.md, then each pending
+// archive file created.
+func (v *ixEditView) pendingChanges() []model.Change {
+	cs := []model.Change{v.pendingChange()}
+	for _, a := range v.pending() {
+		cs = append(cs, model.Change{Path: a.path, Op: model.OpCreate, After: string(a.content)})
+	}
+	return cs
+}
+
+// pendingDiff is the unified diff of every pending change.
+func (v *ixEditView) pendingDiff() string {
+	var b strings.Builder
+	for _, c := range v.pendingChanges() {
+		base := ""
+		if c.Op == model.OpUpdate {
+			base = string(v.base)
+		}
+		b.WriteString(strings.TrimRight(consolidate.UnifiedDiff(c, base), "\n") + "\n")
+	}
+	return b.String()
+}
+
 func (v *ixEditView) showDiff() {
 	if !v.modified() {
 		v.say("no pending edits: nothing to diff")
 		return
 	}
 	ds := newDiffStyles(v.c.st.Theme)
-	text := consolidate.UnifiedDiff(v.pendingChange(), string(v.base))
+	text := v.pendingDiff()
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	for i, ln := range lines {
 		var op byte
@@ -512,14 +653,14 @@ func (v *ixEditView) lines(b model.IndexBudget) []dispLine {
 		if i == b.CutRow {
 			out = append(out, dispLine{-1, st.Cut.Render(ansi.Truncate("✂── cut: the agent stops reading here "+strings.Repeat("─", v.w), v.w, ""))})
 		}
-		out = append(out, dispLine{i, v.rowText(r, i == v.cur, b.CutRow >= 0 && i >= b.CutRow)})
+		out = append(out, dispLine{i, v.rowText(r, i == v.cur, v.inRange(i), b.CutRow >= 0 && i >= b.CutRow)})
 	}
 	return out
 }
 
 // rowText draws one row: badge, line, then the entry's title, target,
 // the target's type and age and the hook, or the line as written.
-func (v *ixEditView) rowText(r model.IndexRow, selected, cut bool) string {
+func (v *ixEditView) rowText(r model.IndexRow, selected, ranged, cut bool) string {
 	st := v.c.st
 	badge := " "
 	if s, ok := v.sev[r.ID]; ok {
@@ -571,6 +712,9 @@ func (v *ixEditView) rowText(r model.IndexRow, selected, cut bool) string {
 	textW := max(v.w-len(num)-3, 1)
 	if selected {
 		return badge + " " + st.Selected.Render(padRight(ansi.Truncate(num+plain, textW+len(num), "…"), textW+len(num)))
+	}
+	if ranged {
+		return badge + "▌" + st.SelectedBlur.Render(padRight(ansi.Truncate(num+plain, textW+len(num), "…"), textW+len(num)))
 	}
 	return badge + " " + st.LineNo.Render(num) + ansi.Truncate(styled, textW, "…")
 }
@@ -662,7 +806,7 @@ func (v *ixEditView) ShortHelp() []key.Binding {
 	case ixeOrphans:
 		return []key.Binding{k.Up, k.Down, k.Open, k.Back}
 	}
-	return []key.Binding{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.EditHook, k.ShowDiff, k.WriteIndex, k.Back}
+	return []key.Binding{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.EditHook, k.Demote, k.ShowDiff, k.WriteIndex, k.Back}
 }
 
 func (v *ixEditView) FullHelp() [][]key.Binding {
@@ -675,7 +819,7 @@ func (v *ixEditView) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.RestoreRow, k.AddOrphan},
+		{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.RestoreRow, k.AddOrphan, k.SelectRows, k.Demote},
 		{k.EditHook, k.ShortenHooks, k.EditUndo, k.EditRedo, k.ShowDiff, k.WriteIndex, k.Back},
 	}
 }
@@ -724,6 +868,10 @@ func (m *Model) ixeditKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Refresh):
 		return m.refresh()
+	case key.Matches(k, keys.Back) && m.ixedit.anchor >= 0:
+		m.ixedit.anchor = -1
+		m.ixedit.say("range cleared")
+		return nil
 	case key.Matches(k, keys.Back):
 		return m.leaveEditor(func() tea.Cmd { return nil })
 	case key.Matches(k, keys.Findings, keys.Proposals, keys.Journal, keys.Browse, keys.Index):
@@ -759,7 +907,7 @@ func (m *Model) leaveEditor(then func() tea.Cmd) tea.Cmd {
 // diffSummary counts the pending diff's lines.
 func (v *ixEditView) diffSummary() string {
 	add, del := 0, 0
-	for _, ln := range strings.Split(consolidate.UnifiedDiff(v.pendingChange(), string(v.base)), "\n") {
+	for _, ln := range strings.Split(v.pendingDiff(), "\n") {
 		switch {
 		case strings.HasPrefix(ln, "+++"), strings.HasPrefix(ln, "---"):
 		case strings.HasPrefix(ln, "+"):
@@ -785,11 +933,16 @@ func (m *Model) askWriteIndex() tea.Cmd {
 		m.status = "Nothing to write: no pending edits."
 		return nil
 	}
+	changes := v.pendingChanges()
 	prop := model.Proposal{
 		ID: "index-edit", Kind: model.KindReindex, MemoryDir: v.dd.d.Path,
 		Title:     "Edit MEMORY.md in the index editor",
 		Rationale: "By hand, in memtui's index editor.",
-		Changes:   []model.Change{v.pendingChange()},
+		Changes:   changes,
+	}
+	files := []string{"  change  MEMORY.md"}
+	for _, c := range changes[1:] {
+		files = append(files, "  create  "+c.Path+"  (the demoted entries)")
 	}
 	b := v.ed.Budget()
 	load := "loads whole"
@@ -797,12 +950,17 @@ func (m *Model) askWriteIndex() tea.Cmd {
 		load = fmt.Sprintf("still cut: %d lines never reach the agent", len(b.Load.Dropped))
 	}
 	st := m.c.st
+	title := "Write MEMORY.md?"
+	if len(changes) > 1 {
+		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, plural(len(changes)-1, "file", "files"))
+	}
+	lines := append([]string{"", st.Bold.Render(tilde(v.dd.d.Path, m.c.home))}, files...)
 	m.dialog = &dialog{
 		kind:  dlgWriteIndex,
-		title: "Write MEMORY.md?",
-		lines: []string{"", st.Bold.Render(tilde(v.dd.d.Path, m.c.home)), "  change  MEMORY.md", "", v.diffSummary(),
+		title: title,
+		lines: append(lines, "", v.diffSummary(),
 			fmt.Sprintf("After the write: %d/%d lines · %d/%d units · %s.", b.Lines, model.IndexMaxLines, b.Units, model.IndexMaxUnits, load),
-			st.Faint.Render("Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written.")},
+			st.Faint.Render("Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written.")),
 		hint: "y write · any other key cancels",
 		jobs: []writeJob{{dir: v.dd.d.Path, props: []model.Proposal{prop}}},
 	}
@@ -825,7 +983,11 @@ func (m *Model) indexWritten(w *writeRun) {
 	switch status {
 	case memfs.StatusApplied:
 		dl.title = "Written: MEMORY.md"
-		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path, "", st.Faint.Render("The journal (L) can undo it.")}
+		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path}
+		for _, a := range v.pending() {
+			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+tilde(v.dd.d.Path, m.c.home)+"/"+a.path)
+		}
+		dl.lines = append(dl.lines, "", st.Faint.Render("The journal (L) can undo it."))
 		m.status = "MEMORY.md written."
 		m.view = viewIndex
 		m.layout()

@@ -383,3 +383,88 @@ func TestIndexEditorFits(t *testing.T) {
 		}
 	}
 }
+
+// V starts a range at the cursor, moving extends it (the rows are marked),
+// esc clears it and stays in the editor; M demotes the range's entries into
+// a new archive beside MEMORY.md (memory-archive-2.md when memory-archive.md
+// exists); u drops the pending archive, U brings it back; w lists both
+// files and y writes both in one journal entry.
+func TestIndexEditorDemoteRange(t *testing.T) {
+	cfg, dir := reviewConfig(t)
+	mem := acmeMemory(dir)
+	if err := os.WriteFile(filepath.Join(mem, "memory-archive.md"), []byte("---\nname: old archive\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := openEditor(t, cfg, 160, 48)
+	v := d.m.ixedit
+	start := v.cur
+	d.keys("V", "down", "down")
+	if from, to := v.selection(); from != start || to != start+3 || !v.inRange(start+1) {
+		t.Fatalf("V then two downs must select 3 rows, got [%d, %d)", from, to)
+	}
+	if !strings.Contains(d.screen(), "▌") {
+		t.Error("the range's rows must be marked")
+	}
+	d.keys("esc")
+	if v.anchor >= 0 || d.m.view != viewIndexEdit {
+		t.Fatal("esc must clear the range and stay in the editor")
+	}
+	rows := v.ed.Rows()
+	var moved []string
+	for _, r := range rows[start : start+3] {
+		if r.Entry != nil {
+			moved = append(moved, r.Target)
+		}
+	}
+	d.keys("up", "up", "V", "down", "down", "M")
+	if v.anchor >= 0 {
+		t.Error("a demote ends the range")
+	}
+	p := v.pending()
+	if len(p) != 1 || p[0].path != "memory-archive-2.md" {
+		t.Fatalf("want one pending memory-archive-2.md, got %+v", p)
+	}
+	for _, m := range moved {
+		if v.ed.FindRow(m) >= 0 || !strings.Contains(string(p[0].content), m) {
+			t.Errorf("%s must move to the archive", m)
+		}
+	}
+	d.keys("u")
+	if len(v.pending()) != 0 || v.modified() {
+		t.Fatal("undoing the demote must drop the pending archive")
+	}
+	d.keys("U", "w")
+	s := d.screen()
+	if !strings.Contains(s, "change  MEMORY.md") || !strings.Contains(s, "create  memory-archive-2.md") {
+		t.Fatalf("the confirmation must list both files:\n%s", s)
+	}
+	want := string(v.ed.Bytes())
+	d.keys("y")
+	if got := readFile(t, filepath.Join(mem, "MEMORY.md")); got != want {
+		t.Error("MEMORY.md on disk must be the editor's bytes")
+	}
+	if got := readFile(t, filepath.Join(mem, "memory-archive-2.md")); got != string(p[0].content) {
+		t.Error("the archive must be written as the editor made it")
+	}
+	if es, err := memfs.List(cfg.JournalRoot); err != nil || len(es) != 1 {
+		t.Fatalf("want one journal entry for both files, got %d (%v)", len(es), err)
+	}
+}
+
+// M with no range demotes every entry from the cursor to the end: from a
+// few rows above the cut, the index then loads whole.
+func TestIndexEditorDemoteToEnd(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := openEditor(t, cfg, 160, 48)
+	v := d.m.ixedit
+	d.keys("up", "up", "up", "up", "up", "up", "up", "up", "up", "up", "M")
+	if len(v.pending()) != 1 || v.pending()[0].path != "memory-archive.md" {
+		t.Fatalf("M must make memory-archive.md pending: %s", v.note)
+	}
+	if v.ed.Budget().Truncated || v.ed.FindRow(statusPage) >= 0 {
+		t.Error("demoting from the cut to the end must leave an index that loads whole")
+	}
+	if !strings.Contains(string(v.pending()[0].content), statusPage) {
+		t.Error("the last entry must be in the archive")
+	}
+}
