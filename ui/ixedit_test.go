@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -466,5 +468,139 @@ func TestIndexEditorDemoteToEnd(t *testing.T) {
 	}
 	if !strings.Contains(string(v.pending()[0].content), statusPage) {
 		t.Error("the last entry must be in the archive")
+	}
+}
+
+// bigMemory writes a memory dir shaped like a long-lived project's: an
+// index of about 390 lines and 71 KB (entries with long hooks under several
+// headings) over both caps, each entry pointing at a topic file with
+// frontmatter. It returns the config dir, the memory dir and the targets.
+func bigMemory(t *testing.T) (string, string, []string) {
+	t.Helper()
+	root := t.TempDir()
+	mem := filepath.Join(root, "projects", "-home-dev-ledger", "memory")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sections := []struct{ heading, typ string }{
+		{"User", "user"}, {"Feedback", "feedback"}, {"Project", "project"},
+		{"Reference", "reference"}, {"Incidents", "project"}, {"Runbooks", "reference"},
+	}
+	subjects := []string{"invoice run", "ledger reconciliation", "webhook signing", "tax provider", "migration locks",
+		"staging deploys", "merge queue", "on-call rotation", "status page", "replication lag", "feature flags", "PSP retries"}
+	var b strings.Builder
+	b.WriteString("# Memory index\n\n")
+	var targets []string
+	n := 0
+	for si, sec := range sections {
+		b.WriteString("## " + sec.heading + "\n\n")
+		for k := 0; k < 62; k++ {
+			n++
+			subj := subjects[(n+si)%len(subjects)]
+			name := fmt.Sprintf("%s_%s_%03d.md", sec.typ, strings.ReplaceAll(subj, " ", "_"), n)
+			title := fmt.Sprintf("%s %d", strings.ToUpper(subj[:1])+subj[1:], n)
+			// Every other hook is long, as hooks an agent keeps appending to are.
+			hook := fmt.Sprintf("the %s: owner, safe commands, dashboards, the runbook and its alerts (%d)", subj, n)
+			if n%2 == 1 {
+				hook = fmt.Sprintf("what we learned about the %s in %s: who owns it, the commands that are safe to run, "+
+					"the dashboards to watch, the mistakes of session %d and what to check first", subj, sec.heading, n)
+			}
+			fmt.Fprintf(&b, "- [%s](%s) — %s\n", title, name, hook)
+			doc := fmt.Sprintf("---\nname: %s\ndescription: The %s, short: owner and safe commands (%d)\nmetadata:\n  node_type: memory\n  type: %s\n"+
+				"  originSessionId: 6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\n  modified: 2026-10-%02dT10:00:00.238Z\n---\n\n"+
+				"Notes on the %s.\n\n- Ask the owner before changing it.\n- Watch the board while it runs.\n", strings.TrimSuffix(name, ".md"), subj, n, sec.typ, 1+n%28, subj)
+			if err := os.WriteFile(filepath.Join(mem, name), []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			targets = append(targets, name)
+		}
+		b.WriteString("\n")
+	}
+	if err := os.WriteFile(filepath.Join(mem, "MEMORY.md"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, mem, targets
+}
+
+// Done when: a real-sized index over both caps is brought under both with
+// the editor's keys (S shortens the hooks, V…G M demotes the tail) and
+// written with w y: MEMORY.md loads whole, every original target is linked
+// from MEMORY.md or from the archive, the archive exists with valid
+// frontmatter and is linked from MEMORY.md, and the journal has the write.
+func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
+	root, mem, targets := bigMemory(t)
+	orig := readFile(t, filepath.Join(mem, "MEMORY.md"))
+	ld := model.SimulateLoad([]byte(orig))
+	if ld.LineCount < 380 || ld.LineCount > 400 || len(orig) < 68000 || len(orig) > 74000 || !ld.LineTruncated || !ld.SizeTruncated {
+		t.Fatalf("the fixture must be ~390 lines / ~71 KB over both caps: %d lines, %d bytes, %d units", ld.LineCount, len(orig), ld.Units)
+	}
+	cfg := Config{
+		Scan: memfs.Options{ConfigDirs: []string{root}, Getenv: func(string) string { return "" }, Home: root,
+			ManagedSettings: filepath.Join(root, "none.json"), IncludeAgentMemory: true},
+		Orient:      consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+		Home:        "/home/dev",
+		JournalRoot: t.TempDir(),
+	}
+	d := newDriver(t, cfg, 160, 48)
+	d.selectProject("ledger")
+	d.keys("i", "E")
+	if d.m.view != viewIndexEdit {
+		t.Fatalf("E must open the editor:\n%s", d.screen())
+	}
+	v := d.m.ixedit
+	d.keys("S")
+	if b := v.ed.Budget(); b.Units >= ld.Units {
+		t.Fatalf("S must shorten the hooks: %d units, was %d (%s)", b.Units, ld.Units, v.note)
+	}
+	d.keys("g")
+	for range 140 {
+		d.keys("down")
+	}
+	d.keys("V", "G", "M")
+	if len(v.pending()) != 1 {
+		t.Fatalf("V G M must demote to one archive: %s", v.note)
+	}
+	if b := v.ed.Budget(); b.Truncated || b.Lines > model.IndexMaxLines || b.Units > model.IndexMaxUnits {
+		t.Fatalf("after S and the demote the index must be under both caps: %d lines, %d units", b.Lines, b.Units)
+	}
+	d.keys("w")
+	if s := d.screen(); !strings.Contains(s, "create  memory-archive.md") {
+		t.Fatalf("the confirmation must list the archive:\n%s", s)
+	}
+	d.keys("y")
+	got := readFile(t, filepath.Join(mem, "MEMORY.md"))
+	if got == orig {
+		t.Fatal("MEMORY.md must be written")
+	}
+	if l := model.SimulateLoad([]byte(got)); l.Truncated() {
+		t.Errorf("the written MEMORY.md must load whole: %d lines, %d units", l.LineCount, l.Units)
+	}
+	archB, err := os.ReadFile(filepath.Join(mem, "memory-archive.md"))
+	if err != nil {
+		t.Fatalf("the archive must be on disk: %v", err)
+	}
+	if doc := model.ParseDoc(archB); doc.Status != model.FMOK {
+		t.Errorf("the archive's frontmatter must parse: %v %s", doc.Status, doc.Problem)
+	}
+	linked := func(ix model.Index) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range ix.Lines {
+			for _, r := range l.Refs {
+				m[r.Target] = true
+			}
+		}
+		return m
+	}
+	inIndex, inArchive := linked(model.ParseIndex([]byte(got))), linked(model.ParseIndexText(string(archB)))
+	if !inIndex["memory-archive.md"] {
+		t.Error("MEMORY.md must link the archive")
+	}
+	for _, tg := range targets {
+		if !inIndex[tg] && !inArchive[tg] {
+			t.Errorf("%s is linked from neither MEMORY.md nor the archive", tg)
+		}
+	}
+	if es, err := memfs.List(cfg.JournalRoot); err != nil || len(es) != 1 {
+		t.Fatalf("want one journal entry, got %d (%v)", len(es), err)
 	}
 }
