@@ -183,7 +183,7 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 	v.note = ""
 	// Any edit ends a range; moving the cursor extends it.
 	if v.anchor >= 0 && !key.Matches(k, keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom,
-		keys.SelectRows, keys.Demote, keys.ShowDiff) {
+		keys.SelectRows, keys.Demote, keys.ShowDiff, keys.RowUp, keys.RowDown) {
 		v.anchor = -1
 	}
 	switch {
@@ -320,7 +320,19 @@ func (v *ixEditView) demote() {
 	v.say("demoted %d %s to %s (written with MEMORY.md; %s undoes it)", len(sel), plural(len(sel), "entry", "entries"), p, v.c.keys.EditUndo.Help().Key)
 }
 
+// move shifts the row under the cursor, or the whole range when one is
+// selected (it stays selected, so it can keep moving).
 func (v *ixEditView) move(delta int) {
+	if v.anchor >= 0 {
+		from, to := v.selection()
+		if err := v.ed.MoveRange(from, to, delta); err != nil {
+			v.fail(fmt.Errorf("cannot move these rows: %w", err))
+			return
+		}
+		v.anchor += delta
+		v.cur += delta
+		return
+	}
 	if err := v.ed.MoveRow(v.cur, delta); err != nil {
 		v.fail(fmt.Errorf("cannot move this row: %w", err))
 		return

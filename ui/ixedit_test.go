@@ -604,3 +604,43 @@ func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 		t.Fatalf("want one journal entry, got %d (%v)", len(es), err)
 	}
 }
+
+// A selected range moves as one: K and J shift every row of it, and it
+// stays selected so it can keep moving.
+func TestIndexEditorMovesARange(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := openEditor(t, cfg, 160, 48)
+	d.keys("g")
+	v := d.m.ixedit
+	// Go to the third entry of the index and select it and the next two rows.
+	for n := 0; n < 3; {
+		if v.ed.Rows()[v.cur].Entry != nil {
+			n++
+			if n == 3 {
+				break
+			}
+		}
+		d.keys("down")
+	}
+	start := v.cur
+	before := append([]model.IndexRow(nil), v.ed.Rows()...)
+	d.keys("V", "down", "down", "K")
+	rows := v.ed.Rows()
+	for i := 0; i < 3; i++ {
+		if rows[start-1+i].Text != before[start+i].Text {
+			t.Fatalf("row %d of the range did not move up one: %q, want %q", i, rows[start-1+i].Text, before[start+i].Text)
+		}
+	}
+	if rows[start+2].Text != before[start-1].Text {
+		t.Errorf("the row above the range must end up below it: %q", rows[start+2].Text)
+	}
+	if v.anchor < 0 {
+		t.Error("the range must stay selected after a move")
+	}
+	d.keys("J")
+	for i := range before {
+		if v.ed.Rows()[i].Text != before[i].Text {
+			t.Fatalf("J must move the range back: row %d is %q, want %q", i, v.ed.Rows()[i].Text, before[i].Text)
+		}
+	}
+}
