@@ -225,11 +225,35 @@ func dtAnchorWindows(text string, anchors []int, before, after int, cjk bool) []
 				hi++
 			}
 		} else {
-			for lo > max(last, 0) && prAlnum(text[lo-1]) {
+			// Widen to whole words, then past two more words on each side
+			// (with the blanks between them, however long): a phrase may
+			// hold a long run of spaces ("10      May"), and the scanner
+			// reads the word before a number and after a month to tell a
+			// date from a list of numbers or a dated year.
+			floor := max(last, 0)
+			for lo > floor && prAlnum(text[lo-1]) {
 				lo--
 			}
-			for hi > last && hi < len(text) && prAlnum(text[hi]) {
-				hi++
+			for k := 0; k < 2; k++ {
+				for lo > floor && (text[lo-1] == ' ' || text[lo-1] == '\t') {
+					lo--
+				}
+				for lo > floor && prAlnum(text[lo-1]) {
+					lo--
+				}
+			}
+			if hi > last {
+				for hi < len(text) && prAlnum(text[hi]) {
+					hi++
+				}
+				for k := 0; k < 2; k++ {
+					for hi < len(text) && (text[hi] == ' ' || text[hi] == '\t') {
+						hi++
+					}
+					for hi < len(text) && prAlnum(text[hi]) {
+						hi++
+					}
+				}
 			}
 		}
 		if n := len(ws); n > 0 && lo <= last {
