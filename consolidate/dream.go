@@ -156,15 +156,11 @@ func (s *dreamState) redactAfter(p model.Proposal) model.Proposal {
 		if c.Op == model.OpDelete || c.After == "" {
 			continue
 		}
-		secrets := s.opts.Secrets.Scan(c.After)
-		if len(secrets) == 0 {
+		after, n := s.opts.Secrets.Redact(c.After)
+		if n == 0 {
 			continue
 		}
-		edits := make([]edit, len(secrets))
-		for j, sec := range secrets {
-			edits[j] = edit{sec.Start, sec.End, "[REDACTED]"}
-		}
-		p.Changes[i].After = string(applyEdits([]byte(c.After), edits))
+		p.Changes[i].After = after
 		redacted = append(redacted, c.Path)
 		changed = true
 	}
@@ -420,14 +416,6 @@ func eol(content []byte) string {
 		return "\r\n"
 	}
 	return "\n"
-}
-
-// plural picks a word form for n.
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // listNames joins names for a rationale: "a", "a and b", "a, b and c".

@@ -63,14 +63,7 @@ func NewProposerInput(p *model.Project, d *model.MemoryDir, opts DreamOptions) P
 	// [REDACTED] in what it reads (the hashes stay those of the files), so
 	// a proposal that rewrites such a file redacts them as a side effect.
 	file := func(f *model.File) ProposerFile {
-		text := string(f.Content)
-		if secrets := opts.Secrets.Scan(text); len(secrets) > 0 {
-			edits := make([]edit, len(secrets))
-			for i, sec := range secrets {
-				edits[i] = edit{sec.Start, sec.End, "[REDACTED]"}
-			}
-			text = string(applyEdits(f.Content, edits))
-		}
+		text, _ := opts.Secrets.Redact(string(f.Content))
 		return ProposerFile{Path: f.Path, SHA256: SHA256Hex(f.Content), Modified: f.ModTime.UTC().Format("2006-01-02T15:04:05Z"), Content: text}
 	}
 	if d.Index != nil && !d.Index.Truncated {
@@ -158,13 +151,7 @@ func CheckExternal(p *model.Project, d *model.MemoryDir, prop model.Proposal, in
 	}
 	// No secret goes back to disk through memtui, whoever proposed it.
 	for i, c := range prop.Changes {
-		if secrets := DefaultSecretScanner().Scan(c.After); len(secrets) > 0 {
-			edits := make([]edit, len(secrets))
-			for j, sec := range secrets {
-				edits[j] = edit{sec.Start, sec.End, "[REDACTED]"}
-			}
-			prop.Changes[i].After = string(applyEdits([]byte(c.After), edits))
-		}
+		prop.Changes[i].After, _ = DefaultSecretScanner().Redact(c.After)
 	}
 	for _, r := range prop.Reads {
 		f := files[r.Path]

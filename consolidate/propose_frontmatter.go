@@ -99,7 +99,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		}
 		if n > 0 {
 			settle(RuleFrontmatterUnquoted)
-			what = append(what, fmt.Sprintf("%d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, pluralWord(n, "value", "values"), pluralWord(n, "is", "are")))
+			what = append(what, fmt.Sprintf("%d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, plural(n, "value", "values"), plural(n, "is", "are")))
 		}
 	}
 	fm := doc.FM

@@ -35,7 +35,7 @@ func proposePrunes(s *dreamState) []model.Proposal {
 		if ix, ok := s.content("MEMORY.md"); ok {
 			if after, n := dropEntries(ix, f.Path); n > 0 {
 				changes = append(changes, s.update("MEMORY.md", after))
-				why += fmt.Sprintf("; its %d index %s go%s with it", n, pluralWord(n, "entry", "entries"), map[bool]string{true: "es", false: ""}[n == 1])
+				why += fmt.Sprintf("; its %d index %s go%s with it", n, plural(n, "entry", "entries"), map[bool]string{true: "es", false: ""}[n == 1])
 			}
 		}
 		out = append(out, s.proposal(model.KindPrune, "Prune "+f.Path,

@@ -1304,3 +1304,35 @@ func glCompileRegex(expr string) (re *glregexp.Regexp, err error) {
 	}()
 	return glregexp.MustCompile(expr), nil
 }
+
+// Redacted is the mark that replaces a secret in anything memtui writes.
+const Redacted = "[REDACTED]"
+
+// Redact returns text with every secret the scanner finds replaced by
+// Redacted, and how many there were. Proposals, the external proposer's
+// input and anything memtui writes go through it.
+func (s *SecretScanner) Redact(text string) (string, int) {
+	return s.replaceSecrets(text, func(Secret) string { return Redacted })
+}
+
+// MaskSecrets returns text with every secret replaced by its mask, for
+// display: a secret is never printed whole.
+func (s *SecretScanner) MaskSecrets(text string) string {
+	out, _ := s.replaceSecrets(text, func(sec Secret) string { return sec.Masked })
+	return out
+}
+
+func (s *SecretScanner) replaceSecrets(text string, with func(Secret) string) (string, int) {
+	if text == "" {
+		return text, 0
+	}
+	secrets := s.Scan(text)
+	if len(secrets) == 0 {
+		return text, 0
+	}
+	edits := make([]edit, len(secrets))
+	for i, sec := range secrets {
+		edits[i] = edit{sec.Start, sec.End, with(sec)}
+	}
+	return string(applyEdits([]byte(text), edits)), len(secrets)
+}

@@ -163,18 +163,10 @@ func toSpans(ws []consolidate.WordSpan) []span {
 
 // maskSecrets replaces every secret in s with its mask.
 func maskSecrets(s string, sc *consolidate.SecretScanner) string {
-	if s == "" || sc == nil {
+	if sc == nil {
 		return s
 	}
-	secrets := sc.Scan(s)
-	for i := len(secrets) - 1; i >= 0; i-- {
-		sec := secrets[i]
-		if sec.Start < 0 || sec.End > len(s) || sec.Start > sec.End {
-			continue
-		}
-		s = s[:sec.Start] + sec.Masked + s[sec.End:]
-	}
-	return s
+	return sc.MaskSecrets(s)
 }
 
 // cleanLine makes a file's line safe to draw: tabs become spaces and other

@@ -115,10 +115,5 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 // maskSecrets replaces each secret in a line with its mask: a secret is
 // never printed whole.
 func maskSecrets(line string) string {
-	secrets := consolidate.DefaultSecretScanner().Scan(line)
-	for i := len(secrets) - 1; i >= 0; i-- {
-		sec := secrets[i]
-		line = line[:sec.Start] + sec.Masked + line[sec.End:]
-	}
-	return line
+	return consolidate.DefaultSecretScanner().MaskSecrets(line)
 }
