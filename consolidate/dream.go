@@ -65,19 +65,7 @@ var proposers = []proposer{
 func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
 	opts.Options = opts.Options.withDefaults()
 	opts.sessions = newSessionSet(scan.Projects)
-	type job struct {
-		p *model.Project
-		d *model.MemoryDir
-	}
-	var jobs []job
-	for _, p := range scan.Projects {
-		for _, d := range p.Dirs {
-			if d.Kind == model.DirTeam && !opts.IncludeTeam {
-				continue
-			}
-			jobs = append(jobs, job{p, d})
-		}
-	}
+	jobs := dirJobs(scan, func(d *model.MemoryDir) bool { return d.Kind != model.DirTeam || opts.IncludeTeam })
 	results := make([][]model.Proposal, len(jobs))
 	parallel(len(jobs), opts.Workers, func(i int) {
 		j := jobs[i]
@@ -88,12 +76,7 @@ func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
 		}
 		results[i] = ProposeDir(j.p, j.d, opts)
 		if opts.DropContent {
-			for _, f := range j.d.Files {
-				f.Content = nil
-			}
-			if j.d.Index != nil {
-				j.d.Index.Content = nil
-			}
+			dropContent(j.d)
 		}
 	})
 	var out []model.Proposal

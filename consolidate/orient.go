@@ -74,16 +74,7 @@ const DefaultStaleAfter = 90 * 24 * time.Hour
 func Orient(scan *model.Scan, opts Options) []model.Finding {
 	opts = opts.withDefaults()
 	opts.sessions = newSessionSet(scan.Projects)
-	type job struct {
-		p *model.Project
-		d *model.MemoryDir
-	}
-	var jobs []job
-	for _, p := range scan.Projects {
-		for _, d := range p.Dirs {
-			jobs = append(jobs, job{p, d})
-		}
-	}
+	jobs := dirJobs(scan, func(*model.MemoryDir) bool { return true })
 	results := make([][]model.Finding, len(jobs))
 	parallel(len(jobs), opts.Workers, func(i int) {
 		results[i] = orientJob(jobs[i].p, jobs[i].d, opts)
@@ -138,14 +129,39 @@ func orientJob(p *model.Project, d *model.MemoryDir, opts Options) []model.Findi
 	}
 	out := OrientDir(p, d, opts)
 	if opts.DropContent {
-		for _, f := range d.Files {
-			f.Content = nil
-		}
-		if d.Index != nil {
-			d.Index.Content = nil
-		}
+		dropContent(d)
 	}
 	return out
+}
+
+// dirJob is one memory directory with its project, for the worker pool.
+type dirJob struct {
+	p *model.Project
+	d *model.MemoryDir
+}
+
+// dirJobs lists the scan's directories that keep accepts, in scan order.
+func dirJobs(scan *model.Scan, keep func(*model.MemoryDir) bool) []dirJob {
+	var jobs []dirJob
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			if keep(d) {
+				jobs = append(jobs, dirJob{p, d})
+			}
+		}
+	}
+	return jobs
+}
+
+// dropContent frees a checked directory's file contents (DropContent), so
+// a run over the whole tree holds one directory per worker in memory.
+func dropContent(d *model.MemoryDir) {
+	for _, f := range d.Files {
+		f.Content = nil
+	}
+	if d.Index != nil {
+		d.Index.Content = nil
+	}
 }
 
 // OrientDir runs every check over one memory directory.
