@@ -469,21 +469,28 @@ type dupCounterSlot struct {
 
 // reset empties the counter and sizes it for about n keys.
 func (c *dupCounter) reset(n int) {
+	c.shift = resetTable(&c.slots, &c.spare, n)
+	c.count = c.count[:0]
+}
+
+// resetTable empties an open-addressed table sized for about n keys (a
+// power of two, at most half full), reusing the larger of the current and
+// the spare backing array, and returns the Fibonacci-hash shift for it.
+func resetTable[T any](slots, spare *[]T, n int) uint {
 	size := 16
 	for size < 2*n {
 		size *= 2
 	}
-	if cap(c.spare) > cap(c.slots) {
-		c.slots, c.spare = c.spare, c.slots
+	if cap(*spare) > cap(*slots) {
+		*slots, *spare = *spare, *slots
 	}
-	if cap(c.slots) < size {
-		c.slots = make([]dupCounterSlot, size)
+	if cap(*slots) < size {
+		*slots = make([]T, size)
 	} else {
-		c.slots = c.slots[:size]
-		clear(c.slots)
+		*slots = (*slots)[:size]
+		clear(*slots)
 	}
-	c.shift = uint(64 - bits.TrailingZeros(uint(size)))
-	c.count = c.count[:0]
+	return uint(64 - bits.TrailingZeros(uint(size)))
 }
 
 // slot returns the slot holding k, or the empty one where k belongs
@@ -550,20 +557,7 @@ type dupPairSet struct {
 }
 
 func (p *dupPairSet) reset(n int) {
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	if cap(p.spare) > cap(p.keys) {
-		p.keys, p.spare = p.spare, p.keys
-	}
-	if cap(p.keys) < size {
-		p.keys = make([]uint64, size)
-	} else {
-		p.keys = p.keys[:size]
-		clear(p.keys)
-	}
-	p.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	p.shift = resetTable(&p.keys, &p.spare, n)
 	p.n = 0
 }
 
