@@ -273,11 +273,11 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 			switch {
 			case l.Truncated():
 				cut++
-				state = fmt.Sprintf("CUT OFF: %d %s never reach the agent", len(l.Dropped), plural(len(l.Dropped), "line", "lines"))
+				state = fmt.Sprintf("CUT OFF: %d %s never reach the agent", len(l.Dropped), report.Plural(len(l.Dropped), "line", "lines"))
 			case l.NearLimit():
 				state = "near a cap"
 			}
-			fmt.Fprintf(stdout, "%s\n  %d/%d lines (%.0f%%), %d/%d UTF-16 units (%.0f%%): %s\n", tilde(filepath.Join(d.Path, "MEMORY.md"), home),
+			fmt.Fprintf(stdout, "%s\n  %d/%d lines (%.0f%%), %d/%d UTF-16 units (%.0f%%): %s\n", report.Tilde(filepath.Join(d.Path, "MEMORY.md"), home),
 				l.LineCount, model.IndexMaxLines, l.LinePercent(), l.Units, model.IndexMaxUnits, l.UnitPercent(), state)
 		}
 	}
@@ -285,7 +285,7 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 		fmt.Fprintln(stdout, "No MEMORY.md found.")
 		return nil
 	}
-	fmt.Fprintf(stdout, "%d %s checked, %d cut off.\n", checked, plural(checked, "index", "indexes"), cut)
+	fmt.Fprintf(stdout, "%d %s checked, %d cut off.\n", checked, report.Plural(checked, "index", "indexes"), cut)
 	if cut > 0 {
 		g.exit = exitFindings
 	}
@@ -341,7 +341,7 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 	}
 	fmt.Fprint(stdout, consolidate.UnifiedDiff(prop.Changes[0], string(before)))
 	if n := len(mv.Pushed); n > 0 {
-		fmt.Fprintf(stdout, "%d %s that loaded before now fall%s below the cut.\n", n, plural(n, "line", "lines"), map[bool]string{true: "s", false: ""}[n == 1])
+		fmt.Fprintf(stdout, "%d %s that loaded before now fall%s below the cut.\n", n, report.Plural(n, "line", "lines"), map[bool]string{true: "s", false: ""}[n == 1])
 	}
 	if !xf.yes {
 		fmt.Fprintln(stdout, "Not written. Add --yes to write it.")
@@ -358,14 +358,6 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 	}
 	fmt.Fprintf(stdout, "Written (journal %s; memtui undo %s puts it back).\n", r.JournalID, r.JournalID)
 	return nil
-}
-
-// tilde shows a path under home as ~/...
-func tilde(p, home string) string {
-	if home != "" && home != "/" && strings.HasPrefix(p, home+string(filepath.Separator)) {
-		return "~" + p[len(home):]
-	}
-	return p
 }
 
 // undoFlags are undo's own flags.
@@ -452,7 +444,7 @@ func applyProposals(ctx context.Context, g *globals, s *session, props []model.P
 				fmt.Fprintf(stdout, "  %-6s %s\n", c.Op, filepath.Join(p.MemoryDir, c.Path))
 			}
 		}
-		fmt.Fprintf(stdout, "Dry run: %d %s, nothing written. Add --yes to write.\n", len(props), plural(len(props), "proposal", "proposals"))
+		fmt.Fprintf(stdout, "Dry run: %d %s, nothing written. Add --yes to write.\n", len(props), report.Plural(len(props), "proposal", "proposals"))
 		return nil
 	}
 	var dirs []string
@@ -549,13 +541,6 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 		g.exit = exitFindings
 		return nil
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // beforeLookup finds a file's content as read, for the diffs.

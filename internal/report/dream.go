@@ -57,7 +57,7 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 		if i > 0 {
 			bw.WriteString("\n")
 		}
-		fmt.Fprintf(bw, "%s  %s\n", id.Paint(p.ID), tilde(p.MemoryDir, home))
+		fmt.Fprintf(bw, "%s  %s\n", id.Paint(p.ID), Tilde(p.MemoryDir, home))
 		bw.WriteString(title.Paint(p.Title) + "\n")
 		bw.WriteString(why.Paint(hang(p.Rationale, width, 0)) + "\n")
 		if len(p.Fixes) > 0 {
@@ -103,7 +103,7 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 	}
 	sum := "no proposals: nothing to consolidate"
 	if len(ps) > 0 {
-		sum = fmt.Sprintf("%d %s (%s). Nothing was written.", len(ps), pl(len(ps), "proposal", "proposals"), strings.Join(parts, ", "))
+		sum = fmt.Sprintf("%d %s (%s). Nothing was written.", len(ps), Plural(len(ps), "proposal", "proposals"), strings.Join(parts, ", "))
 	}
 	if len(ps) > 0 {
 		bw.WriteString("\n")

@@ -127,12 +127,12 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, 
 		if title == "" {
 			title = "configuration"
 		}
-		bw.WriteString(p.project.Paint(tilde(title, home)))
+		bw.WriteString(p.project.Paint(Tilde(title, home)))
 		bw.WriteByte('\n')
 		for _, d := range g.dirs {
 			if d.dir != "" {
 				bw.WriteString("  ")
-				bw.WriteString(p.dir.Paint(tilde(d.dir, home)))
+				bw.WriteString(p.dir.Paint(Tilde(d.dir, home)))
 				bw.WriteByte('\n')
 			}
 			for _, f := range d.findings {
@@ -209,14 +209,14 @@ func painters(st Styles) painterSet {
 // SummaryLine says in one line what was checked and found.
 func SummaryLine(s Summary) string {
 	found := fmt.Sprintf("%d %s, %d %s, %d info",
-		s.Errors, pl(s.Errors, "error", "errors"), s.Warnings, pl(s.Warnings, "warning", "warnings"), s.Info)
+		s.Errors, Plural(s.Errors, "error", "errors"), s.Warnings, Plural(s.Warnings, "warning", "warnings"), s.Info)
 	if s.Errors+s.Warnings+s.Info == 0 {
 		found = "no findings"
 	}
 	return fmt.Sprintf("%s in %d %s (%d memory %s, %d %s)", found,
-		s.Projects, pl(s.Projects, "project", "projects"),
-		s.MemoryDirs, pl(s.MemoryDirs, "directory", "directories"),
-		s.Files, pl(s.Files, "file", "files"))
+		s.Projects, Plural(s.Projects, "project", "projects"),
+		s.MemoryDirs, Plural(s.MemoryDirs, "directory", "directories"),
+		s.Files, Plural(s.Files, "file", "files"))
 }
 
 // hang wraps s to fit width when printed after indent columns, indenting
@@ -246,14 +246,15 @@ func location(f model.Finding, home string) string {
 	if loc == "" {
 		loc = "(directory)"
 	}
-	loc = tilde(loc, home)
+	loc = Tilde(loc, home)
 	if f.Line > 0 {
 		loc += ":" + strconv.Itoa(f.Line)
 	}
 	return loc
 }
 
-func tilde(p, home string) string {
+// Tilde shows a path under home as ~/... .
+func Tilde(p, home string) string {
 	if home != "" && home != "/" && (p == home || strings.HasPrefix(p, home+string(filepath.Separator))) {
 		return "~" + p[len(home):]
 	}
@@ -321,7 +322,8 @@ func group(fs []model.Finding) []projectGroup {
 	return out
 }
 
-func pl(n int, one, many string) string {
+// Plural picks the word for n of something.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
