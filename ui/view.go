@@ -80,21 +80,8 @@ func (m *Model) layout() {
 	m.input.SetWidth(max(m.width-4, 10))
 	bodyH := max(m.height-1-m.footerHeight(), 3)
 	m.rects = m.rects[:0]
-	switch m.view {
-	case viewFindings:
-		m.findings.SetSize(m.width, bodyH)
-		return
-	case viewIndex:
-		m.index.SetSize(m.width, bodyH)
-		return
-	case viewIndexEdit:
-		m.ixedit.SetSize(m.width, bodyH)
-		return
-	case viewProposals:
-		m.proposals.SetSize(m.width, bodyH)
-		return
-	case viewJournal:
-		m.journal.SetSize(m.width, bodyH)
+	if m.view != viewBrowse {
+		m.activePane().SetSize(m.width, bodyH) // a full-screen view
 		return
 	}
 	innerH := max(bodyH-3, 1) // border top and bottom, title
@@ -150,27 +137,18 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	bodyH := max(m.height-1-m.footerHeight(), 3)
-	var body string
-	switch m.view {
-	case viewFindings:
-		body = m.findings.View()
-	case viewIndex:
-		body = m.index.View()
-	case viewIndexEdit:
-		body = m.ixedit.View()
-	case viewProposals:
-		body = m.proposals.View()
-	case viewJournal:
-		body = m.journal.View()
-	default:
-		body = m.browseView(bodyH)
+	var content string
+	if m.view == viewBrowse {
+		content = m.browseView(bodyH)
+	} else {
+		content = m.activePane().View()
 	}
 	if m.dialog != nil {
-		body = m.dialogView(m.width, bodyH)
+		content = m.dialogView(m.width, bodyH)
 	} else if m.view != viewBrowse {
-		body = fit(body, m.width, bodyH) // the browse panes are drawn to size
+		content = fit(content, m.width, bodyH) // the browse panes are drawn to size
 	}
-	v.SetContent(m.titleBar() + "\n" + body + "\n" + m.footer())
+	v.SetContent(m.titleBar() + "\n" + content + "\n" + m.footer())
 	return v
 }
 
