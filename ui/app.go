@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -987,15 +986,11 @@ func (m *Model) edit() tea.Cmd {
 			path = filepath.Join(dir, filepath.FromSlash(it.file.Path))
 		}
 	}
-	args := strings.Fields(m.cfg.Editor)
-	if len(args) == 0 {
-		args = []string{"vi"}
-	}
-	if _, err := exec.LookPath(args[0]); err != nil {
-		m.err = fmt.Errorf("cannot open an editor: %q not found (set $EDITOR)", args[0])
+	cmd, err := editorCmd(m.cfg.Editor, path)
+	if err != nil {
+		m.err = err
 		return nil
 	}
-	cmd := exec.Command(args[0], append(args[1:], path)...)
 	return tea.ExecProcess(cmd, func(err error) tea.Msg { return editorDoneMsg{err: err, path: dir} })
 }
 

@@ -3,8 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -278,7 +276,7 @@ func (v *ixEditView) archivePath() string {
 		if _, ok := v.files[p]; ok || v.ed.FindRow(p) >= 0 {
 			continue
 		}
-		if _, err := os.Lstat(filepath.Join(v.dd.d.Path, p)); err == nil || !errors.Is(err, os.ErrNotExist) {
+		if memfs.Occupied(v.dd.d.Path, p) {
 			continue
 		}
 		return p

@@ -3,11 +3,8 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path"
 	"slices"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -359,36 +356,24 @@ func (m *Model) editProposal() tea.Cmd {
 		m.status = c.Path + " is deleted by this proposal: there is no result to edit."
 		return nil
 	}
-	args := strings.Fields(m.cfg.Editor)
-	if len(args) == 0 {
-		args = []string{"vi"}
-	}
-	if _, err := exec.LookPath(args[0]); err != nil {
-		m.err = fmt.Errorf("cannot open an editor: %q not found (set $EDITOR)", args[0])
-		return nil
-	}
 	d := v.decisionOf(it)
 	after := c.After
 	if e, ok := d.edited[ci]; ok {
 		after = e
 	}
-	f, err := os.CreateTemp("", "memtui-proposal-*-"+path.Base(c.Path))
-	if err == nil {
-		_, err = f.WriteString(after)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}
+	tmp, err := memfs.WriteScratch("proposal-"+path.Base(c.Path), []byte(after))
 	if err != nil {
 		m.err = fmt.Errorf("cannot make a file to edit: %w", err)
 		return nil
 	}
-	pe := pendingEdit{id: it.p.ID, ci: ci, path: c.Path, tmp: f.Name()}
+	cmd, err := editorCmd(m.cfg.Editor, tmp)
+	if err != nil {
+		memfs.TakeScratch(tmp)
+		m.err = err
+		return nil
+	}
+	pe := pendingEdit{id: it.p.ID, ci: ci, path: c.Path, tmp: tmp}
 	m.pendingEdit = &pe
-	cmd := exec.Command(args[0], append(args[1:], pe.tmp)...)
 	return tea.ExecProcess(cmd, func(err error) tea.Msg { return proposalEditedMsg{edit: pe, err: err} })
 }
 
@@ -396,8 +381,7 @@ func (m *Model) editProposal() tea.Cmd {
 // After with it and checks the proposal as an external one would be.
 func (m *Model) onProposalEdited(msg proposalEditedMsg) {
 	m.pendingEdit = nil
-	raw, rerr := os.ReadFile(msg.edit.tmp)
-	os.Remove(msg.edit.tmp)
+	raw, rerr := memfs.TakeScratch(msg.edit.tmp)
 	switch {
 	case msg.err != nil:
 		m.err = fmt.Errorf("the editor failed: %w", msg.err)
