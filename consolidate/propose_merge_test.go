@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/memtui/memtui/model"
 )
@@ -31,43 +30,6 @@ func mergeDir(index string, files ...*model.File) *model.MemoryDir {
 }
 
 var mergeProject = &model.Project{Slug: "p"}
-
-// dirFiles is a directory as Apply takes it.
-func dirFiles(d *model.MemoryDir) map[string][]byte {
-	m := map[string][]byte{}
-	for _, f := range d.Files {
-		m[f.Path] = f.Content
-	}
-	if d.Index != nil {
-		m["MEMORY.md"] = d.Index.Content
-	}
-	return m
-}
-
-// dirFromFiles turns Apply's result back into a memory dir: files keep
-// their mtime, written ones get testNow.
-func dirFromFiles(orig *model.MemoryDir, files map[string][]byte) *model.MemoryDir {
-	old := dirFiles(orig)
-	mtime := map[string]time.Time{}
-	for _, f := range orig.Files {
-		mtime[f.Path] = f.ModTime
-	}
-	d := &model.MemoryDir{Path: orig.Path, Kind: orig.Kind, Exists: true}
-	for p, b := range files {
-		mod, ok := mtime[p]
-		if !ok || string(old[p]) != string(b) {
-			mod = testNow
-		}
-		f := &model.File{Path: p, Content: b, Size: int64(len(b)), ModTime: mod}
-		if p == "MEMORY.md" {
-			d.Index = f
-			continue
-		}
-		d.Files = append(d.Files, f)
-	}
-	sort.Slice(d.Files, func(i, j int) bool { return d.Files[i].Path < d.Files[j].Path })
-	return d
-}
 
 // normLines is the set of a text's non-blank lines, whitespace-normalised.
 func normLines(s string) map[string]bool {
@@ -294,7 +256,7 @@ func TestProposeMerges(t *testing.T) {
 
 			// The changes: the survivor updated, the others deleted with
 			// their base hashes, the linking files and MEMORY.md updated.
-			files := dirFiles(d)
+			files := filesOf(d)
 			ops := map[string]model.Change{}
 			for _, c := range p.Changes {
 				ops[c.Path] = c
@@ -397,7 +359,7 @@ func TestProposeMerges(t *testing.T) {
 					t.Errorf("%s survived Apply", dp)
 				}
 			}
-			d2 := dirFromFiles(d, after)
+			d2 := dirOf(d, after)
 			lint2 := OrientDir(mergeProject, d2, Options{Now: testNow})
 			for _, rule := range []string{RuleDuplicateMemory, RuleIndexBrokenLink, RuleIndexDuplicateEntry, RuleMemoryOrphan, RuleNameDuplicate, RuleFrontmatterInvalid} {
 				if got := only(lint2, rule); len(got) > 0 {
@@ -568,11 +530,11 @@ func TestProposeMergesTwoGroups(t *testing.T) {
 		t.Errorf("two proposals share the ID %s", ps[0].ID)
 	}
 	for _, p := range ps {
-		after, err := Apply(dirFiles(d), p)
+		after, err := Apply(filesOf(d), p)
 		if err != nil {
 			t.Fatalf("%s: %v", p.Title, err)
 		}
-		lint := OrientDir(mergeProject, dirFromFiles(d, after), Options{Now: testNow})
+		lint := OrientDir(mergeProject, dirOf(d, after), Options{Now: testNow})
 		if n := len(only(lint, RuleDuplicateMemory)); n != 1 {
 			t.Errorf("after %q: %d duplicate-memory findings, want the other group's one", p.Title, n)
 		}
@@ -581,7 +543,7 @@ func TestProposeMergesTwoGroups(t *testing.T) {
 		}
 	}
 	// Applying one makes the other stale: both rewrite MEMORY.md.
-	after, _ := Apply(dirFiles(d), ps[0])
+	after, _ := Apply(filesOf(d), ps[0])
 	if _, err := Apply(after, ps[1]); err == nil {
 		t.Errorf("the second proposal applied over the first one's MEMORY.md")
 	}
@@ -645,11 +607,11 @@ func TestMergeIndexShapes(t *testing.T) {
 			if n != tt.dropped {
 				t.Errorf("claims %d index-duplicate-entry fixes, want %d: %+v", n, tt.dropped, ps[0].Fixes)
 			}
-			after, err := Apply(dirFiles(d), ps[0])
+			after, err := Apply(filesOf(d), ps[0])
 			if err != nil {
 				t.Fatal(err)
 			}
-			lint := OrientDir(mergeProject, dirFromFiles(d, after), Options{Now: testNow})
+			lint := OrientDir(mergeProject, dirOf(d, after), Options{Now: testNow})
 			for _, rule := range []string{RuleIndexBrokenLink, RuleDuplicateMemory, RuleMemoryOrphan} {
 				if f := only(lint, rule); len(f) > 0 {
 					t.Errorf("after the merge: %s", ixDump(f))
@@ -741,7 +703,7 @@ func TestProposeMergesExactCopy(t *testing.T) {
 	if !strings.Contains(p.Rationale, "Every line of deploy-2.md is already in it") {
 		t.Errorf("rationale: %s", p.Rationale)
 	}
-	after, err := Apply(dirFiles(d), p)
+	after, err := Apply(filesOf(d), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -749,7 +711,7 @@ func TestProposeMergesExactCopy(t *testing.T) {
 		t.Errorf("the survivor changed")
 	}
 	// A changed survivor makes the proposal stale.
-	files := dirFiles(d)
+	files := filesOf(d)
 	files["deploy.md"] = append(slices.Clone(keep.Content), "More.\n"...)
 	if _, err := Apply(files, p); err == nil {
 		t.Errorf("applied over a survivor changed since")

@@ -42,19 +42,6 @@ func rxOne(t *testing.T, d *model.MemoryDir) model.Proposal {
 	return ps[0]
 }
 
-// rxFiles is a directory's files by path, "MEMORY.md" for the index, as
-// Apply takes them.
-func rxFiles(d *model.MemoryDir) map[string][]byte {
-	m := map[string][]byte{}
-	if d.Index != nil {
-		m["MEMORY.md"] = d.Index.Content
-	}
-	for _, f := range d.Files {
-		m[f.Path] = f.Content
-	}
-	return m
-}
-
 // rxRebuild turns applied files back into a memory dir.
 func rxRebuild(files map[string][]byte) *model.MemoryDir {
 	d := &model.MemoryDir{Path: "/m", Exists: true}
@@ -82,7 +69,7 @@ func rxRebuild(files map[string][]byte) *model.MemoryDir {
 func rxApply(t *testing.T, d *model.MemoryDir, p model.Proposal) map[string][]byte {
 	t.Helper()
 	before := OrientDir(&model.Project{Slug: "p"}, d, Options{Now: ixTestNow})
-	out, err := Apply(rxFiles(d), p)
+	out, err := Apply(filesOf(d), p)
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}
