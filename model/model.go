@@ -130,6 +130,10 @@ type Project struct {
 	// Sessions holds the IDs of the session transcripts present (<uuid>.jsonl).
 	Sessions map[string]bool
 	Dirs     []*MemoryDir
+	// Log is what the project's transcripts say about its memories: who
+	// wrote and read them. nil until the transcripts have been read (they
+	// are read separately, because they can be gigabytes).
+	Log *TranscriptLog
 }
 
 // Name is how the project is shown: its real path when known, else its slug.
