@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -350,7 +349,7 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 	if g.readonly {
 		return errors.New("--readonly forbids --yes")
 	}
-	r := memfs.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.journal, WaitForLock: xf.wait})[0]
+	r := memfs.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.state.Journal, WaitForLock: xf.wait})[0]
 	if r.Status != memfs.StatusApplied {
 		fmt.Fprintf(stdout, "not written (%s): %v\n", r.Status, r.Err)
 		g.exit = exitFindings
@@ -455,7 +454,7 @@ func applyProposals(ctx context.Context, g *globals, s *session, props []model.P
 		}
 		byDir[p.MemoryDir] = append(byDir[p.MemoryDir], p)
 	}
-	opts := memfs.ApplyOptions{JournalRoot: s.journal, IncludeTeam: df.includeTeam, WaitForLock: df.wait}
+	opts := memfs.ApplyOptions{JournalRoot: s.state.Journal, IncludeTeam: df.includeTeam, WaitForLock: df.wait}
 	applied, other := 0, 0
 	for _, dir := range dirs {
 		for _, r := range memfs.Apply(ctx, dir, byDir[dir], opts) {
@@ -489,7 +488,7 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	if err != nil {
 		return err
 	}
-	root := journalRoot(g, opts)
+	root := stateDirs(g, opts).Journal
 	recoverJournal(root, stderr)
 	if uf.list || len(args) == 0 {
 		if !uf.list {
@@ -862,11 +861,11 @@ func noMemoryError(g *globals, opts memfs.Options) error {
 // session is what every command starts from: "today", where to look, the
 // tree discovered, and the checks' options with the config file applied.
 type session struct {
-	now     time.Time
-	opts    memfs.Options
-	scan    *model.Scan
-	copts   consolidate.Options
-	journal string // where applied proposals are journaled
+	now   time.Time
+	opts  memfs.Options
+	scan  *model.Scan
+	copts consolidate.Options
+	state memfs.StateDirs // memtui's own journal, review baselines and cache
 }
 
 // start reads the shared flags and discovers the tree. A machine with no
@@ -887,10 +886,10 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
 		return nil, noMemoryError(g, opts)
 	}
-	s := &session{now: now, opts: opts, scan: scan, copts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}, journal: journalRoot(g, opts)}
+	s := &session{now: now, opts: opts, scan: scan, copts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}, state: stateDirs(g, opts)}
 	// A run that died half-way through writing (a crash, a kill) is rolled
 	// back before anything reads the tree.
-	recoverJournal(s.journal, stderr)
+	recoverJournal(s.state.Journal, stderr)
 	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
 		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
 	} else {
@@ -902,20 +901,14 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 	return s, nil
 }
 
-// journalRoot is where applied proposals are journaled: the XDG state dir
-// (from the environment memtui was given), or beside the demo's scratch
-// tree, so the demo never writes into the user's own state.
-func journalRoot(g *globals, opts memfs.Options) string {
+// stateDirs is where memtui keeps its own files: the XDG dirs of the
+// environment memtui was given, or inside the demo's scratch tree, so the
+// demo never writes into the user's own state.
+func stateDirs(g *globals, opts memfs.Options) memfs.StateDirs {
 	if g.demo && len(opts.ConfigDirs) == 1 {
-		return filepath.Join(opts.ConfigDirs[0], ".memtui-journal")
+		return memfs.ScratchStateDirs(opts.ConfigDirs[0])
 	}
-	if x := g.getenv("XDG_STATE_HOME"); x != "" {
-		return filepath.Join(x, "memtui", "journal")
-	}
-	if h := g.getenv("HOME"); h != "" && runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
-		return filepath.Join(h, ".local", "state", "memtui", "journal")
-	}
-	return memfs.DefaultJournalRoot()
+	return memfs.DefaultStateDirs(g.getenv)
 }
 
 // recoverJournal finishes or rolls back what an interrupted run left, and
@@ -965,7 +958,7 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 		Editor:      editor,
 		Watch:       true,
 		Discovered:  s.scan,
-		JournalRoot: s.journal,
+		JournalRoot: s.state.Journal,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))

@@ -1,0 +1,100 @@
+package memfs
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2/maybe"
+
+	"github.com/memtui/memtui/model"
+)
+
+// baselineVersion guards the on-disk shape of a baseline file.
+const baselineVersion = 1
+
+// maxBaselineBytes bounds how much of a baseline file is decompressed: a
+// corrupted or hostile file must not eat the machine's memory.
+const maxBaselineBytes = 512 << 20
+
+type baselineFile struct {
+	Version int `json:"version"`
+	model.Baseline
+}
+
+// baselinePath names dir's baseline inside root. The name hashes the
+// directory's path, so any path fits in a file name; the path itself is
+// stored inside and checked on load.
+func baselinePath(root, dir string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(dir)))
+	return filepath.Join(root, hex.EncodeToString(sum[:12])+".json.gz")
+}
+
+// LoadBaseline reads the review baseline of memory directory dir from root
+// (StateDirs.Seen). It returns nil and no error when there is none yet.
+// A baseline that cannot be read back is an error naming the file, so the
+// caller can say so and start a fresh one.
+func LoadBaseline(root, dir string) (*model.Baseline, error) {
+	path := baselinePath(root, dir)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("review baseline %s: %w", path, err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, maxBaselineBytes))
+	if err != nil {
+		return nil, fmt.Errorf("review baseline %s: %w", path, err)
+	}
+	var bf baselineFile
+	if err := json.Unmarshal(raw, &bf); err != nil {
+		return nil, fmt.Errorf("review baseline %s: %w", path, err)
+	}
+	if bf.Version != baselineVersion {
+		return nil, fmt.Errorf("review baseline %s: version %d, want %d", path, bf.Version, baselineVersion)
+	}
+	if filepath.Clean(bf.Dir) != filepath.Clean(dir) {
+		return nil, fmt.Errorf("review baseline %s belongs to %s, not %s", path, bf.Dir, dir)
+	}
+	if bf.Files == nil {
+		bf.Files = map[string]model.BaselineFile{}
+	}
+	b := bf.Baseline
+	return &b, nil
+}
+
+// SaveBaseline replaces the review baseline of b.Dir in root, atomically:
+// a crash leaves the old baseline or the new one, never half of one.
+func SaveBaseline(root string, b *model.Baseline) error {
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(baselineFile{Version: baselineVersion, Baseline: *b})
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(raw); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	// The texts are the user's memories: private to them, like the journal.
+	return maybe.WriteFile(baselinePath(root, b.Dir), buf.Bytes(), 0o600)
+}

@@ -1,0 +1,80 @@
+package memfs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memtui/memtui/model"
+)
+
+func TestBaselineRoundTrip(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "seen")
+	dir := "/home/dev/.claude/projects/-home-dev-acme/memory"
+	if b, err := LoadBaseline(root, dir); b != nil || err != nil {
+		t.Fatalf("no baseline yet: got %v, %v; want nil, nil", b, err)
+	}
+	when := time.Date(2026, 11, 2, 9, 30, 0, 0, time.UTC)
+	want := &model.Baseline{Dir: dir, Time: when, Files: map[string]model.BaselineFile{
+		"MEMORY.md":  {SHA256: "aa", Text: "# Memory\n- [A](a.md) — a\n"},
+		"sub/ü b.md": {SHA256: "bb", Text: "line\r\nnext\r\n", Time: when.Add(time.Hour)},
+	}}
+	if err := SaveBaseline(root, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadBaseline(root, dir+"/") // the same dir, spelled with a slash
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Time.Equal(when) || len(got.Files) != 2 || got.Files["sub/ü b.md"] != want.Files["sub/ü b.md"] || got.Files["MEMORY.md"] != want.Files["MEMORY.md"] {
+		t.Fatalf("round trip changed the baseline:\n got %+v\nwant %+v", got, want)
+	}
+	entries, _ := os.ReadDir(root)
+	if len(entries) != 1 {
+		t.Fatalf("want one baseline file, got %d", len(entries))
+	}
+	info, _ := entries[0].Info()
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("baseline mode %v; the texts are private, want 0600", info.Mode().Perm())
+	}
+	// Another directory has its own baseline.
+	if b, err := LoadBaseline(root, dir+"-other"); b != nil || err != nil {
+		t.Fatalf("other dir: got %v, %v", b, err)
+	}
+}
+
+func TestBaselineCorruptIsAnErrorNotAPanic(t *testing.T) {
+	root := t.TempDir()
+	dir := "/m"
+	if err := os.WriteFile(baselinePath(root, dir), []byte("not gzip"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadBaseline(root, dir)
+	if b != nil || err == nil || !strings.Contains(err.Error(), "review baseline") {
+		t.Fatalf("corrupt baseline: got %v, %v; want a named error", b, err)
+	}
+	// Saving over it recovers.
+	if err := SaveBaseline(root, &model.Baseline{Dir: dir, Files: map[string]model.BaselineFile{}}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := LoadBaseline(root, dir); err != nil || b == nil {
+		t.Fatalf("after save: %v, %v", b, err)
+	}
+}
+
+func TestDefaultStateDirsFollowsTheGivenEnvironment(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/st"}
+	d := DefaultStateDirs(func(k string) string { return env[k] })
+	if d.Journal != "/st/memtui/journal" || d.Seen != "/st/memtui/seen" {
+		t.Errorf("state dirs %+v; want them under $XDG_STATE_HOME", d)
+	}
+	if d.Cache != "/home/u/.cache/memtui" && d.Cache != filepath.Join("/home/u", ".cache", "memtui") {
+		t.Logf("cache dir on this OS: %s", d.Cache)
+	}
+	env["XDG_CACHE_HOME"] = "/c"
+	if d := DefaultStateDirs(func(k string) string { return env[k] }); d.Cache != "/c/memtui" {
+		t.Errorf("cache %s; want /c/memtui", d.Cache)
+	}
+}
