@@ -64,6 +64,56 @@ func TestLostUpdateRaceBlindWrite(t *testing.T) {
 	if f.Line != 4 || f.Severity != model.Warning || !strings.Contains(f.Suggestion, "memtui dream --kind restore-lost") {
 		t.Errorf("want line 4 (after the staging entry), a warning and the restore suggestion; got %+v", f)
 	}
+	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n")
+}
+
+// checkRestore checks the restore-lost proposal for file: its content
+// after, that it applies, that the finding is then gone, and that the
+// other proposers propose exactly what they propose without transcripts.
+func checkRestore(t *testing.T, log *model.TranscriptLog, d *model.MemoryDir, file, want string) model.Proposal {
+	t.Helper()
+	p := lostProject(log)
+	opts := DreamOptions{Options: Options{Now: testNow}}
+	var restore []model.Proposal
+	var others []model.Proposal
+	for _, pr := range ProposeDir(p, d, opts) {
+		if pr.Kind == model.KindRestoreLost {
+			restore = append(restore, pr)
+		} else {
+			others = append(others, pr)
+		}
+	}
+	if len(restore) != 1 || len(restore[0].Changes) != 1 || restore[0].Changes[0].Path != file {
+		t.Fatalf("want one restore-lost proposal changing %s, got %+v", file, restore)
+	}
+	r := restore[0]
+	if r.Changes[0].After != want {
+		t.Errorf("restored %s:\n%q\nwant:\n%q", file, r.Changes[0].After, want)
+	}
+	if r.Changes[0].BaseSHA256 != SHA256Hex(filesOf(d)[file]) {
+		t.Error("the base hash is not the current file's")
+	}
+	if len(r.Fixes) == 0 || r.Fixes[0].Rule != RuleLostUpdate || r.Fixes[0].File != file {
+		t.Errorf("the proposal must list the lost-update finding it fixes: %+v", r.Fixes)
+	}
+	noLog := ProposeDir(lostProject(nil), d, opts)
+	if !reflect.DeepEqual(others, noLog) {
+		t.Errorf("transcripts changed the other proposals:\n%+v\nwithout:\n%+v", others, noLog)
+	}
+	if again := ProposeDir(p, d, opts); !reflect.DeepEqual(again, ProposeDir(p, d, opts)) || !strings.HasPrefix(r.ID, "restore-lost-") {
+		t.Errorf("proposals must be deterministic and IDs name the kind: %s", r.ID)
+	}
+
+	out, err := Apply(filesOf(d), r)
+	if err != nil {
+		t.Fatalf("the proposal does not apply: %v", err)
+	}
+	nd := dirOf(d, out)
+	nd.Path = d.Path
+	if fs := lostFindings(t, p, nd, Options{}); len(fs) != 0 {
+		t.Errorf("after the restore the loss is still reported: %+v", fs)
+	}
+	return r
 }
 
 func TestLostUpdateRaceStaleEdit(t *testing.T) {
@@ -87,6 +137,7 @@ func TestLostUpdateRaceStaleEdit(t *testing.T) {
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, "overwritten by session 6a1b2c3d") {
 		t.Fatalf("want the finding naming B: %+v", fs)
 	}
+	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n")
 }
 
 func TestLostUpdateNotReportedWhenRemovedKnowingly(t *testing.T) {
@@ -255,6 +306,8 @@ func TestLostUpdateBySubagent(t *testing.T) {
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, `written by subagent a3f9c2e1 of session 7b2c3d4e ("Tidy memory")`) {
 		t.Fatalf("the finding must name the subagent: %+v", fs)
 	}
+	want := strings.Replace(onDisk, "Deploy with `make ship`.\n", "Deploy with `make ship`.\n"+how+"\n", 1)
+	checkRestore(t, log, d, "feedback_deploy_command.md", want)
 }
 
 func TestLostUpdateStampingIsNotText(t *testing.T) {
@@ -304,11 +357,13 @@ func TestLostUpdateCRLF(t *testing.T) {
 	if len(lost) != 1 || lost[0].Lines[0] != eDeploy || !lost[0].Definite {
 		t.Fatalf("want the entry lost, without a stray \\r: %+v", lost)
 	}
+	checkRestore(t, log, d, "MEMORY.md", crlf("# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n"))
 }
 
 func TestLostIndexEntryToDeletedFile(t *testing.T) {
 	// A added two entries; B's blind write dropped both; one of the two
-	// memories has since been deleted. Both are reported.
+	// memories has since been deleted. Both are reported; only the entry
+	// whose file exists goes back.
 	gone := "- [Old API](project_old_api.md) — v1 sunset notes"
 	log := newLogOf().
 		session(raceA, "Deploy notes", "main", at(0)).
@@ -322,8 +377,30 @@ func TestLostIndexEntryToDeletedFile(t *testing.T) {
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, "and 1 more line") {
 		t.Fatalf("want one finding for both lines: %+v", fs)
 	}
-	if !strings.Contains(fs[0].Suggestion, "memtui dream --kind restore-lost") {
-		t.Errorf("one of the lines can go back: %+v", fs[0])
+	ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}})
+	if len(ps) != 1 {
+		t.Fatalf("want one restore proposal: %+v", ps)
+	}
+	p := ps[0]
+	if want := "# Memory\n\n" + eStaging + "\n" + eDeploy + "\n" + eRole + "\n" + eFreeze + "\n"; p.Changes[0].After != want {
+		t.Errorf("after:\n%s\nwant:\n%s", p.Changes[0].After, want)
+	}
+	if !strings.Contains(p.Rationale, "project_old_api.md, which no longer exists") || !strings.HasPrefix(p.Title, "Restore 1 line session 5f0c2a8e wrote to MEMORY.md") {
+		t.Errorf("title %q / rationale %q", p.Title, p.Rationale)
+	}
+	if len(p.Fixes) != 0 {
+		t.Errorf("a partial restore must not claim to fix the finding: %+v", p.Fixes)
+	}
+	// Only the deleted file's entry is left to report.
+	out, err := Apply(filesOf(d), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd := dirOf(d, out)
+	nd.Path = d.Path
+	left := lostFindings(t, lostProject(log), nd, Options{})
+	if len(left) != 1 || !strings.Contains(left[0].Message, "project_old_api.md") || !strings.Contains(left[0].Suggestion, "no longer exists") {
+		t.Errorf("want the deleted file's entry still reported, with why it is not restored: %+v", left)
 	}
 }
 
@@ -332,6 +409,9 @@ func TestLostUpdateRespectsIgnores(t *testing.T) {
 	d := lostMemDir(withIndex(idxB + "<!-- memtui-ignore lost-update -->\n"))
 	if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
 		t.Errorf("an inline ignore must silence it: %+v", fs)
+	}
+	if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+		t.Errorf("a silenced finding gets no proposal: %+v", ps)
 	}
 	d = lostMemDir(withIndex(idxB))
 	if fs := lostFindings(t, lostProject(log), d, Options{Ignore: []IgnoreRule{{Project: "acme-api", Rules: []string{RuleLostUpdate}}}}); len(fs) != 0 {
@@ -414,5 +494,17 @@ func TestLostUpdateFrontmatterIsNotText(t *testing.T) {
 	files["user_role.md"] = b
 	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
 		t.Errorf("a frontmatter field reported as lost text: %+v", lost)
+	}
+}
+
+func TestProposersFollowProposalKinds(t *testing.T) {
+	// SortProposals, the CLI's summary and the TUI rank kinds by
+	// model.ProposalKinds: the proposers must run in that order.
+	var got []model.ProposalKind
+	for _, p := range proposers {
+		got = append(got, p.kind)
+	}
+	if !reflect.DeepEqual(got, model.ProposalKinds) {
+		t.Errorf("proposers %v, kinds %v", got, model.ProposalKinds)
 	}
 }
