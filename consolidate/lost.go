@@ -128,11 +128,31 @@ type unit struct {
 
 // has reports whether text holds the unit: as a whole line, or anywhere
 // for a fragment.
-func (u *unit) has(text string) bool {
+func (h *history) has(u *unit, text string) bool {
 	if u.anchor.Fragment {
 		return strings.Contains(stripCR(text), u.key)
 	}
-	return lineKeys(text)[u.key]
+	return h.keysOf(text)[u.key]
+}
+
+// keysOf and looseOf are lineKeys and looseKey remembered per text: the
+// walk asks about the same few versions of a file for every missing line.
+func (h *history) keysOf(text string) map[string]bool {
+	m, ok := h.keysMemo[text]
+	if !ok {
+		m = lineKeys(text)
+		h.keysMemo[text] = m
+	}
+	return m
+}
+
+func (h *history) looseOf(text string) string {
+	k, ok := h.looseMemo[text]
+	if !ok {
+		k = looseKey(text)
+		h.looseMemo[text] = k
+	}
+	return k
 }
 
 // seenIn reports whether content an agent saw holds the unit. Lenient on
@@ -156,24 +176,28 @@ type writeState struct {
 
 // history is one existing file with its recorded writes and observations.
 type history struct {
-	d          *model.MemoryDir
-	log        *model.TranscriptLog
-	rel        string
-	current    string
-	curKeys    map[string]bool
-	curLoose   string
-	curEntries map[string]bool // MEMORY.md: link targets of the current entries
-	curWords   [][]string      // body lines as words, for re-worded lines
-	curFMKeys  map[string]bool // frontmatter keys of the current file
-	writes     []model.MemWrite
-	states     []writeState
-	obs        []model.MemObservation
-	fullReads  []model.MemObservation
-	indexLoads map[string]bool
+	d           *model.MemoryDir
+	log         *model.TranscriptLog
+	rel         string
+	current     string
+	curKeys     map[string]bool
+	curLoose    string
+	curEntries  map[string]bool // MEMORY.md: link targets of the current entries
+	curWords    [][]string      // body lines as words, for re-worded lines
+	curFMKeys   map[string]bool // frontmatter keys of the current file
+	writes      []model.MemWrite
+	states      []writeState
+	obs         []model.MemObservation
+	fullReads   []model.MemObservation
+	indexLoads  map[string]bool
+	keysMemo    map[string]map[string]bool
+	looseMemo   map[string]string
+	explainMemo map[int]bool
 }
 
 func newHistory(d *model.MemoryDir, log *model.TranscriptLog, f *model.File, ws []model.MemWrite, obs []model.MemObservation, indexLoads map[string]bool) *history {
-	h := &history{d: d, log: log, rel: f.Path, current: string(f.Content), writes: ws, obs: obs, indexLoads: indexLoads}
+	h := &history{d: d, log: log, rel: f.Path, current: string(f.Content), writes: ws, obs: obs, indexLoads: indexLoads,
+		keysMemo: map[string]map[string]bool{}, looseMemo: map[string]string{}, explainMemo: map[int]bool{}}
 	h.curKeys = lineKeys(h.current)
 	h.curLoose = looseKey(h.current)
 	lines := splitKeys(h.current)
@@ -392,7 +416,7 @@ func (h *history) editUnits(w *model.MemWrite) []unit {
 // what it said: the line itself, an index entry to the same file, or the
 // same line re-worded.
 func (h *history) present(u *unit) bool {
-	if u.has(h.current) {
+	if h.has(u, h.current) {
 		return true
 	}
 	if h.curEntries != nil {
@@ -534,7 +558,7 @@ func (h *history) walk(w int, u *unit) outcome {
 		for len(reads) > 0 && reads[0].Time.Before(xw.Time) {
 			r := reads[0]
 			reads = reads[1:]
-			if u.has(r.Content) {
+			if h.has(u, r.Content) {
 				lastSeen, unknown = r.Time, -1
 				continue
 			}
@@ -548,7 +572,7 @@ func (h *history) walk(w int, u *unit) outcome {
 		}
 		st := &h.states[x]
 		stale := false
-		if xw.HasBefore && !u.has(xw.Before) {
+		if xw.HasBefore && !h.has(u, xw.Before) {
 			// The file x started from did not have u. Either x worked from
 			// a copy older than w (the race), or u was gone before x.
 			if xw.Kind == model.WriteMemtui || !h.predates(xw.Before, w) {
@@ -589,7 +613,7 @@ func (h *history) walk(w int, u *unit) outcome {
 		lastSeen, unknown = xw.Time, -1
 	}
 	for _, r := range reads {
-		if u.has(r.Content) {
+		if h.has(u, r.Content) {
 			lastSeen, unknown = r.Time, -1
 			continue
 		}
@@ -609,9 +633,9 @@ func (st *writeState) has(u *unit) bool {
 // predates reports whether text is the file as it was at or before write
 // w: a write that started from it had not seen w's change.
 func (h *history) predates(text string, w int) bool {
-	k := looseKey(text)
+	k := h.looseOf(text)
 	for i := 0; i <= w; i++ {
-		if h.writes[i].HasBefore && looseKey(h.writes[i].Before) == k {
+		if h.writes[i].HasBefore && h.looseOf(h.writes[i].Before) == k {
 			return true
 		}
 		if i < w && h.states[i].exact && h.states[i].loose == k {
@@ -622,7 +646,7 @@ func (h *history) predates(text string, w int) bool {
 		if r.Time.After(h.writes[w].Time) {
 			break
 		}
-		if looseKey(r.Content) == k {
+		if h.looseOf(r.Content) == k {
 			return true
 		}
 	}
@@ -745,7 +769,16 @@ func (h *history) knew(w, x int, u *unit) bool {
 		if o.Time.After(xw.Time) {
 			break
 		}
-		if o.Session == xw.Session && o.Agent == xw.Agent && (o.ID == "" || o.ID != xw.ToolUseID) && u.seenIn(o.Content) {
+		if o.Session != xw.Session || o.Agent != xw.Agent || o.ID != "" && o.ID == xw.ToolUseID {
+			continue
+		}
+		if u.seenIn(o.Content) {
+			return true
+		}
+		// "Unchanged since last read" after the text was written means
+		// the session's last read came after it too, whatever the record
+		// holds of that read.
+		if o.Kind == model.ObsUnchanged && o.Time.After(h.writes[w].Time) {
 			return true
 		}
 	}
@@ -770,6 +803,15 @@ func same(a, b *model.MemWrite) bool {
 // the recorded writes after it made of that: then nothing unrecorded could
 // have put the text back or dropped it instead.
 func (h *history) explained(x int) bool {
+	if v, ok := h.explainMemo[x]; ok {
+		return v
+	}
+	v := h.explain(x)
+	h.explainMemo[x] = v
+	return v
+}
+
+func (h *history) explain(x int) bool {
 	st := &h.states[x]
 	if !st.exact {
 		return false
@@ -780,7 +822,7 @@ func (h *history) explained(x int) bool {
 		if !writesText(kw) {
 			return false
 		}
-		if kw.HasBefore && looseKey(kw.Before) != looseKey(state) {
+		if kw.HasBefore && h.looseOf(kw.Before) != looseKey(state) {
 			return false
 		}
 		switch {

@@ -508,3 +508,15 @@ func TestProposersFollowProposalKinds(t *testing.T) {
 		t.Errorf("proposers %v, kinds %v", got, model.ProposalKinds)
 	}
 }
+
+func TestLostUpdateUnchangedRereadCounts(t *testing.T) {
+	// Claude Code answered B's re-read "unchanged since last read" after
+	// A's edit: B's last read came after the edit, even if the record of
+	// that read is missing (a compacted or unparsed stretch).
+	b := raceLog()
+	b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsUnchanged,
+		Session: raceB, Time: at(18), ID: "toolu_01UnchangedBBBBBBBBBB"})
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
+		t.Errorf("an unchanged re-read after the edit; reported: %+v", lost)
+	}
+}
