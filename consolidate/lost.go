@@ -39,8 +39,10 @@ type Lost struct {
 	// Writer is the write that put the text in (the last one, when the
 	// text was written more than once).
 	Writer model.MemWrite
-	// Culprit is the write that dropped it; nil when no recorded write did
-	// (the file changed outside any recorded session).
+	// Culprit is the write that dropped it, or for a possible loss the
+	// write of unknown content (a background fork, a shell command) that
+	// may have; nil when no recorded write could have (the file changed
+	// outside any recorded session).
 	Culprit *model.MemWrite
 	// Definite is true when the transcripts leave no doubt: Culprit
 	// rewrote the file without having seen the text, and every change to
@@ -497,7 +499,7 @@ func (h *history) lost() []Lost {
 	}
 	groups := map[group]*Lost{}
 	var order []group
-	var units = map[group][]*unit{}
+	units := map[group][]*unit{}
 	for _, o := range last {
 		u := &h.states[o.w].units[o.u]
 		if h.present(u) {

@@ -39,7 +39,7 @@ func lostPlace(d *model.MemoryDir, content string, l Lost) (int, string) {
 		}
 		return doc.line(l.Anchors[i]), "Review the restore-lost proposal (memtui dream --kind restore-lost)"
 	}
-	if l.Anchors[0].Fragment {
+	if len(l.Anchors) > 0 && l.Anchors[0].Fragment {
 		return 0, "Put the text back by hand if it still holds: " + why
 	}
 	return 0, "Nothing to restore: " + why + " (bring the memory back first if the entry should stay)"
@@ -149,7 +149,7 @@ func (r *restoreDoc) place(a Anchor) (pos int, anchored bool) {
 	for _, p := range a.Prev {
 		if i := r.find(p); i >= 0 {
 			// An index entry's indented continuation lines stay with it.
-			for r.index && i+1 < len(r.lines) && !r.blank(i+1) && strings.IndexAny(r.lines[i+1][:1], " \t") == 0 {
+			for r.index && i+1 < len(r.lines) && !r.blank(i+1) && (r.lines[i+1][0] == ' ' || r.lines[i+1][0] == '\t') {
 				i++
 			}
 			return i + 1, true

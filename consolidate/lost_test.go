@@ -520,3 +520,28 @@ func TestLostUpdateUnchangedRereadCounts(t *testing.T) {
 		t.Errorf("an unchanged re-read after the edit; reported: %+v", lost)
 	}
 }
+
+func TestLostFragmentIsReportedNotRestored(t *testing.T) {
+	// A subagent's Edit inside a line, with no originalFile and no earlier
+	// version on record: only the fragment is known. B's blind rewrite
+	// dropped it. Report it; do not guess where a fragment goes.
+	staged := topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg (VPN required).\n")
+	bText := topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg.\nDeploys go through make ship-stg.\n")
+	log := newLogOf().session(raceA, "", "main", at(0)).session(raceB, "", "main", at(1)).
+		edit(raceA, "a3f9c2e1b4d5a6f70", at(10), "reference_staging.md", "", false, "acme-stg.", "acme-stg (VPN required).").
+		write(raceB, at(20), "reference_staging.md", staged, bText).build()
+	files := withIndex(idx0)
+	files["reference_staging.md"] = bText
+	d := lostMemDir(files)
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || !lost[0].Anchors[0].Fragment || lost[0].Lines[0] != "acme-stg (VPN required)." {
+		t.Fatalf("want the fragment lost: %+v", lost)
+	}
+	fs := lostFindings(t, lostProject(log), d, Options{})
+	if len(fs) != 1 || fs[0].Line != 0 || !strings.Contains(fs[0].Suggestion, "by hand") {
+		t.Errorf("want a finding with no line and a by-hand suggestion: %+v", fs)
+	}
+	if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+		t.Errorf("a fragment must not be put back as a line: %+v", ps)
+	}
+}
