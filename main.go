@@ -141,7 +141,8 @@ Exit status: 0 when nothing is at error severity, 1 when something is,
 		Long: `Propose what Claude Code's background "Dream" consolidation would change,
 as reviewable diffs: re-index MEMORY.md so it loads whole, merge
 near-duplicates, prune empty memories, make relative dates absolute, add
-missing years, redact secrets and fix frontmatter. Nothing is written.
+missing years, redact secrets, fix frontmatter and restore text a session
+lost to another one's blind overwrite. Nothing is written.
 
 Each proposal is one transaction over one memory directory and records the
 sha256 of every file it read. --proposer runs a command that receives a
@@ -154,7 +155,7 @@ checks them like its own.`,
 	}
 	fd := dream.Flags()
 	fd.BoolVar(&df.json, "json", false, "print proposals as JSON")
-	fd.StringSliceVar(&df.kinds, "kind", nil, "only these kinds (reindex, merge, prune, absolutize-dates, add-year, redact-secret, fix-frontmatter)")
+	fd.StringSliceVar(&df.kinds, "kind", nil, "only these kinds (reindex, merge, prune, absolutize-dates, add-year, redact-secret, fix-frontmatter, restore-lost)")
 	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (deletes there do not propagate)")
 	fd.StringVar(&df.proposer, "proposer", "", "run `CMD` for each memory directory and review its proposals instead of memtui's")
 	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "stop a --proposer command after this long")

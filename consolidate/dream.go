@@ -51,6 +51,7 @@ type proposer struct {
 // proposers run in this order; see model.ProposalKinds.
 var proposers = []proposer{
 	{model.KindRedactSecret, proposeRedactions},
+	{model.KindRestoreLost, proposeRestores},
 	{model.KindFixFrontmatter, proposeFrontmatterFixes},
 	{model.KindAbsolutizeDates, proposeAbsoluteDates},
 	{model.KindAddYear, proposeYears},

@@ -186,6 +186,7 @@ var checks = []func(*dirState){
 	checkIndex,
 	checkNames,
 	checkDuplicates,
+	checkLostUpdates,
 }
 
 // SortFindings orders findings for stable output.

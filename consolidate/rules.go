@@ -52,6 +52,7 @@ const (
 	RuleMemoryStub            = "memory-stub"
 	RuleSymlink               = "symlink"
 	RuleProvenanceSwept       = "provenance-swept"
+	RuleLostUpdate            = "lost-update"
 	RuleFileUnreadable        = "file-unreadable"
 
 	// Directory and configuration.
@@ -95,6 +96,7 @@ var ruleList = []Rule{
 	{RuleMemoryStub, model.Info, "frontmatter and almost no body"},
 	{RuleSymlink, model.Warning, "a symlink inside the memory directory"},
 	{RuleProvenanceSwept, model.Info, "the transcript of the session that wrote the memory is gone"},
+	{RuleLostUpdate, model.Warning, "text a session wrote that vanished with no session removing it knowingly"},
 	{RuleFileUnreadable, model.Warning, "a memory file that could not be read"},
 
 	{RuleMemdirEmpty, model.Info, "an empty memory directory"},

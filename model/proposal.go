@@ -17,12 +17,14 @@ const (
 )
 
 // ProposalKinds lists every kind memtui proposes, in the order it proposes
-// them for a directory.
-var ProposalKinds = []ProposalKind{KindRedactSecret, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindReindex}
+// them for a directory. Lost text goes back right after secrets are
+// redacted and before anything tidies the files around it, so a reindex
+// proposed after a restore sees the restored entries.
+var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindReindex}
 
 // ParseProposalKind reads a kind by name.
 func ParseProposalKind(s string) (ProposalKind, bool) {
-	for _, k := range append(ProposalKinds, KindRestoreLost) {
+	for _, k := range ProposalKinds {
 		if string(k) == s {
 			return k, true
 		}

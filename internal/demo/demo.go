@@ -65,7 +65,9 @@
 //     internal/billing/invoice_legacy.go, but the demo projects' roots
 //     (/home/dev/...) do not exist where memtui runs, so the path probe cannot
 //     answer and the check stays silent. It is not in expected.json.
-//   - lost-update is not a rule of memtui's rule table.
+//   - lost-update: it reads the project's transcripts (Project.Log), which
+//     a demo run does not load yet; the race is tested on hand-built logs in
+//     consolidate/lost_test.go.
 //   - memdir-empty: go:embed drops empty directories, so the scratch
 //     project's memory dir holds a .consolidate-lock (ignored by the scan, as
 //     Claude Code ignores every non-.md file).

@@ -30,6 +30,7 @@ var notPlantable = map[string]bool{
 	consolidate.RuleFileUnreadable:  true,
 	consolidate.RuleSettingsInvalid: true,
 	consolidate.RuleDanglingPath:    true,
+	consolidate.RuleLostUpdate:      true,
 }
 
 func allFiles(t *testing.T) []string {

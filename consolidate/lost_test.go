@@ -1,0 +1,547 @@
+package consolidate
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/memtui/memtui/model"
+)
+
+func lostProject(log *model.TranscriptLog) *model.Project {
+	return &model.Project{Slug: "-home-dev-acme-api", Root: "/home/dev/acme-api", ConfigDir: "/home/dev/.claude", Log: log}
+}
+
+// raceLog is the Done-when race: A and B read idx0, A edits its entry in,
+// then B writes the whole file from its stale view.
+func raceLog() *logOf {
+	return newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Release freeze", "feat/billing", at(1)).
+		read(raceA, at(10), "MEMORY.md", idx0).
+		read(raceB, at(11), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		write(raceB, at(20), "MEMORY.md", idx1, idxB)
+}
+
+func lostFindings(t *testing.T, p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
+	t.Helper()
+	if opts.Now.IsZero() {
+		opts.Now = testNow
+	}
+	return only(OrientDir(p, d, opts), RuleLostUpdate)
+}
+
+func TestLostUpdateRaceBlindWrite(t *testing.T) {
+	log := raceLog().build()
+	d := lostMemDir(withIndex(idxB))
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 {
+		t.Fatalf("want one lost update, got %+v", lost)
+	}
+	l := lost[0]
+	if l.File != "MEMORY.md" || !reflect.DeepEqual(l.Lines, []string{eDeploy}) {
+		t.Errorf("lost %q in %s, want A's deploy entry in MEMORY.md", l.Lines, l.File)
+	}
+	if l.Writer.Session != raceA || l.Culprit == nil || l.Culprit.Session != raceB || !l.Definite {
+		t.Errorf("want writer A, culprit B, definite; got writer %s culprit %+v definite %v", l.Writer.Session, l.Culprit, l.Definite)
+	}
+
+	fs := lostFindings(t, lostProject(log), d, Options{})
+	if len(fs) != 1 {
+		t.Fatalf("want one lost-update finding, got %+v", fs)
+	}
+	f := fs[0]
+	for _, want := range []string{`lost: "- [Deploy command](feedback_deploy_command.md)`, `session 5f0c2a8e ("Deploy notes")`,
+		"at 2026-08-03 09:14 UTC", "on branch main", `overwritten by session 6a1b2c3d ("Release freeze") at 2026-08-03 09:20 UTC, which had not read it`} {
+		if !strings.Contains(f.Message, want) {
+			t.Errorf("message lacks %q:\n%s", want, f.Message)
+		}
+	}
+	if strings.Contains(f.Message, "possibly") {
+		t.Errorf("a definite loss must not read as possible: %s", f.Message)
+	}
+	if f.Line != 4 || f.Severity != model.Warning || !strings.Contains(f.Suggestion, "memtui dream --kind restore-lost") {
+		t.Errorf("want line 4 (after the staging entry), a warning and the restore suggestion; got %+v", f)
+	}
+	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n")
+}
+
+// checkRestore checks the restore-lost proposal for file: its content
+// after, that it applies, that the finding is then gone, and that the
+// other proposers propose exactly what they propose without transcripts.
+func checkRestore(t *testing.T, log *model.TranscriptLog, d *model.MemoryDir, file, want string) model.Proposal {
+	t.Helper()
+	p := lostProject(log)
+	opts := DreamOptions{Options: Options{Now: testNow}}
+	var restore []model.Proposal
+	var others []model.Proposal
+	for _, pr := range ProposeDir(p, d, opts) {
+		if pr.Kind == model.KindRestoreLost {
+			restore = append(restore, pr)
+		} else {
+			others = append(others, pr)
+		}
+	}
+	if len(restore) != 1 || len(restore[0].Changes) != 1 || restore[0].Changes[0].Path != file {
+		t.Fatalf("want one restore-lost proposal changing %s, got %+v", file, restore)
+	}
+	r := restore[0]
+	if r.Changes[0].After != want {
+		t.Errorf("restored %s:\n%q\nwant:\n%q", file, r.Changes[0].After, want)
+	}
+	if r.Changes[0].BaseSHA256 != SHA256Hex(filesOf(d)[file]) {
+		t.Error("the base hash is not the current file's")
+	}
+	if len(r.Fixes) == 0 || r.Fixes[0].Rule != RuleLostUpdate || r.Fixes[0].File != file {
+		t.Errorf("the proposal must list the lost-update finding it fixes: %+v", r.Fixes)
+	}
+	noLog := ProposeDir(lostProject(nil), d, opts)
+	if !reflect.DeepEqual(others, noLog) {
+		t.Errorf("transcripts changed the other proposals:\n%+v\nwithout:\n%+v", others, noLog)
+	}
+	if again := ProposeDir(p, d, opts); !reflect.DeepEqual(again, ProposeDir(p, d, opts)) || !strings.HasPrefix(r.ID, "restore-lost-") {
+		t.Errorf("proposals must be deterministic and IDs name the kind: %s", r.ID)
+	}
+
+	out, err := Apply(filesOf(d), r)
+	if err != nil {
+		t.Fatalf("the proposal does not apply: %v", err)
+	}
+	nd := dirOf(d, out)
+	nd.Path = d.Path
+	if fs := lostFindings(t, p, nd, Options{}); len(fs) != 0 {
+		t.Errorf("after the restore the loss is still reported: %+v", fs)
+	}
+	return r
+}
+
+func TestLostUpdateRaceStaleEdit(t *testing.T) {
+	// B's Edit ran on the copy it had read: its originalFile is idx0, so what
+	// it wrote back is idx0 plus its own entry.
+	idxBe := "# Memory\n\n" + eStaging + "\n" + eRole + "\n" + eFreeze + "\n"
+	log := newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Release freeze", "feat/billing", at(1)).
+		read(raceA, at(10), "MEMORY.md", idx0).
+		read(raceB, at(11), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		edit(raceB, "", at(20), "MEMORY.md", idx0, true, eRole, eRole+"\n"+eFreeze).
+		build()
+	d := lostMemDir(withIndex(idxBe))
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || lost[0].Culprit == nil || lost[0].Culprit.Session != raceB || !lost[0].Definite || lost[0].Lines[0] != eDeploy {
+		t.Fatalf("want A's entry lost to B's stale edit, definitely; got %+v", lost)
+	}
+	fs := lostFindings(t, lostProject(log), d, Options{})
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "overwritten by session 6a1b2c3d") {
+		t.Fatalf("want the finding naming B: %+v", fs)
+	}
+	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n")
+}
+
+func TestLostUpdateNotReportedWhenRemovedKnowingly(t *testing.T) {
+	cases := map[string]*logOf{
+		// C's Edit names the entry in its old string and drops it.
+		"edit naming it": raceLog().
+			edit(raceC, "", at(30), "MEMORY.md", idxB+eDeploy+"\n", true, eDeploy+"\n", ""),
+		// The same edit from a subagent, with no originalFile recorded.
+		"edit without originalFile": raceLog().
+			edit(raceC, "a3f9c2e1b4d5a6f70", at(30), "MEMORY.md", "", false, eDeploy+"\n", ""),
+		// C re-words the entry: the old text is gone, on purpose.
+		"re-worded": raceLog().
+			edit(raceC, "", at(30), "MEMORY.md", "", false, "make ship, not npm run deploy", "always make ship"),
+		// C read the file with the entry in it, then rewrote it without.
+		"read then rewritten": raceLog().
+			read(raceC, at(28), "MEMORY.md", idxB+eDeploy+"\n").
+			write(raceC, at(30), "MEMORY.md", idxB+eDeploy+"\n", idxB),
+		// memtui applied a reviewed proposal that removed it.
+		"memtui": raceLog().add(model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteMemtui, Time: at(30),
+			Before: idxB + eDeploy + "\n", HasBefore: true, After: idxB, HasAfter: true}),
+	}
+	for name, b := range cases {
+		t.Run(name, func(t *testing.T) {
+			// The race itself lost the entry; a later write put it back
+			// (A again), then the case's write removed it knowingly.
+			b.write(raceA, at(25), "MEMORY.md", idxB, idxB+eDeploy+"\n")
+			log := b.build()
+			current := idxB
+			if name == "re-worded" {
+				current = idxB + "- [Deploy command](feedback_deploy_command.md) — always make ship\n"
+			}
+			d := lostMemDir(withIndex(current))
+			if lost := LostUpdates(d, log); len(lost) != 0 {
+				t.Errorf("a knowing removal reported as lost: %+v", lost)
+			}
+			if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
+				t.Errorf("findings: %+v", fs)
+			}
+		})
+	}
+}
+
+func TestLostUpdateRereadBeforeRewriteIsNormal(t *testing.T) {
+	// B read again after A's edit (the file changed, so it re-read), then
+	// rewrote the file and left A's entry out: B's decision, not a race.
+	log := raceLog()
+	log.l.Writes = log.l.Writes[:len(log.l.Writes)-1]
+	log.read(raceB, at(18), "MEMORY.md", idx1).write(raceB, at(20), "MEMORY.md", idx1, idxB)
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log.build()); len(lost) != 0 {
+		t.Errorf("a session that had read the text removed it; reported: %+v", lost)
+	}
+}
+
+func TestLostUpdateChangedFileNoticeCounts(t *testing.T) {
+	// Claude Code told B the file changed under it, with A's entry in the
+	// snippet: B had it in front of it.
+	b := raceLog()
+	b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsChanged,
+		Session: raceB, Time: at(16), Content: "3\t" + eStaging + "\n4\t" + eDeploy})
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
+		t.Errorf("B saw the entry in a changed-file notice; reported: %+v", lost)
+	}
+}
+
+func TestLostUpdateDeletedFileIsNotLost(t *testing.T) {
+	old := topic("project-old-api", "The v1 API sunset", "project", "The v1 API is turned off.\n")
+	log := newLogOf().
+		session(raceA, "", "main", at(0)).
+		write(raceA, at(5), "project_old_api.md", "", old).
+		edit(raceA, "", at(6), "project_old_api.md", old, true, "The v1 API is turned off.", "The v1 API is turned off.\nClients got 90 days' notice.").
+		build()
+	d := lostMemDir(withIndex(idx0)) // project_old_api.md was pruned
+	if lost := LostUpdates(d, log); len(lost) != 0 {
+		t.Errorf("a deleted file is not a lost update: %+v", lost)
+	}
+	if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
+		t.Errorf("findings: %+v", fs)
+	}
+}
+
+func TestLostUpdateUnknownWritesArePossible(t *testing.T) {
+	cases := []struct {
+		name string
+		w    model.MemWrite
+		want string
+	}{
+		{"autoDream", model.MemWrite{Kind: model.WriteFork, Verb: "Improved", Session: raceC},
+			"possibly: Claude Code's background consolidation (autoDream) rewrote the file at 2026-08-03 09:40 UTC; it may have dropped this on purpose"},
+		{"shell", model.MemWrite{Kind: model.WriteShell, Session: raceC, Command: "sed -i '/Deploy command/d' MEMORY.md"},
+			"possibly: session 7b2c3d4e ran a shell command on the file at 2026-08-03 09:40 UTC (sed -i '/Deploy command/d' MEMORY.md); it may have dropped this"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := c.w
+			w.Path, w.Time = absMem("MEMORY.md"), at(40)
+			log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
+				edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).add(w).build()
+			d := lostMemDir(withIndex(idx0))
+			lost := LostUpdates(d, log)
+			if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Kind != c.w.Kind {
+				t.Fatalf("want a possible loss pinned on the %s write: %+v", c.name, lost)
+			}
+			fs := lostFindings(t, lostProject(log), d, Options{})
+			if len(fs) != 1 || !strings.HasPrefix(fs[0].Message, "possibly lost: ") || !strings.Contains(fs[0].Message, c.want) {
+				t.Fatalf("want a finding that says possibly and why (%q): %+v", c.want, fs)
+			}
+		})
+	}
+}
+
+func TestLostUpdateUnrecordedChangeIsPossible(t *testing.T) {
+	// Nothing recorded after A's edit, yet the entry is gone: an editor,
+	// a script or a sync. Say so, and say it is not certain.
+	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).build()
+	d := lostMemDir(withIndex(idx0))
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || lost[0].Definite || lost[0].Culprit != nil {
+		t.Fatalf("want a possible loss with no culprit: %+v", lost)
+	}
+	if !strings.Contains(lost[0].Why, "outside any recorded session (an editor, a script or a sync) after 2026-08-03 09:14 UTC") {
+		t.Errorf("why: %s", lost[0].Why)
+	}
+	fs := lostFindings(t, lostProject(log), d, Options{})
+	if len(fs) != 1 || !strings.HasPrefix(fs[0].Message, "possibly lost: ") {
+		t.Fatalf("findings: %+v", fs)
+	}
+	// A full read bounds when it went.
+	log2 := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		read(raceC, at(50), "MEMORY.md", idx0).build()
+	if l := LostUpdates(d, log2); len(l) != 1 || !strings.Contains(l[0].Why, "and before 2026-08-03 09:50 UTC") {
+		t.Errorf("a read without the entry must bound the change: %+v", l)
+	}
+}
+
+func TestLostUpdateBySubagent(t *testing.T) {
+	// A writes the deploy memory; a subagent of C adds a line by Edit (no
+	// originalFile: subagent results carry none); B, which read the file
+	// before the subagent's edit, rewrites it with its own line. Disk has
+	// B's text, stamped.
+	fmA := "---\nname: feedback-deploy-command\ndescription: Deploy with make ship, never npm run deploy\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: " + raceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\n"
+	v0t := fmA + "Deploy with `make ship`.\n\n**Why:** npm run deploy skips the migration step.\n"
+	how := "**How to apply:** run it from the repo root; it tags the release."
+	v1t := strings.Replace(v0t, "Deploy with `make ship`.\n", "Deploy with `make ship`.\n"+how+"\n", 1)
+	bContent := strings.Replace(v0t, "**Why:**", "Staging deploys use make ship-stg.\n\n**Why:**", 1)
+	onDisk := strings.Replace(bContent, "2026-08-03T09:05:00.000Z", "2026-08-03T09:30:00.000Z", 1)
+	log := newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Staging deploys", "main", at(1)).
+		session(raceC, "Tidy memory", "main", at(2)).
+		write(raceA, at(5), "feedback_deploy_command.md", "", v0t).
+		read(raceB, at(8), "feedback_deploy_command.md", v0t).
+		edit(raceC, "a3f9c2e1b4d5a6f70", at(20), "feedback_deploy_command.md", "", false, "Deploy with `make ship`.", "Deploy with `make ship`.\n"+how).
+		write(raceB, at(30), "feedback_deploy_command.md", v1t, bContent).
+		build()
+	files := raceTopics()
+	files["feedback_deploy_command.md"] = onDisk
+	files["MEMORY.md"] = idx1
+	d := lostMemDir(files)
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || !reflect.DeepEqual(lost[0].Lines, []string{how}) || lost[0].Writer.Agent != "a3f9c2e1b4d5a6f70" || !lost[0].Definite {
+		t.Fatalf("want the subagent's line lost to B, definitely (stamping aside): %+v", lost)
+	}
+	fs := lostFindings(t, lostProject(log), d, Options{})
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, `written by subagent a3f9c2e1 of session 7b2c3d4e ("Tidy memory")`) {
+		t.Fatalf("the finding must name the subagent: %+v", fs)
+	}
+	want := strings.Replace(onDisk, "Deploy with `make ship`.\n", "Deploy with `make ship`.\n"+how+"\n", 1)
+	checkRestore(t, log, d, "feedback_deploy_command.md", want)
+}
+
+func TestLostUpdateStampingIsNotText(t *testing.T) {
+	// A's write was stamped; later writes restamped the file and Claude
+	// Code re-serialised the metadata block. None of that is lost text.
+	aText := "---\nname: reference-staging\ndescription: Staging host and how to reach it\nmetadata: \n  node_type: memory\n  type: reference\n  originSessionId: " + raceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\nStaging lives on acme-stg (VPN required).\n"
+	now := "---\nname: reference-staging\ndescription: Staging host and how to reach it\nmetadata:\n    type: reference\n    originSessionId: " + raceA + "\n    modified: 2026-08-04T10:00:00.000Z\n---\n\nStaging lives on acme-stg (VPN required).\n"
+	log := newLogOf().session(raceA, "", "main", at(0)).write(raceA, at(5), "reference_staging.md", "", aText).build()
+	files := raceTopics()
+	files["reference_staging.md"] = now
+	files["MEMORY.md"] = idx0
+	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+		t.Errorf("stamping and re-serialised frontmatter reported as lost: %+v", lost)
+	}
+}
+
+func TestLostUpdateReAdded(t *testing.T) {
+	// B's blind write dropped A's entry, C wrote it back: nothing lost.
+	log := raceLog().session(raceC, "", "main", at(2)).
+		edit(raceC, "", at(30), "MEMORY.md", idxB, true, eStaging, eStaging+"\n"+eDeploy).build()
+	idxC := "# Memory\n\n" + eStaging + "\n" + eDeploy + "\n" + eRole + "\n" + eFreeze + "\n"
+	if lost := LostUpdates(lostMemDir(withIndex(idxC)), log); len(lost) != 0 {
+		t.Errorf("re-added text reported as lost: %+v", lost)
+	}
+	// Lost again to D's blind write: the loss is C's, not A's.
+	log = raceLog().session(raceC, "", "main", at(2)).session(raceD, "", "main", at(3)).
+		read(raceD, at(12), "MEMORY.md", idx0).
+		edit(raceC, "", at(30), "MEMORY.md", idxB, true, eStaging, eStaging+"\n"+eDeploy).
+		write(raceD, at(40), "MEMORY.md", idxC, idxB).build()
+	lost := LostUpdates(lostMemDir(withIndex(idxB)), log)
+	if len(lost) != 1 || lost[0].Writer.Session != raceC || lost[0].Culprit.Session != raceD {
+		t.Errorf("want C's re-added entry lost to D: %+v", lost)
+	}
+}
+
+func TestLostUpdateCRLF(t *testing.T) {
+	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+	log := newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Release freeze", "main", at(1)).
+		read(raceB, at(11), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", crlf(idx0), true, eStaging, eStaging+"\r\n"+eDeploy).
+		write(raceB, at(20), "MEMORY.md", crlf(idx1), crlf(idxB)).
+		build()
+	d := lostMemDir(withIndex(crlf(idxB)))
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || lost[0].Lines[0] != eDeploy || !lost[0].Definite {
+		t.Fatalf("want the entry lost, without a stray \\r: %+v", lost)
+	}
+	checkRestore(t, log, d, "MEMORY.md", crlf("# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n"))
+}
+
+func TestLostIndexEntryToDeletedFile(t *testing.T) {
+	// A added two entries; B's blind write dropped both; one of the two
+	// memories has since been deleted. Both are reported; only the entry
+	// whose file exists goes back.
+	gone := "- [Old API](project_old_api.md) — v1 sunset notes"
+	log := newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Release freeze", "main", at(1)).
+		read(raceB, at(11), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy+"\n"+gone).
+		write(raceB, at(20), "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+gone+"\n"+eRole+"\n", idxB).
+		build()
+	d := lostMemDir(withIndex(idxB))
+	fs := lostFindings(t, lostProject(log), d, Options{})
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "and 1 more line") {
+		t.Fatalf("want one finding for both lines: %+v", fs)
+	}
+	ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}})
+	if len(ps) != 1 {
+		t.Fatalf("want one restore proposal: %+v", ps)
+	}
+	p := ps[0]
+	if want := "# Memory\n\n" + eStaging + "\n" + eDeploy + "\n" + eRole + "\n" + eFreeze + "\n"; p.Changes[0].After != want {
+		t.Errorf("after:\n%s\nwant:\n%s", p.Changes[0].After, want)
+	}
+	if !strings.Contains(p.Rationale, "project_old_api.md, which no longer exists") || !strings.HasPrefix(p.Title, "Restore 1 line session 5f0c2a8e wrote to MEMORY.md") {
+		t.Errorf("title %q / rationale %q", p.Title, p.Rationale)
+	}
+	if len(p.Fixes) != 0 {
+		t.Errorf("a partial restore must not claim to fix the finding: %+v", p.Fixes)
+	}
+	// Only the deleted file's entry is left to report.
+	out, err := Apply(filesOf(d), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd := dirOf(d, out)
+	nd.Path = d.Path
+	left := lostFindings(t, lostProject(log), nd, Options{})
+	if len(left) != 1 || !strings.Contains(left[0].Message, "project_old_api.md") || !strings.Contains(left[0].Suggestion, "no longer exists") {
+		t.Errorf("want the deleted file's entry still reported, with why it is not restored: %+v", left)
+	}
+}
+
+func TestLostUpdateRespectsIgnores(t *testing.T) {
+	log := raceLog().build()
+	d := lostMemDir(withIndex(idxB + "<!-- memtui-ignore lost-update -->\n"))
+	if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
+		t.Errorf("an inline ignore must silence it: %+v", fs)
+	}
+	if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+		t.Errorf("a silenced finding gets no proposal: %+v", ps)
+	}
+	d = lostMemDir(withIndex(idxB))
+	if fs := lostFindings(t, lostProject(log), d, Options{Ignore: []IgnoreRule{{Project: "acme-api", Rules: []string{RuleLostUpdate}}}}); len(fs) != 0 {
+		t.Errorf("a project ignore must silence it: %+v", fs)
+	}
+	if fs := lostFindings(t, lostProject(nil), d, Options{}); len(fs) != 0 {
+		t.Errorf("without transcripts there is nothing to say: %+v", fs)
+	}
+}
+
+func TestLostUpdateSystemPromptIndex(t *testing.T) {
+	// Older builds do not record the MEMORY.md load: a session that began
+	// after A's edit had the entry in its system prompt, so its rewrite
+	// was made with the entry in front of it.
+	log := newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Release freeze", "main", at(15)).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		write(raceB, at(20), "MEMORY.md", idx1, idxB).build()
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
+		t.Errorf("a session started after the edit saw the index; reported: %+v", lost)
+	}
+}
+
+func TestLostUpdateBlindWriteThenUnrecordedChange(t *testing.T) {
+	// B's blind write dropped A's entry, then someone edited the file by
+	// hand: B is still the likely culprit, but the record is incomplete.
+	log := raceLog().build()
+	d := lostMemDir(withIndex(idxB + "- [Oncall](reference_oncall.md) — who to page\n"))
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Session != raceB {
+		t.Fatalf("want a possible loss pinned on B: %+v", lost)
+	}
+	fs := lostFindings(t, lostProject(log), d, Options{})
+	if len(fs) != 1 || !strings.HasPrefix(fs[0].Message, "possibly lost: ") ||
+		!strings.Contains(fs[0].Message, "possibly: overwritten by session 6a1b2c3d") || !strings.Contains(fs[0].Message, "changed again afterwards") {
+		t.Errorf("findings: %+v", fs)
+	}
+}
+
+func TestLostUpdateReadAfterForkClearsIt(t *testing.T) {
+	// autoDream ran after A's edit, but a later full read still had the
+	// entry: the fork did not drop it; D's blind write did.
+	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceD, "", "main", at(2)).
+		read(raceD, at(12), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		add(model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteFork, Verb: "Improved", Session: raceC, Time: at(40)}).
+		read(raceC, at(45), "MEMORY.md", idx1).
+		write(raceD, at(50), "MEMORY.md", idx1, idx0).build()
+	lost := LostUpdates(lostMemDir(withIndex(idx0)), log)
+	if len(lost) != 1 || lost[0].Culprit == nil || lost[0].Culprit.Session != raceD || !lost[0].Definite {
+		t.Errorf("want D's write as the definite culprit: %+v", lost)
+	}
+}
+
+func TestLostUpdateHandEditsThatKeepTheFact(t *testing.T) {
+	// No recorded write, but what the line said is still there: the entry
+	// to the same memory with a new hook, or the same sentence re-worded.
+	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		write(raceA, at(15), "reference_staging.md", "", topic("reference-staging", "Staging host", "reference",
+			"Staging lives on acme-stg and needs the corporate VPN from home.\n")).build()
+	files := withIndex("# Memory\n\n" + eStaging + "\n- [Deploy](feedback_deploy_command.md) — always make ship\n" + eRole + "\n")
+	files["reference_staging.md"] = topic("reference-staging", "Staging host", "reference",
+		"Staging lives on acme-stg and needs the corporate VPN from home!\n")
+	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+		t.Errorf("hand edits that keep the fact reported as lost: %+v", lost)
+	}
+}
+
+func TestLostUpdateFrontmatterIsNotText(t *testing.T) {
+	// B rewrote the memory blind and with its own description: frontmatter
+	// is metadata every rewrite re-serialises, and putting A's description
+	// back would give the file two.
+	a := topic("user-role", "The user is a backend engineer", "user", "The user owns the billing service.\n")
+	b := topic("user-role", "Backend engineer who owns billing", "user", "The user owns the billing service.\n")
+	log := newLogOf().session(raceA, "", "main", at(0)).session(raceB, "", "main", at(1)).
+		write(raceA, at(5), "user_role.md", "", a).write(raceB, at(9), "user_role.md", a, b).build()
+	files := withIndex(idx0)
+	files["user_role.md"] = b
+	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+		t.Errorf("a frontmatter field reported as lost text: %+v", lost)
+	}
+}
+
+func TestProposersFollowProposalKinds(t *testing.T) {
+	// SortProposals, the CLI's summary and the TUI rank kinds by
+	// model.ProposalKinds: the proposers must run in that order.
+	var got []model.ProposalKind
+	for _, p := range proposers {
+		got = append(got, p.kind)
+	}
+	if !reflect.DeepEqual(got, model.ProposalKinds) {
+		t.Errorf("proposers %v, kinds %v", got, model.ProposalKinds)
+	}
+}
+
+func TestLostUpdateUnchangedRereadCounts(t *testing.T) {
+	// Claude Code answered B's re-read "unchanged since last read" after
+	// A's edit: B's last read came after the edit, even if the record of
+	// that read is missing (a compacted or unparsed stretch).
+	b := raceLog()
+	b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsUnchanged,
+		Session: raceB, Time: at(18), ID: "toolu_01UnchangedBBBBBBBBBB"})
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
+		t.Errorf("an unchanged re-read after the edit; reported: %+v", lost)
+	}
+}
+
+func TestLostFragmentIsReportedNotRestored(t *testing.T) {
+	// A subagent's Edit inside a line, with no originalFile and no earlier
+	// version on record: only the fragment is known. B's blind rewrite
+	// dropped it. Report it; do not guess where a fragment goes.
+	staged := topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg (VPN required).\n")
+	bText := topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg.\nDeploys go through make ship-stg.\n")
+	log := newLogOf().session(raceA, "", "main", at(0)).session(raceB, "", "main", at(1)).
+		edit(raceA, "a3f9c2e1b4d5a6f70", at(10), "reference_staging.md", "", false, "acme-stg.", "acme-stg (VPN required).").
+		write(raceB, at(20), "reference_staging.md", staged, bText).build()
+	files := withIndex(idx0)
+	files["reference_staging.md"] = bText
+	d := lostMemDir(files)
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || !lost[0].Anchors[0].Fragment || lost[0].Lines[0] != "acme-stg (VPN required)." {
+		t.Fatalf("want the fragment lost: %+v", lost)
+	}
+	fs := lostFindings(t, lostProject(log), d, Options{})
+	if len(fs) != 1 || fs[0].Line != 0 || !strings.Contains(fs[0].Suggestion, "by hand") {
+		t.Errorf("want a finding with no line and a by-hand suggestion: %+v", fs)
+	}
+	if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+		t.Errorf("a fragment must not be put back as a line: %+v", ps)
+	}
+}

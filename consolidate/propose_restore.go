@@ -1,0 +1,125 @@
+package consolidate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/memtui/memtui/model"
+)
+
+// proposeRestores puts lost text back: one proposal per file, each lost
+// line where it stood when it was written. It needs the transcripts; a
+// finding silenced by an ignore gets no proposal.
+func proposeRestores(s *dreamState) []model.Proposal {
+	if s.p == nil || s.p.Log == nil {
+		return nil
+	}
+	files := s.ruleFiles(RuleLostUpdate)
+	if len(files) == 0 {
+		return nil
+	}
+	byFile := map[string][]Lost{}
+	for _, l := range LostUpdates(s.d, s.p.Log) {
+		byFile[l.File] = append(byFile[l.File], l)
+	}
+	var out []model.Proposal
+	for _, path := range files {
+		content, ok := s.content(path)
+		if !ok {
+			continue
+		}
+		if p, ok := s.restoreFile(path, string(content), byFile[path]); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// restoreFile makes the proposal for one file's lost text.
+func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Proposal, bool) {
+	reported := map[string]model.Finding{}
+	for _, f := range s.fileFindings(path, RuleLostUpdate) {
+		reported[f.Message] = f
+	}
+	doc := newRestoreDoc(content, isIndexPath(s.d, path))
+	var fixes []model.Finding
+	var why, skipped []string
+	writers := map[string]bool{}
+	var writer string
+	n := 0
+	for _, l := range losts {
+		f, ok := reported[lostMessage(s.p.Log, l)]
+		if !ok {
+			continue // silenced
+		}
+		put := 0
+		for i, line := range l.Lines {
+			if r := unrestorable(s.d, l, i); r != "" {
+				skipped = append(skipped, fmt.Sprintf("%q is not put back: %s.", shorten(strings.TrimSpace(line), 80), r))
+				continue
+			}
+			doc.insert(line, l.Anchors[i])
+			put++
+		}
+		if put == 0 {
+			continue
+		}
+		n += put
+		if put == len(l.Lines) {
+			fixes = append(fixes, f)
+		}
+		writer = writerName(nil, &l.Writer) // short, for the title
+		writers[writer] = true
+		why = append(why, restoreReason(s.p.Log, l))
+	}
+	if n == 0 {
+		return model.Proposal{}, false
+	}
+	by := writer
+	if len(writers) > 1 {
+		by = fmt.Sprintf("%d sessions", len(writers))
+	}
+	title := fmt.Sprintf("Restore %d %s %s wrote to %s", n, plural(n, "line", "lines"), by, path)
+	rationale := strings.Join(why, " ") + " Each line goes back after the line it followed when it was written (else before the one it preceded); nothing else changes."
+	if len(skipped) > 0 {
+		rationale += " " + strings.Join(skipped, " ")
+	}
+	sort.Slice(fixes, func(i, j int) bool { return fixes[i].Line < fixes[j].Line })
+	return s.proposal(model.KindRestoreLost, title, rationale, fixes,
+		[]model.Change{s.update(path, []byte(doc.String()))}), true
+}
+
+// restoreReason tells one Lost's story for a rationale.
+func restoreReason(log *model.TranscriptLog, l Lost) string {
+	w := &l.Writer
+	s := capitalize(writerName(log, w))
+	if w.Session != "" && w.Kind != model.WriteMemtui {
+		s += " [" + w.Session + "]"
+	}
+	if br := branchOf(log, w); br != "" {
+		s += " on branch " + br
+	}
+	s += fmt.Sprintf(" wrote %s at %s", describeLines(l.Lines), fmtTime(w.Time))
+	if l.Definite {
+		s += "; it is definitely lost: " + strings.TrimSuffix(lowerFirst(l.Why), ".") + "."
+	} else {
+		s += "; it is possibly lost, so check it was not removed on purpose: " + strings.TrimSuffix(lowerFirst(l.Why), ".") + "."
+	}
+	return s
+}
+
+func describeLines(lines []string) string {
+	q := fmt.Sprintf("%q", shorten(strings.TrimSpace(lines[0]), 80))
+	if len(lines) > 1 {
+		q += fmt.Sprintf(" and %d more %s", len(lines)-1, plural(len(lines)-1, "line", "lines"))
+	}
+	return q
+}
+
+func lowerFirst(s string) string {
+	if s == "" || strings.HasPrefix(s, "Claude") || strings.HasPrefix(s, "memtui") {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
