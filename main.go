@@ -209,6 +209,27 @@ undo is refused and says which.
 	fu.DurationVar(&uf.wait, "wait", 0, "wait this long for Claude Code's consolidation lock instead of giving up")
 	root.AddCommand(undo)
 
+	var cf changesFlags
+	changes := &cobra.Command{
+		Use:   "changes",
+		Short: "Show what changed in each memory directory since you last reviewed it",
+		Long: `Show every memory file created, changed or deleted since you last reviewed
+its directory, as unified diffs, each with the sessions that wrote it (from
+the transcripts) or a plain note that no recorded session did.
+
+The first run records each directory as reviewed and shows nothing. --reviewed
+marks every directory shown as reviewed after printing, so the next run starts
+from here; the TUI's changes view (key C) does the same per file or project.
+Baselines live under $XDG_STATE_HOME/memtui/seen.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runChanges(cmd.Context(), g, cf, stdout, stderr)
+		},
+	}
+	changes.Flags().BoolVar(&cf.json, "json", false, "print JSON")
+	changes.Flags().BoolVar(&cf.reviewed, "reviewed", false, "mark every directory reviewed after printing its changes")
+	root.AddCommand(changes)
+
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print memtui's version",
@@ -232,6 +253,12 @@ type dreamFlags struct {
 	dryRun          bool
 	only            []string
 	wait            time.Duration
+}
+
+// changesFlags are changes' own flags.
+type changesFlags struct {
+	json     bool
+	reviewed bool
 }
 
 // indexFlags are index's own flags.
@@ -481,6 +508,78 @@ func applyProposals(ctx context.Context, g *globals, s *session, props []model.P
 		fmt.Fprintln(stdout, "memtui undo --list shows them; memtui undo ID restores one.")
 	}
 	return nil
+}
+
+// runChanges prints what changed since each directory's last review. A
+// directory seen for the first time gets its baseline recorded (never
+// with --readonly, which writes nothing at all).
+func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr io.Writer) error {
+	s, err := start(ctx, g, stderr)
+	if err != nil {
+		return err
+	}
+	if cf.reviewed && g.readonly {
+		return errors.New("--readonly forbids --reviewed")
+	}
+	s.readTranscripts(ctx, stderr)
+	var dirs []report.DirChanges
+	for _, p := range s.scan.Projects {
+		for _, d := range p.Dirs {
+			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
+				fmt.Fprintf(stderr, "memtui: %s: %v\n", d.Path, err)
+				continue
+			}
+			if !d.Exists {
+				continue
+			}
+			base, err := memfs.LoadBaseline(s.state.Seen, d.Path)
+			if err != nil {
+				fmt.Fprintf(stderr, "memtui: %v; starting a new one\n", err)
+			}
+			dc := report.DirChanges{Project: p.Name(), Dir: d.Path, Log: p.Log}
+			if base == nil {
+				dc.FirstLook = true
+				dc.Reviewed = s.now
+				if !g.readonly {
+					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, s.now, consolidate.SHA256Hex)); err != nil {
+						return err
+					}
+				}
+			} else {
+				dc.Reviewed = base.Time
+				dc.Deltas = consolidate.ChangesSince(d, base, p.Log)
+				if cf.reviewed && len(dc.Deltas) > 0 {
+					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, s.now, consolidate.SHA256Hex)); err != nil {
+						return err
+					}
+				}
+			}
+			dirs = append(dirs, dc)
+		}
+	}
+	if cf.json {
+		return report.ChangesJSON(stdout, dirs)
+	}
+	home, _ := os.UserHomeDir()
+	w := colorprofile.NewWriter(stdout, environ(g.getenv))
+	st := report.DiffStyles{}
+	if w.Profile != colorprofile.NoTTY {
+		st = report.DefaultDiffStyles(darkBackground(stdout, w.Profile))
+	}
+	if err := report.Changes(w, dirs, st, home, termWidth(stdout)); err != nil {
+		return err
+	}
+	if cf.reviewed {
+		fmt.Fprintln(stdout, "Marked reviewed.")
+	}
+	return nil
+}
+
+// readTranscripts fills each project's Log from its transcripts (cached by
+// size and mtime under the state cache dir). A project whose transcripts
+// cannot be read keeps a nil Log and says why on stderr: everything else
+// still works without them.
+func (s *session) readTranscripts(ctx context.Context, stderr io.Writer) {
 }
 
 // runUndo lists the journal or undoes one applied proposal.

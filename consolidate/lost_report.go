@@ -214,3 +214,20 @@ func (r *restoreDoc) insert(text string, a Anchor) {
 }
 
 func (r *restoreDoc) String() string { return strings.Join(r.lines, "") }
+
+// TranscriptFindings runs only the checks that need the project's
+// transcript log (lost updates) over one directory: what the TUI adds when
+// a project's transcripts arrive after its files were checked, without
+// checking every file again. Ignores apply as in OrientDir.
+func TranscriptFindings(p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
+	if p == nil || p.Log == nil {
+		return nil
+	}
+	opts = opts.withDefaults()
+	if opts.sessions == nil {
+		opts.sessions = newSessionSet([]*model.Project{p})
+	}
+	s := newDirState(p, d, opts)
+	checkLostUpdates(s)
+	return s.findings
+}

@@ -26,6 +26,12 @@ type KeyMap struct {
 	Toggle, Accept, Reject, Range, Write key.Binding
 	// The journal of what memtui wrote, and undoing an entry.
 	Journal, Undo key.Binding
+	// Changes since the last review: the view, marking the file under the
+	// cursor seen, and marking its whole project reviewed.
+	Changes, MarkSeen, MarkReviewed key.Binding
+	// Sort cycles the memories pane's order within each type: by name, by
+	// use (reads and recalls in the transcripts), by last modified.
+	Sort key.Binding
 	// Confirm answers yes in a confirmation; any other key is no.
 	Confirm key.Binding
 	// The index editor (EditIndex opens it from the index view): moving
@@ -86,6 +92,11 @@ func Default() KeyMap {
 		Undo:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo entry")),
 		Confirm: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
 
+		Changes:      key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "changes since last review")),
+		MarkSeen:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark file seen")),
+		MarkReviewed: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark project reviewed")),
+		Sort:         key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort: name/use/modified")),
+
 		EditIndex:    key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "edit the index")),
 		RowUp:        key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K/shift+↑", "move row up")),
 		RowDown:      key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J/shift+↓", "move row down")),
@@ -117,7 +128,8 @@ func Default() KeyMap {
 func (k KeyMap) ReadOnly() KeyMap {
 	for _, b := range []*key.Binding{&k.Edit, &k.Toggle, &k.Accept, &k.Reject, &k.Range, &k.Write, &k.Undo,
 		&k.RowUp, &k.RowDown, &k.AboveCut, &k.DeleteRow, &k.RestoreRow, &k.AddOrphan, &k.EditHook,
-		&k.ShortenHooks, &k.EditUndo, &k.EditRedo, &k.WriteIndex, &k.SelectRows, &k.Demote} {
+		&k.ShortenHooks, &k.EditUndo, &k.EditRedo, &k.WriteIndex, &k.SelectRows, &k.Demote,
+		&k.MarkSeen, &k.MarkReviewed} {
 		b.SetEnabled(false)
 	}
 	return k

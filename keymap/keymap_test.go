@@ -13,13 +13,14 @@ import (
 // preview) and Range (the proposals view's diff) share v: the two are never
 // live in the same view. The index editor's keys take over keys of views
 // it is never live with: RowUp/RowDown the preview's K/J, EditUndo the
-// journal's u, WriteIndex the proposals view's w.
+// journal's u, WriteIndex the proposals view's w. MarkReviewed (the changes
+// view) and Demote (the index editor) share M.
 func TestNoKeyBoundTwice(t *testing.T) {
 	km := Default()
 	v := reflect.ValueOf(km)
 	// Each sharing binding, with the one binding it may share with.
 	sharesWith := map[string]string{"Range": "Source", "RowUp": "ScrollUp", "RowDown": "ScrollDown",
-		"EditUndo": "Undo", "WriteIndex": "Write"}
+		"EditUndo": "Undo", "WriteIndex": "Write", "MarkReviewed": "Demote"}
 	shared := map[string]bool{"ClearFilter": true}
 	for k := range sharesWith {
 		shared[k] = true

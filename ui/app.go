@@ -52,6 +52,12 @@ type Config struct {
 	WatchLimit int
 	// Workers bounds background reading (0: 2).
 	Workers int
+	// Transcripts reads a project's session transcripts (provenance, lost
+	// updates, heat, the dream gate); nil leaves them unread.
+	Transcripts TranscriptReader
+	// SeenRoot is where review baselines are kept (memfs.StateDirs.Seen);
+	// "" turns the changes view's memory off (nothing is recorded).
+	SeenRoot string
 	// Discovered, when set, is a discovery already made (main makes one
 	// to say "no memory found" before taking over the screen); the TUI
 	// starts from it rather than discovering again.
@@ -67,6 +73,7 @@ const (
 	viewProposals
 	viewJournal
 	viewIndexEdit
+	viewChanges
 )
 
 type focusID int
@@ -102,7 +109,11 @@ type Model struct {
 	props     propState
 	// journal lists what was written; dialog, when set, is a question or
 	// a summary that takes the next key; write is a write in progress.
-	journal     *journalView
+	journal *journalView
+	// changes shows what changed since each directory's last review;
+	// bases are the review baselines, by memory dir path.
+	changes     *changesView
+	bases       map[string]*model.Baseline
 	dialog      *dialog
 	write       *writeRun
 	undoing     bool
@@ -119,6 +130,8 @@ type Model struct {
 	loader  *loader
 	loaded  int
 	loading bool
+	// logSem bounds the transcript reads running at once.
+	logSem chan struct{}
 
 	renders      map[renderKey]string
 	source       bool
@@ -177,6 +190,7 @@ func New(cfg Config) *Model {
 	m.ixedit = newIxEditView(m.c)
 	m.proposals = newProposalsView(m.c, cfg.Orient.Secrets)
 	m.journal = newJournalView(m.c)
+	m.changes = newChangesView(m.c, cfg.Orient.Secrets)
 	m.help = help.New()
 	m.input = textinput.New()
 	m.input.Prompt = "/"
@@ -279,6 +293,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.dataChanged()
 	case dirReloadedMsg:
 		return m, m.onDirReloaded(msg)
+	case transcriptsMsg:
+		return m, m.onTranscripts(msg)
+	case baselinesMsg:
+		m.onBaselines(msg)
+		return m, nil
+	case baselineSavedMsg:
+		m.onBaselineSaved(msg)
+		return m, nil
 	case renderedMsg:
 		if msg.err != nil {
 			m.err = fmt.Errorf("rendering failed: %w", msg.err)
@@ -384,7 +406,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	pd.summarize()
 	m.loaded++
 	m.projects.refresh(msg.idx)
-	cmds := []tea.Cmd{m.loader.next(), m.dataChanged()}
+	cmds := []tea.Cmd{m.loader.next(), m.dataChanged(), m.readTranscripts(msg.idx), m.loadBaselines(msg.idx)}
 	if m.projects.selected() == msg.idx {
 		m.memories.setProject(pd)
 		m.shownProject = -1 // force the preview to follow
@@ -427,7 +449,9 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 		m.memories.setProject(pd)
 		cmd = m.requestPreview(false)
 	}
-	return tea.Batch(cmd, m.dataChanged())
+	m.changes.rebuild(m) // cheap: only directories that changed are compared again
+	// The write that changed the directory is in a transcript by now.
+	return tea.Batch(cmd, m.dataChanged(), m.readTranscripts(msg.idx))
 }
 
 // dataChanged notes that a project or directory was read: the views
@@ -492,7 +516,7 @@ func (m *Model) reloadPath(path string) tea.Cmd {
 			continue
 		}
 		if di := pd.dirIndex(path); di >= 0 {
-			return reloadDirCmd(m.ctx, m.gen, i, pd.p, pd.dirs[di].d, m.cfg.Scan, m.cfg.Orient)
+			return reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), pd.dirs[di].d, m.cfg.Scan, m.cfg.Orient)
 		}
 	}
 	return nil
@@ -527,7 +551,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Refresh):
 		return m.refresh()
 	case key.Matches(k, keys.Filter):
-		if m.view == viewIndex || m.view == viewProposals || m.view == viewJournal {
+		if m.view == viewIndex || m.view == viewProposals || m.view == viewJournal || m.view == viewChanges {
 			return nil
 		}
 		m.filtering = true
@@ -544,6 +568,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.openProposals()
 	case key.Matches(k, keys.Journal) && m.view != viewJournal:
 		return m.openJournal()
+	case key.Matches(k, keys.Changes) && m.view != viewChanges:
+		return m.openChanges()
 	case key.Matches(k, keys.Browse) && m.view != viewBrowse:
 		m.view = viewBrowse
 		m.layout()
@@ -554,6 +580,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.edit()
 	}
 	switch m.view {
+	case viewChanges:
+		return m.changesKey(k)
 	case viewFindings:
 		return m.findingsKey(k)
 	case viewProposals:
@@ -602,6 +630,10 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.PrevPane):
 		m.setFocus((m.focus + 2) % 3)
 		return nil
+	case key.Matches(k, keys.Sort):
+		m.memories.cycleSort()
+		m.status = "memories sorted " + m.memories.sortBy.String()
+		return m.syncSelection()
 	case key.Matches(k, keys.Source):
 		m.source = !m.source
 		return m.requestPreview(true)
@@ -845,6 +877,15 @@ func projectSummary(c *shared, pd *projectData) string {
 	if pd.p.Root == "" {
 		b.WriteString("\nNo transcript confirms this project's real path, so it is shown by its slug.\n")
 	}
+	if note := logNote(pd); note != "" {
+		b.WriteString("\n" + note + "\n")
+	}
+	for _, dd := range pd.dirs {
+		if g := gateSummary(c, dd); g != "" && dd.d.Exists {
+			label := dirLabel(dd.d)
+			b.WriteString("\n" + strings.ToUpper(label[:1]) + label[1:] + ": " + g + "\n")
+		}
+	}
 	return b.String()
 }
 
@@ -862,6 +903,13 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 		}
 		lines = append(lines, fmt.Sprintf("%d/200 lines · %d/25,000 units  ", l.LineCount, l.Units)+state)
 		lines = append(lines, st.Faint.Render("press i to see it exactly as the agent loads it"))
+	}
+	if g := gateSummary(c, dd); g != "" {
+		lines = append(lines, g)
+		if written, _ := provenanceLines(c, dd, "MEMORY.md", ""); written != "" {
+			lines = append(lines, st.Faint.Render("written by "+written))
+			lines = append(lines, st.Faint.Render("used: "+heatSummary(c, dd, "MEMORY.md")))
+		}
 	}
 	fs := dd.byFile["MEMORY.md"]
 	const most = 4 // the index view and the findings view hold the rest
@@ -1068,7 +1116,7 @@ func (m *Model) onChanges(paths []string) tea.Cmd {
 			}
 			for _, dd := range pd.dirs {
 				if dd.d.Path == p || !dd.d.Exists && filepath.Dir(dd.d.Path) == p {
-					cmds = append(cmds, reloadDirCmd(m.ctx, m.gen, i, pd.p, dd.d, m.cfg.Scan, m.cfg.Orient))
+					cmds = append(cmds, reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), dd.d, m.cfg.Scan, m.cfg.Orient))
 					found = true
 				}
 			}

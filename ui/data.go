@@ -27,6 +27,11 @@ type projectData struct {
 	hasWorst bool
 	// cut is true when Claude Code cuts one of the project's indexes.
 	cut bool
+	// The transcripts: a read in flight (and whether another should
+	// follow it), its sequence number, and why the last read failed.
+	logReading, logAgain bool
+	logSeq               int
+	logErr               error
 }
 
 // dirData is a loaded memory directory with its findings and each file's
@@ -38,6 +43,12 @@ type dirData struct {
 	byFile   map[string][]model.Finding // by File ("" for the directory)
 	docs     map[string]model.Doc       // by file path
 	load     *model.Load                // the index as Claude Code loads it; nil without MEMORY.md
+	// From the project's transcripts, once read (log non-nil): who wrote
+	// each file, how much each is used, and Claude Code's dream gate.
+	log  *model.TranscriptLog
+	prov map[string][]model.MemWrite
+	heat map[string]model.Heat
+	gate model.DreamGate
 }
 
 // newDirData checks a freshly loaded directory and indexes the results.
@@ -53,6 +64,12 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 	if d.Index != nil {
 		l := model.SimulateLoad(d.Index.Content)
 		dd.load = &l
+	}
+	if p.Log != nil {
+		dd.log = p.Log
+		dd.prov = consolidate.Provenance(d, p.Log)
+		dd.heat = consolidate.HeatOf(d, p.Log)
+		dd.gate = consolidate.GateOf(d, p.Log, opts.Now)
 	}
 	return dd
 }

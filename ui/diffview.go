@@ -509,7 +509,11 @@ func (v *diffView) build() {
 	}
 	faint := paint.New(st.Faint).Paint
 	wrap(v.item.title, paint.New(st.Bold).Paint)
-	v.rows = append(v.rows, faint(ansi.Truncate(string(p.Kind)+" · "+p.ID, w, "…")))
+	label := string(p.Kind) + " · " + p.ID
+	if v.item.label != "" {
+		label = v.item.label
+	}
+	v.rows = append(v.rows, faint(ansi.Truncate(label, w, "…")))
 	where := tilde(p.MemoryDir, v.c.home)
 	if v.item.dir != "" {
 		where += " (" + v.item.dir + ")"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -29,6 +30,21 @@ type memoriesPane struct {
 	filter  string
 	list    list
 	focused bool
+	// sortBy orders each type's memories: by name, by use, by modified.
+	sortBy memSort
+}
+
+// memSort is the memories pane's order within a type.
+type memSort int
+
+const (
+	sortName memSort = iota
+	sortUse
+	sortModified
+)
+
+func (s memSort) String() string {
+	return [...]string{"by name", "by use", "by modified"}[s]
 }
 
 func newMemoriesPane(c *shared) *memoriesPane { return &memoriesPane{c: c} }
@@ -82,6 +98,9 @@ func (m *memoriesPane) rebuild() {
 			right = "not created yet"
 		}
 		rows = append(rows, row{header: true, left: strings.ToUpper(head[:1]) + head[1:], right: right})
+		if dd.log != nil && d.Exists && m.filter == "" {
+			rows = append(rows, row{header: true, left: "  " + dreamLast(m.c, dd), right: gateCell(m.c, dd)})
+		}
 		if d.Index != nil && m.filter == "" {
 			m.items = append(m.items, memItem{dir: di})
 			r := row{ref: len(m.items) - 1, left: "MEMORY.md", sev: -1}
@@ -107,24 +126,71 @@ func (m *memoriesPane) rebuild() {
 			if len(fs) == 0 {
 				continue
 			}
-			sort.SliceStable(fs, func(i, j int) bool {
-				return strings.ToLower(memName(fs[i].Path, dd.docs[fs[i].Path])) < strings.ToLower(memName(fs[j].Path, dd.docs[fs[j].Path]))
-			})
+			m.sortFiles(dd, fs)
 			rows = append(rows, row{header: true, left: "  " + t.String(), right: itoa(len(fs))})
 			for _, f := range fs {
 				m.items = append(m.items, memItem{dir: di, file: f})
 				r := row{ref: len(m.items) - 1, left: memName(f.Path, dd.docs[f.Path])}
 				r.badge, r.sev = sevBadge(dd.byFile[f.Path])
-				mod := dd.docs[f.Path].FM.ModifiedTime
-				if mod.IsZero() {
-					mod = f.ModTime
+				r.right = age(m.c.now, modified(dd, f)) + " " + shortSize(f.Size)
+				if h := heatCell(dd, f.Path); h != "" {
+					r.right = h + " " + r.right
 				}
-				r.right = age(m.c.now, mod) + " " + shortSize(f.Size)
 				rows = append(rows, r)
 			}
 		}
 	}
 	m.list.setRows(rows)
+}
+
+// modified is when a memory last changed: metadata.modified, else mtime.
+func modified(dd *dirData, f *model.File) time.Time {
+	if t := dd.docs[f.Path].FM.ModifiedTime; !t.IsZero() {
+		return t
+	}
+	return f.ModTime
+}
+
+// sortFiles orders one type's memories. By use, the most used come first
+// and ties (the never used, above all) fall back to the name, so pruning
+// can tell "rarely" from "never"; by modified, the newest first.
+func (m *memoriesPane) sortFiles(dd *dirData, fs []*model.File) {
+	name := func(f *model.File) string { return strings.ToLower(memName(f.Path, dd.docs[f.Path])) }
+	sort.SliceStable(fs, func(i, j int) bool {
+		switch m.sortBy {
+		case sortUse:
+			if a, b := dd.heat[fs[i].Path].Uses(), dd.heat[fs[j].Path].Uses(); a != b {
+				return a > b
+			}
+		case sortModified:
+			if a, b := modified(dd, fs[i]), modified(dd, fs[j]); !a.Equal(b) {
+				return a.After(b)
+			}
+		}
+		return name(fs[i]) < name(fs[j])
+	})
+}
+
+// cycleSort moves to the next order, keeping the cursor on its memory.
+func (m *memoriesPane) cycleSort() {
+	m.sortBy = (m.sortBy + 1) % 3
+	var keep memItem
+	it := m.selectedItem()
+	if it != nil {
+		keep = *it
+	}
+	m.rebuild()
+	if it != nil {
+		m.selectFile(keep.dir, keep.file)
+	}
+}
+
+// dreamLast says briefly when a directory was last consolidated.
+func dreamLast(c *shared, dd *dirData) string {
+	if dd.gate.LastConsolidated.IsZero() {
+		return "never consolidated"
+	}
+	return "consolidated " + age(c.now, dd.gate.LastConsolidated) + " ago"
 }
 
 // selectedItem is the entry under the cursor, or nil.
@@ -181,12 +247,12 @@ func (m *memoriesPane) View() string {
 
 func (m *memoriesPane) ShortHelp() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.Up, k.Down, k.Back, k.Index, k.Edit, k.Filter}
+	return []key.Binding{k.Up, k.Down, k.Back, k.Index, k.Edit, k.Filter, k.Sort}
 }
 
 func (m *memoriesPane) FullHelp() [][]key.Binding {
 	k := m.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Back, k.Index, k.Edit, k.Filter}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Back, k.Index, k.Edit, k.Filter, k.Sort}}
 }
 
 // shortSize is a file size in at most five cells: 539B, 2.1K, 14K, 1.2M.

@@ -209,6 +209,11 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 	if doc.Status != model.FMOK && doc.Status != model.FMNone {
 		kv("frontmatter", st.Sev[model.Warning].Render(doc.Status.String())+" "+doc.Problem)
 	}
+	if written, origin := provenanceLines(c, dd, f.Path, fm.OriginSessionID); written != "" {
+		kv("written by", written)
+		kv("origin", origin)
+		kv("used", heatSummary(c, dd, f.Path))
+	}
 	lines = append(lines, findingLines(c, dd.byFile[f.Path], width)...)
 	lines = append(lines, st.Faint.Render(strings.Repeat("─", max(width, 1))))
 	return strings.Join(lines, "\n")

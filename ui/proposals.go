@@ -33,6 +33,9 @@ type propItem struct {
 	blocks []int
 	// edited is set once a person edited a result in $EDITOR.
 	edited bool
+	// label, when set, replaces the "kind · ID" line over the diff (the
+	// changes view shows changes, not proposals).
+	label string
 }
 
 // propGroup is one project's proposals.
@@ -601,7 +604,13 @@ func (v *proposalsView) View() string {
 // heading tops the list or the diff: bright when it has the keys, with a
 // rule to the right edge.
 func (v *proposalsView) heading(title, right string, w int, focused bool) string {
-	st := v.c.st
+	return paneHeading(v.c, title, right, w, focused)
+}
+
+// paneHeading tops one part of a full-screen view: bright when that part
+// has the keys, with a rule to the right edge and a note at its end.
+func paneHeading(c *shared, title, right string, w int, focused bool) string {
+	st := c.st
 	style := st.GroupHeader
 	if focused {
 		style = st.PaneTitle

@@ -168,6 +168,9 @@ func (m *Model) browseView(h int) string {
 			if pd := m.selectedProject(); pd != nil && pd.loaded {
 				title = fmt.Sprintf("Memories (%d)", pd.files)
 			}
+			if m.memories.sortBy != sortName {
+				title += " · " + m.memories.sortBy.String()
+			}
 			if m.memories.filter != "" {
 				title += " /" + m.memories.filter
 			}
@@ -264,6 +267,7 @@ func (m *Model) titleBar() string {
 		tab(fmt.Sprintf("Findings %d", nf), m.view == viewFindings) +
 		tab("Index", m.view == viewIndex || m.view == viewIndexEdit) +
 		tab(m.proposalsTab(), m.view == viewProposals) +
+		tab(m.changesTab(), m.view == viewChanges) +
 		tab("Journal", m.view == viewJournal)
 	var right string
 	switch {
@@ -282,6 +286,15 @@ func (m *Model) titleBar() string {
 		right = "read-only · " + right
 	}
 	return layoutRow(left, st.Faint.Render(right), m.width)
+}
+
+// changesTab counts the changes since the last review once any project
+// has a baseline.
+func (m *Model) changesTab() string {
+	if len(m.bases) == 0 {
+		return "Changes"
+	}
+	return fmt.Sprintf("Changes %d", len(m.changes.items))
 }
 
 // proposalsTab counts the proposals once they have been computed.
@@ -329,6 +342,8 @@ func (m *Model) activePane() pane {
 		return m.proposals
 	case viewJournal:
 		return m.journal
+	case viewChanges:
+		return m.changes
 	}
 	switch m.focus {
 	case focusMemories:
@@ -341,7 +356,7 @@ func (m *Model) activePane() pane {
 
 func (m *Model) globalKeys() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.NextPane, k.Findings, k.Proposals, k.Journal, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.Findings, k.Proposals, k.Changes, k.Journal, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
 }
 
 func (m *Model) shortHelp() []key.Binding {
@@ -358,7 +373,7 @@ func (m *Model) helpGroups() [][]key.Binding {
 	if m.view == viewIndexEdit && m.ixedit.mode != ixeList {
 		return append(groups, []key.Binding{k.Help})
 	}
-	if m.view != viewProposals && m.view != viewJournal && m.view != viewIndexEdit { // their own help has their keys
+	if m.view != viewProposals && m.view != viewJournal && m.view != viewIndexEdit && m.view != viewChanges { // their own help has their keys
 		groups = append(groups, []key.Binding{k.ScrollDown, k.ScrollUp, k.Source, k.PrevPane})
 	}
 	return append(groups, m.globalKeys())
@@ -389,6 +404,9 @@ func (m *Model) onWheel(mouse tea.Mouse) {
 	case viewProposals:
 		m.proposals.wheel(mouse.X, mouse.Y-1, n) // below the title bar
 		return
+	case viewChanges:
+		m.changes.wheel(mouse.X, mouse.Y-1, n)
+		return
 	case viewIndexEdit:
 		m.ixedit.wheel(n)
 		return
@@ -418,6 +436,10 @@ func (m *Model) onClick(mouse tea.Mouse) {
 	}
 	if m.view == viewProposals {
 		m.proposals.click(mouse.X, mouse.Y-1) // below the title bar
+		return
+	}
+	if m.view == viewChanges {
+		m.changes.click(mouse.X, mouse.Y-1)
 		return
 	}
 	if m.view != viewBrowse {

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestChangesSinceLastReview(t *testing.T) {
+	cfg, memDir, _ := proposerTree(t)
+	state := t.TempDir()
+	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", state, "XDG_CACHE_HOME", t.TempDir())
+
+	code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "changes")
+	if code != exitOK || !strings.Contains(stdout, "first look at 1 directory") {
+		t.Fatalf("first run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(state, "memtui", "seen")); len(ents) != 1 {
+		t.Fatalf("the first look recorded %d baselines, want 1", len(ents))
+	}
+
+	// An agent (or a person) changes one memory, adds one and deletes none.
+	writeFile(t, filepath.Join(memDir, "project_launch.md"), "---\nname: launch\ndescription: When the portal launches\ntype: project\n---\n\nWe launch on 2026-12-01.\n")
+	writeFile(t, filepath.Join(memDir, "user_role.md"), "---\nname: role\ndescription: The user's role\ntype: user\n---\n\nStaff engineer.\n")
+
+	code, stdout, stderr = runCLI(t, e, "--config-dir", cfg, "changes")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"changed project_launch.md", "-We launch tomorrow.", "+We launch on 2026-12-01.", "created user_role.md", "+Staff engineer.", "no recorded session wrote it", "2 changes since the last review"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in:\n%s", want, stdout)
+		}
+	}
+
+	code, stdout, _ = runCLI(t, e, "--config-dir", cfg, "changes", "--json")
+	var got struct {
+		Version int `json:"version"`
+		Dirs    []struct {
+			MemoryDir string `json:"memory_dir"`
+			FirstLook bool   `json:"first_look"`
+			Changes   []struct {
+				Path, Kind, Diff string
+			} `json:"changes"`
+		} `json:"dirs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil || code != exitOK {
+		t.Fatalf("json: %v, exit %d\n%s", err, code, stdout)
+	}
+	if len(got.Dirs) != 1 || got.Dirs[0].FirstLook || len(got.Dirs[0].Changes) != 2 || got.Dirs[0].Changes[1].Kind != "created" {
+		t.Fatalf("json changes: %+v", got)
+	}
+
+	// --readonly refuses to mark; --reviewed marks, and the next run is quiet.
+	if code, _, stderr := runCLI(t, e, "--config-dir", cfg, "--readonly", "changes", "--reviewed"); code != exitUsage || !strings.Contains(flat(stderr), "readonly") {
+		t.Fatalf("--readonly --reviewed: exit %d %s", code, stderr)
+	}
+	code, stdout, _ = runCLI(t, e, "--config-dir", cfg, "changes", "--reviewed")
+	if code != exitOK || !strings.Contains(stdout, "Marked reviewed.") {
+		t.Fatalf("--reviewed: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, e, "--config-dir", cfg, "changes")
+	if code != exitOK || !strings.Contains(stdout, "no changes since the last review") {
+		t.Fatalf("after --reviewed: exit %d\n%s", code, stdout)
+	}
+
+	// A deletion shows as one.
+	os.Remove(filepath.Join(memDir, "user_role.md"))
+	_, stdout, _ = runCLI(t, e, "--config-dir", cfg, "changes")
+	if !strings.Contains(stdout, "deleted user_role.md") || !strings.Contains(stdout, "-Staff engineer.") {
+		t.Fatalf("deletion:\n%s", stdout)
+	}
+}

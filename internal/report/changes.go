@@ -1,0 +1,160 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/model"
+)
+
+// DirChanges is one memory directory's changes since its last review.
+type DirChanges struct {
+	Project string
+	Dir     string
+	// Reviewed is when the baseline was taken; FirstLook is true when
+	// there was none and this run recorded it.
+	Reviewed  time.Time
+	FirstLook bool
+	Deltas    []consolidate.Delta
+	Log       *model.TranscriptLog // for session titles; may be nil
+}
+
+// Changes writes, per directory, every file created, changed or deleted
+// since the last review as a unified diff, under a line naming the
+// sessions that wrote it (or saying that none recorded did).
+func Changes(w io.Writer, dirs []DirChanges, st DiffStyles, home string, width int) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	head, title, why, file, hunk, add, del := paint.New(st.ID), paint.New(st.Title), paint.New(st.Rationale),
+		paint.New(st.File), paint.New(st.Hunk), paint.New(st.Add), paint.New(st.Del)
+	total, first := 0, 0
+	for _, d := range dirs {
+		if d.FirstLook {
+			first++
+			continue
+		}
+		if len(d.Deltas) == 0 {
+			continue
+		}
+		if total > 0 {
+			bw.WriteString("\n")
+		}
+		total += len(d.Deltas)
+		fmt.Fprintf(bw, "%s  %s\n", head.Paint(Tilde(d.Dir, home)),
+			why.Paint(fmt.Sprintf("%d %s since the review of %s", len(d.Deltas), Plural(len(d.Deltas), "change", "changes"), d.Reviewed.UTC().Format("2006-01-02 15:04 UTC"))))
+		for _, c := range d.Deltas {
+			bw.WriteString("\n" + title.Paint(string(c.Kind)+" "+c.Path) + "\n")
+			for _, l := range writerLines(c, d.Log) {
+				bw.WriteString(why.Paint(hang(l, width, 2)) + "\n")
+			}
+			for _, line := range strings.Split(strings.TrimSuffix(consolidate.UnifiedDiff(c.Change(), c.Before), "\n"), "\n") {
+				if line == "" {
+					continue
+				}
+				line = maskSecrets(line)
+				switch {
+				case strings.HasPrefix(line, "---") || strings.HasPrefix(line, "+++"):
+					line = file.Paint(line)
+				case strings.HasPrefix(line, "@@"):
+					line = hunk.Paint(line)
+				case strings.HasPrefix(line, "+"):
+					line = add.Paint(line)
+				case strings.HasPrefix(line, "-"):
+					line = del.Paint(line)
+				}
+				bw.WriteString(line + "\n")
+			}
+		}
+	}
+	var sum string
+	switch {
+	case total == 0:
+		sum = "no changes since the last review"
+	default:
+		sum = fmt.Sprintf("%d %s since the last review", total, Plural(total, "change", "changes"))
+	}
+	if first > 0 {
+		sum += fmt.Sprintf("; first look at %d %s: recorded as reviewed", first, Plural(first, "directory", "directories"))
+	}
+	if total > 0 {
+		bw.WriteString("\n")
+	}
+	bw.WriteString(paint.New(st.Summary).Paint(sum) + "\n")
+	return bw.Flush()
+}
+
+// writerLines says who wrote a changed file since the review.
+func writerLines(c consolidate.Delta, log *model.TranscriptLog) []string {
+	if len(c.Writes) == 0 {
+		if c.Kind == consolidate.DeltaDeleted {
+			return []string{"  no recorded session deleted it (memtui, a person, a script or Claude Code's background consolidation)"}
+		}
+		return []string{"  no recorded session wrote it (a person, a script, or a session whose transcript is gone)"}
+	}
+	out := make([]string, 0, len(c.Writes))
+	for _, w := range c.Writes {
+		out = append(out, "  by "+consolidate.WriterLabel(w, log))
+	}
+	return out
+}
+
+// ChangesJSON writes the changes as {"version":1,"dirs":[...]}.
+func ChangesJSON(w io.Writer, dirs []DirChanges) error {
+	type writeJSON struct {
+		Session string    `json:"session"`
+		Agent   string    `json:"agent,omitempty"`
+		Title   string    `json:"title,omitempty"`
+		Time    time.Time `json:"time"`
+		Tool    string    `json:"tool"`
+		Branch  string    `json:"branch,omitempty"`
+		Cwd     string    `json:"cwd,omitempty"`
+	}
+	type changeJSON struct {
+		Path   string      `json:"path"`
+		Kind   string      `json:"kind"`
+		Writes []writeJSON `json:"writes"`
+		Diff   string      `json:"diff"`
+	}
+	type dirJSON struct {
+		Project   string       `json:"project"`
+		MemoryDir string       `json:"memory_dir"`
+		Reviewed  time.Time    `json:"reviewed_at"`
+		FirstLook bool         `json:"first_look"`
+		Changes   []changeJSON `json:"changes"`
+	}
+	out := struct {
+		Version int       `json:"version"`
+		Dirs    []dirJSON `json:"dirs"`
+	}{Version: 1, Dirs: []dirJSON{}}
+	for _, d := range dirs {
+		dj := dirJSON{Project: d.Project, MemoryDir: d.Dir, Reviewed: d.Reviewed.UTC(), FirstLook: d.FirstLook, Changes: []changeJSON{}}
+		for _, c := range d.Deltas {
+			cj := changeJSON{Path: c.Path, Kind: string(c.Kind), Writes: []writeJSON{}}
+			var lines []string
+			for _, l := range strings.Split(consolidate.UnifiedDiff(c.Change(), c.Before), "\n") {
+				lines = append(lines, maskSecrets(l))
+			}
+			cj.Diff = strings.Join(lines, "\n")
+			for _, w := range c.Writes {
+				wj := writeJSON{Session: w.Session, Agent: w.Agent, Time: w.Time.UTC(), Tool: string(w.Kind), Branch: w.Branch, Cwd: w.Cwd}
+				if d.Log != nil {
+					if s := d.Log.Sessions[w.Session]; s != nil {
+						wj.Title = s.Title
+					}
+				}
+				cj.Writes = append(cj.Writes, wj)
+			}
+			dj.Changes = append(dj.Changes, cj)
+		}
+		out.Dirs = append(out.Dirs, dj)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}

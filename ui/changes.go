@@ -1,0 +1,531 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// chgItem is one file created, changed or deleted since its directory was
+// last reviewed.
+type chgItem struct {
+	project int // index into Model.data
+	dd      *dirData
+	delta   consolidate.Delta
+	item    *propItem // the diff, as the diff view draws it
+}
+
+// changesView lists what changed in every loaded project since its last
+// review, each change as a diff with the sessions that wrote it. m marks
+// one file seen, M the whole project reviewed.
+type changesView struct {
+	c     *shared
+	sc    *consolidate.SecretScanner
+	items []*chgItem
+	list  list
+	diff  *diffView
+	// nproj counts the projects with changes; first counts directories
+	// seen for the first time (their baseline is being recorded).
+	nproj, pending int
+	focusDiff      bool
+	w, h           int
+	wide           bool
+	listW, listH   int
+	// cache keeps each directory's changes while neither it, its
+	// baseline nor its project's log changed: every value here is
+	// replaced, never mutated, so pointers identify versions.
+	cache map[*dirData]chgCache
+}
+
+type chgCache struct {
+	base  *model.Baseline
+	log   *model.TranscriptLog
+	items []*chgItem
+}
+
+func newChangesView(c *shared, sc *consolidate.SecretScanner) *changesView {
+	return &changesView{c: c, sc: sc, diff: newDiffView(c)}
+}
+
+// Messages of the review baselines.
+type (
+	baselinesMsg struct {
+		gen, idx int
+		bases    map[string]*model.Baseline // by memory dir path
+		errs     []error
+	}
+	baselineSavedMsg struct {
+		bases map[string]*model.Baseline
+		err   error
+	}
+)
+
+// loadBaselines reads project idx's review baselines; a directory seen for
+// the first time gets one recorded now, so "changes since" starts here
+// (not under --readonly, which records nothing).
+func (m *Model) loadBaselines(idx int) tea.Cmd {
+	if m.cfg.SeenRoot == "" || idx < 0 || idx >= len(m.data) || !m.data[idx].loaded {
+		return nil
+	}
+	pd := m.data[idx]
+	dirs := make([]*model.MemoryDir, 0, len(pd.dirs))
+	for _, dd := range pd.dirs {
+		if dd.d.Exists {
+			dirs = append(dirs, dd.d)
+		}
+	}
+	// A review happens on the wall clock, not on a pinned "today": the
+	// writes that count are those after it.
+	root, gen, now, readonly := m.cfg.SeenRoot, m.gen, time.Now(), m.cfg.ReadOnly
+	return func() tea.Msg {
+		msg := baselinesMsg{gen: gen, idx: idx, bases: map[string]*model.Baseline{}}
+		for _, d := range dirs {
+			b, err := memfs.LoadBaseline(root, d.Path)
+			if err != nil {
+				msg.errs = append(msg.errs, err)
+			}
+			if b == nil && !readonly {
+				b = model.NewBaseline(d, now, consolidate.SHA256Hex)
+				if err := memfs.SaveBaseline(root, b); err != nil {
+					msg.errs = append(msg.errs, err)
+					b = nil
+				}
+			}
+			if b != nil {
+				msg.bases[d.Path] = b
+			}
+		}
+		return msg
+	}
+}
+
+func (m *Model) onBaselines(msg baselinesMsg) {
+	if msg.gen != m.gen {
+		return
+	}
+	if m.bases == nil {
+		m.bases = map[string]*model.Baseline{}
+	}
+	for dir, b := range msg.bases {
+		m.bases[dir] = b
+	}
+	if len(msg.errs) > 0 {
+		m.err = fmt.Errorf("review baseline: %w", msg.errs[0])
+	}
+	m.changes.rebuild(m)
+}
+
+// saveBaselines writes new baselines in the background.
+func (m *Model) saveBaselines(bases map[string]*model.Baseline) tea.Cmd {
+	root := m.cfg.SeenRoot
+	return func() tea.Msg {
+		for _, b := range bases {
+			if err := memfs.SaveBaseline(root, b); err != nil {
+				return baselineSavedMsg{err: err}
+			}
+		}
+		return baselineSavedMsg{bases: bases}
+	}
+}
+
+func (m *Model) onBaselineSaved(msg baselineSavedMsg) {
+	if msg.err != nil {
+		m.err = fmt.Errorf("could not record the review: %w", msg.err)
+		return
+	}
+	for dir, b := range msg.bases {
+		m.bases[dir] = b
+	}
+	m.changes.rebuild(m)
+}
+
+// openChanges shows the changes view.
+func (m *Model) openChanges() tea.Cmd {
+	m.view = viewChanges
+	m.changes.rebuild(m)
+	m.layout()
+	return nil
+}
+
+// changesKey handles the changes view's own keys.
+func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := m.c.keys
+	v := m.changes
+	switch {
+	case key.Matches(k, keys.Back):
+		if v.focusDiff {
+			v.setFocus(false)
+			return nil
+		}
+		m.view = viewBrowse
+		m.layout()
+		return m.syncSelection()
+	case key.Matches(k, keys.MarkSeen):
+		it := v.selected()
+		if it == nil || m.cfg.SeenRoot == "" {
+			return nil
+		}
+		b := consolidate.MarkSeen(m.bases[it.dd.d.Path], it.dd.d, it.delta.Path, time.Now())
+		m.status = "marked " + it.delta.Path + " seen"
+		return m.saveBaselines(map[string]*model.Baseline{it.dd.d.Path: b})
+	case key.Matches(k, keys.MarkReviewed):
+		it := v.selected()
+		if it == nil || m.cfg.SeenRoot == "" {
+			return nil
+		}
+		pd := m.data[it.project]
+		bases := map[string]*model.Baseline{}
+		for _, dd := range pd.dirs {
+			if dd.d.Exists {
+				bases[dd.d.Path] = model.NewBaseline(dd.d, time.Now(), consolidate.SHA256Hex)
+			}
+		}
+		m.status = "marked " + tilde(pd.p.Name(), m.c.home) + " reviewed"
+		return m.saveBaselines(bases)
+	}
+	return v.Update(k)
+}
+
+// rebuild recomputes the changes of every loaded project against its
+// baseline, keeping the selection on the same file when it is still
+// changed.
+func (v *changesView) rebuild(m *Model) {
+	var keepDir, keepPath string
+	if it := v.selected(); it != nil {
+		keepDir, keepPath = it.dd.d.Path, it.delta.Path
+	}
+	v.items = v.items[:0]
+	v.nproj, v.pending = 0, 0
+	fresh := make(map[*dirData]chgCache, len(v.cache))
+	var rows []row
+	for pi, pd := range m.data {
+		if !pd.loaded {
+			continue
+		}
+		head := false
+		for _, dd := range pd.dirs {
+			if !dd.d.Exists {
+				continue
+			}
+			base := m.bases[dd.d.Path]
+			if base == nil {
+				v.pending++
+				continue
+			}
+			cached, ok := v.cache[dd]
+			if !ok || cached.base != base || cached.log != pd.p.Log {
+				cached = chgCache{base: base, log: pd.p.Log}
+				for _, dl := range consolidate.ChangesSince(dd.d, base, pd.p.Log) {
+					cached.items = append(cached.items, &chgItem{project: pi, dd: dd, delta: dl, item: v.diffItem(pd, dd, dl, base)})
+				}
+			}
+			fresh[dd] = cached
+			if len(cached.items) == 0 {
+				continue
+			}
+			if !head {
+				head = true
+				v.nproj++
+				rows = append(rows, row{header: true, left: tilde(pd.p.Name(), v.c.home), right: "reviewed " + ago(time.Now(), base.Time)})
+			}
+			if dd.d.Kind != model.DirAuto {
+				rows = append(rows, row{header: true, left: "  " + dirLabel(dd.d)})
+			}
+			for _, it := range cached.items {
+				it.project = pi
+				dl := it.delta
+				v.items = append(v.items, it)
+				r := row{ref: len(v.items) - 1, left: dl.Path, sev: -1}
+				switch dl.Kind {
+				case consolidate.DeltaCreated:
+					r.badge = "+"
+				case consolidate.DeltaDeleted:
+					r.badge = "−"
+				default:
+					r.badge = "~"
+				}
+				r.right = writersShort(dl, time.Now())
+				rows = append(rows, r)
+			}
+		}
+	}
+	v.cache = fresh
+	v.list.setRows(rows)
+	v.layout()
+	kept := false
+	if keepPath != "" {
+		for i, it := range v.items {
+			if it.dd.d.Path == keepDir && it.delta.Path == keepPath {
+				kept = v.list.selectRef(i)
+				break
+			}
+		}
+	}
+	if !kept && v.list.selected() == nil {
+		v.list.top()
+	}
+	v.follow()
+}
+
+// writersShort names who changed a file, in a list row's right column.
+func writersShort(dl consolidate.Delta, now time.Time) string {
+	n := len(dl.Writes)
+	if n == 0 {
+		return "no session"
+	}
+	last := dl.Writes[n-1]
+	who := consolidate.ShortSession(last.Session)
+	if last.Kind == model.WriteMemtui {
+		who = "memtui"
+	} else if last.Kind == model.WriteFork {
+		who = "autoDream"
+		if last.Verb != "Improved" {
+			who = "extraction"
+		}
+	}
+	if n > 1 {
+		who += fmt.Sprintf(" +%d", n-1)
+	}
+	return who + " " + ago(now, last.Time)
+}
+
+// ago is age with its unit read out: "3d ago", "just now".
+func ago(now, t time.Time) string {
+	switch a := age(now, t); a {
+	case "now", "future":
+		return "just now"
+	default:
+		return a + " ago"
+	}
+}
+
+// diffItem builds what the diff view draws for one change: the writers as
+// its rationale, the diff masked like a proposal's.
+func (v *changesView) diffItem(pd *projectData, dd *dirData, dl consolidate.Delta, base *model.Baseline) *propItem {
+	c := dl.Change()
+	var why []string
+	for _, w := range dl.Writes {
+		why = append(why, "by "+consolidate.WriterLabel(w, pd.p.Log))
+	}
+	if len(why) == 0 {
+		switch {
+		case pd.p.Log == nil:
+			why = append(why, "Who wrote it is not known yet: the transcripts are still being read.")
+		case dl.Kind == consolidate.DeltaDeleted:
+			why = append(why, "No recorded session deleted it: memtui, a person, a script or Claude Code's background consolidation did.")
+		default:
+			why = append(why, "No recorded session wrote it: a person, a script, or a session whose transcript is gone.")
+		}
+	}
+	since := base.Time
+	if t := base.Files[dl.Path].Time; t.After(since) {
+		since = t
+	}
+	it := &propItem{
+		p: model.Proposal{ID: "change\x00" + dd.d.Path + "\x00" + dl.Path + "\x00" + consolidate.SHA256Hex([]byte(dl.After)),
+			Kind: model.ProposalKind(dl.Kind), MemoryDir: dd.d.Path, Changes: []model.Change{c}},
+		project:   tilde(pd.p.Name(), v.c.home),
+		title:     cleanLine(string(dl.Kind) + " " + dl.Path),
+		rationale: cleanLine(maskSecrets(strings.Join(why, "; "), v.sc)),
+		label:     string(dl.Kind) + " since the review of " + since.Local().Format("2006-01-02 15:04"),
+		d:         dd.d,
+	}
+	if dd.d.Kind != model.DirAuto {
+		it.dir = dirLabel(dd.d)
+	}
+	it.diffs = []fileDiff{diffChange(c, dl.Before, v.sc)}
+	return it
+}
+
+func (v *changesView) selected() *chgItem {
+	r := v.list.selected()
+	if r == nil || r.ref < 0 || r.ref >= len(v.items) {
+		return nil
+	}
+	return v.items[r.ref]
+}
+
+// follow shows the selected change's diff.
+func (v *changesView) follow() {
+	if it := v.selected(); it != nil {
+		v.diff.show(it.item)
+		return
+	}
+	v.diff.show(nil)
+}
+
+func (v *changesView) setFocus(diff bool) {
+	v.focusDiff = diff && v.selected() != nil
+	v.layout()
+}
+
+func (v *changesView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.layout()
+}
+
+// layout is the proposals view's: the list beside the diff when wide,
+// above it otherwise.
+func (v *changesView) layout() {
+	if v.w <= 0 || v.h <= 0 {
+		return
+	}
+	body := max(v.h-1, 2)
+	v.wide = v.w >= wideLayoutMin
+	if v.wide {
+		v.listW = v.w * 38 / 100
+		v.listH = max(body-1, 1)
+		v.list.setSize(v.listW, v.listH)
+		v.diff.SetSize(v.w-v.listW-1, v.listH)
+		return
+	}
+	avail := max(body-2, 2)
+	if v.focusDiff {
+		v.listH = min(3, avail/3)
+	} else {
+		v.listH = min(max(avail*2/5, 3), max(len(v.list.rows), 1))
+	}
+	v.listH = max(min(v.listH, avail-1), 1)
+	v.listW = v.w
+	v.list.setSize(v.w, v.listH)
+	v.diff.SetSize(v.w, max(avail-v.listH, 1))
+}
+
+func (v *changesView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	keys := v.c.keys
+	switch {
+	case key.Matches(k, keys.NextPane, keys.PrevPane):
+		v.setFocus(!v.focusDiff)
+	case key.Matches(k, keys.Open):
+		v.setFocus(true)
+	case v.focusDiff, key.Matches(k, keys.DiffMode, keys.NextHunk, keys.PrevHunk, keys.ScrollDown, keys.ScrollUp):
+		return v.diff.Update(k)
+	case listKeys(&v.list, v.c, k):
+		v.follow()
+	}
+	return nil
+}
+
+func (v *changesView) View() string {
+	st := v.c.st
+	empty := "Nothing changed since the last review."
+	switch {
+	case len(v.items) == 0 && v.pending > 0 && v.c.readonly:
+		empty = "Read-only: no review was recorded before, so there is nothing to compare with."
+	case len(v.items) == 0 && v.pending > 0:
+		empty = "Recording what each memory looks like now…"
+	}
+	listView := listPaneView(&v.list, v.c, !v.focusDiff, empty)
+	listHead := paneHeading(v.c, fmt.Sprintf("Changes (%d)", len(v.items)), "", v.listW, !v.focusDiff)
+	diffW := v.w
+	if v.wide {
+		diffW = v.w - v.listW - 1
+	}
+	hunks := ""
+	if n := len(v.diff.hunkRows); n > 0 {
+		hunks = fmt.Sprintf("hunk %d/%d", max(v.diff.currentHunk()+1, 1), n)
+	}
+	diffHead := paneHeading(v.c, "Diff · "+v.diff.modeName(), hunks, diffW, v.focusDiff)
+	status := v.statusLine()
+	if !v.wide {
+		return status + "\n" + listHead + "\n" + listView + "\n" + diffHead + "\n" + v.diff.View()
+	}
+	left := strings.Split(listHead+"\n"+listView, "\n")
+	right := strings.Split(diffHead+"\n"+v.diff.View(), "\n")
+	sep := paint.New(st.Faint).Paint("│")
+	if c := st.Pane.GetBorderTopForeground(); c != nil {
+		sep = paint.New(lipgloss.NewStyle().Foreground(c)).Paint("│")
+	}
+	var b strings.Builder
+	b.WriteString(status)
+	for i := range max(len(left), len(right)) {
+		b.WriteByte('\n')
+		if i < len(left) {
+			b.WriteString(left[i])
+		}
+		b.WriteString(sep)
+		if i < len(right) {
+			b.WriteString(right[i])
+		}
+	}
+	return b.String()
+}
+
+// statusLine counts the changes and says what the keys do.
+func (v *changesView) statusLine() string {
+	left := fmt.Sprintf("%d %s in %d %s since the last review", len(v.items), plural(len(v.items), "change", "changes"),
+		v.nproj, plural(v.nproj, "project", "projects"))
+	hint := "m file seen · M project reviewed · tab diff"
+	if v.c.readonly {
+		hint = "read-only: reviews are not recorded"
+	}
+	if ansi.StringWidth(left)+ansi.StringWidth(hint)+2 > v.w {
+		hint = ""
+	}
+	return v.c.st.Faint.Render(layoutRow(left, hint, v.w))
+}
+
+func (v *changesView) ShortHelp() []key.Binding {
+	k := v.c.keys
+	if v.focusDiff {
+		return v.diff.ShortHelp()
+	}
+	return []key.Binding{k.Up, k.Down, k.MarkSeen, k.MarkReviewed, k.NextPane, k.DiffMode, k.Back}
+}
+
+func (v *changesView) FullHelp() [][]key.Binding {
+	k := v.c.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextPane, k.Open, k.Back, k.ScrollDown, k.ScrollUp},
+		{k.MarkSeen, k.MarkReviewed, k.DiffMode, k.NextHunk, k.PrevHunk},
+	}
+}
+
+// wheel scrolls the part under the pointer; x and y count from the view's
+// top left corner.
+func (v *changesView) wheel(x, y, n int) {
+	if v.onList(x, y) {
+		v.list.scroll(n)
+		v.follow()
+		return
+	}
+	v.diff.scroll(n)
+}
+
+// click selects the change clicked, or gives the diff the keys.
+func (v *changesView) click(x, y int) {
+	if !v.onList(x, y) {
+		if y > 0 {
+			v.setFocus(true)
+		}
+		return
+	}
+	if v.list.clickRow(y - 2) {
+		v.follow()
+	}
+	if v.focusDiff {
+		v.setFocus(false)
+	}
+}
+
+func (v *changesView) onList(x, y int) bool {
+	if v.wide {
+		return x < v.listW
+	}
+	return y < 2+v.listH
+}

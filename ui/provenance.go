@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/model"
+)
+
+// gateSummary says where Claude Code's autoDream gate stands for a
+// directory, in one line: when it last consolidated, how many sessions
+// touched the project since, and whether both gates are open.
+func gateSummary(c *shared, dd *dirData) string {
+	if dd.log == nil {
+		return ""
+	}
+	g := dd.gate
+	last := "never consolidated"
+	if !g.LastConsolidated.IsZero() {
+		last = "consolidated " + age(c.now, g.LastConsolidated) + " ago"
+	}
+	n := len(g.Sessions)
+	s := fmt.Sprintf("Dream: %s · %d %s since · ", last, n, plural(n, "session", "sessions"))
+	switch {
+	case g.WouldFire():
+		return s + "due (both gates open)"
+	case !g.TimeOpen:
+		left := g.LastConsolidated.Add(time.Duration(g.MinHours) * time.Hour).Sub(c.now)
+		return s + fmt.Sprintf("not due for %s (%d h gate)", roundDur(left), g.MinHours)
+	}
+	return s + fmt.Sprintf("waiting for %d more %s (%d-session gate)", g.MinSessions-n, plural(g.MinSessions-n, "session", "sessions"), g.MinSessions)
+}
+
+// gateCell is the dream gate in a list row's right column.
+func gateCell(c *shared, dd *dirData) string {
+	g := dd.gate
+	switch {
+	case g.WouldFire():
+		return "dream due"
+	case !g.TimeOpen:
+		return "dream in " + roundDur(g.LastConsolidated.Add(time.Duration(g.MinHours)*time.Hour).Sub(c.now))
+	}
+	return fmt.Sprintf("dream %d/%d", len(g.Sessions), g.MinSessions)
+}
+
+// roundDur is a duration in hours or minutes.
+func roundDur(d time.Duration) string {
+	if d < time.Hour {
+		return fmt.Sprintf("%d min", max(int(d.Minutes()), 1))
+	}
+	return fmt.Sprintf("%d h", int(d.Hours()+0.5))
+}
+
+// heatSummary says how much agents used a memory, as far back as the
+// transcripts go.
+func heatSummary(c *shared, dd *dirData, path string) string {
+	if dd.log == nil {
+		return ""
+	}
+	since := ""
+	if !dd.log.Oldest.IsZero() {
+		since = " since " + dd.log.Oldest.Local().Format("2006-01-02")
+	}
+	h := dd.heat[path]
+	if h.Uses() == 0 {
+		return "never read or recalled in the transcripts" + since
+	}
+	var parts []string
+	add := func(n int, one, many string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, one, many)))
+		}
+	}
+	add(h.Reads, "read", "reads")
+	add(h.Unchanged, "re-read", "re-reads")
+	add(h.Recalls, "recall", "recalls")
+	add(h.IndexLoads, "index load", "index loads")
+	return fmt.Sprintf("%s in %d %s, last %s ago%s", strings.Join(parts, ", "), h.Sessions, plural(h.Sessions, "session", "sessions"), age(c.now, h.Last), since)
+}
+
+// heatCell is a memory's use count in a list row ("12×"); "" before the
+// transcripts are read.
+func heatCell(dd *dirData, path string) string {
+	if dd.log == nil {
+		return ""
+	}
+	return itoa(dd.heat[path].Uses()) + "×"
+}
+
+// provenanceLines say who wrote a memory (the newest write first, then a
+// count of the rest) and what became of the session that created it.
+func provenanceLines(c *shared, dd *dirData, path, origin string) (written, originLine string) {
+	if dd.log == nil {
+		return "", ""
+	}
+	ws := dd.prov[path]
+	if n := len(ws); n > 0 {
+		written = consolidate.WriterLabel(ws[n-1], dd.log)
+		if n > 1 {
+			written += fmt.Sprintf(" (+%d earlier %s)", n-1, plural(n-1, "write", "writes"))
+		}
+	} else {
+		written = "no write recorded in the transcripts"
+	}
+	if origin != "" {
+		s := dd.log.Sessions[origin]
+		switch {
+		case s != nil && s.Transcript != "":
+			originLine = "session " + consolidate.ShortSession(origin)
+			if s.Title != "" {
+				originLine += " “" + s.Title + "”"
+			}
+			originLine += " · " + tilde(s.Transcript, c.home)
+		default:
+			originLine = "session " + consolidate.ShortSession(origin) + " · transcript swept (Claude Code deletes them after cleanupPeriodDays, 30 by default)"
+		}
+	}
+	return written, originLine
+}
+
+// logNote says what the transcripts cover, or why they are not there.
+func logNote(pd *projectData) string {
+	switch {
+	case pd.logErr != nil:
+		return "Transcripts could not be read: " + pd.logErr.Error()
+	case pd.p.Log == nil && pd.logReading:
+		return "Reading the session transcripts…"
+	case pd.p.Log == nil:
+		return ""
+	}
+	l := pd.p.Log
+	if l.Files == 0 {
+		return "No session transcripts: provenance, use and lost updates are unknown."
+	}
+	note := fmt.Sprintf("%d %s (%s), %d memory writes recorded", l.Files, plural(l.Files, "transcript", "transcripts"),
+		model.FormatFileSize(int(min(l.Bytes, 1<<62))), len(l.Writes))
+	if !l.Oldest.IsZero() {
+		note += ", since " + l.Oldest.Local().Format("2006-01-02")
+	}
+	return note
+}

@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"context"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/model"
+)
+
+// TranscriptReader reads what a project's session transcripts say about
+// its memories (memfs.ReadTranscripts behind a closure main builds, with
+// its cache dir). It runs in the background and must honour ctx.
+type TranscriptReader func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error)
+
+// transcriptsMsg carries one project's log and its directories checked
+// again with it. olds are the directories the new values replace: one
+// reloaded meanwhile is not replaced by a stale value.
+type transcriptsMsg struct {
+	gen, idx, seq int
+	log           *model.TranscriptLog
+	err           error
+	olds, dirs    []*dirData
+}
+
+// snapshot copies a project for a Cmd: Update may set its Log or replace
+// one of its Dirs while the Cmd reads it.
+func snapshot(p *model.Project) *model.Project {
+	c := *p
+	c.Dirs = slices.Clone(p.Dirs)
+	return &c
+}
+
+// readTranscripts starts reading project idx's transcripts unless a read
+// is already running, in which case one more read follows it (an agent
+// wrote a memory: its transcript has the write by now). At most
+// cfg.Workers reads run at once: a first start may read gigabytes.
+func (m *Model) readTranscripts(idx int) tea.Cmd {
+	if m.cfg.Transcripts == nil || idx < 0 || idx >= len(m.data) {
+		return nil
+	}
+	pd := m.data[idx]
+	if !pd.loaded {
+		return nil
+	}
+	if pd.logReading {
+		pd.logAgain = true
+		return nil
+	}
+	pd.logReading, pd.logAgain = true, false
+	pd.logSeq++
+	if m.logSem == nil {
+		m.logSem = make(chan struct{}, max(m.cfg.Workers, 1))
+	}
+	snap := snapshot(pd.p)
+	olds := slices.Clone(pd.dirs)
+	gen, seq, ctx, sem, read, copts := m.gen, pd.logSeq, m.ctx, m.logSem, m.cfg.Transcripts, m.cfg.Orient
+	return func() tea.Msg {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil
+		}
+		defer func() { <-sem }()
+		log, err := read(ctx, snap)
+		msg := transcriptsMsg{gen: gen, idx: idx, seq: seq, log: log, err: err, olds: olds}
+		if err != nil || log == nil {
+			return msg
+		}
+		snap.Log = log
+		for _, dd := range olds {
+			msg.dirs = append(msg.dirs, dd.withLog(snap, copts))
+		}
+		return msg
+	}
+}
+
+// onTranscripts takes a project's log in: every view derived from the
+// project (findings with lost updates, provenance, heat, the dream gate)
+// catches up.
+func (m *Model) onTranscripts(msg transcriptsMsg) tea.Cmd {
+	if msg.gen != m.gen || msg.idx >= len(m.data) {
+		return nil
+	}
+	pd := m.data[msg.idx]
+	if msg.seq != pd.logSeq {
+		return nil
+	}
+	pd.logReading = false
+	var cmds []tea.Cmd
+	if pd.logAgain {
+		cmds = append(cmds, m.readTranscripts(msg.idx))
+	}
+	if msg.err != nil {
+		if m.ctx.Err() == nil {
+			pd.logErr = msg.err
+			m.status = "transcripts of " + tilde(pd.p.Name(), m.c.home) + " could not be read: " + msg.err.Error()
+		}
+		return tea.Batch(cmds...)
+	}
+	if msg.log == nil {
+		return tea.Batch(cmds...)
+	}
+	pd.logErr = nil
+	pd.p.Log = msg.log
+	for k, old := range msg.olds {
+		di := pd.dirIndex(old.d.Path)
+		switch {
+		case di < 0:
+		case pd.dirs[di] == old:
+			pd.dirs[di] = msg.dirs[k]
+		default:
+			// Reloaded while the transcripts were read: check the new
+			// value with the log too.
+			pd.dirs[di] = pd.dirs[di].withLog(pd.p, m.cfg.Orient)
+		}
+	}
+	pd.summarize()
+	m.projects.refresh(msg.idx)
+	if m.projects.selected() == msg.idx {
+		m.memories.setProject(pd)
+		cmds = append(cmds, m.requestPreview(false))
+	}
+	m.changes.rebuild(m) // cheap: only directories that changed are compared again
+	cmds = append(cmds, m.dataChanged())
+	return tea.Batch(cmds...)
+}
+
+// withLog returns a copy of dd checked against p's transcript log: its
+// lost-update findings, and each file's provenance and heat and the
+// directory's dream gate. dd itself is left alone (it may be on screen).
+func (dd *dirData) withLog(p *model.Project, copts consolidate.Options) *dirData {
+	nd := *dd
+	if p.Log == nil {
+		return &nd
+	}
+	nd.findings = append(slices.DeleteFunc(slices.Clone(dd.findings), func(f model.Finding) bool {
+		return f.Rule == consolidate.RuleLostUpdate
+	}), consolidate.TranscriptFindings(p, dd.d, copts)...)
+	consolidate.SortFindings(nd.findings)
+	nd.byFile = make(map[string][]model.Finding, len(dd.byFile))
+	for _, f := range nd.findings {
+		nd.byFile[f.File] = append(nd.byFile[f.File], f)
+	}
+	nd.log = p.Log
+	nd.prov = consolidate.Provenance(dd.d, p.Log)
+	nd.heat = consolidate.HeatOf(dd.d, p.Log)
+	nd.gate = consolidate.GateOf(dd.d, p.Log, copts.Now)
+	return &nd
+}
