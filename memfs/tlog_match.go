@@ -125,7 +125,7 @@ func (m *memMatcher) tailNeedles() []*needle {
 		if path.Dir(d) == "/" {
 			tail = "/" + path.Base(d) + "/"
 		}
-		out = appendNeedles(out, seen, tail, needleTail)
+		out = appendNeedles(out, seen, tail, needlePlain)
 	}
 	return out
 }
@@ -160,9 +160,9 @@ func appendNeedles(out []*needle, seen map[string]bool, pat string, kind needleK
 type needleKind uint8
 
 const (
-	needleTail needleKind = iota // "<parent>/<dir>/"
-	needleRel                    // "<dir>/", checked for a relative start
-	needleID                     // a pending tool call's "<id>"
+	needlePlain needleKind = iota // matched as is: "<parent>/<dir>/", a fixed key
+	needleRel                     // "<dir>/", checked for a relative start
+	needleID                      // a pending tool call's "<id>"
 )
 
 // needle is one pattern searched for in a line. The search key is the

@@ -325,7 +325,7 @@ var titleKeys = []*needle{fixedNeedle(`Title":"`), fixedNeedle(`"type":"summary"
 
 // fixedNeedle is a needle for a fixed pattern (searched from its rarest
 // byte like the others).
-func fixedNeedle(p string) *needle { return newNeedle([]byte(p), needleTail) }
+func fixedNeedle(p string) *needle { return newNeedle([]byte(p), needlePlain) }
 
 var (
 	cwdKey = []byte(`"cwd":"`)
@@ -351,6 +351,9 @@ func (r *scanRun) line(ls, le int) {
 	}
 }
 
+// interesting reports whether a line can hold an event or a title: a
+// needle matches it (a memory dir, a pending call's id), it is a tool call
+// with a memory-store input, or a title line.
 func (r *scanRun) interesting(line []byte) bool {
 	kind, id := lineHead(line)
 	other := kind == headResult && !r.x.isPending(id)
@@ -412,7 +415,10 @@ var (
 // its first tool id) or a tool call line from others. Results are most of
 // a transcript's bytes (file contents, command output); one for a call
 // that is not pending cannot be a memory write or read, so the memory
-// needles skip it. A line of any other shape is searched in full.
+// needles skip it. (So a bashEditDiff is read only from the result of a
+// Bash command that named a memory file: searching every command's output
+// for one would cost a fifth more time.) A line of any other shape is
+// searched in full.
 func lineHead(line []byte) (headKind, []byte) {
 	head := line[:min(len(line), headLen)]
 	i := toolUseKey.index(head)

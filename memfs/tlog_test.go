@@ -434,6 +434,43 @@ func TestEditOriginalFile(t *testing.T) {
 	}
 }
 
+// TestStoreAndMultiEdit: a memory-store write (any tool with store, path
+// and content; a relative path lands in the auto memdir) and the legacy
+// MultiEdit, with and without its toolUseResult.
+func TestStoreAndMultiEdit(t *testing.T) {
+	w := newTlogWorld(t)
+	b := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
+	idx := w.memPath("MEMORY.md")
+	edits := []map[string]any{{"old_string": "a", "new_string": "b"}, {"old_string": "c", "new_string": "d", "replace_all": true}}
+	w.file(uuid1+".jsonl",
+		b.call("toolu_st", "memory_store_write", map[string]any{"store": "personal", "path": "notes/a.md", "content": "stored\n", "if_version": 3}),
+		b.result("toolu_st", "Saved notes/a.md (version 4)", false, map[string]any{"version": 4}),
+		b.call("toolu_remote", "memory_store_write", map[string]any{"store": "team", "path": "/elsewhere/b.md", "content": "x"}),
+		b.result("toolu_remote", "Saved", false, map[string]any{"version": 1}),
+		b.call("toolu_m1", "MultiEdit", map[string]any{"file_path": idx, "edits": edits}),
+		b.result("toolu_m1", "Applied 2 edits to "+idx, false, map[string]any{"filePath": idx, "edits": edits, "originalFileContents": "a c c\n"}),
+		b.call("toolu_m2", "MultiEdit", map[string]any{"file_path": idx, "edits": edits[:1]}),
+		b.result("toolu_m2", "Applied 1 edit to "+idx, false, nil))
+	l := w.read(w.opts())
+	if len(l.Writes) != 3 {
+		t.Fatalf("writes = %+v", l.Writes)
+	}
+	st, m1, m2 := l.Writes[0], l.Writes[1], l.Writes[2]
+	if st.Kind != model.WriteStore || st.Path != filepath.Join(w.mem, "notes", "a.md") || !st.HasAfter || st.After != "stored\n" {
+		t.Errorf("store write = %+v", st)
+	}
+	wantEdits := []model.TextEdit{{Old: "a", New: "b"}, {Old: "c", New: "d", All: true}}
+	if m1.Kind != model.WriteMulti || !m1.HasBefore || m1.Before != "a c c\n" || len(m1.Edits) != 2 || m1.Edits[0] != wantEdits[0] || m1.Edits[1] != wantEdits[1] {
+		t.Errorf("MultiEdit = %+v", m1)
+	}
+	if m2.HasBefore || len(m2.Edits) != 1 || m2.Edits[0] != wantEdits[0] {
+		t.Errorf("MultiEdit from its input = %+v", m2)
+	}
+	if wr := obsOf(l, model.ObsWrote); len(wr) != 3 || wr[1].Content != "b\nd" || wr[1].Full {
+		t.Errorf("wrote = %+v", wr)
+	}
+}
+
 // TestUnpairedAndFailedCalls: a call with no result (aborted) and one whose
 // result is an error changed nothing.
 func TestUnpairedAndFailedCalls(t *testing.T) {
