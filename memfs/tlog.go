@@ -40,10 +40,14 @@ type TranscriptOptions struct {
 }
 
 const (
-	// tlogChunk is how much of a transcript one read asks for: large
-	// enough that syscalls and per-chunk work vanish next to the scan,
-	// small enough to stay in cache (measured: 1-4 MiB are equal).
+	// tlogChunk is the scan buffer: large enough that moving a partial
+	// line to its front is rare.
 	tlogChunk = 4 << 20
+	// tlogRead is how much one read asks for: small enough that the bytes
+	// are still in the CPU cache when the scan that follows each read gets
+	// to them (measured at 2 GB: 256 KiB reads are 5% faster than 4 MiB
+	// ones; 64 KiB ones lose it again to syscalls).
+	tlogRead = 256 << 10
 	// maxLineDefault bounds the buffer a single line may grow it to. The
 	// writer batches up to 100 MB per append (transcripts §5.1), so a real
 	// line stays well under this; anything longer is skipped with a

@@ -96,9 +96,10 @@ func (t *genTree) project() *model.Project {
 }
 
 // catTranscripts is the yardstick: read every transcript into io.Discard
-// with the reader's chunk size, one file after another.
+// with the reader's read size, one file after another (like cat, whose
+// 128 KiB reads it matches within a few percent).
 func catTranscripts(files []string) (int64, error) {
-	buf := make([]byte, tlogChunk)
+	buf := make([]byte, tlogRead)
 	var n int64
 	for _, p := range files {
 		f, err := os.Open(p)

@@ -201,7 +201,7 @@ func (r *scanRun) run(ctx context.Context) {
 			}
 			continue
 		}
-		n, err := r.f.Read(r.buf[r.filled:])
+		n, err := r.f.Read(r.buf[r.filled:min(len(r.buf), r.filled+tlogRead)])
 		r.filled += n
 		r.read += int64(n)
 		r.lines()
