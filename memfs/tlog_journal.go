@@ -33,6 +33,9 @@ func journalWrites(root string, dirs []string) ([]model.MemWrite, error) {
 	for i := len(entries) - 1; i >= 0; i-- { // List is newest first
 		e := &entries[i]
 		dir := filepath.Clean(e.MemoryDir)
+		if !want[dir] && e.RealDir != "" && want[filepath.Clean(e.RealDir)] {
+			dir = filepath.Clean(e.RealDir) // the project knows the dir by its resolved path
+		}
 		if e.State != JournalCommitted && e.State != JournalUndone || !want[dir] {
 			continue
 		}
