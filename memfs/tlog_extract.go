@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -285,13 +286,15 @@ func (x *extractor) dropOldestPending() {
 	x.run.unwatch(old.ID)
 }
 
-// expirePending saves the calls still waiting into the state, for the
-// next call to go on with.
-func (x *extractor) expirePending() {
+// savePending keeps the calls still waiting in the state, in file order,
+// for the next call to go on with (a live session's result may not be
+// written yet).
+func (x *extractor) savePending() {
 	x.st.Pending = x.st.Pending[:0]
 	for _, p := range x.pending {
 		x.st.Pending = append(x.st.Pending, p)
 	}
+	sort.Slice(x.st.Pending, func(i, j int) bool { return x.st.Pending[i].Offset < x.st.Pending[j].Offset })
 }
 
 // toolResults pairs the line's tool_result blocks with pending calls.

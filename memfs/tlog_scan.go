@@ -446,7 +446,7 @@ func (r *scanRun) finish() {
 	}
 	r.tail = keepTail(r.tail, r.buf[:r.pos])
 	r.st.Tail, r.st.TailLen = hashBytes(r.tail), len(r.tail)
-	r.x.expirePending()
+	r.x.savePending()
 }
 
 // lastTimestamp finds the timestamp of the last line that has one among the
