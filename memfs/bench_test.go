@@ -250,11 +250,12 @@ func BenchmarkDiscover(b *testing.B) {
 	}
 }
 
-// TestMain removes the benchmark corpus, which outlives any one benchmark.
+// TestMain removes the benchmark corpora, which outlive any one benchmark.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if corpus.config != "" {
 		os.RemoveAll(corpus.config)
 	}
+	removeTranscriptTree()
 	os.Exit(code)
 }

@@ -1,0 +1,449 @@
+package memfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memtui/memtui/model"
+)
+
+// TranscriptOptions configure ReadTranscripts.
+type TranscriptOptions struct {
+	// CacheDir holds the per-project transcript cache
+	// (<CacheDir>/transcripts/<key>.gob); "" keeps no cache, so every call
+	// reads every transcript.
+	CacheDir string
+	// Home expands "~" in the paths agents wrote (transcripts §2: paths
+	// are stored as the model wrote them).
+	Home string
+	// JournalRoot is memtui's apply journal, whose applied entries become
+	// WriteMemtui writes; "" reads no journal.
+	JournalRoot string
+	// Workers is how many transcripts are scanned at once; 0 means
+	// GOMAXPROCS.
+	Workers int
+
+	// maxLine is the longest line kept (0: maxLineDefault); tests lower it.
+	maxLine int
+	// onOpen, when set, is called with each transcript path opened; tests
+	// use it to prove a warm start opens none.
+	onOpen func(path string)
+}
+
+const (
+	// tlogChunk is the scan buffer: large enough that moving a partial
+	// line to its front is rare.
+	tlogChunk = 4 << 20
+	// tlogRead is how much one read asks for: small enough that the bytes
+	// are still in the CPU cache when the scan that follows each read gets
+	// to them (measured at 2 GB: 256 KiB reads are 5% faster than 4 MiB
+	// ones; 64 KiB ones lose it again to syscalls).
+	tlogRead = 256 << 10
+	// maxLineDefault bounds the buffer a single line may grow it to. The
+	// writer batches up to 100 MB per append (transcripts §5.1), so a real
+	// line stays well under this; anything longer is skipped with a
+	// Problem rather than exhausting memory.
+	maxLineDefault = 256 << 20
+)
+
+// ReadTranscripts reads what a project's transcripts say about its memories:
+// every applied write to a memory file (with the text written when the
+// transcript has it), every time a session saw a memory's content, and the
+// sessions themselves. Memory files are the *.md files under p.Dirs and
+// <TranscriptDir>/memory.
+//
+// It reads <TranscriptDir>/*.jsonl (sessions and legacy agent-*.jsonl) and
+// <TranscriptDir>/<uuid>/subagents/**/agent-*.jsonl, skipping compaction
+// agents, journal.jsonl and sidecars (transcripts §1.1, §7 rule 5). Lines
+// are split on '\n' only; blank, torn and unparseable lines are skipped; a
+// final line without '\n' is left for a later call (a live session is
+// mid-append). Only lines that can matter are decoded: those naming a
+// memory dir, title lines, and results of tool calls already seen.
+//
+// Writes and observations are deduplicated across forked transcripts by
+// tool_use id (else line uuid), keeping the earliest (time, file), and
+// sorted. With opts.CacheDir set, a transcript whose size and mtime are
+// unchanged is not opened again, and one that only grew is read from where
+// the last call stopped. ReadTranscripts writes nothing outside CacheDir,
+// and returns ctx.Err() promptly when ctx is cancelled.
+func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptions) (*model.TranscriptLog, error) {
+	if p == nil {
+		return nil, errors.New("ReadTranscripts: no project")
+	}
+	if opts.maxLine <= 0 {
+		opts.maxLine = maxLineDefault
+	}
+	log := &model.TranscriptLog{Sessions: make(map[string]*model.Session)}
+	dirs := memoryDirs(p)
+	if p.TranscriptDir != "" {
+		if err := readProjectTranscripts(ctx, p.TranscriptDir, dirs, opts, log); err != nil {
+			return nil, err
+		}
+	}
+	if opts.JournalRoot != "" {
+		ws, err := journalWrites(opts.JournalRoot, dirs)
+		if err != nil {
+			log.Problems = append(log.Problems, fmt.Sprintf("memtui's journal %s could not be read: %v", opts.JournalRoot, unwrapPathErr(err)))
+		}
+		log.Writes = append(log.Writes, ws...)
+	}
+	log.SortLog()
+	return log, nil
+}
+
+// memoryDirs lists the project's memory dirs, absolute and cleaned, with
+// the transcript dir's own memory/ (the auto memdir, even when Discover
+// did not list it because it was absent then).
+func memoryDirs(p *model.Project) []string {
+	var dirs []string
+	seen := make(map[string]bool)
+	add := func(d string) {
+		if d == "" {
+			return
+		}
+		d = filepath.Clean(d)
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range p.Dirs {
+		if d != nil && d.Kind == model.DirAuto {
+			add(d.Path)
+		}
+	}
+	if p.TranscriptDir != "" {
+		add(filepath.Join(p.TranscriptDir, memoryDirName))
+	}
+	for _, d := range p.Dirs {
+		if d != nil {
+			add(d.Path)
+		}
+	}
+	return dirs
+}
+
+func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opts TranscriptOptions, log *model.TranscriptLog) error {
+	files, probs := listTranscriptFiles(tdir)
+	log.Problems = append(log.Problems, probs...)
+	cache := loadTranscriptCache(opts.CacheDir, tdir, dirs, opts.Home)
+	mem := newMemMatcher(dirs, opts.Home)
+
+	states := make([]*fileState, len(files))
+	var todo []int
+	for i, tf := range files {
+		st := cache.Files[tf.path]
+		if st != nil && st.Size == tf.size && st.ModTime == tf.mod.UnixNano() {
+			states[i] = st // unchanged: not even opened
+			continue
+		}
+		todo = append(todo, i)
+	}
+	read, err := scanAll(ctx, files, states, todo, cache, mem, opts)
+	if err != nil {
+		return err
+	}
+	log.Read = read
+	if len(todo) > 0 || len(cache.Files) != countKept(states) {
+		cache.Files = make(map[string]*fileState, len(states))
+		for _, st := range states {
+			if st != nil && !st.failed {
+				cache.Files[st.Path] = st
+			}
+		}
+		saveTranscriptCache(opts.CacheDir, cache)
+	}
+	assemble(log, files, states)
+	return nil
+}
+
+func countKept(states []*fileState) int {
+	n := 0
+	for _, st := range states {
+		if st != nil && !st.failed {
+			n++
+		}
+	}
+	return n
+}
+
+// transcriptFile is one transcript found by the listing.
+type transcriptFile struct {
+	path string
+	size int64
+	mod  time.Time
+	// main is a <uuid>.jsonl session file; otherwise a subagent's.
+	main bool
+	// session is the stem of a main file, or the <uuid> dir a subagent
+	// file lives under ("" for a legacy agent-*.jsonl sibling).
+	session string
+	// agent is the id from agent-<id>.jsonl.
+	agent string
+}
+
+// listTranscriptFiles finds the transcripts of one project dir with
+// directory reads and lstats only (a warm start must not open a file).
+func listTranscriptFiles(tdir string) ([]transcriptFile, []string) {
+	var files []transcriptFile
+	var probs []string
+	ents, err := os.ReadDir(tdir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			probs = append(probs, fmt.Sprintf("transcript dir %s could not be listed: %v", tdir, unwrapPathErr(err)))
+		}
+		return nil, probs
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() {
+			if isUUID(name) {
+				files = append(files, listSubagents(filepath.Join(tdir, name, "subagents"), name, &probs)...)
+			}
+			continue
+		}
+		stem, ok := strings.CutSuffix(name, ".jsonl")
+		if !ok {
+			continue
+		}
+		tf := transcriptFile{path: filepath.Join(tdir, name)}
+		switch {
+		case isUUID(stem):
+			tf.main, tf.session = true, stem
+		case isAgentFile(name):
+			tf.agent = strings.TrimPrefix(stem, "agent-")
+		default:
+			continue
+		}
+		if statTranscript(&tf, e) {
+			files = append(files, tf)
+		}
+	}
+	return files, probs
+}
+
+// isAgentFile matches agent-<id>.jsonl except compaction agents, which
+// re-emit the whole conversation (transcripts §5.4).
+func isAgentFile(name string) bool {
+	return strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") &&
+		!strings.HasPrefix(name, "agent-acompact-")
+}
+
+// listSubagents walks <uuid>/subagents at any depth (workflow runs nest
+// their agents, transcripts §1.1).
+func listSubagents(dir, session string, probs *[]string) []transcriptFile {
+	var out []transcriptFile
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if p != dir && !errors.Is(err, fs.ErrNotExist) {
+				*probs = append(*probs, fmt.Sprintf("subagent dir %s could not be listed: %v", p, unwrapPathErr(err)))
+			}
+			return nil
+		}
+		if e.IsDir() || !isAgentFile(e.Name()) {
+			return nil
+		}
+		tf := transcriptFile{path: p, session: session, agent: strings.TrimSuffix(strings.TrimPrefix(e.Name(), "agent-"), ".jsonl")}
+		if statTranscript(&tf, e) {
+			out = append(out, tf)
+		}
+		return nil
+	})
+	return out
+}
+
+// statTranscript fills size and mtime; a symlink is followed (transcripts
+// kept in a synced folder), anything but a regular file is skipped.
+func statTranscript(tf *transcriptFile, e fs.DirEntry) bool {
+	var info fs.FileInfo
+	var err error
+	if e.Type()&fs.ModeSymlink != 0 {
+		info, err = os.Stat(tf.path)
+	} else {
+		info, err = e.Info()
+	}
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	tf.size, tf.mod = info.Size(), info.ModTime()
+	return true
+}
+
+// scanAll scans the files in todo on opts.Workers goroutines, largest first
+// so one big session does not finish alone at the end. It returns the bytes
+// read; states[i] is set for each file scanned.
+func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, todo []int, cache *transcriptCache, mem *memMatcher, opts TranscriptOptions) (int64, error) {
+	sort.Slice(todo, func(a, b int) bool { return files[todo[a]].size > files[todo[b]].size })
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(todo))
+	var (
+		mu   sync.Mutex
+		next int
+		read int64
+		wg   sync.WaitGroup
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := newScanner(mem, opts)
+			for ctx.Err() == nil {
+				mu.Lock()
+				k := next
+				next++
+				mu.Unlock()
+				if k >= len(todo) {
+					return
+				}
+				i := todo[k]
+				st, n := sc.scan(ctx, files[i], cache.Files[files[i].path])
+				mu.Lock()
+				states[i] = st
+				read += n
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return read, err
+	}
+	return read, nil
+}
+
+// assemble merges the per-file results into the log: deduplicated events,
+// sessions, counts and problems.
+func assemble(log *model.TranscriptLog, files []transcriptFile, states []*fileState) {
+	var writes []keyedWrite
+	var obs []model.MemObservation
+	for i, tf := range files {
+		st := states[i]
+		if st == nil {
+			continue
+		}
+		log.Problems = append(log.Problems, st.Problems...)
+		if st.failed {
+			continue
+		}
+		log.Files++
+		log.Bytes += tf.size
+		writes = append(writes, st.Writes...)
+		obs = append(obs, st.Obs...)
+		if f := st.Meta.First; !f.IsZero() && (log.Oldest.IsZero() || f.Before(log.Oldest)) {
+			log.Oldest = f
+		}
+	}
+	log.Writes = dedupeWrites(writes)
+	log.Observations = dedupeObs(obs)
+	buildSessions(log, files, states)
+}
+
+// dedupeWrites keeps one write per key, the earliest by (time, transcript,
+// line): forks copy their parent's lines with the same ids (§5.3).
+func dedupeWrites(ws []keyedWrite) []model.MemWrite {
+	sort.SliceStable(ws, func(i, j int) bool { return writeBefore(&ws[i].W, &ws[j].W) })
+	seen := make(map[string]bool, len(ws))
+	out := make([]model.MemWrite, 0, len(ws))
+	for _, w := range ws {
+		k := w.Key + "\x00" + string(w.W.Kind) + "\x00" + w.W.Path
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, w.W)
+		}
+	}
+	return out
+}
+
+func writeBefore(a, b *model.MemWrite) bool {
+	if !a.Time.Equal(b.Time) {
+		return a.Time.Before(b.Time)
+	}
+	if a.Transcript != b.Transcript {
+		return a.Transcript < b.Transcript
+	}
+	return a.Line < b.Line
+}
+
+func dedupeObs(os []model.MemObservation) []model.MemObservation {
+	sort.SliceStable(os, func(i, j int) bool {
+		a, b := &os[i], &os[j]
+		if !a.Time.Equal(b.Time) {
+			return a.Time.Before(b.Time)
+		}
+		if a.Transcript != b.Transcript {
+			return a.Transcript < b.Transcript
+		}
+		return a.Line < b.Line
+	})
+	seen := make(map[string]bool, len(os))
+	out := make([]model.MemObservation, 0, len(os))
+	for _, o := range os {
+		k := o.ID + "\x00" + string(o.Kind) + "\x00" + o.Path
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// buildSessions makes one Session per main transcript, then adds sessions
+// known only from subagent files (their main transcript was swept).
+func buildSessions(log *model.TranscriptLog, files []transcriptFile, states []*fileState) {
+	for i, tf := range files {
+		st := states[i]
+		if st == nil || !tf.main {
+			continue
+		}
+		m := &st.Meta
+		s := &model.Session{ID: tf.session, Transcript: tf.path, ModTime: tf.mod,
+			Cwd: m.Cwd, Branch: m.Branch, Version: m.Version, Start: m.Start, End: m.Last,
+			Title: firstNonEmpty(m.CustomTitle, m.AITitle, m.Summary)}
+		if s.Start.IsZero() {
+			s.Start = m.First
+		}
+		log.Sessions[s.ID] = s
+	}
+	for i, tf := range files {
+		st := states[i]
+		if st == nil || tf.main {
+			continue
+		}
+		m := &st.Meta
+		id := firstNonEmpty(m.SessionID, tf.session)
+		if id == "" {
+			continue
+		}
+		s := log.Sessions[id]
+		if s == nil {
+			s = &model.Session{ID: id}
+			log.Sessions[id] = s
+		}
+		if s.Transcript == "" && m.HasFirst && (s.Start.IsZero() || m.Start.Before(s.Start)) {
+			s.Start, s.Cwd, s.Branch, s.Version = m.Start, m.Cwd, m.Branch, m.Version
+		}
+		if m.Last.After(s.End) {
+			s.End = m.Last
+		}
+	}
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,263 @@
+package memfs
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/memtui/memtui/model"
+)
+
+// The transcript benchmarks read a generated tree of MEMTUI_TRANSCRIPT_MB
+// megabytes (default 64, so CI stays quick; the target is stated at 2048).
+// MEMTUI_TRANSCRIPT_DIR keeps the tree in that dir across runs (generating
+// it there if it is empty) instead of a temp dir removed at exit.
+//
+//	go test ./memfs/ -run XXX -bench Transcript -benchmem
+//	MEMTUI_TRANSCRIPT_MB=2048 MEMTUI_TRANSCRIPT_DIR=/tmp/tr go test ./memfs/ -run XXX -bench TranscriptRatio -benchtime 5x
+
+func transcriptMB() int {
+	if n, err := strconv.Atoi(os.Getenv("MEMTUI_TRANSCRIPT_MB")); err == nil && n > 0 {
+		return n
+	}
+	return 64
+}
+
+var (
+	tcorpusOnce sync.Once
+	tcorpus     *genTree
+	tcorpusTemp string // removed by TestMain
+	tcorpusErr  error
+)
+
+func getTranscriptTree(b *testing.B) *genTree {
+	tcorpusOnce.Do(func() {
+		dir := os.Getenv("MEMTUI_TRANSCRIPT_DIR")
+		if dir == "" {
+			dir, tcorpusErr = os.MkdirTemp("", "memtui-transcripts-")
+			tcorpusTemp = dir
+		}
+		if tcorpusErr == nil {
+			tcorpus, tcorpusErr = loadOrGenTree(dir, transcriptMB())
+		}
+	})
+	if tcorpusErr != nil {
+		b.Fatal(tcorpusErr)
+	}
+	return tcorpus
+}
+
+// treeStamp records a generated tree in its dir, so a kept
+// MEMTUI_TRANSCRIPT_DIR is generated once.
+type treeStamp struct {
+	MB                     int
+	Files                  []string
+	Bytes                  int64
+	Writes, Reads, Recalls int
+}
+
+// loadOrGenTree generates the tree into dir, unless dir already holds one
+// of that size.
+func loadOrGenTree(dir string, mb int) (*genTree, error) {
+	stampPath := filepath.Join(dir, "generated.json")
+	var st treeStamp
+	if b, err := os.ReadFile(stampPath); err == nil && json.Unmarshal(b, &st) == nil && st.MB == mb {
+		t := &genTree{config: dir, slug: genSlug, files: st.Files, bytes: st.Bytes, writes: st.Writes, reads: st.Reads, recalls: st.Recalls}
+		t.tdir = filepath.Join(dir, "projects", genSlug)
+		t.memdir = filepath.Join(t.tdir, "memory")
+		return t, nil
+	}
+	t, err := genTranscriptTree(dir, mb, 1)
+	if err != nil {
+		return nil, err
+	}
+	st = treeStamp{MB: mb, Files: t.files, Bytes: t.bytes, Writes: t.writes, Reads: t.reads, Recalls: t.recalls}
+	b, _ := json.Marshal(st)
+	return t, os.WriteFile(stampPath, b, 0o644)
+}
+
+func removeTranscriptTree() {
+	if tcorpusTemp != "" {
+		os.RemoveAll(tcorpusTemp)
+	}
+}
+
+func (t *genTree) project() *model.Project {
+	return &model.Project{TranscriptDir: t.tdir, Dirs: []*model.MemoryDir{{Path: t.memdir, Kind: model.DirAuto}}}
+}
+
+// catTranscripts is the yardstick: read every transcript into io.Discard
+// with the reader's read size, one file after another (like cat, whose
+// 128 KiB reads it matches within a few percent).
+func catTranscripts(files []string) (int64, error) {
+	buf := make([]byte, tlogRead)
+	var n int64
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			return n, err
+		}
+		k, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{f}, buf)
+		f.Close()
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// checkLog fails unless the log holds exactly what the generator wrote.
+func checkLog(b *testing.B, t *genTree, l *model.TranscriptLog) {
+	reads, recalls := 0, 0
+	for _, o := range l.Observations {
+		switch o.Kind {
+		case model.ObsRead:
+			reads++
+		case model.ObsRecall:
+			recalls++
+		}
+	}
+	if len(l.Writes) != t.writes || reads != t.reads || recalls != t.recalls || len(l.Problems) != 0 {
+		b.Fatalf("found %d writes, %d reads, %d recalls, problems %q; generated %d, %d, %d",
+			len(l.Writes), reads, recalls, l.Problems, t.writes, t.reads, t.recalls)
+	}
+}
+
+func BenchmarkCatTranscripts(b *testing.B) {
+	t := getTranscriptTree(b)
+	b.SetBytes(t.bytes)
+	for b.Loop() {
+		if _, err := catTranscripts(t.files); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadTranscriptsCold reads everything, with no cache; it also
+// reports the peak heap of one read.
+func BenchmarkReadTranscriptsCold(b *testing.B) {
+	t := getTranscriptTree(b)
+	for _, workers := range []int{1, 0} {
+		name := "workers=" + strconv.Itoa(workers)
+		if workers == 0 {
+			name = "workers=GOMAXPROCS"
+		}
+		b.Run(name, func(b *testing.B) {
+			opts := TranscriptOptions{Workers: workers}
+			b.SetBytes(t.bytes)
+			var peak uint64
+			for b.Loop() {
+				var l *model.TranscriptLog
+				p := peakHeap(func() {
+					var err error
+					if l, err = ReadTranscripts(b.Context(), t.project(), opts); err != nil {
+						b.Fatal(err)
+					}
+				})
+				peak = max(peak, p)
+				checkLog(b, t, l)
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		})
+	}
+}
+
+// BenchmarkReadTranscriptsWarm is a second start with nothing new: the
+// cache answers, no transcript is opened.
+func BenchmarkReadTranscriptsWarm(b *testing.B) {
+	t := getTranscriptTree(b)
+	opts := TranscriptOptions{CacheDir: b.TempDir()}
+	if _, err := ReadTranscripts(b.Context(), t.project(), opts); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		l, err := ReadTranscripts(b.Context(), t.project(), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if l.Read != 0 {
+			b.Fatalf("warm start read %d bytes", l.Read)
+		}
+		checkLog(b, t, l)
+	}
+}
+
+// BenchmarkTranscriptRatio interleaves cat and a cold read (with one
+// worker, and with GOMAXPROCS) so that load from other processes hits
+// them alike, and reports the medians and their ratios: the target is a
+// cold read within 2x of cat.
+func BenchmarkTranscriptRatio(b *testing.B) {
+	t := getTranscriptTree(b)
+	runs := []func() error{
+		func() error { _, err := catTranscripts(t.files); return err },
+		func() error {
+			_, err := ReadTranscripts(context.Background(), t.project(), TranscriptOptions{Workers: 1})
+			return err
+		},
+		func() error {
+			_, err := ReadTranscripts(context.Background(), t.project(), TranscriptOptions{})
+			return err
+		},
+	}
+	times := make([][]time.Duration, len(runs))
+	b.SetBytes(t.bytes)
+	for i := 0; b.Loop(); i++ {
+		for k := range runs {
+			j := (i + k) % len(runs)
+			start := time.Now()
+			if err := runs[j](); err != nil {
+				b.Fatal(err)
+			}
+			times[j] = append(times[j], time.Since(start))
+		}
+	}
+	med := make([]float64, len(runs))
+	for j, ts := range times {
+		sort.Slice(ts, func(a, b int) bool { return ts[a] < ts[b] })
+		med[j] = float64(ts[len(ts)/2])
+	}
+	b.ReportMetric(med[0]/1e6, "cat-ms")
+	b.ReportMetric(med[1]/1e6, "cold1-ms")
+	b.ReportMetric(med[2]/1e6, "cold-ms")
+	b.ReportMetric(med[1]/med[0], "cold1/cat")
+	b.ReportMetric(med[2]/med[0], "cold/cat")
+}
+
+// peakHeap runs f and returns the most heap in use while it ran, sampled
+// every millisecond (runtime/metrics reads without stopping the world).
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(sample)
+			peak = max(peak, sample[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(done)
+	wg.Wait()
+	return peak
+}
