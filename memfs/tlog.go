@@ -137,6 +137,7 @@ func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opt
 	log.Problems = append(log.Problems, probs...)
 	cache := loadTranscriptCache(opts.CacheDir, tdir, dirs, opts.Home)
 	mem := newMemMatcher(dirs, opts.Home)
+	mem.movedFrom(tdir)
 
 	states := make([]*fileState, len(files))
 	var todo []int

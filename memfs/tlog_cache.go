@@ -13,7 +13,7 @@ import (
 
 // transcriptCacheVersion changes whenever what is extracted or how it is
 // stored changes; a cache of another version is ignored.
-const transcriptCacheVersion = 1
+const transcriptCacheVersion = 2 // 2: paths under a moved config dir map to the auto memdir
 
 // transcriptCache is one project's cache file: per transcript, where the
 // last scan stopped and what it found.

@@ -15,6 +15,26 @@ type memMatcher struct {
 	top     []string // dirs not nested in another (team/ is inside memory/)
 	home    string   // slash-separated
 	primary string   // the auto memdir: where a personal memory-store path lands
+	// autoTail is "/projects/<slug>/memory/" and auto the project's auto
+	// memdir: a path under another config dir's copy of the same project
+	// (the config dir moved, was synced from another machine or renamed
+	// with the home directory) is the same memory file.
+	autoTail, auto string
+}
+
+// movedFrom sets the project's transcript dir (<config>/projects/<slug>),
+// whose memory/ takes paths written under any other config dir's
+// projects/<slug>/memory/.
+func (m *memMatcher) movedFrom(tdir string) {
+	if tdir == "" {
+		return
+	}
+	tdir = path.Clean(toSlash(tdir))
+	if path.Base(path.Dir(tdir)) != "projects" {
+		return
+	}
+	m.auto = tdir + "/" + memoryDirName
+	m.autoTail = "/projects/" + path.Base(tdir) + "/" + memoryDirName + "/"
 }
 
 func newMemMatcher(dirs []string, home string) *memMatcher {
@@ -75,6 +95,11 @@ func (m *memMatcher) path(p, cwd string) (string, bool) {
 	for _, d := range m.dirs {
 		if strings.HasPrefix(p, d+"/") {
 			return filepath.FromSlash(p), true
+		}
+	}
+	if m.autoTail != "" {
+		if i := strings.LastIndex(p, m.autoTail); i >= 0 {
+			return filepath.FromSlash(m.auto + "/" + p[i+len(m.autoTail):]), true
 		}
 	}
 	return "", false

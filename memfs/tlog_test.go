@@ -882,3 +882,27 @@ func TestStripReadText(t *testing.T) {
 		}
 	}
 }
+
+// TestMovedConfigDir: transcripts name memory files under the config dir
+// they were written in; when that dir has moved (a renamed home, a copy
+// synced from another machine, the demo's scratch copy) a path ending in
+// projects/<slug>/memory/<file> is still this project's memory file. Only
+// the same slug counts.
+func TestMovedConfigDir(t *testing.T) {
+	w := newTlogWorld(t)
+	old := "/old-home/.claude/projects/" + fxSlug + "/memory/project_notes.md"
+	other := "/old-home/.claude/projects/-some-other-project/memory/project_notes.md"
+	a := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
+	w.file(uuid1+".jsonl", a.prompt("note it"),
+		a.call("toolu_M1", "Write", map[string]any{"file_path": old, "content": "x\n"}),
+		a.result("toolu_M1", "File created successfully at: "+old, false, writeTUR(old, "x\n", nil)),
+		a.call("toolu_M2", "Write", map[string]any{"file_path": other, "content": "y\n"}),
+		a.result("toolu_M2", "File created successfully at: "+other, false, writeTUR(other, "y\n", nil)))
+	l := w.read(w.opts())
+	if ws := writesTo(l, w.memPath("project_notes.md")); len(ws) != 1 || ws[0].After != "x\n" {
+		t.Fatalf("a write under the moved config dir: %+v (all: %+v)", ws, l.Writes)
+	}
+	if len(l.Writes) != 1 {
+		t.Errorf("another project's memory was taken for this one's: %+v", l.Writes)
+	}
+}
