@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -57,8 +58,11 @@ type globals struct {
 	project    string
 	demo       bool
 	readonly   bool
-	now        string
-	getenv     func(string) string
+	// noTranscripts skips the session transcripts (no provenance, lost
+	// updates, heat or dream gate).
+	noTranscripts bool
+	now           string
+	getenv        func(string) string
 	// exit is the status of a command that succeeded in running (lint
 	// sets 1 when it found errors). It does not travel as an error: fang
 	// would then query the terminal's colours to print nothing.
@@ -115,6 +119,7 @@ Run it on the built-in sample first:  memtui --demo`,
 	pf.StringVar(&g.project, "project", "", "only projects whose slug or real path contains `TEXT`")
 	pf.BoolVar(&g.demo, "demo", false, "use an embedded sample tree, copied to a fresh temp dir")
 	pf.BoolVar(&g.readonly, "readonly", false, "never write")
+	pf.BoolVar(&g.noTranscripts, "no-transcripts", false, "do not read session transcripts (no lost updates, provenance or use counts)")
 	pf.StringVar(&g.now, "now", "", "pin \"today\" (RFC3339 or YYYY-MM-DD), for reproducible output")
 	addLintFlags(root, &lf)
 
@@ -410,6 +415,7 @@ func runDream(ctx context.Context, g *globals, df dreamFlags, stdout, stderr io.
 	if err != nil {
 		return err
 	}
+	s.readTranscripts(ctx, stderr)
 	dopts := consolidate.DreamOptions{Options: s.copts, Kinds: kinds, IncludeTeam: df.includeTeam}
 	dopts.Load = func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, s.opts) }
 	var props []model.Proposal
@@ -580,6 +586,57 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 // cannot be read keeps a nil Log and says why on stderr: everything else
 // still works without them.
 func (s *session) readTranscripts(ctx context.Context, stderr io.Writer) {
+	if s.noTranscripts {
+		return
+	}
+	ps := s.scan.Projects
+	errs := make([]error, len(ps))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(2, len(ps)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ps[i].TranscriptDir == "" {
+					continue // a --memory-dir: no transcripts of its own
+				}
+				log, err := memfs.ReadTranscripts(ctx, ps[i], s.transcriptOptions())
+				ps[i].Log, errs[i] = log, err
+			}
+		}()
+	}
+	for i := range ps {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil && ctx.Err() == nil {
+			fmt.Fprintf(stderr, "memtui: the transcripts of %s could not be read: %v\n", ps[i].Name(), err)
+		}
+	}
+}
+
+// transcriptReader is the TUI's way to read a project's transcripts; nil
+// with --no-transcripts.
+func (s *session) transcriptReader() ui.TranscriptReader {
+	if s.noTranscripts {
+		return nil
+	}
+	opts := s.transcriptOptions()
+	return func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
+		if p.TranscriptDir == "" {
+			return nil, nil
+		}
+		return memfs.ReadTranscripts(ctx, p, opts)
+	}
+}
+
+// transcriptOptions are how every command reads transcripts: cached under
+// the state dirs, with memtui's own journal as a record of its writes.
+func (s *session) transcriptOptions() memfs.TranscriptOptions {
+	return memfs.TranscriptOptions{CacheDir: s.state.Cache, Home: s.opts.Home, JournalRoot: s.state.Journal}
 }
 
 // runUndo lists the journal or undoes one applied proposal.
@@ -826,6 +883,7 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	s.readTranscripts(ctx, stderr)
 	scan, opts, copts := s.scan, s.opts, s.copts
 	copts.Load = func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }
 	copts.DropContent = true
@@ -966,6 +1024,8 @@ type session struct {
 	scan  *model.Scan
 	copts consolidate.Options
 	state memfs.StateDirs // memtui's own journal, review baselines and cache
+	// noTranscripts is --no-transcripts.
+	noTranscripts bool
 }
 
 // start reads the shared flags and discovers the tree. A machine with no
@@ -986,7 +1046,7 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 	if len(scan.Projects) == 0 && len(scan.Config) == 0 {
 		return nil, noMemoryError(g, opts)
 	}
-	s := &session{now: now, opts: opts, scan: scan, copts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}, state: stateDirs(g, opts)}
+	s := &session{now: now, opts: opts, scan: scan, copts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}, state: stateDirs(g, opts), noTranscripts: g.noTranscripts}
 	// A run that died half-way through writing (a crash, a kill) is rolled
 	// back before anything reads the tree.
 	recoverJournal(s.state.Journal, stderr)
@@ -1059,6 +1119,8 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 		Watch:       true,
 		Discovered:  s.scan,
 		JournalRoot: s.state.Journal,
+		SeenRoot:    s.state.Seen,
+		Transcripts: s.transcriptReader(),
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))

@@ -118,3 +118,20 @@ func (s *Session) Save(last time.Time) error {
 	}
 	return os.Chtimes(s.path, last, last)
 }
+
+// Recall records a relevant_memories attachment surfacing path.
+func (s *Session) Recall(t time.Time, path, content string) {
+	s.envelope("attachment", t, map[string]any{"attachment": map[string]any{"type": "relevant_memories",
+		"memories": []any{map[string]any{"path": path, "content": content, "mtimeMs": float64(t.UnixMilli()), "header": "Memory: " + path + ":"}}}})
+}
+
+// IndexLoad records an instructions attachment loading MEMORY.md (newer
+// builds record one at session start and after each compaction).
+func (s *Session) IndexLoad(t time.Time, path, content string) {
+	s.envelope("attachment", t, map[string]any{"attachment": map[string]any{"type": "instructions",
+		"files": []any{map[string]any{"path": path, "type": "AutoMem", "content": content}}}})
+}
+
+// Lines returns the transcript's lines so far, for callers that write
+// them elsewhere.
+func (s *Session) Lines() []string { return s.lines }
