@@ -152,7 +152,6 @@ func TestDemoCoversEveryRule(t *testing.T) {
 		consolidate.RuleFileUnreadable:  "permissions cannot be embedded",
 		consolidate.RuleDanglingPath:    "the demo's project roots do not exist on this machine",
 		consolidate.RuleSettingsInvalid: "the demo's settings.json carries override-invalid instead",
-		consolidate.RuleLostUpdate:      "lint does not read the transcripts into Project.Log yet",
 	}
 	for _, r := range consolidate.Rules() {
 		if !seen[r.ID] && cannot[r.ID] == "" {

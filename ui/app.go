@@ -905,11 +905,13 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 		lines = append(lines, st.Faint.Render("press i to see it exactly as the agent loads it"))
 	}
 	if g := gateSummary(c, dd); g != "" {
-		lines = append(lines, g)
-		if written, _ := provenanceLines(c, dd, "MEMORY.md", ""); written != "" {
-			lines = append(lines, st.Faint.Render("written by "+written))
-			lines = append(lines, st.Faint.Render("used: "+heatSummary(c, dd, "MEMORY.md")))
+		// Wrapped, not cut: the gate's verdict comes last.
+		lines = append(lines, strings.Split(ansi.Wrap(g, max(width, 10), " "), "\n")...)
+		if ws := dd.prov["MEMORY.md"]; len(ws) > 0 {
+			written, _ := provenanceLines(c, dd, "MEMORY.md", "")
+			lines = append(lines, st.Faint.Render("last written by "+written))
 		}
+		lines = append(lines, st.Faint.Render("used: "+heatSummary(c, dd, "MEMORY.md")))
 	}
 	fs := dd.byFile["MEMORY.md"]
 	const most = 4 // the index view and the findings view hold the rest

@@ -54,7 +54,9 @@ type chgCache struct {
 }
 
 func newChangesView(c *shared, sc *consolidate.SecretScanner) *changesView {
-	return &changesView{c: c, sc: sc, diff: newDiffView(c)}
+	v := &changesView{c: c, sc: sc, diff: newDiffView(c)}
+	v.diff.empty = "Select a change to see its diff."
+	return v
 }
 
 // Messages of the review baselines.

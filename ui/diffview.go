@@ -191,7 +191,9 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0
 // The rows are built when the proposal, the size, the mode or the theme
 // changes, never in View.
 type diffView struct {
-	c     *shared
+	c *shared
+	// empty is what shows with nothing selected ("" for proposals).
+	empty string
 	ds    diffStyles
 	item  *propItem
 	split bool
@@ -498,7 +500,11 @@ func (v *diffView) build() {
 	st := v.c.st
 	w := v.w
 	if v.item == nil {
-		v.rows = append(v.rows, st.Faint.Render(ansi.Truncate("Select a proposal to see its diff.", w, "…")))
+		empty := v.empty
+		if empty == "" {
+			empty = "Select a proposal to see its diff."
+		}
+		v.rows = append(v.rows, st.Faint.Render(ansi.Truncate(empty, w, "…")))
 		return
 	}
 	p := v.item.p

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/demo"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
 )
 
 // testNow pins "today" for the demo tree, as the CLI tests do.
@@ -32,6 +34,11 @@ func demoConfig(t testing.TB) (Config, string) {
 		Orient:  consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
 		NoColor: false,
 		Home:    "/home/dev",
+		// The demo's transcripts, read for real (no cache: each test has
+		// its own copy).
+		Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
+			return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: dir})
+		},
 	}, dir
 }
 

@@ -291,7 +291,7 @@ func (m *Model) titleBar() string {
 // changesTab counts the changes since the last review once any project
 // has a baseline.
 func (m *Model) changesTab() string {
-	if len(m.bases) == 0 {
+	if len(m.changes.items) == 0 {
 		return "Changes"
 	}
 	return fmt.Sprintf("Changes %d", len(m.changes.items))

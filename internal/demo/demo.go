@@ -11,7 +11,8 @@
 //	agent-memory/code-reviewer/           a subagent's user-scope memory (table-style index)
 //	projects/-home-dev-acme-api/          Go billing API: index past 200 lines, team/ subdir, 3 sessions
 //	projects/-home-dev-webshop/           Next.js shop: index past 25,000 UTF-16 units, 2 sessions
-//	projects/-home-dev-ml-pipeline/       Python ML: index at 82% of the line cap, 2 sessions
+//	projects/-home-dev-ml-pipeline/       Python ML: index at 82% of the line cap, 4 sessions,
+//	                                      two of them racing on MEMORY.md (a lost update)
 //	projects/-home-dev-kefu-platform/     a Chinese-speaking team's project (/home/dev/kefu_platform)
 //	projects/-home-dev-blog/              the clean one: wikilink index, nothing to report
 //	projects/-home-dev-dotfiles/          topic files but no MEMORY.md, and no transcripts (shows its slug)
@@ -20,7 +21,14 @@
 //
 // Each project with sessions has <uuid>.jsonl transcripts whose lines carry a
 // cwd that maps back to the slug under Claude Code's sanitizePath, so memtui
-// shows the real path. embed.FS has no mtimes, so mtimes.json carries them;
+// shows the real path. They also record memory writes, reads, recalls and
+// index loads (paths under /home/dev/.claude, which memtui maps to the
+// scratch copy), so the demo shows provenance, use counts and the dream
+// gate. In ml-pipeline two sessions raced on 2026-11-11: e7a9c1d3 added an
+// index entry for project_eval_metrics.md with Edit, then f8b0d2e4, working
+// from its earlier read, wrote the whole MEMORY.md and dropped it: the
+// lost-update finding (and restore-lost proposal), with the topic file left
+// an orphan. embed.FS has no mtimes, so mtimes.json carries them;
 // memfs.CopyTree applies them and does not copy the file itself. Staleness,
 // relative-date anchors and "last consolidated" depend on those times, and
 // all of them are computed for "today" = Now (2026-11-21): pass
@@ -65,9 +73,6 @@
 //     internal/billing/invoice_legacy.go, but the demo projects' roots
 //     (/home/dev/...) do not exist where memtui runs, so the path probe cannot
 //     answer and the check stays silent. It is not in expected.json.
-//   - lost-update: it reads the project's transcripts (Project.Log), which
-//     a demo run does not load yet; the race is tested on hand-built logs in
-//     consolidate/lost_test.go.
 //   - memdir-empty: go:embed drops empty directories, so the scratch
 //     project's memory dir holds a .consolidate-lock (ignored by the scan, as
 //     Claude Code ignores every non-.md file).

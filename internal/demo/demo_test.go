@@ -30,7 +30,6 @@ var notPlantable = map[string]bool{
 	consolidate.RuleFileUnreadable:  true,
 	consolidate.RuleSettingsInvalid: true,
 	consolidate.RuleDanglingPath:    true,
-	consolidate.RuleLostUpdate:      true,
 }
 
 func allFiles(t *testing.T) []string {
