@@ -83,6 +83,32 @@ func TestTmux(t *testing.T) {
 		s.quit()
 	})
 
+	t.Run("after a session", func(t *testing.T) {
+		s := startTmux(t, bin, 120, 40)
+		s.waitScreen("/home/dev/ml-pipeline", "● live · 8 projects")
+		demoDir := s.demoDir()
+		// ml-pipeline: its MEMORY.md lost an entry to a racing session.
+		s.keys("j", "j", "j", "j")
+		s.waitScreen("Memories (23)", "dream 4/5", "lost:", "e7a9c1d3", "last written by session f8b0d2e4")
+		// Use counts, and the order by use.
+		s.keys("Tab", "o")
+		s.waitScreen("Memories (23) · by use", "1×", "0×")
+		// An agent changes a memory: the changes view shows it as a diff.
+		path := filepath.Join(demoDir, "projects", "-home-dev-ml-pipeline", "memory", "feedback_uv.md")
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("Run tools with uv run, never a bare pip install.\n")
+		f.Close()
+		s.keys("C")
+		s.waitScreen("Changes (1)", "~ feedback_uv.md", "+Run tools with uv run, never a bare pip install.")
+		// Marked seen, it is gone.
+		s.keys("m")
+		s.waitScreen("Nothing changed since the last review.")
+		s.quit()
+	})
+
 	t.Run("80x24", func(t *testing.T) {
 		s := startTmux(t, bin, 80, 24)
 		screen := s.waitScreen("-home-dev-dotfiles", "/home/dev/acme-api", "/home/dev/kefu_platform", "agent-memory",
