@@ -908,8 +908,8 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 		// Wrapped, not cut: the gate's verdict comes last.
 		lines = append(lines, strings.Split(ansi.Wrap(g, max(width, 10), " "), "\n")...)
 		if ws := dd.prov["MEMORY.md"]; len(ws) > 0 {
-			written, _ := provenanceLines(c, dd, "MEMORY.md", "")
-			lines = append(lines, st.Faint.Render("last written by "+written))
+			written, _, _ := provenanceLines(c, dd, "MEMORY.md", "")
+			lines = append(lines, st.Faint.Render("last written by "+written[0]))
 		}
 		lines = append(lines, st.Faint.Render("used: "+heatSummary(c, dd, "MEMORY.md")))
 	}

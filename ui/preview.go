@@ -180,6 +180,9 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 			return
 		}
 		label := st.FMKey.Render(padRight(k, 12))
+		if k == "" {
+			label = strings.Repeat(" ", 12)
+		}
 		for i, ln := range strings.Split(ansi.Wrap(v, max(width-12, 10), " "), "\n") {
 			if i > 0 {
 				label = strings.Repeat(" ", 12)
@@ -209,8 +212,15 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 	if doc.Status != model.FMOK && doc.Status != model.FMNone {
 		kv("frontmatter", st.Sev[model.Warning].Render(doc.Status.String())+" "+doc.Problem)
 	}
-	if written, origin := provenanceLines(c, dd, f.Path, fm.OriginSessionID); written != "" {
-		kv("written by", written)
+	if written, cwd, origin := provenanceLines(c, dd, f.Path, fm.OriginSessionID); len(written) > 0 {
+		for i, w := range written {
+			if i == 0 {
+				kv("written by", w)
+			} else {
+				kv("", w)
+			}
+		}
+		kv("from", cwd)
 		kv("origin", origin)
 		kv("used", heatSummary(c, dd, f.Path))
 	}

@@ -89,20 +89,25 @@ func heatCell(dd *dirData, path string) string {
 	return itoa(dd.heat[path].Uses()) + "×"
 }
 
-// provenanceLines say who wrote a memory (the newest write first, then a
-// count of the rest) and what became of the session that created it.
-func provenanceLines(c *shared, dd *dirData, path, origin string) (written, originLine string) {
+// provenanceLines say who wrote a memory, newest first (the three latest
+// writes, then a count of the rest), from which working directory the
+// latest came, and what became of the session that created it.
+func provenanceLines(c *shared, dd *dirData, path, origin string) (written []string, cwd, originLine string) {
 	if dd.log == nil {
-		return "", ""
+		return nil, "", ""
 	}
 	ws := dd.prov[path]
-	if n := len(ws); n > 0 {
-		written = consolidate.WriterLabel(ws[n-1], dd.log)
-		if n > 1 {
-			written += fmt.Sprintf(" (+%d earlier %s)", n-1, plural(n-1, "write", "writes"))
-		}
-	} else {
-		written = "no write recorded in the transcripts"
+	const most = 3
+	for i := len(ws) - 1; i >= 0 && len(written) < most; i-- {
+		written = append(written, consolidate.WriterLabel(ws[i], dd.log))
+	}
+	if n := len(ws) - most; n > 0 {
+		written = append(written, fmt.Sprintf("+%d earlier %s", n, plural(n, "write", "writes")))
+	}
+	if len(ws) == 0 {
+		written = append(written, "no write recorded in the transcripts")
+	} else if last := ws[len(ws)-1]; last.Cwd != "" {
+		cwd = tilde(last.Cwd, c.home)
 	}
 	if origin != "" {
 		s := dd.log.Sessions[origin]
@@ -117,7 +122,7 @@ func provenanceLines(c *shared, dd *dirData, path, origin string) (written, orig
 			originLine = "session " + consolidate.ShortSession(origin) + " · transcript swept (Claude Code deletes them after cleanupPeriodDays, 30 by default)"
 		}
 	}
-	return written, originLine
+	return written, cwd, originLine
 }
 
 // logNote says what the transcripts cover, or why they are not there.
