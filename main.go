@@ -1109,6 +1109,10 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 	if editor == "" {
 		editor = g.getenv("EDITOR")
 	}
+	var clock func() time.Time // the wall clock, unless --now pins it
+	if g.now != "" {
+		clock = func() time.Time { return s.now }
+	}
 	m := ui.New(ui.Config{
 		Scan:        s.opts,
 		Orient:      s.copts,
@@ -1121,6 +1125,7 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 		JournalRoot: s.state.Journal,
 		SeenRoot:    s.state.Seen,
 		Transcripts: s.transcriptReader(),
+		Clock:       clock,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))

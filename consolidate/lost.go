@@ -85,6 +85,9 @@ func LostUpdates(d *model.MemoryDir, log *model.TranscriptLog) []Lost {
 	for _, o := range log.Observations {
 		if o.Kind == model.ObsIndexLoad {
 			indexLoads[o.Session] = true
+			for _, s := range o.AlsoIn {
+				indexLoads[s] = true
+			}
 		}
 		if rel, ok := relPath(d, o.Path); ok {
 			obs[rel] = append(obs[rel], o)
@@ -247,7 +250,12 @@ func writesText(w *model.MemWrite) bool {
 	case model.WriteEdit, model.WriteMulti:
 		return len(w.Edits) > 0
 	case model.WriteMemtui:
-		return true
+		// memtui's journal keeps what a file was before, and what it
+		// became only when those bytes are still around: without them the
+		// write is of unknown content, and text gone after it only possibly
+		// lost (it may have been reviewed away, or an agent's stale write
+		// after it may have dropped it).
+		return w.HasAfter
 	}
 	return false
 }
@@ -269,7 +277,6 @@ func (h *history) computeState(i int) {
 	case model.WriteFull, model.WriteStore:
 		st.after, st.exact = w.After, true
 	case model.WriteMemtui:
-		// Without an after it was a delete: the file was left empty.
 		st.after, st.exact = w.After, true
 	case model.WriteEdit, model.WriteMulti:
 		if hasBefore {
@@ -735,6 +742,8 @@ func (h *history) unknownWhat(w *model.MemWrite) string {
 			return "Claude Code's background consolidation (autoDream) rewrote the file at " + at
 		}
 		return "Claude Code's background memory extraction wrote to the file at " + at
+	case model.WriteMemtui:
+		return "memtui applied a reviewed change to the file at " + at + " (its journal no longer holds the result to compare)"
 	case model.WriteShell:
 		s := h.who(w) + " ran a shell command on the file at " + at
 		if c := strings.TrimSpace(w.Command); c != "" {
@@ -771,7 +780,7 @@ func (h *history) knew(w, x int, u *unit) bool {
 		if o.Time.After(xw.Time) {
 			break
 		}
-		if o.Session != xw.Session || o.Agent != xw.Agent || o.ID != "" && o.ID == xw.ToolUseID {
+		if !o.SessionIs(xw.Session) || o.Agent != xw.Agent || o.ID != "" && o.ID == xw.ToolUseID {
 			continue
 		}
 		if u.seenIn(o.Content) {
@@ -798,7 +807,19 @@ func (h *history) knew(w, x int, u *unit) bool {
 // same reports whether two writes came from the same agent: one session's
 // main thread, or one subagent of it.
 func same(a, b *model.MemWrite) bool {
-	return a.Kind != model.WriteMemtui && b.Kind != model.WriteMemtui && a.Session == b.Session && a.Agent == b.Agent
+	if a.Kind == model.WriteMemtui || b.Kind == model.WriteMemtui || a.Agent != b.Agent {
+		return false
+	}
+	// A fork repeats its parent's writes: either session may have made one.
+	if a.SessionIs(b.Session) || b.SessionIs(a.Session) {
+		return true
+	}
+	for _, s := range a.AlsoIn {
+		if b.SessionIs(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // explained reports whether the file on disk is what write x left, or what

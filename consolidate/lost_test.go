@@ -545,3 +545,41 @@ func TestLostFragmentIsReportedNotRestored(t *testing.T) {
 		t.Errorf("a fragment must not be put back as a line: %+v", ps)
 	}
 }
+
+// A memtui write whose result the journal no longer holds hides nothing:
+// A's entry, lost to B's stale write after an unrelated memtui change, is
+// still reported (possibly lost: the memtui change is of unknown content).
+func TestLostUpdateMemtuiWriteOfUnknownResult(t *testing.T) {
+	log := raceLog().add(model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteMemtui, Time: at(16),
+		Before: idx1, HasBefore: true}).build()
+	d := lostMemDir(withIndex(idxB))
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || !reflect.DeepEqual(lost[0].Lines, []string{eDeploy}) {
+		t.Fatalf("want A's entry reported, got %+v", lost)
+	}
+	if lost[0].Definite {
+		t.Errorf("a write of unknown content in between makes it only possibly lost: %+v", lost[0])
+	}
+}
+
+// A fork copies its parent's lines with their ids and times, so a write
+// deduplicated to one session may be the other's: a session removing text
+// its own fork-copied write added did so knowingly.
+func TestLostUpdateForkCopiesCountAsTheSameWriter(t *testing.T) {
+	b := newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		read(raceA, at(10), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy)
+	log := b.build()
+	// The edit was deduplicated to A, and B's transcript (a fork of A)
+	// repeats it; B then rewrote the file without the entry.
+	for i := range log.Writes {
+		log.Writes[i].AlsoIn = []string{raceB}
+	}
+	log.Writes = append(log.Writes, model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteFull, Session: raceB,
+		Time: at(20), Before: idx1, HasBefore: true, After: idxB, HasAfter: true})
+	log.SortLog()
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
+		t.Fatalf("a fork removing its own copied entry was reported as lost: %+v", lost)
+	}
+}

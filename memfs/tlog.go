@@ -354,14 +354,19 @@ func assemble(log *model.TranscriptLog, files []transcriptFile, states []*fileSt
 // line): forks copy their parent's lines with the same ids (§5.3).
 func dedupeWrites(ws []keyedWrite) []model.MemWrite {
 	sort.SliceStable(ws, func(i, j int) bool { return writeBefore(&ws[i].W, &ws[j].W) })
-	seen := make(map[string]bool, len(ws))
+	seen := make(map[string]int, len(ws))
 	out := make([]model.MemWrite, 0, len(ws))
 	for _, w := range ws {
 		k := w.Key + "\x00" + string(w.W.Kind) + "\x00" + w.W.Path
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, w.W)
+		if i, ok := seen[k]; ok {
+			// A fork's copy: keep the session it was copied into too.
+			if kept := &out[i]; !kept.SessionIs(w.W.Session) {
+				kept.AlsoIn = append(kept.AlsoIn, w.W.Session)
+			}
+			continue
 		}
+		seen[k] = len(out)
+		out = append(out, w.W)
 	}
 	return out
 }
@@ -387,14 +392,18 @@ func dedupeObs(os []model.MemObservation) []model.MemObservation {
 		}
 		return a.Line < b.Line
 	})
-	seen := make(map[string]bool, len(os))
+	seen := make(map[string]int, len(os))
 	out := make([]model.MemObservation, 0, len(os))
 	for _, o := range os {
 		k := o.ID + "\x00" + string(o.Kind) + "\x00" + o.Path
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, o)
+		if i, ok := seen[k]; ok {
+			if kept := &out[i]; !kept.SessionIs(o.Session) {
+				kept.AlsoIn = append(kept.AlsoIn, o.Session)
+			}
+			continue
 		}
+		seen[k] = len(out)
+		out = append(out, o)
 	}
 	return out
 }

@@ -145,7 +145,10 @@ func failedState(path string, err error) *fileState {
 // its offset are unchanged, else a fresh one. It also returns those bytes
 // (the running tail) and how many bytes checking them read.
 func resumeState(f *os.File, prev *fileState, size int64) (*fileState, []byte, int64) {
-	if prev == nil || prev.failed || prev.Offset == 0 || size < prev.Offset {
+	// A cache that decodes but says nonsense (a tail longer than what
+	// precedes it, or than any tail memtui keeps) means a fresh scan.
+	if prev == nil || prev.failed || prev.Offset == 0 || size < prev.Offset ||
+		prev.TailLen < 0 || int64(prev.TailLen) > prev.Offset || prev.TailLen > 1<<20 {
 		return &fileState{}, nil, 0
 	}
 	tail := make([]byte, prev.TailLen)

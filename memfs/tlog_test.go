@@ -611,6 +611,10 @@ func TestForkDuplicates(t *testing.T) {
 	if len(ws) != 2 || ws[0].ToolUseID != "toolu_same" || ws[0].Session != uuid1 || ws[1].ToolUseID != "toolu_new" || ws[1].Session != uuid2 {
 		t.Errorf("writes = %+v", ws)
 	}
+	// The copy is remembered: the fork may have made the write as well.
+	if len(ws) > 0 && (len(ws[0].AlsoIn) != 1 || ws[0].AlsoIn[0] != uuid2 || !ws[0].SessionIs(uuid2)) {
+		t.Errorf("the fork's copy is not kept: AlsoIn %v", ws[0].AlsoIn)
+	}
 	if n := len(obsOf(l, model.ObsWrote)); n != 2 {
 		t.Errorf("%d wrote observations, want 2", n)
 	}

@@ -52,6 +52,10 @@ type MemWrite struct {
 	// ToolUseID is the tool call's id (toolu_...): the key writes are
 	// deduplicated by across forked transcripts.
 	ToolUseID string
+	// AlsoIn are other sessions whose transcripts repeat this write: a
+	// fork (--fork-session, /branch) copies its parent's lines, ids and
+	// times included, so which of them made it cannot be told apart.
+	AlsoIn []string
 
 	// Before is the whole file before the write (the tool's originalFile)
 	// when HasBefore; a create has HasBefore with Before "".
@@ -101,7 +105,9 @@ type MemObservation struct {
 	Content string
 	Full    bool
 	// ID is the dedupe key: the tool_use id, else the line's uuid.
-	ID         string
+	ID string
+	// AlsoIn are other sessions whose transcripts repeat this line (forks).
+	AlsoIn     []string
 	Transcript string
 	Line       int
 }
@@ -203,3 +209,24 @@ type DreamGate struct {
 
 // WouldFire reports whether both gates are open.
 func (g DreamGate) WouldFire() bool { return g.TimeOpen && g.SessionOpen }
+
+// SessionIs reports whether session id made write w, or (through a fork)
+// may have.
+func (w *MemWrite) SessionIs(id string) bool {
+	return w.Session == id || containsString(w.AlsoIn, id)
+}
+
+// SessionIs reports whether session id saw observation o, or (through a
+// fork) may have.
+func (o *MemObservation) SessionIs(id string) bool {
+	return o.Session == id || containsString(o.AlsoIn, id)
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -58,6 +58,8 @@ type Config struct {
 	// SeenRoot is where review baselines are kept (memfs.StateDirs.Seen);
 	// "" turns the changes view's memory off (nothing is recorded).
 	SeenRoot string
+	// Clock is the wall clock (nil: time.Now); tests and --now pin it.
+	Clock func() time.Time
 	// Discovered, when set, is a discovery already made (main makes one
 	// to say "no memory found" before taking over the screen); the TUI
 	// starts from it rather than discovering again.
@@ -180,7 +182,10 @@ func New(cfg Config) *Model {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	m := &Model{cfg: cfg, ctx: ctx, stop: stop, dark: true, renders: map[renderKey]string{}, shownProject: -1}
-	m.c = &shared{keys: keys, now: cfg.Orient.Now, home: cfg.Home, readonly: cfg.ReadOnly}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	m.c = &shared{keys: keys, now: cfg.Orient.Now, clock: cfg.Clock, home: cfg.Home, readonly: cfg.ReadOnly}
 	m.c.st = themes.NewStyles(themes.For(m.dark, cfg.NoColor))
 	m.projects = newProjectsPane(m.c)
 	m.memories = newMemoriesPane(m.c)

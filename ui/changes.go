@@ -88,7 +88,7 @@ func (m *Model) loadBaselines(idx int) tea.Cmd {
 	}
 	// A review happens on the wall clock, not on a pinned "today": the
 	// writes that count are those after it.
-	root, gen, now, readonly := m.cfg.SeenRoot, m.gen, time.Now(), m.cfg.ReadOnly
+	root, gen, now, readonly := m.cfg.SeenRoot, m.gen, m.c.clock(), m.cfg.ReadOnly
 	return func() tea.Msg {
 		msg := baselinesMsg{gen: gen, idx: idx, bases: map[string]*model.Baseline{}}
 		for _, d := range dirs {
@@ -177,7 +177,7 @@ func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
 		if it == nil || m.cfg.SeenRoot == "" {
 			return nil
 		}
-		b := consolidate.MarkSeen(m.bases[it.dd.d.Path], it.dd.d, it.delta.Path, time.Now())
+		b := consolidate.MarkSeen(m.bases[it.dd.d.Path], it.dd.d, it.delta.Path, v.c.clock())
 		m.status = "marked " + it.delta.Path + " seen"
 		return m.saveBaselines(map[string]*model.Baseline{it.dd.d.Path: b})
 	case key.Matches(k, keys.MarkReviewed):
@@ -189,7 +189,7 @@ func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
 		bases := map[string]*model.Baseline{}
 		for _, dd := range pd.dirs {
 			if dd.d.Exists {
-				bases[dd.d.Path] = model.NewBaseline(dd.d, time.Now(), consolidate.SHA256Hex)
+				bases[dd.d.Path] = model.NewBaseline(dd.d, v.c.clock(), consolidate.SHA256Hex)
 			}
 		}
 		m.status = "marked " + tilde(pd.p.Name(), m.c.home) + " reviewed"
@@ -238,7 +238,7 @@ func (v *changesView) rebuild(m *Model) {
 			if !head {
 				head = true
 				v.nproj++
-				rows = append(rows, row{header: true, left: tilde(pd.p.Name(), v.c.home), right: "reviewed " + ago(time.Now(), base.Time)})
+				rows = append(rows, row{header: true, left: tilde(pd.p.Name(), v.c.home), right: "reviewed " + ago(v.c.clock(), base.Time)})
 			}
 			if dd.d.Kind != model.DirAuto {
 				rows = append(rows, row{header: true, left: "  " + dirLabel(dd.d)})
@@ -256,7 +256,7 @@ func (v *changesView) rebuild(m *Model) {
 				default:
 					r.badge = "~"
 				}
-				r.right = writersShort(dl, time.Now())
+				r.right = writersShort(dl, v.c.clock())
 				rows = append(rows, r)
 			}
 		}

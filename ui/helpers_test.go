@@ -34,6 +34,7 @@ func demoConfig(t testing.TB) (Config, string) {
 		Orient:  consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
 		NoColor: false,
 		Home:    "/home/dev",
+		Clock:   func() time.Time { return testNow },
 		// The demo's transcripts, read for real (no cache: each test has
 		// its own copy).
 		Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {

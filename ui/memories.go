@@ -98,7 +98,7 @@ func (m *memoriesPane) rebuild() {
 			right = "not created yet"
 		}
 		rows = append(rows, row{header: true, left: strings.ToUpper(head[:1]) + head[1:], right: right})
-		if dd.log != nil && d.Exists && m.filter == "" {
+		if hasGate(dd) && m.filter == "" {
 			rows = append(rows, row{header: true, left: "  " + dreamLast(m.c, dd), right: gateCell(m.c, dd)})
 		}
 		if d.Index != nil && m.filter == "" {
@@ -190,7 +190,7 @@ func dreamLast(c *shared, dd *dirData) string {
 	if dd.gate.LastConsolidated.IsZero() {
 		return "never consolidated"
 	}
-	return "consolidated " + age(c.now, dd.gate.LastConsolidated) + " ago"
+	return "consolidated " + ago(c.clock(), dd.gate.LastConsolidated)
 }
 
 // selectedItem is the entry under the cursor, or nil.

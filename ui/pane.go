@@ -27,9 +27,13 @@ type pane interface {
 // shared is what every pane reads and the root owns: styles (rebuilt when
 // the background is known), keys, the clock and where home is.
 type shared struct {
-	st       themes.Styles
-	keys     keymap.KeyMap
+	st   themes.Styles
+	keys keymap.KeyMap
+	// now is "today" for the files' ages and dates (pinned by --now);
+	// clock is the wall clock, for what moves while memtui is open: the
+	// dream gate, when a memory was last used, reviews.
 	now      time.Time
+	clock    func() time.Time
 	home     string
 	readonly bool
 }

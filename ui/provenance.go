@@ -9,17 +9,35 @@ import (
 	"github.com/memtui/memtui/model"
 )
 
+// hasGate reports whether Claude Code's autoDream consolidates dir: only
+// the auto memory directory (wherever an override puts it) has a
+// consolidation lock; team and agent memory never do.
+func hasGate(dd *dirData) bool {
+	return dd.log != nil && dd.d.Exists && (dd.d.Kind == model.DirAuto || dd.d.Kind == model.DirOverride)
+}
+
+// gateState is the gate on the wall clock: the time gate opens while
+// memtui is open.
+func gateState(c *shared, dd *dirData) (g model.DreamGate, left time.Duration) {
+	g = dd.gate
+	if !g.LastConsolidated.IsZero() {
+		left = g.LastConsolidated.Add(time.Duration(g.MinHours) * time.Hour).Sub(c.clock())
+		g.TimeOpen = left <= 0
+	}
+	return g, left
+}
+
 // gateSummary says where Claude Code's autoDream gate stands for a
 // directory, in one line: when it last consolidated, how many sessions
 // touched the project since, and whether both gates are open.
 func gateSummary(c *shared, dd *dirData) string {
-	if dd.log == nil {
+	if !hasGate(dd) {
 		return ""
 	}
-	g := dd.gate
+	g, left := gateState(c, dd)
 	last := "never consolidated"
 	if !g.LastConsolidated.IsZero() {
-		last = "consolidated " + age(c.now, g.LastConsolidated) + " ago"
+		last = "consolidated " + ago(c.clock(), g.LastConsolidated)
 	}
 	n := len(g.Sessions)
 	s := fmt.Sprintf("Dream: %s · %d %s since · ", last, n, plural(n, "session", "sessions"))
@@ -27,7 +45,6 @@ func gateSummary(c *shared, dd *dirData) string {
 	case g.WouldFire():
 		return s + "due (both gates open)"
 	case !g.TimeOpen:
-		left := g.LastConsolidated.Add(time.Duration(g.MinHours) * time.Hour).Sub(c.now)
 		return s + fmt.Sprintf("not due for %s (%d h gate)", roundDur(left), g.MinHours)
 	}
 	return s + fmt.Sprintf("waiting for %d more %s (%d-session gate)", g.MinSessions-n, plural(g.MinSessions-n, "session", "sessions"), g.MinSessions)
@@ -35,12 +52,12 @@ func gateSummary(c *shared, dd *dirData) string {
 
 // gateCell is the dream gate in a list row's right column.
 func gateCell(c *shared, dd *dirData) string {
-	g := dd.gate
+	g, left := gateState(c, dd)
 	switch {
 	case g.WouldFire():
 		return "dream due"
 	case !g.TimeOpen:
-		return "dream in " + roundDur(g.LastConsolidated.Add(time.Duration(g.MinHours)*time.Hour).Sub(c.now))
+		return "dream in " + roundDur(left)
 	}
 	return fmt.Sprintf("dream %d/%d", len(g.Sessions), g.MinSessions)
 }
@@ -77,7 +94,7 @@ func heatSummary(c *shared, dd *dirData, path string) string {
 	add(h.Unchanged, "re-read", "re-reads")
 	add(h.Recalls, "recall", "recalls")
 	add(h.IndexLoads, "index load", "index loads")
-	return fmt.Sprintf("%s in %d %s, last %s ago%s", strings.Join(parts, ", "), h.Sessions, plural(h.Sessions, "session", "sessions"), age(c.now, h.Last), since)
+	return fmt.Sprintf("%s in %d %s, last %s%s", strings.Join(parts, ", "), h.Sessions, plural(h.Sessions, "session", "sessions"), ago(c.clock(), h.Last), since)
 }
 
 // heatCell is a memory's use count in a list row ("12×"); "" before the

@@ -236,3 +236,23 @@ func TestReadOnlyRecordsNoReview(t *testing.T) {
 		t.Errorf("the changes view does not say reviews are not recorded:\n%s", s)
 	}
 }
+
+// The dream gate belongs to the auto memory directory: team memory (and
+// agent memory) has no consolidation lock and autoDream never runs there.
+func TestDreamGateOnlyForAutoMemory(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.selectProject("acme-api")
+	var gates, stores int
+	for _, r := range d.m.memories.list.rows {
+		if r.header && strings.HasPrefix(r.right, "dream ") {
+			gates++
+		}
+		if r.header && !strings.HasPrefix(r.left, " ") {
+			stores++
+		}
+	}
+	if stores < 2 || gates != 1 {
+		t.Fatalf("acme-api has %d stores (memory and team) and %d dream gate rows; want the gate on the memory store only", stores, gates)
+	}
+}

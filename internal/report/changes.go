@@ -91,6 +91,9 @@ func Changes(w io.Writer, dirs []DirChanges, st DiffStyles, home string, width i
 // writerLines says who wrote a changed file since the review.
 func writerLines(c consolidate.Delta, log *model.TranscriptLog) []string {
 	if len(c.Writes) == 0 {
+		if log == nil {
+			return []string{"  who wrote it is not known: the transcripts were not read"}
+		}
 		if c.Kind == consolidate.DeltaDeleted {
 			return []string{"  no recorded session deleted it (memtui, a person, a script or Claude Code's background consolidation)"}
 		}
