@@ -134,6 +134,10 @@ type Model struct {
 	loading bool
 	// logSem bounds the transcript reads running at once.
 	logSem chan struct{}
+	// logStop cancels the transcript reads of the current generation: a
+	// refresh makes them obsolete, and they would hold the read slots.
+	logCtx  context.Context
+	logStop context.CancelFunc
 
 	renders      map[renderKey]string
 	source       bool
@@ -508,6 +512,10 @@ const refreshing = "Reading everything again…"
 // refresh discovers and reads everything again.
 func (m *Model) refresh() tea.Cmd {
 	m.gen++
+	if m.logStop != nil {
+		m.logStop()
+		m.logCtx, m.logStop = nil, nil
+	}
 	m.loading = true
 	m.status = refreshing
 	m.loader.stop()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	tea "charm.land/bubbletea/v2"
@@ -54,9 +55,12 @@ func (m *Model) readTranscripts(idx int) tea.Cmd {
 	if m.logSem == nil {
 		m.logSem = make(chan struct{}, max(m.cfg.Workers, 1))
 	}
+	if m.logCtx == nil {
+		m.logCtx, m.logStop = context.WithCancel(m.ctx)
+	}
 	snap := snapshot(pd.p)
 	olds := slices.Clone(pd.dirs)
-	gen, seq, ctx, sem, read, copts := m.gen, pd.logSeq, m.ctx, m.logSem, m.cfg.Transcripts, m.cfg.Orient
+	gen, seq, ctx, sem, read, copts := m.gen, pd.logSeq, m.logCtx, m.logSem, m.cfg.Transcripts, m.cfg.Orient
 	return func() tea.Msg {
 		select {
 		case sem <- struct{}{}:
@@ -94,7 +98,7 @@ func (m *Model) onTranscripts(msg transcriptsMsg) tea.Cmd {
 		cmds = append(cmds, m.readTranscripts(msg.idx))
 	}
 	if msg.err != nil {
-		if m.ctx.Err() == nil {
+		if !errors.Is(msg.err, context.Canceled) {
 			pd.logErr = msg.err
 			m.status = "transcripts of " + tilde(pd.p.Name(), m.c.home) + " could not be read: " + msg.err.Error()
 		}
