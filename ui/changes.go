@@ -7,11 +7,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
-	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -29,18 +27,12 @@ type chgItem struct {
 // review, each change as a diff with the sessions that wrote it. m marks
 // one file seen, M the whole project reviewed.
 type changesView struct {
-	c     *shared
+	listDiff
 	sc    *consolidate.SecretScanner
 	items []*chgItem
-	list  list
-	diff  *diffView
 	// nproj counts the projects with changes; first counts directories
 	// seen for the first time (their baseline is being recorded).
 	nproj, pending int
-	focusDiff      bool
-	w, h           int
-	wide           bool
-	listW, listH   int
 	// cache keeps each directory's changes while neither it, its
 	// baseline nor its project's log changed: every value here is
 	// replaced, never mutated, so pointers identify versions.
@@ -54,7 +46,7 @@ type chgCache struct {
 }
 
 func newChangesView(c *shared, sc *consolidate.SecretScanner) *changesView {
-	v := &changesView{c: c, sc: sc, diff: newDiffView(c)}
+	v := &changesView{listDiff: newListDiff(c), sc: sc}
 	v.diff.empty = "Select a change to see its diff."
 	return v
 }
@@ -371,38 +363,6 @@ func (v *changesView) setFocus(diff bool) {
 	v.layout()
 }
 
-func (v *changesView) SetSize(w, h int) {
-	v.w, v.h = w, h
-	v.layout()
-}
-
-// layout is the proposals view's: the list beside the diff when wide,
-// above it otherwise.
-func (v *changesView) layout() {
-	if v.w <= 0 || v.h <= 0 {
-		return
-	}
-	body := max(v.h-1, 2)
-	v.wide = v.w >= wideLayoutMin
-	if v.wide {
-		v.listW = v.w * 38 / 100
-		v.listH = max(body-1, 1)
-		v.list.setSize(v.listW, v.listH)
-		v.diff.SetSize(v.w-v.listW-1, v.listH)
-		return
-	}
-	avail := max(body-2, 2)
-	if v.focusDiff {
-		v.listH = min(3, avail/3)
-	} else {
-		v.listH = min(max(avail*2/5, 3), max(len(v.list.rows), 1))
-	}
-	v.listH = max(min(v.listH, avail-1), 1)
-	v.listW = v.w
-	v.list.setSize(v.w, v.listH)
-	v.diff.SetSize(v.w, max(avail-v.listH, 1))
-}
-
 func (v *changesView) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -423,7 +383,6 @@ func (v *changesView) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (v *changesView) View() string {
-	st := v.c.st
 	empty := "Nothing changed since the last review."
 	switch {
 	case len(v.items) == 0 && v.pending > 0 && v.c.readonly:
@@ -431,40 +390,7 @@ func (v *changesView) View() string {
 	case len(v.items) == 0 && v.pending > 0:
 		empty = "Recording what each memory looks like now…"
 	}
-	listView := listPaneView(&v.list, v.c, !v.focusDiff, empty)
-	listHead := paneHeading(v.c, fmt.Sprintf("Changes (%d)", len(v.items)), "", v.listW, !v.focusDiff)
-	diffW := v.w
-	if v.wide {
-		diffW = v.w - v.listW - 1
-	}
-	hunks := ""
-	if n := len(v.diff.hunkRows); n > 0 {
-		hunks = fmt.Sprintf("hunk %d/%d", max(v.diff.currentHunk()+1, 1), n)
-	}
-	diffHead := paneHeading(v.c, "Diff · "+v.diff.modeName(), hunks, diffW, v.focusDiff)
-	status := v.statusLine()
-	if !v.wide {
-		return status + "\n" + listHead + "\n" + listView + "\n" + diffHead + "\n" + v.diff.View()
-	}
-	left := strings.Split(listHead+"\n"+listView, "\n")
-	right := strings.Split(diffHead+"\n"+v.diff.View(), "\n")
-	sep := paint.New(st.Faint).Paint("│")
-	if c := st.Pane.GetBorderTopForeground(); c != nil {
-		sep = paint.New(lipgloss.NewStyle().Foreground(c)).Paint("│")
-	}
-	var b strings.Builder
-	b.WriteString(status)
-	for i := range max(len(left), len(right)) {
-		b.WriteByte('\n')
-		if i < len(left) {
-			b.WriteString(left[i])
-		}
-		b.WriteString(sep)
-		if i < len(right) {
-			b.WriteString(right[i])
-		}
-	}
-	return b.String()
+	return v.render(v.statusLine(), fmt.Sprintf("Changes (%d)", len(v.items)), v.hunkNote(), empty)
 }
 
 // statusLine counts the changes and says what the keys do.
@@ -500,34 +426,7 @@ func (v *changesView) FullHelp() [][]key.Binding {
 
 // wheel scrolls the part under the pointer; x and y count from the view's
 // top left corner.
-func (v *changesView) wheel(x, y, n int) {
-	if v.onList(x, y) {
-		v.list.scroll(n)
-		v.follow()
-		return
-	}
-	v.diff.scroll(n)
-}
+func (v *changesView) wheel(x, y, n int) { v.listDiff.wheel(x, y, n, v.follow) }
 
 // click selects the change clicked, or gives the diff the keys.
-func (v *changesView) click(x, y int) {
-	if !v.onList(x, y) {
-		if y > 0 {
-			v.setFocus(true)
-		}
-		return
-	}
-	if v.list.clickRow(y - 2) {
-		v.follow()
-	}
-	if v.focusDiff {
-		v.setFocus(false)
-	}
-}
-
-func (v *changesView) onList(x, y int) bool {
-	if v.wide {
-		return x < v.listW
-	}
-	return y < 2+v.listH
-}
+func (v *changesView) click(x, y int) { v.listDiff.click(x, y, v.follow, v.setFocus) }

@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
@@ -259,30 +258,22 @@ func (m *Model) assembleProposals() {
 // person accepts, rejects or keeps some hunks of each; the root writes the
 // accepted set (w).
 type proposalsView struct {
-	c     *shared
+	listDiff
 	items []*propItem // list rows refer to these
 	nproj int
-	list  list
-	diff  *diffView
 	// dec is the decisions, by proposal ID; sc masks edited results.
 	dec map[string]*decision
 	sc  *consolidate.SecretScanner
 	// progress is a write in progress; lastWrite the last one's counts.
 	progress, lastWrite string
 	groups              []propGroup
-	// focusDiff gives the keys to the diff rather than the list.
-	focusDiff bool
-	computing bool
-	computed  bool
-	loading   bool
-	w, h      int
-	wide      bool
-	listW     int
-	listH     int
+	computing           bool
+	computed            bool
+	loading             bool
 }
 
 func newProposalsView(c *shared, sc *consolidate.SecretScanner) *proposalsView {
-	v := &proposalsView{c: c, diff: newDiffView(c), sc: sc, dec: map[string]*decision{}}
+	v := &proposalsView{listDiff: newListDiff(c), sc: sc, dec: map[string]*decision{}}
 	if !c.readonly {
 		v.diff.decOf = v.decisionOf
 	}
@@ -441,42 +432,6 @@ func (v *proposalsView) back() bool {
 	return true
 }
 
-// wideLayoutMin is the width from which the diff sits beside the list;
-// below it, the diff sits under the list and tab gives it most rows.
-const wideLayoutMin = wideWidth
-
-func (v *proposalsView) SetSize(w, h int) {
-	v.w, v.h = w, h
-	v.layout()
-}
-
-// layout sizes the list and the diff: a status line, then a heading over
-// each part.
-func (v *proposalsView) layout() {
-	if v.w <= 0 || v.h <= 0 {
-		return
-	}
-	body := max(v.h-1, 2)
-	v.wide = v.w >= wideLayoutMin
-	if v.wide {
-		v.listW = v.w * 38 / 100
-		v.listH = max(body-1, 1)
-		v.list.setSize(v.listW, v.listH)
-		v.diff.SetSize(v.w-v.listW-1, v.listH)
-		return
-	}
-	avail := max(body-2, 2)
-	if v.focusDiff {
-		v.listH = min(3, avail/3)
-	} else {
-		v.listH = min(max(avail*2/5, 3), max(len(v.list.rows), 1))
-	}
-	v.listH = max(min(v.listH, avail-1), 1)
-	v.listW = v.w
-	v.list.setSize(v.w, v.listH)
-	v.diff.SetSize(v.w, max(avail-v.listH, 1))
-}
-
 func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -518,37 +473,10 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 
 // wheel scrolls the part under the pointer; x and y count from the view's
 // top left corner.
-func (v *proposalsView) wheel(x, y, n int) {
-	if v.onList(x, y) {
-		v.list.scroll(n)
-		v.follow()
-		return
-	}
-	v.diff.scroll(n)
-}
+func (v *proposalsView) wheel(x, y, n int) { v.listDiff.wheel(x, y, n, v.follow) }
 
 // click selects the proposal clicked, or gives the diff the keys.
-func (v *proposalsView) click(x, y int) {
-	if !v.onList(x, y) {
-		if y > 0 {
-			v.setFocus(true)
-		}
-		return
-	}
-	if v.list.clickRow(y - 2) {
-		v.follow()
-	}
-	if v.focusDiff {
-		v.setFocus(false)
-	}
-}
-
-func (v *proposalsView) onList(x, y int) bool {
-	if v.wide {
-		return x < v.listW
-	}
-	return y < 2+v.listH
-}
+func (v *proposalsView) click(x, y int) { v.listDiff.click(x, y, v.follow, v.setFocus) }
 
 func (v *proposalsView) View() string {
 	st := v.c.st
@@ -561,52 +489,18 @@ func (v *proposalsView) View() string {
 		empty = "Waiting for the projects to be read…"
 	}
 	v.list.dim = st.Faint
-	listView := listPaneView(&v.list, v.c, !v.focusDiff, empty)
-	listHead := v.heading(fmt.Sprintf("Proposals (%d)", len(v.items)), "", v.listW, !v.focusDiff)
-	diffW := v.w
-	if v.wide {
-		diffW = v.w - v.listW - 1
-	}
-	hunks := ""
+	hunks := v.hunkNote()
 	if n := len(v.diff.units); v.diff.deciding() && n > 0 {
 		hunks = fmt.Sprintf("hunk %d/%d", v.diff.cur+1, n)
 		if v.diff.anchor >= 0 {
 			hunks = fmt.Sprintf("hunks %d–%d/%d", min(v.diff.anchor, v.diff.cur)+1, max(v.diff.anchor, v.diff.cur)+1, n)
 		}
-	} else if n := len(v.diff.hunkRows); n > 0 {
-		hunks = fmt.Sprintf("hunk %d/%d", max(v.diff.currentHunk()+1, 1), n)
 	}
-	diffHead := v.heading("Diff · "+v.diff.modeName(), hunks, diffW, v.focusDiff)
-	if !v.wide {
-		return status + "\n" + listHead + "\n" + listView + "\n" + diffHead + "\n" + v.diff.View()
-	}
-	left := strings.Split(listHead+"\n"+listView, "\n")
-	right := strings.Split(diffHead+"\n"+v.diff.View(), "\n")
-	sep := paint.New(st.Faint).Paint("│")
-	if c := st.Pane.GetBorderTopForeground(); c != nil {
-		sep = paint.New(lipgloss.NewStyle().Foreground(c)).Paint("│")
-	}
-	var b strings.Builder
-	b.WriteString(status)
-	for i := range max(len(left), len(right)) {
-		b.WriteByte('\n')
-		if i < len(left) {
-			b.WriteString(left[i])
-		}
-		b.WriteString(sep)
-		if i < len(right) {
-			b.WriteString(right[i])
-		}
-	}
-	return b.String()
+	return v.render(status, fmt.Sprintf("Proposals (%d)", len(v.items)), hunks, empty)
 }
 
 // heading tops the list or the diff: bright when it has the keys, with a
 // rule to the right edge.
-func (v *proposalsView) heading(title, right string, w int, focused bool) string {
-	return paneHeading(v.c, title, right, w, focused)
-}
-
 // paneHeading tops one part of a full-screen view: bright when that part
 // has the keys, with a rule to the right edge and a note at its end.
 func paneHeading(c *shared, title, right string, w int, focused bool) string {
