@@ -30,8 +30,8 @@ type DirChanges struct {
 // sessions that wrote it (or saying that none recorded did).
 func Changes(w io.Writer, dirs []DirChanges, st DiffStyles, home string, width int) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	head, title, why, file, hunk, add, del := paint.New(st.ID), paint.New(st.Title), paint.New(st.Rationale),
-		paint.New(st.File), paint.New(st.Hunk), paint.New(st.Add), paint.New(st.Del)
+	head, title, why := paint.New(st.ID), paint.New(st.Title), paint.New(st.Rationale)
+	dp := newDiffPainters(st)
 	total, first := 0, 0
 	for _, d := range dirs {
 		if d.FirstLook {
@@ -52,23 +52,7 @@ func Changes(w io.Writer, dirs []DirChanges, st DiffStyles, home string, width i
 			for _, l := range writerLines(c, d.Log) {
 				bw.WriteString(why.Paint(hang(l, width, 2)) + "\n")
 			}
-			for _, line := range strings.Split(strings.TrimSuffix(consolidate.UnifiedDiff(c.Change(), c.Before), "\n"), "\n") {
-				if line == "" {
-					continue
-				}
-				line = maskSecrets(line)
-				switch {
-				case strings.HasPrefix(line, "---") || strings.HasPrefix(line, "+++"):
-					line = file.Paint(line)
-				case strings.HasPrefix(line, "@@"):
-					line = hunk.Paint(line)
-				case strings.HasPrefix(line, "+"):
-					line = add.Paint(line)
-				case strings.HasPrefix(line, "-"):
-					line = del.Paint(line)
-				}
-				bw.WriteString(line + "\n")
-			}
+			writeDiff(bw, consolidate.UnifiedDiff(c.Change(), c.Before), dp)
 		}
 	}
 	var sum string

@@ -51,8 +51,8 @@ func DefaultDiffStyles(dark bool) DiffStyles {
 // before returns a file's content as the proposal read it.
 func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) string, st DiffStyles, home string, width int) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	id, title, why, file, hunk, add, del := paint.New(st.ID), paint.New(st.Title), paint.New(st.Rationale),
-		paint.New(st.File), paint.New(st.Hunk), paint.New(st.Add), paint.New(st.Del)
+	id, title, why := paint.New(st.ID), paint.New(st.Title), paint.New(st.Rationale)
+	dp := newDiffPainters(st)
 	for i, p := range ps {
 		if i > 0 {
 			bw.WriteString("\n")
@@ -75,20 +75,7 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 			bw.WriteString(why.Paint(hang("fixes: "+strings.Join(refs, ", "), width, 0)) + "\n")
 		}
 		for _, c := range p.Changes {
-			for _, line := range strings.Split(strings.TrimSuffix(consolidate.UnifiedDiff(c, before(p.MemoryDir, c.Path)), "\n"), "\n") {
-				line = maskSecrets(line) // the lines a redaction removes hold them whole
-				switch {
-				case strings.HasPrefix(line, "---") || strings.HasPrefix(line, "+++"):
-					line = file.Paint(line)
-				case strings.HasPrefix(line, "@@"):
-					line = hunk.Paint(line)
-				case strings.HasPrefix(line, "+"):
-					line = add.Paint(line)
-				case strings.HasPrefix(line, "-"):
-					line = del.Paint(line)
-				}
-				bw.WriteString(line + "\n")
-			}
+			writeDiff(bw, consolidate.UnifiedDiff(c, before(p.MemoryDir, c.Path)), dp)
 		}
 	}
 	counts := map[model.ProposalKind]int{}
@@ -110,6 +97,35 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 	}
 	bw.WriteString(paint.New(st.Summary).Paint(sum) + "\n")
 	return bw.Flush()
+}
+
+// diffPainters colour the lines of a unified diff.
+type diffPainters struct{ file, hunk, add, del paint.Painter }
+
+func newDiffPainters(st DiffStyles) diffPainters {
+	return diffPainters{paint.New(st.File), paint.New(st.Hunk), paint.New(st.Add), paint.New(st.Del)}
+}
+
+// writeDiff writes a unified diff line by line, coloured, with every
+// secret masked: the lines a redaction removes hold them whole.
+func writeDiff(bw *bufio.Writer, diff string, p diffPainters) {
+	for _, line := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		line = maskSecrets(line)
+		switch {
+		case strings.HasPrefix(line, "---") || strings.HasPrefix(line, "+++"):
+			line = p.file.Paint(line)
+		case strings.HasPrefix(line, "@@"):
+			line = p.hunk.Paint(line)
+		case strings.HasPrefix(line, "+"):
+			line = p.add.Paint(line)
+		case strings.HasPrefix(line, "-"):
+			line = p.del.Paint(line)
+		}
+		bw.WriteString(line + "\n")
+	}
 }
 
 // maskSecrets replaces each secret in a line with its mask: a secret is
