@@ -1,7 +1,6 @@
 package consolidate
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/memtui/memtui/model"
@@ -17,40 +16,24 @@ func ShortSession(id string) string {
 }
 
 // WriterLabel says in one line who made write w and how, for reports and
-// the TUI: "session 5f0c2a8e “Fix billing” (subagent a3f9c2e1) on
-// feat/billing, 2026-08-03 09:14 UTC, Edit". log supplies session titles;
-// it may be nil.
+// the TUI: `session 5f0c2a8e ("Fix billing") on feat/billing, 2026-08-03
+// 09:14 UTC, Edit`. log supplies session titles; it may be nil.
 func WriterLabel(w model.MemWrite, log *model.TranscriptLog) string {
-	var b strings.Builder
-	switch {
-	case w.Kind == model.WriteMemtui:
-		b.WriteString("memtui (an applied proposal)")
-	case w.Session == "":
-		b.WriteString("an unknown session")
-	default:
-		b.WriteString("session " + ShortSession(w.Session))
-		if log != nil {
-			if s := log.Sessions[w.Session]; s != nil && s.Title != "" {
-				fmt.Fprintf(&b, " “%s”", ixClip(s.Title, 48))
-			}
-		}
-	}
-	if w.Agent != "" {
-		b.WriteString(" (subagent " + ShortSession(w.Agent) + ")")
-	}
+	s := writerName(log, &w)
 	if w.Branch != "" && w.Branch != "HEAD" {
-		b.WriteString(" on " + w.Branch)
+		s += " on " + w.Branch
 	}
 	if !w.Time.IsZero() {
-		b.WriteString(", " + w.Time.UTC().Format("2006-01-02 15:04") + " UTC")
+		s += ", " + fmtTime(w.Time)
 	}
 	if how := writeHow(w); how != "" {
-		b.WriteString(", " + how)
+		s += ", " + how
 	}
-	return b.String()
+	return s
 }
 
-// writeHow names the tool behind a write.
+// writeHow names the tool behind a write; a fork's and memtui's names
+// (writerName) say how already.
 func writeHow(w model.MemWrite) string {
 	switch w.Kind {
 	case model.WriteFull:
@@ -66,11 +49,6 @@ func writeHow(w model.MemWrite) string {
 		return "memory tool"
 	case model.WriteShell:
 		return "shell: " + ixClip(strings.Join(strings.Fields(w.Command), " "), 60)
-	case model.WriteFork:
-		if w.Verb == "Improved" {
-			return "background consolidation (autoDream)"
-		}
-		return "background memory extraction"
 	}
 	return ""
 }

@@ -942,14 +942,17 @@ func writerName(log *model.TranscriptLog, w *model.MemWrite) string {
 		}
 		return "Claude Code's background memory extraction"
 	}
-	s := "session " + shortID(w.Session)
+	if w.Session == "" {
+		return "an unknown session"
+	}
+	s := "session " + ShortSession(w.Session)
 	if log != nil {
 		if sess := log.Sessions[w.Session]; sess != nil && sess.Title != "" {
 			s += fmt.Sprintf(" (%q)", shorten(sess.Title, 60))
 		}
 	}
 	if w.Agent != "" {
-		s = "subagent " + shortID(w.Agent) + " of " + s
+		s = "subagent " + ShortSession(w.Agent) + " of " + s
 	}
 	return s
 }
@@ -965,13 +968,6 @@ func branchOf(log *model.TranscriptLog, w *model.MemWrite) string {
 		}
 	}
 	return ""
-}
-
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
 }
 
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + " UTC" }
