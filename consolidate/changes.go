@@ -1,7 +1,6 @@
 package consolidate
 
 import (
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -75,21 +74,16 @@ func ChangesSince(d *model.MemoryDir, base *model.Baseline, log *model.Transcrip
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	if log != nil && len(out) > 0 {
-		byPath := make(map[string]int, len(out))
-		for i, c := range out {
-			byPath[filepath.Join(d.Path, filepath.FromSlash(c.Path))] = i
-		}
-		for _, w := range log.Writes {
-			i, ok := byPath[w.Path]
-			if !ok {
-				continue
-			}
+		prov := Provenance(d, log)
+		for i := range out {
 			since := base.Time
 			if t := base.Files[out[i].Path].Time; t.After(since) {
 				since = t
 			}
-			if w.Time.After(since) {
-				out[i].Writes = append(out[i].Writes, w)
+			for _, w := range prov[out[i].Path] {
+				if w.Time.After(since) {
+					out[i].Writes = append(out[i].Writes, w)
+				}
 			}
 		}
 	}
