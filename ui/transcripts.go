@@ -116,9 +116,9 @@ func (m *Model) onTranscripts(msg transcriptsMsg) tea.Cmd {
 		case pd.dirs[di] == old:
 			pd.dirs[di] = msg.dirs[k]
 		default:
-			// Reloaded while the transcripts were read: check the new
-			// value with the log too.
-			pd.dirs[di] = pd.dirs[di].withLog(pd.p, m.cfg.Orient)
+			// Reloaded while the transcripts were read: the reload has
+			// queued another read (logAgain), whose message checks the
+			// new value with the log, off the UI thread.
 		}
 	}
 	pd.summarize()
