@@ -15,7 +15,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -590,27 +589,7 @@ func (s *session) readTranscripts(ctx context.Context, stderr io.Writer) {
 		return
 	}
 	ps := s.scan.Projects
-	errs := make([]error, len(ps))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(2, len(ps)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ps[i].TranscriptDir == "" {
-					continue // a --memory-dir: no transcripts of its own
-				}
-				log, err := memfs.ReadTranscripts(ctx, ps[i], s.transcriptOptions())
-				ps[i].Log, errs[i] = log, err
-			}
-		}()
-	}
-	for i := range ps {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	errs := memfs.ReadAllTranscripts(ctx, ps, 2, s.transcriptOptions())
 	for i, err := range errs {
 		if err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "memtui: the transcripts of %s could not be read: %v\n", ps[i].Name(), err)

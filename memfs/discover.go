@@ -352,30 +352,7 @@ func (d *discoverer) projects(ctx context.Context, c configDir) ([]*model.Projec
 	sort.Strings(slugs)
 
 	out := make([]*model.Project, len(slugs))
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	workers := d.opts.Workers
-	if workers > len(slugs) {
-		workers = len(slugs)
-	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(slugs) {
-					return
-				}
-				out[i] = d.project(c, slugs[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(ctx, len(slugs), d.opts.Workers, func(i int) { out[i] = d.project(c, slugs[i]) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -100,6 +100,20 @@ func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptio
 	return log, nil
 }
 
+// ReadAllTranscripts reads the transcripts of every project that has a
+// transcript dir, projects at a time, and sets each one's Log. errs[i] is
+// why project i's could not be read (its Log stays nil).
+func ReadAllTranscripts(ctx context.Context, ps []*model.Project, projects int, opts TranscriptOptions) (errs []error) {
+	errs = make([]error, len(ps))
+	parallel(ctx, len(ps), projects, func(i int) {
+		if ps[i].TranscriptDir == "" {
+			return // a --memory-dir: no transcripts of its own
+		}
+		ps[i].Log, errs[i] = ReadTranscripts(ctx, ps[i], opts)
+	})
+	return errs
+}
+
 // memoryDirs lists the project's memory dirs, absolute and cleaned, with
 // the transcript dir's own memory/ (the auto memdir, even when Discover
 // did not list it because it was absent then).
@@ -287,36 +301,22 @@ func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, t
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(todo))
+	// A scanner holds a large buffer: one per worker, not one per file.
+	scanners := sync.Pool{New: func() any { return newScanner(mem, opts) }}
 	var (
 		mu   sync.Mutex
-		next int
 		read int64
-		wg   sync.WaitGroup
 	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := newScanner(mem, opts)
-			for ctx.Err() == nil {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= len(todo) {
-					return
-				}
-				i := todo[k]
-				st, n := sc.scan(ctx, files[i], cache.Files[files[i].path])
-				mu.Lock()
-				states[i] = st
-				read += n
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(ctx, len(todo), workers, func(k int) {
+		sc := scanners.Get().(*scanner)
+		defer scanners.Put(sc)
+		i := todo[k]
+		st, n := sc.scan(ctx, files[i], cache.Files[files[i].path])
+		mu.Lock()
+		states[i] = st
+		read += n
+		mu.Unlock()
+	})
 	if err := ctx.Err(); err != nil {
 		return read, err
 	}
