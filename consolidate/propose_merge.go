@@ -527,17 +527,13 @@ func setDescription(content []byte, desc string) ([]byte, bool) {
 	return out, true
 }
 
-// yamlScalar writes s as a YAML value: plain when that reads back the same
-// for sure, else double-quoted (Go's escapes are YAML's).
+// yamlScalar writes s as a YAML value for a field memtui repairs: plain
+// only when it starts with a letter and holds no quote, colon, hash or
+// backslash (so that even a tolerant, line-based reader takes it whole), and
+// model.YAMLScalar agrees; else double-quoted.
 func yamlScalar(s string) string {
-	plain := s != "" && s == strings.TrimSpace(s) && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'z') &&
-		!strings.ContainsAny(s, "#:\"'\\\t\r\n") && !strings.HasSuffix(s, ":")
-	switch strings.ToLower(s) {
-	case "true", "false", "yes", "no", "on", "off", "null", "y", "n":
-		plain = false
-	}
-	if plain {
-		return s
+	if s != "" && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'z') && !strings.ContainsAny(s, "#:\"'\\") {
+		return model.YAMLScalar(s)
 	}
 	return strconv.Quote(s)
 }

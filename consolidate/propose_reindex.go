@@ -766,10 +766,10 @@ func (r *reindexer) freshName(stem string) string {
 // with the blank line Claude Code puts after it.
 func (r *reindexer) frontmatterFor(name, desc string, typ model.Type) string {
 	if r.legacy {
-		return fmt.Sprintf("---\nname: %s\ndescription: %s\ntype: %s\n---\n\n", rxYAML(name), rxYAML(desc), typ)
+		return fmt.Sprintf("---\nname: %s\ndescription: %s\ntype: %s\n---\n\n", model.YAMLScalar(name), model.YAMLScalar(desc), typ)
 	}
 	return fmt.Sprintf("---\nname: %s\ndescription: %s\nmetadata: \n  node_type: memory\n  type: %s\n  modified: %s\n---\n\n",
-		rxYAML(name), rxYAML(desc), typ, r.now.UTC().Format("2006-01-02T15:04:05.000Z"))
+		model.YAMLScalar(name), model.YAMLScalar(desc), typ, r.now.UTC().Format("2006-01-02T15:04:05.000Z"))
 }
 
 // entryLine writes a new entry in the index's style, its hook cut to keep
@@ -1545,45 +1545,6 @@ func rxDest(p string) string {
 		return "<" + p + ">"
 	}
 	return p
-}
-
-// rxYAML writes a scalar for frontmatter: plain when that reads back as the
-// same string, else double-quoted.
-func rxYAML(s string) string {
-	plain := s != "" && strings.TrimSpace(s) == s && !strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") &&
-		!strings.Contains(s, ": ") && !strings.Contains(s, " #") && !strings.HasSuffix(s, ":") &&
-		!strings.ContainsFunc(s, func(c rune) bool { return c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029' || c == '\ufeff' })
-	switch strings.ToLower(s) {
-	case "true", "false", "yes", "no", "on", "off", "null", "~", "y", "n":
-		plain = false
-	}
-	if plain && strings.IndexFunc(s, func(c rune) bool {
-		return !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E')
-	}) < 0 {
-		plain = false // a number
-	}
-	if plain {
-		return s
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, c := range s {
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(c)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		default:
-			b.WriteRune(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 func rxQuote(s string) string { return "\u201c" + ixClip(s, 60) + "\u201d" }

@@ -504,11 +504,6 @@ func TestRxHelpers(t *testing.T) {
 	if got := rxClip("日本語のテキストです", 5); got != "日本語の…" {
 		t.Errorf("clip CJK %q", got)
 	}
-	for in, want := range map[string]string{"plain": "plain", "a: b": `"a: b"`, "yes": `"yes"`, "#x": `"#x"`, `say "hi"`: `say "hi"`, "- x": `"- x"`, "12": `"12"`} {
-		if got := rxYAML(in); got != want {
-			t.Errorf("rxYAML(%q) = %s, want %s", in, got, want)
-		}
-	}
 	if rxSlug("How the Pipeline fits!", "x") != "how-the-pipeline-fits" || rxSlug("待办", "index-notes") != "index-notes" {
 		t.Errorf("slug")
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1091,7 +1090,7 @@ func (e *IndexEditor) Demote(rows []int, archivePath, archiveTitle string) ([]by
 	var b strings.Builder
 	nl := e.eol
 	desc := fmt.Sprintf("Index entries moved out of MEMORY.md (%d): %s", len(sel), strings.Join(names, ", "))
-	b.WriteString("---" + nl + "name: " + ixeYAML(archiveTitle) + nl + "description: " + ixeYAML(ixeClip(desc, 250)) + nl)
+	b.WriteString("---" + nl + "name: " + YAMLScalar(archiveTitle) + nl + "description: " + YAMLScalar(ixeClip(desc, 250)) + nl)
 	b.WriteString("metadata:" + nl + "  node_type: memory" + nl + "  type: reference" + nl + "---" + nl + nl)
 	b.WriteString("# " + archiveTitle + nl + nl)
 	for _, l := range list {
@@ -1177,24 +1176,6 @@ func (e *IndexEditor) tableHeader(v *ixeView, i int) []ixeLine {
 	}
 	n := len(ixCells(rows[i].lines[0].text))
 	return []ixeLine{{text: "|" + strings.Repeat(" |", n)}, {text: "|" + strings.Repeat("---|", n)}}
-}
-
-// ixeYAML writes a frontmatter scalar: plain when safe, else double-quoted.
-func ixeYAML(s string) string {
-	plain := s != "" && strings.TrimSpace(s) == s && !strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") &&
-		!strings.Contains(s, ": ") && !strings.Contains(s, " #") && !strings.HasSuffix(s, ":") &&
-		!strings.ContainsFunc(s, func(c rune) bool { return c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029' || c == '\ufeff' })
-	switch strings.ToLower(s) {
-	case "true", "false", "yes", "no", "on", "off", "null", "~", "y", "n":
-		plain = false
-	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		plain = false
-	}
-	if plain {
-		return s
-	}
-	return strconv.Quote(s)
 }
 
 // ---- history ----
