@@ -52,23 +52,34 @@ func ParseDoc(content []byte) Doc {
 	// 30 lines that really is frontmatter (it parses and carries a memory
 	// key), so that a markdown horizontal rule or setext heading is not
 	// mistaken for one.
-	if off, line, ok := findLateFence(content, start); ok {
-		late := Doc{Open: 1, BodyLine: 1}
-		lateHead := headLines(content, off, FrontmatterMaxLines-line+1)
-		open, _ := matchOpen(lateHead)
-		parseBlock(&late, content, off, off+open, lateHead)
-		if late.Status == FMOK || late.Status == FMTolerant {
-			late.Open += line - 1
-			late.Close += line - 1
-			late.BodyLine += line - 1
-			late.BOM = d.BOM
-			late.Problem = fmt.Sprintf("%s before the opening ---", describePreamble(content[start:off]))
-			late.Status = FMNotAtStart
-			return late
-		}
+	if late, ok := lateFrontmatter(content, start, d.BOM); ok {
+		return late
 	}
 	d.Status = FMNone
 	return d
+}
+
+// lateFrontmatter finds a fenced block further down the first 30 lines
+// that really is frontmatter (it parses), after text Claude Code stops at.
+func lateFrontmatter(content []byte, start int, bom bool) (Doc, bool) {
+	off, line, ok := findLateFence(content, start)
+	if !ok {
+		return Doc{}, false
+	}
+	late := Doc{Open: 1, BodyLine: 1}
+	lateHead := headLines(content, off, FrontmatterMaxLines-line+1)
+	open, _ := matchOpen(lateHead)
+	parseBlock(&late, content, off, off+open, lateHead)
+	if late.Status != FMOK && late.Status != FMTolerant {
+		return Doc{}, false
+	}
+	late.Open += line - 1
+	late.Close += line - 1
+	late.BodyLine += line - 1
+	late.BOM = bom
+	late.Problem = fmt.Sprintf("%s before the opening ---", describePreamble(content[start:off]))
+	late.Status = FMNotAtStart
+	return late, true
 }
 
 // headLines returns content[start:] cut after n lines.
@@ -419,19 +430,28 @@ func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
 	return fm, true
 }
 
-// fastPair splits "key: value" where both are safe plain scalars.
-func fastPair(line []byte) (key, val string, ok bool) {
+// plainKey splits a line at its first colon when what precedes it (at most
+// max bytes) is a simple key: a letter or underscore, then letters, digits,
+// '_' or '-'.
+func plainKey(line []byte, max int) (key, rest []byte, ok bool) {
 	i := bytes.IndexByte(line, ':')
-	if i <= 0 {
-		return "", "", false
+	if i <= 0 || i > max {
+		return nil, nil, false
 	}
-	k := line[:i]
-	for j, c := range k {
+	for j, c := range line[:i] {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || (j > 0 && (c >= '0' && c <= '9' || c == '-'))) {
-			return "", "", false
+			return nil, nil, false
 		}
 	}
-	rest := line[i+1:]
+	return line[:i], line[i+1:], true
+}
+
+// fastPair splits "key: value" where both are safe plain scalars.
+func fastPair(line []byte) (key, val string, ok bool) {
+	k, rest, ok := plainKey(line, len(line))
+	if !ok {
+		return "", "", false
+	}
 	if len(rest) == 0 {
 		return keyString(k), "", true
 	}
@@ -455,17 +475,10 @@ func fastPair(line []byte) (key, val string, ok bool) {
 // value requote leaves alone, non-ASCII or control bytes, a tab after the
 // colon) gives up, and the caller runs YAML.
 func requotedPair(line []byte) (key, val string, ok bool) {
-	i := bytes.IndexByte(line, ':')
-	if i <= 0 || i > 128 { // YAML refuses implicit keys past 1,024 characters
+	k, rest, ok := plainKey(line, 128) // YAML refuses implicit keys past 1,024 characters
+	if !ok {
 		return "", "", false
 	}
-	k := line[:i]
-	for j, c := range k {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || (j > 0 && (c >= '0' && c <= '9' || c == '-'))) {
-			return "", "", false
-		}
-	}
-	rest := line[i+1:]
 	if len(rest) > 0 && rest[0] != ' ' {
 		return "", "", false
 	}

@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -237,20 +236,8 @@ func parseDocRef(content []byte) Doc {
 		parseBlock(&d, content, start, start+open, head)
 		return d
 	}
-	if off, line, ok := findLateFence(content, start); ok {
-		late := Doc{Open: 1, BodyLine: 1}
-		lateHead := headLines(content, off, FrontmatterMaxLines-line+1)
-		open, _ := matchOpen(lateHead)
-		parseBlock(&late, content, off, off+open, lateHead)
-		if late.Status == FMOK || late.Status == FMTolerant {
-			late.Open += line - 1
-			late.Close += line - 1
-			late.BodyLine += line - 1
-			late.BOM = d.BOM
-			late.Problem = fmt.Sprintf("%s before the opening ---", describePreamble(content[start:off]))
-			late.Status = FMNotAtStart
-			return late
-		}
+	if late, ok := lateFrontmatter(content, start, d.BOM); ok {
+		return late
 	}
 	d.Status = FMNone
 	return d
