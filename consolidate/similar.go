@@ -493,6 +493,21 @@ func resetTable[T any](slots, spare *[]T, n int) uint {
 	return uint(64 - bits.TrailingZeros(uint(size)))
 }
 
+// growTable doubles a table made by resetTable, reusing the spare's
+// memory when it is large enough, and returns the old slots to re-insert
+// (they become the spare).
+func growTable[T any](slots, spare *[]T) []T {
+	old := *slots
+	if cap(*spare) >= 2*len(old) {
+		*slots = (*spare)[:2*len(old)]
+		clear(*slots)
+	} else {
+		*slots = make([]T, 2*len(old))
+	}
+	*spare = old
+	return old
+}
+
 // slot returns the slot holding k, or the empty one where k belongs
 // (Fibonacci hashing: the multiply spreads keys that differ only in their
 // low bits). The table is never more than half full.
@@ -531,14 +546,7 @@ func (c *dupCounter) id(k uint64) (int32, bool) {
 
 // grow doubles the table, keeping the ids.
 func (c *dupCounter) grow() {
-	old := c.slots
-	if cap(c.spare) >= 2*len(old) {
-		c.slots = c.spare[:2*len(old)]
-		clear(c.slots)
-	} else {
-		c.slots = make([]dupCounterSlot, 2*len(old))
-	}
-	c.spare = old
+	old := growTable(&c.slots, &c.spare)
 	c.shift--
 	for _, o := range old {
 		if o.id != 0 {
@@ -564,14 +572,7 @@ func (p *dupPairSet) reset(n int) {
 // insert adds k and reports whether it was new.
 func (p *dupPairSet) insert(k uint64) bool {
 	if 2*(p.n+1) > len(p.keys) {
-		old := p.keys
-		if cap(p.spare) >= 2*len(old) {
-			p.keys = p.spare[:2*len(old)]
-			clear(p.keys)
-		} else {
-			p.keys = make([]uint64, 2*len(old))
-		}
-		p.spare = old
+		old := growTable(&p.keys, &p.spare)
 		p.shift--
 		p.n = 0
 		for _, o := range old {
