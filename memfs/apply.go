@@ -159,3 +159,15 @@ type JournalFile struct {
 	// Image is the before-image's path inside the entry ("before/0").
 	Image string `json:"image,omitempty"`
 }
+
+// RecoverReport is what Recover did with one unfinished journal entry.
+type RecoverReport struct {
+	ID        string
+	MemoryDir string
+	// Action is "rolled back", "finished" (it had committed; only its
+	// pending mark was left) or "skipped" (its memory dir is locked by a
+	// running memtui or by Claude Code: tried again next start).
+	Action string
+	Notes  []string
+	Err    error
+}

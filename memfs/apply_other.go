@@ -27,14 +27,5 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 	return ApplyResult{Status: StatusFailed, Err: errNoWrites}
 }
 
-// RecoverReport is what Recover did with one unfinished journal entry.
-type RecoverReport struct {
-	ID        string
-	MemoryDir string
-	Action    string
-	Notes     []string
-	Err       error
-}
-
 // Recover has nothing to do on this platform: nothing is ever written.
 func Recover(journalRoot string) ([]RecoverReport, error) { return nil, nil }

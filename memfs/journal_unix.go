@@ -80,12 +80,20 @@ func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
 			return nil, err
 		}
 	}
-	fd, err := openat(unix.AT_FDCWD, filepath.Join(j.dir, "deleted"), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
-	if err != nil {
+	if err := j.openDeleted(); err != nil {
 		return nil, err
 	}
-	j.delfd = fd
 	return j, nil
+}
+
+// openDeleted opens the entry's deleted/ dir, where deletes are moved.
+func (j *entry) openDeleted() error {
+	fd, err := openat(unix.AT_FDCWD, filepath.Join(j.dir, "deleted"), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	j.delfd = fd
+	return nil
 }
 
 // save writes the manifest atomically and durably.
@@ -116,11 +124,9 @@ func openEntry(root string, m *JournalEntry) (*entry, error) {
 	if err := os.MkdirAll(filepath.Join(j.dir, "deleted"), 0o700); err != nil {
 		return nil, err
 	}
-	fd, err := openat(unix.AT_FDCWD, filepath.Join(j.dir, "deleted"), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
-	if err != nil {
+	if err := j.openDeleted(); err != nil {
 		return nil, err
 	}
-	j.delfd = fd
 	return j, nil
 }
 
@@ -374,18 +380,6 @@ func createContent(dirfd int, name, tmp string, content []byte, mode uint32, rel
 		return rel + ": not restored: " + err.Error()
 	}
 	return ""
-}
-
-// RecoverReport is what Recover did with one unfinished journal entry.
-type RecoverReport struct {
-	ID        string
-	MemoryDir string
-	// Action is "rolled back", "finished" (it had committed; only its
-	// pending mark was left) or "skipped" (its memory dir is locked by a
-	// running memtui or by Claude Code: tried again next start).
-	Action string
-	Notes  []string
-	Err    error
 }
 
 // Recover finishes what a crash interrupted: every journal entry that is
