@@ -167,6 +167,7 @@ type dreamState struct {
 	d        *model.MemoryDir
 	opts     DreamOptions
 	findings []model.Finding
+	lost     []Lost // the lost-update check's analysis
 	byRule   map[string][]model.Finding
 	files    map[string]*model.File // topic files by path
 	docs     map[string]model.Doc
@@ -176,7 +177,8 @@ type dreamState struct {
 func newDreamState(p *model.Project, d *model.MemoryDir, opts DreamOptions) *dreamState {
 	s := &dreamState{p: p, d: d, opts: opts, byRule: map[string][]model.Finding{},
 		files: make(map[string]*model.File, len(d.Files)), docs: make(map[string]model.Doc, len(d.Files)), hashes: map[string]string{}}
-	s.findings = OrientDir(p, d, opts.Options)
+	st := orientDir(p, d, opts.Options)
+	s.findings, s.lost = st.findings, st.lost
 	for _, f := range s.findings {
 		s.byRule[f.Rule] = append(s.byRule[f.Rule], f)
 	}

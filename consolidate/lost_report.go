@@ -17,7 +17,8 @@ func checkLostUpdates(s *dirState) {
 	if s.project == nil || s.project.Log == nil {
 		return
 	}
-	for _, l := range LostUpdates(s.dir, s.project.Log) {
+	s.lost = LostUpdates(s.dir, s.project.Log)
+	for _, l := range s.lost {
 		f := s.fileByPath(l.File)
 		if f == nil {
 			continue

@@ -166,6 +166,11 @@ func dropContent(d *model.MemoryDir) {
 
 // OrientDir runs every check over one memory directory.
 func OrientDir(p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
+	return orientDir(p, d, opts).findings
+}
+
+// orientDir is OrientDir, returning the whole state for Dream to reuse.
+func orientDir(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
 	opts = opts.withDefaults()
 	if opts.sessions == nil && p != nil {
 		opts.sessions = newSessionSet([]*model.Project{p})
@@ -174,7 +179,7 @@ func OrientDir(p *model.Project, d *model.MemoryDir, opts Options) []model.Findi
 	for _, check := range checks {
 		check(s)
 	}
-	return s.findings
+	return s
 }
 
 // checks run in order over each directory. Each appends findings through
@@ -295,6 +300,9 @@ type dirState struct {
 	index    *fileState // MEMORY.md, nil when absent
 	ignored  map[string]bool
 	findings []model.Finding
+	// lost is what the lost-update check found, kept for the restore-lost
+	// proposer (the analysis is the costly part of both).
+	lost []Lost
 }
 
 func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {

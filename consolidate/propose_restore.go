@@ -20,7 +20,7 @@ func proposeRestores(s *dreamState) []model.Proposal {
 		return nil
 	}
 	byFile := map[string][]Lost{}
-	for _, l := range LostUpdates(s.d, s.p.Log) {
+	for _, l := range s.lost {
 		byFile[l.File] = append(byFile[l.File], l)
 	}
 	var out []model.Proposal
