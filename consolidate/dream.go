@@ -176,15 +176,14 @@ type dreamState struct {
 
 func newDreamState(p *model.Project, d *model.MemoryDir, opts DreamOptions) *dreamState {
 	s := &dreamState{p: p, d: d, opts: opts, byRule: map[string][]model.Finding{},
-		files: make(map[string]*model.File, len(d.Files)), docs: make(map[string]model.Doc, len(d.Files)), hashes: map[string]string{}}
+		files: make(map[string]*model.File, len(d.Files)), hashes: map[string]string{}}
 	st := orientDir(p, d, opts.Options)
-	s.findings, s.lost = st.findings, st.lost
+	s.findings, s.lost, s.docs = st.findings, st.lost, st.docs()
 	for _, f := range s.findings {
 		s.byRule[f.Rule] = append(s.byRule[f.Rule], f)
 	}
 	for _, f := range d.Files {
 		s.files[f.Path] = f
-		s.docs[f.Path] = model.ParseDoc(f.Content)
 	}
 	return s
 }

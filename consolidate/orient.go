@@ -169,6 +169,23 @@ func OrientDir(p *model.Project, d *model.MemoryDir, opts Options) []model.Findi
 	return orientDir(p, d, opts).findings
 }
 
+// OrientDirDocs is OrientDir that also returns each topic file's parsed
+// frontmatter by path, for a caller that needs both (the TUI): the checks
+// have parsed every file already.
+func OrientDirDocs(p *model.Project, d *model.MemoryDir, opts Options) ([]model.Finding, map[string]model.Doc) {
+	s := orientDir(p, d, opts)
+	return s.findings, s.docs()
+}
+
+// docs is each topic file's parsed frontmatter by path.
+func (s *dirState) docs() map[string]model.Doc {
+	out := make(map[string]model.Doc, len(s.files))
+	for _, fs := range s.files {
+		out[fs.f.Path] = fs.doc
+	}
+	return out
+}
+
 // orientDir is OrientDir, returning the whole state for Dream to reuse.
 func orientDir(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
 	opts = opts.withDefaults()

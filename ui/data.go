@@ -53,13 +53,11 @@ type dirData struct {
 
 // newDirData checks a freshly loaded directory and indexes the results.
 func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) *dirData {
-	dd := &dirData{d: d, byFile: map[string][]model.Finding{}, docs: make(map[string]model.Doc, len(d.Files))}
-	dd.findings = consolidate.OrientDir(p, d, opts)
+	dd := &dirData{d: d, byFile: map[string][]model.Finding{}}
+	// One pass: the checks parse every file's frontmatter already.
+	dd.findings, dd.docs = consolidate.OrientDirDocs(p, d, opts)
 	for _, f := range dd.findings {
 		dd.byFile[f.File] = append(dd.byFile[f.File], f)
-	}
-	for _, f := range d.Files {
-		dd.docs[f.Path] = model.ParseDoc(f.Content)
 	}
 	if d.Index != nil {
 		l := model.SimulateLoad(d.Index.Content)
