@@ -537,24 +537,23 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 			if !d.Exists {
 				continue
 			}
-			base, err := memfs.LoadBaseline(s.state.Seen, d.Path)
-			if err != nil {
+			// A review happens on the wall clock, not on a pinned "today":
+			// the writes that count are those after it.
+			base, first, err := memfs.OpenBaseline(s.state.Seen, d, time.Now(), !g.readonly)
+			if err != nil && (base != nil || g.readonly) {
 				fmt.Fprintf(stderr, "memtui: %v; starting a new one\n", err)
+			} else if err != nil {
+				return err
 			}
-			dc := report.DirChanges{Project: p.Name(), Dir: d.Path, Log: p.Log}
-			if base == nil {
-				dc.FirstLook = true
-				dc.Reviewed = s.now
-				if !g.readonly {
-					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, s.now, consolidate.SHA256Hex)); err != nil {
-						return err
-					}
-				}
-			} else {
+			dc := report.DirChanges{Project: p.Name(), Dir: d.Path, Log: p.Log, FirstLook: first}
+			switch {
+			case first:
+				dc.Reviewed = time.Now()
+			default:
 				dc.Reviewed = base.Time
 				dc.Deltas = consolidate.ChangesSince(d, base, p.Log)
 				if cf.reviewed && len(dc.Deltas) > 0 {
-					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, s.now, consolidate.SHA256Hex)); err != nil {
+					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, time.Now(), consolidate.SHA256Hex)); err != nil {
 						return err
 					}
 				}

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/google/renameio/v2/maybe"
 
@@ -97,4 +98,30 @@ func SaveBaseline(root string, b *model.Baseline) error {
 	}
 	// The texts are the user's memories: private to them, like the journal.
 	return maybe.WriteFile(baselinePath(root, b.Dir), buf.Bytes(), 0o600)
+}
+
+// sumHex is the hex sha256 memtui names file contents by.
+func sumHex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// OpenBaseline returns the review baseline of d. A directory never
+// reviewed (or whose baseline cannot be read back) gets one recorded as of
+// now, and first is true; with record false (--readonly) nothing is
+// written and the baseline is nil. err says why an unreadable baseline
+// was replaced, or why recording failed (then the baseline is nil).
+func OpenBaseline(root string, d *model.MemoryDir, now time.Time, record bool) (b *model.Baseline, first bool, err error) {
+	b, err = LoadBaseline(root, d.Path)
+	if b != nil {
+		return b, false, nil
+	}
+	if !record {
+		return nil, true, err
+	}
+	b = model.NewBaseline(d, now, sumHex)
+	if serr := SaveBaseline(root, b); serr != nil {
+		return nil, true, serr
+	}
+	return b, true, err
 }

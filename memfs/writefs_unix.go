@@ -8,8 +8,6 @@ package memfs
 // cannot redirect a write out of the directory.
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -42,11 +40,6 @@ func (e *refusedError) Is(target error) bool { return target == errRefused }
 
 func refuse(path, format string, args ...any) error {
 	return &refusedError{Path: path, Reason: fmt.Sprintf(format, args...)}
-}
-
-func sumHex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 func retryEINTR(f func() error) error {

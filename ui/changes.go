@@ -84,16 +84,9 @@ func (m *Model) loadBaselines(idx int) tea.Cmd {
 	return func() tea.Msg {
 		msg := baselinesMsg{gen: gen, idx: idx, bases: map[string]*model.Baseline{}}
 		for _, d := range dirs {
-			b, err := memfs.LoadBaseline(root, d.Path)
+			b, _, err := memfs.OpenBaseline(root, d, now, !readonly)
 			if err != nil {
 				msg.errs = append(msg.errs, err)
-			}
-			if b == nil && !readonly {
-				b = model.NewBaseline(d, now, consolidate.SHA256Hex)
-				if err := memfs.SaveBaseline(root, b); err != nil {
-					msg.errs = append(msg.errs, err)
-					b = nil
-				}
 			}
 			if b != nil {
 				msg.bases[d.Path] = b
