@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func TestBadInputIsReportedNeverFatal(t *testing.T) {
 	if strings.Contains(stdout, "not ours") {
 		t.Error("lint followed a symlink out of the memory directory")
 	}
-	if after := treeHashes(t, cfg); !equalMaps(before, after) {
+	if after := treeHashes(t, cfg); !maps.Equal(before, after) {
 		t.Error("lint changed files on disk")
 	}
 }
@@ -108,18 +109,6 @@ func treeHashes(t *testing.T, root string) map[string]string {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func keys(m map[string]bool) []string {

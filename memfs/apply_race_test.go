@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -376,18 +377,6 @@ func stateHashes(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-func sameHashes(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
 // TestCrashLeavesAllOrNothing kills a subprocess applying a five-file
 // proposal at every step of the transaction, then at random moments, and
 // checks after Recover that the memory dir is exactly as before or exactly
@@ -430,9 +419,9 @@ func TestCrashLeavesAllOrNothing(t *testing.T) {
 		}
 		got := stateHashes(t, w.dir)
 		switch {
-		case sameHashes(got, before):
+		case maps.Equal(got, before):
 			outcomes["rolled back"]++
-		case sameHashes(got, after):
+		case maps.Equal(got, after):
 			outcomes["applied"]++
 		default:
 			t.Errorf("kill at step %d (random %v): neither before nor after: %v\nbefore %v\nafter %v\n%v", at, randomKill, got, before, after, lines)
