@@ -13,8 +13,16 @@ func TestChangesSinceLastReview(t *testing.T) {
 	state := t.TempDir()
 	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", state, "XDG_CACHE_HOME", t.TempDir())
 
-	code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "changes")
-	if code != exitOK || !strings.Contains(stdout, "first look at 1 directory") {
+	// --readonly looks without recording, and says so.
+	code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "--readonly", "changes")
+	if code != exitOK || !strings.Contains(stdout, "first look at 1 directory: nothing recorded (--readonly)") {
+		t.Fatalf("--readonly first run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(state, "memtui", "seen")); len(ents) != 0 {
+		t.Fatalf("--readonly recorded %d baselines", len(ents))
+	}
+	code, stdout, stderr = runCLI(t, e, "--config-dir", cfg, "changes")
+	if code != exitOK || !strings.Contains(stdout, "first look at 1 directory: recorded as reviewed") {
 		t.Fatalf("first run: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(state, "memtui", "seen")); len(ents) != 1 {

@@ -545,7 +545,7 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 			} else if err != nil {
 				return err
 			}
-			dc := report.DirChanges{Project: p.Name(), Dir: d.Path, Log: p.Log, FirstLook: first}
+			dc := report.DirChanges{Project: p.Name(), Dir: d.Path, Log: p.Log, FirstLook: first, Unrecorded: first && g.readonly}
 			switch {
 			case first:
 				dc.Reviewed = time.Now()

@@ -21,8 +21,10 @@ type DirChanges struct {
 	// there was none and this run recorded it.
 	Reviewed  time.Time
 	FirstLook bool
-	Deltas    []consolidate.Delta
-	Log       *model.TranscriptLog // for session titles; may be nil
+	// Unrecorded is true for a first look --readonly kept from recording.
+	Unrecorded bool
+	Deltas     []consolidate.Delta
+	Log        *model.TranscriptLog // for session titles; may be nil
 }
 
 // Changes writes, per directory, every file created, changed or deleted
@@ -32,10 +34,11 @@ func Changes(w io.Writer, dirs []DirChanges, st DiffStyles, home string, width i
 	bw := bufio.NewWriterSize(w, 64<<10)
 	head, title, why := paint.New(st.ID), paint.New(st.Title), paint.New(st.Rationale)
 	dp := newDiffPainters(st)
-	total, first := 0, 0
+	total, first, unrecorded := 0, 0, false
 	for _, d := range dirs {
 		if d.FirstLook {
 			first++
+			unrecorded = unrecorded || d.Unrecorded
 			continue
 		}
 		if len(d.Deltas) == 0 {
@@ -63,7 +66,11 @@ func Changes(w io.Writer, dirs []DirChanges, st DiffStyles, home string, width i
 		sum = fmt.Sprintf("%d %s since the last review", total, Plural(total, "change", "changes"))
 	}
 	if first > 0 {
-		sum += fmt.Sprintf("; first look at %d %s: recorded as reviewed", first, Plural(first, "directory", "directories"))
+		what := "recorded as reviewed"
+		if unrecorded {
+			what = "nothing recorded (--readonly)"
+		}
+		sum += fmt.Sprintf("; first look at %d %s: %s", first, Plural(first, "directory", "directories"), what)
 	}
 	if total > 0 {
 		bw.WriteString("\n")
