@@ -96,11 +96,17 @@ func symlinkErr(path, which string) error {
 }
 
 func tooLargeErr(path string, size, max int64) error {
-	what := "grew past " + sizeText(max) + " while being read"
-	if size > max {
-		what = "a " + sizeText(size) + " file, over the " + sizeText(max) + " memtui reads of it"
-	}
-	return &fs.PathError{Op: "read", Path: path, Err: &refusal{msg: what + "; not read", kind: errTooLarge}}
+	return &fs.PathError{Op: "read", Path: path, Err: &refusal{
+		msg:  sizeText(size) + ", more than the " + sizeText(max) + " memtui reads of such a file; not read",
+		kind: errTooLarge,
+	}}
+}
+
+func grewErr(path string, max int64) error {
+	return &fs.PathError{Op: "read", Path: path, Err: &refusal{
+		msg:  "grew past the " + sizeText(max) + " memtui reads of such a file while being read; not read",
+		kind: errTooLarge,
+	}}
 }
 
 // describeKind names a file's type: describeMode, and symlinks.
@@ -196,7 +202,7 @@ func readCapped(r io.Reader, name string, size, max int64) ([]byte, error) {
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > max {
-			return nil, tooLargeErr(name, int64(len(buf)), max)
+			return nil, grewErr(name, max)
 		}
 		if err == io.EOF {
 			return buf, nil
