@@ -276,8 +276,10 @@ func listSubagents(dir, session string, probs *[]string) []transcriptFile {
 	return out
 }
 
-// statTranscript fills size and mtime; a symlink is followed (transcripts
-// kept in a synced folder), anything but a regular file is skipped.
+// statTranscript fills size and mtime; anything but a regular file (or a
+// link to one) is skipped. A link is listed so that the open step, which
+// does not follow it (openRegular), reports it instead of dropping it
+// silently.
 func statTranscript(tf *transcriptFile, e fs.DirEntry) bool {
 	var info fs.FileInfo
 	var err error
