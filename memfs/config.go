@@ -65,15 +65,12 @@ func DefaultConfigPath(getenv func(string) string) string {
 // nothing), is an error naming the file and the line.
 func LoadConfig(path string) (Config, error) {
 	var cfg Config
-	f, err := os.Open(path)
+	// A config.yaml symlinked from a dotfiles repo is followed; a FIFO,
+	// device or oversized file is an error, never a hang.
+	data, err := readFile(path, maxConfigBytes, followLinks)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
-	if err != nil {
-		return cfg, fmt.Errorf("config %s: %v", path, unwrapPathErr(err))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes))
-	f.Close()
 	if err != nil {
 		return cfg, fmt.Errorf("config %s: %v", path, unwrapPathErr(err))
 	}

@@ -507,7 +507,7 @@ func dirState(p string) presence {
 // subdirs lists the names of the directories in dir (following symlinks to
 // directories, as Claude Code's own listing would).
 func subdirs(dir string) ([]string, error) {
-	f, err := os.Open(dir)
+	f, err := openDir(dir)
 	if err != nil {
 		return nil, err
 	}

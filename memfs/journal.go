@@ -16,8 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -31,7 +29,9 @@ func readManifest(root, id string) (*JournalEntry, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return nil, errors.New("not a journal id: " + id)
 	}
-	b, err := os.ReadFile(filepath.Join(root, id, manifestName))
+	// The manifest is read from inside the journal without following a
+	// link: an entry dir or manifest swapped for one is not read.
+	b, err := readIn(root, id+"/"+manifestName, maxManifestBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, errors.New("no journal entry " + id + " in " + root)
@@ -52,7 +52,7 @@ func List(journalRoot string) ([]JournalEntry, error) {
 	if journalRoot == "" {
 		journalRoot = DefaultJournalRoot()
 	}
-	ents, err := os.ReadDir(journalRoot)
+	ents, err := readDir(journalRoot)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -275,7 +275,7 @@ func (j *entry) image(jf JournalFile) ([]byte, error) {
 	if jf.Image == "" {
 		return nil, errors.New("no before-image")
 	}
-	return os.ReadFile(filepath.Join(j.dir, jf.Image))
+	return readIn(j.dir, jf.Image, maxImageBytes)
 }
 
 // settledAs waits until nobody has name (in dirfd) open for writing, then
@@ -390,7 +390,7 @@ func createContent(dirfd int, name, tmp string, content []byte, mode uint32, rel
 // skipped.
 func Recover(journalRoot string) ([]RecoverReport, error) {
 	opts := ApplyOptions{JournalRoot: journalRoot}.withDefaults()
-	ids, err := os.ReadDir(filepath.Join(opts.JournalRoot, pendingDir))
+	ids, err := readDir(filepath.Join(opts.JournalRoot, pendingDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -423,7 +423,7 @@ func Recover(journalRoot string) ([]RecoverReport, error) {
 
 // recoverHere rolls back the unfinished entries of this session's dir.
 func (s *session) recoverHere() {
-	ids, _ := os.ReadDir(filepath.Join(s.opts.JournalRoot, pendingDir))
+	ids, _ := readDir(filepath.Join(s.opts.JournalRoot, pendingDir))
 	for _, e := range ids {
 		m, err := readManifest(s.opts.JournalRoot, e.Name())
 		if err == nil && m.RealDir == s.realDir && m.State == JournalPrepared {
@@ -476,7 +476,7 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 		jf := m.Files[i]
 		var img []byte
 		if jf.Image != "" {
-			if img, err = os.ReadFile(filepath.Join(jdir, jf.Image)); err != nil {
+			if img, err = readIn(jdir, jf.Image, maxImageBytes); err != nil {
 				res.Path, res.Err = jf.Path, fmt.Errorf("before-image: %w", err)
 				return res
 			}

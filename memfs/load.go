@@ -235,7 +235,7 @@ func (dl *dirLoad) walk(relDir string, depth int) {
 		dl.problem(relDir, model.ProblemUnreadable, fmt.Sprintf("nested more than %d directories deep; not read further", maxDepth))
 		return
 	}
-	f, err := os.Open(abs)
+	f, err := openDir(abs)
 	if err != nil {
 		dl.problem(relDir, model.ProblemUnreadable, errText(err))
 		return

@@ -4,8 +4,6 @@ package memfs
 
 import (
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 )
 
@@ -20,21 +18,16 @@ func readChunk(jobs []readJob, max int64) {
 	}
 }
 
-// readRegular reads up to max bytes of the regular file at p: open, fstat,
-// one sized read, close (the portable twin of read_linux.go).
+// readRegular reads up to max bytes of the regular file at p: the safe
+// reader's open step (no symlink, no FIFO, regular only), then one sized
+// read (the portable twin of read_linux.go). A bigger file is truncated,
+// not refused: LoadDir reports it as such.
 func readRegular(p string, max int64) (fileData, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|openNoFollow|openNonblock, 0)
+	f, fi, err := openRead(p, noFollow)
 	if err != nil {
 		return fileData{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fileData{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		return fileData{}, &fs.PathError{Op: "open", Path: p, Err: errNotRegular}
-	}
 	fd := fileData{size: fi.Size(), mod: fi.ModTime(), perm: uint32(fi.Mode().Perm())}
 	want := fi.Size()
 	if want > max {

@@ -26,9 +26,11 @@ func WriteScratch(name string, content []byte) (string, error) {
 	return f.Name(), nil
 }
 
-// TakeScratch reads a file WriteScratch made and removes it.
+// TakeScratch reads a file WriteScratch made and removes it. The file sits
+// in a shared temp dir while a person edits it: whatever stands at the
+// path then (a link, a FIFO, something huge) is refused, not read.
 func TakeScratch(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path, maxImageBytes, noFollow)
 	os.Remove(path)
 	return b, err
 }

@@ -45,21 +45,30 @@ func baselinePath(root, dir string) string {
 // caller can say so and start a fresh one.
 func LoadBaseline(root, dir string) (*model.Baseline, error) {
 	path := baselinePath(root, dir)
-	f, err := os.Open(path)
+	// memtui's own file: a link, FIFO or device put in its place is
+	// refused, and neither the file nor what it inflates to may pass
+	// maxBaselineBytes.
+	f, fi, err := openRead(path, noFollow)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("review baseline: %w", err)
 	}
 	defer f.Close()
+	if fi.Size() > maxBaselineBytes {
+		return nil, fmt.Errorf("review baseline: %w", tooLargeErr(path, fi.Size(), maxBaselineBytes))
+	}
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		return nil, fmt.Errorf("review baseline %s: %w", path, err)
 	}
-	raw, err := io.ReadAll(io.LimitReader(zr, maxBaselineBytes))
+	raw, err := io.ReadAll(io.LimitReader(zr, maxBaselineBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("review baseline %s: %w", path, err)
+	}
+	if int64(len(raw)) > maxBaselineBytes {
+		return nil, fmt.Errorf("review baseline %s: inflates to more than %s; not read", path, sizeText(maxBaselineBytes))
 	}
 	var bf baselineFile
 	if err := json.Unmarshal(raw, &bf); err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 
@@ -66,14 +65,11 @@ type settingsValue struct {
 // comments, no trailing commas). A file that fails is ignored whole by
 // Claude Code, so its override does not apply either; the problem says so.
 func readSettings(path string) (settingsValue, *model.ConfigProblem) {
-	f, err := openRegular(path)
+	// Followed if a symlink (settings kept in a dotfiles repo, as Claude
+	// Code allows); a FIFO, device or oversized file is a problem.
+	data, err := readFile(path, maxSettingsBytes, followLinks)
 	if errors.Is(err, fs.ErrNotExist) {
 		return settingsValue{}, nil
-	}
-	var data []byte
-	if err == nil {
-		data, err = io.ReadAll(io.LimitReader(f, maxSettingsBytes))
-		f.Close()
 	}
 	if err != nil {
 		return settingsValue{}, &model.ConfigProblem{

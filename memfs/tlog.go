@@ -90,10 +90,11 @@ func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptio
 		}
 	}
 	if opts.JournalRoot != "" {
-		ws, err := journalWrites(opts.JournalRoot, dirs)
+		ws, probs, err := journalWrites(opts.JournalRoot, dirs)
 		if err != nil {
 			log.Problems = append(log.Problems, fmt.Sprintf("memtui's journal %s could not be read: %v", opts.JournalRoot, unwrapPathErr(err)))
 		}
+		log.Problems = append(log.Problems, probs...)
 		log.Writes = append(log.Writes, ws...)
 	}
 	log.SortLog()
@@ -210,7 +211,7 @@ type transcriptFile struct {
 func listTranscriptFiles(tdir string) ([]transcriptFile, []string) {
 	var files []transcriptFile
 	var probs []string
-	ents, err := os.ReadDir(tdir)
+	ents, err := readDir(tdir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			probs = append(probs, fmt.Sprintf("transcript dir %s could not be listed: %v", tdir, unwrapPathErr(err)))
@@ -275,8 +276,10 @@ func listSubagents(dir, session string, probs *[]string) []transcriptFile {
 	return out
 }
 
-// statTranscript fills size and mtime; a symlink is followed (transcripts
-// kept in a synced folder), anything but a regular file is skipped.
+// statTranscript fills size and mtime; anything but a regular file (or a
+// link to one) is skipped. A link is listed so that the open step, which
+// does not follow it (openRegular), reports it instead of dropping it
+// silently.
 func statTranscript(tf *transcriptFile, e fs.DirEntry) bool {
 	var info fs.FileInfo
 	var err error

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,13 +47,18 @@ func loadTranscriptCache(cacheDir, tdir string, dirs []string, home string) *tra
 	if cacheDir == "" {
 		return empty
 	}
-	f, err := os.Open(cachePath(cacheDir, key))
+	// Not a link, FIFO or device, and never more than maxCacheBytes: a
+	// cache that is not plainly memtui's own is ignored, not decoded.
+	f, fi, err := openRead(cachePath(cacheDir, key), noFollow)
 	if err != nil {
 		return empty
 	}
 	defer f.Close()
+	if fi.Size() > maxCacheBytes {
+		return empty
+	}
 	var c transcriptCache
-	if gob.NewDecoder(bufio.NewReader(f)).Decode(&c) != nil || c.Version != transcriptCacheVersion || c.Key != key {
+	if gob.NewDecoder(bufio.NewReader(io.LimitReader(f, maxCacheBytes))).Decode(&c) != nil || c.Version != transcriptCacheVersion || c.Key != key {
 		return empty
 	}
 	if c.Files == nil {

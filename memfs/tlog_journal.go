@@ -3,7 +3,9 @@ package memfs
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
+	"errors"
+	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/memtui/memtui/model"
@@ -18,17 +20,20 @@ import (
 // Before is the entry's before-image (a create has Before ""). The journal
 // keeps After only as a hash; it is filled in when those bytes are still
 // at hand: as the before-image of a later entry, or as the file on disk.
-func journalWrites(root string, dirs []string) ([]model.MemWrite, error) {
+// Every file is read with the safe reader, walking down from its directory
+// without following a symlink: a memory file replaced since by a FIFO, a
+// link (to /dev/zero, or out of the dir) or a huge file is not read, and
+// probs says so.
+func journalWrites(root string, dirs []string) (ws []model.MemWrite, probs []string, err error) {
 	entries, err := List(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	want := make(map[string]bool, len(dirs))
 	for _, d := range dirs {
 		want[filepath.Clean(d)] = true
 	}
-	var ws []model.MemWrite
-	var afters []string // sha256 of each write's result, "" for a delete
+	var ats []afterAt
 	known := make(map[string]string)
 	for i := len(entries) - 1; i >= 0; i-- { // List is newest first
 		e := &entries[i]
@@ -51,43 +56,68 @@ func journalWrites(root string, dirs []string) ([]model.MemWrite, error) {
 				w.After, w.HasAfter = "", true // the file is gone
 			}
 			if jf.Image != "" {
-				if b, err := os.ReadFile(filepath.Join(root, e.ID, jf.Image)); err == nil {
+				b, err := readIn(root, e.ID+"/"+jf.Image, maxImageBytes)
+				switch {
+				case err == nil:
 					w.Before, w.HasBefore = string(b), true
 					known[w.Path+"\x00"+jf.Before] = w.Before
+				case !errors.Is(err, fs.ErrNotExist):
+					probs = append(probs, fmt.Sprintf("memtui's journal entry %s: the before-image of %s was not read: %v", e.ID, w.Path, unwrapPathErr(err)))
 				}
 			}
 			ws = append(ws, w)
-			afters = append(afters, jf.After)
+			ats = append(ats, afterAt{dir: dir, rel: jf.Path, sum: jf.After})
 		}
 	}
-	resolveAfters(ws, afters, known)
-	return ws, nil
+	probs = append(probs, resolveAfters(ws, ats, known)...)
+	return ws, probs, nil
 }
 
-// resolveAfters fills in After from bytes whose hash matches.
-func resolveAfters(ws []model.MemWrite, afters []string, known map[string]string) {
+// afterAt is where a journaled write's result is (its dir and the path
+// the record gives inside it) and its sha256, "" for a delete.
+type afterAt struct {
+	dir, rel, sum string
+}
+
+// resolveAfters fills in After from bytes whose hash matches: known
+// before-images first, else the file now on disk, read once per path (a
+// file that hashes to no wanted After is not kept). It returns why a file
+// on disk could not be read; one that is gone is no problem.
+func resolveAfters(ws []model.MemWrite, ats []afterAt, known map[string]string) (probs []string) {
+	wanted := make(map[string]bool)
+	for i := range ws {
+		if !ws[i].HasAfter && ats[i].sum != "" {
+			wanted[ws[i].Path+"\x00"+ats[i].sum] = true
+		}
+	}
 	onDisk := make(map[string]string) // path -> sha256 of its current content
 	for i := range ws {
 		w := &ws[i]
-		if w.HasAfter || afters[i] == "" {
+		if w.HasAfter || ats[i].sum == "" {
 			continue
 		}
-		if c, ok := known[w.Path+"\x00"+afters[i]]; ok {
+		if c, ok := known[w.Path+"\x00"+ats[i].sum]; ok {
 			w.After, w.HasAfter = c, true
 			continue
 		}
 		sum, ok := onDisk[w.Path]
 		if !ok {
-			b, err := os.ReadFile(w.Path)
-			if err == nil {
+			b, err := readIn(ats[i].dir, ats[i].rel, maxImageBytes)
+			switch {
+			case err == nil:
 				h := sha256.Sum256(b)
 				sum = hex.EncodeToString(h[:])
-				known[w.Path+"\x00"+sum] = string(b)
+				if wanted[w.Path+"\x00"+sum] {
+					known[w.Path+"\x00"+sum] = string(b)
+				}
+			case !errors.Is(err, fs.ErrNotExist):
+				probs = append(probs, fmt.Sprintf("%s was not compared with what memtui wrote there: %v", w.Path, unwrapPathErr(err)))
 			}
 			onDisk[w.Path] = sum
 		}
-		if sum == afters[i] {
+		if sum == ats[i].sum {
 			w.After, w.HasAfter = known[w.Path+"\x00"+sum], true
 		}
 	}
+	return probs
 }

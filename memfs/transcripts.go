@@ -101,7 +101,7 @@ type transcriptDir struct {
 // stays unknown.
 func listTranscripts(dir string) transcriptDir {
 	var td transcriptDir
-	f, err := os.Open(dir)
+	f, err := openDir(dir)
 	if err != nil {
 		return td
 	}
@@ -225,23 +225,13 @@ func headCwd(path string, buf []byte) string {
 	return ""
 }
 
-// openRegular opens path for reading without blocking on a FIFO and
-// returns an error unless it is a regular file. It follows symlinks: a
-// settings.json or transcript kept in a dotfiles repo is common, and Claude
-// Code follows them too.
+// openRegular opens a transcript for reading with the safe reader's open
+// step: it never blocks (a FIFO is refused at once), it keeps regular files
+// only (a link to /dev/zero is refused), and it does not follow a symlink:
+// Claude Code writes its transcripts as plain files, so a link in the
+// transcript dir was put there by something else and could point anywhere.
+// The caller reads incrementally, bounding what it keeps.
 func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: errNotRegular}
-	}
-	return f, nil
+	f, _, err := openRead(path, noFollow)
+	return f, err
 }

@@ -205,9 +205,15 @@ func openRegularAt(dirfd int, name, rel string) (*os.File, *unix.Stat_t, error) 
 }
 
 // readAllFrom reads f from offset 0 to its current end (pread: the offset
-// of a descriptor kept across checks does not matter).
+// of a descriptor kept across checks does not matter), at most
+// maxImageBytes: a file bigger than any memtui writes is refused, not held
+// in memory.
 func readAllFrom(f *os.File) ([]byte, error) {
-	return io.ReadAll(io.NewSectionReader(f, 0, math.MaxInt64))
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return readCapped(io.NewSectionReader(f, 0, math.MaxInt64), f.Name(), fi.Size(), maxImageBytes)
 }
 
 // readAt reads the regular file name in dirfd; exists false when absent.
@@ -269,8 +275,10 @@ func fsyncDir(fd int) error {
 	return retryEINTR(func() error { return unix.Fsync(fd) })
 }
 
+// fsyncPath fsyncs the directory p (opened as a directory: anything else
+// swapped in is refused, never waited on).
 func fsyncPath(p string) error {
-	f, err := os.Open(p)
+	f, err := openDir(p)
 	if err != nil {
 		return err
 	}
