@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
@@ -952,7 +953,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 	}
 	files := []string{"  change  MEMORY.md"}
 	for _, c := range changes[1:] {
-		files = append(files, "  create  "+c.Path+"  (the demoted entries)")
+		files = append(files, "  create  "+safe.ShowLine(c.Path)+"  (the demoted entries)")
 	}
 	b := v.ed.Budget()
 	load := "loads whole"
@@ -964,7 +965,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 	if len(changes) > 1 {
 		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, plural(len(changes)-1, "file", "files"))
 	}
-	lines := append([]string{"", st.Bold.Render(tilde(v.dd.d.Path, m.c.home))}, files...)
+	lines := append([]string{"", st.Bold.Render(safe.ShowLine(tilde(v.dd.d.Path, m.c.home)))}, files...)
 	m.dialog = &dialog{
 		kind:  dlgWriteIndex,
 		title: title,
@@ -989,13 +990,13 @@ func (m *Model) indexWritten(w *writeRun) {
 	if len(w.results) > 0 {
 		status, why = w.results[0].status, w.results[0].why
 	}
-	path := tilde(v.dd.d.Path, m.c.home) + "/MEMORY.md"
+	path := safe.ShowLine(tilde(v.dd.d.Path, m.c.home) + "/MEMORY.md")
 	switch status {
 	case memfs.StatusApplied:
 		dl.title = "Written: MEMORY.md"
 		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path}
 		for _, a := range v.pending() {
-			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+tilde(v.dd.d.Path, m.c.home)+"/"+a.path)
+			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+safe.ShowLine(tilde(v.dd.d.Path, m.c.home)+"/"+a.path))
 		}
 		dl.lines = append(dl.lines, "", st.Faint.Render("The journal (L) can undo it."))
 		m.status = "MEMORY.md written."
@@ -1009,7 +1010,7 @@ func (m *Model) indexWritten(w *writeRun) {
 		v.fail(errors.New("conflict: MEMORY.md changed on disk; nothing written"))
 	default:
 		dl.title = "Not written: MEMORY.md"
-		dl.lines = []string{"", st.Error.Render("✗ failed") + "  " + path, why, "Your edits are still in the editor."}
+		dl.lines = []string{"", st.Error.Render("✗ failed") + "  " + path, safe.ShowLine(why), "Your edits are still in the editor."}
 		v.fail(errors.New("the write failed; nothing written"))
 	}
 	if len(w.lockHeld) > 0 {

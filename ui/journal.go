@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 )
 
@@ -191,10 +192,10 @@ func (m *Model) askUndo() tea.Cmd {
 		default:
 			what = "restore"
 		}
-		lines = append(lines, "  "+what+"  "+f.Path)
+		lines = append(lines, "  "+what+"  "+safe.ShowLine(f.Path))
 	}
 	lines = append(lines, "", m.c.st.Faint.Render("Each file goes back byte for byte; a file changed since is refused, nothing written."))
-	m.dialog = &dialog{kind: dlgUndo, title: fmt.Sprintf("Undo %q (%s)?", e.Title, e.ProposalID), lines: lines,
+	m.dialog = &dialog{kind: dlgUndo, title: "Undo \"" + e.Title + "\" (" + e.ProposalID + ")?", lines: lines,
 		hint: "y undo · any other key cancels", entry: *e}
 	return nil
 }

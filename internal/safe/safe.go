@@ -238,3 +238,105 @@ func hexRune(b *strings.Builder, r rune) {
 		b.WriteByte(hexDigits[(r>>(4*i))&0xf])
 	}
 }
+
+// KeepSGR returns styled text (a renderer's output, glamour's) with only
+// its colours and attributes left: every well-formed SGR sequence
+// (ESC [ digits ; : m) stays, and every other escape sequence (an OSC 8
+// link the renderer made from a URL in a memory, a window title, a
+// clipboard write, a cursor move) and every other control character but
+// newline and tab is dropped. The text itself must already have been made
+// safe (Block) before it was rendered; KeepSGR removes what the renderer
+// added.
+func KeepSGR(s string) string {
+	if !strings.ContainsFunc(s, isCtl) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == 0x1b {
+			i += keepOrSkipEscape(&b, s[i:])
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+		case isCtl(r) && r != '\n' && r != '\t':
+			if r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f {
+				// A C1 introducer: drop the sequence it starts too.
+				i += n + sequenceLen(s[i+n:], r == 0x9b)
+				continue
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func isCtl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }
+
+// keepOrSkipEscape writes s's leading escape sequence to b if it is SGR
+// and returns its length either way.
+func keepOrSkipEscape(b *strings.Builder, s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[':
+		n := sequenceLen(s[2:], true)
+		seq := s[:2+n]
+		if isSGR(seq) {
+			b.WriteString(seq)
+		}
+		return 2 + n
+	case ']', 'P', 'X', '^', '_':
+		return 2 + sequenceLen(s[2:], false)
+	}
+	if s[1] >= 0x20 && s[1] < 0x7f {
+		return 2
+	}
+	return 1
+}
+
+// sequenceLen is how long the rest of a sequence is: a CSI's parameters,
+// intermediates and final byte (csi), or a string's text up to and with
+// its terminator (BEL, ESC \, or ST); to the end when it has none.
+func sequenceLen(s string, csi bool) int {
+	if csi {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c >= 0x40 && c <= 0x7e {
+				return i + 1
+			} else if c < 0x20 || c > 0x7e {
+				return i // malformed: stop before what is not part of it
+			}
+		}
+		return len(s)
+	}
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == 0x07:
+			return i + 1
+		case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+			return i + 2
+		case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x9c:
+			return i + 2
+		}
+	}
+	return len(s)
+}
+
+// isSGR reports whether seq is ESC [ params m with only digits, ; and :.
+func isSGR(seq string) bool {
+	if len(seq) < 3 || seq[len(seq)-1] != 'm' {
+		return false
+	}
+	for i := 2; i < len(seq)-1; i++ {
+		if c := seq[i]; (c < '0' || c > '9') && c != ';' && c != ':' {
+			return false
+		}
+	}
+	return true
+}

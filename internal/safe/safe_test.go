@@ -223,3 +223,16 @@ func BenchmarkBlock(b *testing.B) {
 		Block(s)
 	}
 }
+
+func TestKeepSGRDropsAllButColour(t *testing.T) {
+	in := "\x1b[1;38;2;1;2;3mbold\x1b[0m \x1b]8;;https://evil.example/\x1b\\link\x1b]8;;\x07 " +
+		"\x1b]52;c;aGk=\x07\x1b[2J\x1b[?1049h\u009b2Jx\x1b7\x00\x7f\n\ttail\x1b]0;unterminated"
+	got := KeepSGR(in)
+	want := "\x1b[1;38;2;1;2;3mbold\x1b[0m link x\n\ttail"
+	if got != want {
+		t.Errorf("KeepSGR = %q, want %q", got, want)
+	}
+	if plain := "no escapes here\n"; KeepSGR(plain) != plain {
+		t.Errorf("KeepSGR changed plain text")
+	}
+}
