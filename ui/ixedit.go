@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -544,8 +545,15 @@ func (v *ixEditView) showDiff() {
 		return
 	}
 	ds := newDiffStyles(v.c.st.Theme)
-	text := v.pendingDiff()
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	// Shown as the CLI shows a diff: masked in whole texts, made safe.
+	var lines []string
+	for _, c := range v.pendingChanges() {
+		base := ""
+		if c.Op == model.OpUpdate {
+			base = string(v.base)
+		}
+		lines = append(lines, report.DiffLines(c, base)...)
+	}
 	for i, ln := range lines {
 		var op byte
 		if ln != "" {
@@ -590,13 +598,13 @@ func (v *ixEditView) header(b model.IndexBudget) string {
 	barW := max(min(v.w-34, 50), 8)
 	note := st.Faint.Render("marks ┊ at 70% (the size Claude Code asks for) and 80% (where it nudges)")
 	if v.note != "" {
-		note = st.Status.Render(v.note)
+		note = st.Status.Render(safe.ShowLine(v.note))
 		if v.noteErr {
-			note = st.Error.Render("✗ " + v.note)
+			note = st.Error.Render("✗ " + safe.ShowLine(v.note))
 		}
 	}
 	lines := []string{
-		ansi.Truncate(st.Title.Render("Edit "+v.title)+"  "+status+"  "+state, v.w, "…"),
+		ansi.Truncate(st.Title.Render("Edit "+safe.ShowLine(v.title))+"  "+status+"  "+state, v.w, "…"),
 		markedMeter(st, "lines", b.Lines, model.IndexMaxLines, barW),
 		markedMeter(st, "units", b.Units, model.IndexMaxUnits, barW),
 		ansi.Truncate(note, v.w, "…"),
@@ -699,18 +707,20 @@ func (v *ixEditView) rowText(r model.IndexRow, selected, ranged, cut bool) strin
 		} else if r.Target == "" {
 			meta = "no target"
 		}
+		// The index's own words: masked and made safe before drawing.
+		name, target := safe.ShowLine(en.Name()), safe.ShowLine(r.Target)
 		hook := ""
 		if en.Hook != "" {
-			hook = " — " + en.Hook
+			hook = " — " + safe.ShowLine(en.Hook)
 		}
-		plain = en.Name() + " → " + r.Target + " · " + meta + more + hook
+		plain = name + " → " + target + " · " + meta + more + hook
 		titleStyle, textStyle := st.Bold, st.Text
 		if cut {
 			titleStyle, textStyle = st.Dropped, st.Dropped
 		}
-		styled = titleStyle.Render(en.Name()) + st.Faint.Render(" → "+r.Target+" · "+meta+more) + textStyle.Render(hook)
+		styled = titleStyle.Render(name) + st.Faint.Render(" → "+target+" · "+meta+more) + textStyle.Render(hook)
 	} else {
-		plain = r.Text + more
+		plain = safe.ShowLine(r.Text) + more
 		switch {
 		case cut:
 			styled = st.Dropped.Render(plain)
@@ -779,9 +789,9 @@ func (v *ixEditView) orphanView(h int) string {
 	for i := start; i < min(start+room, len(v.orphans)); i++ {
 		p := v.orphans[i]
 		doc := v.dd.docs[p]
-		txt := p + " · " + typeOf(doc).String()
+		txt := safe.ShowLine(p) + " · " + typeOf(doc).String()
 		if d := strings.TrimSpace(doc.FM.Description); d != "" {
-			txt += " — " + d
+			txt += " — " + safe.ShowLine(d)
 		}
 		txt = ansi.Truncate(txt, max(v.w-2, 1), "…")
 		if i == v.ocur {
