@@ -85,10 +85,10 @@ func (v *indexView) build() {
 	}
 	// What is shown is masked in the whole text (a secret spanning lines
 	// is found only whole), then made safe line by line.
-	shownFile := shownLines(strings.Join(fileLines, "\n"), len(fileLines))
+	shownFile := shownLines(strings.Join(fileLines, "\n"))
 	if !l.Empty {
 		loaded := strings.Split(l.Loaded, "\n")
-		shownLoaded := shownLines(l.Loaded, len(loaded))
+		shownLoaded := shownLines(l.Loaded)
 		// Map the agent's lines back to file lines where the text is
 		// unchanged, for jumps from findings.
 		fi := 0
@@ -104,7 +104,7 @@ func (v *indexView) build() {
 			if i == len(loaded)-1 && l.LastLineCut {
 				mark = st.Cut.Render("✂")
 			}
-			rows = append(rows, num(i+1, numW)+" "+mark+" "+ansi.Truncate(shownLoaded(i, ln), textW, "…"))
+			rows = append(rows, num(i+1, numW)+" "+mark+" "+ansi.Truncate(shownLoaded(i), textW, "…"))
 		}
 	}
 	if l.Truncated() {
@@ -125,7 +125,7 @@ func (v *indexView) build() {
 		for _, n := range l.Dropped {
 			text := ""
 			if n-1 < len(fileLines) {
-				text = shownFile(n-1, strings.TrimRight(fileLines[n-1], "\r"))
+				text = shownFile(n - 1)
 			}
 			v.fileRow[n] = len(rows)
 			rows = append(rows, num(n, numW)+" "+st.Cut.Render("✗")+" "+st.Dropped.Render(ansi.Truncate(text, textW, "…")))
@@ -201,15 +201,16 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// shownLines masks the secrets in the whole of text (n lines) and returns
-// a lookup of line i made safe to draw. Should masking change the number
-// of lines, each line is masked on its own instead.
-func shownLines(text string, n int) func(i int, raw string) string {
+// shownLines masks the secrets in the whole of text and returns line i of
+// the result made safe to draw. Masking keeps the number of lines; were it
+// ever not to, the lines would shift, but no line of a secret would show
+// (masking a line on its own would miss the inside of a PEM key).
+func shownLines(text string) func(i int) string {
 	masked := strings.Split(safe.Mask(nil, text), "\n")
-	return func(i int, raw string) string {
-		if len(masked) == n && i < n {
+	return func(i int) string {
+		if i < len(masked) {
 			return cleanLine(strings.TrimRight(masked[i], "\r"))
 		}
-		return cleanLine(safe.Mask(nil, raw))
+		return ""
 	}
 }
