@@ -668,10 +668,7 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 					e.Files[j].Path = safe.Mask(nil, e.Files[j].Path)
 				}
 			}
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			return enc.Encode(struct {
+			return report.WriteJSON(stdout, struct {
 				Version int                  `json:"version"`
 				Entries []memfs.JournalEntry `json:"entries"`
 			}{1, entries})

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -150,8 +149,5 @@ func ChangesJSON(w io.Writer, dirs []DirChanges) error {
 		}
 		out.Dirs = append(out.Dirs, dj)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return WriteJSON(w, out)
 }

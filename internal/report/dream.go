@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -28,6 +27,10 @@ func ProposalsJSON(w io.Writer, ps []model.Proposal) error {
 		for j := range p.Changes {
 			p.Changes[j].Path = safe.Mask(nil, p.Changes[j].Path)
 		}
+		p.Reads = append([]model.FileRead(nil), p.Reads...)
+		for j := range p.Reads {
+			p.Reads[j].Path = safe.Mask(nil, p.Reads[j].Path)
+		}
 		p.Fixes = append([]model.FindingRef(nil), p.Fixes...)
 		for j := range p.Fixes {
 			p.Fixes[j].File = safe.Mask(nil, p.Fixes[j].File)
@@ -35,10 +38,7 @@ func ProposalsJSON(w io.Writer, ps []model.Proposal) error {
 		masked[i] = p
 	}
 	ps = masked
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(consolidate.ProposerOutput{Version: 1, Proposals: ps})
+	return WriteJSON(w, consolidate.ProposerOutput{Version: 1, Proposals: ps})
 }
 
 // DiffStyles colour the proposals report.

@@ -5,6 +5,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -72,14 +73,26 @@ func JSON(w io.Writer, fs []model.Finding, sum Summary) error {
 		masked[i] = f
 	}
 	fs = masked
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(struct {
+	return WriteJSON(w, struct {
 		Version  int             `json:"version"`
 		Findings []model.Finding `json:"findings"`
 		Summary  Summary         `json:"summary"`
 	}{1, fs, sum})
+}
+
+// WriteJSON writes v as indented JSON, as every --json output is: HTML
+// characters as they are, and what JSON leaves raw that a terminal could
+// act on (C1 controls, bidi overrides) escaped by safe.JSON.
+func WriteJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(safe.JSON(buf.Bytes()))
+	return err
 }
 
 // Styles colour the human report. Plain() is the zero-colour set.

@@ -23,6 +23,7 @@ import (
 	"io"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/consolidate"
@@ -339,4 +340,53 @@ func isSGR(seq string) bool {
 		}
 	}
 	return true
+}
+
+// JSON returns encoded JSON with every character Line would hide escaped as
+// \uXXXX (a pair of surrogates above the BMP): encoding/json escapes the C0
+// controls and U+2028/U+2029 but passes C1 controls (U+009B is a CSI to some
+// terminals) and bidi overrides through raw, and JSON is printed to
+// terminals too. Outside strings JSON holds only ASCII, so the result is
+// the same JSON value.
+func JSON(b []byte) []byte {
+	clean := true
+	for i := 0; i < len(b); i++ {
+		if b[i] >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for i := 0; i < len(b); {
+		if b[i] < 0x80 {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 || !hidden(r, false) {
+			out = append(out, b[i:i+n]...)
+			i += n
+			continue
+		}
+		if r > 0xffff {
+			r1, r2 := utf16.EncodeRune(r)
+			out = appendU(appendU(out, r1), r2)
+		} else {
+			out = appendU(out, r)
+		}
+		i += n
+	}
+	return out
+}
+
+func appendU(b []byte, r rune) []byte {
+	b = append(b, '\\', 'u')
+	for i := 3; i >= 0; i-- {
+		b = append(b, hexDigits[(r>>(4*i))&0xf])
+	}
+	return b
 }

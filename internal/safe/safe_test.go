@@ -1,6 +1,7 @@
 package safe
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -234,5 +235,24 @@ func TestKeepSGRDropsAllButColour(t *testing.T) {
 	}
 	if plain := "no escapes here\n"; KeepSGR(plain) != plain {
 		t.Errorf("KeepSGR changed plain text")
+	}
+}
+
+func TestJSONEscapesWhatEncodingJSONLeaves(t *testing.T) {
+	in := "x\u009b2J \u202eevil\U000E0041 é \x1b"
+	b, err := json.Marshal(map[string]string{"title": in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := JSON(b)
+	if why := unsafeIn(string(got), false); why != "" {
+		t.Errorf("JSON(%s) = %s: %s", b, got, why)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil || back["title"] != in {
+		t.Errorf("JSON changed the value: %v %q", err, back["title"])
+	}
+	if !strings.Contains(string(got), "é") {
+		t.Errorf("JSON escaped a plain letter: %s", got)
 	}
 }
