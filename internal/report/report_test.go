@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,5 +127,47 @@ func TestGroupOutOfOrder(t *testing.T) {
 	}
 	if fs[0].Message != "0" || fs[2].Message != "2" {
 		t.Fatal("group changed its input")
+	}
+}
+
+// A diff names its file on one line whatever the name holds, masks a key
+// found only in the whole text, and shows escapes rather than sending them.
+func TestDiffLinesAreSafe(t *testing.T) {
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" +
+		"MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n" +
+		"VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n" +
+		"-----END RSA PRIVATE KEY-----\n"
+	c := model.Change{Path: "a\n+++ b/forged.md\x1b]0;t\a.md", Op: model.OpUpdate, After: "keep\n" + key + "new \x1b[2J\n"}
+	lines := DiffLines(c, "keep\nold\n")
+	if len(lines) < 3 || lines[0] != `--- a/a\n+++ b/forged.md\x1b]0;t\x07.md` || lines[1] != `+++ b/a\n+++ b/forged.md\x1b]0;t\x07.md` {
+		t.Fatalf("headers: %q", lines[:min(len(lines), 2)])
+	}
+	out := strings.Join(lines, "\n")
+	for _, bad := range []string{"\x1b", "\a", "MIIEowIBAAKCAQEAu1SU1Lf", "VTLw7onLRnrq0/IzW7yWR7Qk"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the diff holds %q:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, `+new \x1b[2J`) || !strings.Contains(out, "-old") {
+		t.Errorf("the diff lost its lines:\n%s", out)
+	}
+}
+
+// BenchmarkText prints 20,000 findings as lint does to a pipe: every piece
+// that quotes a file goes through the sanitizer and the secret masker.
+func BenchmarkText(b *testing.B) {
+	fs := make([]model.Finding, 20000)
+	for i := range fs {
+		fs[i] = model.Finding{Rule: "index-broken-link", Severity: model.Error, Project: "/home/al/proj" + strconv.Itoa(i/400),
+			MemoryDir: "/home/al/.claude/projects/-home-al-proj/memory", File: "MEMORY.md", Line: i%200 + 1,
+			Message:    "[Note " + strconv.Itoa(i) + "](note_" + strconv.Itoa(i) + ".md) points at note_" + strconv.Itoa(i) + ".md, which does not exist in the memory directory",
+			Suggestion: "Remove the entry, or restore the file it names."}
+	}
+	sum := Summarize(nil, fs)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Text(io.Discard, fs, sum, Styles{}, "/home/al", 0); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
