@@ -247,6 +247,12 @@ func TestEveryViewIsHarmless(t *testing.T) {
 	check("index editor, pending diff")
 	d.keys("esc", "w")
 	check("index editor, write dialog")
+	// The hostile entry's hook is not put, raw, into the hook editor.
+	d.keys("esc", "G", "H")
+	check("index editor, hook edit refused")
+	if d.m.ixedit.mode == ixeHook {
+		t.Errorf("a hook holding escape sequences and a token went into the input as it is")
+	}
 	if frames < 40 {
 		t.Errorf("only %d frames checked", frames)
 	}

@@ -427,6 +427,12 @@ func (v *ixEditView) startHook() tea.Cmd {
 		v.fail(errors.New("a prose entry has no hook to edit"))
 		return nil
 	}
+	// The input shows its text as it is: a hook holding a control
+	// character or a secret is not put in it (the row shows it made safe).
+	if hook := rows[v.cur].Entry.Hook; safe.ShowLine(hook) != hook {
+		v.fail(errors.New("the hook holds a control character or a secret: edit MEMORY.md in $EDITOR (e) instead"))
+		return nil
+	}
 	v.mode = ixeHook
 	v.input.SetValue(rows[v.cur].Entry.Hook)
 	v.input.CursorEnd()
