@@ -244,62 +244,82 @@ func hexRune(b *strings.Builder, r rune) {
 // its colours and attributes left: every well-formed SGR sequence
 // (ESC [ digits ; : m) stays, and every other escape sequence (an OSC 8
 // link the renderer made from a URL in a memory, a window title, a
-// clipboard write, a cursor move) and every other control character but
-// newline and tab is dropped. The text itself must already have been made
+// clipboard write, a cursor move), every other control character but
+// newline and tab, and every invalid UTF-8 byte is dropped. The text itself must already have been made
 // safe (Block) before it was rendered; KeepSGR removes what the renderer
 // added.
 func KeepSGR(s string) string {
-	if !strings.ContainsFunc(s, isCtl) {
+	if !strings.ContainsFunc(s, isCtl) && utf8.ValidString(s) {
 		return s
 	}
+	// Built lazily: a renderer's output is mostly text and SGR, kept as
+	// it is, so the copy starts at the first thing dropped.
 	var b strings.Builder
-	b.Grow(len(s))
+	copied := false
+	drop := func(i int) {
+		if !copied {
+			b.Grow(len(s))
+			b.WriteString(s[:i])
+			copied = true
+		}
+	}
+	keep := func(part string) {
+		if copied {
+			b.WriteString(part)
+		}
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == 0x1b {
-			i += keepOrSkipEscape(&b, s[i:])
+			n, sgr := escapeLen(s[i:])
+			if sgr {
+				keep(s[i : i+n])
+			} else {
+				drop(i)
+			}
+			i += n
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
+			drop(i)
 		case isCtl(r) && r != '\n' && r != '\t':
+			drop(i)
 			if r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f {
 				// A C1 introducer: drop the sequence it starts too.
-				i += n + sequenceLen(s[i+n:], r == 0x9b)
-				continue
+				n += sequenceLen(s[i+n:], r == 0x9b)
 			}
 		default:
-			b.WriteString(s[i : i+n])
+			keep(s[i : i+n])
 		}
 		i += n
+	}
+	if !copied {
+		return s
 	}
 	return b.String()
 }
 
 func isCtl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }
 
-// keepOrSkipEscape writes s's leading escape sequence to b if it is SGR
-// and returns its length either way.
-func keepOrSkipEscape(b *strings.Builder, s string) int {
+// escapeLen is the length of s's leading escape sequence, and whether it
+// is SGR (kept).
+func escapeLen(s string) (int, bool) {
 	if len(s) < 2 {
-		return len(s)
+		return len(s), false
 	}
 	switch s[1] {
 	case '[':
-		n := sequenceLen(s[2:], true)
-		seq := s[:2+n]
-		if isSGR(seq) {
-			b.WriteString(seq)
-		}
-		return 2 + n
+		n := 2 + sequenceLen(s[2:], true)
+		return n, isSGR(s[:n])
 	case ']', 'P', 'X', '^', '_':
-		return 2 + sequenceLen(s[2:], false)
+		return 2 + sequenceLen(s[2:], false), false
 	}
 	if s[1] >= 0x20 && s[1] < 0x7f {
-		return 2
+		return 2, false
 	}
-	return 1
+	return 1, false
 }
 
 // sequenceLen is how long the rest of a sequence is: a CSI's parameters,

@@ -2,6 +2,7 @@ package safe
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,15 +160,18 @@ func TestWriterEscapesEachWrite(t *testing.T) {
 	}
 }
 
+var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
 // FuzzSanitize checks what every output relies on: Line's result holds no
 // control byte at all and Block's none but newline and tab; neither holds
 // ESC, DEL, a C1 control, a bidi or other format character or invalid
-// UTF-8; and both are injective (Block up to CRLF, shown as LF), checked
-// by decoding the escapes back to the input.
+// UTF-8; both are injective (Block up to CRLF, shown as LF), checked by
+// decoding the escapes back to the input; and KeepSGR leaves no control
+// character outside well-formed SGR sequences.
 func FuzzSanitize(f *testing.F) {
 	for _, s := range []string{
 		"", "plain", "\x1b]52;c;aGk=\a", "\x1b[2J", "\u009b2J", "a\u202eb", "x\ny\r\nz\r",
-		`\x1b`, `\\`, "\\\x1b", "\\\n", "\\\r\n", "\xff\xfe", "\xe2\x80", "\U000E0041", `C:\Users`,
+		`\x1b`, `\\`, "\\\x1b", "\\\n", "\\\r\n", "\xff\xfe", "\xe2\x80", "\U000E0041", `C:\Users`, "\x1b[1mbold\x1b[0m\x1b]8;;x\a", "\x1b[",
 	} {
 		f.Add(s)
 	}
@@ -178,6 +182,13 @@ func FuzzSanitize(f *testing.F) {
 		}
 		if why := unsafeIn(block, true); why != "" {
 			t.Fatalf("Block(%q) = %q: %s", in, block, why)
+		}
+		// KeepSGR leaves nothing but SGR sequences that a terminal acts on.
+		kept := sgrSeq.ReplaceAllString(KeepSGR(in), "")
+		if !utf8.ValidString(kept) || strings.ContainsFunc(kept, func(r rune) bool {
+			return r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0)
+		}) {
+			t.Fatalf("KeepSGR(%q) = %q leaves a control character", in, KeepSGR(in))
 		}
 		if back := unescape(t, line, false); back != in {
 			t.Fatalf("Line(%q) = %q reads back as %q", in, line, back)
@@ -254,5 +265,16 @@ func TestJSONEscapesWhatEncodingJSONLeaves(t *testing.T) {
 	}
 	if !strings.Contains(string(got), "é") {
 		t.Errorf("JSON escaped a plain letter: %s", got)
+	}
+}
+
+// BenchmarkKeepSGR is the pass over a rendered 2 KB memory: all SGR, so
+// nothing is copied.
+func BenchmarkKeepSGR(b *testing.B) {
+	s := strings.Repeat("\x1b[38;2;200;200;200mThe deploy runs from CI\x1b[0m; see \x1b[1mrunbook.md\x1b[22m.\n", 30)
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	for b.Loop() {
+		KeepSGR(s)
 	}
 }
