@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,6 +169,34 @@ func BenchmarkText(b *testing.B) {
 	for b.Loop() {
 		if err := Text(io.Discard, fs, sum, Styles{}, "/home/al", 0); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// On a terminal (colour, wrapped to its width) as in a pipe, a finding
+// that quotes escape sequences and a newline shows them as escapes: the
+// only escape codes written are lint's own colours, and no line is forged.
+func TestTextShowsEscapesOnATerminal(t *testing.T) {
+	fs := []model.Finding{{Rule: "frontmatter-missing", Severity: model.Warning, Project: "/work/p\x1b]0;title\a",
+		MemoryDir: "/home/al/.claude/projects/-work-p/memory", File: "a\n    error   forged.md:1 FORGED [x]\n.md", Line: 1,
+		Message:    "the name \x1b]52;c;aGk=\a is long enough to wrap at sixty columns \u009b2J and \u202eevil",
+		Suggestion: "Add frontmatter \x1b[2J to it."}}
+	for _, width := range []int{0, 60} {
+		var buf bytes.Buffer
+		if err := Text(&buf, fs, Summarize(nil, fs), DefaultStyles(true), "/home/al", width); err != nil {
+			t.Fatal(err)
+		}
+		out := regexp.MustCompile(`\x1b\[[0-9;:]*m`).ReplaceAllString(buf.String(), "")
+		if strings.ContainsAny(out, "\x1b\a\u009b\u202e") {
+			t.Errorf("width %d: a raw control character reached the output: %q", width, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "    error   forged.md") {
+				t.Errorf("width %d: the file name forged a line:\n%s", width, out)
+			}
+		}
+		if !strings.Contains(out, `\x1b]52;c;aGk=\x07`) {
+			t.Errorf("width %d: the escape is not shown visibly:\n%s", width, out)
 		}
 	}
 }
