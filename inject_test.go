@@ -197,9 +197,12 @@ func TestCLIOutputsAreHarmless(t *testing.T) {
 		{"dream --apply (dry run)", piped, append([]string{"dream", "--apply"}, now...)},
 		{"index", piped, []string{"index"}},
 		{"index --move-above-cut", piped, []string{"index", "--move-above-cut", tokenName}},
-		{"index --move-above-cut (no such entry)", piped, []string{"index", "--move-above-cut", "nope" + oscTitle + ".md"}},
+		{"index --move-above-cut (no such entry)", piped, []string{"index", "--move-above-cut", "nope" + oscTitle + "\nFORGED error line.md"}},
 	} {
-		stdout, _ := check(r)
+		stdout, stderr := check(r)
+		if strings.Contains(r.name, "no such entry") && (strings.Contains(stderr, "\nFORGED") || !strings.Contains(stderr, `nope\x1b]0;owned\x07\nFORGED`)) {
+			t.Errorf("an error quoting a name with a newline forged a line, or does not show it visibly:\n%s", stderr)
+		}
 		if r.name == "lint" {
 			// The newline in a file name must not start a line of its own.
 			if strings.Contains(stdout, "\n    error   ~/forged.md") || !strings.Contains(stdout, `notes\n    error`) {

@@ -95,17 +95,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 }
 
 // safeErrors prints an error as fang does, made safe first: errors quote
-// paths, titles and a proposer's words. Newlines stay (some messages are
-// several lines of advice); every other control character is shown.
+// paths, titles and a proposer's words, so an error is shown on one line
+// (a newline in a file name shows as \n), secrets masked. Only advice memtui
+// wrote on several lines itself, its quoted parts made safe as it was
+// built, keeps its lines.
 func safeErrors(w io.Writer, st fang.Styles, err error) {
-	fang.DefaultErrorHandler(w, st, shownError{err})
+	var advice adviceError
+	if !errors.As(err, &advice) {
+		err = shownError{err}
+	}
+	fang.DefaultErrorHandler(w, st, err)
 }
 
 // shownError is an error whose text is masked and made safe to print.
 type shownError struct{ err error }
 
-func (e shownError) Error() string { return safe.Show(e.err.Error()) }
+func (e shownError) Error() string { return safe.ShowLine(e.err.Error()) }
 func (e shownError) Unwrap() error { return e.err }
+
+// adviceError is an error of several lines of memtui's own advice, whose
+// quoted parts were made safe (safe.ShowLine) when it was built.
+type adviceError string
+
+func (e adviceError) Error() string { return string(e) }
 
 func newRoot(g *globals, stdout, stderr io.Writer) *cobra.Command {
 	var lf lintFlags
@@ -1017,13 +1029,12 @@ func noMemoryError(g *globals, opts memfs.Options) error {
 	case g.getenv("CLAUDE_CONFIG_DIR") != "":
 		where = g.getenv("CLAUDE_CONFIG_DIR") + " ($CLAUDE_CONFIG_DIR)"
 	}
-	msg := fmt.Sprintf("no Claude Code memory found in %s.\n"+
-		"Claude Code keeps memory under <config>/projects/<project>/memory/; point memtui at it with --config-dir or --memory-dir,\n"+
-		"or see memtui on a sample first: memtui --demo", where)
 	if g.project != "" {
-		msg = fmt.Sprintf("no project matches --project %q.", g.project)
+		return fmt.Errorf("no project matches --project %q.", g.project)
 	}
-	return errors.New(msg)
+	return adviceError(fmt.Sprintf("no Claude Code memory found in %s.\n"+
+		"Claude Code keeps memory under <config>/projects/<project>/memory/; point memtui at it with --config-dir or --memory-dir,\n"+
+		"or see memtui on a sample first: memtui --demo", safe.ShowLine(where)))
 }
 
 // session is what every command starts from: "today", where to look, the
