@@ -17,6 +17,12 @@
 // newline); any other backslash (C:\Users, a regex's \d) shows as it is.
 // Line is therefore injective: distinct inputs never show the same. Block
 // is too, except that a CRLF line ending shows as the LF it is treated as.
+// (Rendered as markdown, as the TUI's preview does, a doubled backslash
+// reads as one again: the source view shows the text exactly.)
+//
+// Two helpers cover what is not plain text: KeepSGR strips whatever a
+// renderer (glamour) added to text already made safe, but its colours; JSON
+// escapes, in encoded JSON, the characters encoding/json leaves raw.
 package safe
 
 import (
