@@ -26,6 +26,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/demo"
 	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/internal/termbg"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -85,12 +86,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	err := fang.Execute(ctx, root,
 		fang.WithVersion(versionString()),
 		fang.WithoutManpage(),
+		fang.WithErrorHandler(safeErrors),
 	)
 	if err != nil {
 		return exitUsage
 	}
 	return g.exit
 }
+
+// safeErrors prints an error as fang does, made safe first: errors quote
+// paths, titles and a proposer's words, so an error is shown on one line
+// (a newline in a file name shows as \n), secrets masked. Only advice memtui
+// wrote on several lines itself, its quoted parts made safe as it was
+// built, keeps its lines.
+func safeErrors(w io.Writer, st fang.Styles, err error) {
+	var advice adviceError
+	if !errors.As(err, &advice) {
+		err = shownError{err}
+	}
+	fang.DefaultErrorHandler(w, st, err)
+}
+
+// shownError is an error whose text is masked and made safe to print.
+type shownError struct{ err error }
+
+func (e shownError) Error() string { return safe.ShowLine(e.err.Error()) }
+func (e shownError) Unwrap() error { return e.err }
+
+// adviceError is an error of several lines of memtui's own advice, whose
+// quoted parts were made safe (safe.ShowLine) when it was built.
+type adviceError string
+
+func (e adviceError) Error() string { return string(e) }
 
 func newRoot(g *globals, stdout, stderr io.Writer) *cobra.Command {
 	var lf lintFlags
@@ -308,7 +335,7 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 			case l.NearLimit():
 				state = "near a cap"
 			}
-			fmt.Fprintf(stdout, "%s\n  %d/%d lines (%.0f%%), %d/%d UTF-16 units (%.0f%%): %s\n", report.Tilde(filepath.Join(d.Path, "MEMORY.md"), home),
+			fmt.Fprintf(stdout, "%s\n  %d/%d lines (%.0f%%), %d/%d UTF-16 units (%.0f%%): %s\n", safe.ShowLine(report.Tilde(filepath.Join(d.Path, "MEMORY.md"), home)),
 				l.LineCount, model.IndexMaxLines, l.LinePercent(), l.Units, model.IndexMaxUnits, l.UnitPercent(), state)
 		}
 	}
@@ -370,7 +397,9 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 		Rationale: "By hand, with memtui index --move-above-cut.",
 		Changes:   []model.Change{{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(before), After: string(after)}},
 	}
-	fmt.Fprint(stdout, consolidate.UnifiedDiff(prop.Changes[0], string(before)))
+	for _, l := range report.DiffLines(prop.Changes[0], string(before)) {
+		fmt.Fprintln(stdout, l)
+	}
 	if n := len(mv.Pushed); n > 0 {
 		fmt.Fprintf(stdout, "%d %s that loaded before now fall%s below the cut.\n", n, report.Plural(n, "line", "lines"), map[bool]string{true: "s", false: ""}[n == 1])
 	}
@@ -383,7 +412,7 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 	}
 	r := memfs.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.state.Journal, WaitForLock: xf.wait})[0]
 	if r.Status != memfs.StatusApplied {
-		fmt.Fprintf(stdout, "not written (%s): %v\n", r.Status, r.Err)
+		fmt.Fprintf(stdout, "not written (%s): %s\n", r.Status, safe.ShowLine(fmt.Sprint(r.Err)))
 		g.exit = exitFindings
 		return nil
 	}
@@ -471,9 +500,9 @@ func applyProposals(ctx context.Context, g *globals, s *session, props []model.P
 	}
 	if !df.yes || df.dryRun {
 		for _, p := range props {
-			fmt.Fprintf(stdout, "would apply %s  %s\n", p.ID, p.Title)
+			fmt.Fprintf(stdout, "would apply %s  %s\n", safe.ShowLine(p.ID), safe.ShowLine(p.Title))
 			for _, c := range p.Changes {
-				fmt.Fprintf(stdout, "  %-6s %s\n", c.Op, filepath.Join(p.MemoryDir, c.Path))
+				fmt.Fprintf(stdout, "  %-6s %s\n", safe.Line(string(c.Op)), safe.ShowLine(filepath.Join(p.MemoryDir, c.Path)))
 			}
 		}
 		fmt.Fprintf(stdout, "Dry run: %d %s, nothing written. Add --yes to write.\n", len(props), report.Plural(len(props), "proposal", "proposals"))
@@ -494,14 +523,14 @@ func applyProposals(ctx context.Context, g *globals, s *session, props []model.P
 			switch r.Status {
 			case memfs.StatusApplied:
 				applied++
-				fmt.Fprintf(stdout, "applied   %s  (journal %s)\n", r.ProposalID, r.JournalID)
+				fmt.Fprintf(stdout, "applied   %s  (journal %s)\n", safe.ShowLine(r.ProposalID), r.JournalID)
 			default:
 				other++
 				why := ""
 				if r.Err != nil {
 					why = ": " + r.Err.Error()
 				}
-				fmt.Fprintf(stdout, "%-9s %s%s\n", r.Status, r.ProposalID, why)
+				fmt.Fprintf(stdout, "%-9s %s%s\n", r.Status, safe.ShowLine(r.ProposalID), safe.ShowLine(why))
 			}
 		}
 	}
@@ -531,7 +560,7 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 	for _, p := range s.scan.Projects {
 		for _, d := range p.Dirs {
 			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
-				fmt.Fprintf(stderr, "memtui: %s: %v\n", d.Path, err)
+				fmt.Fprintf(stderr, "memtui: %s: %s\n", safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
 				continue
 			}
 			if !d.Exists {
@@ -541,7 +570,7 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 			// the writes that count are those after it.
 			base, first, err := memfs.OpenBaseline(s.state.Seen, d, time.Now(), !g.readonly)
 			if err != nil && (base != nil || g.readonly) {
-				fmt.Fprintf(stderr, "memtui: %v; starting a new one\n", err)
+				fmt.Fprintf(stderr, "memtui: %s; starting a new one\n", safe.ShowLine(err.Error()))
 			} else if err != nil {
 				return err
 			}
@@ -591,7 +620,7 @@ func (s *session) readTranscripts(ctx context.Context, stderr io.Writer) {
 	errs := memfs.ReadAllTranscripts(ctx, ps, 2, s.transcriptOptions())
 	for i, err := range errs {
 		if err != nil && ctx.Err() == nil {
-			fmt.Fprintf(stderr, "memtui: the transcripts of %s could not be read: %v\n", ps[i].Name(), err)
+			fmt.Fprintf(stderr, "memtui: the transcripts of %s could not be read: %s\n", safe.ShowLine(ps[i].Name()), safe.ShowLine(err.Error()))
 		}
 	}
 }
@@ -637,10 +666,21 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 			if entries == nil {
 				entries = []memfs.JournalEntry{}
 			}
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			return enc.Encode(struct {
+			// The journal is state, and its text came from files and
+			// proposers: masked as text from disk is.
+			for i := range entries {
+				e := &entries[i]
+				e.Title, e.MemoryDir, e.RealDir = safe.Mask(nil, e.Title), safe.Mask(nil, e.MemoryDir), safe.Mask(nil, e.RealDir)
+				e.Notes = slices.Clone(e.Notes)
+				for j := range e.Notes {
+					e.Notes[j] = safe.Mask(nil, e.Notes[j])
+				}
+				e.Files = slices.Clone(e.Files)
+				for j := range e.Files {
+					e.Files[j].Path = safe.Mask(nil, e.Files[j].Path)
+				}
+			}
+			return report.WriteJSON(stdout, struct {
 				Version int                  `json:"version"`
 				Entries []memfs.JournalEntry `json:"entries"`
 			}{1, entries})
@@ -651,7 +691,9 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 				continue // rolled back or already undone: nothing to undo
 			}
 			n++
-			fmt.Fprintf(stdout, "%s  %s  %-16s %s  (%s)\n", e.ID, e.Time.Local().Format("2006-01-02 15:04"), e.Kind, e.Title, e.MemoryDir)
+			// The title is stored in the journal (from a file or a
+			// proposer): shown safe, piped or not.
+			fmt.Fprintf(stdout, "%s  %s  %-16s %s  (%s)\n", safe.Line(e.ID), e.Time.Local().Format("2006-01-02 15:04"), safe.Line(e.Kind), safe.ShowLine(e.Title), safe.ShowLine(e.MemoryDir))
 		}
 		if n == 0 {
 			fmt.Fprintln(stderr, "memtui: nothing applied to undo")
@@ -664,14 +706,14 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	r := memfs.Undo(ctx, args[0], memfs.ApplyOptions{JournalRoot: root, WaitForLock: uf.wait})
 	switch r.Status {
 	case memfs.StatusApplied:
-		fmt.Fprintf(stdout, "undone %s (the undo is journal %s)\n", args[0], r.JournalID)
+		fmt.Fprintf(stdout, "undone %s (the undo is journal %s)\n", safe.Line(args[0]), r.JournalID)
 		return nil
 	default:
 		why := ""
 		if r.Err != nil {
 			why = ": " + r.Err.Error()
 		}
-		fmt.Fprintf(stdout, "not undone (%s)%s\n", r.Status, why)
+		fmt.Fprintf(stdout, "not undone (%s)%s\n", r.Status, safe.ShowLine(why))
 		g.exit = exitFindings
 		return nil
 	}
@@ -722,7 +764,9 @@ func externalProposals(ctx context.Context, scan *model.Scan, dopts consolidate.
 			if err != nil {
 				return nil, err
 			}
-			raw, err := memfs.RunCommand(ctx, df.proposer, in, df.proposerTimeout, stderr)
+			// The proposer's own stderr is relayed, made safe: it is
+			// not memtui's to trust.
+			raw, err := memfs.RunCommand(ctx, df.proposer, in, df.proposerTimeout, safe.Writer(stderr))
 			if err != nil {
 				return nil, fmt.Errorf("the proposer for %s: %w", d.Path, err)
 			}
@@ -736,7 +780,7 @@ func externalProposals(ctx context.Context, scan *model.Scan, dopts consolidate.
 			for i, prop := range res.Proposals {
 				checked, err := consolidate.CheckExternal(p, d, prop, df.includeTeam)
 				if err != nil {
-					fmt.Fprintf(stderr, "memtui: rejected proposal %d (%q) from the proposer for %s: %v\n", i+1, prop.Title, d.Path, err)
+					fmt.Fprintf(stderr, "memtui: rejected proposal %d (\"%s\") from the proposer for %s: %s\n", i+1, safe.ShowLine(prop.Title), safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
 					continue
 				}
 				if len(dopts.Kinds) > 0 && !slices.Contains(dopts.Kinds, checked.Kind) {
@@ -985,13 +1029,12 @@ func noMemoryError(g *globals, opts memfs.Options) error {
 	case g.getenv("CLAUDE_CONFIG_DIR") != "":
 		where = g.getenv("CLAUDE_CONFIG_DIR") + " ($CLAUDE_CONFIG_DIR)"
 	}
-	msg := fmt.Sprintf("no Claude Code memory found in %s.\n"+
-		"Claude Code keeps memory under <config>/projects/<project>/memory/; point memtui at it with --config-dir or --memory-dir,\n"+
-		"or see memtui on a sample first: memtui --demo", where)
 	if g.project != "" {
-		msg = fmt.Sprintf("no project matches --project %q.", g.project)
+		return fmt.Errorf("no project matches --project %q.", g.project)
 	}
-	return errors.New(msg)
+	return adviceError(fmt.Sprintf("no Claude Code memory found in %s.\n"+
+		"Claude Code keeps memory under <config>/projects/<project>/memory/; point memtui at it with --config-dir or --memory-dir,\n"+
+		"or see memtui on a sample first: memtui --demo", safe.ShowLine(where)))
 }
 
 // session is what every command starts from: "today", where to look, the
@@ -1029,7 +1072,7 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 	// back before anything reads the tree.
 	recoverJournal(s.state.Journal, stderr)
 	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
-		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
+		fmt.Fprintf(stderr, "memtui: ignoring the config file: %s\n", safe.ShowLine(err.Error()))
 	} else {
 		s.copts.Ignore = ignoreRules(cfg)
 		if cfg.StaleAfterDays > 0 {
@@ -1054,7 +1097,7 @@ func stateDirs(g *globals, opts memfs.Options) memfs.StateDirs {
 func recoverJournal(root string, stderr io.Writer) {
 	reports, err := memfs.Recover(root)
 	if err != nil {
-		fmt.Fprintf(stderr, "memtui: could not check the journal %s: %v\n", root, err)
+		fmt.Fprintf(stderr, "memtui: could not check the journal %s: %s\n", safe.ShowLine(root), safe.ShowLine(err.Error()))
 		return
 	}
 	for _, r := range reports {
@@ -1062,9 +1105,9 @@ func recoverJournal(root string, stderr io.Writer) {
 		if r.Err != nil {
 			msg += ": " + r.Err.Error()
 		}
-		fmt.Fprintln(stderr, msg)
+		fmt.Fprintln(stderr, safe.ShowLine(msg))
 		for _, n := range r.Notes {
-			fmt.Fprintln(stderr, "  "+n)
+			fmt.Fprintln(stderr, "  "+safe.ShowLine(n))
 		}
 	}
 }

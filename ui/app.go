@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -824,7 +825,7 @@ func (m *Model) requestPreview(force bool) tea.Cmd {
 		m.preview.clear("No project selected.")
 		return nil
 	case !pd.loaded:
-		m.preview.clear("Reading " + tilde(pd.p.Name(), m.c.home) + "…")
+		m.preview.clear("Reading " + safe.ShowLine(tilde(pd.p.Name(), m.c.home)) + "…")
 		return nil
 	case it == nil:
 		m.preview.clear(projectSummary(m.c, pd))
@@ -883,7 +884,7 @@ func (m *Model) requestPreview(force bool) tea.Cmd {
 // is selected.
 func projectSummary(c *shared, pd *projectData) string {
 	var b strings.Builder
-	b.WriteString(tilde(pd.p.Name(), c.home) + "\n\n")
+	b.WriteString(safe.ShowLine(tilde(pd.p.Name(), c.home)) + "\n\n")
 	counts := projectFindingsCount(pd)
 	fmt.Fprintf(&b, "%d memories in %d %s · %d errors, %d warnings, %d info\n", pd.files, len(pd.dirs), plural(len(pd.dirs), "store", "stores"),
 		counts[model.Error], counts[model.Warning], counts[model.Info])
@@ -906,7 +907,7 @@ func projectSummary(c *shared, pd *projectData) string {
 func indexHeader(c *shared, dd *dirData, width int) string {
 	st := c.st
 	l := dd.load
-	lines := []string{st.Title.Render("MEMORY.md") + st.Faint.Render("  "+tilde(dd.d.Path, c.home))}
+	lines := []string{st.Title.Render("MEMORY.md") + st.Faint.Render("  "+safe.ShowLine(tilde(dd.d.Path, c.home)))}
 	if l != nil {
 		state := st.OK.Render("✓ loads whole")
 		if l.Truncated() {
@@ -922,7 +923,7 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 		lines = append(lines, strings.Split(ansi.Wrap(g, max(width, 10), " "), "\n")...)
 		if ws := dd.prov["MEMORY.md"]; len(ws) > 0 {
 			written, _, _ := provenanceLines(c, dd, "MEMORY.md", "")
-			lines = append(lines, st.Faint.Render("last written by "+written[0]))
+			lines = append(lines, st.Faint.Render("last written by "+safe.ShowLine(written[0])))
 		}
 		lines = append(lines, st.Faint.Render("used: "+heatSummary(c, dd, "MEMORY.md")))
 	}

@@ -322,8 +322,8 @@ func (v *changesView) diffItem(pd *projectData, dd *dirData, dl consolidate.Delt
 		p: model.Proposal{ID: "change\x00" + dd.d.Path + "\x00" + dl.Path + "\x00" + consolidate.SHA256Hex([]byte(dl.After)),
 			Kind: model.ProposalKind(dl.Kind), MemoryDir: dd.d.Path, Changes: []model.Change{c}},
 		project:   tilde(pd.p.Name(), v.c.home),
-		title:     cleanLine(string(dl.Kind) + " " + dl.Path),
-		rationale: cleanLine(maskSecrets(strings.Join(why, "; "), v.sc)),
+		title:     string(dl.Kind) + " " + maskSecrets(dl.Path, v.sc),
+		rationale: maskSecrets(strings.Join(why, "; "), v.sc),
 		label:     string(dl.Kind) + " since the review of " + since.Local().Format("2006-01-02 15:04"),
 		d:         dd.d,
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
@@ -169,22 +170,12 @@ func maskSecrets(s string, sc *consolidate.SecretScanner) string {
 	return sc.MaskSecrets(s)
 }
 
-// cleanLine makes a file's line safe to draw: tabs become spaces and other
-// control characters (an escape sequence in a memory file) a visible mark.
+// cleanLine makes a file's line (masked already) safe to draw in a diff:
+// tabs become spaces, and everything else safe.Line escapes is shown as
+// its escape (an escape sequence in a memory file reads \x1b).
 func cleanLine(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	s = strings.ReplaceAll(s, "\t", "    ")
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return '�'
-		}
-		return r
-	}, s)
+	return safe.Line(strings.ReplaceAll(s, "\t", "    "))
 }
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }
 
 // diffView draws the selected proposal: its title, rationale and the
 // findings it fixes, then every change as a diff, unified or side by side.
@@ -508,8 +499,10 @@ func (v *diffView) build() {
 		return
 	}
 	p := v.item.p
+	// Every header line quotes a proposal (a proposer's words), a path or
+	// an error: wrap makes it safe before it is laid out.
 	wrap := func(s string, style func(string) string) {
-		for _, ln := range strings.Split(ansi.Wrap(s, w, " "), "\n") {
+		for _, ln := range strings.Split(ansi.Wrap(safe.ShowLine(s), w, " "), "\n") {
 			v.rows = append(v.rows, style(ansi.Truncate(ln, w, "…")))
 		}
 	}
@@ -519,12 +512,12 @@ func (v *diffView) build() {
 	if v.item.label != "" {
 		label = v.item.label
 	}
-	v.rows = append(v.rows, faint(ansi.Truncate(label, w, "…")))
+	v.rows = append(v.rows, faint(ansi.Truncate(safe.ShowLine(label), w, "…")))
 	where := tilde(p.MemoryDir, v.c.home)
 	if v.item.dir != "" {
 		where += " (" + v.item.dir + ")"
 	}
-	v.rows = append(v.rows, faint(truncLeft(where, w)))
+	v.rows = append(v.rows, faint(truncLeft(safe.ShowLine(where), w)))
 	v.rows = append(v.rows, "")
 	wrap(v.item.rationale, paint.New(st.Text).Paint)
 	if len(p.Fixes) > 0 {
@@ -655,7 +648,7 @@ func (v *diffView) fileHeader(fd fileDiff) string {
 	default:
 		what = fmt.Sprintf("+%d -%d", fd.added, fd.removed)
 	}
-	name := truncLeft(fd.path, max(v.w*2/3, 1))
+	name := truncLeft(safe.ShowLine(fd.path), max(v.w*2/3, 1))
 	rest := ansi.Truncate("  "+what, max(v.w-ansi.StringWidth(name), 0), "…")
 	return v.ds.pFile.Paint(name) + st.Faint.Render(rest)
 }

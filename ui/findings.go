@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
@@ -185,12 +186,13 @@ func (v *findingsView) View() string {
 		if f.Line > 0 && f.File != "" {
 			where += ":" + itoa(f.Line)
 		}
-		detail = append(detail, st.Sev[f.Severity].Render(sevSymbol(f.Severity)+" "+f.Severity.String())+" "+st.Bold.Render(f.Rule)+"  "+st.Faint.Render(truncLeft(where, max(v.w-len(f.Rule)-12, 10))))
-		for _, ln := range strings.Split(ansi.Wrap(f.Message, v.w, " "), "\n") {
+		rule := safe.Line(f.Rule)
+		detail = append(detail, st.Sev[f.Severity].Render(sevSymbol(f.Severity)+" "+f.Severity.String())+" "+st.Bold.Render(rule)+"  "+st.Faint.Render(truncLeft(safe.ShowLine(where), max(v.w-len(rule)-12, 10))))
+		for _, ln := range strings.Split(ansi.Wrap(safe.ShowLine(f.Message), v.w, " "), "\n") {
 			detail = append(detail, st.Text.Render(ln))
 		}
 		if f.Suggestion != "" {
-			for _, ln := range strings.Split(ansi.Wrap("→ "+f.Suggestion, v.w, " "), "\n") {
+			for _, ln := range strings.Split(ansi.Wrap("→ "+safe.ShowLine(f.Suggestion), v.w, " "), "\n") {
 				detail = append(detail, st.Faint.Render(ln))
 			}
 		}

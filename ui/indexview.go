@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
 )
@@ -82,8 +83,12 @@ func (v *indexView) build() {
 	if l.Empty {
 		rows = append(rows, st.Faint.Render("After frontmatter and comments are stripped nothing is left: Claude Code injects nothing."))
 	}
+	// What is shown is masked in the whole text (a secret spanning lines
+	// is found only whole), then made safe line by line.
+	shownFile := shownLines(strings.Join(fileLines, "\n"))
 	if !l.Empty {
 		loaded := strings.Split(l.Loaded, "\n")
+		shownLoaded := shownLines(l.Loaded)
 		// Map the agent's lines back to file lines where the text is
 		// unchanged, for jumps from findings.
 		fi := 0
@@ -99,7 +104,7 @@ func (v *indexView) build() {
 			if i == len(loaded)-1 && l.LastLineCut {
 				mark = st.Cut.Render("✂")
 			}
-			rows = append(rows, num(i+1, numW)+" "+mark+" "+ansi.Truncate(ln, textW, "…"))
+			rows = append(rows, num(i+1, numW)+" "+mark+" "+ansi.Truncate(shownLoaded(i), textW, "…"))
 		}
 	}
 	if l.Truncated() {
@@ -114,13 +119,13 @@ func (v *indexView) build() {
 		rows = append(rows, st.Cut.Render(ansi.Truncate("✂── the agent stops reading here: "+why+" "+strings.Repeat("─", v.w), v.w, "")))
 		rows = append(rows, st.Faint.Render("   Claude Code then appends, as the last thing the agent reads:"))
 		for _, ln := range strings.Split(ansi.Wrap(strings.TrimSpace(l.Warning), max(v.w-5, 10), " "), "\n") {
-			rows = append(rows, st.Faint.Render("   │ ")+ln)
+			rows = append(rows, st.Faint.Render("   │ ")+safe.ShowLine(ln))
 		}
 		rows = append(rows, "", st.Bold.Render(fmt.Sprintf("Never seen by the agent: %d %s", len(l.Dropped), plural(len(l.Dropped), "line", "lines"))))
 		for _, n := range l.Dropped {
 			text := ""
 			if n-1 < len(fileLines) {
-				text = strings.TrimRight(fileLines[n-1], "\r")
+				text = shownFile(n - 1)
 			}
 			v.fileRow[n] = len(rows)
 			rows = append(rows, num(n, numW)+" "+st.Cut.Render("✗")+" "+st.Dropped.Render(ansi.Truncate(text, textW, "…")))
@@ -133,7 +138,7 @@ func (v *indexView) build() {
 func (v *indexView) meters() string {
 	st := v.c.st
 	if v.dd == nil || v.dd.load == nil {
-		return fit(st.Title.Render(v.title), v.w, indexHeaderLines)
+		return fit(st.Title.Render(safe.ShowLine(v.title)), v.w, indexHeaderLines)
 	}
 	l := v.dd.load
 	status := st.OK.Render("✓ loads whole")
@@ -145,7 +150,7 @@ func (v *indexView) meters() string {
 	}
 	barW := max(min(v.w-34, 50), 8)
 	lines := []string{
-		ansi.Truncate(st.Title.Render(v.title)+"  "+status, v.w, "…"),
+		ansi.Truncate(st.Title.Render(safe.ShowLine(v.title))+"  "+status, v.w, "…"),
 		meter(st, "lines", l.LineCount, model.IndexMaxLines, barW, "%d / %d"),
 		meter(st, "units", l.Units, model.IndexMaxUnits, barW, "%d / %d"),
 		st.Faint.Render(ansi.Truncate(fmt.Sprintf("Caps as Claude Code applies them, after stripping frontmatter and <!-- comments -->. Loaded: %d lines, %d units.", l.LoadedLines, l.LoadedUnits), v.w, "…")),
@@ -194,4 +199,18 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// shownLines masks the secrets in the whole of text and returns line i of
+// the result made safe to draw. Masking keeps the number of lines; were it
+// ever not to, the lines would shift, but no line of a secret would show
+// (masking a line on its own would miss the inside of a PEM key).
+func shownLines(text string) func(i int) string {
+	masked := strings.Split(safe.Mask(nil, text), "\n")
+	return func(i int) string {
+		if i < len(masked) {
+			return cleanLine(strings.TrimRight(masked[i], "\r"))
+		}
+		return ""
+	}
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
@@ -425,6 +427,12 @@ func (v *ixEditView) startHook() tea.Cmd {
 		v.fail(errors.New("a prose entry has no hook to edit"))
 		return nil
 	}
+	// The input shows its text as it is: a hook holding a control
+	// character or a secret is not put in it (the row shows it made safe).
+	if hook := rows[v.cur].Entry.Hook; safe.ShowLine(hook) != hook {
+		v.fail(errors.New("the hook holds a control character or a secret: edit MEMORY.md in $EDITOR (e) instead"))
+		return nil
+	}
 	v.mode = ixeHook
 	v.input.SetValue(rows[v.cur].Entry.Hook)
 	v.input.CursorEnd()
@@ -543,8 +551,15 @@ func (v *ixEditView) showDiff() {
 		return
 	}
 	ds := newDiffStyles(v.c.st.Theme)
-	text := v.pendingDiff()
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	// Shown as the CLI shows a diff: masked in whole texts, made safe.
+	var lines []string
+	for _, c := range v.pendingChanges() {
+		base := ""
+		if c.Op == model.OpUpdate {
+			base = string(v.base)
+		}
+		lines = append(lines, report.DiffLines(c, base)...)
+	}
 	for i, ln := range lines {
 		var op byte
 		if ln != "" {
@@ -589,13 +604,13 @@ func (v *ixEditView) header(b model.IndexBudget) string {
 	barW := max(min(v.w-34, 50), 8)
 	note := st.Faint.Render("marks ┊ at 70% (the size Claude Code asks for) and 80% (where it nudges)")
 	if v.note != "" {
-		note = st.Status.Render(v.note)
+		note = st.Status.Render(safe.ShowLine(v.note))
 		if v.noteErr {
-			note = st.Error.Render("✗ " + v.note)
+			note = st.Error.Render("✗ " + safe.ShowLine(v.note))
 		}
 	}
 	lines := []string{
-		ansi.Truncate(st.Title.Render("Edit "+v.title)+"  "+status+"  "+state, v.w, "…"),
+		ansi.Truncate(st.Title.Render("Edit "+safe.ShowLine(v.title))+"  "+status+"  "+state, v.w, "…"),
 		markedMeter(st, "lines", b.Lines, model.IndexMaxLines, barW),
 		markedMeter(st, "units", b.Units, model.IndexMaxUnits, barW),
 		ansi.Truncate(note, v.w, "…"),
@@ -698,18 +713,20 @@ func (v *ixEditView) rowText(r model.IndexRow, selected, ranged, cut bool) strin
 		} else if r.Target == "" {
 			meta = "no target"
 		}
+		// The index's own words: masked and made safe before drawing.
+		name, target := safe.ShowLine(en.Name()), safe.ShowLine(r.Target)
 		hook := ""
 		if en.Hook != "" {
-			hook = " — " + en.Hook
+			hook = " — " + safe.ShowLine(en.Hook)
 		}
-		plain = en.Name() + " → " + r.Target + " · " + meta + more + hook
+		plain = name + " → " + target + " · " + meta + more + hook
 		titleStyle, textStyle := st.Bold, st.Text
 		if cut {
 			titleStyle, textStyle = st.Dropped, st.Dropped
 		}
-		styled = titleStyle.Render(en.Name()) + st.Faint.Render(" → "+r.Target+" · "+meta+more) + textStyle.Render(hook)
+		styled = titleStyle.Render(name) + st.Faint.Render(" → "+target+" · "+meta+more) + textStyle.Render(hook)
 	} else {
-		plain = r.Text + more
+		plain = safe.ShowLine(r.Text) + more
 		switch {
 		case cut:
 			styled = st.Dropped.Render(plain)
@@ -778,9 +795,9 @@ func (v *ixEditView) orphanView(h int) string {
 	for i := start; i < min(start+room, len(v.orphans)); i++ {
 		p := v.orphans[i]
 		doc := v.dd.docs[p]
-		txt := p + " · " + typeOf(doc).String()
+		txt := safe.ShowLine(p) + " · " + typeOf(doc).String()
 		if d := strings.TrimSpace(doc.FM.Description); d != "" {
-			txt += " — " + d
+			txt += " — " + safe.ShowLine(d)
 		}
 		txt = ansi.Truncate(txt, max(v.w-2, 1), "…")
 		if i == v.ocur {
@@ -952,7 +969,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 	}
 	files := []string{"  change  MEMORY.md"}
 	for _, c := range changes[1:] {
-		files = append(files, "  create  "+c.Path+"  (the demoted entries)")
+		files = append(files, "  create  "+safe.ShowLine(c.Path)+"  (the demoted entries)")
 	}
 	b := v.ed.Budget()
 	load := "loads whole"
@@ -964,7 +981,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 	if len(changes) > 1 {
 		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, plural(len(changes)-1, "file", "files"))
 	}
-	lines := append([]string{"", st.Bold.Render(tilde(v.dd.d.Path, m.c.home))}, files...)
+	lines := append([]string{"", st.Bold.Render(safe.ShowLine(tilde(v.dd.d.Path, m.c.home)))}, files...)
 	m.dialog = &dialog{
 		kind:  dlgWriteIndex,
 		title: title,
@@ -989,13 +1006,13 @@ func (m *Model) indexWritten(w *writeRun) {
 	if len(w.results) > 0 {
 		status, why = w.results[0].status, w.results[0].why
 	}
-	path := tilde(v.dd.d.Path, m.c.home) + "/MEMORY.md"
+	path := safe.ShowLine(tilde(v.dd.d.Path, m.c.home) + "/MEMORY.md")
 	switch status {
 	case memfs.StatusApplied:
 		dl.title = "Written: MEMORY.md"
 		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path}
 		for _, a := range v.pending() {
-			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+tilde(v.dd.d.Path, m.c.home)+"/"+a.path)
+			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+safe.ShowLine(tilde(v.dd.d.Path, m.c.home)+"/"+a.path))
 		}
 		dl.lines = append(dl.lines, "", st.Faint.Render("The journal (L) can undo it."))
 		m.status = "MEMORY.md written."
@@ -1009,7 +1026,7 @@ func (m *Model) indexWritten(w *writeRun) {
 		v.fail(errors.New("conflict: MEMORY.md changed on disk; nothing written"))
 	default:
 		dl.title = "Not written: MEMORY.md"
-		dl.lines = []string{"", st.Error.Render("✗ failed") + "  " + path, why, "Your edits are still in the editor."}
+		dl.lines = []string{"", st.Error.Render("✗ failed") + "  " + path, safe.ShowLine(why), "Your edits are still in the editor."}
 		v.fail(errors.New("the write failed; nothing written"))
 	}
 	if len(w.lockHeld) > 0 {

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 )
 
@@ -132,33 +133,37 @@ func (v *journalView) View() string {
 		status = "what memtui wrote, newest first · read-only"
 	}
 	if v.note != "" {
-		status = v.note
+		status = safe.ShowLine(v.note)
 	}
 	empty := "Nothing written yet: the journal is empty."
 	switch {
 	case !v.loaded:
 		empty = "Reading the journal…"
 	case v.err != nil:
-		empty = "The journal cannot be read: " + v.err.Error()
+		empty = "The journal cannot be read: " + safe.ShowLine(v.err.Error())
 	}
 	head := st.PaneTitle.Render(ansi.Truncate(fmt.Sprintf("Journal (%d)", len(v.entries)), v.w, "…"))
 	out := []string{st.Faint.Render(ansi.Truncate(status, v.w, "…")), head, listPaneView(&v.list, v.c, true, empty)}
 	var det []string
 	if e := v.selected(); e != nil {
 		det = append(det, st.Faint.Render(strings.Repeat("─", max(v.w, 1))))
-		det = append(det, st.Bold.Render(e.Title))
-		det = append(det, fmt.Sprintf("%s · %s · %s · journal %s", e.Kind, e.ProposalID, stateWord(e.State), e.ID))
-		det = append(det, truncLeft(tilde(e.MemoryDir, v.c.home), v.w))
+		// The journal is state written from files and proposers: its
+		// text is masked and made safe as text from disk is.
+		det = append(det, st.Bold.Render(safe.ShowLine(e.Title)))
+		det = append(det, safe.ShowLine(fmt.Sprintf("%s · %s · %s · journal %s", e.Kind, e.ProposalID, stateWord(e.State), e.ID)))
+		det = append(det, truncLeft(safe.ShowLine(tilde(e.MemoryDir, v.c.home)), v.w))
 		if e.UndoneBy != "" {
-			det = append(det, "undone by "+e.UndoneBy)
+			det = append(det, "undone by "+safe.Line(e.UndoneBy))
 		}
 		if e.UndoOf != "" {
-			det = append(det, "undoes "+e.UndoOf)
+			det = append(det, "undoes "+safe.Line(e.UndoOf))
 		}
 		for _, f := range e.Files {
-			det = append(det, "  "+f.Op+"  "+f.Path)
+			det = append(det, "  "+safe.Line(f.Op)+"  "+safe.ShowLine(f.Path))
 		}
-		det = append(det, e.Notes...)
+		for _, n := range e.Notes {
+			det = append(det, safe.ShowLine(n))
+		}
 	}
 	for i, ln := range det {
 		det[i] = ansi.Truncate(ln, v.w, "…")
@@ -191,10 +196,10 @@ func (m *Model) askUndo() tea.Cmd {
 		default:
 			what = "restore"
 		}
-		lines = append(lines, "  "+what+"  "+f.Path)
+		lines = append(lines, "  "+what+"  "+safe.ShowLine(f.Path))
 	}
 	lines = append(lines, "", m.c.st.Faint.Render("Each file goes back byte for byte; a file changed since is refused, nothing written."))
-	m.dialog = &dialog{kind: dlgUndo, title: fmt.Sprintf("Undo %q (%s)?", e.Title, e.ProposalID), lines: lines,
+	m.dialog = &dialog{kind: dlgUndo, title: "Undo \"" + e.Title + "\" (" + e.ProposalID + ")?", lines: lines,
 		hint: "y undo · any other key cancels", entry: *e}
 	return nil
 }

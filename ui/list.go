@@ -5,6 +5,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/internal/safe"
 )
 
 // row is one line of a list. Headers group the rows below them and are
@@ -25,7 +27,10 @@ type row struct {
 }
 
 // list is a scrolling cursor over rows, sized by its owner. It draws plain
-// text cut to its width; the owner styles the selected row.
+// text cut to its width; the owner styles the selected row. Rows hold text
+// as read (names, titles, paths); the list makes each cell safe as it
+// draws it (safe.ShowLine), so no row can carry a secret or a control
+// character to the screen whoever built it.
 type list struct {
 	rows           []row
 	cursor, offset int
@@ -170,6 +175,7 @@ func (l *list) view(item, sel, header lipgloss.Style, badges [3]lipgloss.Style, 
 	end := min(l.offset+l.height, len(l.rows))
 	for i := l.offset; i < end; i++ {
 		r := l.rows[i]
+		r.left, r.right, r.badge = safe.ShowLine(r.left), safe.ShowLine(r.right), safe.Line(r.badge)
 		var line string
 		switch {
 		case r.header:

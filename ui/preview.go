@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
@@ -175,7 +176,15 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 	doc := dd.docs[f.Path]
 	fm := doc.FM
 	var lines []string
+	// kv draws a value that came from the file or a transcript: masked and
+	// made safe here; kvStyled one whose read parts are made safe already.
+	var kvStyled func(k, v string)
 	kv := func(k, v string) {
+		if v != "" {
+			kvStyled(k, safe.ShowLine(v))
+		}
+	}
+	kvStyled = func(k, v string) {
 		if v == "" {
 			return
 		}
@@ -190,27 +199,27 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 			lines = append(lines, label+st.FMValue.Render(ln))
 		}
 	}
-	title := memName(f.Path, doc)
+	title := safe.ShowLine(memName(f.Path, doc))
 	lines = append(lines, st.Title.Render(ansi.Truncate(title, width, "…")))
 	kv("name", orDash(fm.Name, fm.HasName))
 	kv("description", orDash(fm.Description, fm.HasDesc))
-	typ := fm.Type
+	typ := safe.ShowLine(fm.Type)
 	if fm.TypeKey != "" {
-		typ += st.Faint.Render(" (" + fm.TypeKey + ")")
+		typ += st.Faint.Render(" (" + safe.ShowLine(fm.TypeKey) + ")")
 	} else {
 		typ = st.Faint.Render("none")
 	}
-	kv("type", typ)
+	kvStyled("type", typ)
 	switch {
 	case !fm.ModifiedTime.IsZero():
-		kv("modified", fm.ModifiedTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (metadata.modified · "+age(c.now, fm.ModifiedTime)+" ago)"))
+		kvStyled("modified", fm.ModifiedTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (metadata.modified · "+age(c.now, fm.ModifiedTime)+" ago)"))
 	default:
-		kv("modified", f.ModTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (file mtime · "+age(c.now, f.ModTime)+" ago)"))
+		kvStyled("modified", f.ModTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (file mtime · "+age(c.now, f.ModTime)+" ago)"))
 	}
 	size := " · " + model.FormatFileSize(int(f.Size))
-	kv("file", truncLeft(tilde(dd.d.Path, c.home)+"/"+f.Path, max(width-12-len(size), 10))+st.Faint.Render(size))
+	kvStyled("file", truncLeft(safe.ShowLine(tilde(dd.d.Path, c.home)+"/"+f.Path), max(width-12-len(size), 10))+st.Faint.Render(size))
 	if doc.Status != model.FMOK && doc.Status != model.FMNone {
-		kv("frontmatter", st.Sev[model.Warning].Render(doc.Status.String())+" "+doc.Problem)
+		kvStyled("frontmatter", st.Sev[model.Warning].Render(doc.Status.String())+" "+safe.ShowLine(doc.Problem))
 	}
 	if written, cwd, origin := provenanceLines(c, dd, f.Path, fm.OriginSessionID); len(written) > 0 {
 		for i, w := range written {
@@ -241,7 +250,7 @@ func findingLines(c *shared, fs []model.Finding, width int) []string {
 		if f.Line > 0 {
 			loc = "L" + itoa(f.Line) + " "
 		}
-		text := loc + f.Message + " [" + f.Rule + "]"
+		text := loc + safe.ShowLine(f.Message) + " [" + safe.Line(f.Rule) + "]"
 		wrapped := strings.Split(ansi.Wrap(text, max(width-2, 10), " "), "\n")
 		for i, w := range wrapped {
 			lead := st.Sev[f.Severity].Render(sevSymbol(f.Severity)) + " "

@@ -186,7 +186,8 @@ func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 	items := make([]*propItem, 0, len(ps))
 	for _, p := range ps {
 		it := &propItem{p: p, project: j.project, dir: label, proj: j.p, d: d,
-			title: cleanLine(maskSecrets(p.Title, sc)), rationale: cleanLine(maskSecrets(p.Rationale, sc))}
+			// Masked with the view's scanner; made safe where drawn.
+			title: maskSecrets(p.Title, sc), rationale: maskSecrets(p.Rationale, sc)}
 		for _, c := range p.Changes {
 			before := beforeText(d, c.Path)
 			it.diffs = append(it.diffs, diffChange(c, before, sc))

@@ -304,7 +304,7 @@ func TestDiffCreateAndDelete(t *testing.T) {
 			t.Errorf("split=%v: a file's escape codes reached the screen", split)
 		}
 		if !split {
-			for _, want := range []string{"+one", "+two", "-gone", "-also �[31mgone�[0m"} {
+			for _, want := range []string{"+one", "+two", "-gone", `-also \x1b[31mgone\x1b[0m`} {
 				if !strings.Contains(out, want) {
 					t.Errorf("lacks %q:\n%s", want, out)
 				}

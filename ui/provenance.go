@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
@@ -146,7 +147,7 @@ func provenanceLines(c *shared, dd *dirData, path, origin string) (written []str
 func logNote(pd *projectData) string {
 	switch {
 	case pd.logErr != nil:
-		return "Transcripts could not be read: " + pd.logErr.Error()
+		return "Transcripts could not be read: " + safe.ShowLine(pd.logErr.Error())
 	case pd.p.Log == nil && pd.logReading:
 		return "Reading the session transcripts…"
 	case pd.p.Log == nil:

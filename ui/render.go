@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
 )
@@ -264,7 +265,10 @@ func render(in renderInput) (string, error) {
 	}
 	body := string(in.doc.Body(in.content))
 	ms := findMarks(body, in.anchor, in.scanner)
-	md := markText(body, ms, model.ProseRanges(body))
+	// The body is made safe before glamour sees it (secrets are masked by
+	// the marks), and glamour's output keeps only its colours: it makes
+	// OSC 8 links of the URLs a memory holds.
+	md := safe.Block(markText(body, ms, model.ProseRanges(body)))
 	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(in.theme.Glamour), glamour.WithWordWrap(in.key.width))
 	if err != nil {
 		return "", err
@@ -273,7 +277,7 @@ func render(in renderInput) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out = strings.Trim(out, "\n")
+	out = strings.Trim(safe.KeepSGR(out), "\n")
 	return newHighlighter(in.theme).apply(out), nil
 }
 
@@ -282,7 +286,7 @@ func render(in renderInput) (string, error) {
 func renderSource(in renderInput) string {
 	text := string(in.content)
 	ms := findMarks(text, in.anchor, in.scanner)
-	marked := markText(text, ms, nil)
+	marked := safe.Block(markText(text, ms, nil))
 	lines := strings.Split(strings.TrimSuffix(marked, "\n"), "\n")
 	numW := len(strconv.Itoa(len(lines)))
 	h := newHighlighter(in.theme)

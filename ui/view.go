@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -276,7 +277,7 @@ func (m *Model) titleBar() string {
 	case m.loading:
 		right = fmt.Sprintf("reading %d/%d projects…", m.loaded, len(m.data))
 	case m.watchMsg != "":
-		right = m.watchMsg
+		right = safe.ShowLine(m.watchMsg)
 	case m.watcher != nil:
 		right = fmt.Sprintf("● live · %d projects", len(m.data))
 	default:
@@ -315,7 +316,7 @@ func (m *Model) footer() string {
 	case m.view == viewIndexEdit && m.ixedit.mode == ixeHook && m.dialog == nil:
 		return fit(m.ixedit.input.View(), m.width, 1)
 	case m.err != nil:
-		return fit(st.Error.Render("✗ "+m.err.Error()), m.width, 1)
+		return fit(st.Error.Render("✗ "+safe.ShowLine(m.err.Error())), m.width, 1)
 	case m.dialog != nil:
 		return fit(st.Faint.Render("the answer is No unless you press y"), m.width, 1)
 	}
@@ -324,7 +325,7 @@ func (m *Model) footer() string {
 	}
 	line := m.help.ShortHelpView(m.shortHelp())
 	if m.status != "" {
-		line = st.Status.Render(m.status)
+		line = st.Status.Render(safe.ShowLine(m.status))
 	}
 	return fit(line, m.width, 1)
 }

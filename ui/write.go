@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -101,7 +102,7 @@ func (m *Model) startWrite() tea.Cmd {
 	if len(jobs) == 0 {
 		if len(invalid) > 0 {
 			d := m.proposals.dec[invalid[0].p.ID]
-			m.err = fmt.Errorf("%q cannot be written: %v", invalid[0].title, d.err)
+			m.err = fmt.Errorf("\"%s\" cannot be written: %v", invalid[0].title, d.err)
 			return nil
 		}
 		m.status = "Nothing accepted to write: space or a accepts a proposal."
@@ -111,17 +112,17 @@ func (m *Model) startWrite() tea.Cmd {
 	var lines []string
 	for _, j := range jobs {
 		n += len(j.props)
-		lines = append(lines, "", m.c.st.Bold.Render(tilde(j.dir, m.c.home)))
+		lines = append(lines, "", m.c.st.Bold.Render(safe.ShowLine(tilde(j.dir, m.c.home))))
 		for i, p := range j.props {
-			lines = append(lines, "  "+j.items[i].title)
+			lines = append(lines, "  "+safe.ShowLine(j.items[i].title))
 			for _, c := range p.Changes {
 				files++
-				lines = append(lines, "    "+opWord(c.Op)+"  "+c.Path)
+				lines = append(lines, "    "+opWord(c.Op)+"  "+safe.ShowLine(c.Path))
 			}
 		}
 	}
 	for _, it := range invalid {
-		lines = append(lines, "", m.c.st.Error.Render("not written: "+it.title+": "+m.proposals.dec[it.p.ID].err.Error()))
+		lines = append(lines, "", m.c.st.Error.Render(safe.ShowLine("not written: "+it.title+": "+m.proposals.dec[it.p.ID].err.Error())))
 	}
 	m.dialog = &dialog{
 		kind: dlgWrite,
@@ -310,7 +311,7 @@ func (w *writeRun) progressLine() string {
 	}
 	s := fmt.Sprintf("writing %d/%d", w.done, w.total)
 	if w.current != "" && w.done < w.total {
-		s += ": " + w.current
+		s += ": " + safe.ShowLine(w.current)
 	}
 	return s + "…"
 }
@@ -331,9 +332,9 @@ func (m *Model) showResults(w *writeRun) {
 		default:
 			mark = st.Error.Render("✗ failed  ")
 		}
-		lines = append(lines, mark+"  "+r.title)
+		lines = append(lines, mark+"  "+safe.ShowLine(r.title))
 		if r.why != "" {
-			lines = append(lines, "             "+r.why)
+			lines = append(lines, "             "+safe.ShowLine(r.why))
 		}
 	}
 	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[memfs.StatusApplied], counts[memfs.StatusConflict], counts[memfs.StatusFailed])
@@ -399,7 +400,9 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 func (m *Model) dialogView(w, h int) string {
 	dl := m.dialog
 	st := m.c.st
-	lines := []string{st.Title.Render(ansi.Truncate(dl.title, w, "…"))}
+	// Titles quote proposals and journal entries; the lines are made safe
+	// where they are built (they mix styled marks with names).
+	lines := []string{st.Title.Render(ansi.Truncate(safe.ShowLine(dl.title), w, "…"))}
 	body := dl.lines
 	room := max(h-3, 1)
 	if len(body) > room {

@@ -2,14 +2,13 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
@@ -48,14 +47,16 @@ func Changes(w io.Writer, dirs []DirChanges, st DiffStyles, home string, width i
 			bw.WriteString("\n")
 		}
 		total += len(d.Deltas)
-		fmt.Fprintf(bw, "%s  %s\n", head.Paint(Tilde(d.Dir, home)),
+		fmt.Fprintf(bw, "%s  %s\n", head.Paint(safe.ShowLine(Tilde(d.Dir, home))),
 			why.Paint(fmt.Sprintf("%d %s since the review of %s", len(d.Deltas), Plural(len(d.Deltas), "change", "changes"), d.Reviewed.UTC().Format("2006-01-02 15:04 UTC"))))
 		for _, c := range d.Deltas {
-			bw.WriteString("\n" + title.Paint(string(c.Kind)+" "+c.Path) + "\n")
+			bw.WriteString("\n" + title.Paint(string(c.Kind)+" "+safe.ShowLine(c.Path)) + "\n")
 			for _, l := range writerLines(c, d.Log) {
-				bw.WriteString(why.Paint(hang(l, width, 2)) + "\n")
+				bw.WriteString(why.Paint(hang(safe.ShowLine(l), width, 2)) + "\n")
 			}
-			writeDiff(bw, consolidate.UnifiedDiff(c.Change(), c.Before), dp)
+			// Before comes from the review baseline: text from state is
+			// masked as text from disk is.
+			writeDiff(bw, DiffLines(c.Change(), c.Before), dp)
 		}
 	}
 	var sum string
@@ -126,19 +127,20 @@ func ChangesJSON(w io.Writer, dirs []DirChanges) error {
 		Dirs    []dirJSON `json:"dirs"`
 	}{Version: 1, Dirs: []dirJSON{}}
 	for _, d := range dirs {
-		dj := dirJSON{Project: d.Project, MemoryDir: d.Dir, Reviewed: d.Reviewed.UTC(), FirstLook: d.FirstLook, Changes: []changeJSON{}}
+		dj := dirJSON{Project: safe.Mask(nil, d.Project), MemoryDir: safe.Mask(nil, d.Dir), Reviewed: d.Reviewed.UTC(), FirstLook: d.FirstLook, Changes: []changeJSON{}}
 		for _, c := range d.Deltas {
-			cj := changeJSON{Path: c.Path, Kind: string(c.Kind), Writes: []writeJSON{}}
-			var lines []string
-			for _, l := range strings.Split(consolidate.UnifiedDiff(c.Change(), c.Before), "\n") {
-				lines = append(lines, maskSecrets(l))
-			}
-			cj.Diff = strings.Join(lines, "\n")
+			cj := changeJSON{Path: safe.Mask(nil, c.Path), Kind: string(c.Kind), Writes: []writeJSON{}}
+			// JSON escapes control characters itself: the diff is
+			// masked (whole texts, before the comparison), not escaped.
+			ch := c.Change()
+			ch.Path, ch.After = cj.Path, safe.Mask(nil, ch.After)
+			cj.Diff = consolidate.UnifiedDiff(ch, safe.Mask(nil, c.Before))
 			for _, w := range c.Writes {
-				wj := writeJSON{Session: w.Session, Agent: w.Agent, Time: w.Time.UTC(), Tool: string(w.Kind), Branch: w.Branch, Cwd: w.Cwd}
+				wj := writeJSON{Session: safe.Mask(nil, w.Session), Agent: safe.Mask(nil, w.Agent), Time: w.Time.UTC(), Tool: string(w.Kind),
+					Branch: safe.Mask(nil, w.Branch), Cwd: safe.Mask(nil, w.Cwd)}
 				if d.Log != nil {
 					if s := d.Log.Sessions[w.Session]; s != nil {
-						wj.Title = s.Title
+						wj.Title = safe.Mask(nil, s.Title)
 					}
 				}
 				cj.Writes = append(cj.Writes, wj)
@@ -147,8 +149,5 @@ func ChangesJSON(w io.Writer, dirs []DirChanges) error {
 		}
 		out.Dirs = append(out.Dirs, dj)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return WriteJSON(w, out)
 }

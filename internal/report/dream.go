@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -11,18 +10,35 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
-// ProposalsJSON writes {"version":1,"proposals":[...]}.
+// ProposalsJSON writes {"version":1,"proposals":[...]}. Titles, rationales
+// and paths have their secrets masked (a proposer's title or a restore's
+// rationale can quote one); the changes' contents are left as proposed, as
+// they are what --apply writes (dream's own are redacted already).
 func ProposalsJSON(w io.Writer, ps []model.Proposal) error {
-	if ps == nil {
-		ps = []model.Proposal{}
+	masked := make([]model.Proposal, len(ps))
+	for i, p := range ps {
+		p.ID, p.Project, p.MemoryDir = safe.Mask(nil, p.ID), safe.Mask(nil, p.Project), safe.Mask(nil, p.MemoryDir)
+		p.Title, p.Rationale = safe.Mask(nil, p.Title), safe.Mask(nil, p.Rationale)
+		p.Changes = append([]model.Change(nil), p.Changes...)
+		for j := range p.Changes {
+			p.Changes[j].Path = safe.Mask(nil, p.Changes[j].Path)
+		}
+		p.Reads = append([]model.FileRead(nil), p.Reads...)
+		for j := range p.Reads {
+			p.Reads[j].Path = safe.Mask(nil, p.Reads[j].Path)
+		}
+		p.Fixes = append([]model.FindingRef(nil), p.Fixes...)
+		for j := range p.Fixes {
+			p.Fixes[j].File = safe.Mask(nil, p.Fixes[j].File)
+		}
+		masked[i] = p
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(consolidate.ProposerOutput{Version: 1, Proposals: ps})
+	ps = masked
+	return WriteJSON(w, consolidate.ProposerOutput{Version: 1, Proposals: ps})
 }
 
 // DiffStyles colour the proposals report.
@@ -57,15 +73,15 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 		if i > 0 {
 			bw.WriteString("\n")
 		}
-		fmt.Fprintf(bw, "%s  %s\n", id.Paint(p.ID), Tilde(p.MemoryDir, home))
-		bw.WriteString(title.Paint(p.Title) + "\n")
-		bw.WriteString(why.Paint(hang(p.Rationale, width, 0)) + "\n")
+		fmt.Fprintf(bw, "%s  %s\n", id.Paint(safe.ShowLine(p.ID)), safe.ShowLine(Tilde(p.MemoryDir, home)))
+		bw.WriteString(title.Paint(safe.ShowLine(p.Title)) + "\n")
+		bw.WriteString(why.Paint(hang(safe.ShowLine(p.Rationale), width, 0)) + "\n")
 		if len(p.Fixes) > 0 {
 			var refs []string
 			for _, f := range p.Fixes {
-				r := f.Rule
+				r := safe.Line(f.Rule)
 				if f.File != "" {
-					r += " " + f.File
+					r += " " + safe.ShowLine(f.File)
 					if f.Line > 0 {
 						r += fmt.Sprintf(":%d", f.Line)
 					}
@@ -75,7 +91,7 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 			bw.WriteString(why.Paint(hang("fixes: "+strings.Join(refs, ", "), width, 0)) + "\n")
 		}
 		for _, c := range p.Changes {
-			writeDiff(bw, consolidate.UnifiedDiff(c, before(p.MemoryDir, c.Path)), dp)
+			writeDiff(bw, DiffLines(c, before(p.MemoryDir, c.Path)), dp)
 		}
 	}
 	counts := map[model.ProposalKind]int{}
@@ -106,16 +122,12 @@ func newDiffPainters(st DiffStyles) diffPainters {
 	return diffPainters{paint.New(st.File), paint.New(st.Hunk), paint.New(st.Add), paint.New(st.Del)}
 }
 
-// writeDiff writes a unified diff line by line, coloured, with every
-// secret masked: the lines a redaction removes hold them whole.
-func writeDiff(bw *bufio.Writer, diff string, p diffPainters) {
-	for _, line := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		line = maskSecrets(line)
+// writeDiff writes a unified diff's lines (DiffLines: masked and safe),
+// coloured.
+func writeDiff(bw *bufio.Writer, lines []string, p diffPainters) {
+	for i, line := range lines {
 		switch {
-		case strings.HasPrefix(line, "---") || strings.HasPrefix(line, "+++"):
+		case i < 2:
 			line = p.file.Paint(line)
 		case strings.HasPrefix(line, "@@"):
 			line = p.hunk.Paint(line)
@@ -128,8 +140,30 @@ func writeDiff(bw *bufio.Writer, diff string, p diffPainters) {
 	}
 }
 
-// maskSecrets replaces each secret in a line with its mask: a secret is
-// never printed whole.
-func maskSecrets(line string) string {
-	return consolidate.DefaultSecretScanner().MaskSecrets(line)
+// DiffLines is change c against before as the lines of a unified diff,
+// fit to print: secrets are masked in the whole of both texts before they
+// are compared (a PEM key is found only whole, and the lines a redaction
+// removes hold the secret), the file name is one line whatever it holds,
+// and each line's control characters are shown as escapes.
+func DiffLines(c model.Change, before string) []string {
+	from, to := "a/"+safe.ShowLine(c.Path), "b/"+safe.ShowLine(c.Path)
+	switch c.Op {
+	case model.OpCreate:
+		from = "/dev/null"
+	case model.OpDelete:
+		to = "/dev/null"
+	}
+	m := c
+	m.Path, m.After = "x", safe.Mask(nil, c.After)
+	diff := consolidate.UnifiedDiff(m, safe.Mask(nil, before))
+	// The body starts after the two header lines, which named "x".
+	_, body, _ := strings.Cut(diff, "\n+++ ")
+	_, body, _ = strings.Cut(body, "\n")
+	out := []string{"--- " + from, "+++ " + to}
+	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		if l != "" {
+			out = append(out, safe.Block(l))
+		}
+	}
+	return out
 }

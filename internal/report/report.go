@@ -5,6 +5,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
@@ -60,19 +62,37 @@ func Summarize(scan *model.Scan, fs []model.Finding) Summary {
 	return s
 }
 
-// JSON writes {"version":1,"findings":[...],"summary":{...}}.
+// JSON writes {"version":1,"findings":[...],"summary":{...}}. Every text
+// field has its secrets masked (a message quotes text from a file or a
+// transcript); JSON escapes the control characters itself.
 func JSON(w io.Writer, fs []model.Finding, sum Summary) error {
-	if fs == nil {
-		fs = []model.Finding{}
+	masked := make([]model.Finding, len(fs))
+	for i, f := range fs {
+		f.Project, f.MemoryDir, f.File = safe.Mask(nil, f.Project), safe.Mask(nil, f.MemoryDir), safe.Mask(nil, f.File)
+		f.Message, f.Suggestion = safe.Mask(nil, f.Message), safe.Mask(nil, f.Suggestion)
+		masked[i] = f
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(struct {
+	fs = masked
+	return WriteJSON(w, struct {
 		Version  int             `json:"version"`
 		Findings []model.Finding `json:"findings"`
 		Summary  Summary         `json:"summary"`
 	}{1, fs, sum})
+}
+
+// WriteJSON writes v as indented JSON, as every --json output is: HTML
+// characters as they are, and what JSON leaves raw that a terminal could
+// act on (C1 controls, bidi overrides) escaped by safe.JSON.
+func WriteJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(safe.JSON(buf.Bytes()))
+	return err
 }
 
 // Styles colour the human report. Plain() is the zero-colour set.
@@ -127,12 +147,12 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, 
 		if title == "" {
 			title = "configuration"
 		}
-		bw.WriteString(p.project.Paint(Tilde(title, home)))
+		bw.WriteString(p.project.Paint(safe.ShowLine(Tilde(title, home))))
 		bw.WriteByte('\n')
 		for _, d := range g.dirs {
 			if d.dir != "" {
 				bw.WriteString("  ")
-				bw.WriteString(p.dir.Paint(Tilde(d.dir, home)))
+				bw.WriteString(p.dir.Paint(safe.ShowLine(Tilde(d.dir, home))))
 				bw.WriteByte('\n')
 			}
 			for _, f := range d.findings {
@@ -147,23 +167,28 @@ func Text(w io.Writer, fs []model.Finding, sum Summary, st Styles, home string, 
 				// wrapping (always, off a terminal) and its pieces no
 				// lipgloss, the pieces go straight to the buffer rather
 				// than being joined first.
-				loc := p.location.Paint(location(f, home))
-				if n, ok := p.rule.PlainLen("[", f.Rule, "]"); ok && fits(len(loc)+1+len(f.Message)+1+n, width, findingIndent) {
+				// Every piece that can quote a file, a path or a
+				// transcript is made safe: a newline in a file name must
+				// not start a forged line of its own.
+				loc := p.location.Paint(safe.ShowLine(location(f, home)))
+				msg, rule := safe.ShowLine(f.Message), safe.Line(f.Rule)
+				if n, ok := p.rule.PlainLen("[", rule, "]"); ok && fits(len(loc)+1+len(msg)+1+n, width, findingIndent) {
 					bw.WriteString(loc)
 					bw.WriteByte(' ')
-					bw.WriteString(f.Message)
+					bw.WriteString(msg)
 					bw.WriteByte(' ')
-					p.rule.WritePlain(bw, "[", f.Rule, "]")
+					p.rule.WritePlain(bw, "[", rule, "]")
 				} else {
-					bw.WriteString(hang(loc+" "+f.Message+" "+p.rule.Paint("["+f.Rule+"]"), width, findingIndent))
+					bw.WriteString(hang(loc+" "+msg+" "+p.rule.Paint("["+rule+"]"), width, findingIndent))
 				}
 				bw.WriteByte('\n')
 				if f.Suggestion != "" {
+					sug := safe.ShowLine(f.Suggestion)
 					bw.WriteString(indent)
-					if n, ok := p.suggestion.PlainLen("→ ", f.Suggestion, ""); ok && fits(n, width, findingIndent+2) {
-						p.suggestion.WritePlain(bw, "→ ", f.Suggestion, "")
+					if n, ok := p.suggestion.PlainLen("→ ", sug, ""); ok && fits(n, width, findingIndent+2) {
+						p.suggestion.WritePlain(bw, "→ ", sug, "")
 					} else {
-						bw.WriteString(hang(p.suggestion.Paint("→ "+f.Suggestion), width, findingIndent+2))
+						bw.WriteString(hang(p.suggestion.Paint("→ "+sug), width, findingIndent+2))
 					}
 					bw.WriteByte('\n')
 				}

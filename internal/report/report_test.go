@@ -3,6 +3,9 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,5 +128,75 @@ func TestGroupOutOfOrder(t *testing.T) {
 	}
 	if fs[0].Message != "0" || fs[2].Message != "2" {
 		t.Fatal("group changed its input")
+	}
+}
+
+// A diff names its file on one line whatever the name holds, masks a key
+// found only in the whole text, and shows escapes rather than sending them.
+func TestDiffLinesAreSafe(t *testing.T) {
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" +
+		"MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n" +
+		"VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n" +
+		"-----END RSA PRIVATE KEY-----\n"
+	c := model.Change{Path: "a\n+++ b/forged.md\x1b]0;t\a.md", Op: model.OpUpdate, After: "keep\n" + key + "new \x1b[2J\n"}
+	lines := DiffLines(c, "keep\nold\n")
+	if len(lines) < 3 || lines[0] != `--- a/a\n+++ b/forged.md\x1b]0;t\x07.md` || lines[1] != `+++ b/a\n+++ b/forged.md\x1b]0;t\x07.md` {
+		t.Fatalf("headers: %q", lines[:min(len(lines), 2)])
+	}
+	out := strings.Join(lines, "\n")
+	for _, bad := range []string{"\x1b", "\a", "MIIEowIBAAKCAQEAu1SU1Lf", "VTLw7onLRnrq0/IzW7yWR7Qk"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the diff holds %q:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, `+new \x1b[2J`) || !strings.Contains(out, "-old") {
+		t.Errorf("the diff lost its lines:\n%s", out)
+	}
+}
+
+// BenchmarkText prints 20,000 findings as lint does to a pipe: every piece
+// that quotes a file goes through the sanitizer and the secret masker.
+func BenchmarkText(b *testing.B) {
+	fs := make([]model.Finding, 20000)
+	for i := range fs {
+		fs[i] = model.Finding{Rule: "index-broken-link", Severity: model.Error, Project: "/home/al/proj" + strconv.Itoa(i/400),
+			MemoryDir: "/home/al/.claude/projects/-home-al-proj/memory", File: "MEMORY.md", Line: i%200 + 1,
+			Message:    "[Note " + strconv.Itoa(i) + "](note_" + strconv.Itoa(i) + ".md) points at note_" + strconv.Itoa(i) + ".md, which does not exist in the memory directory",
+			Suggestion: "Remove the entry, or restore the file it names."}
+	}
+	sum := Summarize(nil, fs)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Text(io.Discard, fs, sum, Styles{}, "/home/al", 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// On a terminal (colour, wrapped to its width) as in a pipe, a finding
+// that quotes escape sequences and a newline shows them as escapes: the
+// only escape codes written are lint's own colours, and no line is forged.
+func TestTextShowsEscapesOnATerminal(t *testing.T) {
+	fs := []model.Finding{{Rule: "frontmatter-missing", Severity: model.Warning, Project: "/work/p\x1b]0;title\a",
+		MemoryDir: "/home/al/.claude/projects/-work-p/memory", File: "a\n    error   forged.md:1 FORGED [x]\n.md", Line: 1,
+		Message:    "the name \x1b]52;c;aGk=\a is long enough to wrap at sixty columns \u009b2J and \u202eevil",
+		Suggestion: "Add frontmatter \x1b[2J to it."}}
+	for _, width := range []int{0, 60} {
+		var buf bytes.Buffer
+		if err := Text(&buf, fs, Summarize(nil, fs), DefaultStyles(true), "/home/al", width); err != nil {
+			t.Fatal(err)
+		}
+		out := regexp.MustCompile(`\x1b\[[0-9;:]*m`).ReplaceAllString(buf.String(), "")
+		if strings.ContainsAny(out, "\x1b\a\u009b\u202e") {
+			t.Errorf("width %d: a raw control character reached the output: %q", width, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "    error   forged.md") {
+				t.Errorf("width %d: the file name forged a line:\n%s", width, out)
+			}
+		}
+		if !strings.Contains(out, `\x1b]52;c;aGk=\x07`) {
+			t.Errorf("width %d: the escape is not shown visibly:\n%s", width, out)
+		}
 	}
 }
