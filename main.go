@@ -1063,10 +1063,28 @@ func recoverJournal(root string, stderr io.Writer) {
 			msg += ": " + r.Err.Error()
 		}
 		fmt.Fprintln(stderr, msg)
+		// File by file: what was put back, and what was left as someone
+		// else changed it since (with where its bytes are kept).
+		for _, f := range r.Files {
+			fmt.Fprintf(stderr, "  %s: %s\n", f.Path, f.Outcome)
+		}
 		for _, n := range r.Notes {
-			fmt.Fprintln(stderr, "  "+n)
+			if !noteShown(r.Files, n) {
+				fmt.Fprintln(stderr, "  "+n)
+			}
 		}
 	}
+}
+
+// noteShown reports whether a recovery note is already part of a file's
+// outcome.
+func noteShown(fs []memfs.RecoverFile, n string) bool {
+	for _, f := range fs {
+		if strings.Contains(f.Outcome, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // interactive reports whether the TUI can run: stdin and stdout are both
