@@ -8,6 +8,7 @@ package memfs
 // machinery is in apply_unix.go and its neighbours.
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -81,9 +82,20 @@ type ApplyOptions struct {
 	// Without it the lock is put back exactly as it was: a memtui write is
 	// not a consolidation unless the user says so.
 	MarkConsolidated bool
+	// SeenRoot is where the review baselines live (StateDirs.Seen): after
+	// a redact-secret, the secret is scrubbed from them too. "" skips that.
+	SeenRoot string
+	// RestoreSecret lets Undo undo a redact-secret entry, which puts the
+	// credential it removed back into the file; without it Undo refuses
+	// (ErrRestoresSecret).
+	RestoreSecret bool
 	// Progress, when set, is called from Apply's goroutine.
 	Progress func(ApplyEvent)
 }
+
+// ErrRestoresSecret: the undo would put back a credential that a
+// redact-secret removed, and ApplyOptions.RestoreSecret was not given.
+var ErrRestoresSecret = errors.New("undoing a redact-secret puts the credential back into the file; refused unless asked for explicitly")
 
 // ConflictError says which file of a proposal no longer matches what the
 // proposal was built from (nothing of the proposal is on disk: re-generate

@@ -367,7 +367,19 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 		return abort("", fmt.Errorf("journal: %w", err))
 	}
 	step("commit")
+	// A deleted memory kept in the journal is owner-only from now on, as
+	// the before-images are (until the commit, a rollback may link it back
+	// with its own mode). Undo re-creates it from the before-image, with
+	// the mode recorded.
+	for _, f := range files {
+		if f.op == model.OpDelete {
+			os.Chmod(filepath.Join(j.dir, "deleted", strconv.Itoa(f.idx)), 0o600)
+		}
+	}
 	s.changed = true
+	if meta.kind == string(model.KindRedactSecret) {
+		s.scrubAfterRedaction(j.m.ID, files)
+	}
 	res.Status = StatusApplied
 	return res
 }

@@ -363,6 +363,7 @@ func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 		}
 		unix.Unlinkat(dirfd, name, 0)
 	}
+	os.Chmod(dst, 0o600) // kept bytes are private, whatever mode they had
 	fsyncPath(sd)
 	return fmt.Sprintf("%s: %s; the version memtui replaced is kept at %s", rel, why, dst)
 }
@@ -501,6 +502,10 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 	res.ProposalID = m.ProposalID
 	if m.State != JournalCommitted {
 		res.Err = fmt.Errorf("journal entry %s is %s; only an applied proposal can be undone", id, m.State)
+		return res
+	}
+	if model.ProposalKind(m.Kind) == model.KindRedactSecret && !opts.RestoreSecret {
+		res.Err = fmt.Errorf("journal entry %s: %w", id, ErrRestoresSecret)
 		return res
 	}
 	jdir := filepath.Join(opts.JournalRoot, id)
