@@ -27,10 +27,13 @@ import (
 const redactMark = "[REDACTED]"
 
 // redactedSecrets recovers what a redaction removed: the spans of before
-// that after replaced with [REDACTED]. When after is not before with spans
-// replaced (an external proposer's redaction), the lines before had and
-// after has not are taken instead. Spans shorter than 4 bytes are ignored
-// (they would scrub ordinary text).
+// that after replaced with [REDACTED]. A proposal that also changed other
+// text (a date made absolute on the same line) is matched line by line;
+// where a line changed in more than its redaction, the whole changed part
+// of the old line counts as the secret. When after is not before with
+// spans replaced at all (an external proposer's redaction), the lines
+// before had and after has not are taken. Spans shorter than 4 bytes are
+// ignored (they would scrub ordinary text).
 func redactedSecrets(before, after []byte) [][]byte {
 	var out [][]byte
 	add := func(b []byte) {
@@ -44,16 +47,77 @@ func redactedSecrets(before, after []byte) [][]byte {
 		}
 		return out
 	}
-	keep := map[string]bool{}
-	for _, l := range bytes.Split(after, []byte("\n")) {
-		keep[string(l)] = true
+	bl, al := bytes.Split(before, []byte("\n")), bytes.Split(after, []byte("\n"))
+	inAfter, inBefore := map[string]bool{}, map[string]bool{}
+	for _, l := range al {
+		inAfter[string(l)] = true
 	}
-	for _, l := range bytes.Split(before, []byte("\n")) {
-		if !keep[string(l)] {
-			add(l)
+	for _, l := range bl {
+		inBefore[string(l)] = true
+	}
+	var removed [][]byte
+	for _, l := range bl {
+		if !inAfter[string(l)] {
+			removed = append(removed, l)
+		}
+	}
+	found := false
+	for _, a := range al {
+		if inBefore[string(a)] || !bytes.Contains(a, []byte(redactMark)) {
+			continue
+		}
+		matched := false
+		for _, r := range removed {
+			if spans, ok := spansReplaced(r, a); ok {
+				for _, s := range spans {
+					add(s)
+				}
+				matched, found = true, true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+		// The old line most like this one: the longest common prefix.
+		var best []byte
+		bestN := -1
+		for _, r := range removed {
+			if n := commonPrefix(r, a); n > bestN {
+				best, bestN = r, n
+			}
+		}
+		if best == nil {
+			continue
+		}
+		pre := min(bestN, bytes.Index(a, []byte(redactMark)))
+		suf := commonSuffix(best[pre:], a[pre:])
+		suf = min(suf, len(a)-bytes.LastIndex(a, []byte(redactMark))-len(redactMark))
+		add(best[pre : len(best)-suf])
+		found = true
+	}
+	if !found {
+		for _, r := range removed {
+			add(r)
 		}
 	}
 	return out
+}
+
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func commonSuffix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
 }
 
 // spansReplaced matches before against after's pieces between the marks.
@@ -165,11 +229,13 @@ func scrubBaseline(seenRoot, dir, path string, before, after []byte, secrets [][
 	}
 }
 
-// scrubAfterRedaction runs once a redact-secret entry committed: every
-// other copy memtui keeps of the secrets it removed is scrubbed.
+// scrubAfterRedaction runs once an entry that redacted something
+// committed (a redact-secret, or any proposal whose files memtui redacted
+// on the way): every other copy memtui keeps of the secrets it removed is
+// scrubbed.
 func (s *session) scrubAfterRedaction(jid string, files []*fileTx) {
 	for _, f := range files {
-		if f.op != model.OpUpdate {
+		if f.op != model.OpUpdate || bytes.Count(f.after, []byte(redactMark)) <= bytes.Count(f.before, []byte(redactMark)) {
 			continue
 		}
 		secrets := redactedSecrets(f.before, f.after)

@@ -377,7 +377,7 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 		}
 	}
 	s.changed = true
-	if meta.kind == string(model.KindRedactSecret) {
+	if meta.kind != "undo" {
 		s.scrubAfterRedaction(j.m.ID, files)
 	}
 	res.Status = StatusApplied

@@ -320,3 +320,70 @@ func TestRecoveryReportsFileByFile(t *testing.T) {
 	}
 	t.Fatal("no kill point left a.md written and the entry pending")
 }
+
+// A redaction scrubs the secret from earlier journal entries of the dir
+// (which stay undoable, restoring [REDACTED]) and from the review
+// baseline; the redaction's own before-image keeps it.
+func TestRedactionScrubsEarlierEntriesAndBaseline(t *testing.T) {
+	token := "ghp_R8mQ2vL9xT4nB7kW1pZ6cY3hF5jD0sG8aE2u"
+	v0 := "token " + token + "\n"
+	v1 := "token " + token + "\nmore\n"
+	v2 := "token [REDACTED]\nmore\n"
+	w := newApplyWorld(t, map[string]string{"a.md": v0})
+	seen := filepath.Join(filepath.Dir(w.journal), "seen")
+	d := &model.MemoryDir{Path: w.dir, Exists: true, Files: []*model.File{{Path: "a.md", Content: []byte(v0)}}}
+	if err := SaveBaseline(seen, model.NewBaseline(d, time.Now(), sumHex)); err != nil {
+		t.Fatal(err)
+	}
+	opts := w.opts()
+	opts.SeenRoot = seen
+	r1 := applyOne(t, w, model.Proposal{ID: "p1", Kind: model.KindRestoreLost, Title: "t", Changes: []model.Change{upd("a.md", v0, v1)}}, opts)
+	r2 := applyOne(t, w, model.Proposal{ID: "p2", Kind: model.KindRedactSecret, Title: "t", Changes: []model.Change{upd("a.md", v1, v2)}}, opts)
+	if r1.Status != StatusApplied || r2.Status != StatusApplied {
+		t.Fatalf("%+v %+v", r1, r2)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.journal, r1.JournalID, "before", "0")); string(b) != "token [REDACTED]\n" {
+		t.Errorf("earlier before-image = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.journal, r2.JournalID, "before", "0")); string(b) != v1 {
+		t.Errorf("the redaction's own before-image = %q, want %q", b, v1)
+	}
+	base, err := LoadBaseline(seen, w.dir)
+	if err != nil || strings.Contains(base.Files["a.md"].Text, token) || base.Files["a.md"].SHA256 != sumHex([]byte(v0)) {
+		t.Errorf("baseline %+v %v", base, err)
+	}
+	es, _ := List(w.journal)
+	for _, e := range es {
+		if e.ID == r1.JournalID && (len(e.Notes) != 1 || !strings.Contains(e.Notes[0], r2.JournalID)) {
+			t.Errorf("the scrubbed entry must say so: %v", e.Notes)
+		}
+	}
+	// Undo the redaction (asked for explicitly), then the earlier entry:
+	// it restores its text with [REDACTED] in the secret's place.
+	if u := Undo(context.Background(), r2.JournalID, opts); !errors.Is(u.Err, ErrRestoresSecret) || w.read(t, "a.md") != v2 {
+		t.Fatalf("undo of a redaction without RestoreSecret: %+v", u)
+	}
+	opts.RestoreSecret = true
+	if u := Undo(context.Background(), r2.JournalID, opts); u.Status != StatusApplied || w.read(t, "a.md") != v1 {
+		t.Fatalf("%+v", u)
+	}
+	if u := Undo(context.Background(), r1.JournalID, opts); u.Status != StatusApplied || w.read(t, "a.md") != "token [REDACTED]\n" {
+		t.Fatalf("%+v %q", u, w.read(t, "a.md"))
+	}
+}
+
+// redactedSecrets finds the secret whether the write only redacted it or
+// also changed the same line.
+func TestRedactedSecrets(t *testing.T) {
+	tok := "ghp_R8mQ2vL9xT4nB7kW1pZ6cY3hF5jD0sG8aE2u"
+	for _, tc := range []struct{ before, after, want string }{
+		{"a " + tok + " b\n", "a [REDACTED] b\n", tok},
+		{"x\nThe token is " + tok + ". Ask tomorrow.\n", "x\nThe token is [REDACTED]. Ask on 2026-11-26.\n", tok + ". Ask tomorrow"},
+		{"key: " + tok + "\n", "key: (removed)\n", "key: " + tok},
+	} {
+		got := redactedSecrets([]byte(tc.before), []byte(tc.after))
+		if len(got) != 1 || string(got[0]) != tc.want {
+			t.Errorf("%q -> %q: %q, want %q", tc.before, tc.after, got, tc.want)
+		}
+	}
+}
