@@ -46,6 +46,10 @@ func readClaudeLock(rootfd int) (claudeLockState, error) {
 	if p := kindProblem(&st); p != "" {
 		return claudeLockState{}, refuse(lockFileName, "%s; memtui will not take a lock it cannot read safely", p)
 	}
+	if st.Nlink > 1 {
+		// Writing our PID would write into every other name of the file.
+		return claudeLockState{}, refuse(lockFileName, "has %d hard links; memtui does not write through them (remove the other links)", st.Nlink)
+	}
 	b, ok, err := readAt(rootfd, lockFileName, lockFileName)
 	if err != nil {
 		return claudeLockState{}, err

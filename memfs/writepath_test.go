@@ -67,7 +67,9 @@ func TestTidyUpKeepsMtimeAndUndoRestoresIt(t *testing.T) {
 			if m := mtimeOf(t, filepath.Join(w.dir, "MEMORY.md")); !m.Equal(longAgo2) {
 				t.Errorf("%s moved MEMORY.md's mtime: %v, want %v", kind, m, longAgo2)
 			}
-			u := Undo(context.Background(), r.JournalID, w.opts())
+			uo := w.opts()
+			uo.RestoreSecret = true // asked for explicitly (a redact-secret's undo)
+			u := Undo(context.Background(), r.JournalID, uo)
 			if u.Status != StatusApplied {
 				t.Fatalf("undo %+v", u)
 			}
@@ -192,6 +194,23 @@ func TestLockRestoredOrMarked(t *testing.T) {
 	lock = filepath.Join(w.dir, lockFileName)
 	if !mtimeOf(t, lock).Equal(prev) {
 		t.Errorf("a run that wrote nothing moved the lock to %v", mtimeOf(t, lock))
+	}
+}
+
+// A hardlinked lock file is not written through.
+func TestHardlinkedLockRefused(t *testing.T) {
+	w := newApplyWorld(t, map[string]string{"a.md": "a\n"})
+	writeLock(t, w.dir, "", longAgo)
+	other := filepath.Join(filepath.Dir(w.dir), "other-name")
+	if err := os.Link(filepath.Join(w.dir, lockFileName), other); err != nil {
+		t.Fatal(err)
+	}
+	r := applyOne(t, w, prop("p", upd("a.md", "a\n", "A\n")), w.opts())
+	if r.Status != StatusFailed || !strings.Contains(r.Err.Error(), "hard links") || w.read(t, "a.md") != "a\n" {
+		t.Fatalf("%+v", r)
+	}
+	if b, _ := os.ReadFile(other); len(b) != 0 || !mtimeOf(t, other).Equal(longAgo) {
+		t.Errorf("the other name changed: %q %v", b, mtimeOf(t, other))
 	}
 }
 
