@@ -128,7 +128,8 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 				continue // rolled back or already undone: nothing to undo
 			}
 			n++
-			fmt.Fprintf(stdout, "%s  %s  %-16s %s  (%s)\n", e.ID, e.Time.Local().Format("2006-01-02 15:04"), e.Kind, e.Title, e.MemoryDir)
+			// The title and kind come from a proposer: shown escaped.
+			fmt.Fprintf(stdout, "%s  %s  %-16s %s  (%s)\n", shown(e.ID), e.Time.Local().Format("2006-01-02 15:04"), shown(e.Kind), shown(e.Title), shown(e.MemoryDir))
 		}
 		if n == 0 {
 			fmt.Fprintln(stderr, "memtui: nothing applied to undo in the memory directories in view")

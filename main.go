@@ -961,10 +961,10 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 	}
 	// memtui's copies of memory text are owner-only; the journal keeps
 	// them only as long as its retention says.
-	for _, n := range memfs.TightenState(s.state) {
-		fmt.Fprintf(stderr, "memtui: %s\n", n)
-	}
 	if !g.readonly {
+		for _, n := range memfs.TightenState(s.state) {
+			fmt.Fprintf(stderr, "memtui: %s\n", n)
+		}
 		enforceRetention(s.state.Journal, retention, stderr)
 	}
 	return s, nil

@@ -84,27 +84,37 @@ func List(journalRoot string) ([]JournalEntry, error) {
 // dirs (compared as given and with symlinks resolved): `undo` and the
 // TUI's journal act only on the directories in view.
 func InScope(e JournalEntry, dirs []string) bool {
-	for _, d := range dirs {
-		d = filepath.Clean(d)
-		if d == filepath.Clean(e.MemoryDir) || d == filepath.Clean(e.RealDir) {
-			return true
-		}
-		if r, err := filepath.EvalSymlinks(d); err == nil && (r == filepath.Clean(e.RealDir) || r == filepath.Clean(e.MemoryDir)) {
-			return true
-		}
-	}
-	return false
+	return newScope(dirs).has(e)
 }
 
 // Scope keeps the entries of dirs (see InScope), in order.
 func Scope(es []JournalEntry, dirs []string) []JournalEntry {
+	sc := newScope(dirs)
 	var out []JournalEntry
 	for _, e := range es {
-		if InScope(e, dirs) {
+		if sc.has(e) {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// dirSet is a set of memory dirs, each as given and resolved.
+type dirSet map[string]bool
+
+func newScope(dirs []string) dirSet {
+	sc := dirSet{}
+	for _, d := range dirs {
+		sc[filepath.Clean(d)] = true
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			sc[r] = true
+		}
+	}
+	return sc
+}
+
+func (sc dirSet) has(e JournalEntry) bool {
+	return (e.MemoryDir != "" && sc[filepath.Clean(e.MemoryDir)]) || (e.RealDir != "" && sc[filepath.Clean(e.RealDir)])
 }
 
 // ReadEntry returns journal entry id of root (an error when there is none).
