@@ -5,6 +5,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"io/fs"
 	"os"
@@ -240,4 +242,57 @@ func TestWorkspaceOverrideDirNotWritten(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "applied") {
 		t.Fatalf("named with --memory-dir it is written: %d\n%s%s", code, out, errs)
 	}
+}
+
+// After a crash and an agent's write, the next run's recovery says file by
+// file what it put back and what it left as the agent wrote it.
+func TestRecoveryReportFileByFile(t *testing.T) {
+	cfg, memDir, _ := proposerTree(t)
+	state := t.TempDir()
+	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", state)
+	launch := filepath.Join(memDir, "project_launch.md")
+	index := filepath.Join(memDir, "MEMORY.md")
+	launchBefore, _ := os.ReadFile(launch)
+	indexBefore, _ := os.ReadFile(index)
+	launchOurs, indexOurs := "memtui's half-written launch\n", "memtui's half-written index\n"
+	// The crash: both files hold memtui's version, the entry is pending.
+	writeFile(t, launch, launchOurs)
+	writeFile(t, index, indexOurs)
+	// Then an agent rewrites MEMORY.md.
+	agent := "- [Launch](project_launch.md) — rewritten by an agent\n"
+	writeFile(t, index, agent)
+	id := "20261125T120000.000000000Z-0c0ffee0"
+	jdir := filepath.Join(state, "memtui", "journal")
+	os.MkdirAll(filepath.Join(jdir, id, "before"), 0o700)
+	os.MkdirAll(filepath.Join(jdir, "pending"), 0o700)
+	os.WriteFile(filepath.Join(jdir, id, "before", "0"), launchBefore, 0o600)
+	os.WriteFile(filepath.Join(jdir, id, "before", "1"), indexBefore, 0o600)
+	os.WriteFile(filepath.Join(jdir, "pending", id), nil, 0o600)
+	manifest := `{"version":1,"id":"` + id + `","proposal_id":"p","kind":"merge","title":"t","memory_dir":"` + memDir + `","real_dir":"` + memDir + `",
+"time":"2026-11-25T12:00:00Z","state":"prepared","files":[
+{"path":"project_launch.md","op":"update","before_sha256":"` + sha(launchBefore) + `","after_sha256":"` + sha([]byte(launchOurs)) + `","mode":420,"state":"pending","image":"before/0","before_mtime_ns":` + itoa(int(old.UnixNano())) + `},
+{"path":"MEMORY.md","op":"update","before_sha256":"` + sha(indexBefore) + `","after_sha256":"` + sha([]byte(indexOurs)) + `","mode":420,"state":"pending","image":"before/1"}]}`
+	os.WriteFile(filepath.Join(jdir, id, "manifest.json"), []byte(manifest), 0o600)
+
+	_, _, errs := runCLI(t, e, "--config-dir", cfg, "lint")
+	for _, want := range []string{
+		"an interrupted write (journal " + id,
+		"project_launch.md: rolled back: put back as it was before the interrupted write",
+		"MEMORY.md: not rolled back: someone else changed it after the interrupted write; their version is left in place",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("the recovery report lacks %q:\n%s", want, errs)
+		}
+	}
+	if b, _ := os.ReadFile(launch); string(b) != string(launchBefore) || !mtimeAt(t, launch).Equal(old) {
+		t.Errorf("project_launch.md must be back, bytes and mtime: %q %v", b, mtimeAt(t, launch))
+	}
+	if b, _ := os.ReadFile(index); string(b) != agent {
+		t.Errorf("the agent's MEMORY.md must stay: %q", b)
+	}
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }
