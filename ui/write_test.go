@@ -131,3 +131,37 @@ func TestUndoOfRedactionNamesTheCredential(t *testing.T) {
 		t.Fatal("n must keep the redaction")
 	}
 }
+
+// A memory dir only a repository's own settings named is not written from
+// the TUI: the write fails with the reason, the file keeps its bytes.
+func TestWorkspaceDirNotWritten(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	it := d.selectProposal(sunsetTitle)
+	path := fileOf(it, it.p.Changes[0].Path)
+	orig := readFile(t, path)
+	marked := false
+	for _, p := range d.m.scan.Projects {
+		for _, md := range p.Dirs {
+			if md.Path == it.p.MemoryDir {
+				md.Workspace = "/src/cloned/.claude/settings.json"
+				marked = true
+			}
+		}
+	}
+	if !marked {
+		t.Fatal("the proposal's dir is not in the scan")
+	}
+	d.keys("a", "w", "y")
+	out := d.screen()
+	if !strings.Contains(out, "1 failed") || !strings.Contains(out, "autoMemoryDirectory") {
+		t.Errorf("the write must fail, saying why:\n%s", out)
+	}
+	if readFile(t, path) != orig {
+		t.Error("the workspace-named dir was written")
+	}
+	if es, _ := memfs.List(cfg.JournalRoot); len(es) != 0 {
+		t.Errorf("nothing may be journaled: %+v", es)
+	}
+}
