@@ -76,14 +76,16 @@ type (
 
 // writeRun is a write in progress.
 type writeRun struct {
-	ch       chan tea.Msg
-	jobs     []writeJob
-	total    int
-	done     int
-	current  string // the title of the proposal being written
-	waiting  bool   // Claude Code holds its lock; Apply polls
-	results  []resultLine
-	lockHeld []writeJob
+	ch      chan tea.Msg
+	jobs    []writeJob
+	total   int
+	done    int
+	current string // the title of the proposal being written
+	waiting bool   // Claude Code holds its lock; Apply polls
+	// waitMemtui: the lock's holder is another memtui run, not Claude Code.
+	waitMemtui bool
+	results    []resultLine
+	lockHeld   []writeJob
 	// editor is a write of the index editor's MEMORY.md, not of proposals.
 	editor bool
 	// mark is a write that marks the store consolidated.
@@ -300,6 +302,8 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		switch ev.Stage {
 		case "wait-lock":
 			w.waiting = true
+			var held *memfs.LockHeldError
+			w.waitMemtui = errors.As(ev.Err, &held) && held.Memtui
 		case "start":
 			w.waiting = false
 			w.current = m.titleOf(ev.ProposalID)
@@ -367,6 +371,9 @@ func (m *Model) titleOf(id string) string {
 }
 
 func (w *writeRun) progressLine() string {
+	if w.waiting && w.waitMemtui {
+		return "waiting for another memtui run to finish writing…"
+	}
 	if w.waiting {
 		return "waiting for Claude Code's lock…"
 	}
