@@ -345,8 +345,10 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 			m.proposals.refreshRows()
 			m.proposals.diff.refresh()
 		}
-		// Conflicts mean the directory changed too: read it again either way.
-		return tea.Batch(next, m.reloadPath(j.dir))
+		// Conflicts mean the directory changed too: read it again either way;
+		// the review baseline too (a redaction scrubbed it on disk, and the
+		// copy in memory must not be saved back over that).
+		return tea.Batch(next, m.reloadPath(j.dir), m.reloadBaseline(j.dir))
 	case writeDoneMsg:
 		m.write = nil
 		if w.editor {
@@ -470,7 +472,33 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 	} else {
 		m.journal.note = m.status
 	}
-	return tea.Batch(m.reloadPath(msg.entry.MemoryDir), m.journalChanged())
+	return tea.Batch(m.reloadPath(msg.entry.MemoryDir), m.reloadBaseline(msg.entry.MemoryDir), m.journalChanged())
+}
+
+// reloadBaseline reads dir's review baseline from disk again, after a
+// write that may have scrubbed a secret from it.
+func (m *Model) reloadBaseline(dir string) tea.Cmd {
+	if m.cfg.SeenRoot == "" {
+		return nil
+	}
+	for i, pd := range m.data {
+		if !pd.loaded || pd.dirIndex(dir) < 0 {
+			continue
+		}
+		root, gen := m.cfg.SeenRoot, m.gen
+		return func() tea.Msg {
+			msg := baselinesMsg{gen: gen, idx: i, bases: map[string]*model.Baseline{}}
+			b, err := memfs.LoadBaseline(root, dir)
+			if err != nil {
+				msg.errs = append(msg.errs, err)
+			}
+			if b != nil {
+				msg.bases[dir] = b
+			}
+			return msg
+		}
+	}
+	return nil
 }
 
 // dialogView draws the dialog into the body: its title, its lines cut to

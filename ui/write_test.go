@@ -165,3 +165,26 @@ func TestWorkspaceDirNotWritten(t *testing.T) {
 		t.Errorf("nothing may be journaled: %+v", es)
 	}
 }
+
+// After a redaction the TUI's baseline in memory is the scrubbed one from
+// disk: marking something seen later cannot save the secret back.
+func TestRedactionScrubsTheBaselineInMemory(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	cfg.SeenRoot = t.TempDir()
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	it := d.selectProposal(ciBotTitle)
+	c := it.p.Changes[0]
+	before := readFile(t, fileOf(it, c.Path))
+	if b := d.m.bases[it.p.MemoryDir]; b == nil || b.Files[c.Path].Text != before {
+		t.Fatalf("the test needs a baseline holding the secret: %+v", b)
+	}
+	d.keys("a", "w", "y", "esc")
+	if got := d.m.bases[it.p.MemoryDir].Files[c.Path].Text; got != c.After {
+		t.Errorf("the baseline in memory still holds the old text:\n%s", got)
+	}
+	disk, err := memfs.LoadBaseline(cfg.SeenRoot, it.p.MemoryDir)
+	if err != nil || disk.Files[c.Path].Text != c.After {
+		t.Errorf("the baseline on disk: %v", err)
+	}
+}
