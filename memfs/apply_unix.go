@@ -572,7 +572,7 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 		}
 		if err != nil {
 			release()
-			return opError("delete (move into the journal)", f.path, err)
+			return opError("delete", f.path, err)
 		}
 		f.applied = true
 		if leaseBroken(f.held) {
@@ -831,7 +831,7 @@ func opError(op, path string, err error) error {
 		err = pe.Err
 	}
 	if errors.Is(err, unix.EPERM) {
-		return fmt.Errorf("%s: cannot %s it: %w (is it immutable or append-only? lsattr %s shows it; chattr -i or -a lifts that)", path, op, err, path)
+		return fmt.Errorf("%s: cannot %s it: %w (the file or its directory may be immutable or append-only: lsattr -d shows it, chattr -i or -a lifts it)", path, op, err)
 	}
 	return fmt.Errorf("%s: cannot %s it: %w", path, op, err)
 }

@@ -271,12 +271,21 @@ func TestImmutableFileErrorNamesFileAndOperation(t *testing.T) {
 		if !strings.Contains(e.Error(), "a.md: cannot replace it") || !strings.Contains(e.Error(), "immutable") {
 			t.Errorf("%v (chattr: %s)", e, out)
 		}
+		t.Logf("without chattr (%s): %v", out, e)
 		return
 	}
 	t.Cleanup(func() { exec.Command("chattr", "-i", p).Run() })
 	r := applyOne(t, w, prop("p", upd("a.md", "a\n", "A\n")), w.opts())
 	if r.Status != StatusFailed || !strings.Contains(r.Err.Error(), "a.md: cannot replace it") || !strings.Contains(r.Err.Error(), "immutable") {
 		t.Fatalf("%+v", r)
+	}
+	t.Logf("with chattr +i: %v", r.Err)
+	r = applyOne(t, w, prop("d", model.Change{Path: "a.md", Op: model.OpDelete, BaseSHA256: sumHex([]byte("a\n"))}), w.opts())
+	if r.Status != StatusFailed || !strings.Contains(r.Err.Error(), "a.md: cannot delete it") || !strings.Contains(r.Err.Error(), "immutable") {
+		t.Fatalf("%+v", r)
+	}
+	if w.read(t, "a.md") != "a\n" {
+		t.Error("the immutable file changed")
 	}
 	if w.read(t, "a.md") != "a\n" {
 		t.Error("the immutable file changed")
