@@ -236,9 +236,9 @@ const (
 	mtimeNow mtimeRule = iota
 	// mtimeKeep: an updated file keeps its mtime (and atime).
 	mtimeKeep
-	// mtimeNewest: every file written gets the newest mtime among the
-	// files the proposal changes or deletes: a merge's facts are exactly
-	// as new as the newest memory merged.
+	// mtimeNewest: every memory written gets the newest mtime among the
+	// memories the proposal changes or deletes (an index keeps its own): a
+	// merge's facts are exactly as new as the newest memory merged.
 	mtimeNewest
 )
 
@@ -255,7 +255,8 @@ const (
 //     carries, so the file keeps its mtime (a file it has to re-create is
 //     new on disk and gets now);
 //   - merge gathers memories that say the same thing into one file: it
-//     gets the newest mtime of the files merged, never now;
+//     gets the newest mtime of the memories merged, never now (its
+//     MEMORY.md update keeps the index's own mtime and does not count);
 //   - anything else (a kind memtui does not know) is dated now.
 //
 // An undo puts back each file's recorded mtime exactly, whatever the kind.

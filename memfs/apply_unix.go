@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -791,11 +792,13 @@ func newJournalID(now time.Time) string {
 
 // setTimes decides the mtime each new version gets (see mtimeRule): an
 // exact one from the spec (undo), the file's own (a tidy-up), the newest
-// of the proposal's files (a merge), or none (now, as any write).
+// of the proposal's memories (a merge), or none (now, as any write). An
+// index (MEMORY.md) holds pointers, not facts: under mtimeNewest it keeps
+// its own mtime and does not count as a memory merged.
 func setTimes(files []*fileTx, rule mtimeRule) {
 	var newest *unix.Timespec
 	for _, f := range files {
-		if f.op == model.OpCreate {
+		if f.op == model.OpCreate || isIndexPath(f.path) {
 			continue
 		}
 		if newest == nil || unix.TimespecToNsec(f.oldTimes[1]) > unix.TimespecToNsec(*newest) {
@@ -809,13 +812,18 @@ func setTimes(files []*fileTx, rule mtimeRule) {
 		case f.spec.mtime != 0:
 			ts := unix.NsecToTimespec(f.spec.mtime)
 			f.times = &[2]unix.Timespec{ts, ts}
-		case rule == mtimeKeep && f.op == model.OpUpdate:
+		case (rule == mtimeKeep || rule == mtimeNewest && isIndexPath(f.path)) && f.op == model.OpUpdate:
 			t := f.oldTimes
 			f.times = &t
-		case rule == mtimeNewest && newest != nil:
+		case rule == mtimeNewest && newest != nil && !isIndexPath(f.path):
 			f.times = &[2]unix.Timespec{*newest, *newest}
 		}
 	}
+}
+
+// isIndexPath reports whether rel is a MEMORY.md (the dir's, or team/'s).
+func isIndexPath(rel string) bool {
+	return rel == indexFileName || strings.HasSuffix(rel, "/"+indexFileName)
 }
 
 // opError names the file and the operation of a failed write, and says

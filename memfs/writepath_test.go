@@ -89,12 +89,15 @@ func TestTidyUpKeepsMtimeAndUndoRestoresIt(t *testing.T) {
 // A merge is dated by the newest memory merged; a kind memtui does not
 // know is dated now; an undone delete comes back with its own mtime.
 func TestMergeDatedByNewestAndUndoneDeleteKeepsMtime(t *testing.T) {
-	w := newApplyWorld(t, map[string]string{"a.md": "alpha\n", "b.md": "beta\n"})
+	w := newApplyWorld(t, map[string]string{"a.md": "alpha\n", "b.md": "beta\n", "MEMORY.md": "- [a](a.md)\n- [b](b.md)\n"})
 	aged(t, w, "a.md", longAgo)
 	aged(t, w, "b.md", longAgo2)
+	indexTime := longAgo2.Add(48 * time.Hour) // the index, edited later: not a memory merged
+	aged(t, w, "MEMORY.md", indexTime)
 	p := model.Proposal{ID: "m", Kind: model.KindMerge, Title: "merge", Changes: []model.Change{
 		upd("a.md", "alpha\n", "alpha\nbeta\n"),
 		{Path: "b.md", Op: model.OpDelete, BaseSHA256: sumHex([]byte("beta\n"))},
+		upd("MEMORY.md", "- [a](a.md)\n- [b](b.md)\n", "- [a](a.md)\n"),
 	}}
 	r := applyOne(t, w, p, w.opts())
 	if r.Status != StatusApplied {
@@ -103,13 +106,16 @@ func TestMergeDatedByNewestAndUndoneDeleteKeepsMtime(t *testing.T) {
 	if m := mtimeOf(t, filepath.Join(w.dir, "a.md")); !m.Equal(longAgo2) {
 		t.Errorf("merged a.md mtime %v, want the newest merged %v", m, longAgo2)
 	}
+	if m := mtimeOf(t, filepath.Join(w.dir, "MEMORY.md")); !m.Equal(indexTime) {
+		t.Errorf("the merge's index keeps its mtime: %v, want %v", m, indexTime)
+	}
 	if u := Undo(context.Background(), r.JournalID, w.opts()); u.Status != StatusApplied {
 		t.Fatalf("undo %+v", u)
 	}
 	if got := w.read(t, "b.md"); got != "beta\n" {
 		t.Errorf("b.md back = %q", got)
 	}
-	for rel, want := range map[string]time.Time{"a.md": longAgo, "b.md": longAgo2} {
+	for rel, want := range map[string]time.Time{"a.md": longAgo, "b.md": longAgo2, "MEMORY.md": indexTime} {
 		if m := mtimeOf(t, filepath.Join(w.dir, rel)); !m.Equal(want) {
 			t.Errorf("after undo %s mtime %v, want %v", rel, m, want)
 		}
