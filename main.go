@@ -989,19 +989,20 @@ func recoverJournal(root string, stderr io.Writer) {
 		return
 	}
 	for _, r := range reports {
-		msg := fmt.Sprintf("memtui: an interrupted write (journal %s, %s) was %s", r.ID, r.MemoryDir, r.Action)
+		// Paths come from disk: shown escaped when they hold control bytes.
+		msg := fmt.Sprintf("memtui: an interrupted write (journal %s, %s) was %s", shown(r.ID), shown(r.MemoryDir), r.Action)
 		if r.Err != nil {
-			msg += ": " + r.Err.Error()
+			msg += ": " + shown(r.Err.Error())
 		}
 		fmt.Fprintln(stderr, msg)
 		// File by file: what was put back, and what was left as someone
 		// else changed it since (with where its bytes are kept).
 		for _, f := range r.Files {
-			fmt.Fprintf(stderr, "  %s: %s\n", f.Path, f.Outcome)
+			fmt.Fprintf(stderr, "  %s: %s\n", shown(f.Path), shown(f.Outcome))
 		}
 		for _, n := range r.Notes {
 			if !noteShown(r.Files, n) {
-				fmt.Fprintln(stderr, "  "+n)
+				fmt.Fprintln(stderr, "  "+shown(n))
 			}
 		}
 	}
