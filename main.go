@@ -195,6 +195,7 @@ checks them like its own.`,
 	fd.BoolVar(&df.dryRun, "dry-run", false, "with --apply: say what would be written, write nothing (the default without --yes)")
 	fd.StringSliceVar(&df.only, "only", nil, "with --apply: only these proposal `IDs` (comma-separated or repeated)")
 	fd.DurationVar(&df.wait, "wait", 0, "with --apply: wait this long for Claude Code's consolidation lock instead of giving up")
+	fd.BoolVar(&df.markConsolidated, "mark-consolidated", false, "with --apply: record the store as consolidated now in .consolidate-lock (postpones Claude Code's autoDream by a day); without it the lock is left as it was")
 	root.AddCommand(dream)
 
 	var xf indexFlags
@@ -219,26 +220,8 @@ usage or I/O error.`,
 	index.Flags().DurationVar(&xf.wait, "wait", 0, "with --yes: wait this long for Claude Code's consolidation lock")
 	root.AddCommand(index)
 
-	var uf undoFlags
-	undo := &cobra.Command{
-		Use:   "undo [ID]",
-		Short: "Undo an applied proposal from the journal",
-		Long: `Undo an applied proposal: its files are restored byte for byte from the
-journal (under $XDG_STATE_HOME/memtui/journal), as a journaled change of its
-own. A file an agent changed since memtui wrote it is not overwritten: the
-undo is refused and says which.
-
---list prints one applied proposal per line, newest first, the journal ID first.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUndo(cmd.Context(), g, uf, args, stdout, stderr)
-		},
-	}
-	fu := undo.Flags()
-	fu.BoolVar(&uf.list, "list", false, "list applied proposals, newest first")
-	fu.BoolVar(&uf.json, "json", false, "with --list: print JSON")
-	fu.DurationVar(&uf.wait, "wait", 0, "wait this long for Claude Code's consolidation lock instead of giving up")
-	root.AddCommand(undo)
+	root.AddCommand(newUndoCmd(g, stdout, stderr))
+	root.AddCommand(newJournalCmd(g, stdout, stderr))
 
 	var cf changesFlags
 	changes := &cobra.Command{
@@ -284,6 +267,9 @@ type dreamFlags struct {
 	dryRun          bool
 	only            []string
 	wait            time.Duration
+	// markConsolidated moves .consolidate-lock's mtime to now after a
+	// write (Claude Code's "last consolidated"); off, the lock is put back.
+	markConsolidated bool
 }
 
 // changesFlags are changes' own flags.
@@ -410,7 +396,7 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 	if g.readonly {
 		return errors.New("--readonly forbids --yes")
 	}
-	r := memfs.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.state.Journal, WaitForLock: xf.wait})[0]
+	r := s.applyIn(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.state.Journal, SeenRoot: s.state.Seen, WaitForLock: xf.wait})[0]
 	if r.Status != memfs.StatusApplied {
 		fmt.Fprintf(stdout, "not written (%s): %s\n", r.Status, safe.ShowLine(fmt.Sprint(r.Err)))
 		g.exit = exitFindings
@@ -418,12 +404,6 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 	}
 	fmt.Fprintf(stdout, "Written (journal %s; memtui undo %s puts it back).\n", r.JournalID, r.JournalID)
 	return nil
-}
-
-// undoFlags are undo's own flags.
-type undoFlags struct {
-	list, json bool
-	wait       time.Duration
 }
 
 // runDream prints the proposals for every memory directory.
@@ -516,10 +496,11 @@ func applyProposals(ctx context.Context, g *globals, s *session, props []model.P
 		}
 		byDir[p.MemoryDir] = append(byDir[p.MemoryDir], p)
 	}
-	opts := memfs.ApplyOptions{JournalRoot: s.state.Journal, IncludeTeam: df.includeTeam, WaitForLock: df.wait}
+	opts := memfs.ApplyOptions{JournalRoot: s.state.Journal, SeenRoot: s.state.Seen, IncludeTeam: df.includeTeam, WaitForLock: df.wait, MarkConsolidated: df.markConsolidated}
 	applied, other := 0, 0
 	for _, dir := range dirs {
-		for _, r := range memfs.Apply(ctx, dir, byDir[dir], opts) {
+		results := s.applyIn(ctx, dir, byDir[dir], opts)
+		for _, r := range results {
 			switch r.Status {
 			case memfs.StatusApplied:
 				applied++
@@ -644,79 +625,6 @@ func (s *session) transcriptReader() ui.TranscriptReader {
 // the state dirs, with memtui's own journal as a record of its writes.
 func (s *session) transcriptOptions() memfs.TranscriptOptions {
 	return memfs.TranscriptOptions{CacheDir: s.state.Cache, Home: s.opts.Home, JournalRoot: s.state.Journal}
-}
-
-// runUndo lists the journal or undoes one applied proposal.
-func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdout, stderr io.Writer) error {
-	opts, err := scanOptions(g, stderr)
-	if err != nil {
-		return err
-	}
-	root := stateDirs(g, opts).Journal
-	recoverJournal(root, stderr)
-	if uf.list || len(args) == 0 {
-		if !uf.list {
-			return errors.New("give the journal ID of the proposal to undo, or --list to see them")
-		}
-		entries, err := memfs.List(root)
-		if err != nil {
-			return err
-		}
-		if uf.json {
-			if entries == nil {
-				entries = []memfs.JournalEntry{}
-			}
-			// The journal is state, and its text came from files and
-			// proposers: masked as text from disk is.
-			for i := range entries {
-				e := &entries[i]
-				e.Title, e.MemoryDir, e.RealDir = safe.Mask(nil, e.Title), safe.Mask(nil, e.MemoryDir), safe.Mask(nil, e.RealDir)
-				e.Notes = slices.Clone(e.Notes)
-				for j := range e.Notes {
-					e.Notes[j] = safe.Mask(nil, e.Notes[j])
-				}
-				e.Files = slices.Clone(e.Files)
-				for j := range e.Files {
-					e.Files[j].Path = safe.Mask(nil, e.Files[j].Path)
-				}
-			}
-			return report.WriteJSON(stdout, struct {
-				Version int                  `json:"version"`
-				Entries []memfs.JournalEntry `json:"entries"`
-			}{1, entries})
-		}
-		n := 0
-		for _, e := range entries {
-			if e.State != memfs.JournalCommitted {
-				continue // rolled back or already undone: nothing to undo
-			}
-			n++
-			// The title is stored in the journal (from a file or a
-			// proposer): shown safe, piped or not.
-			fmt.Fprintf(stdout, "%s  %s  %-16s %s  (%s)\n", safe.Line(e.ID), e.Time.Local().Format("2006-01-02 15:04"), safe.Line(e.Kind), safe.ShowLine(e.Title), safe.ShowLine(e.MemoryDir))
-		}
-		if n == 0 {
-			fmt.Fprintln(stderr, "memtui: nothing applied to undo")
-		}
-		return nil
-	}
-	if g.readonly {
-		return errors.New("--readonly forbids undo")
-	}
-	r := memfs.Undo(ctx, args[0], memfs.ApplyOptions{JournalRoot: root, WaitForLock: uf.wait})
-	switch r.Status {
-	case memfs.StatusApplied:
-		fmt.Fprintf(stdout, "undone %s (the undo is journal %s)\n", safe.Line(args[0]), r.JournalID)
-		return nil
-	default:
-		why := ""
-		if r.Err != nil {
-			why = ": " + r.Err.Error()
-		}
-		fmt.Fprintf(stdout, "not undone (%s)%s\n", r.Status, safe.ShowLine(why))
-		g.exit = exitFindings
-		return nil
-	}
 }
 
 // beforeLookup finds a file's content as read, for the diffs.
@@ -1071,6 +979,7 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 	// A run that died half-way through writing (a crash, a kill) is rolled
 	// back before anything reads the tree.
 	recoverJournal(s.state.Journal, stderr)
+	retention := memfs.DefaultJournalRetention
 	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
 		fmt.Fprintf(stderr, "memtui: ignoring the config file: %s\n", safe.ShowLine(err.Error()))
 	} else {
@@ -1078,6 +987,15 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 		if cfg.StaleAfterDays > 0 {
 			s.copts.StaleAfter = time.Duration(cfg.StaleAfterDays) * 24 * time.Hour
 		}
+		retention = cfg.JournalRetention()
+	}
+	// memtui's copies of memory text are owner-only; the journal keeps
+	// them only as long as its retention says.
+	if !g.readonly {
+		for _, n := range memfs.TightenState(s.state) {
+			fmt.Fprintf(stderr, "memtui: %s\n", n)
+		}
+		enforceRetention(s.state.Journal, retention, stderr)
 	}
 	return s, nil
 }
@@ -1101,15 +1019,34 @@ func recoverJournal(root string, stderr io.Writer) {
 		return
 	}
 	for _, r := range reports {
+		// Paths come from disk: shown through the one sanitizer.
 		msg := fmt.Sprintf("memtui: an interrupted write (journal %s, %s) was %s", r.ID, r.MemoryDir, r.Action)
 		if r.Err != nil {
 			msg += ": " + r.Err.Error()
 		}
 		fmt.Fprintln(stderr, safe.ShowLine(msg))
+		// File by file: what was put back, and what was left as someone
+		// else changed it since (with where its bytes are kept).
+		for _, f := range r.Files {
+			fmt.Fprintf(stderr, "  %s: %s\n", safe.ShowLine(f.Path), safe.ShowLine(f.Outcome))
+		}
 		for _, n := range r.Notes {
-			fmt.Fprintln(stderr, "  "+safe.ShowLine(n))
+			if !noteShown(r.Files, n) {
+				fmt.Fprintln(stderr, "  "+safe.ShowLine(n))
+			}
 		}
 	}
+}
+
+// noteShown reports whether a recovery note is already part of a file's
+// outcome.
+func noteShown(fs []memfs.RecoverFile, n string) bool {
+	for _, f := range fs {
+		if strings.Contains(f.Outcome, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // interactive reports whether the TUI can run: stdin and stdout are both

@@ -8,11 +8,14 @@ package memfs
 // machinery is in apply_unix.go and its neighbours.
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
 
 	"github.com/adrg/xdg"
+
+	"github.com/memtui/memtui/model"
 )
 
 // ApplyStatus is the outcome of one proposal.
@@ -73,9 +76,26 @@ type ApplyOptions struct {
 	Now func() time.Time
 	// PID is written into .consolidate-lock; 0 is os.Getpid().
 	PID int
+	// MarkConsolidated leaves .consolidate-lock saying "consolidated now"
+	// (empty body, mtime now) after a run that changed files, which
+	// postpones Claude Code's autoDream by its minHours (24 h by default).
+	// Without it the lock is put back exactly as it was: a memtui write is
+	// not a consolidation unless the user says so.
+	MarkConsolidated bool
+	// SeenRoot is where the review baselines live (StateDirs.Seen): after
+	// a redact-secret, the secret is scrubbed from them too. "" skips that.
+	SeenRoot string
+	// RestoreSecret lets Undo undo a redact-secret entry, which puts the
+	// credential it removed back into the file; without it Undo refuses
+	// (ErrRestoresSecret).
+	RestoreSecret bool
 	// Progress, when set, is called from Apply's goroutine.
 	Progress func(ApplyEvent)
 }
+
+// ErrRestoresSecret: the undo would put back a credential that a
+// redact-secret removed, and ApplyOptions.RestoreSecret was not given.
+var ErrRestoresSecret = errors.New("undoing a redact-secret puts the credential back into the file; refused unless asked for explicitly")
 
 // ConflictError says which file of a proposal no longer matches what the
 // proposal was built from (nothing of the proposal is on disk: re-generate
@@ -95,11 +115,26 @@ type LockHeldError struct {
 	Dir   string
 	PID   int
 	Since time.Time // the lock file's mtime
+	// Memtui is true when the holder is another memtui run (one with its
+	// own state dir, or an older memtui that left its PID), not Claude Code.
+	Memtui bool
 }
 
 func (e *LockHeldError) Error() string {
+	if e.Memtui {
+		return fmt.Sprintf("another memtui run (PID %d) is writing to %s: it holds .consolidate-lock since %s; try again when it has finished",
+			e.PID, e.Dir, e.Since.Local().Format("2006-01-02 15:04:05"))
+	}
 	return fmt.Sprintf("Claude Code is consolidating %s: .consolidate-lock is held by PID %d since %s; try again later or wait for it",
 		e.Dir, e.PID, e.Since.Local().Format("2006-01-02 15:04:05"))
+}
+
+// Short is the error in a few words, for a status line: who holds the lock.
+func (e *LockHeldError) Short() string {
+	if e.Memtui {
+		return fmt.Sprintf("another memtui run (PID %d) is writing there; try again when it has finished", e.PID)
+	}
+	return fmt.Sprintf("Claude Code is consolidating (PID %d); try again later", e.PID)
 }
 
 // DefaultJournalRoot is $XDG_STATE_HOME/memtui/journal, by default
@@ -158,6 +193,10 @@ type JournalFile struct {
 	State  string `json:"state"` // pending, applied, rolled_back
 	// Image is the before-image's path inside the entry ("before/0").
 	Image string `json:"image,omitempty"`
+	// Mtime is the file's mtime before the change (Unix nanoseconds;
+	// update, delete): an undo or a rollback puts it back exactly. 0 in
+	// entries written before memtui recorded it.
+	Mtime int64 `json:"before_mtime_ns,omitempty"`
 }
 
 // RecoverReport is what Recover did with one unfinished journal entry.
@@ -168,6 +207,66 @@ type RecoverReport struct {
 	// pending mark was left) or "skipped" (its memory dir is locked by a
 	// running memtui or by Claude Code: tried again next start).
 	Action string
-	Notes  []string
-	Err    error
+	// Files says, file by file, what the recovery did: which files it put
+	// back and which it left as they are (and why).
+	Files []RecoverFile
+	Notes []string
+	Err   error
+}
+
+// RecoverFile is what a recovery did with one file of an interrupted entry.
+type RecoverFile struct {
+	Path string
+	// RolledBack is true when the file is now as it was before the
+	// interrupted write (put back, or never changed).
+	RolledBack bool
+	// Outcome says what happened, in words.
+	Outcome string
+}
+
+// mtimeRule is what mtime a proposal gives the files it rewrites. A memory
+// without metadata.modified is dated by its mtime: relative dates in it are
+// read from it, the stale-memory clock counts from it, and Claude Code's
+// recall scan keeps the 200 newest files by it. A write that adds no new
+// fact must not make a memory look new (nor move its "tomorrow").
+type mtimeRule int
+
+const (
+	// mtimeNow: the file gets the write's time, as any write would.
+	mtimeNow mtimeRule = iota
+	// mtimeKeep: an updated file keeps its mtime (and atime).
+	mtimeKeep
+	// mtimeNewest: every memory written gets the newest mtime among the
+	// memories the proposal changes or deletes (an index keeps its own): a
+	// merge's facts are exactly as new as the newest memory merged.
+	mtimeNewest
+)
+
+// mtimeRuleOf decides, per proposal kind, whether the files it writes
+// carry new facts:
+//
+//   - fix-frontmatter, absolutize-dates, add-year, redact-secret and
+//     reindex say the same thing in a better form: the file keeps its mtime
+//     (MEMORY.md too: a reindex adds pointers, not facts);
+//   - prune deletes a memory and drops its pointer from MEMORY.md: the
+//     index keeps its mtime;
+//   - restore-lost puts back text an agent wrote and lost to a later
+//     overwrite: that text is older than the overwrite whose mtime the file
+//     carries, so the file keeps its mtime (a file it has to re-create is
+//     new on disk and gets now);
+//   - merge gathers memories that say the same thing into one file: it
+//     gets the newest mtime of the memories merged, never now (its
+//     MEMORY.md update keeps the index's own mtime and does not count);
+//   - anything else (a kind memtui does not know) is dated now.
+//
+// An undo puts back each file's recorded mtime exactly, whatever the kind.
+func mtimeRuleOf(k model.ProposalKind) mtimeRule {
+	switch k {
+	case model.KindFixFrontmatter, model.KindAbsolutizeDates, model.KindAddYear, model.KindRedactSecret,
+		model.KindReindex, model.KindPrune, model.KindRestoreLost:
+		return mtimeKeep
+	case model.KindMerge:
+		return mtimeNewest
+	}
+	return mtimeNow
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -55,10 +56,10 @@ func step(s string) {
 //   - a delete moves the file into the journal.
 //
 // The whole run holds memtui's OS lock for the directory and Claude Code's
-// .consolidate-lock (see ApplyOptions.WaitForLock); a run that changed
-// files leaves the lock as Claude Code's /dream does (our PID, mtime now),
-// one that changed nothing restores it. Interrupted journal entries of this
-// dir are rolled back first.
+// .consolidate-lock (see ApplyOptions.WaitForLock), released when the run
+// ends: put back as it was (body and mtime, or absence), or marked
+// "consolidated now" with ApplyOptions.MarkConsolidated. Interrupted
+// journal entries of this dir are rolled back first.
 func Apply(ctx context.Context, dir string, props []model.Proposal, opts ApplyOptions) []ApplyResult {
 	opts = opts.withDefaults()
 	results := make([]ApplyResult, len(props))
@@ -149,7 +150,7 @@ func openSession(ctx context.Context, dir string, opts ApplyOptions, neutral boo
 }
 
 func (s *session) close() error {
-	err := s.claude.release(s.changed && !s.neutral, s.opts.Now())
+	err := s.claude.release(s.changed && s.opts.MarkConsolidated && !s.neutral, s.opts.Now())
 	s.osLock.Unlock()
 	unix.Close(s.rootfd)
 	return err
@@ -162,6 +163,10 @@ type spec struct {
 	base  string // sha256 the file must have (update, delete)
 	after []byte
 	mode  uint32 // for a create: 0 = umask default
+	// mtime, when not zero, is the exact mtime (Unix ns) the written file
+	// gets (an undo puts the file back as it was); otherwise the
+	// transaction's mtimeRule decides.
+	mtime int64
 }
 
 // txnMeta is what goes into a journal entry besides the files.
@@ -169,6 +174,7 @@ type txnMeta struct {
 	proposalID, kind, title, undoOf string
 	reads                           []model.FileRead
 	team                            bool
+	mtimes                          mtimeRule
 }
 
 func (s *session) applyProposal(p model.Proposal) ApplyResult {
@@ -187,7 +193,7 @@ func (s *session) applyProposal(p model.Proposal) ApplyResult {
 		}
 		specs = append(specs, spec{path: c.Path, op: c.Op, base: c.BaseSHA256, after: []byte(c.After)})
 	}
-	return s.run(txnMeta{proposalID: p.ID, kind: string(p.Kind), title: p.Title, reads: p.Reads, team: s.opts.IncludeTeam}, specs)
+	return s.run(txnMeta{proposalID: p.ID, kind: string(p.Kind), title: p.Title, reads: p.Reads, team: s.opts.IncludeTeam, mtimes: mtimeRuleOf(p.Kind)}, specs)
 }
 
 // fileTx is one change in flight.
@@ -201,6 +207,10 @@ type fileTx struct {
 	heldDev uint64
 	before  []byte
 	mode    uint32 // the file's mode, kept by an update
+	// oldTimes are the file's atime and mtime as compared (update, delete).
+	oldTimes [2]unix.Timespec
+	// times, when set, are the atime and mtime the new version gets.
+	times   *[2]unix.Timespec
 	applied bool
 }
 
@@ -284,6 +294,13 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 				return fail(sp.path, err)
 			}
 			f.held, f.heldIno, f.heldDev, f.mode = h, uint64(st.Ino), uint64(st.Dev), uint32(st.Mode)&0o7777
+			f.oldTimes = [2]unix.Timespec{st.Atim, st.Mtim}
+			if st.Nlink > 1 {
+				// An atomic replace would give this name a new file and
+				// leave the other names with the old one; a delete would
+				// keep a live copy in the journal. Neither without asking.
+				return fail(sp.path, refuse(sp.path, "has %d hard links (other names for the same file); memtui would split it from them, so it does not change it: remove the other links (find -samefile) or edit it by hand", st.Nlink))
+			}
 			if f.before, err = readAllFrom(h); err != nil {
 				return fail(sp.path, err)
 			}
@@ -295,6 +312,7 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 	if p, err := s.checkReads(meta.reads); err != nil {
 		return fail(p, err)
 	}
+	setTimes(files, meta.mtimes)
 
 	// 2. The journal, before the first change.
 	j, err := s.newEntry(meta, files)
@@ -350,7 +368,19 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 		return abort("", fmt.Errorf("journal: %w", err))
 	}
 	step("commit")
+	// A deleted memory kept in the journal is owner-only from now on, as
+	// the before-images are (until the commit, a rollback may link it back
+	// with its own mode). Undo re-creates it from the before-image, with
+	// the mode recorded.
+	for _, f := range files {
+		if f.op == model.OpDelete {
+			os.Chmod(filepath.Join(j.dir, "deleted", strconv.Itoa(f.idx)), 0o600)
+		}
+	}
 	s.changed = true
+	if meta.kind != "undo" {
+		s.scrubAfterRedaction(j.m.ID, files)
+	}
 	res.Status = StatusApplied
 	return res
 }
@@ -479,8 +509,8 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 	tmp := f.tmpName(j.m.ID)
 	switch f.op {
 	case model.OpUpdate:
-		if err := writeTempAt(f.dirfd, tmp, f.after, f.mode); err != nil {
-			return err
+		if err := writeTempAt(f.dirfd, tmp, f.after, f.mode, f.times); err != nil {
+			return opError("write the new version of", f.path, err)
 		}
 		step(tag + "temp")
 		// memtui's version gets a write lease until the swap is known good:
@@ -508,7 +538,7 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 			release()
 			g.release()
 			unix.Unlinkat(f.dirfd, tmp, 0)
-			return err
+			return opError("replace", f.path, err)
 		}
 		// An agent opening the old file for writing right now (it waits for
 		// the read lease), or an agent's rename over the path between the
@@ -543,7 +573,7 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 		}
 		if err != nil {
 			release()
-			return &fs.PathError{Op: "move into the journal", Path: f.path, Err: err}
+			return opError("delete", f.path, err)
 		}
 		f.applied = true
 		if leaseBroken(f.held) {
@@ -576,8 +606,8 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 		}
 		return fsyncDir(f.dirfd)
 	case model.OpCreate:
-		if err := writeTempAt(f.dirfd, tmp, f.after, f.spec.mode); err != nil {
-			return err
+		if err := writeTempAt(f.dirfd, tmp, f.after, f.spec.mode, f.times); err != nil {
+			return opError("create", f.path, err)
 		}
 		step(tag + "temp")
 		// link fails if the name exists: an agent's file created since the
@@ -589,7 +619,7 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 		}
 		if err != nil {
 			unix.Unlinkat(f.dirfd, tmp, 0)
-			return &fs.PathError{Op: "link", Path: f.path, Err: err}
+			return opError("create", f.path, err)
 		}
 		f.applied = true
 		step(tag + "linked")
@@ -758,4 +788,58 @@ func newJournalID(now time.Time) string {
 	var b [4]byte
 	rand.Read(b[:])
 	return now.UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// setTimes decides the mtime each new version gets (see mtimeRule): an
+// exact one from the spec (undo), the file's own (a tidy-up), the newest
+// of the proposal's memories (a merge), or none (now, as any write). An
+// index (MEMORY.md) holds pointers, not facts: under mtimeNewest it keeps
+// its own mtime and does not count as a memory merged.
+func setTimes(files []*fileTx, rule mtimeRule) {
+	var newest *unix.Timespec
+	for _, f := range files {
+		if f.op == model.OpCreate || isIndexPath(f.path) {
+			continue
+		}
+		if newest == nil || unix.TimespecToNsec(f.oldTimes[1]) > unix.TimespecToNsec(*newest) {
+			t := f.oldTimes[1]
+			newest = &t
+		}
+	}
+	for _, f := range files {
+		switch {
+		case f.op == model.OpDelete:
+		case f.spec.mtime != 0:
+			ts := unix.NsecToTimespec(f.spec.mtime)
+			f.times = &[2]unix.Timespec{ts, ts}
+		case (rule == mtimeKeep || rule == mtimeNewest && isIndexPath(f.path)) && f.op == model.OpUpdate:
+			t := f.oldTimes
+			f.times = &t
+		case rule == mtimeNewest && newest != nil && !isIndexPath(f.path):
+			f.times = &[2]unix.Timespec{*newest, *newest}
+		}
+	}
+}
+
+// isIndexPath reports whether rel is a MEMORY.md (the dir's, or team/'s).
+func isIndexPath(rel string) bool {
+	return rel == indexFileName || strings.HasSuffix(rel, "/"+indexFileName)
+}
+
+// opError names the file and the operation of a failed write, and says
+// what EPERM most likely means: an immutable or append-only file (chattr
+// +i / +a), which even its owner cannot replace or delete.
+func opError(op, path string, err error) error {
+	var re *refusedError
+	if errors.As(err, &re) {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, unix.EPERM) {
+		return fmt.Errorf("%s: cannot %s it: %w (the file or its directory may be immutable or append-only: lsattr -d shows it, chattr -i or -a lifts it)", path, op, err)
+	}
+	return fmt.Errorf("%s: cannot %s it: %w", path, op, err)
 }

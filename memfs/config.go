@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -19,6 +20,7 @@ import (
 //	  - project: acme
 //	    rules: [stale-memory, memory-orphan]
 //	stale_after_days: 90
+//	journal_retention_days: 365
 type Config struct {
 	// Ignore silences rules for projects whose slug or real path contains
 	// Project ("" matches every project).
@@ -26,6 +28,18 @@ type Config struct {
 	// StaleAfterDays is the age in days after which stale-memory fires; 0
 	// means the caller's default.
 	StaleAfterDays int `yaml:"stale_after_days"`
+	// JournalRetentionDays is how long memtui's journal keeps an entry
+	// (its before-images and the memories it deleted) before a run drops
+	// it; 0 means the default, DefaultJournalRetention (365 days).
+	JournalRetentionDays int `yaml:"journal_retention_days"`
+}
+
+// JournalRetention is the configured retention, or the default.
+func (c Config) JournalRetention() time.Duration {
+	if c.JournalRetentionDays > 0 {
+		return time.Duration(c.JournalRetentionDays) * 24 * time.Hour
+	}
+	return DefaultJournalRetention
 }
 
 // IgnoreEntry is one ignore rule of the config file. The caller converts it
@@ -82,6 +96,9 @@ func LoadConfig(path string) (Config, error) {
 	}
 	if cfg.StaleAfterDays < 0 {
 		return Config{}, fmt.Errorf("config %s: stale_after_days is %d; want 0 (the default) or more days", path, cfg.StaleAfterDays)
+	}
+	if cfg.JournalRetentionDays < 0 {
+		return Config{}, fmt.Errorf("config %s: journal_retention_days is %d; want 0 (the default, 365) or more days", path, cfg.JournalRetentionDays)
 	}
 	return cfg, nil
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -20,14 +21,19 @@ ignore:
     rules: [stale-memory, memory-orphan]
   - rules: [memdir-empty]
 stale_after_days: 120
+journal_retention_days: 90
 `)
 	cfg, err = LoadConfig(good)
 	want := Config{
-		Ignore:         []IgnoreEntry{{Project: "acme", Rules: []string{"stale-memory", "memory-orphan"}}, {Rules: []string{"memdir-empty"}}},
-		StaleAfterDays: 120,
+		Ignore:               []IgnoreEntry{{Project: "acme", Rules: []string{"stale-memory", "memory-orphan"}}, {Rules: []string{"memdir-empty"}}},
+		StaleAfterDays:       120,
+		JournalRetentionDays: 90,
 	}
 	if err != nil || !reflect.DeepEqual(cfg, want) {
 		t.Errorf("good: %+v %v", cfg, err)
+	}
+	if cfg.JournalRetention() != 90*24*time.Hour || (Config{}).JournalRetention() != 365*24*time.Hour {
+		t.Errorf("retention %v, default %v", cfg.JournalRetention(), (Config{}).JournalRetention())
 	}
 
 	empty := write(t, filepath.Join(dir, "empty.yaml"), "")
@@ -36,10 +42,11 @@ stale_after_days: 120
 	}
 
 	for name, c := range map[string]struct{ content, want string }{
-		"syntax":   {"stale_after_days: 3\nignore:\n\t- project: acme\n", "line 3"},
-		"typo":     {"stale_after_day: 3\n", "line 1"},
-		"type":     {"stale_after_days: soon\n", "line 1"},
-		"negative": {"stale_after_days: -1\n", "stale_after_days is -1"},
+		"syntax":    {"stale_after_days: 3\nignore:\n\t- project: acme\n", "line 3"},
+		"typo":      {"stale_after_day: 3\n", "line 1"},
+		"type":      {"stale_after_days: soon\n", "line 1"},
+		"negative":  {"stale_after_days: -1\n", "stale_after_days is -1"},
+		"retention": {"journal_retention_days: -5\n", "journal_retention_days is -5"},
 	} {
 		p := write(t, filepath.Join(dir, name+".yaml"), c.content)
 		_, err := LoadConfig(p)

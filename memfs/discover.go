@@ -408,7 +408,11 @@ func (d *discoverer) project(c configDir, slug string) *model.Project {
 			}
 			if dir != "" {
 				dir = filepath.Clean(dir)
+				n := len(p.Dirs)
 				addWithTeam(p, dir, model.DirOverride, dirState(dir) == present)
+				for _, m := range p.Dirs[n:] {
+					m.Workspace = path // named by the repository, not the user
+				}
 			}
 		}
 		if d.opts.IncludeAgentMemory {

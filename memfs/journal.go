@@ -16,8 +16,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 const (
@@ -76,5 +79,109 @@ func List(journalRoot string) ([]JournalEntry, error) {
 		}
 		return out[a].ID > out[b].ID
 	})
+	return out, nil
+}
+
+// InScope reports whether journal entry e is of one of the memory dirs
+// dirs (compared as given and with symlinks resolved): `undo` and the
+// TUI's journal act only on the directories in view.
+func InScope(e JournalEntry, dirs []string) bool {
+	return newScope(dirs).has(e)
+}
+
+// Scope keeps the entries of dirs (see InScope), in order.
+func Scope(es []JournalEntry, dirs []string) []JournalEntry {
+	sc := newScope(dirs)
+	var out []JournalEntry
+	for _, e := range es {
+		if sc.has(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// dirSet is a set of memory dirs, each as given and resolved.
+type dirSet map[string]bool
+
+func newScope(dirs []string) dirSet {
+	sc := dirSet{}
+	for _, d := range dirs {
+		sc[filepath.Clean(d)] = true
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			sc[r] = true
+		}
+	}
+	return sc
+}
+
+func (sc dirSet) has(e JournalEntry) bool {
+	return (e.MemoryDir != "" && sc[filepath.Clean(e.MemoryDir)]) || (e.RealDir != "" && sc[filepath.Clean(e.RealDir)])
+}
+
+// ReadEntry returns journal entry id of root (an error when there is none).
+func ReadEntry(root, id string) (*JournalEntry, error) {
+	if root == "" {
+		root = DefaultJournalRoot()
+	}
+	return readManifest(root, id)
+}
+
+// DefaultJournalRetention is how long the journal keeps an entry when the
+// config file does not say: a year. The journal holds deleted memories and
+// the before-images undo needs, so it keeps them long.
+const DefaultJournalRetention = 365 * 24 * time.Hour
+
+// PrunedEntry is one journal entry a prune drops (or would drop).
+type PrunedEntry struct {
+	JournalEntry
+	// Files is how many files the entry held (before-images, deleted
+	// memories, salvaged bytes; the manifest not counted), Bytes their
+	// total size.
+	Files int
+	Bytes int64
+}
+
+// PruneJournal drops the journal entries older than cutoff (with dryRun,
+// only says which): applied, undone and rolled-back entries alike, each
+// with its before-images and the memories it deleted, so they can no
+// longer be undone. An entry not yet finished (a crash's, waiting for
+// recovery) is never dropped. Entries come back oldest first.
+func PruneJournal(root string, cutoff time.Time, dryRun bool) ([]PrunedEntry, error) {
+	if root == "" {
+		root = DefaultJournalRoot()
+	}
+	es, err := List(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []PrunedEntry
+	for i := len(es) - 1; i >= 0; i-- {
+		e := es[i]
+		if !e.Time.Before(cutoff) || e.State == JournalPrepared {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(root, pendingDir, e.ID)); err == nil {
+			continue
+		}
+		p := PrunedEntry{JournalEntry: e}
+		dir := filepath.Join(root, e.ID)
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || path == filepath.Join(dir, manifestName) {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil {
+				p.Files++
+				p.Bytes += fi.Size()
+			}
+			return nil
+		})
+		if !dryRun {
+			if err := os.RemoveAll(dir); err != nil {
+				return out, err
+			}
+		}
+		out = append(out, p)
+	}
 	return out, nil
 }

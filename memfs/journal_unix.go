@@ -54,6 +54,7 @@ func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
 		jf := JournalFile{Path: f.path, Op: string(f.op), State: "pending", Mode: f.mode}
 		if f.op != model.OpCreate {
 			jf.Before = f.base
+			jf.Mtime = unix.TimespecToNsec(f.oldTimes[1])
 			jf.Image = "before/" + strconv.Itoa(f.idx)
 			if err := writeNewFile(filepath.Join(j.dir, jf.Image), f.before); err != nil {
 				return nil, err
@@ -206,13 +207,15 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 			return ""
 		}
 		content, err := j.image(jf)
+		times := jf.times()
 		if held != nil {
 			content, err = readAllFrom(held)
+			times = heldTimes(held, times)
 		}
 		if err != nil {
 			return jf.Path + ": not rolled back: " + err.Error()
 		}
-		return j.replaceContent(dirfd, name, tmp, content, jf.Mode, jf.After, jf.Path, i)
+		return j.replaceContent(dirfd, name, tmp, content, jf.Mode, times, jf.After, jf.Path, i)
 	case model.OpDelete:
 		aside := asideName(j.m.ID, i)
 		_, asideOK, _ := lstatAt(dirfd, aside)
@@ -241,12 +244,14 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 		if err != nil {
 			return jf.Path + ": not rolled back: " + err.Error()
 		}
+		times := jf.times()
 		if held != nil {
 			if b, err := readAllFrom(held); err == nil {
 				content = b
+				times = heldTimes(held, times)
 			}
 		}
-		return createContent(dirfd, name, tmp, content, jf.Mode, jf.Path)
+		return createContent(dirfd, name, tmp, content, jf.Mode, times, jf.Path)
 	case model.OpCreate:
 		if tmpOK {
 			unix.Unlinkat(dirfd, tmp, 0)
@@ -269,6 +274,26 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 		return ""
 	}
 	return ""
+}
+
+// times are the atime and mtime a file put back from its before-image
+// gets: its recorded mtime, or nil (now) for an entry without one.
+func (jf JournalFile) times() *[2]unix.Timespec {
+	if jf.Mtime == 0 {
+		return nil
+	}
+	ts := unix.NsecToTimespec(jf.Mtime)
+	return &[2]unix.Timespec{ts, ts}
+}
+
+// heldTimes are the times of the old file kept open: its bytes go back,
+// with the mtime of whoever wrote them last.
+func heldTimes(held *os.File, def *[2]unix.Timespec) *[2]unix.Timespec {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(held.Fd()), &st); err != nil {
+		return def
+	}
+	return &[2]unix.Timespec{st.Atim, st.Mtim}
 }
 
 func (j *entry) image(jf JournalFile) ([]byte, error) {
@@ -338,14 +363,15 @@ func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 		}
 		unix.Unlinkat(dirfd, name, 0)
 	}
+	os.Chmod(dst, 0o600) // kept bytes are private, whatever mode they had
 	fsyncPath(sd)
 	return fmt.Sprintf("%s: %s; the version memtui replaced is kept at %s", rel, why, dst)
 }
 
 // replaceContent swaps content in at name if name still holds expect
 // (compared on the file swapped out; swapped back otherwise).
-func (j *entry) replaceContent(dirfd int, name, tmp string, content []byte, mode uint32, expect, rel string, i int) string {
-	if err := writeTempAt(dirfd, tmp, content, mode); err != nil {
+func (j *entry) replaceContent(dirfd int, name, tmp string, content []byte, mode uint32, times *[2]unix.Timespec, expect, rel string, i int) string {
+	if err := writeTempAt(dirfd, tmp, content, mode, times); err != nil {
 		return rel + ": not rolled back: " + err.Error()
 	}
 	if err := exchangeAt(dirfd, tmp, name); err != nil {
@@ -370,9 +396,9 @@ func (j *entry) replaceContent(dirfd int, name, tmp string, content []byte, mode
 }
 
 // createContent puts content at name unless something is there by now.
-func createContent(dirfd int, name, tmp string, content []byte, mode uint32, rel string) string {
+func createContent(dirfd int, name, tmp string, content []byte, mode uint32, times *[2]unix.Timespec, rel string) string {
 	unix.Unlinkat(dirfd, tmp, 0)
-	if err := writeTempAt(dirfd, tmp, content, mode); err != nil {
+	if err := writeTempAt(dirfd, tmp, content, mode, times); err != nil {
 		return rel + ": not restored: " + err.Error()
 	}
 	defer unix.Unlinkat(dirfd, tmp, 0)
@@ -440,10 +466,18 @@ func (s *session) recoverEntry(m *JournalEntry) RecoverReport {
 		return r
 	}
 	for i := len(j.m.Files) - 1; i >= 0; i-- {
-		if note := j.rollbackFile(s.rootfd, i, nil); note != "" {
+		jf := j.m.Files[i]
+		pre := s.fileState(jf)
+		note := j.rollbackFile(s.rootfd, i, nil)
+		if note != "" {
 			j.m.Notes = append(j.m.Notes, note)
 		}
 		j.m.Files[i].State = "rolled_back"
+		r.Files = append(r.Files, recoverOutcome(jf, pre, s.fileState(jf), note))
+	}
+	// Oldest change first, as the entry lists them.
+	for a, b := 0, len(r.Files)-1; a < b; a, b = a+1, b-1 {
+		r.Files[a], r.Files[b] = r.Files[b], r.Files[a]
 	}
 	j.m.State = JournalRolledBack
 	r.Notes = j.m.Notes
@@ -470,6 +504,10 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 		res.Err = fmt.Errorf("journal entry %s is %s; only an applied proposal can be undone", id, m.State)
 		return res
 	}
+	if model.ProposalKind(m.Kind) == model.KindRedactSecret && !opts.RestoreSecret {
+		res.Err = fmt.Errorf("journal entry %s: %w", id, ErrRestoresSecret)
+		return res
+	}
 	jdir := filepath.Join(opts.JournalRoot, id)
 	var specs []spec
 	for i := len(m.Files) - 1; i >= 0; i-- {
@@ -481,13 +519,15 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 				return res
 			}
 		}
+		// Each file gets its recorded mtime back, to the nanosecond: the
+		// undo puts back the file as it was, not a newer-looking copy.
 		switch model.ChangeOp(jf.Op) {
 		case model.OpUpdate:
-			specs = append(specs, spec{path: jf.Path, op: model.OpUpdate, base: jf.After, after: img})
+			specs = append(specs, spec{path: jf.Path, op: model.OpUpdate, base: jf.After, after: img, mtime: jf.Mtime})
 		case model.OpCreate:
 			specs = append(specs, spec{path: jf.Path, op: model.OpDelete, base: jf.After})
 		case model.OpDelete:
-			specs = append(specs, spec{path: jf.Path, op: model.OpCreate, after: img, mode: jf.Mode})
+			specs = append(specs, spec{path: jf.Path, op: model.OpCreate, after: img, mode: jf.Mode, mtime: jf.Mtime})
 		}
 	}
 	s, err := openSession(ctx, m.RealDir, opts, false)
@@ -510,4 +550,49 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 		}
 	}
 	return res
+}
+
+// fileState is what stands at a journal file's path: "" when absent,
+// "before" or "after" when it holds the entry's before or after bytes,
+// "other" for anything else (or an error reading it).
+func (s *session) fileState(jf JournalFile) string {
+	dirfd, name, err := openParent(s.rootfd, jf.Path)
+	if err != nil {
+		return "other"
+	}
+	defer unix.Close(dirfd)
+	b, ok, err := readAt(dirfd, name, jf.Path)
+	switch {
+	case err != nil:
+		return "other"
+	case !ok:
+		return ""
+	case jf.Before != "" && sumHex(b) == jf.Before:
+		return "before"
+	case jf.After != "" && sumHex(b) == jf.After:
+		return "after"
+	}
+	return "other"
+}
+
+// recoverOutcome says in words what a recovery did with one file, from
+// what stood at its path before and after the rollback.
+func recoverOutcome(jf JournalFile, pre, post, note string) RecoverFile {
+	rf := RecoverFile{Path: jf.Path}
+	asBefore := post == "before" || (jf.Op == string(model.OpCreate) && post == "")
+	switch {
+	case asBefore && (pre == post):
+		rf.RolledBack, rf.Outcome = true, "rolled back: the interrupted write had not changed it"
+	case asBefore:
+		rf.RolledBack, rf.Outcome = true, "rolled back: put back as it was before the interrupted write"
+	case note != "":
+		rf.Outcome = "not rolled back: " + note
+	case post == "":
+		rf.Outcome = "not rolled back: someone else removed it after the interrupted write; left absent"
+	case post == "after":
+		rf.Outcome = "not rolled back: it still holds what memtui wrote"
+	default:
+		rf.Outcome = "not rolled back: someone else changed it after the interrupted write; their version is left in place"
+	}
+	return rf
 }

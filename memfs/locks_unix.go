@@ -46,6 +46,10 @@ func readClaudeLock(rootfd int) (claudeLockState, error) {
 	if p := kindProblem(&st); p != "" {
 		return claudeLockState{}, refuse(lockFileName, "%s; memtui will not take a lock it cannot read safely", p)
 	}
+	if st.Nlink > 1 {
+		// Writing our PID would write into every other name of the file.
+		return claudeLockState{}, refuse(lockFileName, "has %d hard links; memtui does not write through them (remove the other links)", st.Nlink)
+	}
 	b, ok, err := readAt(rootfd, lockFileName, lockFileName)
 	if err != nil {
 		return claudeLockState{}, err
@@ -63,18 +67,71 @@ func pidAlive(pid int) bool {
 }
 
 // holder returns the PID holding the lock, or 0 when it is free or stale:
-// held means mtime less than an hour old, a body that parses as an integer,
-// and that PID alive. Our own PID is not a holder: that is a lock we left
-// after an earlier run (the OS lock keeps our own runs apart).
+// held means mtime less than an hour old, a body whose leading integer (as
+// JavaScript's parseInt reads it: "123\n…", "123abc" and " 123 " are all
+// 123; the storage-v5 body "<pid>\n<ms>" too) is a PID, and that PID
+// alive. Our own PID is not a holder: that is a lock we left after an
+// earlier run (the OS lock keeps our own runs apart).
 func (s claudeLockState) holder(now time.Time, self int) int {
 	if !s.exists || now.Sub(s.mtime) >= claudeLockStale {
 		return 0
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(s.body))
-	if err != nil || pid == self || !pidAlive(pid) {
+	pid, ok := parseLockPID(s.body)
+	if !ok || pid == self || !pidAlive(pid) {
 		return 0
 	}
 	return pid
+}
+
+// parseLockPID reads the body's leading integer the way Claude Code's
+// parseInt(body.trim(), 10) does: leading white space, an optional sign,
+// digits; whatever follows is ignored. No digits is no PID.
+func parseLockPID(body string) (int, bool) {
+	s := strings.TrimLeft(body, " \t\n\r\v\f")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	n, digits := 0, 0
+	for digits < len(s) && s[digits] >= '0' && s[digits] <= '9' {
+		if n > (1<<31)/10 { // far beyond any PID: none
+			return 0, false
+		}
+		n = n*10 + int(s[digits]-'0')
+		digits++
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// isMemtui reports whether process pid is a memtui (its command name is
+// memtui's, or this very program's): a lock left or held by another memtui
+// run is named as such, not blamed on Claude Code. Where /proc is not
+// available it says no. The name is compared, never printed.
+func isMemtui(pid int) bool {
+	b, err := readProcComm(pid)
+	if err != nil {
+		return false
+	}
+	name := strings.TrimSpace(b)
+	if name == "memtui" {
+		return true
+	}
+	own, err := readProcComm(os.Getpid())
+	return err == nil && name != "" && name == strings.TrimSpace(own)
+}
+
+// readProcComm reads /proc/<pid>/comm (at most 64 bytes: the kernel keeps
+// 15).
+func readProcComm(pid int) (string, error) {
+	b, err := readFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"), 64, noFollow)
+	return string(b), err
 }
 
 // claudeLock is a .consolidate-lock we took.
@@ -95,7 +152,7 @@ func acquireClaudeLock(rootfd int, dir string, pid int, now time.Time) (*claudeL
 		return nil, err
 	}
 	if h := prior.holder(now, pid); h != 0 {
-		return nil, &LockHeldError{Dir: dir, PID: h, Since: prior.mtime}
+		return nil, &LockHeldError{Dir: dir, PID: h, Since: prior.mtime, Memtui: isMemtui(h)}
 	}
 	if err := writeLockBody(rootfd, strconv.Itoa(pid)); err != nil {
 		return nil, err
@@ -107,9 +164,9 @@ func acquireClaudeLock(rootfd int, dir string, pid int, now time.Time) (*claudeL
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(after.body) != strconv.Itoa(pid) {
-		other, _ := strconv.Atoi(strings.TrimSpace(after.body))
-		return nil, &LockHeldError{Dir: dir, PID: other, Since: after.mtime}
+	if got, ok := parseLockPID(after.body); !ok || got != pid {
+		other, _ := parseLockPID(after.body)
+		return nil, &LockHeldError{Dir: dir, PID: other, Since: after.mtime, Memtui: other > 1 && isMemtui(other)}
 	}
 	return &claudeLock{rootfd: rootfd, dir: dir, pid: pid, prior: prior}, nil
 }
@@ -138,27 +195,40 @@ func writeLockBody(rootfd int, body string) error {
 	return err
 }
 
-// release leaves the lock as Claude Code's manual /dream does when the run
-// changed something (our PID, mtime now: "consolidated now"), and otherwise
-// rolls it back as Claude Code does on failure: no file if there was none
-// before, else an empty body and the previous mtime, so autoDream's time
-// gate is where it was. A lock someone else has taken since is left alone.
-func (l *claudeLock) release(changed bool, now time.Time) error {
+// release ends memtui's hold on the lock. By default it puts the lock
+// back exactly as it was before the run (no file if there was none, else
+// its body and its mtime, to the nanosecond): a memtui write is not a
+// consolidation, so Claude Code's autoDream clock (the lock's mtime) does
+// not move, and no PID of ours is left behind for other runs to wait on.
+// With mark (the user chose to mark the store consolidated, and the run
+// changed something) the lock gets an empty body and mtime now: "last
+// consolidated now", held by nobody. A lock someone else has taken since
+// is left alone.
+func (l *claudeLock) release(mark bool, now time.Time) error {
 	cur, err := readClaudeLock(l.rootfd)
 	if err != nil {
 		return err
 	}
-	if !cur.exists || strings.TrimSpace(cur.body) != strconv.Itoa(l.pid) {
+	if got, ok := parseLockPID(cur.body); !cur.exists || !ok || got != l.pid {
 		return nil
 	}
-	if changed {
+	if mark {
+		if err := writeLockBody(l.rootfd, ""); err != nil {
+			return err
+		}
 		ts := unix.NsecToTimespec(now.UnixNano())
 		return unix.UtimesNanoAt(l.rootfd, lockFileName, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
 	}
 	if !l.prior.exists {
 		return unix.Unlinkat(l.rootfd, lockFileName, 0)
 	}
-	if err := writeLockBody(l.rootfd, ""); err != nil {
+	body := l.prior.body
+	if p, ok := parseLockPID(body); ok && p == l.pid {
+		// Our own PID, left by an earlier run of this process: not put
+		// back, or other runs would wait on it for an hour.
+		body = ""
+	}
+	if err := writeLockBody(l.rootfd, body); err != nil {
 		return err
 	}
 	ts := unix.NsecToTimespec(l.prior.mtime.UnixNano())

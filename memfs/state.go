@@ -1,6 +1,9 @@
 package memfs
 
 import (
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 
@@ -59,4 +62,68 @@ func ScratchStateDirs(root string) StateDirs {
 		Seen:    filepath.Join(root, ".memtui-seen"),
 		Cache:   filepath.Join(root, ".memtui-cache"),
 	}
+}
+
+// TightenState makes memtui's own state owner-only: the journal (with its
+// before-images, deleted memories and manifests), the review baselines and
+// the transcript cache hold copies of memory text, secrets included, as
+// Claude Code's own transcripts are kept owner-only. Directories become
+// 0700 and files 0600 where they are looser (made so by an older memtui, a
+// copy, a restore from backup). Symlinks are never followed, and the files
+// of an unfinished journal entry are left as they are: recovery puts them
+// back with their own mode. It returns what it changed, one line per root.
+func TightenState(s StateDirs) []string {
+	var notes []string
+	pending := filepath.Join(s.Journal, pendingDir)
+	roots := []string{s.Journal, filepath.Join(filepath.Dir(s.Journal), "locks"), s.Seen, s.Cache}
+	for _, root := range roots {
+		if root == "" {
+			continue
+		}
+		dirs, files := 0, 0
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				return nil
+			}
+			if d.IsDir() && root == s.Journal && filepath.Dir(p) == s.Journal && p != pending {
+				if _, err := os.Lstat(filepath.Join(pending, d.Name())); err == nil {
+					tightenOne(p, 0o700, &dirs) // the entry's dir, not its files
+					return fs.SkipDir
+				}
+			}
+			if d.IsDir() {
+				tightenOne(p, 0o700, &dirs)
+			} else if d.Type().IsRegular() {
+				tightenOne(p, 0o600, &files)
+			}
+			return nil
+		})
+		if dirs+files > 0 {
+			notes = append(notes, fmt.Sprintf("made %s owner-only (%d %s, %d %s were readable by others)", root,
+				dirs, plural(dirs, "directory", "directories"), files, plural(files, "file", "files")))
+		}
+	}
+	return notes
+}
+
+// tightenOne sets p's permission bits to want when it grants anything to
+// group or others.
+func tightenOne(p string, want fs.FileMode, n *int) {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode().Perm()&0o077 == 0 {
+		return
+	}
+	if os.Chmod(p, want) == nil {
+		*n++
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

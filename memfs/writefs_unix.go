@@ -235,7 +235,10 @@ func readAt(dirfd int, name, rel string) (b []byte, exists bool, err error) {
 // Claude Code's writes get); otherwise the file gets exactly mode. The
 // bytes go to name+".part" first, renamed to name once they are durable:
 // a crash leaves either a ".part" (garbage) or the whole content at name.
-func writeTempAt(dirfd int, name string, content []byte, mode uint32) error {
+//
+// times, when set, are the atime and mtime the file gets (set before it
+// is renamed into place, so it never stands at name with another mtime).
+func writeTempAt(dirfd int, name string, content []byte, mode uint32, times *[2]unix.Timespec) error {
 	part := name + ".part"
 	unix.Unlinkat(dirfd, part, 0)
 	fd, err := openat(dirfd, part, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o666)
@@ -256,6 +259,11 @@ func writeTempAt(dirfd int, name string, content []byte, mode uint32) error {
 		}
 		if _, err := f.Write(content); err != nil {
 			return err
+		}
+		if times != nil {
+			if err := unix.UtimesNanoAt(dirfd, part, times[:], unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				return err
+			}
 		}
 		return f.Sync()
 	}()

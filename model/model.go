@@ -164,6 +164,13 @@ type MemoryDir struct {
 	LockModTime time.Time
 	// Exists is false when the directory is configured but absent.
 	Exists bool
+	// Workspace, when set, is the project settings file (the repository's
+	// own .claude/settings.json or settings.local.json) whose
+	// autoMemoryDirectory named this directory. Claude Code honours it
+	// only once the user trusts the workspace, which memtui cannot see: the
+	// directory is shown, but memtui does not write into it unless the user
+	// names it (--memory-dir).
+	Workspace string
 }
 
 // File is one markdown file as read from disk.

@@ -1050,6 +1050,10 @@ func (m *Model) edit() tea.Cmd {
 			path = filepath.Join(dir, filepath.FromSlash(it.file.Path))
 		}
 	}
+	if err := m.writeRefusal(dir); err != nil {
+		m.err = err // a directory only a repository's settings named
+		return nil
+	}
 	cmd, err := editorCmd(m.cfg.Editor, path)
 	if err != nil {
 		m.err = err

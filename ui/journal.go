@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
 )
 
 // journalMsg carries the journal's entries, read in a Cmd.
@@ -18,11 +19,13 @@ type journalMsg struct {
 	err     error
 }
 
-// loadJournalCmd lists the journal (newest first).
-func loadJournalCmd(root string) tea.Cmd {
+// loadJournalCmd lists the journal's entries of the memory dirs in view
+// (newest first): the journal is shared by every tree memtui ever wrote,
+// the view shows only what this run can see.
+func loadJournalCmd(root string, dirs []string) tea.Cmd {
 	return func() tea.Msg {
 		es, err := memfs.List(root)
-		return journalMsg{entries: es, err: err}
+		return journalMsg{entries: memfs.Scope(es, dirs), err: err}
 	}
 }
 
@@ -45,13 +48,13 @@ func (m *Model) journalChanged() tea.Cmd {
 	if !m.journal.loaded && m.view != viewJournal {
 		return nil
 	}
-	return loadJournalCmd(m.journalRoot())
+	return loadJournalCmd(m.journalRoot(), m.dirsInView())
 }
 
 func (m *Model) openJournal() tea.Cmd {
 	m.view = viewJournal
 	m.layout()
-	return loadJournalCmd(m.journalRoot())
+	return loadJournalCmd(m.journalRoot(), m.dirsInView())
 }
 
 func (v *journalView) set(msg journalMsg) {
@@ -198,9 +201,16 @@ func (m *Model) askUndo() tea.Cmd {
 		}
 		lines = append(lines, "  "+what+"  "+safe.ShowLine(f.Path))
 	}
-	lines = append(lines, "", m.c.st.Faint.Render("Each file goes back byte for byte; a file changed since is refused, nothing written."))
-	m.dialog = &dialog{kind: dlgUndo, title: "Undo \"" + e.Title + "\" (" + e.ProposalID + ")?", lines: lines,
-		hint: "y undo · any other key cancels", entry: *e}
+	lines = append(lines, "", m.c.st.Faint.Render("Each file goes back byte for byte, with its mtime; a file changed since is refused, nothing written."))
+	title, hint := "Undo \""+e.Title+"\" ("+e.ProposalID+")?", "y undo · any other key cancels"
+	if model.ProposalKind(e.Kind) == model.KindRedactSecret {
+		// The one undo that makes things less safe: say so first.
+		title = "Undo the redaction \"" + e.Title + "\"? A credential comes back"
+		lines = append([]string{"", m.c.st.Error.Render("This puts the redacted secret back into the memory file, in clear text:"),
+			m.c.st.Error.Render("Claude Code then injects it into every prompt again.")}, lines...)
+		hint = "y put the credential back · any other key cancels"
+	}
+	m.dialog = &dialog{kind: dlgUndo, title: title, lines: lines, hint: hint, entry: *e}
 	return nil
 }
 

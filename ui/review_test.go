@@ -231,7 +231,7 @@ func TestWriteAsksAndCancels(t *testing.T) {
 		}
 		out := d.screen()
 		for _, want := range []string{"Write 2 proposals (4 files) to 2 memory directories?", "-home-dev-acme-api/memory", "-home-dev-webshop/memory",
-			"change  reference_ci_bot.md", "change  MEMORY.md", "delete  feedback_payments_through_bff.md", "y write · any other key cancels"} {
+			"change  reference_ci_bot.md", "change  MEMORY.md", "delete  feedback_payments_through_bff.md", "y write · m write and mark the store consolidated"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the confirmation lacks %q:\n%s", want, out)
 			}

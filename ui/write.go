@@ -26,6 +26,11 @@ type writeJob struct {
 // lockWait is how long a retry waits for Claude Code's lock.
 const lockWait = time.Minute
 
+// markKey, in the write dialog, writes and marks the store consolidated:
+// .consolidate-lock gets mtime now, which postpones Claude Code's
+// autoDream by a day. y writes and leaves the lock as it was.
+var markKey = key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "write and mark consolidated"))
+
 // dialogKind says what y does in a dialog.
 type dialogKind int
 
@@ -50,6 +55,8 @@ type dialog struct {
 	after func() tea.Cmd // dlgDiscard
 	// editor: the result of (and a retry is) an index editor write.
 	editor bool
+	// mark: the write (and its retry) marks the store consolidated.
+	mark bool
 }
 
 // Messages of a write in progress. Apply runs in a goroutine; its
@@ -70,16 +77,20 @@ type (
 
 // writeRun is a write in progress.
 type writeRun struct {
-	ch       chan tea.Msg
-	jobs     []writeJob
-	total    int
-	done     int
-	current  string // the title of the proposal being written
-	waiting  bool   // Claude Code holds its lock; Apply polls
-	results  []resultLine
-	lockHeld []writeJob
+	ch      chan tea.Msg
+	jobs    []writeJob
+	total   int
+	done    int
+	current string // the title of the proposal being written
+	waiting bool   // Claude Code holds its lock; Apply polls
+	// waitMemtui: the lock's holder is another memtui run, not Claude Code.
+	waitMemtui bool
+	results    []resultLine
+	lockHeld   []writeJob
 	// editor is a write of the index editor's MEMORY.md, not of proposals.
 	editor bool
+	// mark is a write that marks the store consolidated.
+	mark bool
 }
 
 // resultLine is one proposal's outcome, for the summary.
@@ -129,7 +140,7 @@ func (m *Model) startWrite() tea.Cmd {
 		title: fmt.Sprintf("Write %d %s (%d %s) to %d memory %s?", n, plural(n, "proposal", "proposals"),
 			files, plural(files, "file", "files"), len(jobs), plural(len(jobs), "directory", "directories")),
 		lines: lines,
-		hint:  "y write · any other key cancels",
+		hint:  "y write · m write and mark the store consolidated (postpones Claude Code's autoDream a day) · any other key cancels",
 		jobs:  jobs,
 	}
 	return nil
@@ -150,6 +161,9 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	dl := m.dialog
 	m.dialog = nil
 	m.layout()
+	if dl.kind == dlgWrite && key.Matches(k, markKey) {
+		return m.runWriteMarked(dl.jobs, 0, true)
+	}
 	if !key.Matches(k, m.c.keys.Confirm) {
 		switch dl.kind {
 		case dlgResult:
@@ -171,7 +185,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		return dl.after()
 	case dlgResult:
 		if len(dl.jobs) > 0 {
-			cmd := m.runWrite(dl.jobs, lockWait)
+			cmd := m.runWriteMarked(dl.jobs, lockWait, dl.mark)
 			m.write.editor = dl.editor
 			return cmd
 		}
@@ -182,9 +196,51 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // runWrite starts memfs.Apply for each job in a goroutine and returns the
-// Cmd that waits for its first message.
+// Cmd that waits for its first message. The lock is left as it was.
 func (m *Model) runWrite(jobs []writeJob, wait time.Duration) tea.Cmd {
-	w := &writeRun{ch: make(chan tea.Msg, 64), jobs: jobs}
+	return m.runWriteMarked(jobs, wait, false)
+}
+
+// writeRefusal says why memtui does not write into dir (a directory only
+// a repository's own settings named; see memfs.WriteRefusal), or nil.
+func (m *Model) writeRefusal(dir string) error {
+	if m.scan == nil {
+		return nil
+	}
+	for _, p := range m.scan.Projects {
+		for _, d := range p.Dirs {
+			if d.Path == dir {
+				return memfs.WriteRefusal(d, m.cfg.Scan.MemoryDirs)
+			}
+		}
+	}
+	return nil
+}
+
+// dirsInView are the memory dirs the TUI shows: its journal lists and
+// undoes only their entries.
+func (m *Model) dirsInView() []string {
+	if m.scan == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range m.scan.Projects {
+		for _, d := range p.Dirs {
+			out = append(out, d.Path)
+		}
+	}
+	return out
+}
+
+// runWriteMarked is runWrite; with mark, a run that changed files leaves
+// the store marked consolidated (ApplyOptions.MarkConsolidated).
+func (m *Model) runWriteMarked(jobs []writeJob, wait time.Duration, mark bool) tea.Cmd {
+	w := &writeRun{ch: make(chan tea.Msg, 64), jobs: jobs, mark: mark}
+	refused := make([]error, len(jobs))
+	for i, j := range jobs {
+		refused[i] = m.writeRefusal(j.dir)
+	}
+	seen := m.cfg.SeenRoot
 	for _, j := range jobs {
 		w.total += len(j.props)
 	}
@@ -201,13 +257,21 @@ func (m *Model) runWrite(jobs []writeJob, wait time.Duration) tea.Cmd {
 		base := 0
 		for i, j := range jobs {
 			off := base
-			opts := memfs.ApplyOptions{JournalRoot: root, WaitForLock: wait, Progress: func(ev memfs.ApplyEvent) {
+			opts := memfs.ApplyOptions{JournalRoot: root, SeenRoot: seen, WaitForLock: wait, MarkConsolidated: mark, Progress: func(ev memfs.ApplyEvent) {
 				if ev.Index >= 0 {
 					ev.Index += off
 				}
 				send(applyProgressMsg{ev})
 			}}
-			send(applyDirDoneMsg{job: i, results: memfs.Apply(ctx, j.dir, j.props, opts)})
+			if refused[i] != nil {
+				rs := make([]memfs.ApplyResult, len(j.props))
+				for k, p := range j.props {
+					rs[k] = memfs.ApplyResult{ProposalID: p.ID, Status: memfs.StatusFailed, Err: refused[i]}
+				}
+				send(applyDirDoneMsg{job: i, results: rs})
+			} else {
+				send(applyDirDoneMsg{job: i, results: memfs.Apply(ctx, j.dir, j.props, opts)})
+			}
 			base += len(j.props)
 		}
 		send(writeDoneMsg{})
@@ -239,6 +303,8 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		switch ev.Stage {
 		case "wait-lock":
 			w.waiting = true
+			var held *memfs.LockHeldError
+			w.waitMemtui = errors.As(ev.Err, &held) && held.Memtui
 		case "start":
 			w.waiting = false
 			w.current = m.titleOf(ev.ProposalID)
@@ -268,7 +334,7 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 				line.why = r.Err.Error()
 				if errors.As(r.Err, &held) {
 					locked = true
-					line.why = fmt.Sprintf("Claude Code is consolidating %s (PID %d); try again later", tilde(held.Dir, m.c.home), held.PID)
+					line.why = tilde(held.Dir, m.c.home) + ": " + held.Short()
 				}
 			}
 			w.results = append(w.results, line)
@@ -280,8 +346,10 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 			m.proposals.refreshRows()
 			m.proposals.diff.refresh()
 		}
-		// Conflicts mean the directory changed too: read it again either way.
-		return tea.Batch(next, m.reloadPath(j.dir))
+		// Conflicts mean the directory changed too: read it again either way;
+		// the review baseline too (a redaction scrubbed it on disk, and the
+		// copy in memory must not be saved back over that).
+		return tea.Batch(next, m.reloadPath(j.dir), m.reloadBaseline(j.dir))
 	case writeDoneMsg:
 		m.write = nil
 		if w.editor {
@@ -306,6 +374,9 @@ func (m *Model) titleOf(id string) string {
 }
 
 func (w *writeRun) progressLine() string {
+	if w.waiting && w.waitMemtui {
+		return "waiting for another memtui run to finish writing…"
+	}
 	if w.waiting {
 		return "waiting for Claude Code's lock…"
 	}
@@ -344,7 +415,7 @@ func (m *Model) showResults(w *writeRun) {
 		dl.lines = append(dl.lines, "", st.Faint.Render("A conflict wrote nothing of its proposal: the file changed since it was proposed. The list is proposed again from what is on disk."))
 	}
 	if len(w.lockHeld) > 0 {
-		dl.jobs = w.lockHeld
+		dl.jobs, dl.mark = w.lockHeld, w.mark
 		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
 	}
 	m.dialog = dl
@@ -358,15 +429,25 @@ func (m *Model) journalRoot() string {
 	return memfs.DefaultJournalRoot()
 }
 
-// runUndo undoes a journal entry in a Cmd.
+// runUndo undoes a journal entry in a Cmd. The dialog that asked named
+// what comes back, a redacted credential included: confirming it is the
+// explicit request memfs.Undo wants for a redaction.
 func (m *Model) runUndo(e memfs.JournalEntry) tea.Cmd {
 	if m.cfg.ReadOnly {
 		return nil
 	}
+	if !memfs.InScope(e, m.dirsInView()) {
+		m.err = fmt.Errorf("journal entry %s is of %s, not of a memory directory in view: not undone", e.ID, e.MemoryDir)
+		return nil
+	}
+	if err := m.writeRefusal(e.MemoryDir); err != nil {
+		m.err = err
+		return nil
+	}
 	m.undoing = true
-	ctx, root := m.ctx, m.journalRoot()
+	ctx, root, seen := m.ctx, m.journalRoot(), m.cfg.SeenRoot
 	return func() tea.Msg {
-		return undoDoneMsg{entry: e, res: memfs.Undo(ctx, e.ID, memfs.ApplyOptions{JournalRoot: root})}
+		return undoDoneMsg{entry: e, res: memfs.Undo(ctx, e.ID, memfs.ApplyOptions{JournalRoot: root, SeenRoot: seen, RestoreSecret: true})}
 	}
 }
 
@@ -381,7 +462,7 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 	default:
 		var held *memfs.LockHeldError
 		if errors.As(r.Err, &held) {
-			m.err = fmt.Errorf("Claude Code is consolidating %s (PID %d); try again later", tilde(held.Dir, m.c.home), held.PID)
+			m.err = fmt.Errorf("%s: %s", tilde(held.Dir, m.c.home), held.Short())
 		} else {
 			m.err = fmt.Errorf("undo refused: %v", r.Err)
 		}
@@ -392,7 +473,33 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 	} else {
 		m.journal.note = m.status
 	}
-	return tea.Batch(m.reloadPath(msg.entry.MemoryDir), m.journalChanged())
+	return tea.Batch(m.reloadPath(msg.entry.MemoryDir), m.reloadBaseline(msg.entry.MemoryDir), m.journalChanged())
+}
+
+// reloadBaseline reads dir's review baseline from disk again, after a
+// write that may have scrubbed a secret from it.
+func (m *Model) reloadBaseline(dir string) tea.Cmd {
+	if m.cfg.SeenRoot == "" {
+		return nil
+	}
+	for i, pd := range m.data {
+		if !pd.loaded || pd.dirIndex(dir) < 0 {
+			continue
+		}
+		root, gen := m.cfg.SeenRoot, m.gen
+		return func() tea.Msg {
+			msg := baselinesMsg{gen: gen, idx: i, bases: map[string]*model.Baseline{}}
+			b, err := memfs.LoadBaseline(root, dir)
+			if err != nil {
+				msg.errs = append(msg.errs, err)
+			}
+			if b != nil {
+				msg.bases[dir] = b
+			}
+			return msg
+		}
+	}
+	return nil
 }
 
 // dialogView draws the dialog into the body: its title, its lines cut to

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
+)
+
+// journalFlags are `journal prune`'s own flags.
+type journalFlags struct {
+	olderThan string
+	dryRun    bool
+}
+
+func newJournalCmd(g *globals, stdout, stderr io.Writer) *cobra.Command {
+	journal := &cobra.Command{
+		Use:   "journal",
+		Short: "Manage memtui's journal of writes",
+		Long: `memtui's journal (under $XDG_STATE_HOME/memtui/journal, owner-only) keeps,
+for every write, the files as they were before it and the memories it
+deleted: what undo and crash recovery put back. It keeps an entry for
+journal_retention_days (config.yaml; 365 by default); every run that may
+write drops the entries older than that and says which.`,
+	}
+	var jf journalFlags
+	prune := &cobra.Command{
+		Use:   "prune",
+		Short: "Drop old journal entries, saying exactly what goes",
+		Long: `Drop the journal entries older than --older-than (by default the retention of
+config.yaml's journal_retention_days, 365 days): each with its before-images
+and the memories it deleted, which can then no longer be undone or brought
+back. Every entry dropped is listed with the files it held and their size.
+An unfinished entry (a crash's, waiting for recovery) is never dropped. The
+journal is shared by every memory dir, and so is the prune.
+
+--older-than takes days (90, 90d) or a Go duration (720h).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runJournalPrune(g, jf, stdout, stderr)
+		},
+	}
+	prune.Flags().StringVar(&jf.olderThan, "older-than", "", "drop entries older than `D` (days, or a duration like 720h); default the configured retention")
+	prune.Flags().BoolVar(&jf.dryRun, "dry-run", false, "say what would be dropped, drop nothing")
+	journal.AddCommand(prune)
+	return journal
+}
+
+// parseAge reads --older-than: whole days ("90", "90d") or a Go duration.
+func parseAge(s string) (time.Duration, error) {
+	d := strings.TrimSuffix(strings.TrimSpace(s), "d")
+	if n, err := strconv.Atoi(d); err == nil && n >= 0 {
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	if v, err := time.ParseDuration(s); err == nil && v >= 0 {
+		return v, nil
+	}
+	return 0, fmt.Errorf("--older-than %q: want days (90, 90d) or a duration (720h)", s)
+}
+
+func runJournalPrune(g *globals, jf journalFlags, stdout, stderr io.Writer) error {
+	opts, err := scanOptions(g, stderr)
+	if err != nil {
+		return err
+	}
+	if g.readonly && !jf.dryRun {
+		return errors.New("--readonly forbids journal prune (--dry-run only says what it would drop)")
+	}
+	age := memfs.DefaultJournalRetention
+	if jf.olderThan != "" {
+		if age, err = parseAge(jf.olderThan); err != nil {
+			return err
+		}
+	} else if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
+		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
+	} else {
+		age = cfg.JournalRetention()
+	}
+	root := stateDirs(g, opts).Journal
+	recoverJournal(root, stderr)
+	cutoff := time.Now().Add(-age)
+	dropped, err := memfs.PruneJournal(root, cutoff, jf.dryRun)
+	verb := "dropped"
+	if jf.dryRun {
+		verb = "would drop"
+	}
+	printPruned(stdout, dropped, verb)
+	if err != nil {
+		return err
+	}
+	files, bytes := prunedTotals(dropped)
+	fmt.Fprintf(stdout, "%s %d %s older than %s (%d %s, %s)", capitalize(verb), len(dropped), plural(len(dropped), "entry", "entries"),
+		cutoff.Local().Format("2006-01-02 15:04"), files, plural(files, "file", "files"), sizeWords(bytes))
+	if jf.dryRun {
+		fmt.Fprint(stdout, "; nothing dropped (--dry-run)")
+	}
+	fmt.Fprintln(stdout, ".")
+	return nil
+}
+
+// enforceRetention drops the journal entries older than the retention, at
+// the start of a run that may write, and says what went.
+func enforceRetention(root string, retention time.Duration, stderr io.Writer) {
+	dropped, err := memfs.PruneJournal(root, time.Now().Add(-retention), false)
+	if err != nil {
+		fmt.Fprintf(stderr, "memtui: pruning the journal %s: %v\n", root, err)
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	files, bytes := prunedTotals(dropped)
+	fmt.Fprintf(stderr, "memtui: the journal keeps entries %d days (journal_retention_days); dropped %d older %s (%d %s, %s):\n",
+		int(retention.Hours()/24), len(dropped), plural(len(dropped), "entry", "entries"), files, plural(files, "file", "files"), sizeWords(bytes))
+	printPruned(stderr, dropped, "dropped")
+}
+
+func printPruned(w io.Writer, es []memfs.PrunedEntry, verb string) {
+	for _, e := range es {
+		fmt.Fprintf(w, "%s %s  %s  %-16s %s  (%s): %d %s, %s\n", verb, e.ID, e.Time.Local().Format("2006-01-02 15:04"), safe.ShowLine(e.Kind), safe.ShowLine(e.Title),
+			safe.ShowLine(e.MemoryDir), e.Files, plural(e.Files, "file", "files"), sizeWords(e.Bytes))
+	}
+}
+
+func prunedTotals(es []memfs.PrunedEntry) (files int, bytes int64) {
+	for _, e := range es {
+		files += e.Files
+		bytes += e.Bytes
+	}
+	return files, bytes
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// sizeWords is a byte count for people, exact below a KiB.
+func sizeWords(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d %s", n, plural(int(n), "byte", "bytes"))
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// undoFlags are undo's own flags.
+type undoFlags struct {
+	list, json    bool
+	wait          time.Duration
+	restoreSecret bool
+}
+
+func newUndoCmd(g *globals, stdout, stderr io.Writer) *cobra.Command {
+	var uf undoFlags
+	undo := &cobra.Command{
+		Use:   "undo [ID]",
+		Short: "Undo an applied proposal from the journal",
+		Long: `Undo an applied proposal: its files are restored byte for byte, with their
+mtimes, from the journal (under $XDG_STATE_HOME/memtui/journal), as a
+journaled change of its own. A file an agent changed since memtui wrote it
+is not overwritten: the undo is refused and says which.
+
+Only entries of the memory directories in view count: those --config-dir,
+--project and --memory-dir select (by default every project of the default
+config dir). An ID of another directory is refused.
+
+Undoing a redact-secret puts the credential back into the memory file; it
+is refused without --restore-secret.
+
+--list prints one applied proposal per line, newest first, the journal ID first.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runUndo(cmd.Context(), g, uf, args, stdout, stderr)
+		},
+	}
+	fu := undo.Flags()
+	fu.BoolVar(&uf.list, "list", false, "list applied proposals, newest first")
+	fu.BoolVar(&uf.json, "json", false, "with --list: print JSON")
+	fu.DurationVar(&uf.wait, "wait", 0, "wait this long for Claude Code's consolidation lock instead of giving up")
+	fu.BoolVar(&uf.restoreSecret, "restore-secret", false, "allow undoing a redact-secret: the credential it removed comes back into the file")
+	return undo
+}
+
+// dirsInView are the memory dirs the command's flags selected: undo and
+// the journal act on these only.
+func (s *session) dirsInView() []string {
+	var out []string
+	for _, p := range s.scan.Projects {
+		for _, d := range p.Dirs {
+			out = append(out, d.Path)
+		}
+	}
+	return out
+}
+
+// dirInView is the memory dir of the scan at path (as given or resolved),
+// or nil.
+func (s *session) dirInView(path string) *model.MemoryDir {
+	for _, p := range s.scan.Projects {
+		for _, d := range p.Dirs {
+			if memfs.InScope(memfs.JournalEntry{MemoryDir: path, RealDir: path}, []string{d.Path}) {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// applyIn is memfs.Apply behind the write scope: a memory dir only a
+// repository's own settings named (see memfs.WriteRefusal) gets every
+// proposal failed with the reason, nothing written.
+func (s *session) applyIn(ctx context.Context, dir string, props []model.Proposal, opts memfs.ApplyOptions) []memfs.ApplyResult {
+	if err := memfs.WriteRefusal(s.dirInView(dir), s.opts.MemoryDirs); err != nil {
+		out := make([]memfs.ApplyResult, len(props))
+		for i, p := range props {
+			out[i] = memfs.ApplyResult{ProposalID: p.ID, Status: memfs.StatusFailed, Err: err}
+		}
+		return out
+	}
+	return memfs.Apply(ctx, dir, props, opts)
+}
+
+// runUndo lists the journal or undoes one applied proposal, of the memory
+// directories in view only.
+func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdout, stderr io.Writer) error {
+	if !uf.list && len(args) == 0 {
+		return errors.New("give the journal ID of the proposal to undo, or --list to see them")
+	}
+	s, err := start(ctx, g, stderr)
+	if err != nil {
+		return err
+	}
+	root := s.state.Journal
+	dirs := s.dirsInView()
+	if uf.list {
+		entries, err := memfs.List(root)
+		if err != nil {
+			return err
+		}
+		entries = memfs.Scope(entries, dirs)
+		if uf.json {
+			if entries == nil {
+				entries = []memfs.JournalEntry{}
+			}
+			// The journal is state, and its text came from files and
+			// proposers: masked as text from disk is.
+			for i := range entries {
+				e := &entries[i]
+				e.Title, e.MemoryDir, e.RealDir = safe.Mask(nil, e.Title), safe.Mask(nil, e.MemoryDir), safe.Mask(nil, e.RealDir)
+				e.Notes = slices.Clone(e.Notes)
+				for j := range e.Notes {
+					e.Notes[j] = safe.Mask(nil, e.Notes[j])
+				}
+				e.Files = slices.Clone(e.Files)
+				for j := range e.Files {
+					e.Files[j].Path = safe.Mask(nil, e.Files[j].Path)
+				}
+			}
+			return report.WriteJSON(stdout, struct {
+				Version int                  `json:"version"`
+				Entries []memfs.JournalEntry `json:"entries"`
+			}{1, entries})
+		}
+		n := 0
+		for _, e := range entries {
+			if e.State != memfs.JournalCommitted {
+				continue // rolled back or already undone: nothing to undo
+			}
+			n++
+			// The title and kind come from a proposer: shown escaped.
+			fmt.Fprintf(stdout, "%s  %s  %-16s %s  (%s)\n", safe.Line(e.ID), e.Time.Local().Format("2006-01-02 15:04"), safe.Line(e.Kind), safe.ShowLine(e.Title), safe.ShowLine(e.MemoryDir))
+		}
+		if n == 0 {
+			fmt.Fprintln(stderr, "memtui: nothing applied to undo in the memory directories in view")
+		}
+		return nil
+	}
+	if g.readonly {
+		return errors.New("--readonly forbids undo")
+	}
+	e, err := memfs.ReadEntry(root, args[0])
+	if err != nil {
+		return err
+	}
+	if !memfs.InScope(*e, dirs) {
+		return fmt.Errorf("journal entry %s is of %s, which is not among the memory directories in view; nothing undone (select it with --memory-dir, --project or --config-dir)", e.ID, e.MemoryDir)
+	}
+	if err := memfs.WriteRefusal(s.dirInView(e.MemoryDir), s.opts.MemoryDirs); err != nil {
+		return err
+	}
+	if model.ProposalKind(e.Kind) == model.KindRedactSecret && !uf.restoreSecret {
+		var files []string
+		for _, f := range e.Files {
+			files = append(files, f.Path)
+		}
+		return fmt.Errorf("journal entry %s redacted a secret; undoing it puts the credential back into %s. Nothing undone: add --restore-secret if that is what you want", e.ID, strings.Join(files, ", "))
+	}
+	r := memfs.Undo(ctx, args[0], memfs.ApplyOptions{JournalRoot: root, WaitForLock: uf.wait, RestoreSecret: uf.restoreSecret})
+	switch r.Status {
+	case memfs.StatusApplied:
+		fmt.Fprintf(stdout, "undone %s (the undo is journal %s)\n", safe.Line(args[0]), r.JournalID)
+		return nil
+	default:
+		why := ""
+		if r.Err != nil {
+			why = ": " + r.Err.Error()
+		}
+		fmt.Fprintf(stdout, "not undone (%s)%s\n", r.Status, safe.ShowLine(why))
+		g.exit = exitFindings
+		return nil
+	}
+}
