@@ -391,9 +391,9 @@ func hostileProposer(t *testing.T, h *hostileRun) {
 	outside := readAll(tr.Outside)
 	good := memoryText("ctrl", "d", "user", "Fine.\n")
 	type change struct {
-		Path string `json:"path"`
-		Op   string `json:"op"`
-		Base string `json:"base_sha256"`
+		Path  string `json:"path"`
+		Op    string `json:"op"`
+		Base  string `json:"base_sha256"`
 		After string `json:"after"`
 	}
 	type prop struct {
@@ -681,7 +681,9 @@ func TestHostileRecords(t *testing.T) {
 				// Each may block for the whole deadline: run them at once.
 				var wg sync.WaitGroup
 				for i, args := range cmds {
-					wg.Go(func() { outs[i] = runLimited(ce, append([]string{"--config-dir", cfg, "--now", "2026-11-21"}, args...)...) })
+					wg.Go(func() {
+						outs[i] = runLimited(ce, append([]string{"--config-dir", cfg, "--now", "2026-11-21"}, args...)...)
+					})
 				}
 				wg.Wait()
 			} else {
