@@ -57,7 +57,10 @@ const (
 	JSON
 )
 
-var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+var (
+	sgr  = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+	osc8 = regexp.MustCompile(`\x1b\]8;[^\x07\x1b]*(\x07|\x1b\\)`)
+)
 
 // Controls lists the raw control characters in out that mode does not
 // allow: one line per kind, with how many there are and the first one's
@@ -73,7 +76,25 @@ func Controls(out string, mode Mode) []string {
 	}
 	kinds := map[string]*kind{}
 	var order []string
+	add := func(key string, ln int, line string, i int) {
+		k := kinds[key]
+		if k == nil {
+			k = &kind{first: fmt.Sprintf("at line %d in %q", ln+1, excerpt(line, i))}
+			kinds[key] = k
+			order = append(order, key)
+		}
+		k.n++
+	}
 	for ln, line := range strings.Split(out, "\n") {
+		if mode != JSON {
+			// Hyperlinks (OSC 8) are one kind, whatever their targets:
+			// glamour makes one of every markdown link, so a hostile
+			// link's target reaches the terminal.
+			for _, m := range osc8.FindAllStringIndex(line, -1) {
+				add("OSC 8 hyperlink", ln, line, m[0])
+			}
+			line = osc8.ReplaceAllString(line, "")
+		}
 		for i := 0; i < len(line); {
 			r, size := utf8.DecodeRuneInString(line[i:])
 			what := ""
@@ -82,7 +103,7 @@ func Controls(out string, mode Mode) []string {
 				what = "raw 8-bit C1 byte"
 			case mode == JSON:
 				if r < 0x20 && r != '\t' {
-					what = fmt.Sprintf("raw control byte 0x%02x in JSON", r)
+					what = "raw control byte in JSON"
 				}
 			case r == 0x1b:
 				what = "raw ESC"
@@ -93,27 +114,29 @@ func Controls(out string, mode Mode) []string {
 			case r == 0x7f:
 				what = "raw DEL"
 			case r < 0x20 && r != '\t':
-				what = fmt.Sprintf("raw control byte 0x%02x", r)
+				what = "raw control byte"
 			case r >= 0x80 && r <= 0x9f:
-				what = fmt.Sprintf("raw C1 control U+%04X", r)
+				what = "raw C1 control"
 			case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
 				what = "raw bidi control"
 			}
-			if what != "" {
-				k := kinds[what]
-				if k == nil {
-					k = &kind{first: fmt.Sprintf("line %d: %q", ln+1, excerpt(line, i))}
-					kinds[what] = k
-					order = append(order, what)
+			if what == "raw ESC" {
+				// Which sequence: "\x1b]52;c;" is not "\x1b[2J".
+				seq := line[i:min(len(line), i+8)]
+				for !utf8.ValidString(seq) && len(seq) > size {
+					seq = seq[:len(seq)-1]
 				}
-				k.n++
+				what = fmt.Sprintf("%s %q", what, seq)
+			}
+			if what != "" {
+				add(what, ln, line, i)
 			}
 			i += size
 		}
 	}
 	var probs []string
-	for _, what := range order {
-		probs = append(probs, fmt.Sprintf("%s ×%d, first at %s", what, kinds[what].n, kinds[what].first))
+	for _, key := range order {
+		probs = append(probs, fmt.Sprintf("%s ×%d, first %s", key, kinds[key].n, kinds[key].first))
 	}
 	return probs
 }
