@@ -36,6 +36,10 @@ type hostileRun struct {
 	redactedAfterApply  os.FileInfo
 	linkedSameAfter     bool
 	journalTitleID      string
+	// journalBefore is Evil/JournalTarget before the escape-titled
+	// proposal rewrote it; journalAfter its state right after.
+	journalBefore string
+	journalAfter  os.FileInfo
 	// before is the whole tree once the setup is done.
 	before map[string]string
 }
@@ -89,9 +93,11 @@ func newHostileRun(t *testing.T, numbered int) *hostileRun {
 	h.linkedSameAfter = a != nil && b != nil && os.SameFile(a, b)
 	h.applyEsc = setup("apply redact-secret", "--project", "-work-esc", "dream", "--apply", "--yes", "--kind", "redact-secret")
 	h.redactedAfterApply, _ = os.Lstat(filepath.Join(tr.Esc, "pem_redacted.md"))
+	h.journalBefore = readAll(filepath.Join(tr.Evil, tr.JournalTarget))
 	if h.journalTitleID, err = tr.JournalTitle(context.Background(), filepath.Join(h.state, "memtui", "journal")); err != nil {
 		t.Fatal(err)
 	}
+	h.journalAfter, _ = os.Lstat(filepath.Join(tr.Evil, tr.JournalTarget))
 	if h.before, err = hostile.Snapshot(tr.Root); err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +154,18 @@ func TestHostileTree(t *testing.T) {
 					got = h.redactedAfterApply.ModTime()
 				}
 				t.Errorf("redacting pem_redacted.md moved its mtime from %s to %s", tr.RedactTime.Format(time.RFC3339), got.Format(time.RFC3339))
+			}
+		})
+	})
+
+	t.Run("setup-frontmatter-fix", func(t *testing.T) {
+		t.Run("mtime-kept", func(t *testing.T) {
+			if h.journalAfter == nil || !h.journalAfter.ModTime().Equal(tr.JournalTime) {
+				var got time.Time
+				if h.journalAfter != nil {
+					got = h.journalAfter.ModTime()
+				}
+				t.Errorf("a fix-frontmatter proposal applied to %s moved its mtime from %s to %s", tr.JournalTarget, tr.JournalTime.Format(time.RFC3339), got.Format(time.RFC3339))
 			}
 		})
 	})
@@ -251,6 +269,19 @@ func TestHostileTree(t *testing.T) {
 		}
 	})
 
+	t.Run("attack/aws-secret-key-found", func(t *testing.T) {
+		o := outs["lint/json"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		for _, f := range decodeLint(t, o.stdout).Findings {
+			if f.MemoryDir == tr.Evil && f.File == "aws_note.md" && f.Rule == "secret" {
+				return
+			}
+		}
+		t.Error("lint (without --deep-secrets) does not find the aws_secret_access_key assignment in aws_note.md")
+	})
+
 	dream := func(t *testing.T) []model.Proposal {
 		o := outs["dream/json"]
 		if !ranCleanly(t, o) {
@@ -278,8 +309,22 @@ func TestHostileTree(t *testing.T) {
 				if filepath.Base(c.Path) != "MEMORY.md" || c.Op == model.OpDelete {
 					continue
 				}
-				if strings.ContainsRune(c.After, 0) || !utf8.ValidString(c.After) {
-					t.Errorf("%s (%s) writes NUL bytes or invalid UTF-8 into %s", p.ID, p.Kind, c.Path)
+				// Lines the index already had are the attacker's own; lines
+				// memtui writes anew must be text.
+				had := map[string]bool{}
+				for _, l := range strings.Split(readAll(filepath.Join(p.MemoryDir, c.Path)), "\n") {
+					had[l] = true
+				}
+				for _, l := range strings.Split(c.After, "\n") {
+					if had[l] {
+						continue
+					}
+					switch {
+					case strings.ContainsRune(l, 0) || !utf8.ValidString(l):
+						t.Errorf("%s (%s) writes a line with NUL bytes or invalid UTF-8 into %s: %q", p.ID, p.Kind, c.Path, l)
+					case len(hostile.Controls(l, hostile.Plain)) > 0:
+						t.Errorf("%s (%s) copies control characters into a new line of %s: %q", p.ID, p.Kind, c.Path, l)
+					}
 				}
 				for _, m := range link.FindAllStringSubmatch(c.After, -1) {
 					target := m[1]
@@ -337,14 +382,37 @@ func TestHostileTree(t *testing.T) {
 			t.Errorf("undo --list --config-dir %s lists journal entries of another tree:\n%s", other, hostile.Visible(o.stdout))
 		}
 	})
-	t.Run("attack/proposer", func(t *testing.T) { hostileProposer(t, h) })
-
-	// Last, as it may write: undoing a redaction brings a credential back,
-	// so the CLI must refuse it without an explicit flag.
-	t.Run("attack/undo-redaction-refused", func(t *testing.T) {
-		o := runHostile(t, h.env, h.args("undo", "--list", "--json")...)
+	t.Run("attack/undo-scoped-to-project", func(t *testing.T) {
+		o := runHostile(t, h.env, h.args("--project", "work-esc", "undo", "--list")...)
 		if !ranCleanly(t, o) {
 			return
+		}
+		if strings.Contains(o.stdout, h.journalTitleID) {
+			t.Errorf("undo --list --project work-esc lists an entry of another project:\n%s", hostile.Visible(o.stdout))
+		}
+	})
+	t.Run("attack/proposer", func(t *testing.T) { hostileProposer(t, h) })
+	t.Run("attack/state-owner-only", func(t *testing.T) {
+		// Baselines, the journal and the transcript cache hold memory text
+		// (secrets included): owner-only, as Claude Code's transcripts are.
+		for _, root := range []string{h.state, h.cache} {
+			filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+				if err != nil || p == root {
+					return err
+				}
+				info, err := d.Info()
+				if err == nil && info.Mode().Perm()&0o077 != 0 {
+					rel, _ := filepath.Rel(root, p)
+					t.Errorf("%s is %s: readable by others", rel, info.Mode())
+				}
+				return nil
+			})
+		}
+	})
+	redactID := func(t *testing.T) string {
+		o := runHostile(t, h.env, h.args("undo", "--list", "--json")...)
+		if !ranCleanly(t, o) {
+			return ""
 		}
 		var list struct {
 			Entries []struct {
@@ -356,16 +424,77 @@ func TestHostileTree(t *testing.T) {
 		if err := json.Unmarshal([]byte(o.stdout), &list); err != nil {
 			t.Fatalf("undo --list --json: %v\n%s", err, hostile.Visible(o.stdout))
 		}
-		id := ""
 		for _, e := range list.Entries {
 			if e.Kind == string(model.KindRedactSecret) && e.MemoryDir == tr.Esc {
-				id = e.ID
+				return e.ID
 			}
 		}
+		t.Fatalf("the setup's redaction is not in the journal:\n%s", hostile.Visible(o.stdout))
+		return ""
+	}
+	t.Run("attack/redacted-key-kept-only-in-its-journal-entry", func(t *testing.T) {
+		id := redactID(t)
 		if id == "" {
-			t.Fatalf("the setup's redaction is not in the journal:\n%s", hostile.Visible(o.stdout))
+			return
 		}
-		o = runHostile(t, h.env, h.args("undo", id)...)
+		key := tr.Secrets["the PEM key in pem_redacted.md (redacted by the setup's apply)"]
+		allowed := filepath.Join(h.state, "memtui", "journal", id) + string(filepath.Separator)
+		inEntry := false
+		for _, root := range []string{tr.Root, h.state, h.cache} {
+			filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+				if err != nil || !d.Type().IsRegular() {
+					return err
+				}
+				text := readAll(p)
+				for _, l := range key {
+					if !strings.Contains(text, l) {
+						continue
+					}
+					if strings.HasPrefix(p, allowed) {
+						inEntry = true
+					} else {
+						t.Errorf("%s still holds the redacted key (kept outside the redaction's journal entry %s)", p, id)
+					}
+					break
+				}
+				return nil
+			})
+		}
+		if !inEntry {
+			t.Errorf("the redaction's journal entry %s does not hold the key it removed: nothing could undo it", id)
+		}
+	})
+
+	// Last, as they write.
+	t.Run("attack/undo-restores-bytes-and-mtime", func(t *testing.T) {
+		o := runHostile(t, h.env, h.args("undo", h.journalTitleID)...)
+		if !ranCleanly(t, o) {
+			return
+		}
+		checkOutput(t, tr, o, hostile.Plain)
+		if o.code != exitOK {
+			t.Fatalf("undo %s: exit %d\n%s", h.journalTitleID, o.code, hostile.Visible(o.both()))
+		}
+		p := filepath.Join(tr.Evil, tr.JournalTarget)
+		if got := readAll(p); got != h.journalBefore {
+			t.Errorf("undo did not restore %s byte for byte:\n%s", tr.JournalTarget, hostile.Visible(got))
+		}
+		if info, err := os.Lstat(p); err != nil || !info.ModTime().Equal(tr.JournalTime) {
+			var got time.Time
+			if info != nil {
+				got = info.ModTime()
+			}
+			t.Errorf("undo left %s with mtime %s, not its own %s", tr.JournalTarget, got.Format(time.RFC3339), tr.JournalTime.Format(time.RFC3339))
+		}
+	})
+	// Undoing a redaction brings a credential back,
+	// so the CLI must refuse it without an explicit flag.
+	t.Run("attack/undo-redaction-refused", func(t *testing.T) {
+		id := redactID(t)
+		if id == "" {
+			return
+		}
+		o := runHostile(t, h.env, h.args("undo", id)...)
 		if !ranCleanly(t, o) {
 			return
 		}

@@ -3,8 +3,10 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/memtui/memtui/consolidate"
@@ -54,6 +56,24 @@ func TestHostileTreeFrames(t *testing.T) {
 	}
 	if _, err := tr.JournalTitle(context.Background(), journalRoot); err != nil {
 		t.Fatal(err)
+	}
+	// An entry of a directory this TUI does not show: its journal view
+	// must not list it (nor offer to undo it).
+	foreign := filepath.Join(t.TempDir(), "memory")
+	fp := filepath.Join(foreign, "note.md")
+	old := "---\nname: note\ndescription: d\ntype: user\n---\n\nOld.\n"
+	if err := os.MkdirAll(foreign, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fp, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := memfs.Apply(context.Background(), foreign, []model.Proposal{{ID: "fix-frontmatter-0000foreign", Kind: model.KindFixFrontmatter,
+		MemoryDir: foreign, Title: "FOREIGN-ENTRY outside the view", Rationale: "r",
+		Changes: []model.Change{{Path: "note.md", Op: model.OpUpdate, BaseSHA256: hostile.SHA(old), After: strings.Replace(old, "Old.", "New.", 1)}}}},
+		memfs.ApplyOptions{JournalRoot: journalRoot})
+	if len(res) != 1 || res[0].Status != memfs.StatusApplied {
+		t.Fatalf("setup: the foreign entry was not applied: %+v", res)
 	}
 	d.keys("r")
 	before, err := hostile.Snapshot(tr.Root)
@@ -209,6 +229,19 @@ func TestHostileTreeFrames(t *testing.T) {
 			check("no-forged-line", hostile.Forgeries)
 		})
 	}
+	t.Run("journal/scoped-to-dirs-in-view", func(t *testing.T) {
+		shown, foreign := false, false
+		for _, f := range views["journal"] {
+			if !foreign && strings.Contains(f.content, "FOREIGN-ENTRY") {
+				foreign = true
+				t.Errorf("the journal view lists an entry of a directory outside the view (%s)", f.where)
+			}
+			shown = shown || strings.Contains(f.content, "Rewrite")
+		}
+		if !shown {
+			t.Error("the journal view does not list the tree's own escape-titled entry")
+		}
+	})
 	t.Run("tree-unchanged", func(t *testing.T) {
 		after, err := hostile.Snapshot(tr.Root)
 		if err != nil {

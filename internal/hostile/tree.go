@@ -85,8 +85,9 @@ type Tree struct {
 	// LockTime (three days before the run).
 	Lock     string
 	LockTime time.Time
-	// RedactTime is the mtime of Esc/pem_redacted.md.
-	RedactTime time.Time
+	// RedactTime is the mtime of Esc/pem_redacted.md, JournalTime that
+	// of Evil/JournalTarget before JournalTitle rewrites it.
+	RedactTime, JournalTime time.Time
 }
 
 // token makes a GitHub-token-shaped secret unique to label.
@@ -195,9 +196,13 @@ func Build(root string, numbered int) (*Tree, error) {
 	if err := os.Chtimes(filepath.Join(t.Esc, "pem_redacted.md"), t.RedactTime, t.RedactTime); err != nil {
 		return nil, err
 	}
+	t.JournalTime = time.Date(2026, 5, 1, 8, 30, 0, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(t.Evil, t.JournalTarget), t.JournalTime, t.JournalTime); err != nil {
+		return nil, err
+	}
 	t.Numbered = make([]string, numbered)
 	for i := range t.Numbered {
-		t.Numbered[i] = fmt.Sprintf("project_step_%03d.md", i+1)
+		t.Numbered[i] = fmt.Sprintf("project_ticket_%03d.md", i+1)
 	}
 	return t, nil
 }
@@ -257,8 +262,9 @@ func (t *Tree) Grow() error {
 	}
 	for i, name := range t.Numbered {
 		n := i + 1
-		c := memory(fmt.Sprintf("step-%03d", n), fmt.Sprintf("Runbook step %d of the migration", n), "project",
-			fmt.Sprintf("Step %d of the migration: run `migrate --step %d` and check table t%d.\n", n, n, n))
+		// Distinct facts (each a different ticket) in the same words.
+		c := memory(fmt.Sprintf("ticket %d", n), fmt.Sprintf("Ticket %d is assigned to the platform team", n), "project",
+			fmt.Sprintf("Ticket %d is assigned to the platform team and due in sprint %d.\n", n, n))
 		if err := os.WriteFile(filepath.Join(t.Evil, name), []byte(c), 0o644); err != nil {
 			return err
 		}
@@ -294,7 +300,7 @@ func (t *Tree) Grow() error {
 	ix.WriteString("- [Outside](link_outside.md) — a link out\n")
 	ix.WriteString("- [Blob](binary_blob.md) — binary\n- [UTF-16](utf16_note.md) — tabs\n")
 	for i, name := range t.Numbered {
-		fmt.Fprintf(&ix, "- [Step %d](%s) — runbook step %d\n", i+1, name, i+1)
+		fmt.Fprintf(&ix, "- [Ticket %d](%s) — platform team, sprint %d\n", i+1, name, i+1)
 	}
 	// (no "]" in its title: an OSC's would end the link text early)
 	ix.WriteString("- [Cut " + Clear + C1CSI + "](" + t.CutNote + ") — below the cut " + OSC52 + OSC0 + Bidi + "\n")
