@@ -55,7 +55,7 @@ func TestHostileTreeFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := tr.JournalTitle(context.Background(), journalRoot); err != nil {
-		t.Fatal(err)
+		t.Errorf("setup: no escape-titled journal entry (the journal view is checked without it): %v", err)
 	}
 	// An entry of a directory this TUI does not show: its journal view
 	// must not list it (nor offer to undo it).
