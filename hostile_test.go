@@ -545,6 +545,7 @@ func hostileProposer(t *testing.T, h *hostileRun) {
 		{"fix-frontmatter", "CTRL-NAME", "a name with escapes", []change{{"ctrl" + hostile.OSC0 + ".md", "create", "", good}}},
 		{"fix-frontmatter", "NEWLINE-NAME", "a name with a newline", []change{{"new\nFORGEDLINE.md", "create", "", good}}},
 		{"fix-frontmatter", "SYMLINK-TARGET", "write through a link", []change{{tr.LinkOutside, "update", hostile.SHA(outside), outside + "\nappended\n"}}},
+		{"fix-frontmatter", "SYMLINK-INSIDE", "write through a link to another memory", []change{{tr.LinkInside, "update", hostile.SHA(plain), plain + "\nappended\n"}}},
 		{"fix-frontmatter", "HUGE-FILE", "2 MiB in one memory", []change{{"huge_note.md", "create", "", memoryText("huge", "d", "user", strings.Repeat("a", 2<<20)+"\n")}}},
 	}
 	out, _ := json.Marshal(map[string]any{"version": 1, "proposals": props})
@@ -589,6 +590,7 @@ func hostileProposer(t *testing.T, h *hostileRun) {
 		{"CTRL-NAME", "creates a file whose name holds escape sequences"},
 		{"NEWLINE-NAME", "creates a file whose name holds a newline"},
 		{"SYMLINK-TARGET", "writes through a symlink to a file outside the memory dir"},
+		{"SYMLINK-INSIDE", "writes through a symlink to another memory"},
 		{"HUGE-FILE", "proposes a 2 MiB memory file (memtui reads at most 1 MiB of one)"},
 	} {
 		t.Run("refused/"+bad.title, func(t *testing.T) {

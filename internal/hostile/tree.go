@@ -66,6 +66,8 @@ type Tree struct {
 	// Outside is a file outside every memory dir; Marker is text only it
 	// holds. Evil/LinkOutside is a symlink to it.
 	Outside, Marker, LinkOutside string
+	// LinkInside is a symlink in Evil to Plain, another memory.
+	LinkInside string
 	// Secrets maps a label ("the PEM key in pem_live.md") to a secret no
 	// output may show, or to every line of a multi-line one (none of which
 	// may show).
@@ -233,6 +235,7 @@ func (t *Tree) Grow() error {
 	t.HardlinkOther = filepath.Join(t.EvilRoot, "linked-notes.md")
 	t.CutNote = "cut_note.md"
 	t.LinkOutside = "link_outside.md"
+	t.LinkInside = "link_inside.md"
 	t.Victims = []string{"project_launch.md", t.Hardlink}
 
 	files := map[string]string{
@@ -277,6 +280,11 @@ func (t *Tree) Grow() error {
 		return err
 	}
 	if err := os.Symlink(t.Outside, filepath.Join(t.Evil, t.LinkOutside)); err != nil {
+		return err
+	}
+	// A link to another memory, inside the dir: Claude Code's scan
+	// follows it, so memtui reads it, and a write must never go through it.
+	if err := os.Symlink(t.Plain, filepath.Join(t.Evil, t.LinkInside)); err != nil {
 		return err
 	}
 
