@@ -304,18 +304,22 @@ func TestHostileTree(t *testing.T) {
 	})
 	t.Run("attack/index-rewrite-is-text", func(t *testing.T) {
 		link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+		isIndex := regexp.MustCompile(`^(MEMORY|memory-archive(-\d+)?)\.md$`)
 		for _, p := range dream(t) {
 			created := map[string]bool{}
 			for _, c := range p.Changes {
 				created[c.Path] = c.Op != model.OpDelete
 			}
+			// Lines an index already had are the attacker's own (moving
+			// them is no copying); lines memtui writes anew must be text.
+			had := map[string]bool{}
+			for _, l := range strings.Split(readAll(filepath.Join(p.MemoryDir, "MEMORY.md")), "\n") {
+				had[l] = true
+			}
 			for _, c := range p.Changes {
-				if filepath.Base(c.Path) != "MEMORY.md" || c.Op == model.OpDelete {
+				if !isIndex.MatchString(c.Path) || c.Op == model.OpDelete {
 					continue
 				}
-				// Lines the index already had are the attacker's own; lines
-				// memtui writes anew must be text.
-				had := map[string]bool{}
 				for _, l := range strings.Split(readAll(filepath.Join(p.MemoryDir, c.Path)), "\n") {
 					had[l] = true
 				}
@@ -323,16 +327,20 @@ func TestHostileTree(t *testing.T) {
 					if had[l] {
 						continue
 					}
+					// A link target names a file as it is named; the text
+					// around it (titles, hooks from descriptions) is memtui's.
+					text := link.ReplaceAllString(l, "]()")
 					switch {
 					case strings.ContainsRune(l, 0) || !utf8.ValidString(l):
 						t.Errorf("%s (%s) writes a line with NUL bytes or invalid UTF-8 into %s: %q", p.ID, p.Kind, c.Path, l)
-					case len(hostile.Controls(l, hostile.Plain)) > 0:
+					case p.Kind != model.KindRestoreLost && len(hostile.Controls(text, hostile.Plain)) > 0:
+						// (restore-lost puts back what a session wrote, as written)
 						t.Errorf("%s (%s) copies control characters into a new line of %s: %q", p.ID, p.Kind, c.Path, l)
 					}
 				}
 				for _, m := range link.FindAllStringSubmatch(c.After, -1) {
 					target := m[1]
-					if created[target] {
+					if created[target] || strings.Contains(target, "://") {
 						continue
 					}
 					if _, err := os.Lstat(filepath.Join(p.MemoryDir, target)); err != nil {

@@ -257,6 +257,8 @@ func (t *Tree) Grow() error {
 		t.NUL:               memory("nul", "Holds \x00 NUL and \xff\xfe invalid bytes", "user", "Body \x00\x00 with NULs.\n"),
 		t.CutNote:           memory("cut", "Below the cut "+OSC52, "project", "A memory whose index line lies below the cut.\n"),
 		"project_launch.md": memory("launch", "When the portal launches", "project", "We launch tomorrow.\n"),
+		// In no index line: a reindex adds its hook from the description.
+		"orphan_esc.md": memory("orphan", "Orphan "+OSC52+" hook "+OSC0, "user", "Nobody links here.\n"),
 	}
 	for name, c := range files {
 		if err := os.WriteFile(filepath.Join(t.Evil, name), []byte(c), 0o644); err != nil {
