@@ -208,6 +208,9 @@ func runOnPTY(t *testing.T, envv []string, args ...string) outcome {
 	select {
 	case <-read:
 	case <-time.After(5 * time.Second):
+		// Something else holds the terminal open: stop reading.
+		ptmx.Close()
+		<-read
 	}
 	res.stdout = strings.ReplaceAll(got.String(), termQuery, "")
 	return res
