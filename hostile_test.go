@@ -41,6 +41,8 @@ type hostileRun struct {
 	journalBefore string
 	journalAfter  os.FileInfo
 	journalErr    error
+	// bin is the built binary, for the runs on a terminal.
+	bin string
 	// before is the whole tree once the setup is done.
 	before map[string]string
 }
@@ -218,6 +220,7 @@ func TestHostileTree(t *testing.T) {
 
 	// The same commands on a real terminal: a pseudo-terminal on the built
 	// binary's stdin, stdout and stderr.
+	h.bin = buildMemtui(t)
 	ptyEnv := childEnv("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache)
 	for _, p := range []struct {
 		name string
@@ -231,7 +234,7 @@ func TestHostileTree(t *testing.T) {
 		{"undo-list/pty", []string{"undo", "--list"}},
 	} {
 		t.Run(p.name, func(t *testing.T) {
-			o := runOnPTY(t, ptyEnv, h.args(p.args...)...)
+			o := runOnPTY(t, h.bin, ptyEnv, h.args(p.args...)...)
 			if !ranCleanly(t, o) {
 				return
 			}
@@ -587,7 +590,7 @@ func hostileProposer(t *testing.T, h *hostileRun) {
 		})
 	}
 	t.Run("pty", func(t *testing.T) {
-		o := runOnPTY(t, childEnv("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache), h.args(base...)...)
+		o := runOnPTY(t, h.bin, childEnv("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache), h.args(base...)...)
 		if !ranCleanly(t, o) {
 			return
 		}
@@ -751,6 +754,7 @@ func isZombie(pid int) bool {
 // cap itself is what fails.
 func TestHostileRecords(t *testing.T) {
 	t.Parallel()
+	bin := buildMemtui(t)
 	for _, trap := range []string{"control", "fifo", "dev-zero", "outside-link"} {
 		t.Run(trap, func(t *testing.T) {
 			t.Parallel()
@@ -828,14 +832,14 @@ func TestHostileRecords(t *testing.T) {
 				var wg sync.WaitGroup
 				for i, args := range cmds {
 					wg.Go(func() {
-						outs[i] = runLimited(ce, append([]string{"--config-dir", cfg, "--now", "2026-11-21"}, args...)...)
+						outs[i] = runLimited(bin, ce, append([]string{"--config-dir", cfg, "--now", "2026-11-21"}, args...)...)
 					})
 				}
 				wg.Wait()
 			} else {
 				for i, args := range cmds {
 					was := opened.Load()
-					outs[i] = runLimited(ce, append([]string{"--config-dir", cfg, "--now", "2026-11-21"}, args...)...)
+					outs[i] = runLimited(bin, ce, append([]string{"--config-dir", cfg, "--now", "2026-11-21"}, args...)...)
 					newlyOpened[i] = opened.Load() - was
 				}
 			}

@@ -110,20 +110,18 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// buildMemtui builds the binary once per test binary run.
-var buildMemtui = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "memtui-hostile-bin-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "memtui")
+// buildMemtui builds the binary into t's temp dir (the build cache makes
+// a second build in the same run quick).
+func buildMemtui(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "memtui")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return bin, nil
-})
+	return bin
+}
 
-// environ lists the variables of a hostile run for a child process.
+// childEnv lists the variables of a hostile run for a child process.
 func childEnv(kv ...string) []string {
 	out := []string{"PATH=" + os.Getenv("PATH")}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -146,13 +144,9 @@ const termQuery = ansi.RequestBackgroundColor + ansi.RequestPrimaryDeviceAttribu
 // creack/pty rather than script(1): it gives the child a real controlling
 // terminal with a known size, and the exact bytes without script's
 // header, footer and line translation.
-func runOnPTY(t *testing.T, envv []string, args ...string) outcome {
+func runOnPTY(t *testing.T, bin string, envv []string, args ...string) outcome {
 	t.Helper()
 	res := outcome{name: "on a terminal: " + shortName(args)}
-	bin, err := buildMemtui()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Fatalf("pty: %v", err)
@@ -221,13 +215,8 @@ func runOnPTY(t *testing.T, envv []string, args ...string) outcome {
 // would hang the test process or eat the machine's memory: a FIFO or
 // /dev/zero where a memory file was.
 // It may run on any goroutine: what goes wrong is in the outcome.
-func runLimited(envv []string, args ...string) outcome {
+func runLimited(bin string, envv []string, args ...string) outcome {
 	res := outcome{name: shortName(args)}
-	bin, err := buildMemtui()
-	if err != nil {
-		res.failed = err.Error()
-		return res
-	}
 	const deadline = 20 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
@@ -242,7 +231,7 @@ func runLimited(envv []string, args ...string) outcome {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.WaitDelay = 2 * time.Second
-	err = cmd.Run()
+	err := cmd.Run()
 	res.stdout, res.stderr = out.String(), errb.String()
 	var exit *exec.ExitError
 	switch {
