@@ -847,7 +847,7 @@ func TestHostileRecords(t *testing.T) {
 				t.Run(strings.Join(args, "-"), func(t *testing.T) {
 					o := outs[i]
 					if newlyOpened[i] > 0 {
-						t.Errorf("%s opened %s, outside the memory dir, through the link that replaced a file the journal names", o.name, outside)
+						t.Errorf("%s opened %s (outside the memory dir, and no regular file) through the link that replaced a file the journal names", o.name, outside)
 					}
 					if !ranCleanly(t, o) {
 						return

@@ -23,7 +23,9 @@ const Title = "Rewrite " + OSC52 + " the note " + OSC0 + Clear
 
 // JournalTitle applies, through memtui's own write path, a proposal whose
 // title and rationale hold escape sequences, so the journal keeps them (as
-// it would for a proposer's). It returns the journal entry's ID.
+// it would for a proposer's). The proposal is a pure frontmatter fix (it
+// adds the missing type), which must keep the file's mtime. It returns the
+// journal entry's ID.
 func (t *Tree) JournalTitle(ctx context.Context, journalRoot string) (string, error) {
 	path := filepath.Join(t.Evil, t.JournalTarget)
 	old, err := os.ReadFile(path)
@@ -33,7 +35,7 @@ func (t *Tree) JournalTitle(ctx context.Context, journalRoot string) (string, er
 	p := model.Proposal{ID: "fix-frontmatter-0000hostile", Kind: model.KindFixFrontmatter, MemoryDir: t.Evil,
 		Title: Title, Rationale: "because " + OSC8,
 		Changes: []model.Change{{Path: t.JournalTarget, Op: model.OpUpdate, BaseSHA256: SHA(string(old)),
-			After: strings.Replace(string(old), "Old text.", "New text.", 1)}}}
+			After: strings.Replace(string(old), "\n---\n\n", "\ntype: project\n---\n\n", 1)}}}
 	res := memfs.Apply(ctx, t.Evil, []model.Proposal{p}, memfs.ApplyOptions{JournalRoot: journalRoot})
 	if len(res) != 1 || res[0].Status != memfs.StatusApplied {
 		return "", fmt.Errorf("the escape-titled proposal was not applied: %+v", res)

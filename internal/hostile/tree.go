@@ -169,9 +169,10 @@ func Build(root string, numbered int) (*Tree, error) {
 	pemOld, bodyOld := pem("redacted-later")
 	t.Secrets["the PEM key in pem_redacted.md (redacted by the setup's apply)"] = bodyOld
 	files := map[string]string{
-		filepath.Join(t.Evil, "MEMORY.md"):      "# Memory\n\n- [Plain](feedback_plain.md) — keep commits small\n- [Journal](journal_target.md) — rewritten by a proposal\n",
-		filepath.Join(t.Evil, t.Plain):          memory("plain", "Keep commits small", "feedback", "Keep commits small.\n\n**Why:** reviews stay quick.\n"),
-		filepath.Join(t.Evil, t.JournalTarget):  memory("journal-target", "Rewritten by an escape-titled proposal", "project", "Old text.\n"),
+		filepath.Join(t.Evil, "MEMORY.md"): "# Memory\n\n- [Plain](feedback_plain.md) — keep commits small\n- [Journal](journal_target.md) — rewritten by a proposal\n",
+		filepath.Join(t.Evil, t.Plain):     memory("plain", "Keep commits small", "feedback", "Keep commits small.\n\n**Why:** reviews stay quick.\n"),
+		// No type: JournalTitle's proposal adds one, a pure frontmatter fix.
+		filepath.Join(t.Evil, t.JournalTarget):  "---\nname: journal-target\ndescription: Fixed by an escape-titled proposal\n---\n\nText.\n",
 		filepath.Join(t.Esc, "MEMORY.md"):       "# Memory\n\n- [Key](pem_redacted.md) — the old deploy key\n",
 		filepath.Join(t.Esc, "pem_redacted.md"): memory("old-key", "The old deploy key", "reference", "The old deploy key:\n\n"+pemOld+"\n"),
 		t.Outside:                               memory("outside", "Not a memory", "user", t.Marker+" lives outside every memory dir.\n"),
