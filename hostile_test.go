@@ -1,0 +1,866 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/memtui/memtui/internal/hostile"
+	"github.com/memtui/memtui/model"
+)
+
+// hostileRun is the hostile tree after its setup, with what the setup's
+// writes printed.
+type hostileRun struct {
+	tr                 *hostile.Tree
+	state, cache, home string
+	env                func(string) string
+	// applyEvil and applyEsc are the setup's real `dream --apply --yes`
+	// runs; overrideBefore is the override dir before the first.
+	applyEvil, applyEsc outcome
+	overrideBefore      map[string]string
+	lockAfterApply      os.FileInfo
+	lockBodyAfterApply  string
+	redactedAfterApply  os.FileInfo
+	linkedSameAfter     bool
+	journalTitleID      string
+	// journalBefore is Evil/JournalTarget before the escape-titled
+	// proposal rewrote it; journalAfter its state right after.
+	journalBefore string
+	journalAfter  os.FileInfo
+	journalErr    error
+	// bin is the built binary, for the runs on a terminal.
+	bin string
+	// before is the whole tree once the setup is done.
+	before map[string]string
+}
+
+func (h *hostileRun) args(sub ...string) []string {
+	return append([]string{"--config-dir", h.tr.Config, "--now", "2026-11-21"}, sub...)
+}
+
+// colour is the environment of a terminal run in-process: colour forced
+// as on a terminal.
+func (h *hostileRun) colour() func(string) string {
+	return env("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache, "CLICOLOR_FORCE", "1", "TERM", "xterm-256color")
+}
+
+// newHostileRun builds the tree in two steps with a review baseline
+// between them (so `changes` has every attack to show), then writes to it
+// through the CLI as a user would: absolutize-dates in the evil project
+// (its hardlinked file, the lock, the override dir), a redaction in the
+// escaped-cwd project, and one proposal whose title holds escapes.
+func newHostileRun(t *testing.T, numbered int) *hostileRun {
+	t.Helper()
+	h := &hostileRun{state: t.TempDir(), cache: t.TempDir(), home: t.TempDir()}
+	h.env = env("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache)
+	tr, err := hostile.Build(t.TempDir(), numbered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.tr = tr
+	setup := func(what string, args ...string) outcome {
+		o := runHostile(t, h.env, h.args(args...)...)
+		if o.hung || o.failed != "" {
+			t.Fatalf("setup %s: hung=%v %s\n%s", what, o.hung, o.failed, hostile.Visible(o.both()))
+		}
+		return o
+	}
+	setup("first look (records the review baseline)", "changes")
+	if err := tr.Grow(); err != nil {
+		t.Fatal(err)
+	}
+	if h.overrideBefore, err = hostile.Snapshot(tr.Override); err != nil {
+		t.Fatal(err)
+	}
+	h.applyEvil = setup("apply absolutize-dates", "--project", tr.EvilSlug, "dream", "--apply", "--yes", "--kind", "absolutize-dates")
+	if !strings.Contains(h.applyEvil.stdout, "applied") {
+		t.Fatalf("setup: the apply wrote nothing (exit %d):\n%s", h.applyEvil.code, hostile.Visible(h.applyEvil.both()))
+	}
+	h.lockAfterApply, _ = os.Lstat(tr.Lock)
+	h.lockBodyAfterApply = readAll(tr.Lock)
+	a, _ := os.Stat(filepath.Join(tr.Evil, tr.Hardlink))
+	b, _ := os.Stat(tr.HardlinkOther)
+	h.linkedSameAfter = a != nil && b != nil && os.SameFile(a, b)
+	h.applyEsc = setup("apply redact-secret", "--project", "-work-esc", "dream", "--apply", "--yes", "--kind", "redact-secret")
+	h.redactedAfterApply, _ = os.Lstat(filepath.Join(tr.Esc, "pem_redacted.md"))
+	h.journalBefore = readAll(filepath.Join(tr.Evil, tr.JournalTarget))
+	// Not fatal: a write path that refuses the title is no reason to skip
+	// every other attack (setup-frontmatter-fix reports it).
+	h.journalTitleID, h.journalErr = tr.JournalTitle(context.Background(), filepath.Join(h.state, "memtui", "journal"))
+	h.journalAfter, _ = os.Lstat(filepath.Join(tr.Evil, tr.JournalTarget))
+	if h.before, err = hostile.Snapshot(tr.Root); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestHostileTree is the project's own attack suite (issue 11): a config
+// dir holding every attack the issue lists, every output path run on it,
+// and each output checked for secrets, raw control characters and lines
+// forged by a file name, and the tree for any change. Each output path is
+// a subtest; each check of it another, so a failure names both.
+func TestHostileTree(t *testing.T) {
+	t.Parallel()
+	h := newHostileRun(t, 300)
+	tr := h.tr
+
+	t.Run("setup-apply", func(t *testing.T) {
+		checkOutput(t, tr, h.applyEvil, hostile.Plain)
+		t.Run("override-dir-not-written", func(t *testing.T) {
+			// A repository's .claude/settings.json named it; the user never did.
+			after, err := hostile.Snapshot(tr.Override)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range hostile.Changed(h.overrideBefore, after) {
+				t.Errorf("dream --apply --yes wrote into %s, which only a cloned repository's settings name: %s", tr.Override, c)
+			}
+		})
+		t.Run("hardlink-not-split-silently", func(t *testing.T) {
+			said := regexp.MustCompile(`(?i)hard[ -]?link|link count|other names?`).MatchString(h.applyEvil.both())
+			if !h.linkedSameAfter && !said {
+				t.Errorf("%s was split from its other name %s by the apply, and the apply did not say so:\n%s", tr.Hardlink, tr.HardlinkOther, hostile.Visible(h.applyEvil.both()))
+			}
+		})
+		t.Run("lock-released-and-dream-clock-kept", func(t *testing.T) {
+			if h.lockAfterApply == nil {
+				t.Fatalf("the apply removed %s, Claude Code's record of its last consolidation", tr.Lock)
+			}
+			if body := strings.TrimSpace(h.lockBodyAfterApply); body == strconv.Itoa(os.Getpid()) {
+				t.Errorf(".consolidate-lock still names memtui's live PID %s after the write ended", body)
+			}
+			if !h.lockAfterApply.ModTime().Equal(tr.LockTime) {
+				t.Errorf(".consolidate-lock mtime moved from %s to %s: a memtui write reset Claude Code's autoDream clock",
+					tr.LockTime.Format(time.RFC3339), h.lockAfterApply.ModTime().Format(time.RFC3339))
+			}
+		})
+	})
+	t.Run("setup-redact", func(t *testing.T) {
+		checkOutput(t, tr, h.applyEsc, hostile.Plain)
+		t.Run("mtime-kept", func(t *testing.T) {
+			if h.redactedAfterApply == nil || !h.redactedAfterApply.ModTime().Equal(tr.RedactTime) {
+				var got time.Time
+				if h.redactedAfterApply != nil {
+					got = h.redactedAfterApply.ModTime()
+				}
+				t.Errorf("redacting pem_redacted.md moved its mtime from %s to %s", tr.RedactTime.Format(time.RFC3339), got.Format(time.RFC3339))
+			}
+		})
+	})
+
+	t.Run("setup-frontmatter-fix", func(t *testing.T) {
+		if h.journalErr != nil {
+			t.Fatalf("the escape-titled fix-frontmatter proposal was not applied through memfs.Apply: %v", h.journalErr)
+		}
+		t.Run("mtime-kept", func(t *testing.T) {
+			if h.journalAfter == nil || !h.journalAfter.ModTime().Equal(tr.JournalTime) {
+				var got time.Time
+				if h.journalAfter != nil {
+					got = h.journalAfter.ModTime()
+				}
+				t.Errorf("a fix-frontmatter proposal applied to %s moved its mtime from %s to %s", tr.JournalTarget, tr.JournalTime.Format(time.RFC3339), got.Format(time.RFC3339))
+			}
+		})
+	})
+
+	plain, colour := h.env, h.colour()
+	paths := []struct {
+		name string
+		env  func(string) string
+		mode hostile.Mode
+		args []string
+	}{
+		{"lint/piped", plain, hostile.Plain, []string{"lint"}},
+		{"lint/terminal", colour, hostile.Terminal, []string{"lint"}},
+		{"lint/json", plain, hostile.JSON, []string{"lint", "--json"}},
+		{"dream/piped", plain, hostile.Plain, []string{"dream"}},
+		{"dream/terminal", colour, hostile.Terminal, []string{"dream"}},
+		{"dream/json", plain, hostile.JSON, []string{"dream", "--json"}},
+		{"dream-apply-dry-run/piped", plain, hostile.Plain, []string{"dream", "--apply"}},
+		{"dream-apply-dry-run/terminal", colour, hostile.Terminal, []string{"dream", "--apply"}},
+		{"index-check/piped", plain, hostile.Plain, []string{"index", "--check"}},
+		{"index-check/terminal", colour, hostile.Terminal, []string{"index", "--check"}},
+		{"index-move-above-cut/piped", plain, hostile.Plain, []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
+		{"index-move-above-cut/terminal", colour, hostile.Terminal, []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
+		{"changes/piped", plain, hostile.Plain, []string{"changes"}},
+		{"changes/terminal", colour, hostile.Terminal, []string{"changes"}},
+		{"changes/json", plain, hostile.JSON, []string{"changes", "--json"}},
+		{"undo-list/piped", plain, hostile.Plain, []string{"undo", "--list"}},
+		{"undo-list/terminal", colour, hostile.Terminal, []string{"undo", "--list"}},
+		{"undo-list/json", plain, hostile.JSON, []string{"undo", "--list", "--json"}},
+	}
+	outs := map[string]outcome{}
+	for _, p := range paths {
+		t.Run(p.name, func(t *testing.T) {
+			o := runHostile(t, p.env, h.args(p.args...)...)
+			outs[p.name] = o
+			if !ranCleanly(t, o) {
+				return
+			}
+			if o.code == exitUsage {
+				t.Errorf("%s: exit %d (usage or I/O error):\n%s", o.name, o.code, hostile.Visible(o.stderr))
+			}
+			checkOutput(t, tr, o, p.mode)
+			t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, tr, h.before, o.name) })
+		})
+	}
+
+	// The same commands on a real terminal: a pseudo-terminal on the built
+	// binary's stdin, stdout and stderr.
+	h.bin = buildMemtui(t)
+	ptyEnv := childEnv("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache)
+	for _, p := range []struct {
+		name string
+		args []string
+	}{
+		{"lint/pty", []string{"lint"}},
+		{"dream/pty", []string{"dream"}},
+		{"dream-apply-dry-run/pty", []string{"dream", "--apply"}},
+		{"index-move-above-cut/pty", []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
+		{"changes/pty", []string{"changes"}},
+		{"undo-list/pty", []string{"undo", "--list"}},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			o := runOnPTY(t, h.bin, ptyEnv, h.args(p.args...)...)
+			if !ranCleanly(t, o) {
+				return
+			}
+			if o.code == exitUsage {
+				t.Errorf("%s: exit %d (usage or I/O error):\n%s", o.name, o.code, hostile.Visible(o.stdout))
+			}
+			checkOutput(t, tr, o, hostile.Terminal)
+			t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, tr, h.before, o.name) })
+		})
+	}
+
+	t.Run("attack/override-dir-shown", func(t *testing.T) {
+		o := outs["lint/json"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		for _, f := range decodeLint(t, o.stdout).Findings {
+			if f.MemoryDir == tr.Override {
+				return
+			}
+		}
+		t.Errorf("lint shows nothing of %s, the autoMemoryDirectory a project's settings name (its relative date must be reported)", tr.Override)
+	})
+	t.Run("attack/unrepresentable-files-reported", func(t *testing.T) {
+		o := outs["lint/json"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		got := map[string]bool{}
+		for _, f := range decodeLint(t, o.stdout).Findings {
+			if f.MemoryDir == tr.Evil {
+				got[f.File] = true
+			}
+		}
+		for _, name := range []string{tr.Binary, tr.UTF16, tr.NUL} {
+			if !got[name] {
+				t.Errorf("no finding on %s, a file memtui cannot represent as text", name)
+			}
+		}
+	})
+
+	t.Run("attack/aws-secret-key-found", func(t *testing.T) {
+		o := outs["lint/json"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		for _, f := range decodeLint(t, o.stdout).Findings {
+			if f.MemoryDir == tr.Evil && f.File == "aws_note.md" && f.Rule == "secret" {
+				return
+			}
+		}
+		t.Error("lint (without --deep-secrets) does not find the aws_secret_access_key assignment in aws_note.md")
+	})
+
+	dream := func(t *testing.T) []model.Proposal {
+		o := outs["dream/json"]
+		if !ranCleanly(t, o) {
+			return nil
+		}
+		return decodeDream(t, o.stdout).Proposals
+	}
+	t.Run("attack/unrepresentable-files-not-rewritten", func(t *testing.T) {
+		for _, p := range dream(t) {
+			for _, c := range p.Changes {
+				if p.MemoryDir == tr.Evil && slices.Contains([]string{tr.Binary, tr.UTF16, tr.NUL}, c.Path) {
+					t.Errorf("%s (%s) rewrites %s, a file memtui cannot represent as text", p.ID, p.Kind, c.Path)
+				}
+			}
+		}
+	})
+	t.Run("attack/index-rewrite-is-text", func(t *testing.T) {
+		link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+		isIndex := regexp.MustCompile(`^(MEMORY|memory-archive(-\d+)?)\.md$`)
+		for _, p := range dream(t) {
+			created := map[string]bool{}
+			for _, c := range p.Changes {
+				created[c.Path] = c.Op != model.OpDelete
+			}
+			// Lines an index already had are the attacker's own (moving
+			// them is no copying); lines memtui writes anew must be text.
+			had := map[string]bool{}
+			for _, l := range strings.Split(readAll(filepath.Join(p.MemoryDir, "MEMORY.md")), "\n") {
+				had[l] = true
+			}
+			for _, c := range p.Changes {
+				if !isIndex.MatchString(c.Path) || c.Op == model.OpDelete {
+					continue
+				}
+				for _, l := range strings.Split(readAll(filepath.Join(p.MemoryDir, c.Path)), "\n") {
+					had[l] = true
+				}
+				for _, l := range strings.Split(c.After, "\n") {
+					if had[l] {
+						continue
+					}
+					// A link target names a file as it is named; the text
+					// around it (titles, hooks from descriptions) is memtui's.
+					text := link.ReplaceAllString(l, "]()")
+					switch {
+					case strings.ContainsRune(l, 0) || !utf8.ValidString(l):
+						t.Errorf("%s (%s) writes a line with NUL bytes or invalid UTF-8 into %s: %q", p.ID, p.Kind, c.Path, l)
+					case p.Kind != model.KindRestoreLost && len(hostile.Controls(text, hostile.Plain)) > 0:
+						// (restore-lost puts back what a session wrote, as written)
+						t.Errorf("%s (%s) copies control characters into a new line of %s: %q", p.ID, p.Kind, c.Path, l)
+					}
+				}
+				for _, m := range link.FindAllStringSubmatch(c.After, -1) {
+					target := m[1]
+					if created[target] || strings.Contains(target, "://") {
+						continue
+					}
+					if _, err := os.Lstat(filepath.Join(p.MemoryDir, target)); err != nil {
+						t.Errorf("%s (%s) writes an entry for %q into %s, a file that does not exist", p.ID, p.Kind, target, c.Path)
+					}
+				}
+			}
+		}
+	})
+	t.Run("attack/numbered-memories-not-merged", func(t *testing.T) {
+		numbered := map[string]bool{}
+		for _, n := range tr.Numbered {
+			numbered[n] = true
+		}
+		for _, p := range dream(t) {
+			if p.Kind != model.KindMerge {
+				continue
+			}
+			files := map[string]bool{}
+			for _, c := range p.Changes {
+				files[c.Path] = true
+			}
+			for _, r := range p.Reads {
+				files[r.Path] = true
+			}
+			var steps []string
+			for f := range files {
+				if numbered[f] {
+					steps = append(steps, f)
+				}
+			}
+			slices.Sort(steps)
+			if len(steps) > 1 {
+				t.Errorf("%s merges %d distinct numbered memories (%s ... %s) into one", p.ID, len(steps), steps[0], steps[len(steps)-1])
+			}
+			if len(files) > 20 {
+				t.Errorf("%s is a merge of %d files: no sane group is that large", p.ID, len(files))
+			}
+		}
+	})
+	t.Run("attack/undo-scoped-to-config-dir", func(t *testing.T) {
+		other := t.TempDir()
+		mem := filepath.Join(other, "projects", "-work-other", "memory")
+		writeFile(t, filepath.Join(mem, "MEMORY.md"), "- [Plain](feedback_plain.md) — plain\n")
+		writeFile(t, filepath.Join(mem, "feedback_plain.md"), "---\nname: plain\ndescription: plain\ntype: feedback\n---\n\nPlain.\n")
+		o := runHostile(t, h.env, "--config-dir", other, "undo", "--list")
+		if !ranCleanly(t, o) {
+			return
+		}
+		if strings.Contains(o.stdout, h.journalTitleID) || strings.Contains(o.stdout, tr.Evil) {
+			t.Errorf("undo --list --config-dir %s lists journal entries of another tree:\n%s", other, hostile.Visible(o.stdout))
+		}
+	})
+	t.Run("attack/undo-scoped-to-project", func(t *testing.T) {
+		o := runHostile(t, h.env, h.args("--project", "work-esc", "undo", "--list")...)
+		if !ranCleanly(t, o) {
+			return
+		}
+		if strings.Contains(o.stdout, h.journalTitleID) {
+			t.Errorf("undo --list --project work-esc lists an entry of another project:\n%s", hostile.Visible(o.stdout))
+		}
+	})
+	t.Run("attack/proposer", func(t *testing.T) { hostileProposer(t, h) })
+	t.Run("attack/state-owner-only", func(t *testing.T) {
+		// Baselines, the journal and the transcript cache hold memory text
+		// (secrets included): owner-only, as Claude Code's transcripts are.
+		for _, root := range []string{h.state, h.cache} {
+			filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+				if err != nil || p == root {
+					return err
+				}
+				info, err := d.Info()
+				if err == nil && info.Mode().Perm()&0o077 != 0 {
+					rel, _ := filepath.Rel(root, p)
+					t.Errorf("%s is %s: readable by others", rel, info.Mode())
+				}
+				return nil
+			})
+		}
+	})
+	redactID := func(t *testing.T) string {
+		o := runHostile(t, h.env, h.args("undo", "--list", "--json")...)
+		if !ranCleanly(t, o) {
+			return ""
+		}
+		var list struct {
+			Entries []struct {
+				ID        string `json:"id"`
+				Kind      string `json:"kind"`
+				MemoryDir string `json:"memory_dir"`
+			} `json:"entries"`
+		}
+		if err := json.Unmarshal([]byte(o.stdout), &list); err != nil {
+			t.Fatalf("undo --list --json: %v\n%s", err, hostile.Visible(o.stdout))
+		}
+		for _, e := range list.Entries {
+			if e.Kind == string(model.KindRedactSecret) && e.MemoryDir == tr.Esc {
+				return e.ID
+			}
+		}
+		t.Fatalf("the setup's redaction is not in the journal:\n%s", hostile.Visible(o.stdout))
+		return ""
+	}
+	t.Run("attack/redacted-key-kept-only-in-its-journal-entry", func(t *testing.T) {
+		id := redactID(t)
+		if id == "" {
+			return
+		}
+		key := tr.Secrets["the PEM key in pem_redacted.md (redacted by the setup's apply)"]
+		allowed := filepath.Join(h.state, "memtui", "journal", id) + string(filepath.Separator)
+		inEntry := false
+		for _, root := range []string{tr.Root, h.state, h.cache} {
+			filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+				if err != nil || !d.Type().IsRegular() {
+					return err
+				}
+				text := readAll(p)
+				for _, l := range key {
+					if !strings.Contains(text, l) {
+						continue
+					}
+					if strings.HasPrefix(p, allowed) {
+						inEntry = true
+					} else {
+						t.Errorf("%s still holds the redacted key (kept outside the redaction's journal entry %s)", p, id)
+					}
+					break
+				}
+				return nil
+			})
+		}
+		if !inEntry {
+			t.Errorf("the redaction's journal entry %s does not hold the key it removed: nothing could undo it", id)
+		}
+	})
+
+	// Last, as they write.
+	t.Run("attack/undo-restores-bytes-and-mtime", func(t *testing.T) {
+		if h.journalErr != nil {
+			t.Fatalf("no journal entry to undo: %v", h.journalErr)
+		}
+		o := runHostile(t, h.env, h.args("undo", h.journalTitleID)...)
+		if !ranCleanly(t, o) {
+			return
+		}
+		checkOutput(t, tr, o, hostile.Plain)
+		if o.code != exitOK {
+			t.Fatalf("undo %s: exit %d\n%s", h.journalTitleID, o.code, hostile.Visible(o.both()))
+		}
+		p := filepath.Join(tr.Evil, tr.JournalTarget)
+		if got := readAll(p); got != h.journalBefore {
+			t.Errorf("undo did not restore %s byte for byte:\n%s", tr.JournalTarget, hostile.Visible(got))
+		}
+		if info, err := os.Lstat(p); err != nil || !info.ModTime().Equal(tr.JournalTime) {
+			var got time.Time
+			if info != nil {
+				got = info.ModTime()
+			}
+			t.Errorf("undo left %s with mtime %s, not its own %s", tr.JournalTarget, got.Format(time.RFC3339), tr.JournalTime.Format(time.RFC3339))
+		}
+	})
+	// Undoing a redaction brings a credential back,
+	// so the CLI must refuse it without an explicit flag.
+	t.Run("attack/undo-redaction-refused", func(t *testing.T) {
+		id := redactID(t)
+		if id == "" {
+			return
+		}
+		o := runHostile(t, h.env, h.args("undo", id)...)
+		if !ranCleanly(t, o) {
+			return
+		}
+		checkOutput(t, tr, o, hostile.Plain)
+		if o.code == exitOK || strings.Contains(o.stdout, "undone "+id) {
+			t.Errorf("undo %s (a redact-secret) put the credential back without asking:\n%s", id, hostile.Visible(o.both()))
+		}
+		if strings.Contains(readAll(filepath.Join(tr.Esc, "pem_redacted.md")), "PRIVATE KEY-----\n") &&
+			!strings.Contains(readAll(filepath.Join(tr.Esc, "pem_redacted.md")), "[REDACTED]") {
+			t.Error("the redacted key is back on disk")
+		}
+	})
+}
+
+// hostileProposer runs a --proposer that prints escape-laden titles and
+// proposals memtui must refuse, and checks what memtui printed and what
+// the proposer was given.
+func hostileProposer(t *testing.T, h *hostileRun) {
+	tr := h.tr
+	dir := t.TempDir()
+	plain := readAll(filepath.Join(tr.Evil, tr.Plain))
+	index := readAll(filepath.Join(tr.Evil, "MEMORY.md"))
+	outside := readAll(tr.Outside)
+	good := memoryText("ctrl", "d", "user", "Fine.\n")
+	type change struct {
+		Path  string `json:"path"`
+		Op    string `json:"op"`
+		Base  string `json:"base_sha256"`
+		After string `json:"after"`
+	}
+	type prop struct {
+		Kind      string   `json:"kind"`
+		Title     string   `json:"title"`
+		Rationale string   `json:"rationale"`
+		Changes   []change `json:"changes"`
+	}
+	escTitle := "Tidy " + hostile.All
+	props := []prop{
+		{"fix-frontmatter", escTitle, "Because " + hostile.All, []change{{tr.Plain, "update", hostile.SHA(plain), plain + "\nAlso " + hostile.OSC52 + "\n"}}},
+		{"prune", "DELETE-INDEX", "drop the index", []change{{"MEMORY.md", "delete", hostile.SHA(index), ""}}},
+		{"fix-frontmatter", "CTRL-NAME", "a name with escapes", []change{{"ctrl" + hostile.OSC0 + ".md", "create", "", good}}},
+		{"fix-frontmatter", "NEWLINE-NAME", "a name with a newline", []change{{"new\nFORGEDLINE.md", "create", "", good}}},
+		{"fix-frontmatter", "SYMLINK-TARGET", "write through a link", []change{{tr.LinkOutside, "update", hostile.SHA(outside), outside + "\nappended\n"}}},
+		{"fix-frontmatter", "SYMLINK-INSIDE", "write through a link to another memory", []change{{tr.LinkInside, "update", hostile.SHA(plain), plain + "\nappended\n"}}},
+		{"fix-frontmatter", "HUGE-FILE", "2 MiB in one memory", []change{{"huge_note.md", "create", "", memoryText("huge", "d", "user", strings.Repeat("a", 2<<20)+"\n")}}},
+	}
+	out, _ := json.Marshal(map[string]any{"version": 1, "proposals": props})
+	must(t, os.WriteFile(filepath.Join(dir, "out.json"), out, 0o644))
+	script := filepath.Join(dir, "proposer.sh")
+	must(t, os.WriteFile(script, []byte("#!/bin/sh\ncat >> \""+dir+"/in.jsonl\"\necho >> \""+dir+"/in.jsonl\"\ncat \""+dir+"/out.json\"\n"), 0o755))
+
+	base := []string{"--project", tr.EvilSlug, "dream", "--proposer", script}
+	var jsonOut outcome
+	for _, p := range []struct {
+		name string
+		env  func(string) string
+		mode hostile.Mode
+		args []string
+	}{
+		{"piped", h.env, hostile.Plain, nil},
+		{"terminal", h.colour(), hostile.Terminal, nil},
+		{"json", h.env, hostile.JSON, []string{"--json"}},
+		{"apply-dry-run", h.env, hostile.Plain, []string{"--apply"}},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			o := runHostile(t, p.env, h.args(append(slices.Clone(base), p.args...)...)...)
+			if p.name == "json" {
+				jsonOut = o
+			}
+			if !ranCleanly(t, o) {
+				return
+			}
+			checkOutput(t, tr, o, p.mode)
+			t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, tr, h.before, o.name) })
+		})
+	}
+	t.Run("pty", func(t *testing.T) {
+		o := runOnPTY(t, h.bin, childEnv("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache), h.args(base...)...)
+		if !ranCleanly(t, o) {
+			return
+		}
+		checkOutput(t, tr, o, hostile.Terminal)
+	})
+	for _, bad := range []struct{ title, why string }{
+		{"DELETE-INDEX", "deletes MEMORY.md"},
+		{"CTRL-NAME", "creates a file whose name holds escape sequences"},
+		{"NEWLINE-NAME", "creates a file whose name holds a newline"},
+		{"SYMLINK-TARGET", "writes through a symlink to a file outside the memory dir"},
+		{"SYMLINK-INSIDE", "writes through a symlink to another memory"},
+		{"HUGE-FILE", "proposes a 2 MiB memory file (memtui reads at most 1 MiB of one)"},
+	} {
+		t.Run("refused/"+bad.title, func(t *testing.T) {
+			if !ranCleanly(t, jsonOut) {
+				return
+			}
+			for _, p := range decodeDream(t, jsonOut.stdout).Proposals {
+				if p.Title == bad.title && p.MemoryDir == tr.Evil {
+					t.Errorf("accepted a proposal that %s (%s)", bad.why, p.ID)
+				}
+			}
+			if !strings.Contains(jsonOut.stderr, bad.title) {
+				t.Errorf("stderr does not say why the proposal that %s was rejected:\n%s", bad.why, hostile.Visible(jsonOut.stderr))
+			}
+		})
+	}
+	t.Run("input", func(t *testing.T) {
+		raw := readAll(filepath.Join(dir, "in.jsonl"))
+		if raw == "" {
+			t.Fatal("the proposer was never given its input")
+		}
+		dec := json.NewDecoder(strings.NewReader(raw))
+		n := 0
+		for dec.More() {
+			var in map[string]any
+			if err := dec.Decode(&in); err != nil {
+				t.Fatalf("input %d is not JSON: %v", n+1, err)
+			}
+			n++
+		}
+		t.Run("no-secret", func(t *testing.T) {
+			for _, p := range tr.Leaks(raw) {
+				t.Errorf("the proposer's input (README: secrets already replaced with [REDACTED]) %s", p)
+			}
+		})
+		t.Run("no-raw-control", func(t *testing.T) {
+			for _, p := range hostile.Controls(raw, hostile.JSON) {
+				t.Errorf("the proposer's input: %s", p)
+			}
+		})
+	})
+}
+
+func memoryText(name, desc, typ, body string) string {
+	return "---\nname: " + name + "\ndescription: " + desc + "\ntype: " + typ + "\n---\n\n" + body
+}
+
+// TestHostileProposerBounds: a proposer that never stops talking, and one
+// that leaves a process behind when it times out.
+func TestHostileProposerBounds(t *testing.T) {
+	t.Parallel()
+	cfg, memDir, _ := proposerTree(t)
+	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", t.TempDir(), "XDG_CACHE_HOME", t.TempDir())
+	before, err := hostile.Snapshot(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged := func(t *testing.T) {
+		after, _ := hostile.Snapshot(cfg)
+		for _, c := range hostile.Changed(before, after) {
+			t.Errorf("changed the tree: %s", c)
+		}
+	}
+
+	t.Run("huge-output-refused", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short: skips the 80 MB proposer output")
+		}
+		// 80 MB of one proposal, generated by the script, never stored:
+		// over the 64 MB output cap and far over one memory's 1 MiB.
+		dir := t.TempDir()
+		script := filepath.Join(dir, "huge.sh")
+		must(t, os.WriteFile(script, []byte(`#!/bin/sh
+cat >/dev/null
+printf '{"version":1,"proposals":[{"kind":"fix-frontmatter","title":"HUGE","rationale":"r","changes":[{"path":"huge_note.md","op":"create","base_sha256":"","after":"---\\nname: huge\\ndescription: d\\ntype: user\\n---\\n\\n'
+head -c 80000000 /dev/zero | tr '\000' a
+printf '\\n"}]}]}\n'
+`), 0o755))
+		o := runHostile(t, e, "--config-dir", cfg, "dream", "--json", "--proposer", script)
+		if !ranCleanly(t, o) {
+			return
+		}
+		if len(o.stdout) > 4<<20 {
+			t.Errorf("printed %d MB: the proposer's 80 MB output was accepted instead of refused at the cap", len(o.stdout)>>20)
+		}
+		if o.code == exitOK && strings.Contains(o.stdout, `"HUGE"`) {
+			t.Error("accepted the proposal of an 80 MB memory file")
+		}
+		if !regexp.MustCompile(`(?i)\d+ ?(MB|MiB)|too (large|big|much)|more than`).MatchString(flat(o.stderr)) {
+			t.Errorf("stderr does not say the proposer's output was too large:\n%.2000s", hostile.Visible(o.stderr))
+		}
+		if _, err := os.Lstat(filepath.Join(memDir, "huge_note.md")); err == nil {
+			t.Error("huge_note.md was written")
+		}
+		unchanged(t)
+	})
+
+	t.Run("timeout-kills-process-group", func(t *testing.T) {
+		dir := t.TempDir()
+		pidFile := filepath.Join(dir, "bg.pid")
+		script := filepath.Join(dir, "slow.sh")
+		// The background sleep is the proposer's own process: the timeout
+		// must end it with the shell.
+		must(t, os.WriteFile(script, []byte("#!/bin/sh\ncat >/dev/null\nsleep 120 &\necho $! > \""+pidFile+"\"\nwait\n"), 0o755))
+		o := runHostile(t, e, "--config-dir", cfg, "dream", "--proposer", script, "--proposer-timeout", "1s")
+		if !ranCleanly(t, o) {
+			return
+		}
+		if o.code == exitOK {
+			t.Errorf("a proposer that timed out: exit 0\n%s", hostile.Visible(o.both()))
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(readAll(pidFile)))
+		if err != nil {
+			t.Fatalf("the proposer never started its background process: %v", err)
+		}
+		// Killed processes are gone within moments; give it ample time.
+		alive := true
+		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if syscall.Kill(pid, 0) != nil || isZombie(pid) {
+				alive = false
+				break
+			}
+		}
+		if alive {
+			syscall.Kill(pid, syscall.SIGKILL) // ours: the test started it
+			t.Errorf("the proposer's background process (PID %d) outlived --proposer-timeout: only the shell was killed", pid)
+		}
+		unchanged(t)
+	})
+}
+
+// isZombie reports whether pid has exited and waits only to be reaped.
+func isZombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && i+2 < len(s) && s[i+2] == 'Z'
+}
+
+// TestHostileRecords replaces a file memtui wrote (so the journal names
+// it) with a FIFO, a link to /dev/zero or a link to a file outside the
+// memory dir, and runs the commands that resolve the journal's
+// after-images. They run as a separate binary, under a deadline and an
+// address-space cap: in this process a blocked open or an endless read
+// would take the rest of the suite (or the machine's memory) with it.
+// "control" is the same tree with nothing replaced: it must pass, or the
+// cap itself is what fails.
+func TestHostileRecords(t *testing.T) {
+	t.Parallel()
+	bin := buildMemtui(t)
+	for _, trap := range []string{"control", "fifo", "dev-zero", "outside-link"} {
+		t.Run(trap, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			cfg := filepath.Join(root, "claude")
+			proj := filepath.Join(cfg, "projects", "-work-victim")
+			mem := filepath.Join(proj, "memory")
+			writeFile(t, filepath.Join(mem, "MEMORY.md"), "- [Launch](project_launch.md) — the launch\n")
+			writeFile(t, filepath.Join(mem, "project_launch.md"), memoryText("launch", "When the portal launches", "project", "We launch tomorrow.\n"))
+			// A session transcript: commands read the transcripts, and with
+			// them the journal's after-images.
+			writeFile(t, filepath.Join(proj, "dddd4444-0000-4000-8000-000000000004.jsonl"),
+				`{"type":"user","cwd":"/work/victim","sessionId":"dddd4444-0000-4000-8000-000000000004","version":"2.1.226","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"hello"}}`+"\n")
+			st, cache := t.TempDir(), t.TempDir()
+			e := env("HOME", root, "XDG_STATE_HOME", st, "XDG_CACHE_HOME", cache)
+			o := runHostile(t, e, "--config-dir", cfg, "--now", "2026-11-21", "dream", "--apply", "--yes")
+			if o.hung || o.failed != "" || !strings.Contains(o.stdout, "applied") {
+				t.Fatalf("setup: the apply did not write (exit %d):\n%s", o.code, hostile.Visible(o.both()))
+			}
+			victim := filepath.Join(mem, "project_launch.md")
+			// The outside file is a FIFO that hands out a marker to each
+			// reader: opening it at all is what the test detects.
+			outside := filepath.Join(root, "outside.md")
+			marker := "OUTSIDE-VICTIM-" + strconv.Itoa(os.Getpid())
+			var opened atomic.Int32
+			stop := make(chan struct{})
+			switch trap {
+			case "fifo":
+				must(t, os.Remove(victim))
+				must(t, syscall.Mkfifo(victim, 0o644))
+			case "dev-zero":
+				must(t, os.Remove(victim))
+				must(t, os.Symlink("/dev/zero", victim))
+			case "outside-link":
+				must(t, os.Remove(victim))
+				must(t, syscall.Mkfifo(outside, 0o644))
+				must(t, os.Symlink(outside, victim))
+				go func() {
+					for {
+						f, err := os.OpenFile(outside, os.O_WRONLY, 0) // blocks until someone reads
+						select {
+						case <-stop:
+							if err == nil {
+								f.Close()
+							}
+							return
+						default:
+						}
+						if err != nil {
+							return
+						}
+						opened.Add(1)
+						f.WriteString(memoryText("outside", "d", "user", marker+"\n"))
+						f.Close()
+					}
+				}()
+				t.Cleanup(func() {
+					close(stop)
+					if f, err := os.OpenFile(outside, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+						time.Sleep(10 * time.Millisecond) // let the writer's open return
+						f.Close()
+					}
+				})
+			}
+			before, err := hostile.Snapshot(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ce := childEnv("HOME", root, "XDG_STATE_HOME", st, "XDG_CACHE_HOME", cache)
+			cmds := [][]string{{"lint"}, {"dream", "--json"}, {"changes"}, {"undo", "--list"}}
+			outs := make([]outcome, len(cmds))
+			newlyOpened := make([]int32, len(cmds))
+			if trap == "fifo" {
+				// Each may block for the whole deadline: run them at once.
+				var wg sync.WaitGroup
+				for i, args := range cmds {
+					wg.Go(func() {
+						outs[i] = runLimited(bin, ce, append([]string{"--config-dir", cfg, "--now", "2026-11-21"}, args...)...)
+					})
+				}
+				wg.Wait()
+			} else {
+				for i, args := range cmds {
+					was := opened.Load()
+					outs[i] = runLimited(bin, ce, append([]string{"--config-dir", cfg, "--now", "2026-11-21"}, args...)...)
+					newlyOpened[i] = opened.Load() - was
+				}
+			}
+			for i, args := range cmds {
+				t.Run(strings.Join(args, "-"), func(t *testing.T) {
+					o := outs[i]
+					if newlyOpened[i] > 0 {
+						t.Errorf("%s opened %s (outside the memory dir, and no regular file) through the link that replaced a file the journal names", o.name, outside)
+					}
+					if !ranCleanly(t, o) {
+						return
+					}
+					if strings.Contains(o.both(), marker) {
+						t.Errorf("%s printed the content of %s, reached through a link where memtui had written a file", o.name, outside)
+					}
+					after, _ := hostile.Snapshot(root)
+					for _, c := range hostile.Changed(before, after) {
+						t.Errorf("%s changed the tree: %s", o.name, c)
+					}
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/hostile"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// frame is one View() of the TUI and where it was taken.
+type frame struct{ where, content string }
+
+// TestHostileTreeFrames opens the TUI on the hostile tree (issue 11) and
+// visits every view: each project's memories, rendered and as source,
+// the index as loaded, every finding, every proposal with its diff
+// (unified and side by side), the changes since the last review, the
+// journal and the help. Every frame must be free of secrets, of raw
+// control characters other than the TUI's own SGR styling, and of screen
+// rows a file name's newline started; and browsing changes nothing on
+// disk.
+func TestHostileTreeFrames(t *testing.T) {
+	tr, err := hostile.Build(t.TempDir(), 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	journalRoot := filepath.Join(state, "journal")
+	cfg := Config{
+		Scan: memfs.Options{ConfigDirs: []string{tr.Config}, Getenv: func(string) string { return "" }, Home: t.TempDir(),
+			ManagedSettings: filepath.Join(tr.Root, "none.json"), IncludeAgentMemory: true},
+		Orient:      consolidate.Options{Now: hostile.Now, Paths: &memfs.PathProbe{}},
+		Home:        "/home/dev",
+		JournalRoot: journalRoot,
+		SeenRoot:    filepath.Join(state, "seen"),
+		Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
+			return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: tr.Root})
+		},
+	}
+	d := newDriver(t, cfg, 160, 48)
+	// A first look at every project records its review baseline; the
+	// attacks arrive after it, so the changes view shows them all.
+	for _, name := range projectNames(d) {
+		selectProjectNamed(d, name)
+		d.keys("C", "b")
+	}
+	if err := tr.Grow(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.JournalTitle(context.Background(), journalRoot); err != nil {
+		t.Errorf("setup: no escape-titled journal entry (the journal view is checked without it): %v", err)
+	}
+	// An entry of a directory this TUI does not show: its journal view
+	// must not list it (nor offer to undo it).
+	foreign := filepath.Join(t.TempDir(), "memory")
+	fp := filepath.Join(foreign, "note.md")
+	old := "---\nname: note\ndescription: d\ntype: user\n---\n\nOld.\n"
+	if err := os.MkdirAll(foreign, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fp, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := memfs.Apply(context.Background(), foreign, []model.Proposal{{ID: "fix-frontmatter-0000foreign", Kind: model.KindFixFrontmatter,
+		MemoryDir: foreign, Title: "FOREIGN-ENTRY outside the view", Rationale: "r",
+		Changes: []model.Change{{Path: "note.md", Op: model.OpUpdate, BaseSHA256: hostile.SHA(old), After: strings.Replace(old, "Old.", "New.", 1)}}}},
+		memfs.ApplyOptions{JournalRoot: journalRoot})
+	if len(res) != 1 || res[0].Status != memfs.StatusApplied {
+		t.Fatalf("setup: the foreign entry was not applied: %+v", res)
+	}
+	d.keys("r")
+	before, err := hostile.Snapshot(tr.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var frames []frame
+	shot := func(where string) {
+		frames = append(frames, frame{where, d.m.View().Content})
+	}
+	views := map[string][]frame{}
+	take := func(view string, visit func()) {
+		frames = nil
+		visit()
+		views[view] = frames
+	}
+
+	take("browse", func() {
+		for _, name := range projectNames(d) {
+			selectProjectNamed(d, name)
+			shot("project " + name)
+			d.m.setFocus(focusMemories)
+			d.m.memories.list.top()
+			d.run(d.m.syncSelection())
+			for i := 0; i < len(d.m.memories.list.rows); i++ {
+				where := fmt.Sprintf("project %s, memory row %d", name, i)
+				if it := d.m.memories.selectedItem(); it != nil && it.file != nil {
+					where = fmt.Sprintf("project %s, %s", name, it.file.Path)
+				}
+				shot(where + " (rendered)")
+				d.keys("v")
+				shot(where + " (source)")
+				d.keys("v")
+				d.m.memories.list.move(1)
+				d.run(d.m.syncSelection())
+			}
+		}
+	})
+	take("index", func() {
+		for _, name := range projectNames(d) {
+			selectProjectNamed(d, name)
+			d.keys("i")
+			shot("index of " + name)
+			d.keys("G")
+			shot("index of " + name + " (end)")
+			d.keys("b")
+		}
+	})
+	take("findings", func() {
+		d.keys("f")
+		for i := 0; i < len(d.m.findings.shown); i++ {
+			shot(fmt.Sprintf("finding %d", i+1))
+			d.keys("j")
+		}
+		d.keys("b")
+	})
+	take("proposals", func() {
+		d.keys("p")
+		v := d.m.proposals
+		for _, split := range []bool{false, true} {
+			if v.diff.split != split {
+				d.keys("d")
+			}
+			v.list.top()
+			for range v.items {
+				v.follow()
+				where := "proposal"
+				if it := v.selected(); it != nil {
+					where = "proposal " + it.p.ID
+				}
+				if split {
+					where += " (side by side)"
+				}
+				shot(where)
+				d.keys("tab", "G")
+				shot(where + ", diff end")
+				d.keys("esc", "j")
+			}
+		}
+		d.keys("b")
+	})
+	take("changes", func() {
+		for _, name := range projectNames(d) {
+			selectProjectNamed(d, name)
+			d.keys("C")
+			v := d.m.changes
+			v.list.top()
+			for i := range v.items {
+				v.follow()
+				shot(fmt.Sprintf("changes of %s, item %d", name, i+1))
+				d.keys("j")
+			}
+			shot("changes of " + name)
+			d.keys("b")
+		}
+	})
+	take("journal", func() {
+		d.keys("L")
+		for range d.m.journal.entries {
+			shot("journal entry")
+			d.keys("j")
+		}
+		shot("journal")
+		d.keys("b")
+	})
+	take("help", func() {
+		d.keys("?")
+		shot("help")
+		d.keys("esc")
+	})
+
+	for _, view := range []string{"browse", "index", "findings", "proposals", "changes", "journal", "help"} {
+		t.Run(view, func(t *testing.T) {
+			fs := views[view]
+			if len(fs) == 0 {
+				t.Fatalf("no frame of the %s view was taken", view)
+			}
+			// The same problem shows in many frames (a project's name is
+			// on every one): each distinct problem is reported once, with
+			// how many frames show it and the first that does.
+			check := func(name string, probs func(string) []string) {
+				t.Run(name, func(t *testing.T) {
+					type seen struct {
+						first, where string
+						n            int
+					}
+					byKey := map[string]*seen{}
+					var order []string
+					for _, f := range fs {
+						inFrame := map[string]bool{}
+						for _, p := range probs(f.content) {
+							key := variable.ReplaceAllString(p, "")
+							if inFrame[key] {
+								continue
+							}
+							inFrame[key] = true
+							if byKey[key] == nil {
+								byKey[key] = &seen{first: p, where: f.where}
+								order = append(order, key)
+							}
+							byKey[key].n++
+						}
+					}
+					for _, k := range order {
+						s := byKey[k]
+						t.Errorf("in %d of %d frames, first %q: %s", s.n, len(fs), hostile.Visible(s.where), s.first)
+					}
+				})
+			}
+			check("no-secret", tr.Leaks)
+			check("no-raw-control", func(s string) []string { return hostile.Controls(s, hostile.Terminal) })
+			check("no-forged-line", hostile.Forgeries)
+		})
+	}
+	t.Run("journal/scoped-to-dirs-in-view", func(t *testing.T) {
+		shown, foreign := false, false
+		for _, f := range views["journal"] {
+			if !foreign && strings.Contains(f.content, "FOREIGN-ENTRY") {
+				foreign = true
+				t.Errorf("the journal view lists an entry of a directory outside the view (%s)", f.where)
+			}
+			shown = shown || strings.Contains(f.content, "Rewrite")
+		}
+		if !shown {
+			t.Error("the journal view does not list the tree's own escape-titled entry")
+		}
+	})
+	t.Run("tree-unchanged", func(t *testing.T) {
+		after, err := hostile.Snapshot(tr.Root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range hostile.Changed(before, after) {
+			t.Errorf("browsing changed the tree: %s", c)
+		}
+	})
+}
+
+// selectProjectNamed selects the project called name, from the top of
+// the list (selectProject only moves down).
+func selectProjectNamed(d *driver, name string) {
+	d.t.Helper()
+	d.m.setFocus(focusProjects)
+	d.keys("g")
+	for i := 0; i <= len(d.m.data); i++ {
+		if pd := d.m.selectedProject(); pd != nil && pd.p.Name() == name {
+			return
+		}
+		d.keys("j")
+	}
+	d.t.Fatalf("no project named %q", hostile.Visible(name))
+}
+
+// variable is what differs between frames showing the same problem:
+// counts, line numbers and the excerpt around it.
+var variable = regexp.MustCompile(`×\d+|\d+ times|line \d+( in ".*|: ".*)?`)
+
+// projectNames are the names the projects pane lists.
+func projectNames(d *driver) []string {
+	var out []string
+	for _, pd := range d.m.data {
+		out = append(out, pd.p.Name())
+	}
+	return out
+}
