@@ -300,7 +300,7 @@ func checkDates(s *dirState, fs *fileState) {
 func checkSecrets(s *dirState, fs *fileState) {
 	for _, sec := range s.opts.Secrets.Scan(fs.text) {
 		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start),
-			fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Masked),
+			fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Short),
 			"Remove it and rotate the credential.")
 	}
 }

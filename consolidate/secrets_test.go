@@ -306,10 +306,15 @@ func TestSecretParityWithDetector(t *testing.T) {
 		}
 		var got []string
 		for _, s := range sc.Scan(text) {
-			if s.RuleID == URLCredentialsRuleID {
-				continue
+			switch s.RuleID {
+			case URLCredentialsRuleID, AWSSecretKeyRuleID, KeyMaterialRuleID:
+				continue // memtui's own rules
 			}
-			got = append(got, s.RuleID+" "+strings.TrimRight(text[s.Start:s.End], " \t\r\n"))
+			sec := strings.TrimRight(text[s.Start:s.End], " \t\r\n")
+			if s.RuleID == PrivateKeyRuleID && !strings.HasSuffix(strings.ToUpper(sec), "KEY-----") {
+				continue // an unterminated key, which gitleaks does not find
+			}
+			got = append(got, s.RuleID+" "+sec)
 		}
 		for j := range want {
 			want[j] = strings.TrimRight(want[j], " \t\r\n")
@@ -438,7 +443,6 @@ func TestSecretURLCredentials(t *testing.T) {
 		"const myURL = new URL('https://abc:xyz@example.com');",
 		"https://deploy:Zq81LmPq93Rt@ci.example.com/hook",
 		"https://svc:Zq81LmPq93Rt@sentry.example.test/x",
-		"postgres://app:Zq81LmPq93Rt@host:5432/db",
 		"Windows path C:\\Users\\me and url ftp://ftp.example.com/pub",
 	}
 	for _, q := range quiet {
