@@ -402,6 +402,18 @@ func TestSecretURLCredentials(t *testing.T) {
 		{"amqp://worker:p%40ss%2Fw0rd@mq:5672/", "p%40ss%2Fw0rd"},
 		{"postgres://u:p@ss@db.internal/app", "p@ss"},
 		{"redis://:$ecretP4ss@cache.internal:6379", "$ecretP4ss"},
+		// A short or common password is still the password of that
+		// database: words are reported; only forms no password is
+		// written in are placeholders.
+		{"postgres://admin:pass@host", "pass"},
+		{"postgres://admin:pass@db.internal:5432/app", "pass"},
+		{"mysql://root:changeme@10.0.0.5/app", "changeme"},
+		{"redis://:secret@cache.internal:6379", "secret"},
+		{"https://deploy:abc@ci.acme.dev/hook", "abc"},
+		{"postgres://app:1234@db.internal/app", "1234"},
+		{"postgres://app:Zq81LmPq93Rt@host:5432/db", "Zq81LmPq93Rt"},
+		{"postgres://app:PASSWORD@db.internal/app", "PASSWORD"},
+		{"amqp://svc:password@mq.acme.dev", "password"},
 	}
 	for _, c := range fire {
 		got := sc.Scan(c.text)
@@ -421,6 +433,10 @@ func TestSecretURLCredentials(t *testing.T) {
 		"https://www.npmjs.com/package/@scope/pkg",
 		"postgres://user:password@localhost/db",
 		"postgres://user:pass@db.internal/db",
+		"postgres://username:password@db.internal/db",
+		"postgres://app:pass@hostname/db",
+		"postgres://app:DB_PASSWORD@db.internal/db",
+		"postgres://root:root@localhost/db",
 		"postgres://user:<password>@db.internal/db",
 		"postgres://user:${PASS}@db.internal/db",
 		"postgres://user:$DB_PASSWORD@db.internal/db",
