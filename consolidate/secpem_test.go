@@ -82,7 +82,9 @@ var secLayouts = []struct {
 	make func(key string) string
 }{
 	{"alone", func(k string) string { return k }},
-	{"prose", func(k string) string { return secRealisticBody + "\nThe staging deploy key:\n" + k + "\nRotate it after the freeze.\n" }},
+	{"prose", func(k string) string {
+		return secRealisticBody + "\nThe staging deploy key:\n" + k + "\nRotate it after the freeze.\n"
+	}},
 	{"yaml", func(k string) string {
 		return "tls:\n  key: |\n    " + strings.ReplaceAll(k, "\n", "\n    ") + "\n  cert: cert.pem\n"
 	}},
