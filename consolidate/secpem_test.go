@@ -95,6 +95,12 @@ var secLayouts = []struct {
 		return "--- a/reference_keys.md\n+++ b/reference_keys.md\n@@ -3,12 +3,12 @@\n context\n-" + strings.ReplaceAll(k, "\n", "\n-") + "\n+[REDACTED]\n context\n"
 	}},
 	{"crlf", func(k string) string { return "Key:\r\n" + strings.ReplaceAll(k, "\n", "\r\n") + "\r\n" }},
+	{"json", func(k string) string {
+		return `{"type": "service_account", "private_key": "` + strings.ReplaceAll(k, "\n", `\n`) + `\n", "client_email": "ci@acme.iam"}` + "\n"
+	}},
+	{"json-cut", func(k string) string {
+		return `"private_key": "` + strings.ReplaceAll(k[:strings.LastIndex(k, "\n")], "\n", `\n`) + "\n"
+	}},
 }
 
 // TestSecretPrivateKeyEveryLine masks and redacts private keys of several
