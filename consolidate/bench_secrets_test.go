@@ -153,6 +153,16 @@ func BenchmarkSecretPrefilter(b *testing.B) {
 			}
 		}
 	})
+	// The key-material pass (a memchr per line) that runs after the
+	// prefilter on every text.
+	b.Run("keylines", func(b *testing.B) {
+		b.SetBytes(total)
+		for b.Loop() {
+			for _, t := range texts {
+				secKeyLines(t, nil, nil)
+			}
+		}
+	})
 	b.Run("aho-corasick", func(b *testing.B) {
 		b.SetBytes(total)
 		for b.Loop() {

@@ -249,7 +249,7 @@ func TestSecretAWSSecretKey(t *testing.T) {
 		"aws configure set aws_secret_access_key %s",
 		"--aws-secret-access-key=%s",
 		"PROD_AWS_SECRET_ACCESS_KEY='%s'",
-		"Secret access key: %s (rotate monthly)",
+		"const creds = {accessKeyId: 'AKIA…', secretAccessKey: '%s'}",
 		"secret_access_key => '%s',",
 	}
 	for _, f := range fire {

@@ -244,7 +244,7 @@ var secRuleAnchors = map[string]struct {
 	"stripe-access-token":           {secCS("sk_test_", "sk_live_", "sk_prod_", "rk_test_", "rk_live_", "rk_prod_"), secWinLine},
 	"shopify-access-token":          {secCS("shpat_"), secWinLine},
 	"shopify-shared-secret":         {secCS("shpss_"), secWinLine},
-	PrivateKeyRuleID:                {secCI("-----BEGIN", "-----END"), secWinToEnd},
+	PrivateKeyRuleID:                {append(secCI("-----BEGIN"), secCS("-----END")...), secWinToEnd},
 	GenericRuleID:                   {secCI("access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token"), secWinSpan},
 }
 
@@ -351,7 +351,7 @@ func NewSecretScanner(generic bool) (*SecretScanner, error) {
 		id:      AWSSecretKeyRuleID,
 		desc:    "AWS secret access key",
 		hand:    secAWSSecretKey,
-		anchors: secCI(secAWSNames...),
+		anchors: secAWSAnchors,
 	})
 
 	// Build the prefilter. Anchors shared by several rules are verified once.
@@ -495,6 +495,7 @@ sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.
 - [Testing rules](feedback_testing.md) — never mock the database; use the test container
 ASAP fixes go to the hotfix/ branch; ABI changes need a major version; ASCII only in file names.
 The upload_to_s3 job uses the tmp_dir of the runner and pull-request labels like needs-review.
+Ship with make ship ENV=staging; the header is X-Api-Key; request 7c9e6679-7425-40de-944b-e07fc1f90ae7 failed.
 `
 
 // secHit is a verified anchor occurrence for one rule.
@@ -911,12 +912,14 @@ func secDedupe(out []Secret) []Secret {
 	return keep
 }
 
-// secAWSNames are the spellings of an AWS secret access key's name the
-// AWS rule anchors on, lower-case: aws_secret_access_key (the credentials
-// file, boto), AWS_SECRET_ACCESS_KEY (the environment), --aws-secret-access-key
-// and secret-access-key (flags), SecretAccessKey (the CLI's JSON),
-// "secret access key:" (prose).
-var secAWSNames = []string{"secret_access_key", "secret-access-key", "secretaccesskey", "secret access key"}
+// secAWSAnchors are the spellings of an AWS secret access key's name the
+// AWS rule anchors on, case-sensitively: aws_secret_access_key (the
+// credentials file, boto), AWS_SECRET_ACCESS_KEY (the environment),
+// --aws-secret-access-key and secret-access-key (flags), SecretAccessKey
+// (the CLI's JSON) and secretAccessKey (SDK options) by their "tAccessKey".
+// Folded, every spelling's rarest bigram is common in prose: the "ey" of
+// every "key", the "-K" of X-Api-Key.
+var secAWSAnchors = secCS("secret_access_key", "SECRET_ACCESS_KEY", "secret-access-key", "SECRET-ACCESS-KEY", "tAccessKey")
 
 // secAWSSecretKey examines the name found at [st, en): it reports the value
 // assigned to it when that is exactly 40 bytes of base64 (what AWS issues)
@@ -928,6 +931,11 @@ var secAWSNames = []string{"secret_access_key", "secret-access-key", "secretacce
 // base64). AWS's documented example key (…EXAMPLEKEY) and values of one
 // character class or low entropy are placeholders.
 func secAWSSecretKey(text string, st, en int) (Secret, bool) {
+	if text[st] == 't' { // "tAccessKey": the name starts at "Secret"
+		if st -= 5; !secHasFold(text, st, "secre") {
+			return Secret{}, false
+		}
+	}
 	if st > 0 {
 		if c := text[st-1]; (secIsAlpha(c) || c >= '0' && c <= '9') && !secHasFold(text, st-3, "aws") {
 			return Secret{}, false

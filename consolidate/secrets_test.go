@@ -201,6 +201,9 @@ func TestSecretAnchorsMatchRegexes(t *testing.T) {
 		m := r.re.FindString(text)
 		found := false
 		for _, a := range secRuleAnchors[id].anchors {
+			if id == PrivateKeyRuleID && a.lit == "-----END" {
+				continue // memtui's walk back from an END line; the BEGIN anchor covers the regex
+			}
 			var in bool
 			if a.fold {
 				in = strings.Contains(strings.ToLower(m), a.lit)
