@@ -157,3 +157,27 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 		}
 	}
 }
+
+// The redact-secret proposal replaces a private key line by line: the
+// file keeps its line count, no line of the key survives, and the result
+// holds no secret.
+func TestRedactSecretPrivateKeyLineByLine(t *testing.T) {
+	for _, k := range secTestKeys(newSecFakeGen(43)) {
+		content := topic("deploy-key", "The staging deploy key", "reference", "The key:\n"+k.text+"\nRotate it monthly.\n")
+		d := dreamDir(map[string]string{"reference_key.md": content}, testNow.AddDate(0, 0, -2))
+		ps := propose(t, d, model.KindRedactSecret)
+		if len(ps) != 1 || len(ps[0].Changes) != 1 {
+			t.Fatalf("%s: want one redaction, got %+v", k.name, ps)
+		}
+		after := ps[0].Changes[0].After
+		if leak := secLeaks(after, k.material); leak != "" {
+			t.Errorf("%s: the redaction keeps %q:\n%s", k.name, leak, after)
+		}
+		if strings.Count(after, "\n") != strings.Count(content, "\n") || !strings.Contains(after, "The key:\n[REDACTED]\n[REDACTED]\n") || !strings.HasSuffix(after, "[REDACTED]\nRotate it monthly.\n") {
+			t.Errorf("%s: want every line of the key [REDACTED], the rest as it was:\n%s", k.name, after)
+		}
+		if got := DefaultSecretScanner().Scan(after); len(got) != 0 {
+			t.Errorf("%s: the redacted file still holds %+v", k.name, got)
+		}
+	}
+}

@@ -1455,12 +1455,16 @@ const Redacted = "[REDACTED]"
 // Redacted, and how many there were. Proposals, the external proposer's
 // input and anything memtui writes go through it.
 func (s *SecretScanner) Redact(text string) (string, int) {
-	return s.replaceSecrets(text, func(sec Secret) string {
-		if sec.redacted != "" {
-			return sec.redacted
-		}
-		return Redacted
-	})
+	return s.replaceSecrets(text, Secret.redaction)
+}
+
+// redaction is what replaces the secret in what memtui writes: Redacted,
+// once per line of a multi-line secret (so line numbers stay put).
+func (sec Secret) redaction() string {
+	if sec.redacted != "" {
+		return sec.redacted
+	}
+	return Redacted
 }
 
 // MaskSecrets returns text with every secret replaced by its mask, for
