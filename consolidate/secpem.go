@@ -40,7 +40,8 @@ import (
 //
 // Tokens that a YAML folded scalar or a string continuation splits over
 // lines are not put back together: that needs the file's syntax, and each
-// piece of 40 or more base64 characters is still found as key material.
+// piece of 20 or more random base64 characters is still found as key
+// material.
 
 // secSpan is a byte range of the scanned text.
 type secSpan struct{ start, end int }
@@ -408,7 +409,7 @@ func secKeyLines(text string, out []Secret, skip []secSpan) []Secret {
 		} else {
 			e += a
 		}
-		if e-a >= secKeyMinPadded {
+		if e-a >= secKeyMin {
 			if st, en, ok := secKeyLine(text, a, e); ok {
 				for k < len(skip) && skip[k].end <= st {
 					k++
@@ -437,17 +438,17 @@ var secB64Core = func() (t [256]bool) {
 	return t
 }()
 
-const (
-	secKeyMin       = 40 // base64 bytes a key line needs
-	secKeyMinPadded = 20 // ... when it ends in '=' padding (the last line of a key)
-)
+// secKeyMin is how many base64 bytes a key line needs: the last line of a
+// key is short (a 25-byte one shown alone by a line-by-line diff must still
+// be masked), and the other tests keep prose, names and hashes out.
+const secKeyMin = 20
 
 // secKeyLine decides whether the line text[a:e] is one line of key
 // material, and where its run is. The rule, tuned on random base64 and on
 // the identifiers, paths and hashes memories hold:
 //   - the line is one base64 run in the wrappers secB64Run allows, after
 //     indentation and maybe a diff or list marker;
-//   - the run is 40 bytes or longer, or 20 or longer ending in '=' padding;
+//   - the run is 20 bytes or longer (not counting '=' padding);
 //   - it holds upper-case letters, lower-case letters and digits (a hex
 //     hash has no upper case; a long CamelCase name usually no digit);
 //   - at most half of it lies in runs of 3 or more lower-case letters (the
@@ -472,15 +473,12 @@ func secKeyLine(text string, a, e int) (st, en int, ok bool) {
 		q++
 	}
 	n := q - p
-	if n < secKeyMinPadded {
+	if n < secKeyMin {
 		return 0, 0, false
 	}
 	r := q
 	for r < e && r-q < 2 && text[r] == '=' {
 		r++
-	}
-	if n < secKeyMin && r == q {
-		return 0, 0, false
 	}
 	if !secTailOK(text[r:secTrimEnd(text, r, e)]) {
 		return 0, 0, false

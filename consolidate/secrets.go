@@ -853,8 +853,8 @@ func secEntropy(data string) float64 {
 }
 
 // secDedupe orders findings by offset and drops repeats: the same span
-// found twice; a URL-credentials, key-material or generic finding
-// overlapping a finding of a specific rule (gitleaks' filter likewise lets
+// found twice; a key-material, generic or URL-credentials finding
+// overlapping a finding of a more specific rule (gitleaks' filter likewise lets
 // a specific rule take precedence over the generic one). Only overlapping
 // findings are compared, so a text with thousands of secrets costs little
 // more than their sort.
@@ -873,9 +873,11 @@ func secDedupe(out []Secret) []Secret {
 	})
 	rank := func(id string) int {
 		switch id {
+		case KeyMaterialRuleID: // a guess from the line's shape: any rule that names the secret says more
+			return 3
 		case GenericRuleID:
 			return 2
-		case URLCredentialsRuleID, KeyMaterialRuleID:
+		case URLCredentialsRuleID:
 			return 1
 		}
 		return 0
