@@ -84,6 +84,7 @@ func BenchmarkSecretScan(b *testing.B) {
 		{"clean", ""},
 		{"url", "Connect with postgres://app:Zq81LmPq93Rt@db.internal:5432/app."},
 		{"secret", "Temporary key: " + secFakeTokens(g)["github-pat"]},
+		{"private-key", "Deploy key:\n" + secFakeTokens(g)["private-key"]},
 	}
 	sc := DefaultSecretScanner()
 	for _, c := range cases {
