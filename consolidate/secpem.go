@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"fmt"
 	"math"
 	"strings"
 )
@@ -334,11 +335,23 @@ func secPEMBlocks(out []Secret, r *secretRule, text string, hits []secHit) ([]Se
 			Start:       b.start,
 			End:         b.end,
 			Masked:      secMaskLines(text, b, secMaskLine, true),
-			Short:       Mask(text[b.start:b.end]),
+			Short:       secPEMShort(text, b),
 			redacted:    secMaskLines(text, b, Redacted, false),
 		})
 	}
 	return out, blocks
+}
+
+// secPEMShort names a block on one line: its BEGIN marker (or END marker)
+// and how many lines it spans, "-----BEGIN RSA PRIVATE KEY-----…(27 lines)".
+// The markers hold only the label's letters, digits, spaces, '_' and '-'.
+func secPEMShort(text string, b secPEMBlock) string {
+	n := strings.Count(text[b.start:b.end], "\n") + 1
+	size := fmt.Sprintf("…(%d %s)", n, plural(n, "line", "lines"))
+	if b.begin > b.start {
+		return text[b.start:b.begin] + size
+	}
+	return size + text[b.endMark:b.end]
 }
 
 // secMaskLines rewrites the block's span line by line: each line keeps its
