@@ -160,6 +160,10 @@ func TestSecretPrivateKeyBeginAndEndStay(t *testing.T) {
 	if got, _ := DefaultSecretScanner().Redact(k.text); got != strings.TrimSuffix(strings.Repeat("[REDACTED]\n", len(lines)), "\n") {
 		t.Errorf("redacted:\n%s", got)
 	}
+	// In a message the key is one line: its BEGIN line and its size.
+	if got := DefaultSecretScanner().Scan(k.text); len(got) != 1 || got[0].Short != fmt.Sprintf("-----BEGIN RSA PRIVATE KEY-----…(%d lines)", len(lines)) {
+		t.Errorf("Short: %+v", got)
+	}
 }
 
 // TestSecretKeyLinesAlone masks any one line of a key seen without the rest
