@@ -50,8 +50,8 @@ func lostPlace(d *model.MemoryDir, content string, l Lost) (int, string) {
 // lostMessage names the lost text, who wrote it and when, and what dropped
 // it; a possible loss says "possibly" up front. Everything in it comes from
 // transcripts (the text, session titles, the branch), so its secrets are
-// masked: the lost text's before it is cut to 80 characters (a cut token
-// would no longer be recognised), the rest at the end.
+// masked: those of the lost text before it is cut to 80 characters (a cut
+// token would no longer be recognised), the others at the end.
 func lostMessage(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 	var b strings.Builder
 	if l.Definite {

@@ -1434,7 +1434,7 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 	r := newReindexer(s)
 	var fs []*model.File
 	for _, f := range s.d.Files {
-		if !indexExempt(f.Path) {
+		if !indexExempt(f.Path) && !r.secretName(f.Path) {
 			fs = append(fs, f)
 		}
 	}
@@ -1460,9 +1460,6 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 			r.doc = append(r.doc, r.newLine("## "+name), r.newLine(""))
 		}
 		for _, f := range groups[typ] {
-			if r.secretName(f.Path) {
-				continue
-			}
 			d := s.docs[f.Path]
 			title := d.FM.Name
 			if title == "" {
