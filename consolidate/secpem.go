@@ -49,7 +49,7 @@ type secSpan struct{ start, end int }
 
 const secMaskLine = "[masked]"
 
-// secB64 marks the base64 alphabet (with '=' for padding).
+// secB64Tab marks the base64 alphabet (with '=' for padding).
 var secB64Tab = func() (t [256]bool) {
 	for c := 'A'; c <= 'Z'; c++ {
 		t[c], t[c+'a'-'A'] = true, true
