@@ -84,6 +84,7 @@ func BenchmarkSecretScan(b *testing.B) {
 		{"clean", ""},
 		{"url", "Connect with postgres://app:Zq81LmPq93Rt@db.internal:5432/app."},
 		{"secret", "Temporary key: " + secFakeTokens(g)["github-pat"]},
+		{"private-key", "Deploy key:\n" + secFakeTokens(g)["private-key"]},
 	}
 	sc := DefaultSecretScanner()
 	for _, c := range cases {
@@ -150,6 +151,16 @@ func BenchmarkSecretPrefilter(b *testing.B) {
 		for b.Loop() {
 			for _, t := range texts {
 				sc.prefilter(t, buf[:0])
+			}
+		}
+	})
+	// The key-material pass (a memchr per line) that runs after the
+	// prefilter on every text.
+	b.Run("keylines", func(b *testing.B) {
+		b.SetBytes(total)
+		for b.Loop() {
+			for _, t := range texts {
+				secKeyLines(t, nil, nil)
 			}
 		}
 	})

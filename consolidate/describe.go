@@ -29,7 +29,8 @@ func WriterLabel(w model.MemWrite, log *model.TranscriptLog) string {
 	if how := writeHow(w); how != "" {
 		s += ", " + how
 	}
-	return s
+	// The title and the branch come from transcripts.
+	return DefaultSecretScanner().MaskSecrets(s)
 }
 
 // writeHow names the tool behind a write; a fork's and memtui's names

@@ -122,7 +122,9 @@ func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model
 	for _, pr := range proposers {
 		if opts.wants(pr.kind) {
 			for _, prop := range pr.fn(s) {
-				out = append(out, s.redactAfter(prop))
+				if prop, ok := s.redactAfter(prop); ok {
+					out = append(out, prop)
+				}
 			}
 		}
 	}
@@ -132,15 +134,30 @@ func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model
 
 // redactAfter keeps secrets out of every proposal: a file a proposal writes
 // (a merge of a file that holds a token, a re-dated one) gets its secrets
-// replaced with [REDACTED] too, so no proposal ever prints or writes one.
-func (s *dreamState) redactAfter(p model.Proposal) model.Proposal {
+// replaced with [REDACTED] too, and the title and rationale (which quote
+// file names and transcript text) are masked, so no proposal ever prints or
+// writes one. A proposal that would write a link to a file whose name
+// holds a secret is withheld (ok is false): redacted, the link would point
+// at "[REDACTED].md", which does not exist; kept, it would write the
+// secret back. Only renaming the file fixes that, which the secret
+// finding on the name asks for.
+func (s *dreamState) redactAfter(p model.Proposal) (_ model.Proposal, ok bool) {
+	sc := orDefault(s.opts.Secrets)
+	p.Title, p.Rationale = sc.MaskSecrets(p.Title), sc.MaskSecrets(p.Rationale)
 	var redacted []string
 	changed := false
 	for i, c := range p.Changes {
 		if c.Op == model.OpDelete || c.After == "" {
 			continue
 		}
-		after, n := s.opts.Secrets.Redact(c.After)
+		secs := sc.Scan(c.After)
+		if len(secs) == 0 {
+			continue
+		}
+		if secretInFileLink(c.After, secs) {
+			return p, false
+		}
+		after, n := sc.Redact(c.After)
 		if n == 0 {
 			continue
 		}
@@ -149,15 +166,32 @@ func (s *dreamState) redactAfter(p model.Proposal) model.Proposal {
 		changed = true
 	}
 	if !changed {
-		return p
+		return p, true
 	}
 	if p.Kind != model.KindRedactSecret {
-		p.Rationale += " The secrets in " + listNames(redacted) + " are replaced with [REDACTED] too: memtui never writes one back."
+		p.Rationale += " The secrets in " + sc.MaskSecrets(listNames(redacted)) + " are replaced with [REDACTED] too: memtui never writes one back."
 	}
 	// The ID covers the final changes.
 	np := s.proposal(p.Kind, p.Title, p.Rationale, nil, p.Changes, readPaths(p)...)
 	np.Fixes = p.Fixes
-	return np
+	return np, true
+}
+
+// secretInFileLink reports a secret that lies in the destination of a link
+// to a file: a markdown link's ](dest) or a wikilink's [[name]], on the
+// secret's line. A link to a URL ("](https://user:pass@host)") is not one:
+// redacting a password there breaks nothing that worked.
+func secretInFileLink(text string, secs []Secret) bool {
+	for _, sec := range secs {
+		before := text[secLineStart(text, sec.Start):sec.Start]
+		if i := strings.LastIndex(before, "]("); i >= 0 && !strings.ContainsAny(before[i:], ")") && !strings.Contains(before[i:], "://") {
+			return true
+		}
+		if i := strings.LastIndex(before, "[["); i >= 0 && !strings.Contains(before[i:], "]]") {
+			return true
+		}
+	}
+	return false
 }
 
 // dreamState is one directory gathered for the proposers: its findings,

@@ -298,9 +298,17 @@ func checkDates(s *dirState, fs *fileState) {
 }
 
 func checkSecrets(s *dirState, fs *fileState) {
+	// A name is shown everywhere the file is: listings, MEMORY.md, every
+	// transcript that reads it. Masking cannot help where it must be a
+	// link, so memtui proposes nothing that writes it (redactAfter).
+	for _, sec := range s.opts.Secrets.Scan(fs.f.Path) {
+		s.report(RuleSecret, fs.f.Path, 0,
+			fmt.Sprintf("the file name holds %s (%s: %s); a name is shown in listings, in MEMORY.md and in every transcript that reads the file", secretLabel(sec.Description), sec.RuleID, sec.Short),
+			"Rename the file (and its MEMORY.md entry) to a name without the credential, and rotate the credential; memtui proposes no index entry for it meanwhile.")
+	}
 	for _, sec := range s.opts.Secrets.Scan(fs.text) {
 		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start),
-			fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Masked),
+			fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Short),
 			"Remove it and rotate the credential.")
 	}
 }

@@ -24,7 +24,8 @@ func checkLostUpdates(s *dirState) {
 			continue
 		}
 		line, suggestion := lostPlace(s.dir, f.text, l)
-		s.report(RuleLostUpdate, l.File, line, lostMessage(s.project.Log, l), suggestion)
+		sc := orDefault(s.opts.Secrets)
+		s.report(RuleLostUpdate, l.File, line, lostMessage(sc, s.project.Log, l), sc.MaskSecrets(suggestion))
 	}
 }
 
@@ -47,8 +48,11 @@ func lostPlace(d *model.MemoryDir, content string, l Lost) (int, string) {
 }
 
 // lostMessage names the lost text, who wrote it and when, and what dropped
-// it; a possible loss says "possibly" up front.
-func lostMessage(log *model.TranscriptLog, l Lost) string {
+// it; a possible loss says "possibly" up front. Everything in it comes from
+// transcripts (the text, session titles, the branch), so its secrets are
+// masked: those of the lost text before it is cut to 80 characters (a cut
+// token would no longer be recognised), the others at the end.
+func lostMessage(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 	var b strings.Builder
 	if l.Definite {
 		b.WriteString("lost: ")
@@ -56,7 +60,7 @@ func lostMessage(log *model.TranscriptLog, l Lost) string {
 		b.WriteString("possibly lost: ")
 	}
 	if len(l.Lines) > 0 {
-		fmt.Fprintf(&b, "%q", shorten(strings.TrimSpace(l.Lines[0]), 80))
+		fmt.Fprintf(&b, "%q", shorten(maskedLine(sc, l.Lines, 0), 80))
 		if n := len(l.Lines) - 1; n > 0 {
 			fmt.Fprintf(&b, " and %d more %s", n, plural(n, "line", "lines"))
 		}
@@ -70,7 +74,26 @@ func lostMessage(log *model.TranscriptLog, l Lost) string {
 		clause = strings.TrimSuffix(l.Why, ".")
 	}
 	b.WriteString("; " + clause)
-	return b.String()
+	return sc.MaskSecrets(b.String())
+}
+
+// maskedLine is line i of lines, trimmed, with its secrets masked as they
+// are in all of lines together: a line of a private key is masked as the
+// key's. (Masks keep the line count.)
+func maskedLine(sc *SecretScanner, lines []string, i int) string {
+	m := strings.Split(sc.MaskSecrets(strings.Join(lines, "\n")), "\n")
+	if len(m) != len(lines) {
+		return strings.TrimSpace(sc.MaskSecrets(lines[i]))
+	}
+	return strings.TrimSpace(m[i])
+}
+
+// orDefault is sc, or the default scanner when sc is nil.
+func orDefault(sc *SecretScanner) *SecretScanner {
+	if sc == nil {
+		return DefaultSecretScanner()
+	}
+	return sc
 }
 
 func isIndexPath(d *model.MemoryDir, p string) bool {

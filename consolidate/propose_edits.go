@@ -43,6 +43,18 @@ func applyEdits(content []byte, edits []edit) []byte {
 	return []byte(b.String())
 }
 
+// contentFindings drops the findings on a file's name (line 0): a
+// redaction of the content does not fix them.
+func contentFindings(fs []model.Finding) []model.Finding {
+	var out []model.Finding
+	for _, f := range fs {
+		if f.Line > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // proposeRedactions replaces every secret in a file with [REDACTED].
 func proposeRedactions(s *dreamState) []model.Proposal {
 	var out []model.Proposal
@@ -52,14 +64,14 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 			continue
 		}
 		secrets := s.opts.Secrets.Scan(string(content))
-		if len(secrets) == 0 {
-			continue
+		if len(secrets) == 0 || secretInFileLink(string(content), secrets) {
+			continue // a link to a file named with a secret: only a rename fixes it (redactAfter)
 		}
 		edits := make([]edit, len(secrets))
 		var kinds []string
 		seen := map[string]bool{}
 		for i, sec := range secrets {
-			edits[i] = edit{sec.Start, sec.End, Redacted}
+			edits[i] = edit{sec.Start, sec.End, sec.redaction()}
 			if l := secretLabel(sec.Description); !seen[l] {
 				seen[l] = true
 				kinds = append(kinds, l)
@@ -70,7 +82,7 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 			fmt.Sprintf("Redact %d %s in %s", n, plural(n, "secret", "secrets"), path),
 			fmt.Sprintf("%s holds %s. Memory is injected into every prompt and may be synced, so the %s %s replaced with [REDACTED] and nothing else changes. Rotate the %s too: it has been on disk, and in transcripts.",
 				path, listNames(kinds), plural(n, "secret", "secrets"), plural(n, "is", "are"), plural(n, "credential", "credentials")),
-			s.fileFindings(path, RuleSecret),
+			contentFindings(s.fileFindings(path, RuleSecret)),
 			[]model.Change{s.update(path, applyEdits(content, edits))}))
 	}
 	return out

@@ -129,6 +129,7 @@ type reindexer struct {
 	movedLines, archived                                        int
 	archivePath                                                 string
 	tightened, frontmatter                                      bool
+	secretNames                                                 int // files left out: their names hold a secret
 }
 
 // proposeReindex rewrites MEMORY.md so that it loads whole.
@@ -808,6 +809,9 @@ func (r *reindexer) addOrphans() {
 	after := map[int][]rxLine{} // working line index → new lines after it
 	end := r.lastEntryLine(ix, -1)
 	for _, fs := range orphans {
+		if r.secretName(fs.f.Path) {
+			continue
+		}
 		r.read(fs.f.Path)
 		typ, _ := model.ParseType(fs.doc.FM.Type)
 		sec := r.sectionFor(ix, types, typ)
@@ -1377,6 +1381,10 @@ func (r *reindexer) rationale(fixed []string, counts map[string]int, after *mode
 		r.detail(&b, "Removed %s", "empty heading", r.emptied)
 		r.detail(&b, "Unlinked %s to missing files, keeping the text", "reference", r.unlinked)
 	}
+	if n := r.secretNames; n > 0 {
+		fmt.Fprintf(&b, " %s left out of the index: %s a secret, which an entry would write into MEMORY.md; rename %s first (see the secret %s).",
+			rxCapital(ixPlural(n, "file")), plural(n, "its name holds", "their names hold"), plural(n, "it", "them"), plural(n, "finding", "findings"))
+	}
 	if r.movedLines > 0 {
 		var ps []string
 		for p := range r.moved {
@@ -1426,7 +1434,7 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 	r := newReindexer(s)
 	var fs []*model.File
 	for _, f := range s.d.Files {
-		if !indexExempt(f.Path) {
+		if !indexExempt(f.Path) && !r.secretName(f.Path) {
 			fs = append(fs, f)
 		}
 	}
@@ -1466,8 +1474,23 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 			r.read(f.Path)
 		}
 	}
+	if len(r.orphans) == 0 {
+		return nil
+	}
 	r.fit()
 	return r.finish()
+}
+
+// secretName reports a file whose name holds a secret, and counts it for
+// the rationale. Such a file gets no entry: the entry's link would write
+// the secret into MEMORY.md, and redacted it would point at
+// "[REDACTED].md". The rationale says so without naming it.
+func (r *reindexer) secretName(p string) bool {
+	if len(orDefault(r.s.opts.Secrets).Scan(p)) == 0 {
+		return false
+	}
+	r.secretNames++
+	return true
 }
 
 // ---- text helpers ----

@@ -43,20 +43,21 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 		reported[f.Message] = f
 	}
 	doc := newRestoreDoc(content, isIndexPath(s.d, path))
+	sc := orDefault(s.opts.Secrets)
 	var fixes []model.Finding
 	var why, skipped []string
 	writers := map[string]bool{}
 	var writer string
 	n := 0
 	for _, l := range losts {
-		f, ok := reported[lostMessage(s.p.Log, l)]
+		f, ok := reported[lostMessage(sc, s.p.Log, l)]
 		if !ok {
 			continue // silenced
 		}
 		put := 0
 		for i, line := range l.Lines {
 			if r := unrestorable(s.d, l, i); r != "" {
-				skipped = append(skipped, fmt.Sprintf("%q is not put back: %s.", shorten(strings.TrimSpace(line), 80), r))
+				skipped = append(skipped, fmt.Sprintf("%q is not put back: %s.", shorten(maskedLine(sc, l.Lines, i), 80), r))
 				continue
 			}
 			doc.insert(line, l.Anchors[i])
@@ -71,7 +72,7 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 		}
 		writer = writerName(nil, &l.Writer) // short, for the title
 		writers[writer] = true
-		why = append(why, restoreReason(s.p.Log, l))
+		why = append(why, restoreReason(sc, s.p.Log, l))
 	}
 	if n == 0 {
 		return model.Proposal{}, false
@@ -80,18 +81,21 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 	if len(writers) > 1 {
 		by = fmt.Sprintf("%d sessions", len(writers))
 	}
-	title := fmt.Sprintf("Restore %d %s %s wrote to %s", n, plural(n, "line", "lines"), by, path)
+	title := sc.MaskSecrets(fmt.Sprintf("Restore %d %s %s wrote to %s", n, plural(n, "line", "lines"), by, path))
 	rationale := strings.Join(why, " ") + " Each line goes back after the line it followed when it was written (else before the one it preceded); nothing else changes."
 	if len(skipped) > 0 {
 		rationale += " " + strings.Join(skipped, " ")
 	}
+	// The lines themselves go back redacted (redactAfter); the rationale
+	// quotes transcript text, session titles and branches: masked.
+	rationale = sc.MaskSecrets(rationale)
 	sort.Slice(fixes, func(i, j int) bool { return fixes[i].Line < fixes[j].Line })
 	return s.proposal(model.KindRestoreLost, title, rationale, fixes,
 		[]model.Change{s.update(path, []byte(doc.String()))}), true
 }
 
 // restoreReason tells one Lost's story for a rationale.
-func restoreReason(log *model.TranscriptLog, l Lost) string {
+func restoreReason(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 	w := &l.Writer
 	s := capitalize(writerName(log, w))
 	if w.Session != "" && w.Kind != model.WriteMemtui {
@@ -100,7 +104,7 @@ func restoreReason(log *model.TranscriptLog, l Lost) string {
 	if br := branchOf(log, w); br != "" {
 		s += " on branch " + br
 	}
-	s += fmt.Sprintf(" wrote %s at %s", describeLines(l.Lines), fmtTime(w.Time))
+	s += fmt.Sprintf(" wrote %s at %s", describeLines(sc, l.Lines), fmtTime(w.Time))
 	if l.Definite {
 		s += "; it is definitely lost: " + strings.TrimSuffix(lowerFirst(l.Why), ".") + "."
 	} else {
@@ -109,8 +113,8 @@ func restoreReason(log *model.TranscriptLog, l Lost) string {
 	return s
 }
 
-func describeLines(lines []string) string {
-	q := fmt.Sprintf("%q", shorten(strings.TrimSpace(lines[0]), 80))
+func describeLines(sc *SecretScanner, lines []string) string {
+	q := fmt.Sprintf("%q", shorten(maskedLine(sc, lines, 0), 80))
 	if len(lines) > 1 {
 		q += fmt.Sprintf(" and %d more %s", len(lines)-1, plural(len(lines)-1, "line", "lines"))
 	}

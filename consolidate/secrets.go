@@ -62,15 +62,39 @@ import (
 // itself: Start and End locate it (byte offsets into the scanned text; the
 // caller converts them to lines) and Masked is safe to print.
 type Secret struct {
-	RuleID      string // a gitleaks rule ID, or URLCredentialsRuleID
+	RuleID      string // a gitleaks rule ID, or one of memtui's own (URLCredentialsRuleID, ...)
 	Description string // the rule's description
 	Start, End  int    // byte offsets of the secret in the text, End exclusive
-	Masked      string // Mask of the secret
+	// Masked stands in for text[Start:End] on screen. It has as many lines
+	// as the secret (a private key's BEGIN and END lines are kept, every
+	// line between becomes "[masked]"), so a masked text or diff keeps its
+	// line numbers.
+	Masked string
+	// Short is Masked on one line, for messages.
+	Short string
+	// redacted stands in for the secret in what memtui writes ("" means
+	// Redacted): one Redacted per line of a multi-line secret.
+	redacted string
 }
 
 // URLCredentialsRuleID is the ID of memtui's own rule for a password or token
 // written into a URL's userinfo (postgres://app:s3cr3t@db, https://u:tok@host).
 const URLCredentialsRuleID = "url-credentials"
+
+// AWSSecretKeyRuleID is memtui's own rule for an AWS secret access key
+// written next to its name (aws_secret_access_key = <40 characters>, the
+// "SecretAccessKey" field of `aws iam create-access-key`): the key has no
+// prefix of its own, so only its name makes the match unambiguous.
+const AWSSecretKeyRuleID = "aws-secret-access-key"
+
+// KeyMaterialRuleID is memtui's own rule for a line that is nothing but a
+// long, random base64 run: a line of a private key seen without its BEGIN
+// line (one line of a diff, a hunk that starts inside the key).
+const KeyMaterialRuleID = "key-material"
+
+// PrivateKeyRuleID is gitleaks' private-key rule. memtui finds its matches
+// itself (secpem.go): whole PEM blocks, terminated or not.
+const PrivateKeyRuleID = "private-key"
 
 // GenericRuleID is gitleaks' keyword rule (api_key = "..."), used only by a
 // scanner built with generic set (the --deep-secrets flag): on prose it is
@@ -220,7 +244,7 @@ var secRuleAnchors = map[string]struct {
 	"stripe-access-token":           {secCS("sk_test_", "sk_live_", "sk_prod_", "rk_test_", "rk_live_", "rk_prod_"), secWinLine},
 	"shopify-access-token":          {secCS("shpat_"), secWinLine},
 	"shopify-shared-secret":         {secCS("shpss_"), secWinLine},
-	"private-key":                   {secCI("-----BEGIN"), secWinToEnd},
+	PrivateKeyRuleID:                {append(secCI("-----BEGIN"), secCS("-----END")...), secWinToEnd},
 	GenericRuleID:                   {secCI("access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token"), secWinSpan},
 }
 
@@ -250,6 +274,10 @@ type secretRule struct {
 	// gate, when set, is a cheap necessary condition checked at each anchor
 	// hit (end is the offset just past the anchor) before any regex runs.
 	gate func(text string, end int) bool
+	// hand, for memtui's own rules, examines the anchor hit at [st, en)
+	// in place of a regex; anchors are then the rule's own.
+	hand    func(text string, st, en int) (Secret, bool)
+	anchors []secAnchorSpec
 }
 
 // secAnchor is a secAnchorSpec placed in the prefilter: off is where,
@@ -265,7 +293,6 @@ type secAnchor struct {
 // construction and safe for concurrent use.
 type SecretScanner struct {
 	rules   []secretRule
-	urlRule int32 // index of the URL rule in rules
 	global  []*config.Allowlist
 	anchors []secAnchor
 	// tab maps a bigram (first byte | second byte << 8, the order of a
@@ -315,10 +342,16 @@ func NewSecretScanner(generic bool) (*SecretScanner, error) {
 		}
 		s.rules = append(s.rules, g)
 	}
-	s.urlRule = int32(len(s.rules))
 	s.rules = append(s.rules, secretRule{
-		id:   URLCredentialsRuleID,
-		desc: "Credentials embedded in a URL (scheme://user:password@host)",
+		id:      URLCredentialsRuleID,
+		desc:    "Credentials embedded in a URL (scheme://user:password@host)",
+		hand:    func(text string, st, _ int) (Secret, bool) { return secURLCredential(text, st) },
+		anchors: secCS("://"),
+	}, secretRule{
+		id:      AWSSecretKeyRuleID,
+		desc:    "AWS secret access key",
+		hand:    secAWSSecretKey,
+		anchors: secAWSAnchors,
 	})
 
 	// Build the prefilter. Anchors shared by several rules are verified once.
@@ -333,8 +366,10 @@ func NewSecretScanner(generic bool) (*SecretScanner, error) {
 		s.anchors[i].rules = append(s.anchors[i].rules, rule)
 	}
 	for i, r := range s.rules {
-		if int32(i) == s.urlRule {
-			add(secAnchorSpec{"://", false}, int32(i))
+		if r.hand != nil {
+			for _, sp := range r.anchors {
+				add(sp, int32(i))
+			}
 			continue
 		}
 		for _, sp := range secRuleAnchors[r.id].anchors {
@@ -460,6 +495,7 @@ sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.
 - [Testing rules](feedback_testing.md) — never mock the database; use the test container
 ASAP fixes go to the hotfix/ branch; ABI changes need a major version; ASCII only in file names.
 The upload_to_s3 job uses the tmp_dir of the runner and pull-request labels like needs-review.
+Ship with make ship ENV=staging; the header is X-Api-Key; request 7c9e6679-7425-40de-944b-e07fc1f90ae7 failed.
 `
 
 // secHit is a verified anchor occurrence for one rule.
@@ -473,10 +509,13 @@ type secHit struct {
 func (s *SecretScanner) Scan(text string) []Secret {
 	var buf [8]secHit
 	hits := s.prefilter(text, buf[:0])
-	if len(hits) == 0 {
-		return nil
+	var out []Secret
+	var blocks []secSpan
+	if len(hits) > 0 {
+		out, blocks = s.confirm(text, hits)
 	}
-	return s.confirm(text, hits)
+	out = secKeyLines(text, out, blocks)
+	return secDedupe(out)
 }
 
 // prefilter is the hot loop. It looks up the bigram at every position in
@@ -558,26 +597,33 @@ func secEqualFoldLower(s, lit string) bool {
 	return true
 }
 
-// confirm runs the rules behind the anchor hits on windows around them.
-func (s *SecretScanner) confirm(text string, hits []secHit) []Secret {
+// confirm runs the rules behind the anchor hits on windows around them. It
+// also returns the PEM blocks it saw, private or not, whose lines the
+// key-material rule leaves to them.
+func (s *SecretScanner) confirm(text string, hits []secHit) (out []Secret, blocks []secSpan) {
 	// Group by rule, in text order within a rule (the prefilter emits text
 	// order). Stable and allocation-free: usually a handful of hits.
 	slices.SortStableFunc(hits, func(a, b secHit) int { return int(a.rule) - int(b.rule) })
-	var out []Secret
 	for i := 0; i < len(hits); {
 		j := i
 		for j < len(hits) && hits[j].rule == hits[i].rule {
 			j++
 		}
 		r := &s.rules[hits[i].rule]
-		if hits[i].rule == s.urlRule {
+		switch {
+		case r.hand != nil:
 			for _, h := range hits[i:j] {
-				if sec, ok := secURLCredential(text, int(h.start)); ok {
+				if sec, ok := r.hand(text, int(h.start), int(h.end)); ok {
 					sec.RuleID, sec.Description = r.id, r.desc
+					if sec.Short == "" {
+						sec.Short = sec.Masked
+					}
 					out = append(out, sec)
 				}
 			}
-		} else {
+		case r.id == PrivateKeyRuleID:
+			out, blocks = secPEMBlocks(out, r, text, hits[i:j])
+		default:
 			// Merge the windows of one rule so that its regex sees each line
 			// once, however many anchors the line holds.
 			ws, we, cut := -1, -1, false
@@ -598,7 +644,7 @@ func (s *SecretScanner) confirm(text string, hits []secHit) []Secret {
 		}
 		i = j
 	}
-	return secDedupe(out)
+	return out, blocks
 }
 
 // windowFor returns the window [a, b) the rule's regex must see to find any
@@ -710,12 +756,14 @@ func (s *SecretScanner) runRule(out []Secret, r *secretRule, text string, ws, we
 		if secAllowlisted(s.global, secret, match, line) || secAllowlisted(r.allow, secret, match, line) {
 			continue
 		}
+		m := Mask(win[g0:g1])
 		out = append(out, Secret{
 			RuleID:      r.id,
 			Description: r.desc,
 			Start:       ws + g0,
 			End:         ws + g1,
-			Masked:      Mask(win[g0:g1]),
+			Masked:      m,
+			Short:       m,
 		})
 	}
 	return out
@@ -805,9 +853,11 @@ func secEntropy(data string) float64 {
 }
 
 // secDedupe orders findings by offset and drops repeats: the same span
-// found twice; a URL-credentials or generic finding overlapping a finding of
-// a specific rule (gitleaks' filter likewise lets a specific rule take
-// precedence over the generic one).
+// found twice; a key-material, generic or URL-credentials finding
+// overlapping a finding of a more specific rule (gitleaks' filter likewise lets
+// a specific rule take precedence over the generic one). Only overlapping
+// findings are compared, so a text with thousands of secrets costs little
+// more than their sort.
 func secDedupe(out []Secret) []Secret {
 	if len(out) < 2 {
 		return out
@@ -823,6 +873,8 @@ func secDedupe(out []Secret) []Secret {
 	})
 	rank := func(id string) int {
 		switch id {
+		case KeyMaterialRuleID: // a guess from the line's shape: any rule that names the secret says more
+			return 3
 		case GenericRuleID:
 			return 2
 		case URLCredentialsRuleID:
@@ -830,30 +882,110 @@ func secDedupe(out []Secret) []Secret {
 		}
 		return 0
 	}
-	keep := out[:0]
+	// reach[i] is the largest End among out[:i+1]: no finding before i
+	// overlaps one that starts at or after it.
+	reach := make([]int, len(out))
 	for i, a := range out {
+		reach[i] = a.End
+		if i > 0 && reach[i-1] > a.End {
+			reach[i] = reach[i-1]
+		}
+	}
+	drops := func(i, j int) bool { // does out[j] make out[i] go?
+		a, b := out[i], out[j]
+		if b.Start >= a.End || a.Start >= b.End {
+			return false
+		}
+		return a.RuleID == b.RuleID && a.Start == b.Start && a.End == b.End && j < i || rank(b.RuleID) < rank(a.RuleID)
+	}
+	var keep []Secret
+	for i := range out {
 		drop := false
-		for j, b := range out {
-			if i == j || b.Start >= a.End || a.Start >= b.End {
-				continue
-			}
-			if (a.RuleID == b.RuleID && a.Start == b.Start && a.End == b.End && j < i) || rank(b.RuleID) < rank(a.RuleID) {
-				drop = true
-				break
-			}
+		for j := i + 1; j < len(out) && out[j].Start < out[i].End && !drop; j++ {
+			drop = drops(i, j)
+		}
+		for j := i - 1; j >= 0 && reach[j] > out[i].Start && !drop; j-- {
+			drop = drops(i, j)
 		}
 		if !drop {
-			keep = append(keep, a)
+			keep = append(keep, out[i])
 		}
 	}
 	return keep
 }
 
+// secAWSAnchors are the spellings of an AWS secret access key's name the
+// AWS rule anchors on, case-sensitively: aws_secret_access_key (the
+// credentials file, boto), AWS_SECRET_ACCESS_KEY (the environment),
+// --aws-secret-access-key and secret-access-key (flags), SecretAccessKey
+// (the CLI's JSON) and secretAccessKey (SDK options) by their "tAccessKey".
+// Folded, every spelling's rarest bigram is common in prose: the "ey" of
+// every "key", the "-K" of X-Api-Key.
+var secAWSAnchors = secCS("secret_access_key", "SECRET_ACCESS_KEY", "secret-access-key", "SECRET-ACCESS-KEY", "tAccessKey")
+
+// secAWSSecretKey examines the name found at [st, en): it reports the value
+// assigned to it when that is exactly 40 bytes of base64 (what AWS issues)
+// and looks random. The name must not sit inside a longer word (an "aws"
+// right before it is fine: AWSSecretAccessKey); between name and value
+// come 1 to 8 bytes of blanks, quotes, ':', '=' or '>' (key = value,
+// key: value, "Key": "value", key => value, --flag value); the value must
+// end there (no 41st base64 byte, no '=' padding: that is some other
+// base64). AWS's documented example key (…EXAMPLEKEY) and values of one
+// character class or low entropy are placeholders.
+func secAWSSecretKey(text string, st, en int) (Secret, bool) {
+	if text[st] == 't' { // "tAccessKey": the name starts at "Secret"
+		if st -= 5; !secHasFold(text, st, "secre") {
+			return Secret{}, false
+		}
+	}
+	if st > 0 {
+		if c := text[st-1]; (secIsAlpha(c) || c >= '0' && c <= '9') && !secHasFold(text, st-3, "aws") {
+			return Secret{}, false
+		}
+	}
+	j := en
+	for j < len(text) && j-en < 8 && strings.IndexByte(" \t\"'`:=>", text[j]) >= 0 {
+		j++
+	}
+	if j == en {
+		return Secret{}, false
+	}
+	v := j
+	for j < len(text) && j-v <= 40 && secB64Tab[text[j]] && text[j] != '=' {
+		j++
+	}
+	if j-v != 40 || j < len(text) && (secB64Tab[text[j]] || secIsWordByte(text[j]) || text[j] == '-') {
+		return Secret{}, false
+	}
+	val := text[v:j]
+	if strings.Contains(val, "EXAMPLE") {
+		return Secret{}, false
+	}
+	classes := 0
+	for _, f := range []func(byte) bool{
+		func(c byte) bool { return c >= 'A' && c <= 'Z' },
+		func(c byte) bool { return c >= 'a' && c <= 'z' },
+		func(c byte) bool { return c >= '0' && c <= '9' || c == '+' || c == '/' },
+	} {
+		for i := 0; i < len(val); i++ {
+			if f(val[i]) {
+				classes++
+				break
+			}
+		}
+	}
+	if classes < 2 || secEntropy(val) < 3.5 {
+		return Secret{}, false
+	}
+	return Secret{Start: v, End: j, Masked: Mask(val)}, true
+}
+
 // secURLCredential examines the URL whose "://" starts at p. It reports the
 // password of a scheme://user:password@host URL unless it is a placeholder
-// (see secIsPlaceholderPassword) or a default credential (password equal to the
-// user name, as in postgres://postgres:postgres@localhost: the stock
-// docker-compose default, not a secret anyone can leak).
+// (see secIsPlaceholderPassword) or a credential so public that printing it
+// gives nothing away: the password equal to the user name, as in
+// postgres://postgres:postgres@localhost (the stock docker-compose
+// default), or the template pair user:password.
 func secURLCredential(text string, p int) (Secret, bool) {
 	// The scheme: a letter, then letters, digits, + . -; at least two bytes
 	// so that a Windows drive letter is not a scheme.
@@ -890,7 +1022,7 @@ func secURLCredential(text string, p int) (Secret, bool) {
 		return Secret{}, false
 	}
 	user, pass := text[u:u+colon], text[u+colon+1:at]
-	if pass == "" || pass == user || secIsPlaceholderPassword(pass) || secIsPlaceholderHost(text[at+1:end]) {
+	if pass == "" || pass == user || secIsTemplatePair(user, pass) || secIsPlaceholderPassword(user, pass) || secIsPlaceholderHost(text[at+1:end]) {
 		return Secret{}, false
 	}
 	st := u + colon + 1
@@ -898,9 +1030,11 @@ func secURLCredential(text string, p int) (Secret, bool) {
 }
 
 // secIsPlaceholderHost reports documentation hosts (RFC 2606 and 6761:
-// example.com, *.example, *.test, *.invalid) and template hosts ("host",
-// "hostname"): https://abc:xyz@example.com is an example in a doc, not a
-// credential.
+// example.com, *.example, *.test, *.invalid), which no real service can
+// hold, and the fill-in hosts "hostname", "your-host", "yourhost".
+// https://abc:xyz@example.com is an example in a doc, not a credential.
+// "host" and "server" are not on the list: both are real machine names
+// (a docker-compose service is often called "host" or "server").
 func secIsPlaceholderHost(hostport string) bool {
 	h := strings.ToLower(hostport)
 	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
@@ -908,7 +1042,7 @@ func secIsPlaceholderHost(hostport string) bool {
 	}
 	h = strings.TrimSuffix(h, ".")
 	switch h {
-	case "host", "hostname", "your-host", "yourhost", "server", "example":
+	case "hostname", "your-host", "yourhost", "example":
 		return true
 	}
 	for _, d := range []string{"example.com", "example.org", "example.net"} {
@@ -951,30 +1085,39 @@ func secIsHostStart(c byte) bool {
 	return secIsAlpha(c) || c >= '0' && c <= '9' || c == '[' || c == '_' || c >= 0x80
 }
 
-// urlPlaceholderWords are passwords that documentation, templates and agents
-// write in place of the real one. Matched case-insensitively, whole.
-var urlPlaceholderWords = map[string]bool{
-	"password": true, "passwd": true, "pass": true, "pw": true, "pwd": true,
-	"secret": true, "token": true, "apikey": true, "api_key": true, "key": true,
-	"changeme": true, "redacted": true, "placeholder": true, "example": true,
-	"dummy": true, "foo": true, "bar": true, "baz": true, "none": true, "null": true,
-	"xyz": true, "abc": true,
-}
-
-// secIsPlaceholderPassword decides that a URL's password is not a real one:
-//   - a placeholder word (password, pass, secret, token, changeme, ...);
-//   - a bracketed or templated value: <password>, [password], {password},
-//     ${PASS}, $PASS, $db_pass, {{ .pass }}, %PASS%, $(cat file);
-//   - one character repeated (****, xxxx, ...) or an elision (abc..., a…z);
-//   - an ALL_CAPS name (PASSWORD, DB_PASS): an environment variable's name;
-//   - your-password, your_token, my-secret: "fill this in" phrasing;
-//   - up to five digits: "host:8080@..." is a port before an '@', not a
-//     password.
-func secIsPlaceholderPassword(p string) bool {
-	l := strings.ToLower(p)
-	if urlPlaceholderWords[l] {
+// secIsTemplatePair reports the userinfo of a connection-string template,
+// user:password and its spellings (username:pass, user:pwd, user:token, ...): the
+// first pair anyone would try, so printing it reveals nothing even when
+// some database really uses it.
+func secIsTemplatePair(user, pass string) bool {
+	switch strings.ToLower(user) {
+	case "user", "username", "usr", "login":
+	default:
+		return false
+	}
+	switch strings.ToLower(pass) {
+	case "password", "passwd", "pass", "pwd", "pw", "secret", "token":
 		return true
 	}
+	return false
+}
+
+// secIsPlaceholderPassword decides that a URL's password is not a literal
+// value but stands for one. A word is not enough: "pass", "secret",
+// "changeme", "admin" or "abc" are at the top of every leaked-password
+// list, and a memory saying postgres://admin:pass@db.internal holds the
+// password of that database however weak it is. What counts is a form no
+// password is written in:
+//   - a bracketed or templated value: <password>, [password], {password},
+//     ${PASS}, $PASS, $db_pass, {{ .pass }}, %PASS%, $(cat file);
+//   - one character repeated (****, xxxx) or an elision (abc..., a…z);
+//   - an environment variable's name, ALL_CAPS with an underscore
+//     (DB_PASSWORD), or ALL_CAPS under an ALL_CAPS user (USER:PASSWORD);
+//   - your-password, your_token: "fill this in" phrasing;
+//   - a number of up to five digits after a user that is a host name
+//     (localhost:8080@...): a host and port before an '@', not a password.
+func secIsPlaceholderPassword(user, p string) bool {
+	l := strings.ToLower(p)
 	if n := len(p); n >= 2 && (p[0] == '<' && p[n-1] == '>' || p[0] == '[' && p[n-1] == ']' || p[0] == '{' && p[n-1] == '}') {
 		return true
 	}
@@ -984,38 +1127,40 @@ func secIsPlaceholderPassword(p string) bool {
 	if strings.Contains(p, "...") || strings.Contains(p, "…") {
 		return true
 	}
-	same := true
-	for i := 1; i < len(p); i++ {
-		if p[i] != p[0] {
-			same = false
-			break
-		}
-	}
-	if same {
+	if strings.Count(p, p[:1]) == len(p) {
 		return true
 	}
-	caps, digits := true, true
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if !(c >= 'A' && c <= 'Z' || c == '_') {
-			caps = false
-		}
-		if c < '0' || c > '9' {
-			digits = false
-		}
-	}
-	if caps || digits && len(p) <= 5 {
+	if secIsCapsName(p) && (strings.Contains(p, "_") || secIsCapsName(user)) {
 		return true
 	}
-	for _, pre := range []string{"your", "my"} {
-		if rest, ok := strings.CutPrefix(l, pre); ok {
-			rest = strings.TrimLeft(rest, "-_")
-			if urlPlaceholderWords[rest] || rest == "api-key" || rest == "apitoken" || rest == "api-token" || rest == "api_token" {
-				return true
-			}
+	digits := len(p) <= 5
+	for i := 0; i < len(p) && digits; i++ {
+		digits = p[i] >= '0' && p[i] <= '9'
+	}
+	if digits && (strings.Contains(user, ".") || strings.EqualFold(user, "localhost")) {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(l, "your"); ok {
+		switch strings.TrimLeft(rest, "-_") {
+		case "password", "passwd", "pass", "pw", "pwd", "secret", "token", "key", "apikey", "api_key", "api-key", "apitoken", "api-token", "api_token":
+			return true
 		}
 	}
 	return false
+}
+
+// secIsCapsName reports an ALL_CAPS identifier: A-Z and '_', at least one
+// letter.
+func secIsCapsName(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c == '_') {
+			return false
+		}
+		letter = letter || c != '_'
+	}
+	return letter
 }
 
 // secIsVarRef reports a shell or template variable: ${NAME}, $(cmd),
@@ -1312,7 +1457,16 @@ const Redacted = "[REDACTED]"
 // Redacted, and how many there were. Proposals, the external proposer's
 // input and anything memtui writes go through it.
 func (s *SecretScanner) Redact(text string) (string, int) {
-	return s.replaceSecrets(text, func(Secret) string { return Redacted })
+	return s.replaceSecrets(text, Secret.redaction)
+}
+
+// redaction is what replaces the secret in what memtui writes: Redacted,
+// once per line of a multi-line secret (so line numbers stay put).
+func (sec Secret) redaction() string {
+	if sec.redacted != "" {
+		return sec.redacted
+	}
+	return Redacted
 }
 
 // MaskSecrets returns text with every secret replaced by its mask, for
