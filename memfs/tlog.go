@@ -34,6 +34,10 @@ type TranscriptOptions struct {
 
 	// maxLine is the longest line kept (0: maxLineDefault); tests lower it.
 	maxLine int
+	// maxEvents and maxText are the project's bounds (0: maxKeptEvents,
+	// maxKeptText); tests lower them.
+	maxEvents int
+	maxText   int64
 	// onOpen, when set, is called with each transcript path opened; tests
 	// use it to prove a warm start opens none.
 	onOpen func(path string)
@@ -48,11 +52,14 @@ const (
 	// to them (measured at 2 GB: 256 KiB reads are 5% faster than 4 MiB
 	// ones; 64 KiB ones lose it again to syscalls).
 	tlogRead = 256 << 10
-	// maxLineDefault bounds the buffer a single line may grow it to. The
-	// writer batches up to 100 MB per append (transcripts §5.1), so a real
-	// line stays well under this; anything longer is skipped with a
-	// Problem rather than exhausting memory.
-	maxLineDefault = 256 << 20
+	// maxLineDefault bounds the buffer a single line may grow it to, and
+	// so the line decoded at once. A line that matters carries at most a
+	// memory file's text a few times over (a Write's input; its result
+	// with the content, the file it replaced and their diff), and no text
+	// over DefaultMaxFileBytes is kept (tlog_bound.go), so a longer line
+	// can only hold text memtui would drop: it is skipped with a Problem
+	// rather than held whole (three 250 MB lines once took 4.9 GB).
+	maxLineDefault = 16 << 20
 )
 
 // ReadTranscripts reads what a project's transcripts say about its memories:
@@ -81,6 +88,12 @@ func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptio
 	}
 	if opts.maxLine <= 0 {
 		opts.maxLine = maxLineDefault
+	}
+	if opts.maxEvents <= 0 {
+		opts.maxEvents = maxKeptEvents
+	}
+	if opts.maxText <= 0 {
+		opts.maxText = maxKeptText
 	}
 	log := &model.TranscriptLog{Sessions: make(map[string]*model.Session)}
 	dirs := memoryDirs(p)
@@ -153,22 +166,45 @@ func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opt
 	mem := newMemMatcher(dirs, opts.Home)
 	mem.movedFrom(tdir)
 
-	states := make([]*fileState, len(files))
-	var todo []int
-	for i, tf := range files {
-		st := cache.Files[tf.path]
-		if st != nil && st.Size == tf.size && st.ModTime == tf.mod.UnixNano() {
-			states[i] = st // unchanged: not even opened
-			continue
-		}
-		todo = append(todo, i)
+	states, todo := unchanged(files, cache)
+	if cache.Cuts.any() && lostEvents(files, todo, cache) {
+		// The cached states were trimmed against events that are gone
+		// now: only a fresh read gives what a cold read gives.
+		cache.Files, cache.Cuts = map[string]*fileState{}, cuts{}
+		states, todo = unchanged(files, cache)
 	}
-	read, err := scanAll(ctx, files, states, todo, cache, mem, opts)
+	keep := newKeeper(opts.maxEvents, opts.maxText)
+	if len(todo) > 0 {
+		// What the cache holds counts against the bounds from the start.
+		for _, st := range states {
+			if st == nil {
+				continue
+			}
+			for i := range st.Writes {
+				keep.add(st.Writes[i].key(st.Path), st.Writes[i].Text)
+			}
+			for i := range st.Obs {
+				keep.add(st.Obs[i].key(st.Path), st.Obs[i].Text)
+			}
+		}
+	}
+	read, err := scanAll(ctx, files, states, todo, cache, mem, keep, opts)
 	if err != nil {
 		return err
 	}
 	log.Read = read
+	trimmed := false
 	if len(todo) > 0 || len(cache.Files) != countKept(states) {
+		// Select exactly over everything: the keeper's cut was as far as
+		// the events seen at the time allowed.
+		cache.Cuts = finalCuts(states, opts.maxEvents, opts.maxText)
+		for _, st := range states {
+			if st != nil && st.trim(cache.Cuts) {
+				trimmed = true
+			}
+		}
+	}
+	if len(todo) > 0 || trimmed || len(cache.Files) != countKept(states) {
 		cache.Files = make(map[string]*fileState, len(states))
 		for _, st := range states {
 			if st != nil && !st.failed {
@@ -178,7 +214,71 @@ func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opt
 		saveTranscriptCache(opts.CacheDir, cache)
 	}
 	assemble(log, files, states)
+	if c := cache.Cuts; c.any() {
+		log.Problems = append(log.Problems, boundsProblem(c, opts.maxEvents, opts.maxText))
+		if c.HasCut {
+			log.Since = c.Cut.T
+			if log.Oldest.Before(log.Since) {
+				log.Oldest = log.Since // heat covers only what is kept
+			}
+		}
+		if c.HasTextCut {
+			log.TextSince = c.TextCut.T
+		}
+	}
 	return nil
+}
+
+// unchanged sets the states of the files whose size and mtime are what
+// the cache recorded (they are not even opened) and lists the others.
+func unchanged(files []transcriptFile, cache *transcriptCache) ([]*fileState, []int) {
+	states := make([]*fileState, len(files))
+	var todo []int
+	for i, tf := range files {
+		st := cache.Files[tf.path]
+		if st != nil && st.Size == tf.size && st.ModTime == tf.mod.UnixNano() {
+			states[i] = st
+			continue
+		}
+		todo = append(todo, i)
+	}
+	return states, todo
+}
+
+// lostEvents reports whether events the cache was selected over are gone:
+// a cached transcript deleted, or rewritten rather than appended to.
+func lostEvents(files []transcriptFile, todo []int, cache *transcriptCache) bool {
+	listed := make(map[string]bool, len(files))
+	for _, tf := range files {
+		listed[tf.path] = true
+	}
+	for p := range cache.Files {
+		if !listed[p] {
+			return true
+		}
+	}
+	for _, i := range todo {
+		prev := cache.Files[files[i].path]
+		if prev != nil && !appendedTo(files[i].path, prev) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendedTo reports whether the file still begins with what prev read.
+func appendedTo(path string, prev *fileState) bool {
+	f, err := openRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	st, _, _ := resumeState(f, prev, fi.Size())
+	return st == prev
 }
 
 func countKept(states []*fileState) int {
@@ -295,14 +395,14 @@ func statTranscript(tf *transcriptFile, e fs.DirEntry) bool {
 // scanAll scans the files in todo on opts.Workers goroutines, largest first
 // so one big session does not finish alone at the end. It returns the bytes
 // read; states[i] is set for each file scanned.
-func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, todo []int, cache *transcriptCache, mem *memMatcher, opts TranscriptOptions) (int64, error) {
+func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, todo []int, cache *transcriptCache, mem *memMatcher, keep *keeper, opts TranscriptOptions) (int64, error) {
 	sort.Slice(todo, func(a, b int) bool { return files[todo[a]].size > files[todo[b]].size })
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	// A scanner holds a large buffer: one per worker, not one per file.
-	scanners := sync.Pool{New: func() any { return newScanner(mem, opts) }}
+	scanners := sync.Pool{New: func() any { return newScanner(mem, keep, opts) }}
 	var (
 		mu   sync.Mutex
 		read int64
@@ -340,7 +440,9 @@ func assemble(log *model.TranscriptLog, files []transcriptFile, states []*fileSt
 		log.Files++
 		log.Bytes += tf.size
 		writes = append(writes, st.Writes...)
-		obs = append(obs, st.Obs...)
+		for i := range st.Obs {
+			obs = append(obs, st.Obs[i].O)
+		}
 		if f := st.Meta.First; !f.IsZero() && (log.Oldest.IsZero() || f.Before(log.Oldest)) {
 			log.Oldest = f
 		}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/memtui/memtui/model"
 )
 
 // fileState is what scanning one transcript leaves behind, kept in the
@@ -35,9 +34,13 @@ type fileState struct {
 
 	Meta     fileMeta
 	Writes   []keyedWrite
-	Obs      []model.MemObservation
+	Obs      []keyedObs
 	Pending  []*pendingUse // tool calls still waiting for their result
 	Problems []string
+	// Seq counts the events ever found in the file: each event's place in
+	// it, which orders events of one time and file (see evKey). It goes on
+	// across resumed reads, and events trimmed away keep their numbers.
+	Seq int64
 
 	// failed marks a file that could not be read: it is not cached, so the
 	// next call tries again.
@@ -85,12 +88,13 @@ const (
 // scanner scans transcripts one after another, reusing its buffer.
 type scanner struct {
 	mem  *memMatcher
+	keep *keeper
 	opts TranscriptOptions
 	buf  []byte
 }
 
-func newScanner(mem *memMatcher, opts TranscriptOptions) *scanner {
-	return &scanner{mem: mem, opts: opts}
+func newScanner(mem *memMatcher, keep *keeper, opts TranscriptOptions) *scanner {
+	return &scanner{mem: mem, keep: keep, opts: opts}
 }
 
 // scan brings the state of tf up to date, from prev where the file was
@@ -220,6 +224,7 @@ func (r *scanRun) run(ctx context.Context) {
 		return
 	}
 	r.finish()
+	r.st.trim(r.sc.keep.cuts())
 }
 
 // makeRoom frees space in a full buffer: it moves the partial line to the
