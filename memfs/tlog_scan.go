@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"time"
-
 )
 
 // fileState is what scanning one transcript leaves behind, kept in the
