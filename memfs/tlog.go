@@ -197,7 +197,13 @@ func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opt
 	if len(todo) > 0 || len(cache.Files) != countKept(states) {
 		// Select exactly over everything: the keeper's cut was as far as
 		// the events seen at the time allowed.
-		cache.Cuts = finalCuts(states, opts.maxEvents, opts.maxText)
+		// What was trimmed before (the keeper's cuts while scanning, the
+		// cache's from earlier reads) is gone from the states: the cut is
+		// the latest of those and of the selection over what is left.
+		c := finalCuts(states, opts.maxEvents, opts.maxText)
+		c.join(keep.cuts())
+		c.join(cache.Cuts)
+		cache.Cuts = c
 		for _, st := range states {
 			if st != nil && st.trim(cache.Cuts) {
 				trimmed = true
@@ -406,6 +412,8 @@ func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, t
 	var (
 		mu   sync.Mutex
 		read int64
+		done []*fileState // scanned, held until the final selection
+		held int          // events they held when last trimmed, and since
 	)
 	parallel(ctx, len(todo), workers, func(k int) {
 		sc := scanners.Get().(*scanner)
@@ -413,9 +421,22 @@ func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, t
 		i := todo[k]
 		st, n := sc.scan(ctx, files[i], cache.Files[files[i].path])
 		mu.Lock()
+		defer mu.Unlock()
 		states[i] = st
 		read += n
-		mu.Unlock()
+		done = append(done, st)
+		held += len(st.Writes) + len(st.Obs)
+		if held > keep.maxEvents+keep.maxEvents/4 {
+			// A file is trimmed to the cut as it stood when it was
+			// done; the cut has moved on since, so trim them all again,
+			// or files done early would hold their events to the end.
+			c := keep.cuts()
+			held = 0
+			for _, d := range done {
+				d.trim(c)
+				held += len(d.Writes) + len(d.Obs)
+			}
+		}
 	})
 	if err := ctx.Err(); err != nil {
 		return read, err

@@ -1,7 +1,9 @@
 package memfs
 
 import (
+	"bytes"
 	"container/heap"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -86,6 +88,17 @@ func (a evKey) before(b evKey) bool {
 type cuts struct {
 	Cut, TextCut       evKey
 	HasCut, HasTextCut bool
+}
+
+// join makes c the later of c and o, each cut on its own: cuts only ever
+// move later as events are added.
+func (c *cuts) join(o cuts) {
+	if o.HasCut {
+		c.Cut, c.HasCut = laterKey(c.Cut, o.Cut, c.HasCut), true
+	}
+	if o.HasTextCut {
+		c.TextCut, c.HasTextCut = laterKey(c.TextCut, o.TextCut, c.HasTextCut), true
+	}
 }
 
 func (c *cuts) any() bool              { return c.HasCut || c.HasTextCut }
@@ -295,4 +308,111 @@ func capText(s string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// longLine records what the ends of a line too long to decode say (see
+// skipLongLine): a call on a memory file is kept pending without its
+// input; the result of a pending call makes its write (or read) without
+// the text. A result too long to decode is taken as a success: an error
+// is a short message.
+func (x *extractor) longLine(head, end []byte, lineNo int) {
+	kind, id := lineHead(head)
+	if kind == headOther {
+		// A result block whose fields come in another order.
+		if rid := jsonString(head, "tool_use_id", false); rid != "" && x.pending[rid] != nil {
+			kind, id = headResult, []byte(rid)
+		}
+	}
+	rec := lineRec{
+		Timestamp: lineString(head, end, "timestamp"),
+		UUID:      lineString(head, end, "uuid"),
+		SessionID: lineString(head, end, "sessionId"),
+		AgentID:   lineString(head, end, "agentId"),
+		Cwd:       lineString(head, end, "cwd"),
+		GitBranch: lineString(head, end, "gitBranch"),
+		Version:   lineString(head, end, "version"),
+	}
+	x.meta(rec.Cwd, rec.GitBranch, rec.Version, rec.SessionID, rec.Timestamp)
+	cwd := firstNonEmpty(rec.Cwd, x.st.Meta.Cwd)
+	switch kind {
+	case headToolUse:
+		i := bytes.Index(head, callHead)
+		call := head[i+len(callHead):]
+		j := bytes.IndexByte(call, '"')
+		if j <= 0 {
+			return
+		}
+		pu := &pendingUse{ID: string(call[:j]), Name: jsonString(call, "name", false), Offset: x.run.base + int64(x.run.pos), Dropped: true}
+		// The input's small fields come before its long text or after it.
+		field := func(key string) string {
+			return firstNonEmpty(jsonString(call, key, false), jsonString(end, key, true))
+		}
+		if field("store") != "" {
+			if p, ok := x.mem.storePath(field("path")); ok {
+				pu.Name, pu.Paths = storeTool, []string{p}
+			}
+		} else if pu.Name == "Write" || pu.Name == "Edit" || pu.Name == "MultiEdit" {
+			if p, ok := x.mem.path(field("file_path"), cwd); ok {
+				pu.Paths = []string{p}
+			}
+		}
+		if len(pu.Paths) > 0 {
+			x.addPending(pu)
+		}
+	case headResult:
+		pu := x.pending[string(id)]
+		if pu == nil {
+			return
+		}
+		delete(x.pending, pu.ID)
+		x.run.unwatch(pu.ID)
+		ev := x.event(&rec, pu.ID, lineNo)
+		for _, p := range pu.Paths {
+			if pu.Name == "Read" {
+				x.observe(ev, model.MemObservation{Path: p, Kind: model.ObsRead, ContentDropped: true})
+				continue
+			}
+			x.applied(ev, pu, p, nil, "")
+		}
+	}
+}
+
+// lineString is an envelope field of a line known only by its ends: the
+// first occurrence in its head (envelope fields before the message), else
+// the last in its end (after it). Inside the message, strings are escaped,
+// so their quotes do not match.
+func lineString(head, end []byte, key string) string {
+	if s := jsonString(head, key, false); s != "" {
+		return s
+	}
+	return jsonString(end, key, true)
+}
+
+// jsonString finds "key":"..." in b (the last one when last) and returns
+// the string unescaped, "" when there is none or it is cut off.
+func jsonString(b []byte, key string, last bool) string {
+	pat := []byte(`"` + key + `":"`)
+	var i int
+	if last {
+		i = bytes.LastIndex(b, pat)
+	} else {
+		i = bytes.Index(b, pat)
+	}
+	if i < 0 {
+		return ""
+	}
+	v := b[i+len(pat)-1:]
+	for j := 1; j < len(v) && j < 4096; j++ {
+		switch v[j] {
+		case '\\':
+			j++
+		case '"':
+			var s string
+			if json.Unmarshal(v[:j+1], &s) != nil {
+				return ""
+			}
+			return s
+		}
+	}
+	return ""
 }

@@ -190,3 +190,43 @@ func TestBoundsKeepNewest(t *testing.T) {
 	os.Remove(files[1])
 	same("after a deletion", w.read(opts), cold())
 }
+
+// TestLongMemoryLines: a Write whose input and result lines are too long
+// to decode is still recorded (at its result's time and line), without
+// its text; so is one whose long input waited for a short result that
+// came in a later read. Each skipped line is a problem.
+func TestLongMemoryLines(t *testing.T) {
+	w := newTlogWorld(t)
+	p := w.memPath("a.md")
+	q := w.memPath("b.md")
+	b := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
+	huge := strings.Repeat("z", tlogChunk+1000)
+	lines := []string{
+		b.prompt("go"),
+		b.call("toolu_A", "Write", map[string]any{"file_path": p, "content": huge}),
+		b.result("toolu_A", "File created successfully at: "+p, false, writeTUR(p, huge, nil)),
+		b.call("toolu_B", "Write", map[string]any{"file_path": q, "content": huge}),
+	}
+	resultAt := b.ts.Add(-time.Second) // the stamp of toolu_A's result
+	f := w.file(uuid1+".jsonl", lines...)
+	opts := w.opts()
+	opts.maxLine = tlogChunk
+	l := w.read(opts)
+	ws := writesTo(l, p)
+	if len(ws) != 1 || !ws[0].TextDropped || ws[0].HasAfter || ws[0].Line != 3 || !ws[0].Time.Equal(resultAt) || ws[0].Session != uuid1 {
+		t.Fatalf("the long Write: %+v", ws)
+	}
+	if len(l.Problems) != 3 {
+		t.Errorf("problems: %q", l.Problems)
+	}
+	fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString(b.result("toolu_B", "File created successfully at: "+q, false, nil) + "\n")
+	fh.Close()
+	l = w.read(opts)
+	if ws := writesTo(l, q); len(ws) != 1 || !ws[0].TextDropped || ws[0].Line != 5 {
+		t.Fatalf("the long pending Write: %+v", ws)
+	}
+}

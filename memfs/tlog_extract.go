@@ -161,10 +161,11 @@ type extractor struct {
 	st      *fileState
 	run     *scanRun
 	pending map[string]*pendingUse
+	intern  map[string]string
 }
 
 func newExtractor(mem *memMatcher, tf transcriptFile, st *fileState, r *scanRun) *extractor {
-	x := &extractor{mem: mem, file: tf, st: st, run: r, pending: make(map[string]*pendingUse)}
+	x := &extractor{mem: mem, file: tf, st: st, run: r, pending: make(map[string]*pendingUse), intern: make(map[string]string)}
 	for _, p := range st.Pending {
 		x.pending[p.ID] = p
 	}
@@ -425,13 +426,33 @@ func (x *extractor) event(rec *lineRec, id string, lineNo int) event {
 		ev.session = firstNonEmpty(rec.SessionID, rec.SessionIDSn, x.file.session)
 		ev.agent = firstNonEmpty(rec.AgentID, x.file.agent)
 	}
+	ev.session, ev.agent, ev.cwd, ev.branch, ev.version = x.in(ev.session), x.in(ev.agent), x.in(ev.cwd), x.in(ev.branch), x.in(ev.version)
 	return ev
+}
+
+// maxIntern bounds the strings one file's extractor shares.
+const maxIntern = 1024
+
+// in returns one shared copy of a string events repeat (the session, the
+// cwd, a memory file's path): every event holding its own copy made a
+// write-dense transcript's events twice as large.
+func (x *extractor) in(s string) string {
+	if s == "" {
+		return s
+	}
+	if v, ok := x.intern[s]; ok {
+		return v
+	}
+	if len(x.intern) < maxIntern {
+		x.intern[s] = s
+	}
+	return s
 }
 
 func (x *extractor) write(ev event, key string, w model.MemWrite) {
 	w.Session, w.Agent, w.Time = ev.session, ev.agent, ev.t
 	w.Cwd, w.Branch, w.Version = ev.cwd, ev.branch, ev.version
-	w.Transcript, w.Line = x.file.path, ev.line
+	w.Transcript, w.Line, w.Path = x.file.path, ev.line, x.in(w.Path)
 	boundWrite(&w)
 	kw := keyedWrite{Key: key, Seq: x.st.Seq, Text: writeText(&w), W: w}
 	x.st.Seq++
@@ -441,7 +462,7 @@ func (x *extractor) write(ev event, key string, w model.MemWrite) {
 
 func (x *extractor) observe(ev event, o model.MemObservation) {
 	o.Session, o.Agent, o.Time, o.ID = ev.session, ev.agent, ev.t, ev.id
-	o.Transcript, o.Line = x.file.path, ev.line
+	o.Transcript, o.Line, o.Path = x.file.path, ev.line, x.in(o.Path)
 	if c, ok := capText(o.Content); !ok {
 		o.Content, o.Full, o.ContentDropped = c, false, true
 	}
