@@ -447,8 +447,14 @@ func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, t
 // assemble merges the per-file results into the log: deduplicated events,
 // sessions, counts and problems.
 func assemble(log *model.TranscriptLog, files []transcriptFile, states []*fileState) {
-	var writes []keyedWrite
-	var obs []model.MemObservation
+	nw, no := 0, 0
+	for _, st := range states {
+		if st != nil && !st.failed {
+			nw, no = nw+len(st.Writes), no+len(st.Obs)
+		}
+	}
+	writes := make([]keyedWrite, 0, nw)
+	obs := make([]model.MemObservation, 0, no)
 	for i, tf := range files {
 		st := states[i]
 		if st == nil {

@@ -3,6 +3,7 @@ package memfs
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -302,11 +303,14 @@ func BenchmarkTranscriptDense(b *testing.B) {
 		debug.FreeOSMemory()
 		resetPeakRSS(b)
 		start = time.Now()
-		l, err := ReadTranscripts(b.Context(), t.project(), TranscriptOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
+		var l *model.TranscriptLog
+		heap := peakHeap(func() {
+			if l, err = ReadTranscripts(b.Context(), t.project(), TranscriptOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		})
 		cold = time.Since(start)
+		b.ReportMetric(float64(heap)/(1<<20), "peak-heap-MB")
 		if len(l.Writes) == 0 {
 			b.Fatal("no writes found")
 		}
@@ -391,4 +395,76 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// BenchmarkTranscriptHostile reads the hostile transcripts cold
+// and reports the peak RSS of each read: three lines of
+// MEMTUI_HOSTILE_LINE_MB megabytes each (default 32; the case is
+// 250), a Write of that much to a memory file, its result and a Read
+// returning it; and forty Writes of MEMTUI_HOSTILE_PENDING_MB megabytes
+// (default 4; the case is 25) whose results never came.
+//
+//	MEMTUI_HOSTILE_LINE_MB=250 MEMTUI_HOSTILE_PENDING_MB=25 go test ./memfs/ -run XXX -bench TranscriptHostile -benchtime 1x
+func BenchmarkTranscriptHostile(b *testing.B) {
+	mbEnv := func(name string, def int) int {
+		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+			return n
+		}
+		return def
+	}
+	lineMB, pendMB := mbEnv("MEMTUI_HOSTILE_LINE_MB", 32), mbEnv("MEMTUI_HOSTILE_PENDING_MB", 4)
+	cases := []struct {
+		name  string
+		lines func(b *lineBuilder, mem string) []string
+	}{
+		{"long-lines", func(lb *lineBuilder, mem string) []string {
+			p := filepath.Join(mem, "big.md")
+			huge := strings.Repeat("a memory line nobody needs whole\n", lineMB<<20/33)
+			return []string{
+				lb.call("toolu_W", "Write", map[string]any{"file_path": p, "content": huge}),
+				lb.result("toolu_W", "File created successfully at: "+p, false, writeTUR(p, huge, nil)),
+				lb.call("toolu_R", "Read", map[string]any{"file_path": p}),
+				lb.result("toolu_R", huge, false, nil),
+			}
+		}},
+		{"pending-inputs", func(lb *lineBuilder, mem string) []string {
+			var ls []string
+			for i := range 40 {
+				p := filepath.Join(mem, fmt.Sprintf("m%d.md", i))
+				ls = append(ls, lb.call(fmt.Sprintf("toolu_%02d", i), "Write", map[string]any{"file_path": p,
+					"content": strings.Repeat(fmt.Sprintf("pending %d ", i), pendMB<<20/11)}))
+			}
+			return ls
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			tdir := filepath.Join(dir, "projects", genSlug)
+			mem := filepath.Join(tdir, "memory")
+			if err := os.MkdirAll(mem, 0o700); err != nil {
+				b.Fatal(err)
+			}
+			lb := newLines(uuid1, genCwd, time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
+			f, err := os.Create(filepath.Join(tdir, uuid1+".jsonl"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, l := range c.lines(lb, mem) {
+				f.WriteString(l + "\n")
+			}
+			f.Close()
+			p := &model.Project{TranscriptDir: tdir, Dirs: []*model.MemoryDir{{Path: mem, Kind: model.DirAuto}}}
+			var peak int64
+			for b.Loop() {
+				debug.FreeOSMemory()
+				resetPeakRSS(b)
+				if _, err := ReadTranscripts(b.Context(), p, TranscriptOptions{CacheDir: filepath.Join(b.TempDir(), "cache")}); err != nil {
+					b.Fatal(err)
+				}
+				peak = max(peak, peakRSS(b))
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+		})
+	}
 }

@@ -54,8 +54,11 @@ const (
 	// maxPendingText bounds the input text kept for a file's calls still
 	// waiting for their results; a call beyond it is kept without text.
 	maxPendingText = 4 << 20
-	// maxKeptEvents is how many writes and observations a project keeps.
-	maxKeptEvents = 1 << 16
+	// maxKeptEvents is how many writes and observations a project keeps:
+	// at some ten per session (an index load, recalls, reads, a few
+	// writes), some three thousand sessions, more than most projects hold
+	// within Claude Code's 30 days of transcripts.
+	maxKeptEvents = 1 << 15
 	// maxKeptText is how many bytes of their text a project keeps (what
 	// the cache holds of memory text at rest, counted as it is stored).
 	maxKeptText = 12 << 20
@@ -204,7 +207,7 @@ func (st *fileState) trim(c cuts) bool {
 		ws = append(ws, *kw)
 	}
 	clear(st.Writes[len(ws):])
-	st.Writes = ws
+	st.Writes = shrink(ws)
 	os := st.Obs[:0]
 	for i := range st.Obs {
 		ko := &st.Obs[i]
@@ -220,8 +223,18 @@ func (st *fileState) trim(c cuts) bool {
 		os = append(os, *ko)
 	}
 	clear(st.Obs[len(os):])
-	st.Obs = os
+	st.Obs = shrink(os)
 	return changed
+}
+
+// shrink gives a slice trimmed to a fraction of its capacity an array of
+// its own size: the array a file's events grew to before the cut caught
+// up with them would otherwise stay allocated to the end.
+func shrink[T any](s []T) []T {
+	if cap(s) > 64 && len(s) < cap(s)/4 {
+		return append(make([]T, 0, len(s)+len(s)/4), s...)
+	}
+	return s
 }
 
 // dropWriteText leaves a write known to have happened, not what it left.
