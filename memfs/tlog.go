@@ -82,6 +82,13 @@ const (
 // unchanged is not opened again, and one that only grew is read from where
 // the last call stopped. ReadTranscripts writes nothing outside CacheDir,
 // and returns ctx.Err() promptly when ctx is cancelled.
+//
+// Memory and cache stay bounded whatever the transcripts hold
+// (tlog_bound.go): no text over a memory file's size is kept, a line
+// over maxLineDefault is known only by its ends, and a project keeps its
+// newest maxKeptEvents events with the newest maxKeptText bytes of their
+// text. When that leaves anything out, the log says from when it is
+// complete (Since, TextSince) and a Problem says so.
 func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptions) (*model.TranscriptLog, error) {
 	if p == nil {
 		return nil, errors.New("ReadTranscripts: no project")

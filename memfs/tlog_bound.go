@@ -52,8 +52,9 @@ const (
 	// replaced, an edit's strings, what a read or recall showed).
 	maxMemText = int(DefaultMaxFileBytes)
 	// maxPendingText bounds the input text kept for a file's calls still
-	// waiting for their results; a call beyond it is kept without text.
-	maxPendingText = 4 << 20
+	// waiting for their results (a live session's parallel Writes, or
+	// calls that never got one); a call beyond it is kept without text.
+	maxPendingText = 2 << 20
 	// maxKeptEvents is how many writes and observations a project keeps:
 	// at some ten per session (an index load, recalls, reads, a few
 	// writes), some three thousand sessions, more than most projects hold
