@@ -585,6 +585,11 @@ func (h *history) walk(w int, u *unit) outcome {
 			// The file x started from did not have u. Either x worked from
 			// a copy older than w (the race), or u was gone before x.
 			if xw.Kind == model.WriteMemtui || !h.predates(xw.Before, w) {
+				if h.mayHaveSeenUnkept(xw) {
+					// Its copy may be one from the history the reader did
+					// not keep: which of the two cannot be told.
+					return outcome{culprit: -1}
+				}
 				return h.vanished(unknown, lastSeen, xw.Time)
 			}
 			stale = true

@@ -614,6 +614,23 @@ func TestLostUpdateBoundedHistory(t *testing.T) {
 		}
 	})
 
+	t.Run("stale copy from before the kept history", func(t *testing.T) {
+		// B rewrote the index from a copy no kept state matches: had the
+		// history been whole, it would show whether B read that copy
+		// before A's edit (the race) or the entry went some other way.
+		old := idx0 + "- [Old note](old_note.md) — since removed\n"
+		log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "Release freeze", "feat/billing", at(1)).
+			edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+			write(raceB, at(20), "MEMORY.md", old, idxB).build()
+		if lost := LostUpdates(d, log); len(lost) != 1 || lost[0].Definite {
+			t.Fatalf("with the whole history the entry is possibly lost: %+v", lost)
+		}
+		log.Since = at(12)
+		if lost := LostUpdates(d, log); len(lost) != 0 {
+			t.Errorf("B's copy may predate the kept history, yet the entry is reported: %+v", lost)
+		}
+	})
+
 	t.Run("write text not kept", func(t *testing.T) {
 		b := raceLog().session(raceC, "Cleanup", "main", at(2))
 		w := b.base(raceC, at(17), "MEMORY.md", model.WriteFull)
