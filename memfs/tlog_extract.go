@@ -45,7 +45,7 @@ type pendingUse struct {
 	Dropped bool
 }
 
-// inputText is how many bytes of text a call's input holds.
+// text is how many bytes of text a call's input holds.
 func (in *toolInput) text() int {
 	n := len(in.OldString) + len(in.NewString) + len(in.Command)
 	if in.Content != nil {

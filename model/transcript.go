@@ -153,7 +153,8 @@ type TranscriptLog struct {
 	Observations []MemObservation
 	// Oldest is the earliest timestamp in any transcript read: heat only
 	// covers what the transcripts still hold (Claude Code deletes them
-	// after cleanupPeriodDays, 30 by default).
+	// after cleanupPeriodDays, 30 by default), and no further back than
+	// Since when the reader left older events out.
 	Oldest time.Time
 	// Files and Bytes count the transcript files and bytes covered; Read
 	// is how many bytes this load actually read (0 when the cache had it).
