@@ -351,7 +351,7 @@ func loadOrGenDense(dir string, mb int) (*genTree, error) {
 		t.memdir = filepath.Join(t.tdir, "memory")
 		return t, nil
 	}
-	t, err := genDenseTree(dir, mb, 1)
+	t, err := genDenseTree(dir, mb, 4<<10, 1)
 	if err != nil {
 		return nil, err
 	}

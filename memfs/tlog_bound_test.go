@@ -230,3 +230,33 @@ func TestLongMemoryLines(t *testing.T) {
 		t.Fatalf("the long pending Write: %+v", ws)
 	}
 }
+
+// TestBoundsDenseTree: on a write-dense tree of many sessions, what the
+// bounds keep does not depend on how many workers scanned or in which
+// order they finished, and a warm start gives it again.
+func TestBoundsDenseTree(t *testing.T) {
+	tr, err := genDenseTree(t.TempDir(), 3, 64, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.files) < 10 {
+		t.Fatalf("only %d sessions generated", len(tr.files))
+	}
+	read := func(workers int, cache string) *model.TranscriptLog {
+		l, err := ReadTranscripts(t.Context(), tr.project(), TranscriptOptions{Workers: workers, CacheDir: cache, maxEvents: 400, maxText: 64 << 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	one := read(1, "")
+	if n := len(one.Writes) + len(one.Observations); n != 400 || one.Since.IsZero() || one.TextSince.IsZero() {
+		t.Fatalf("kept %d events, since %v, text since %v", n, one.Since, one.TextSince)
+	}
+	cache := t.TempDir()
+	for i, l := range []*model.TranscriptLog{read(4, ""), read(4, cache), read(4, cache)} {
+		if !reflect.DeepEqual(one.Writes, l.Writes) || !reflect.DeepEqual(one.Observations, l.Observations) || !one.Since.Equal(l.Since) || !one.TextSince.Equal(l.TextSince) {
+			t.Fatalf("read %d differs from a one-worker read", i)
+		}
+	}
+}

@@ -342,13 +342,13 @@ func (g *generator) file(path string, size int64, main bool) error {
 }
 
 // genDenseTree writes a write-dense transcript tree of about mb megabytes:
-// sessions of log-normal sizes in which every event is a Write of unique
+// sessions of log-normal sizes (median sessKB kilobytes) in which every event is a Write of unique
 // content to one of 40 memory files (with the successful result Claude
 // Code records: the content again and the file it replaced), now and then
 // an Edit of MEMORY.md, a Read or a recall of a memory. It is the worst
 // case for what the reader keeps: every line is a memory event, and no
 // two texts are the same.
-func genDenseTree(config string, mb int, seed uint64) (*genTree, error) {
+func genDenseTree(config string, mb, sessKB int, seed uint64) (*genTree, error) {
 	t := &genTree{config: config, slug: genSlug, tdir: filepath.Join(config, "projects", genSlug)}
 	t.memdir = filepath.Join(t.tdir, "memory")
 	if err := os.MkdirAll(t.memdir, 0o755); err != nil {
@@ -360,7 +360,7 @@ func genDenseTree(config string, mb int, seed uint64) (*genTree, error) {
 	last := map[string]string{} // each file's content as the last write left it
 	target := int64(mb) << 20
 	for t.bytes < target {
-		size := int64(math.Exp(g.r.NormFloat64()*1.0+math.Log(4<<20))) + 64<<10
+		size := int64(math.Exp(g.r.NormFloat64()*1.0+math.Log(float64(sessKB)*1024))) + 64<<10
 		size = min(size, target-t.bytes+64<<10)
 		g.sess, g.agent = g.uuid(), ""
 		path := filepath.Join(t.tdir, g.sess+".jsonl")
