@@ -16,8 +16,9 @@ import (
 // appended (a live session, read in between): it must never fail or
 // panic, every event must name a file in the memory dir, and reading in
 // two steps through the cache must give exactly what one cold read gives:
-// with the default bounds, and with bounds so low that the reader leaves
-// events and texts out (tlog_bound.go).
+// with the default bounds for an even cut, and for an odd one with bounds
+// so low (taken from the cut) that the reader leaves events and texts out
+// (tlog_bound.go).
 func FuzzTranscript(f *testing.F) {
 	for _, name := range []string{"5f0c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90.jsonl", "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d.jsonl", "8c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "transcripts", name))
@@ -25,7 +26,9 @@ func FuzzTranscript(f *testing.F) {
 			f.Fatal(err)
 		}
 		for k := 1; k < 10; k++ {
-			f.Add(b, uint16(len(b)*k/10)) // cuts all through the file
+			c := uint16(len(b) * k / 10) // cuts all through the file
+			f.Add(b, c&^1)
+			f.Add(b, c|1)
 		}
 		f.Add(b[:len(b)*2/3], uint16(7))
 	}
@@ -50,44 +53,40 @@ func FuzzTranscript(f *testing.F) {
 			}
 			return l
 		}
-		for _, bounds := range []struct {
-			events int
-			text   int64
-		}{{0, 0}, {3, 300}, {12, 100}} {
-			maxEvents, maxText = bounds.events, bounds.text
-			os.RemoveAll(filepath.Join(home, "cache"))
-			if err := os.WriteFile(file, data, 0o600); err != nil {
-				t.Fatal(err)
+		if cut%2 == 1 {
+			maxEvents, maxText = 2+int(cut/2%12), 50+int64(cut%500)
+		}
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		whole := read("")
+		for _, w := range whole.Writes {
+			if !strings.HasPrefix(w.Path, mem+string(filepath.Separator)) {
+				t.Fatalf("a write outside the memory dir: %q", w.Path)
 			}
-			whole := read("")
-			for _, w := range whole.Writes {
-				if !strings.HasPrefix(w.Path, mem+string(filepath.Separator)) {
-					t.Fatalf("a write outside the memory dir: %q", w.Path)
-				}
+		}
+		for _, o := range whole.Observations {
+			if !strings.HasPrefix(o.Path, mem+string(filepath.Separator)) {
+				t.Fatalf("an observation outside the memory dir: %q", o.Path)
 			}
-			for _, o := range whole.Observations {
-				if !strings.HasPrefix(o.Path, mem+string(filepath.Separator)) {
-					t.Fatalf("an observation outside the memory dir: %q", o.Path)
-				}
-			}
+		}
 
-			k := int(cut) % (len(data) + 1)
-			cache := filepath.Join(home, "cache")
-			if err := os.WriteFile(file, data[:k], 0o600); err != nil {
-				t.Fatal(err)
-			}
-			read(cache)
-			fh, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fh.Write(data[k:])
-			fh.Close()
-			steps := read(cache)
-			if !reflect.DeepEqual(whole.Writes, steps.Writes) || !reflect.DeepEqual(whole.Observations, steps.Observations) ||
-				!whole.Since.Equal(steps.Since) || !whole.TextSince.Equal(steps.TextSince) {
-				t.Fatalf("reading in two steps (cut at %d) differs from one read:\nwhole: %+v\n%+v\nsteps: %+v\n%+v", k, whole.Writes, whole.Observations, steps.Writes, steps.Observations)
-			}
+		k := int(cut) % (len(data) + 1)
+		cache := filepath.Join(home, "cache")
+		if err := os.WriteFile(file, data[:k], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		read(cache)
+		fh, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fh.Write(data[k:])
+		fh.Close()
+		steps := read(cache)
+		if !reflect.DeepEqual(whole.Writes, steps.Writes) || !reflect.DeepEqual(whole.Observations, steps.Observations) ||
+			!whole.Since.Equal(steps.Since) || !whole.TextSince.Equal(steps.TextSince) {
+			t.Fatalf("reading in two steps (cut at %d) differs from one read:\nwhole: %+v\n%+v\nsteps: %+v\n%+v", k, whole.Writes, whole.Observations, steps.Writes, steps.Observations)
 		}
 	})
 }
