@@ -43,9 +43,12 @@ import (
 // again from scratch (see readProjectTranscripts).
 //
 // While scanning, a keeper shared by the workers tracks the cut as far as
-// the events seen so far allow, and each file drops what is certainly
-// beyond it every trimEvery events: memory stays bounded during the scan
-// too, not only in the result.
+// the events seen so far allow; the file being scanned drops what is
+// certainly beyond it every trimEvery events, and the files already done
+// are trimmed again as the cut moves on (scanAll): memory stays bounded
+// during the scan too, not only in the result. Lines are bounded apart
+// (maxLineDefault, longLine), and so are the inputs of calls still
+// waiting for their results (maxPendingText, boundInput).
 
 const (
 	// maxMemText is the longest text kept (a write's content, the file it
