@@ -585,6 +585,11 @@ func (h *history) walk(w int, u *unit) outcome {
 			// The file x started from did not have u. Either x worked from
 			// a copy older than w (the race), or u was gone before x.
 			if xw.Kind == model.WriteMemtui || !h.predates(xw.Before, w) {
+				if h.mayHaveSeenUnkept(xw) {
+					// Its copy may be one from the history the reader did
+					// not keep: which of the two cannot be told.
+					return outcome{culprit: -1}
+				}
 				return h.vanished(unknown, lastSeen, xw.Time)
 			}
 			stale = true
@@ -751,6 +756,9 @@ func (h *history) unknownWhat(w *model.MemWrite) string {
 		}
 		return s
 	}
+	if w.TextDropped {
+		return h.who(w) + " wrote the file at " + at + " and memtui did not keep what (too large, or older than the history it keeps)"
+	}
 	return h.who(w) + " wrote the file at " + at + " and the transcript does not say what"
 }
 
@@ -762,10 +770,16 @@ func (h *history) knew(w, x int, u *unit) bool {
 	if same(&h.writes[w], xw) {
 		return true // the session that wrote the text knows it
 	}
+	if h.mayHaveSeenUnkept(xw) {
+		return true
+	}
 	for k := 0; k < x; k++ {
 		kw := &h.writes[k]
 		if !same(kw, xw) {
 			continue
+		}
+		if kw.TextDropped {
+			return true // what it wrote is not kept: it may have held u
 		}
 		if kw.HasAfter && u.seenIn(kw.After) {
 			return true
@@ -783,7 +797,8 @@ func (h *history) knew(w, x int, u *unit) bool {
 		if !o.SessionIs(xw.Session) || o.Agent != xw.Agent || o.ID != "" && o.ID == xw.ToolUseID {
 			continue
 		}
-		if u.seenIn(o.Content) {
+		if o.ContentDropped || u.seenIn(o.Content) {
+			// (A content not kept may have held u.)
 			return true
 		}
 		// "Unchanged since last read" after the text was written means
@@ -802,6 +817,19 @@ func (h *history) knew(w, x int, u *unit) bool {
 		}
 	}
 	return false
+}
+
+// mayHaveSeenUnkept reports whether the session of write x may have seen
+// the file in events the log does not hold: the reader keeps only the
+// newest events of a project (log.Since), and a session that was already
+// running before them may have read anything then. Taking it to have
+// seen the text says less, never something false.
+func (h *history) mayHaveSeenUnkept(xw *model.MemWrite) bool {
+	if h.log.Since.IsZero() || xw.Kind == model.WriteMemtui {
+		return false
+	}
+	s := h.log.Sessions[xw.Session]
+	return s == nil || s.Start.IsZero() || !s.Start.After(h.log.Since)
 }
 
 // same reports whether two writes came from the same agent: one session's

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memtui/memtui/model"
 )
@@ -582,4 +583,66 @@ func TestLostUpdateForkCopiesCountAsTheSameWriter(t *testing.T) {
 	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
 		t.Fatalf("a fork removing its own copied entry was reported as lost: %+v", lost)
 	}
+}
+
+// When the reader did not keep part of the history (tlog_bound.go in
+// memfs), the race must not be reported as certain on the strength of
+// what is missing: a read whose content was not kept may have shown the
+// text, a session running before the kept history may have read it, and
+// a write whose text was not kept is one of unknown content.
+func TestLostUpdateBoundedHistory(t *testing.T) {
+	d := lostMemDir(withIndex(idxB))
+
+	t.Run("read not kept", func(t *testing.T) {
+		b := raceLog()
+		b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsRead,
+			Session: raceB, Time: at(16), ContentDropped: true, ID: "toolu_dropped"})
+		if lost := LostUpdates(d, b.build()); len(lost) != 0 {
+			t.Errorf("B may have read the deploy entry at 09:16, yet it is reported lost: %+v", lost)
+		}
+	})
+
+	t.Run("session older than the kept history", func(t *testing.T) {
+		log := raceLog().build()
+		log.Since = at(12) // B started at 09:01: it may have read anything before 09:12
+		if lost := LostUpdates(d, log); len(lost) != 0 {
+			t.Errorf("B's reads before the kept history are unknown, yet the entry is reported lost: %+v", lost)
+		}
+		log.Since = at(0).Add(-time.Hour) // both sessions started after: nothing of theirs is missing
+		if lost := LostUpdates(d, log); len(lost) != 1 || !lost[0].Definite {
+			t.Errorf("with the whole history kept the loss is certain: %+v", lost)
+		}
+	})
+
+	t.Run("stale copy from before the kept history", func(t *testing.T) {
+		// B rewrote the index from a copy no kept state matches: had the
+		// history been whole, it would show whether B read that copy
+		// before A's edit (the race) or the entry went some other way.
+		old := idx0 + "- [Old note](old_note.md) — since removed\n"
+		log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "Release freeze", "feat/billing", at(1)).
+			edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+			write(raceB, at(20), "MEMORY.md", old, idxB).build()
+		if lost := LostUpdates(d, log); len(lost) != 1 || lost[0].Definite {
+			t.Fatalf("with the whole history the entry is possibly lost: %+v", lost)
+		}
+		log.Since = at(12)
+		if lost := LostUpdates(d, log); len(lost) != 0 {
+			t.Errorf("B's copy may predate the kept history, yet the entry is reported: %+v", lost)
+		}
+	})
+
+	t.Run("write text not kept", func(t *testing.T) {
+		b := raceLog().session(raceC, "Cleanup", "main", at(2))
+		w := b.base(raceC, at(17), "MEMORY.md", model.WriteFull)
+		w.TextDropped = true
+		log := b.add(w).build()
+		lost := LostUpdates(d, log)
+		if len(lost) != 1 || lost[0].Definite {
+			t.Fatalf("after a write of unknown content the loss can only be possible: %+v", lost)
+		}
+		fs := lostFindings(t, lostProject(log), d, Options{})
+		if len(fs) != 1 || !strings.Contains(fs[0].Message, "possibly") {
+			t.Fatalf("findings: %+v", fs)
+		}
+	})
 }

@@ -34,6 +34,10 @@ type TranscriptOptions struct {
 
 	// maxLine is the longest line kept (0: maxLineDefault); tests lower it.
 	maxLine int
+	// maxEvents and maxText are the project's bounds (0: maxKeptEvents,
+	// maxKeptText); tests lower them.
+	maxEvents int
+	maxText   int64
 	// onOpen, when set, is called with each transcript path opened; tests
 	// use it to prove a warm start opens none.
 	onOpen func(path string)
@@ -48,11 +52,14 @@ const (
 	// to them (measured at 2 GB: 256 KiB reads are 5% faster than 4 MiB
 	// ones; 64 KiB ones lose it again to syscalls).
 	tlogRead = 256 << 10
-	// maxLineDefault bounds the buffer a single line may grow it to. The
-	// writer batches up to 100 MB per append (transcripts §5.1), so a real
-	// line stays well under this; anything longer is skipped with a
-	// Problem rather than exhausting memory.
-	maxLineDefault = 256 << 20
+	// maxLineDefault bounds the buffer a single line may grow it to, and
+	// so the line decoded at once. A line that matters carries at most a
+	// memory file's text a few times over (a Write's input; its result
+	// with the content, the file it replaced and their diff), and no text
+	// over DefaultMaxFileBytes is kept (tlog_bound.go), so a longer line
+	// can only hold text memtui would drop: it is skipped with a Problem
+	// rather than held whole (three 250 MB lines once took 4.9 GB).
+	maxLineDefault = 16 << 20
 )
 
 // ReadTranscripts reads what a project's transcripts say about its memories:
@@ -75,12 +82,25 @@ const (
 // unchanged is not opened again, and one that only grew is read from where
 // the last call stopped. ReadTranscripts writes nothing outside CacheDir,
 // and returns ctx.Err() promptly when ctx is cancelled.
+//
+// Memory and cache stay bounded whatever the transcripts hold
+// (tlog_bound.go): no text over a memory file's size is kept, a line
+// over maxLineDefault is known only by its ends, and a project keeps its
+// newest maxKeptEvents events with the newest maxKeptText bytes of their
+// text. When that leaves anything out, the log says from when it is
+// complete (Since, TextSince) and a Problem says so.
 func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptions) (*model.TranscriptLog, error) {
 	if p == nil {
 		return nil, errors.New("ReadTranscripts: no project")
 	}
 	if opts.maxLine <= 0 {
 		opts.maxLine = maxLineDefault
+	}
+	if opts.maxEvents <= 0 {
+		opts.maxEvents = maxKeptEvents
+	}
+	if opts.maxText <= 0 {
+		opts.maxText = maxKeptText
 	}
 	log := &model.TranscriptLog{Sessions: make(map[string]*model.Session)}
 	dirs := memoryDirs(p)
@@ -154,22 +174,51 @@ func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opt
 	mem := newMemMatcher(dirs, opts.Home)
 	mem.movedFrom(tdir)
 
-	states := make([]*fileState, len(files))
-	var todo []int
-	for i, tf := range files {
-		st := cache.Files[tf.path]
-		if st != nil && st.Size == tf.size && st.ModTime == tf.mod.UnixNano() {
-			states[i] = st // unchanged: not even opened
-			continue
-		}
-		todo = append(todo, i)
+	states, todo := unchanged(files, cache)
+	if cache.Cuts.any() && lostEvents(files, todo, cache) {
+		// The cached states were trimmed against events that are gone
+		// now: only a fresh read gives what a cold read gives.
+		cache.Files, cache.Cuts = map[string]*fileState{}, cuts{}
+		states, todo = unchanged(files, cache)
 	}
-	read, err := scanAll(ctx, files, states, todo, cache, mem, opts)
+	keep := newKeeper(opts.maxEvents, opts.maxText)
+	if len(todo) > 0 {
+		// What the cache holds counts against the bounds from the start.
+		for _, st := range states {
+			if st == nil {
+				continue
+			}
+			for i := range st.Writes {
+				keep.add(st.Writes[i].key(st.Path), st.Writes[i].Text)
+			}
+			for i := range st.Obs {
+				keep.add(st.Obs[i].key(st.Path), st.Obs[i].Text)
+			}
+		}
+	}
+	read, err := scanAll(ctx, files, states, todo, cache, mem, keep, opts)
 	if err != nil {
 		return err
 	}
 	log.Read = read
+	trimmed := false
 	if len(todo) > 0 || len(cache.Files) != countKept(states) {
+		// Select exactly over everything: the keeper's cut was as far as
+		// the events seen at the time allowed.
+		// What was trimmed before (the keeper's cuts while scanning, the
+		// cache's from earlier reads) is gone from the states: the cut is
+		// the latest of those and of the selection over what is left.
+		c := finalCuts(states, opts.maxEvents, opts.maxText)
+		c.join(keep.cuts())
+		c.join(cache.Cuts)
+		cache.Cuts = c
+		for _, st := range states {
+			if st != nil && st.trim(cache.Cuts) {
+				trimmed = true
+			}
+		}
+	}
+	if len(todo) > 0 || trimmed || len(cache.Files) != countKept(states) {
 		cache.Files = make(map[string]*fileState, len(states))
 		for _, st := range states {
 			if st != nil && !st.failed {
@@ -179,7 +228,71 @@ func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opt
 		saveTranscriptCache(opts.CacheDir, cache)
 	}
 	assemble(log, files, states)
+	if c := cache.Cuts; c.any() {
+		log.Problems = append(log.Problems, boundsProblem(c, opts.maxEvents, opts.maxText))
+		if c.HasCut {
+			log.Since = c.Cut.T
+			if log.Oldest.Before(log.Since) {
+				log.Oldest = log.Since // heat covers only what is kept
+			}
+		}
+		if c.HasTextCut {
+			log.TextSince = c.TextCut.T
+		}
+	}
 	return nil
+}
+
+// unchanged sets the states of the files whose size and mtime are what
+// the cache recorded (they are not even opened) and lists the others.
+func unchanged(files []transcriptFile, cache *transcriptCache) ([]*fileState, []int) {
+	states := make([]*fileState, len(files))
+	var todo []int
+	for i, tf := range files {
+		st := cache.Files[tf.path]
+		if st != nil && st.Size == tf.size && st.ModTime == tf.mod.UnixNano() {
+			states[i] = st
+			continue
+		}
+		todo = append(todo, i)
+	}
+	return states, todo
+}
+
+// lostEvents reports whether events the cache was selected over are gone:
+// a cached transcript deleted, or rewritten rather than appended to.
+func lostEvents(files []transcriptFile, todo []int, cache *transcriptCache) bool {
+	listed := make(map[string]bool, len(files))
+	for _, tf := range files {
+		listed[tf.path] = true
+	}
+	for p := range cache.Files {
+		if !listed[p] {
+			return true
+		}
+	}
+	for _, i := range todo {
+		prev := cache.Files[files[i].path]
+		if prev != nil && !appendedTo(files[i].path, prev) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendedTo reports whether the file still begins with what prev read.
+func appendedTo(path string, prev *fileState) bool {
+	f, err := openRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	st, _, _ := resumeState(f, prev, fi.Size())
+	return st == prev
 }
 
 func countKept(states []*fileState) int {
@@ -298,17 +411,19 @@ func statTranscript(tf *transcriptFile, e fs.DirEntry) bool {
 // scanAll scans the files in todo on opts.Workers goroutines, largest first
 // so one big session does not finish alone at the end. It returns the bytes
 // read; states[i] is set for each file scanned.
-func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, todo []int, cache *transcriptCache, mem *memMatcher, opts TranscriptOptions) (int64, error) {
+func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, todo []int, cache *transcriptCache, mem *memMatcher, keep *keeper, opts TranscriptOptions) (int64, error) {
 	sort.Slice(todo, func(a, b int) bool { return files[todo[a]].size > files[todo[b]].size })
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	// A scanner holds a large buffer: one per worker, not one per file.
-	scanners := sync.Pool{New: func() any { return newScanner(mem, opts) }}
+	scanners := sync.Pool{New: func() any { return newScanner(mem, keep, opts) }}
 	var (
 		mu   sync.Mutex
 		read int64
+		done []*fileState // scanned, held until the final selection
+		held int          // events they held when last trimmed, and since
 	)
 	parallel(ctx, len(todo), workers, func(k int) {
 		sc := scanners.Get().(*scanner)
@@ -316,9 +431,22 @@ func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, t
 		i := todo[k]
 		st, n := sc.scan(ctx, files[i], cache.Files[files[i].path])
 		mu.Lock()
+		defer mu.Unlock()
 		states[i] = st
 		read += n
-		mu.Unlock()
+		done = append(done, st)
+		held += len(st.Writes) + len(st.Obs)
+		if held > keep.maxEvents+keep.maxEvents/4 {
+			// A file is trimmed to the cut as it stood when it was
+			// done; the cut has moved on since, so trim them all again,
+			// or files done early would hold their events to the end.
+			c := keep.cuts()
+			held = 0
+			for _, d := range done {
+				d.trim(c)
+				held += len(d.Writes) + len(d.Obs)
+			}
+		}
 	})
 	if err := ctx.Err(); err != nil {
 		return read, err
@@ -329,8 +457,14 @@ func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, t
 // assemble merges the per-file results into the log: deduplicated events,
 // sessions, counts and problems.
 func assemble(log *model.TranscriptLog, files []transcriptFile, states []*fileState) {
-	var writes []keyedWrite
-	var obs []model.MemObservation
+	nw, no := 0, 0
+	for _, st := range states {
+		if st != nil && !st.failed {
+			nw, no = nw+len(st.Writes), no+len(st.Obs)
+		}
+	}
+	writes := make([]keyedWrite, 0, nw)
+	obs := make([]model.MemObservation, 0, no)
 	for i, tf := range files {
 		st := states[i]
 		if st == nil {
@@ -343,7 +477,9 @@ func assemble(log *model.TranscriptLog, files []transcriptFile, states []*fileSt
 		log.Files++
 		log.Bytes += tf.size
 		writes = append(writes, st.Writes...)
-		obs = append(obs, st.Obs...)
+		for i := range st.Obs {
+			obs = append(obs, st.Obs[i].O)
+		}
 		if f := st.Meta.First; !f.IsZero() && (log.Oldest.IsZero() || f.Before(log.Oldest)) {
 			log.Oldest = f
 		}

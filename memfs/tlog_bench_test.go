@@ -3,14 +3,19 @@ package memfs
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -260,4 +265,217 @@ func peakHeap(f func()) uint64 {
 	close(done)
 	wg.Wait()
 	return peak
+}
+
+// BenchmarkTranscriptDense reads a write-dense tree (genDenseTree) of
+// MEMTUI_DENSE_MB megabytes (default 64; the target is stated at 2048),
+// kept in MEMTUI_DENSE_DIR across runs when set. Each iteration reads it
+// cold without a cache, then cold into a fresh cache, then warm from that
+// cache. It reports the process's peak RSS over the cold reads (VmHWM,
+// reset before them), the cache file's size (also as a percentage of the
+// transcript bytes), and the times: the targets are a peak under 300 MB
+// and a cache under 2% at 2 GB, with cold and warm reads no slower than
+// before the bounds.
+//
+//	MEMTUI_DENSE_MB=2048 MEMTUI_DENSE_DIR=/tmp/dense go test ./memfs/ -run XXX -bench TranscriptDense -benchtime 1x
+func BenchmarkTranscriptDense(b *testing.B) {
+	mb := 64
+	if n, err := strconv.Atoi(os.Getenv("MEMTUI_DENSE_MB")); err == nil && n > 0 {
+		mb = n
+	}
+	dir := os.Getenv("MEMTUI_DENSE_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	t, err := loadOrGenDense(dir, mb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(t.bytes)
+	var peak, cacheBytes int64
+	var cold, warm, catT time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := catTranscripts(t.files); err != nil {
+			b.Fatal(err)
+		}
+		catT = time.Since(start)
+		cache := filepath.Join(b.TempDir(), "cache")
+		debug.FreeOSMemory()
+		resetPeakRSS(b)
+		start = time.Now()
+		cpu0 := cpuTime()
+		var l *model.TranscriptLog
+		heap := peakHeap(func() {
+			if l, err = ReadTranscripts(b.Context(), t.project(), TranscriptOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		})
+		cold = time.Since(start)
+		b.ReportMetric(float64(cpuTime()-cpu0)/1e6, "cold-cpu-ms")
+		b.ReportMetric(float64(heap)/(1<<20), "peak-heap-MB")
+		if len(l.Writes) == 0 {
+			b.Fatal("no writes found")
+		}
+		l = nil
+		if _, err := ReadTranscripts(b.Context(), t.project(), TranscriptOptions{CacheDir: cache}); err != nil {
+			b.Fatal(err)
+		}
+		peak = peakRSS(b)
+		cacheBytes = dirSize(cache)
+		const warmRuns = 5
+		start = time.Now()
+		for range warmRuns {
+			l, err := ReadTranscripts(b.Context(), t.project(), TranscriptOptions{CacheDir: cache})
+			if err != nil || l.Read != 0 {
+				b.Fatalf("warm start: read %d bytes, %v", l.Read, err)
+			}
+		}
+		warm = time.Since(start) / warmRuns
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(float64(cacheBytes)/(1<<20), "cache-MB")
+	b.ReportMetric(100*float64(cacheBytes)/float64(t.bytes), "cache-%")
+	b.ReportMetric(float64(catT)/1e6, "cat-ms")
+	b.ReportMetric(float64(cold)/1e6, "cold-ms")
+	b.ReportMetric(float64(warm)/1e6, "warm-ms")
+}
+
+// loadOrGenDense is loadOrGenTree for the dense tree.
+func loadOrGenDense(dir string, mb int) (*genTree, error) {
+	stampPath := filepath.Join(dir, "dense.json")
+	var st treeStamp
+	if b, err := os.ReadFile(stampPath); err == nil && json.Unmarshal(b, &st) == nil && st.MB == mb {
+		t := &genTree{config: dir, slug: genSlug, files: st.Files, bytes: st.Bytes, writes: st.Writes, reads: st.Reads, recalls: st.Recalls}
+		t.tdir = filepath.Join(dir, "projects", genSlug)
+		t.memdir = filepath.Join(t.tdir, "memory")
+		return t, nil
+	}
+	t, err := genDenseTree(dir, mb, 4<<10, 1)
+	if err != nil {
+		return nil, err
+	}
+	st = treeStamp{MB: mb, Files: t.files, Bytes: t.bytes, Writes: t.writes, Reads: t.reads, Recalls: t.recalls}
+	b, _ := json.Marshal(st)
+	return t, os.WriteFile(stampPath, b, 0o644)
+}
+
+// resetPeakRSS resets the kernel's record of the process's peak RSS
+// (VmHWM) to its current RSS.
+func resetPeakRSS(b *testing.B) {
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Skipf("peak RSS cannot be reset here: %v", err)
+	}
+}
+
+// peakRSS is VmHWM from /proc/self/status, in bytes.
+func peakRSS(b *testing.B) int64 {
+	s, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range strings.Split(string(s), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	b.Fatal("no VmHWM in /proc/self/status")
+	return 0
+}
+
+// cpuTime is the CPU time (user and system) the process has used: on a
+// machine shared with other work, a steadier measure than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// BenchmarkTranscriptHostile reads the hostile transcripts cold
+// and reports the peak RSS of each read: three lines of
+// MEMTUI_HOSTILE_LINE_MB megabytes each (default 32; the case is
+// 250), a Write of that much to a memory file, its result and a Read
+// returning it; and forty Writes of MEMTUI_HOSTILE_PENDING_MB megabytes
+// (default 4; the case is 25) whose results never came.
+//
+//	MEMTUI_HOSTILE_LINE_MB=250 MEMTUI_HOSTILE_PENDING_MB=25 go test ./memfs/ -run XXX -bench TranscriptHostile -benchtime 1x
+func BenchmarkTranscriptHostile(b *testing.B) {
+	mbEnv := func(name string, def int) int {
+		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+			return n
+		}
+		return def
+	}
+	lineMB, pendMB := mbEnv("MEMTUI_HOSTILE_LINE_MB", 32), mbEnv("MEMTUI_HOSTILE_PENDING_MB", 4)
+	cases := []struct {
+		name  string
+		lines func(b *lineBuilder, mem string) []string
+	}{
+		{"long-lines", func(lb *lineBuilder, mem string) []string {
+			p := filepath.Join(mem, "big.md")
+			huge := strings.Repeat("a memory line nobody needs whole\n", lineMB<<20/33)
+			return []string{
+				lb.call("toolu_W", "Write", map[string]any{"file_path": p, "content": huge}),
+				lb.result("toolu_W", "File created successfully at: "+p, false, writeTUR(p, huge, nil)),
+				lb.call("toolu_R", "Read", map[string]any{"file_path": p}),
+				lb.result("toolu_R", huge, false, nil),
+			}
+		}},
+		{"pending-inputs", func(lb *lineBuilder, mem string) []string {
+			var ls []string
+			for i := range 40 {
+				p := filepath.Join(mem, fmt.Sprintf("m%d.md", i))
+				ls = append(ls, lb.call(fmt.Sprintf("toolu_%02d", i), "Write", map[string]any{"file_path": p,
+					"content": strings.Repeat(fmt.Sprintf("pending %d ", i), pendMB<<20/11)}))
+			}
+			return ls
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			tdir := filepath.Join(dir, "projects", genSlug)
+			mem := filepath.Join(tdir, "memory")
+			if err := os.MkdirAll(mem, 0o700); err != nil {
+				b.Fatal(err)
+			}
+			lb := newLines(uuid1, genCwd, time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
+			f, err := os.Create(filepath.Join(tdir, uuid1+".jsonl"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, l := range c.lines(lb, mem) {
+				f.WriteString(l + "\n")
+			}
+			f.Close()
+			p := &model.Project{TranscriptDir: tdir, Dirs: []*model.MemoryDir{{Path: mem, Kind: model.DirAuto}}}
+			var peak int64
+			for b.Loop() {
+				debug.FreeOSMemory()
+				resetPeakRSS(b)
+				if _, err := ReadTranscripts(b.Context(), p, TranscriptOptions{CacheDir: filepath.Join(b.TempDir(), "cache")}); err != nil {
+					b.Fatal(err)
+				}
+				peak = max(peak, peakRSS(b))
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+		})
+	}
 }

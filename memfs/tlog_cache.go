@@ -14,7 +14,7 @@ import (
 
 // transcriptCacheVersion changes whenever what is extracted or how it is
 // stored changes; a cache of another version is ignored.
-const transcriptCacheVersion = 2 // 2: paths under a moved config dir map to the auto memdir
+const transcriptCacheVersion = 3 // 3: bounded (events numbered, texts capped, cuts kept)
 
 // transcriptCache is one project's cache file: per transcript, where the
 // last scan stopped and what it found.
@@ -24,6 +24,9 @@ type transcriptCache struct {
 	// dirs, home); a file whose Key differs belongs to another setup.
 	Key   string
 	Files map[string]*fileState
+	// Cuts is the last selection (tlog_bound.go): what the states were
+	// trimmed to.
+	Cuts cuts
 }
 
 func cacheKey(tdir string, dirs []string, home string) string {

@@ -17,7 +17,18 @@ import (
 // (an observation's ID is its key).
 type keyedWrite struct {
 	Key string
-	W   model.MemWrite
+	// Seq is the event's place in its file and Text the bytes of text it
+	// was found with (before any trim): see tlog_bound.go.
+	Seq  int64
+	Text int64
+	W    model.MemWrite
+}
+
+// keyedObs is an observation with its place and text size.
+type keyedObs struct {
+	Seq  int64
+	Text int64
+	O    model.MemObservation
 }
 
 // pendingUse is a tool call on a memory file waiting for its result: only
@@ -28,6 +39,27 @@ type pendingUse struct {
 	Paths  []string // memory files it names (a Bash command may name several)
 	Input  toolInput
 	Offset int64 // file offset of the call's line
+	// Dropped is set when the input's text was over what is kept (a text
+	// over maxMemText, or the file's pending calls over maxPendingText):
+	// the call is still paired with its result, without that text.
+	Dropped bool
+}
+
+// text is how many bytes of text a call's input holds.
+func (in *toolInput) text() int {
+	n := len(in.OldString) + len(in.NewString) + len(in.Command)
+	if in.Content != nil {
+		n += len(*in.Content)
+	}
+	for _, e := range in.Edits {
+		n += len(e.OldString) + len(e.NewString) + len(e.OldCamel) + len(e.NewCamel)
+	}
+	return n
+}
+
+// dropText empties the input's texts (the path and numbers stay).
+func (in *toolInput) dropText() {
+	in.Content, in.OldString, in.NewString, in.Edits = nil, "", "", nil
 }
 
 // maxPending bounds the calls kept waiting in one file: a result comes
@@ -129,10 +161,11 @@ type extractor struct {
 	st      *fileState
 	run     *scanRun
 	pending map[string]*pendingUse
+	intern  map[string]string
 }
 
 func newExtractor(mem *memMatcher, tf transcriptFile, st *fileState, r *scanRun) *extractor {
-	x := &extractor{mem: mem, file: tf, st: st, run: r, pending: make(map[string]*pendingUse)}
+	x := &extractor{mem: mem, file: tf, st: st, run: r, pending: make(map[string]*pendingUse), intern: make(map[string]string)}
 	for _, p := range st.Pending {
 		x.pending[p.ID] = p
 	}
@@ -241,6 +274,9 @@ func (x *extractor) toolUse(rec *lineRec, b *block) {
 		return
 	}
 	pu := &pendingUse{ID: b.ID, Name: b.Name, Input: in, Offset: x.run.base + int64(x.run.pos)}
+	if len(in.Command) > maxMemText {
+		pu.Input.Command = in.Command[:maxMemText] // only the paths it names are used
+	}
 	switch {
 	case in.Store != nil && in.Path != "" && in.Content != nil:
 		if p, ok := x.mem.storePath(in.Path); ok {
@@ -254,7 +290,33 @@ func (x *extractor) toolUse(rec *lineRec, b *block) {
 		pu.Paths = shellWrites(in.Command, func(p string) (string, bool) { return x.mem.path(p, rec.Cwd) })
 	}
 	if len(pu.Paths) > 0 {
+		x.boundInput(pu)
 		x.addPending(pu)
+	}
+}
+
+// boundInput drops a pending call's input text when it is over what a
+// memory file can hold, or when the file's waiting calls already hold
+// maxPendingText: a call whose result never comes must not keep its input
+// whole (40 pending 25 MB Writes once took 6 GB).
+func (x *extractor) boundInput(pu *pendingUse) {
+	in := &pu.Input
+	big := in.Content != nil && len(*in.Content) > maxMemText || len(in.OldString) > maxMemText || len(in.NewString) > maxMemText
+	for _, e := range in.Edits {
+		big = big || len(e.OldString)+len(e.OldCamel) > maxMemText || len(e.NewString)+len(e.NewCamel) > maxMemText
+	}
+	if !big {
+		held := 0
+		for _, p := range x.pending {
+			held += p.Input.text()
+		}
+		big = held+in.text() > maxPendingText
+	}
+	if big {
+		cmd := in.Command
+		in.dropText()
+		in.Command = cmd
+		pu.Dropped = true
 	}
 }
 
@@ -364,20 +426,73 @@ func (x *extractor) event(rec *lineRec, id string, lineNo int) event {
 		ev.session = firstNonEmpty(rec.SessionID, rec.SessionIDSn, x.file.session)
 		ev.agent = firstNonEmpty(rec.AgentID, x.file.agent)
 	}
+	ev.session, ev.agent, ev.cwd, ev.branch, ev.version = x.in(ev.session), x.in(ev.agent), x.in(ev.cwd), x.in(ev.branch), x.in(ev.version)
 	return ev
+}
+
+// maxIntern bounds the strings one file's extractor shares.
+const maxIntern = 1024
+
+// in returns one shared copy of a string events repeat (the session, the
+// cwd, a memory file's path): every event holding its own copy made a
+// write-dense transcript's events twice as large.
+func (x *extractor) in(s string) string {
+	if s == "" {
+		return s
+	}
+	if v, ok := x.intern[s]; ok {
+		return v
+	}
+	if len(x.intern) < maxIntern {
+		x.intern[s] = s
+	}
+	return s
 }
 
 func (x *extractor) write(ev event, key string, w model.MemWrite) {
 	w.Session, w.Agent, w.Time = ev.session, ev.agent, ev.t
 	w.Cwd, w.Branch, w.Version = ev.cwd, ev.branch, ev.version
-	w.Transcript, w.Line = x.file.path, ev.line
-	x.st.Writes = append(x.st.Writes, keyedWrite{Key: key, W: w})
+	w.Transcript, w.Line, w.Path = x.file.path, ev.line, x.in(w.Path)
+	boundWrite(&w)
+	kw := keyedWrite{Key: key, Seq: x.st.Seq, Text: writeText(&w), W: w}
+	x.st.Seq++
+	x.st.Writes = append(x.st.Writes, kw)
+	x.kept(kw.key(x.file.path), kw.Text)
 }
 
 func (x *extractor) observe(ev event, o model.MemObservation) {
 	o.Session, o.Agent, o.Time, o.ID = ev.session, ev.agent, ev.t, ev.id
-	o.Transcript, o.Line = x.file.path, ev.line
-	x.st.Obs = append(x.st.Obs, o)
+	o.Transcript, o.Line, o.Path = x.file.path, ev.line, x.in(o.Path)
+	if c, ok := capText(o.Content); !ok {
+		o.Content, o.Full, o.ContentDropped = c, false, true
+	}
+	ko := keyedObs{Seq: x.st.Seq, Text: int64(len(o.Content)), O: o}
+	x.st.Seq++
+	x.st.Obs = append(x.st.Obs, ko)
+	x.kept(ko.key(x.file.path), ko.Text)
+}
+
+// kept tells the project's keeper of an event, and trims the file's
+// events every trimEvery of them, so a file dense with memory events
+// holds no more than the keeper lets through.
+func (x *extractor) kept(k evKey, text int64) {
+	keep := x.run.sc.keep
+	keep.add(k, text)
+	if x.st.Seq%trimEvery == 0 {
+		x.st.trim(keep.cuts())
+	}
+}
+
+// boundWrite drops a write's text when any part of it is over
+// maxMemText: the write happened, what it left is not kept.
+func boundWrite(w *model.MemWrite) {
+	big := len(w.Before) > maxMemText || len(w.After) > maxMemText
+	for _, e := range w.Edits {
+		big = big || len(e.Old) > maxMemText || len(e.New) > maxMemText
+	}
+	if big {
+		dropWriteText(w)
+	}
 }
 
 // applied records a successful call on path p.
@@ -390,9 +505,14 @@ func (x *extractor) applied(ev event, pu *pendingUse, p string, tur json.RawMess
 	case "MultiEdit":
 		x.multiWrite(ev, pu, p, tur)
 	case storeTool:
-		w := model.MemWrite{Path: p, Kind: model.WriteStore, ToolUseID: pu.ID, After: *pu.Input.Content, HasAfter: true}
+		w := model.MemWrite{Path: p, Kind: model.WriteStore, ToolUseID: pu.ID, TextDropped: pu.Dropped}
+		if c := pu.Input.Content; c != nil {
+			w.After, w.HasAfter = *c, true
+		}
 		x.write(ev, pu.ID, w)
-		x.observe(ev, model.MemObservation{Path: p, Kind: model.ObsWrote, Content: w.After, Full: true})
+		if w.HasAfter {
+			x.observe(ev, model.MemObservation{Path: p, Kind: model.ObsWrote, Content: w.After, Full: true})
+		}
 	case "Bash":
 		x.write(ev, pu.ID, model.MemWrite{Path: p, Kind: model.WriteShell, ToolUseID: pu.ID, Command: pu.Input.Command})
 	case "Read":
@@ -419,6 +539,9 @@ func (x *extractor) fullWrite(ev event, pu *pendingUse, p string, tur json.RawMe
 		}
 	} else if pu.Input.Content != nil {
 		w.After, w.HasAfter = *pu.Input.Content, true
+		w.Created = strings.HasPrefix(text, "File created successfully")
+	} else if pu.Dropped {
+		w.TextDropped = true
 		w.Created = strings.HasPrefix(text, "File created successfully")
 	}
 	if w.Created {
@@ -448,12 +571,16 @@ func (x *extractor) editWrite(ev event, pu *pendingUse, p string, tur json.RawMe
 		if r.OriginalFile != nil {
 			w.Before, w.HasBefore = *r.OriginalFile, true
 		}
+	} else if pu.Dropped {
+		w.TextDropped = true
 	} else {
 		in := &pu.Input
 		w.Edits = []model.TextEdit{{Old: in.OldString, New: in.NewString, All: bool(in.ReplaceAll)}}
 	}
 	x.write(ev, pu.ID, w)
-	x.observe(ev, model.MemObservation{Path: p, Kind: model.ObsWrote, Content: w.Edits[0].New})
+	if len(w.Edits) > 0 {
+		x.observe(ev, model.MemObservation{Path: p, Kind: model.ObsWrote, Content: w.Edits[0].New})
+	}
 }
 
 // multiResult is the legacy MultiEdit's toolUseResult (§3.2, unconfirmed).
@@ -482,8 +609,13 @@ func (x *extractor) multiWrite(ev event, pu *pendingUse, p string, tur json.RawM
 		w.Edits = append(w.Edits, te)
 		news = append(news, te.New)
 	}
+	if len(edits) == 0 && pu.Dropped {
+		w.TextDropped, w.Before, w.HasBefore = true, "", false
+	}
 	x.write(ev, pu.ID, w)
-	x.observe(ev, model.MemObservation{Path: p, Kind: model.ObsWrote, Content: strings.Join(news, "\n")})
+	if len(w.Edits) > 0 {
+		x.observe(ev, model.MemObservation{Path: p, Kind: model.ObsWrote, Content: strings.Join(news, "\n")})
+	}
 }
 
 // readResult is Read's toolUseResult (§3.2).

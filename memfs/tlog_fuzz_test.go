@@ -15,14 +15,21 @@ import (
 // session file, whole and then again as a prefix followed by the rest
 // appended (a live session, read in between): it must never fail or
 // panic, every event must name a file in the memory dir, and reading in
-// two steps through the cache must give exactly what one cold read gives.
+// two steps through the cache must give exactly what one cold read gives:
+// with the default bounds for an even cut, and for an odd one with bounds
+// so low (taken from the cut) that the reader leaves events and texts out
+// (tlog_bound.go).
 func FuzzTranscript(f *testing.F) {
 	for _, name := range []string{"5f0c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90.jsonl", "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d.jsonl", "8c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "transcripts", name))
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(b, uint16(len(b)/2))
+		for k := 1; k < 10; k++ {
+			c := uint16(len(b) * k / 10) // cuts all through the file
+			f.Add(b, c&^1)
+			f.Add(b, c|1)
+		}
 		f.Add(b[:len(b)*2/3], uint16(7))
 	}
 	f.Add([]byte("{\"parentUuid\":\"x\",\"isSidechain\":fal\n{}\n\u2028\n"), uint16(3))
@@ -37,12 +44,17 @@ func FuzzTranscript(f *testing.F) {
 		data = []byte(strings.ReplaceAll(string(data), "/home/dev/.claude", filepath.Join(home, ".claude")))
 		p := &model.Project{TranscriptDir: tdir, Dirs: []*model.MemoryDir{{Path: mem, Kind: model.DirAuto}}}
 		file := filepath.Join(tdir, "5f0c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90.jsonl")
+		var maxEvents int
+		var maxText int64
 		read := func(cache string) *model.TranscriptLog {
-			l, err := ReadTranscripts(context.Background(), p, TranscriptOptions{Home: home, CacheDir: cache, Workers: 1})
+			l, err := ReadTranscripts(context.Background(), p, TranscriptOptions{Home: home, CacheDir: cache, Workers: 1, maxEvents: maxEvents, maxText: maxText})
 			if err != nil {
 				t.Fatalf("ReadTranscripts: %v", err)
 			}
 			return l
+		}
+		if cut%2 == 1 {
+			maxEvents, maxText = 2+int(cut/2%12), 50+int64(cut%500)
 		}
 		if err := os.WriteFile(file, data, 0o600); err != nil {
 			t.Fatal(err)
@@ -72,7 +84,8 @@ func FuzzTranscript(f *testing.F) {
 		fh.Write(data[k:])
 		fh.Close()
 		steps := read(cache)
-		if !reflect.DeepEqual(whole.Writes, steps.Writes) || !reflect.DeepEqual(whole.Observations, steps.Observations) {
+		if !reflect.DeepEqual(whole.Writes, steps.Writes) || !reflect.DeepEqual(whole.Observations, steps.Observations) ||
+			!whole.Since.Equal(steps.Since) || !whole.TextSince.Equal(steps.TextSince) {
 			t.Fatalf("reading in two steps (cut at %d) differs from one read:\nwhole: %+v\n%+v\nsteps: %+v\n%+v", k, whole.Writes, whole.Observations, steps.Writes, steps.Observations)
 		}
 	})

@@ -340,3 +340,88 @@ func (g *generator) file(path string, size int64, main bool) error {
 	}
 	return f.Close()
 }
+
+// genDenseTree writes a write-dense transcript tree of about mb megabytes:
+// sessions of log-normal sizes (median sessKB kilobytes) in which every event is a Write of unique
+// content to one of 40 memory files (with the successful result Claude
+// Code records: the content again and the file it replaced), now and then
+// an Edit of MEMORY.md, a Read or a recall of a memory. It is the worst
+// case for what the reader keeps: every line is a memory event, and no
+// two texts are the same.
+func genDenseTree(config string, mb, sessKB int, seed uint64) (*genTree, error) {
+	t := &genTree{config: config, slug: genSlug, tdir: filepath.Join(config, "projects", genSlug)}
+	t.memdir = filepath.Join(t.tdir, "memory")
+	if err := os.MkdirAll(t.memdir, 0o755); err != nil {
+		return nil, err
+	}
+	_, prose := corpusText()
+	g := &generator{r: rand.New(rand.NewPCG(seed, 11)), prose: prose, cwd: genCwd, memdir: t.memdir,
+		ts: time.Date(2026, 8, 1, 9, 0, 0, 0, time.UTC), tree: t}
+	last := map[string]string{} // each file's content as the last write left it
+	target := int64(mb) << 20
+	for t.bytes < target {
+		size := int64(math.Exp(g.r.NormFloat64()*1.0+math.Log(float64(sessKB)*1024))) + 64<<10
+		size = min(size, target-t.bytes+64<<10)
+		g.sess, g.agent = g.uuid(), ""
+		path := filepath.Join(t.tdir, g.sess+".jsonl")
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		var n int64
+		put := func(s string) {
+			w.WriteString(s)
+			w.WriteByte('\n')
+			n += int64(len(s)) + 1
+		}
+		put(g.user(js(g.slice(g.prose, 50, 400)), ""))
+		for n < size {
+			g.seq++
+			name := fmt.Sprintf("topic_%d.md", g.r.IntN(40))
+			p := filepath.Join(t.memdir, name)
+			id := g.toolID()
+			switch k := g.r.IntN(20); {
+			case k == 0:
+				t.reads++
+				body := last[p]
+				put(g.toolUse(id, "Read", `{"file_path":`+js(p)+`}`))
+				put(g.toolResult(id, numbered(body), false, `{"type":"text","file":{"filePath":`+js(p)+`,"content":`+js(body)+`,"numLines":9,"startLine":1,"totalLines":9}}`))
+			case k == 1:
+				t.recalls++
+				put(`{"parentUuid":"` + g.uuid() + `","attachment":{"type":"relevant_memories","memories":[{"path":` + js(p) + `,"content":` + js(last[p]) + `,"mtimeMs":1785748449552.4}]},"type":"attachment",` + g.env())
+			case k == 2:
+				t.writes++
+				idx := filepath.Join(t.memdir, "MEMORY.md")
+				line := fmt.Sprintf("- [%s](%s) — note %d", name, name, g.seq)
+				put(g.toolUse(id, "Edit", `{"file_path":`+js(idx)+`,"old_string":"# Memory\n","new_string":`+js("# Memory\n"+line+"\n")+`}`))
+				put(g.toolResult(id, "The file "+idx+" has been updated successfully.", false,
+					`{"filePath":`+js(idx)+`,"oldString":"# Memory\n","newString":`+js("# Memory\n"+line+"\n")+`,"originalFile":`+js(last[idx])+`,"structuredPatch":[],"userModified":false,"replaceAll":false}`))
+				last[idx] = strings.Replace(last[idx], "# Memory\n", "# Memory\n"+line+"\n", 1)
+				if !strings.HasPrefix(last[idx], "# Memory\n") {
+					last[idx] = "# Memory\n" + line + "\n"
+				}
+			default:
+				t.writes++
+				body := fmt.Sprintf("---\nname: %s\ndescription: note %d\n---\n\nNote %d of session %s.\n%s\n", name, g.seq, g.seq, g.sess, g.slice(g.prose, 200, 3000))
+				orig, typ := "null", "create"
+				if old, ok := last[p]; ok {
+					orig, typ = js(old), "update"
+				}
+				put(g.toolUse(id, "Write", `{"file_path":`+js(p)+`,"content":`+js(body)+`}`))
+				put(g.toolResult(id, "File created successfully at: "+p, false, `{"type":"`+typ+`","filePath":`+js(p)+`,"content":`+js(body)+`,"structuredPatch":[],"originalFile":`+orig+`}`))
+				last[p] = body
+			}
+		}
+		if err := w.Flush(); err != nil {
+			f.Close()
+			return nil, err
+		}
+		if err := f.Close(); err != nil {
+			return nil, err
+		}
+		t.files = append(t.files, path)
+		t.bytes += n
+	}
+	return t, nil
+}

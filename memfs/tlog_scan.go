@@ -10,8 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"time"
-
-	"github.com/memtui/memtui/model"
 )
 
 // fileState is what scanning one transcript leaves behind, kept in the
@@ -35,9 +33,13 @@ type fileState struct {
 
 	Meta     fileMeta
 	Writes   []keyedWrite
-	Obs      []model.MemObservation
+	Obs      []keyedObs
 	Pending  []*pendingUse // tool calls still waiting for their result
 	Problems []string
+	// Seq counts the events ever found in the file: each event's place in
+	// it, which orders events of one time and file (see evKey). It goes on
+	// across resumed reads, and events trimmed away keep their numbers.
+	Seq int64
 
 	// failed marks a file that could not be read: it is not cached, so the
 	// next call tries again.
@@ -85,12 +87,13 @@ const (
 // scanner scans transcripts one after another, reusing its buffer.
 type scanner struct {
 	mem  *memMatcher
+	keep *keeper
 	opts TranscriptOptions
 	buf  []byte
 }
 
-func newScanner(mem *memMatcher, opts TranscriptOptions) *scanner {
-	return &scanner{mem: mem, opts: opts}
+func newScanner(mem *memMatcher, keep *keeper, opts TranscriptOptions) *scanner {
+	return &scanner{mem: mem, keep: keep, opts: opts}
 }
 
 // scan brings the state of tf up to date, from prev where the file was
@@ -220,6 +223,7 @@ func (r *scanRun) run(ctx context.Context) {
 		return
 	}
 	r.finish()
+	r.st.trim(r.sc.keep.cuts())
 }
 
 // makeRoom frees space in a full buffer: it moves the partial line to the
@@ -253,6 +257,21 @@ func (r *scanRun) shift() {
 	}
 }
 
+// longLineEnd is how much of each end of a line too long to decode is
+// kept to make what can be made of it.
+const longLineEnd = 64 << 10
+
+// keepLast returns the last n bytes of tail followed by b.
+func keepLast(tail, b []byte, n int) []byte {
+	if len(b) >= n {
+		return append(tail[:0], b[len(b)-n:]...)
+	}
+	if over := len(tail) + len(b) - n; over > 0 {
+		tail = append(tail[:0], tail[over:]...)
+	}
+	return append(tail, b...)
+}
+
 // keepTail returns the last tailHashLen bytes of tail followed by b.
 func keepTail(tail, b []byte) []byte {
 	if len(b) >= tailHashLen {
@@ -267,8 +286,15 @@ func keepTail(tail, b []byte) []byte {
 // skipLongLine discards a line longer than maxLine, up to and including
 // its '\n', and reports it. It returns false at EOF (the line is not
 // complete yet: nothing is consumed and the next call meets it again).
+//
+// What the line's ends say is still used (longLine): its first
+// longLineEnd bytes name a tool call's id, tool and file, its last ones
+// the time, so a memory write whose input or result is too long to decode
+// is recorded without its text rather than lost.
 func (r *scanRun) skipLongLine(ctx context.Context) bool {
 	skipped := int64(r.filled)
+	head := append([]byte(nil), r.buf[:min(r.filled, longLineEnd)]...)
+	end := keepLast(nil, r.buf[:r.filled], longLineEnd)
 	for ctx.Err() == nil {
 		n, err := r.f.Read(r.buf)
 		r.read += int64(n)
@@ -277,6 +303,7 @@ func (r *scanRun) skipLongLine(ctx context.Context) bool {
 			r.st.Lines++
 			r.st.Problems = append(r.st.Problems, fmt.Sprintf("transcript %s: line %d is longer than %d MiB and was skipped",
 				r.st.Path, r.st.Lines, r.maxLine>>20))
+			r.x.longLine(head, keepLast(end, r.buf[:i], longLineEnd), r.st.Lines)
 			r.base += skipped
 			r.st.Offset = r.base
 			r.tail = r.tail[:0] // the hash covers the skipped line's end
@@ -290,6 +317,7 @@ func (r *scanRun) skipLongLine(ctx context.Context) bool {
 			return true
 		}
 		skipped += int64(n)
+		end = keepLast(end, r.buf[:n], longLineEnd)
 		if err != nil || n == 0 {
 			if err != io.EOF && err != nil {
 				r.err = err

@@ -533,14 +533,14 @@ func appendTo(t *testing.T, path, s string) {
 	f.Close()
 }
 
-// TestLongLinesAndSeparators: a 2 MB line, a raw U+2028 inside a string
+// TestLongLinesAndSeparators: a 1 MB line, a raw U+2028 inside a string
 // (not a line break), CRLF, blank lines and a torn line all leave the
 // neighbouring lines readable and the line numbers right.
 func TestLongLinesAndSeparators(t *testing.T) {
 	w := newTlogWorld(t)
 	p := w.memPath("MEMORY.md")
 	b := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
-	big := strings.Repeat("- an index line that is long enough\n", 2<<20/36)
+	big := strings.Repeat("- an index line that is long enough\n", maxMemText/36) // the most text kept
 	sep := "before\u2028after\u2029end\n"
 	lines := []string{
 		b.call("toolu_big", "Edit", map[string]any{"file_path": p, "old_string": "x", "new_string": "y"}),
@@ -565,7 +565,7 @@ func TestLongLinesAndSeparators(t *testing.T) {
 		t.Fatalf("writes = %d", len(ws))
 	}
 	if ws[0].Before != big || ws[0].Line != 2 {
-		t.Errorf("2 MB edit: Before %d bytes, line %d", len(ws[0].Before), ws[0].Line)
+		t.Errorf("1 MB edit: Before %d bytes, line %d", len(ws[0].Before), ws[0].Line)
 	}
 	if ws[1].After != sep || ws[1].Line != 6 {
 		t.Errorf("U+2028 write: After %q, line %d", ws[1].After, ws[1].Line)

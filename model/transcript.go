@@ -76,6 +76,12 @@ type MemWrite struct {
 	Verb string
 	// Command is a shell write's command.
 	Command string
+	// TextDropped is true when the transcript recorded what the write
+	// wrote but the reader did not keep it: a text over the size a memory
+	// file can have, or history older than the reader's bounds. Such a
+	// write has no Before, After or Edits: it is known to have happened,
+	// not what it left.
+	TextDropped bool
 }
 
 // ObsKind says how an agent came to see a memory's content.
@@ -104,6 +110,10 @@ type MemObservation struct {
 	// Empty for ObsUnchanged.
 	Content string
 	Full    bool
+	// ContentDropped is true when the session saw content the reader did
+	// not keep (over a memory file's size, or older than the reader's
+	// bounds): Content is empty, and what the session saw is unknown.
+	ContentDropped bool
 	// ID is the dedupe key: the tool_use id, else the line's uuid.
 	ID string
 	// AlsoIn are other sessions whose transcripts repeat this line (forks).
@@ -143,7 +153,8 @@ type TranscriptLog struct {
 	Observations []MemObservation
 	// Oldest is the earliest timestamp in any transcript read: heat only
 	// covers what the transcripts still hold (Claude Code deletes them
-	// after cleanupPeriodDays, 30 by default).
+	// after cleanupPeriodDays, 30 by default), and no further back than
+	// Since when the reader left older events out.
 	Oldest time.Time
 	// Files and Bytes count the transcript files and bytes covered; Read
 	// is how many bytes this load actually read (0 when the cache had it).
@@ -152,6 +163,12 @@ type TranscriptLog struct {
 	Read  int64
 	// Problems are files or lines that could not be read, said plainly.
 	Problems []string
+	// Since is set when the transcripts hold more memory events than the
+	// reader keeps: events before it (and some at it) were left out, so
+	// the log is complete only from then on. TextSince is the same for
+	// the texts of writes and observations (see TextDropped). Both are
+	// zero when nothing was left out.
+	Since, TextSince time.Time
 }
 
 // SortLog puts writes and observations in time order (ties by transcript
