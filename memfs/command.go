@@ -133,6 +133,14 @@ func (w *cappedWriter) Write(p []byte) (int, error) {
 		w.full()
 		return 0, errOutputLimit
 	}
+	if len(w.buf)+len(p) > cap(w.buf) {
+		// Double rather than append's 1.25 for large slices: the garbage
+		// left on the way to the cap is then at most the cap, not four
+		// times it.
+		grown := make([]byte, len(w.buf), min(w.max, max(2*cap(w.buf), len(w.buf)+len(p), 64<<10)))
+		copy(grown, w.buf)
+		w.buf = grown
+	}
 	w.buf = append(w.buf, p...)
 	return len(p), nil
 }
