@@ -75,6 +75,9 @@ func proposeMerges(s *dreamState) []model.Proposal {
 	}
 	var out []model.Proposal
 	for _, g := range FindDuplicates(items) {
+		if len(g.Paths) > dupMaxGroup {
+			continue // (FindDuplicates never makes one; a merge that large is not reviewable)
+		}
 		var drop []string
 		for _, p := range g.Paths[1:] {
 			if len(flagged[p]) > 0 {
