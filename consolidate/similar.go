@@ -189,9 +189,8 @@ type dupDoc struct {
 	bodyHash           uint64 // hash of the normalised body and its numbers; 0 for stubs
 	// nums holds the hashes of the body's numbers (runs of digits,
 	// leading zeros dropped), sorted and distinct; nil when it has none
-	// or more than dupMaxNums (manyNums).
-	nums     []uint64
-	manyNums bool
+	// or more than dupMaxNums.
+	nums []uint64
 	// body holds the distinct content-word hashes, in first-seen order;
 	// sorted (bodySorted) when the document is first verified.
 	body       []uint64
@@ -1285,7 +1284,6 @@ func (sc *dupScratch) numbers(d *dupDoc, body string) uint64 {
 	}
 	nums = dupSet(nums)
 	if len(nums) > dupMaxNums {
-		d.manyNums = true
 		return seq
 	}
 	d.nums = sc.u64.alloc(len(nums))
