@@ -1126,34 +1126,36 @@ func (f *dupFinder) link(a, b int32) (dupEdge, bool) {
 // memory: each set of equal bodies, oldest first, dupMaxGroup at a time
 // (a last copy alone waits for the next run).
 func (f *dupFinder) copyGroups(ms []int32) []DupGroup {
-	byBody := map[uint64][]int32{}
-	var order []uint64
-	for _, m := range ms {
-		h := f.docs[m].bodyHash
-		if h == 0 {
-			continue
-		}
-		if _, ok := byBody[h]; !ok {
-			order = append(order, h)
-		}
-		byBody[h] = append(byBody[h], m)
-	}
-	var out []DupGroup
-	for _, h := range order {
-		copies := byBody[h]
-		slices.SortFunc(copies, func(a, b int32) int {
-			x, y := &f.docs[a], &f.docs[b]
-			if c := x.modified.Compare(y.modified); c != 0 {
-				return c
+	// Sorted by body, then oldest first: each run of one body is a set
+	// of copies (sorting in place: ms is not used again).
+	slices.SortFunc(ms, func(a, b int32) int {
+		x, y := &f.docs[a], &f.docs[b]
+		switch {
+		case x.bodyHash != y.bodyHash:
+			if x.bodyHash < y.bodyHash {
+				return -1
 			}
-			return strings.Compare(x.path, y.path)
-		})
-		for len(copies) >= 2 {
+			return 1
+		case !x.modified.Equal(y.modified):
+			return x.modified.Compare(y.modified)
+		}
+		return strings.Compare(x.path, y.path)
+	})
+	var out []DupGroup
+	for lo := 0; lo < len(ms); {
+		h := f.docs[ms[lo]].bodyHash
+		hi := lo + 1
+		for hi < len(ms) && f.docs[ms[hi]].bodyHash == h {
+			hi++
+		}
+		copies := ms[lo:hi]
+		lo = hi
+		for h != 0 && len(copies) >= 2 {
 			chunk := copies[:min(len(copies), dupMaxGroup)]
 			copies = copies[len(chunk):]
-			g := DupGroup{Reason: "identical bodies", Score: 1}
-			for _, m := range chunk {
-				g.Paths = append(g.Paths, f.docs[m].path)
+			g := DupGroup{Reason: "identical bodies", Score: 1, Paths: make([]string, len(chunk))}
+			for k, m := range chunk {
+				g.Paths[k] = f.docs[m].path
 			}
 			slices.Sort(g.Paths[1:])
 			out = append(out, g)
@@ -1263,7 +1265,15 @@ func (sc *dupScratch) numbers(d *dupDoc, body string) uint64 {
 	seq := uint64(0)
 	nums := sc.nums[:0]
 	for i := 0; i < len(body); {
-		if body[i] < '0' || body[i] > '9' {
+		// Most of a body is not digits: skip it eight bytes at a time.
+		if i+8 <= len(body) {
+			if m := dupDigitBits(dupLoad(body, i)); m == 0 {
+				i += 8
+				continue
+			} else {
+				i += bits.TrailingZeros64(m) / 8
+			}
+		} else if body[i] < '0' || body[i] > '9' {
 			i++
 			continue
 		}
@@ -1289,6 +1299,13 @@ func (sc *dupScratch) numbers(d *dupDoc, body string) uint64 {
 	d.nums = sc.u64.alloc(len(nums))
 	copy(d.nums, nums)
 	return seq
+}
+
+// dupDigitBits returns the top bit of each byte of x that is an ASCII
+// digit (see dupWordBits).
+func dupDigitBits(x uint64) uint64 {
+	a := x &^ dupHigh
+	return (a + (0x80-'0')*dupOnes) &^ (a + (0x80-'9'-1)*dupOnes) &^ x & dupHigh
 }
 
 // dupDistinct reports whether two memories are distinct whatever their
@@ -1435,7 +1452,9 @@ func dupNumberedStem(dir, stem string) (rest, nums uint64) {
 	if !dupHasDigitRun(stem, 1) {
 		return 0, 0
 	}
-	var r, n strings.Builder
+	var r, n maphash.Hash
+	r.SetSeed(dupSeed)
+	n.SetSeed(dupSeed)
 	r.WriteString(dir)
 	r.WriteByte(0)
 	for i := 0; i < len(stem); i++ {
@@ -1452,7 +1471,7 @@ func dupNumberedStem(dir, stem string) (rest, nums uint64) {
 			r.WriteByte(dupFold[c])
 		}
 	}
-	return maphash.String(dupSeed, r.String()) | 1, maphash.String(dupSeed, n.String())
+	return r.Sum64() | 1, n.Sum64()
 }
 
 // dupHasDigitRun reports whether s holds at least n digits; a date needs
