@@ -161,7 +161,7 @@ checks them like its own.`,
 	fd.StringSliceVar(&df.kinds, "kind", nil, "only these kinds (reindex, merge, prune, absolutize-dates, add-year, redact-secret, fix-frontmatter, restore-lost)")
 	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (deletes there do not propagate)")
 	fd.StringVar(&df.proposer, "proposer", "", "run `CMD` for each memory directory and review its proposals instead of memtui's")
-	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "stop a --proposer command after this long")
+	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "kill a --proposer command, and everything it started, after this long")
 	fd.BoolVar(&df.apply, "apply", false, "write the proposals (a dry run unless --yes is given too)")
 	fd.BoolVar(&df.yes, "yes", false, "with --apply: really write, without asking")
 	fd.BoolVar(&df.dryRun, "dry-run", false, "with --apply: say what would be written, write nothing (the default without --yes)")

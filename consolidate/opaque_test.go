@@ -144,3 +144,22 @@ func TestProposerInputLeavesOpaqueFilesOut(t *testing.T) {
 		}
 	}
 }
+
+// An index that is not text is not rewritten either, by any proposal that
+// would otherwise touch it (a reindex, a prune's or merge's entry).
+func TestOpaqueIndexIsNeverRewritten(t *testing.T) {
+	d := dreamDir(map[string]string{
+		"MEMORY.md":       "# Memory\n\n- [Role](user_role.md) \x00 the user owns billing\n",
+		"user_role.md":    topic("role", "The user owns billing", "user", "The user owns the billing service.\n"),
+		"user_copy.md":    topic("role", "The user owns billing", "user", "The user owns the billing service.\n"),
+		"project_stub.md": "",
+		"project_new.md":  topic("new", "An orphan", "project", "Not in the index yet, and fine otherwise.\n"),
+	}, testNow.AddDate(0, 0, -2))
+	for _, p := range propose(t, d) {
+		for _, c := range p.Changes {
+			if c.Path == "MEMORY.md" {
+				t.Errorf("%s (%s) rewrites an index with a NUL byte", p.ID, p.Title)
+			}
+		}
+	}
+}

@@ -149,6 +149,10 @@ func proposeReindex(s *dreamState) []model.Proposal {
 	if s.d.Index.Truncated {
 		return nil
 	}
+	// An index that is not text is left alone as well (see opaque).
+	if s.opaque("MEMORY.md") {
+		return nil
+	}
 	r := newReindexer(s)
 	r.rewrite()
 	return r.finish()
