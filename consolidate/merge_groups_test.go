@@ -19,22 +19,28 @@ var templates = []struct {
 	{"numbers differ", func(i int) (string, string) {
 		return fmt.Sprintf("note_%04d.md", i), topic(fmt.Sprintf("note %04d", i), fmt.Sprintf("Note %04d about a service", i), "project",
 			fmt.Sprintf("Service svc-%04d listens on port %d and is owned by %s. Deploys go through the standard pipeline and the on-call engineer reviews each release before it ships to production. Rollbacks use the previous image tag.\n",
-				i, 10000+i, owners[i%len(owners)]))
+				i, 100000+i, owners[i%len(owners)]))
 	}},
 	{"one number shared", func(i int) (string, string) {
 		return fmt.Sprintf("service_%04d.md", i), topic("service", "A service behind the gateway", "project",
 			fmt.Sprintf("Service svc-%04d listens on port 8080 and is owned by %s. Deploys go through the standard pipeline and the on-call engineer reviews each release before it ships to production.\n",
-				5000+i, owners[i%len(owners)]))
+				200000+i, owners[i%len(owners)]))
 	}},
 	{"words only", func(i int) (string, string) {
 		return fmt.Sprintf("teammate_%04d.md", i), topic(fmt.Sprintf("teammate %04d", i), "A note about a teammate", "user",
-			fmt.Sprintf("Teammate %s prefers %s for tooling and reviews pull requests from %s every morning before standup. Ask %s about the %s build.\n",
-				owners[i%len(owners)], langs[i%len(langs)], owners[(i/len(owners))%len(owners)], owners[i%len(owners)], langs[(i/len(langs))%len(langs)]))
+			fmt.Sprintf("Teammate %s %s prefers %s for tooling and reviews pull requests from %s every morning before standup. Ask %s about the %s build.\n",
+				owners[i%len(owners)], surname(i), langs[i%len(langs)], owners[(i/len(owners))%len(owners)], owners[i%len(owners)], langs[(i/len(langs))%len(langs)]))
 	}},
 	{"same name and description", func(i int) (string, string) {
-		return fmt.Sprintf("ticket-%d.md", 4000+i), topic("ticket", "A support ticket", "project",
-			fmt.Sprintf("Ticket %d: customer %s reports that exports time out after %d seconds on the reports page.\n", 4000+i, owners[i%len(owners)], 30+i))
+		return fmt.Sprintf("ticket-%d.md", 300000+i), topic("ticket", "A support ticket", "project",
+			fmt.Sprintf("Ticket %d: customer %s reports that exports time out after %d seconds on the reports page.\n", 300000+i, owners[i%len(owners)], 30+i%90))
 	}},
+}
+
+// surname is a made-up name of its own for each i.
+func surname(i int) string {
+	l := dupLetters(i)
+	return strings.ToUpper(l[:1]) + l[1:] + "son"
 }
 
 var (
@@ -43,9 +49,10 @@ var (
 )
 
 // templateDir is n memories of each template, the duplicate pairs of the
-// pair table, and copies identical copies of one memory.
+// pair table, and copies identical copies of one memory, with a short
+// index (as Claude Code keeps one: most memories are not in it).
 func templateDir(n, copies int) (*model.MemoryDir, [][]string) {
-	files := map[string]string{}
+	files := map[string]string{"MEMORY.md": "# Memory\n\n- [Release day](copy-a.md) — releases go out on Tuesdays\n"}
 	for _, tpl := range templates {
 		for i := 1; i <= n; i++ {
 			p, c := tpl.gen(i)
@@ -150,7 +157,7 @@ func TestIdenticalBodiesMustAgreeOnNumbers(t *testing.T) {
 
 // BenchmarkMergeLargeDir proposes merges for 200,000 numbered memories in
 // one directory, with a few real duplicates among them: the shape that once
-// made a 1,200-file merge. go test -bench MergeLargeDir -benchtime 1x.
+// made a 1,200-file merge. go test -bench MergeLargeDir -benchtime 1x -run X.
 func BenchmarkMergeLargeDir(b *testing.B) {
 	d, _ := templateDir(50000, 12)
 	opts := DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}}
