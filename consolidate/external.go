@@ -155,7 +155,7 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 	}
 	seen := map[string]bool{}
 	for _, c := range prop.Changes {
-		if err := checkChangePath(c.Path, includeTeam); err != nil {
+		if err := checkChangePath(c.Path, includeTeam, c.Op == model.OpCreate); err != nil {
 			return prop, err
 		}
 		if seen[c.Path] {
@@ -232,9 +232,9 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 }
 
 // checkChangePath keeps a change inside the memory directory, on a
-// markdown file with a name memtui can show as it is, out of team/ unless
-// asked.
-func checkChangePath(p string, includeTeam bool) error {
+// markdown file with a name memtui can show as it is (and, for a new one,
+// link as it is), out of team/ unless asked.
+func checkChangePath(p string, includeTeam, create bool) error {
 	if p == "" || strings.Contains(p, "\\") {
 		return fmt.Errorf("%q is not a usable path", p)
 	}
@@ -242,7 +242,7 @@ func checkChangePath(p string, includeTeam bool) error {
 		return fmt.Errorf("%q is not inside the memory directory", p)
 	}
 	for _, part := range strings.Split(p, "/") {
-		if err := checkName(part); err != nil {
+		if err := checkName(part, create); err != nil {
 			return fmt.Errorf("%q: %v", p, err)
 		}
 	}
@@ -265,33 +265,43 @@ func checkChangePath(p string, includeTeam bool) error {
 // query, % an escape, <> and [] delimit) or in a Windows file name.
 const nameASCII = "-_.+,@=() "
 
-// checkName accepts a path component memtui can print and link as it is:
-// letters, marks and digits of any script, the characters of nameASCII,
-// and spaces only between other characters, one at a time. Refused are
-// control characters (an escape sequence in a name would drive the
-// terminal of whoever lists the directory; a newline forges a line of
-// output), format characters (bidirectional overrides show a name as
-// another), other spaces and separators, symbols, and bytes that are not
-// UTF-8. "" is refused too (a // in a path). An existing file with such a
-// name is reported by lint and left for a person to rename.
-func checkName(name string) error {
+// checkName accepts a path component memtui can print as it is: no
+// control character (an escape sequence in a name would drive the terminal
+// of whoever lists the directory; a newline forges a line of output), no
+// format character (a bidirectional override shows a name as another, a
+// zero-width space hides in it), no line or paragraph separator, no byte
+// that is not UTF-8, and not "" (a // in a path). A name for a new file
+// must also be one memtui can link from MEMORY.md as it is (create): made
+// of letters, marks and digits of any script, the characters of nameASCII,
+// and single spaces between other characters. An existing file that fails
+// only the stricter test may still be changed: its name is what it is.
+func checkName(name string, create bool) error {
 	if name == "" {
 		return errors.New("an empty path component")
 	}
 	if !utf8.ValidString(name) {
 		return errors.New("the file name is not UTF-8")
 	}
+	for _, r := range name {
+		switch {
+		case unicode.IsControl(r):
+			return fmt.Errorf("a control character (%U) in a file name", r)
+		case unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Cs):
+			return fmt.Errorf("an invisible or formatting character (%U) in a file name", r)
+		}
+	}
+	if !create {
+		return nil
+	}
 	if strings.HasPrefix(name, " ") || strings.HasSuffix(name, " ") || strings.Contains(name, "  ") {
-		return errors.New("a file name with leading, trailing or doubled spaces")
+		return errors.New("a new file name with leading, trailing or doubled spaces")
 	}
 	for _, r := range name {
 		switch {
 		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(nameASCII, r)):
 		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r)):
-		case unicode.IsControl(r):
-			return fmt.Errorf("a control character (%U) in a file name", r)
 		default:
-			return fmt.Errorf("%q (%U) in a file name; memtui creates and changes only names of letters, digits, spaces and %s", r, r, strings.TrimSpace(nameASCII))
+			return fmt.Errorf("%q (%U) in a new file name; memtui creates only names of letters, digits, spaces and %s", r, r, strings.TrimSpace(nameASCII))
 		}
 	}
 	return nil

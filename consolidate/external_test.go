@@ -181,3 +181,23 @@ func TestProposerInputIsRedactedThroughout(t *testing.T) {
 		}
 	}
 }
+
+// An existing file whose name only fails the rule for new names (a #, a
+// symbol) may still be fixed; one whose name holds a control or format
+// character may not.
+func TestCheckExternalExistingNames(t *testing.T) {
+	for name, ok := range map[string]bool{"c#-notes.md": true, "deploy ★.md": true, "x\x1b[2J.md": false, "a\u202eb.md": false} {
+		content := topic("n", "d", "project", "Body.\n")
+		d := dreamDir(map[string]string{name: content}, testNow)
+		after := strings.Replace(content, "Body.", "Body, fixed.", 1)
+		p := model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: name, Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(content)), After: after}}}
+		_, err := CheckExternal(dreamProject, d, p, false)
+		if (err == nil) != ok {
+			t.Errorf("update of %q: err %v, want accepted %v", name, err, ok)
+		}
+		p.Changes[0] = model.Change{Path: "new-" + name, Op: model.OpCreate, After: after}
+		if _, err := CheckExternal(dreamProject, d, p, false); err == nil {
+			t.Errorf("a new file %q was accepted", "new-"+name)
+		}
+	}
+}
