@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
 )
 
 // Escape sequences an attacker would plant in what memtui reads: each does
@@ -234,6 +237,23 @@ func TestCLIOutputsAreHarmless(t *testing.T) {
 		{"dream --proposer --json", piped, append([]string{"dream", "--proposer", script, "--json"}, now...)},
 		{"dream --proposer --apply", piped, append([]string{"dream", "--proposer", script, "--apply"}, now...)},
 		{"dream --proposer --apply --yes", piped, append([]string{"dream", "--proposer", script, "--apply", "--yes"}, now...)},
+	} {
+		check(r)
+	}
+	// The proposer's title is refused (not one line of text), so nothing
+	// of it reaches the journal. A title memtui itself builds can still
+	// carry a file's name or words: put such an entry in the journal
+	// through the write path, and list it.
+	title := "Date it " + oscClipboard + injectToken + bidiOverride
+	res := memfs.Apply(context.Background(), memDir, []model.Proposal{{ID: "absolutize-dates-0000inject", Kind: model.KindAbsolutizeDates,
+		MemoryDir: memDir, Title: title, Rationale: "because " + oscLink + csiClear,
+		Changes: []model.Change{{Path: "plain.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(plain),
+			After: strings.Replace(string(plain), "tomorrow", "on 2026-11-22", 1)}}}},
+		memfs.ApplyOptions{JournalRoot: filepath.Join(state, "memtui", "journal")})
+	if len(res) != 1 || res[0].Status != memfs.StatusApplied {
+		t.Fatalf("the escape-titled entry was not written: %+v", res)
+	}
+	for _, r := range []run{
 		{"undo --list", piped, []string{"undo", "--list"}},
 		{"undo --list (colour)", colour, []string{"undo", "--list"}},
 		{"undo --list --json", piped, []string{"undo", "--list", "--json"}},

@@ -6,14 +6,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -189,7 +187,7 @@ checks them like its own.`,
 	fd.StringSliceVar(&df.kinds, "kind", nil, "only these kinds (reindex, merge, prune, absolutize-dates, add-year, redact-secret, fix-frontmatter, restore-lost)")
 	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (deletes there do not propagate)")
 	fd.StringVar(&df.proposer, "proposer", "", "run `CMD` for each memory directory and review its proposals instead of memtui's")
-	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "stop a --proposer command after this long")
+	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "kill a --proposer command, and everything it started, after this long")
 	fd.BoolVar(&df.apply, "apply", false, "write the proposals (a dry run unless --yes is given too)")
 	fd.BoolVar(&df.yes, "yes", false, "with --apply: really write, without asking")
 	fd.BoolVar(&df.dryRun, "dry-run", false, "with --apply: say what would be written, write nothing (the default without --yes)")
@@ -650,56 +648,6 @@ func beforeLookup(scan *model.Scan) func(dir, path string) string {
 		}
 		return ""
 	}
-}
-
-// externalProposals runs the --proposer command once per memory directory
-// that has files, and keeps the proposals that pass memtui's checks; each
-// rejected one is reported on stderr with the reason.
-func externalProposals(ctx context.Context, scan *model.Scan, dopts consolidate.DreamOptions, df dreamFlags, stderr io.Writer) ([]model.Proposal, error) {
-	var out []model.Proposal
-	for _, p := range scan.Projects {
-		for _, d := range p.Dirs {
-			if d.Kind == model.DirTeam && !df.includeTeam {
-				continue
-			}
-			if err := dopts.Load(d); err != nil {
-				return nil, err
-			}
-			if len(d.Files) == 0 && d.Index == nil {
-				continue
-			}
-			in, err := json.Marshal(consolidate.NewProposerInput(p, d, dopts))
-			if err != nil {
-				return nil, err
-			}
-			// The proposer's own stderr is relayed, made safe: it is
-			// not memtui's to trust.
-			raw, err := memfs.RunCommand(ctx, df.proposer, in, df.proposerTimeout, safe.Writer(stderr))
-			if err != nil {
-				return nil, fmt.Errorf("the proposer for %s: %w", d.Path, err)
-			}
-			var res consolidate.ProposerOutput
-			if err := json.Unmarshal(raw, &res); err != nil {
-				return nil, fmt.Errorf("the proposer for %s did not print proposals as JSON ({\"version\":1,\"proposals\":[...]}): %v", d.Path, err)
-			}
-			if res.Version != consolidate.ProposerVersion {
-				return nil, fmt.Errorf("the proposer for %s answered protocol version %d; memtui speaks %d", d.Path, res.Version, consolidate.ProposerVersion)
-			}
-			for i, prop := range res.Proposals {
-				checked, err := consolidate.CheckExternal(p, d, prop, df.includeTeam)
-				if err != nil {
-					fmt.Fprintf(stderr, "memtui: rejected proposal %d (\"%s\") from the proposer for %s: %s\n", i+1, safe.ShowLine(prop.Title), safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
-					continue
-				}
-				if len(dopts.Kinds) > 0 && !slices.Contains(dopts.Kinds, checked.Kind) {
-					continue
-				}
-				out = append(out, checked)
-			}
-		}
-	}
-	consolidate.SortProposals(out)
-	return out, nil
 }
 
 // lintFlags are lint's own flags.

@@ -122,6 +122,12 @@ func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model
 	for _, pr := range proposers {
 		if opts.wants(pr.kind) {
 			for _, prop := range pr.fn(s) {
+				// Each proposer leaves opaque files alone; this is the
+				// backstop that keeps one slip from rewriting bytes
+				// memtui cannot read.
+				if s.touchesOpaque(changedPaths(prop), readPaths(prop)) {
+					continue
+				}
 				if prop, ok := s.redactAfter(prop); ok {
 					out = append(out, prop)
 				}
@@ -206,11 +212,14 @@ type dreamState struct {
 	files    map[string]*model.File // topic files by path
 	docs     map[string]model.Doc
 	hashes   map[string]string
+	// opaqueMemo caches opaque: whether a file is one memtui cannot
+	// represent as text.
+	opaqueMemo map[string]bool
 }
 
 func newDreamState(p *model.Project, d *model.MemoryDir, opts DreamOptions) *dreamState {
 	s := &dreamState{p: p, d: d, opts: opts, byRule: map[string][]model.Finding{},
-		files: make(map[string]*model.File, len(d.Files)), hashes: map[string]string{}}
+		files: make(map[string]*model.File, len(d.Files)), hashes: map[string]string{}, opaqueMemo: map[string]bool{}}
 	st := orientDir(p, d, opts.Options)
 	s.findings, s.lost, s.docs = st.findings, st.lost, st.docs()
 	for _, f := range s.findings {
@@ -252,11 +261,12 @@ func (s *dreamState) fileFindings(path string, rules ...string) []model.Finding 
 }
 
 // content is a file's bytes as read ("MEMORY.md" for the index); ok is
-// false when the directory has no such file or it was read only in part
-// (a proposal must never write back a truncated read).
+// false when the directory has no such file, it was read only in part (a
+// proposal must never write back a truncated read) or it is not text
+// memtui can represent (see opaque).
 func (s *dreamState) content(path string) ([]byte, bool) {
 	f := s.file(path)
-	if f == nil || f.Truncated {
+	if f == nil || f.Truncated || s.opaque(path) {
 		return nil, false
 	}
 	return f.Content, true
@@ -353,6 +363,14 @@ func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, 
 		}
 	}
 	return p
+}
+
+func changedPaths(p model.Proposal) []string {
+	out := make([]string, len(p.Changes))
+	for i, c := range p.Changes {
+		out[i] = c.Path
+	}
+	return out
 }
 
 func readPaths(p model.Proposal) []string {

@@ -87,16 +87,26 @@ func checkEncoding(s *dirState, fs *fileState) {
 		}
 		s.report(RuleEncoding, p, 1, msg, "save the file as UTF-8 without a BOM")
 	}
-	if i := bytes.IndexByte(fs.f.Content, 0); i >= 0 {
+	// A file that is not text (see opaque) is reported once, and the
+	// finding says why no proposal touches it.
+	const untouched = "; memtui will not rewrite it or copy text out of it"
+	c := fs.f.Content
+	if bytes.HasPrefix(c, []byte{0xff, 0xfe}) || bytes.HasPrefix(c, []byte{0xfe, 0xff}) {
+		s.report(RuleEncoding, p, 1,
+			p+" is UTF-16 (it starts with a UTF-16 byte-order mark): Claude Code reads memories as UTF-8"+untouched,
+			"Re-save the file as UTF-8.")
+		return
+	}
+	if i := bytes.IndexByte(c, 0); i >= 0 {
 		s.report(RuleEncoding, p, fs.lineOf(i),
-			fmt.Sprintf("%s contains NUL bytes (first on line %d): it is binary or corrupt", p, fs.lineOf(i)),
-			"Restore the file from a backup or rewrite it as text.")
+			fmt.Sprintf("%s contains NUL bytes (first on line %d): it is binary, UTF-16 or corrupt%s", p, fs.lineOf(i), untouched),
+			"Restore the file from a backup or rewrite it as UTF-8 text.")
 		return // a binary file is also invalid UTF-8; one finding is enough
 	}
-	if !utf8.Valid(fs.f.Content) {
-		off := firstInvalidUTF8(fs.f.Content)
+	if !utf8.Valid(c) {
+		off := firstInvalidUTF8(c)
 		s.report(RuleEncoding, p, fs.lineOf(off),
-			fmt.Sprintf("%s is not valid UTF-8 (first bad byte on line %d)", p, fs.lineOf(off)),
+			fmt.Sprintf("%s is not valid UTF-8 (first bad byte on line %d)%s", p, fs.lineOf(off), untouched),
 			"Re-save the file as UTF-8.")
 	}
 }

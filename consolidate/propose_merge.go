@@ -67,7 +67,7 @@ func proposeMerges(s *dreamState) []model.Proposal {
 	// findings only say which members lint still reports.
 	items := make([]DupItem, 0, len(s.d.Files))
 	for _, f := range s.d.Files {
-		if dupSkipped(f.Path) {
+		if dupSkipped(f.Path) || s.opaque(f.Path) {
 			continue
 		}
 		doc := s.docs[f.Path]
@@ -75,6 +75,9 @@ func proposeMerges(s *dreamState) []model.Proposal {
 	}
 	var out []model.Proposal
 	for _, g := range FindDuplicates(items) {
+		if len(g.Paths) > dupMaxGroup {
+			continue // (FindDuplicates never makes one; a merge that large is not reviewable)
+		}
 		var drop []string
 		for _, p := range g.Paths[1:] {
 			if len(flagged[p]) > 0 {
@@ -94,9 +97,10 @@ func proposeMerges(s *dreamState) []model.Proposal {
 // mergeable reports whether a member's bytes can be merged safely.
 func (s *dreamState) mergeable(p string) bool {
 	f := s.files[p]
-	if f == nil || f.Truncated {
+	if f == nil || f.Truncated || s.opaque(p) {
 		// Only part of the file was read: deleting it, or writing it back
-		// with text appended, would lose the rest.
+		// with text appended, would lose the rest. A file that is not
+		// text is left for a person (see opaque).
 		return false
 	}
 	switch s.docs[p].Status {
@@ -178,8 +182,8 @@ func (s *dreamState) mergeGroup(g DupGroup, drop []string, flagged map[string][]
 	}
 	var relinked []string
 	for _, f := range s.d.Files {
-		if f.Path == keep || dropped[f.Path] {
-			continue
+		if f.Path == keep || dropped[f.Path] || s.opaque(f.Path) {
+			continue // (a [[link]] in a file that is not text stays as it is)
 		}
 		after, n := links.repoint(f.Content)
 		if n == 0 {
@@ -233,7 +237,9 @@ func (s *dreamState) mergeGroup(g DupGroup, drop []string, flagged map[string][]
 	}
 	reads := []string{keep, "MEMORY.md"}
 	for _, f := range s.d.Files {
-		reads = append(reads, f.Path) // each was searched for [[links]] to the deleted files
+		if !s.opaque(f.Path) {
+			reads = append(reads, f.Path) // each was searched for [[links]] to the deleted files
+		}
 	}
 
 	title := fmt.Sprintf("Merge %s into %s", listNames(drop), keep)

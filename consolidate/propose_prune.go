@@ -16,8 +16,8 @@ import (
 func proposePrunes(s *dreamState) []model.Proposal {
 	var out []model.Proposal
 	for _, f := range s.d.Files {
-		if f.Truncated {
-			continue
+		if f.Truncated || s.opaque(f.Path) {
+			continue // a file memtui cannot read whole, or as text, is a person's
 		}
 		doc := s.docs[f.Path]
 		var why string

@@ -150,6 +150,10 @@ func proposeReindex(s *dreamState) []model.Proposal {
 	if s.d.Index.Truncated {
 		return nil
 	}
+	// An index that is not text is left alone as well (see opaque).
+	if s.opaque("MEMORY.md") {
+		return nil
+	}
 	r := newReindexer(s)
 	r.rewrite()
 	return r.finish()
@@ -431,7 +435,7 @@ func rxItemText(s string) string {
 // shorten brings an entry line under 150 characters through its hook.
 func (r *reindexer) shorten(e *model.Entry, t ixTarget) {
 	start, end, ok := rxHookSpan(e)
-	if !ok || t.file == nil || t.file.f.Truncated {
+	if !ok || t.file == nil || t.file.f.Truncated || r.s.opaque(t.file.f.Path) {
 		return // no hook to cut, or nowhere to keep the long one
 	}
 	l := r.line(e.Line)
@@ -509,7 +513,7 @@ func (r *reindexer) carryAs(f *fileState, check, write []string) bool {
 	if len(need) == 0 {
 		return true
 	}
-	if f == nil || f.f.Truncated {
+	if f == nil || f.f.Truncated || r.s.opaque(f.f.Path) {
 		return false
 	}
 	p := f.f.Path
@@ -530,8 +534,8 @@ func (r *reindexer) covered(p, text string) bool {
 	low, ok := r.lowText[p]
 	if !ok {
 		f := r.s.files[p]
-		if f == nil {
-			return false
+		if f == nil || r.s.opaque(p) {
+			return false // (nothing is read out of a file that is not text)
 		}
 		low = strings.ToLower(string(f.Content))
 		r.lowText[p] = low
@@ -796,7 +800,11 @@ func (r *reindexer) addOrphans() {
 	var orphans []*fileState
 	for _, f := range findings {
 		if f.Rule == RuleMemoryOrphan {
-			if fs := c.s.byPath[f.File]; fs != nil {
+			// A file that is not text gets no entry: memtui would have to
+			// vouch for it with a title and hook read out of bytes it
+			// cannot read. The encoding finding and the orphan one stay
+			// until a person re-saves it as text.
+			if fs := c.s.byPath[f.File]; fs != nil && !r.s.opaque(f.File) {
 				orphans = append(orphans, fs)
 			}
 		}
@@ -1129,7 +1137,7 @@ func (r *reindexer) archive() {
 // memory-archive.md (in any case) when it can take more, else a new one.
 func (r *reindexer) archiveFile(c *indexChecker) (string, *fileState) {
 	for _, f := range c.s.files {
-		if strings.EqualFold(f.f.Path, rxArchive) && !f.f.Truncated {
+		if strings.EqualFold(f.f.Path, rxArchive) && !f.f.Truncated && !r.s.opaque(f.f.Path) {
 			return f.f.Path, f
 		}
 	}
@@ -1434,9 +1442,12 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 	r := newReindexer(s)
 	var fs []*model.File
 	for _, f := range s.d.Files {
-		if !indexExempt(f.Path) && !r.secretName(f.Path) {
+		if !indexExempt(f.Path) && !r.secretName(f.Path) && !s.opaque(f.Path) { // (see addOrphans)
 			fs = append(fs, f)
 		}
+	}
+	if len(fs) == 0 {
+		return nil
 	}
 	groups := map[model.Type][]*model.File{}
 	for _, f := range fs {

@@ -36,6 +36,19 @@ package consolidate
 // built on demand), and the working memory is pooled (dupScratch).
 // BenchmarkDuplicatesCorpus measures it on a realistic tree.
 //
+// Numbers are facts. Content words leave digits out (a rewrite says
+// "5,000 rows" as "5k rows"), so the numbers of a body are kept apart: two
+// bodies that both hold numbers and share none of them state different
+// facts (svc-0001 on port 10001 and svc-0002 on port 10002), whatever
+// their wording, names or dates, and are never linked; identical bodies
+// must agree on their numbers too.
+//
+// A group is what a merge acts on, so it must be one memory said several
+// times, not a family of memories that resemble each other (a template
+// filled in 1,200 times, a numbered series) chained together pair by
+// pair. Each member must be linked to the member kept, directly; and a
+// group has at most dupMaxGroup members (see there).
+//
 // Precision matters more than recall here: a rule that cries wolf gets
 // switched off. Two different feedback memories about one subject ("run
 // tests with -race" and "never mock the database in tests") share a
@@ -78,9 +91,9 @@ type DupGroup struct {
 	Paths []string
 	// Reason says why, for humans: "identical bodies", "dated series",
 	// "same name and description", "bodies 84% alike", "names and
-	// descriptions 70% alike, bodies 45% alike". A group is held together
-	// by links between pairs of its members; Reason is that of the weakest
-	// link, so it holds for the whole group ("at least this alike").
+	// descriptions 70% alike, bodies 45% alike". Each member is linked to
+	// the one kept; Reason is that of the weakest of those links, so it
+	// holds for the whole group ("at least this alike").
 	Reason string
 	// Score is the strength of that link, 0..1 (1 for exact, series and
 	// name+description matches).
@@ -128,6 +141,21 @@ const (
 	// dupMinBodyTokens: a body with fewer content words is a stub; it
 	// takes part in exact, series and name+description matches only.
 	dupMinBodyTokens = 5
+	// dupMaxGroup caps a group. A merge is reviewed as one diff, and
+	// past a handful of files nobody reads it. Real duplicates are an
+	// agent writing one memory again two to four times; the generated
+	// corpus (internal/corpus) peaks at seven, a dated series of six days
+	// and a rewrite of one of them. A dozen memories that all resemble
+	// each other are a family (two series of one stem months apart, a
+	// template filled in, tickets), not one memory. Larger sets of fuzzy, series or
+	// name+description matches form no group at all; identical copies
+	// (bodies equal, numbers included) are grouped dupMaxGroup at a time,
+	// which loses nothing, and the next run merges the survivors.
+	dupMaxGroup = 8
+	// dupMaxNums caps the distinct numbers kept of a body; a body with
+	// more is not judged on its numbers (the sets may have been cut where
+	// they would meet).
+	dupMaxNums = 64
 )
 
 // Blocking parameters.
@@ -153,8 +181,16 @@ type dupDoc struct {
 	modified time.Time
 	typ      string
 	series   string // dir + residual stem when the stem holds a date, else ""
-	nameDesc uint64 // hash of the normalised name and description; 0 if either is empty
-	bodyHash uint64 // hash of the normalised body; 0 for stubs
+	// numbered is a hash of the dir and the stem without its numbers when
+	// the stem holds numbers and no date (0 otherwise); stemNums a hash of
+	// those numbers.
+	numbered, stemNums uint64
+	nameDesc           uint64 // hash of the normalised name and description; 0 if either is empty
+	bodyHash           uint64 // hash of the normalised body and its numbers; 0 for stubs
+	// nums holds the hashes of the body's numbers (runs of digits,
+	// leading zeros dropped), sorted and distinct; nil when it has none
+	// or more than dupMaxNums.
+	nums []uint64
 	// body holds the distinct content-word hashes, in first-seen order;
 	// sorted (bodySorted) when the document is first verified.
 	body       []uint64
@@ -211,6 +247,7 @@ type dupScratch struct {
 	tok  dupTokenizer
 	toks []uint64 // a body's content words
 	meta []uint64 // an item's stem, name and description words
+	nums []uint64 // a body's numbers
 	// By word number (dupTokenizer.vocab): the last document whose body
 	// had the word (documents are numbered across calls, so that stamps
 	// never need clearing: a stamp below firstDoc is from an earlier
@@ -226,7 +263,6 @@ type dupScratch struct {
 	df       dupCounter
 	pairs    dupPairSet
 	band     dupCounter // lshMatches' buckets
-	weak     []dupEdge
 }
 
 var dupScratchPool = sync.Pool{New: func() any { return new(dupScratch) }}
@@ -239,16 +275,6 @@ func (sc *dupScratch) release() {
 	sc.i32.reset()
 	sc.f32.reset()
 	dupScratchPool.Put(sc)
-}
-
-// edges returns n zeroed links.
-func (sc *dupScratch) edges(n int) []dupEdge {
-	if cap(sc.weak) < n {
-		sc.weak = make([]dupEdge, n)
-	}
-	sc.weak = sc.weak[:n]
-	clear(sc.weak)
-	return sc.weak
 }
 
 // start begins a call with n documents, for newDoc to fill.
@@ -298,7 +324,6 @@ type dupFinder struct {
 	shared bool    // shareDF has run
 	wcap   float64 // tokens in more documents than this are down-weighted
 	parent []int32
-	weak   []dupEdge // per root: the weakest link holding its group together
 	// verified remembers pairs already verified (by LSH bands and the meta
 	// index, which find the same pair many times).
 	verified *dupPairSet
@@ -316,7 +341,6 @@ func newDupFinder(docs []dupDoc, sc *dupScratch) *dupFinder {
 		sc:       sc,
 		df:       &sc.df,
 		parent:   sc.i32.alloc(len(docs)),
-		weak:     sc.edges(len(docs)),
 		verified: &sc.pairs,
 	}
 	for i := range f.parent {
@@ -424,7 +448,13 @@ func (f *dupFinder) find(i int32) int32 {
 	return i
 }
 
-func (f *dupFinder) union(a, b int32, e dupEdge) {
+// union links a and b, unless they are distinct memories and the link is
+// not one of identical bodies (the series and name+description links are
+// made without looking at the bodies or names).
+func (f *dupFinder) union(a, b int32, exact bool) {
+	if !exact && dupDistinct(&f.docs[a], &f.docs[b]) {
+		return
+	}
 	ra, rb := f.find(a), f.find(b)
 	if ra == rb {
 		return
@@ -433,11 +463,6 @@ func (f *dupFinder) union(a, b int32, e dupEdge) {
 		ra, rb = rb, ra
 	}
 	f.parent[rb] = ra
-	for _, o := range []dupEdge{f.weak[rb], e} {
-		if o.rank != 0 && (f.weak[ra].rank == 0 || o.weaker(f.weak[ra])) {
-			f.weak[ra] = o
-		}
-	}
 }
 
 // weaker orders links by kind (fuzzy < name+description < series < exact),
@@ -597,7 +622,7 @@ func (p *dupPairSet) insert(k uint64) bool {
 // exactMatches links identical bodies, dated series and equal
 // name+description pairs through hash tables.
 func (f *dupFinder) exactMatches() {
-	link := func(key func(*dupDoc) uint64, e dupEdge) {
+	link := func(key func(*dupDoc) uint64, exact bool) {
 		// The first document with each key, by the key's id.
 		keys := &f.sc.band
 		keys.reset(len(f.docs))
@@ -610,12 +635,12 @@ func (f *dupFinder) exactMatches() {
 			if id := keys.add(k); keys.count[id] == 1 {
 				first[id] = int32(i)
 			} else {
-				f.union(first[id], int32(i), e)
+				f.union(first[id], int32(i), exact)
 			}
 		}
 	}
-	link(func(d *dupDoc) uint64 { return d.bodyHash }, dupEdge{1, "identical bodies", 4})
-	link(func(d *dupDoc) uint64 { return d.nameDesc }, dupEdge{1, "same name and description", 2})
+	link(func(d *dupDoc) uint64 { return d.bodyHash }, true)
+	link(func(d *dupDoc) uint64 { return d.nameDesc }, false)
 
 	// A dated series: one stem once the date is removed, one directory, and
 	// one type. A member without a type joins the series of its stem.
@@ -629,7 +654,6 @@ func (f *dupFinder) exactMatches() {
 			series[d.series] = append(series[d.series], int32(i))
 		}
 	}
-	e := dupEdge{1, "dated series", 3}
 	for _, k := range keys {
 		ms := series[k]
 		byType := map[string]int32{}
@@ -641,7 +665,7 @@ func (f *dupFinder) exactMatches() {
 				continue
 			}
 			if j, ok := byType[t]; ok {
-				f.union(j, m, e)
+				f.union(j, m, false)
 			} else {
 				byType[t] = m
 			}
@@ -649,11 +673,11 @@ func (f *dupFinder) exactMatches() {
 		// Untyped members link with each other and, when the typed ones
 		// agree on a single type, with those.
 		for x := 1; x < len(untyped); x++ {
-			f.union(untyped[0], untyped[x], e)
+			f.union(untyped[0], untyped[x], false)
 		}
 		if len(untyped) > 0 && len(byType) == 1 {
 			for _, j := range byType {
-				f.union(untyped[0], j, e)
+				f.union(untyped[0], j, false)
 			}
 		}
 	}
@@ -835,8 +859,8 @@ func (f *dupFinder) verifyPair(a, b int32, meta float64) bool {
 	if !f.verified.insert(uint64(min(a, b))<<32 | uint64(max(a, b))) {
 		return false
 	}
-	if e, ok := f.similar(&f.docs[a], &f.docs[b], meta); ok {
-		f.union(a, b, e)
+	if _, ok := f.similar(&f.docs[a], &f.docs[b], meta); ok {
+		f.union(a, b, false)
 		return true
 	}
 	return false
@@ -913,7 +937,7 @@ func (f *dupFinder) metaSim(a, b *dupDoc) float64 {
 // a few words, the body sets need sorting the first time. meta is
 // metaSim(a, b) when the caller has it, else negative.
 func (f *dupFinder) similar(a, b *dupDoc, meta float64) (dupEdge, bool) {
-	if len(a.body) < dupMinBodyTokens || len(b.body) < dupMinBodyTokens {
+	if len(a.body) < dupMinBodyTokens || len(b.body) < dupMinBodyTokens || dupDistinct(a, b) {
 		return dupEdge{}, false
 	}
 	pct := func(x float64) int { return int(100*x + 0.5) }
@@ -1003,9 +1027,13 @@ func jaccardSorted(a, b []uint64) float64 {
 	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
-// groups turns the union-find forest into sorted groups: members in
-// document order, groups in the order of their first member until the
-// final sort.
+// groups turns the union-find forest into sorted groups (members in
+// document order until the final sort). A set the forest joined is only
+// a candidate: pairs chain (A like B, B like C, C nothing like A), so
+// each group is the oldest member and those linked to it directly, and
+// the rest form groups of their own the same way. A set larger than
+// dupMaxGroup is a family, not a memory said again: only its identical
+// copies are grouped.
 func (f *dupFinder) groups() []DupGroup {
 	n := len(f.docs)
 	root, size, at := f.sc.i32.alloc(n), f.sc.i32.alloc(n), f.sc.i32.alloc(n)
@@ -1015,7 +1043,7 @@ func (f *dupFinder) groups() []DupGroup {
 		size[root[i]]++
 		at[i] = -1
 	}
-	var members [][]int32 // by group, numbered (at[root]) at its first member
+	var members [][]int32 // by set, numbered (at[root]) at its first member
 	for i, r := range root {
 		if size[r] < 2 {
 			continue
@@ -1028,25 +1056,111 @@ func (f *dupFinder) groups() []DupGroup {
 	}
 	var out []DupGroup
 	for _, ms := range members {
-		keep := ms[0]
-		for _, m := range ms[1:] {
-			a, b := &f.docs[m], &f.docs[keep]
-			if a.modified.Before(b.modified) || a.modified.Equal(b.modified) && a.path < b.path {
-				keep = m
-			}
+		if len(ms) > dupMaxGroup {
+			out = append(out, f.copyGroups(ms)...)
+			continue
 		}
-		r := root[ms[0]]
-		g := DupGroup{Paths: make([]string, 1, len(ms)), Reason: f.weak[r].reason, Score: f.weak[r].score}
-		g.Paths[0] = f.docs[keep].path
-		for _, m := range ms {
-			if m != keep {
+		for len(ms) >= 2 {
+			keep := f.oldest(ms)
+			g := DupGroup{Paths: []string{f.docs[keep].path}}
+			var weakest dupEdge
+			rest := ms[:0:0]
+			for _, m := range ms {
+				if m == keep {
+					continue
+				}
+				e, ok := f.link(keep, m)
+				if !ok {
+					rest = append(rest, m)
+					continue
+				}
 				g.Paths = append(g.Paths, f.docs[m].path)
+				if weakest.rank == 0 || e.weaker(weakest) {
+					weakest = e
+				}
 			}
+			if len(g.Paths) > 1 {
+				g.Reason, g.Score = weakest.reason, weakest.score
+				slices.Sort(g.Paths[1:])
+				out = append(out, g)
+			}
+			ms = rest
 		}
-		slices.Sort(g.Paths[1:])
-		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b DupGroup) int { return strings.Compare(a.Paths[0], b.Paths[0]) })
+	return out
+}
+
+// oldest is the member to keep: the oldest by modified date (it has the
+// history), ties broken by path.
+func (f *dupFinder) oldest(ms []int32) int32 {
+	keep := ms[0]
+	for _, m := range ms[1:] {
+		a, b := &f.docs[m], &f.docs[keep]
+		if a.modified.Before(b.modified) || a.modified.Equal(b.modified) && a.path < b.path {
+			keep = m
+		}
+	}
+	return keep
+}
+
+// link is the strongest link between two documents, judged on the pair
+// alone: identical bodies, a dated series, the same name and description,
+// or similar() (the last three never across different facts).
+func (f *dupFinder) link(a, b int32) (dupEdge, bool) {
+	x, y := &f.docs[a], &f.docs[b]
+	switch {
+	case x.bodyHash != 0 && x.bodyHash == y.bodyHash:
+		return dupEdge{1, "identical bodies", 4}, true
+	case dupDistinct(x, y):
+		return dupEdge{}, false
+	case x.series != "" && x.series == y.series && (x.typ == "" || y.typ == "" || x.typ == y.typ):
+		return dupEdge{1, "dated series", 3}, true
+	case x.nameDesc != 0 && x.nameDesc == y.nameDesc:
+		return dupEdge{1, "same name and description", 2}, true
+	}
+	return f.similar(x, y, -1)
+}
+
+// copyGroups groups the identical copies among a set too large to be one
+// memory: each set of equal bodies, oldest first, dupMaxGroup at a time
+// (a last copy alone waits for the next run).
+func (f *dupFinder) copyGroups(ms []int32) []DupGroup {
+	// Sorted by body, then oldest first: each run of one body is a set
+	// of copies (sorting in place: ms is not used again).
+	slices.SortFunc(ms, func(a, b int32) int {
+		x, y := &f.docs[a], &f.docs[b]
+		switch {
+		case x.bodyHash != y.bodyHash:
+			if x.bodyHash < y.bodyHash {
+				return -1
+			}
+			return 1
+		case !x.modified.Equal(y.modified):
+			return x.modified.Compare(y.modified)
+		}
+		return strings.Compare(x.path, y.path)
+	})
+	var out []DupGroup
+	for lo := 0; lo < len(ms); {
+		h := f.docs[ms[lo]].bodyHash
+		hi := lo + 1
+		for hi < len(ms) && f.docs[ms[hi]].bodyHash == h {
+			hi++
+		}
+		copies := ms[lo:hi]
+		lo = hi
+		for h != 0 && len(copies) >= 2 {
+			chunk := copies[:min(len(copies), dupMaxGroup)]
+			copies = copies[len(chunk):]
+			g := DupGroup{Reason: "identical bodies", Score: 1, Paths: make([]string, len(chunk))}
+			for k, m := range chunk {
+				g.Paths[k] = f.docs[m].path
+			}
+			slices.Sort(g.Paths[1:])
+			out = append(out, g)
+		}
+	}
 	return out
 }
 
@@ -1062,6 +1176,8 @@ func (sc *dupScratch) newDoc(d *dupDoc, it DupItem) {
 	stem := strings.TrimSuffix(file, path.Ext(file))
 	if residual, ok := dupStripDate(stem); ok && residual != "" {
 		d.series = dir + "\x00" + residual
+	} else {
+		d.numbered, d.stemNums = dupNumberedStem(dir, stem)
 	}
 
 	toks, truncated := sc.tok.tokens(it.Body, sc.toks[:0], false, dupMaxTokens)
@@ -1080,7 +1196,9 @@ func (sc *dupScratch) newDoc(d *dupDoc, it DupItem) {
 	if len(toks) > 0 {
 		h = dupMix(h ^ toks[len(toks)-1])
 	}
+	numSeq := sc.numbers(d, it.Body)
 	if len(toks) >= dupMinBodyTokens {
+		h = dupMix(h ^ numSeq)
 		if truncated {
 			// Past the word limit, the rest must match byte for byte.
 			h ^= maphash.String(dupSeed, it.Body)
@@ -1139,6 +1257,83 @@ func (sc *dupScratch) newDoc(d *dupDoc, it DupItem) {
 	d.meta = sc.u64.alloc(len(meta))
 	copy(d.meta, meta)
 	d.meta = dupSet(d.meta)
+}
+
+// numbers sets d.nums from body and returns a hash of the sequence of its
+// numbers (0 for none), which identical bodies must share.
+func (sc *dupScratch) numbers(d *dupDoc, body string) uint64 {
+	seq := uint64(0)
+	nums := sc.nums[:0]
+	for i := 0; i < len(body); {
+		// Most of a body is not digits: skip it eight bytes at a time.
+		if i+8 <= len(body) {
+			if m := dupDigitBits(dupLoad(body, i)); m == 0 {
+				i += 8
+				continue
+			} else {
+				i += bits.TrailingZeros64(m) / 8
+			}
+		} else if body[i] < '0' || body[i] > '9' {
+			i++
+			continue
+		}
+		for i < len(body)-1 && body[i] == '0' && body[i+1] >= '0' && body[i+1] <= '9' {
+			i++ // 0042 is 42
+		}
+		h := uint64(14695981039346656037)
+		for ; i < len(body) && body[i] >= '0' && body[i] <= '9'; i++ {
+			h = (h ^ uint64(body[i])) * 1099511628211
+		}
+		h = dupMix(h) | 1
+		seq = dupMix(seq ^ h)
+		nums = append(nums, h)
+	}
+	sc.nums = nums
+	if len(nums) == 0 {
+		return 0
+	}
+	nums = dupSet(nums)
+	if len(nums) > dupMaxNums {
+		return seq
+	}
+	d.nums = sc.u64.alloc(len(nums))
+	copy(d.nums, nums)
+	return seq
+}
+
+// dupDigitBits returns the top bit of each byte of x that is an ASCII
+// digit (see dupWordBits).
+func dupDigitBits(x uint64) uint64 {
+	a := x &^ dupHigh
+	return (a + (0x80-'0')*dupOnes) &^ (a + (0x80-'9'-1)*dupOnes) &^ x & dupHigh
+}
+
+// dupDistinct reports whether two memories are distinct whatever their
+// similarity: their bodies state different facts, or they are entries of
+// a numbered collection (note_0001 and note_0002, ticket-17 and
+// ticket-18: one directory, stems equal but for their numbers, no date).
+func dupDistinct(a, b *dupDoc) bool {
+	return a.numbered != 0 && a.numbered == b.numbered && a.stemNums != b.stemNums || dupDifferentFacts(a, b)
+}
+
+// dupDifferentFacts reports whether two bodies state different facts: both
+// hold numbers, and not one of them is in both.
+func dupDifferentFacts(a, b *dupDoc) bool {
+	if len(a.nums) == 0 || len(b.nums) == 0 {
+		return false
+	}
+	i, j := 0, 0
+	for i < len(a.nums) && j < len(b.nums) {
+		switch {
+		case a.nums[i] < b.nums[j]:
+			i++
+		case b.nums[j] < a.nums[i]:
+			j++
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // dupSet sorts and dedupes in place.
@@ -1248,6 +1443,35 @@ func dupStripDate(stem string) (residual string, ok bool) {
 	}
 	rest := strings.ToLower(stem[:loc[0]] + "-" + stem[loc[1]:])
 	return strings.Join(strings.FieldsFunc(rest, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == ' ' }), "-"), true
+}
+
+// dupNumberedStem splits a stem into its numbers and the rest (lower-cased,
+// separators unified), each hashed with the directory; both are 0 when the
+// stem holds no digit.
+func dupNumberedStem(dir, stem string) (rest, nums uint64) {
+	if !dupHasDigitRun(stem, 1) {
+		return 0, 0
+	}
+	var r, n maphash.Hash
+	r.SetSeed(dupSeed)
+	n.SetSeed(dupSeed)
+	r.WriteString(dir)
+	r.WriteByte(0)
+	for i := 0; i < len(stem); i++ {
+		switch c := stem[i]; {
+		case c >= '0' && c <= '9':
+			n.WriteByte(c)
+			if i+1 == len(stem) || stem[i+1] < '0' || stem[i+1] > '9' {
+				n.WriteByte('.')
+				r.WriteByte('#')
+			}
+		case c == '-' || c == '_' || c == '.' || c == ' ':
+			r.WriteByte('-')
+		default:
+			r.WriteByte(dupFold[c])
+		}
+	}
+	return r.Sum64() | 1, n.Sum64()
 }
 
 // dupHasDigitRun reports whether s holds at least n digits; a date needs

@@ -540,10 +540,14 @@ func TestCheckDuplicates(t *testing.T) {
 	}
 }
 
-// genDupItems makes n memories: half in five large groups of edited copies
-// (one word in twenty replaced, dropped or added; names varied), the rest
-// distinct memories drawn from the same vocabulary.
-func genDupItems(n int, seed uint64) []DupItem {
+// genDupItems makes n memories: half in five large families of edited
+// copies (one word in twenty replaced, dropped or added; names varied),
+// the rest distinct memories drawn from the same vocabulary.
+func genDupItems(n int, seed uint64) []DupItem { return genDupItemsIn(n, seed, 5) }
+
+// genDupItemsIn is genDupItems with the copies in the given number of
+// groups.
+func genDupItemsIn(n int, seed uint64, groups int) []DupItem {
 	r := rand.New(rand.NewPCG(seed, 11))
 	vocab := make([]string, 5000)
 	for i := range vocab {
@@ -587,8 +591,7 @@ func genDupItems(n int, seed uint64) []DupItem {
 	}
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	items := make([]DupItem, 0, n)
-	const groups = 5
-	var bases [groups]string
+	bases := make([]string, groups)
 	for g := range bases {
 		bases[g] = body()
 	}
@@ -596,7 +599,9 @@ func genDupItems(n int, seed uint64) []DupItem {
 		it := DupItem{Modified: base.Add(time.Duration(r.IntN(1e6)) * time.Second), Type: "project"}
 		if i%2 == 0 {
 			g := (i / 2) % groups
-			it.Path = fmt.Sprintf("topic-%d-v%d.md", g, i)
+			// A name per copy, but not a numbered series (topic-3-v16,
+			// topic-3-v26 would be told apart by their numbers).
+			it.Path = fmt.Sprintf("topic-%d-%s.md", g, dupLetters(i))
 			it.Name = fmt.Sprintf("Topic %d notes %s", g, word())
 			it.Description = fmt.Sprintf("What we know about topic %d", g)
 			if r.IntN(2) == 0 {
@@ -614,18 +619,54 @@ func genDupItems(n int, seed uint64) []DupItem {
 	return items
 }
 
-func TestDuplicatesGenerated(t *testing.T) {
-	items := genDupItems(2000, 1)
-	gs := FindDuplicates(items)
-	if len(gs) != 5 {
-		t.Fatalf("want the 5 planted groups, got %d groups", len(gs))
+// dupLetters writes i in letters (0 a, 25 z, 26 ba...).
+func dupLetters(i int) string {
+	s := string(rune('a' + i%26))
+	for i /= 26; i > 0; i /= 26 {
+		s = string(rune('a'+i%26)) + s
 	}
+	return s
+}
+
+// topicOf is the planted group of a generated copy ("topic-3-bc.md": 3).
+func topicOf(p string) string {
+	if !strings.HasPrefix(p, "topic-") {
+		return ""
+	}
+	return strings.Split(p, "-")[1]
+}
+
+func TestDuplicatesGenerated(t *testing.T) {
+	// 250 groups of four edited copies among 1,000 distinct memories. The
+	// blocking finds most pairs (a few groups come out in two pairs, when
+	// no pair across them shared a band), and never mixes two groups.
+	gs := FindDuplicates(genDupItemsIn(2000, 1, 250))
+	members := 0
 	for _, g := range gs {
-		if len(g.Paths) < 190 {
-			t.Errorf("group of %d, want about 200: %s", len(g.Paths), g.Reason)
+		topic := topicOf(g.Paths[0])
+		for _, p := range g.Paths {
+			if topic == "" || topicOf(p) != topic {
+				t.Errorf("distinct memory %s grouped: %v", p, g.Paths)
+			}
+		}
+		members += len(g.Paths)
+	}
+	t.Logf("%d of 1,000 copies in %d groups", members, len(gs))
+	if members < 900 {
+		t.Errorf("%d of the 1,000 planted copies grouped, in %d groups", members, len(gs))
+	}
+}
+
+// Five families of 200 edited copies each: sets that large are not one
+// memory written again, so none is merged whole; only identical copies
+// among them (a copy the edits left alone) may be grouped.
+func TestDuplicateFamiliesAreNotGroups(t *testing.T) {
+	for _, g := range FindDuplicates(genDupItems(2000, 1)) {
+		if len(g.Paths) > dupMaxGroup || g.Reason != "identical bodies" {
+			t.Errorf("group of %d (%s): %v", len(g.Paths), g.Reason, g.Paths[:min(len(g.Paths), 5)])
 		}
 		for _, p := range g.Paths {
-			if !strings.HasPrefix(p, "topic-") {
+			if topicOf(p) == "" {
 				t.Errorf("distinct memory %s grouped", p)
 			}
 		}

@@ -1,0 +1,41 @@
+//go:build !unix
+
+package memfs
+
+import (
+	"os"
+	"os/exec"
+	"os/signal"
+)
+
+// ownGroup does nothing where there are no process groups: the command
+// stays in memtui's console group, so Ctrl-C reaches it too.
+func ownGroup(cmd *exec.Cmd) {}
+
+// killGroup kills the command itself; what it started is not reachable
+// without process groups.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return cmd.Process.Kill()
+}
+
+// onInterrupt calls f on an interrupt until the returned function is
+// called.
+func onInterrupt(f func()) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ch:
+			f()
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
