@@ -293,9 +293,6 @@ func TestImmutableFileErrorNamesFileAndOperation(t *testing.T) {
 	if w.read(t, "a.md") != "a\n" {
 		t.Error("the immutable file changed")
 	}
-	if w.read(t, "a.md") != "a\n" {
-		t.Error("the immutable file changed")
-	}
 }
 
 // After a crash, an agent's write, then recovery, the report says file by
