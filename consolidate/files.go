@@ -175,7 +175,7 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 			"Add type: user, feedback, project or reference.")
 	} else if _, ok := model.ParseType(fm.Type); !ok {
 		s.report(RuleTypeInvalid, p, keyLine(fs, "type"),
-			fmt.Sprintf("%s: type %q is not one of user, feedback, project, reference; Claude Code drops it", p, fm.Type),
+			fmt.Sprintf("%s: type \"%s\" is not one of user, feedback, project, reference; Claude Code drops it", p, fm.Type),
 			fmt.Sprintf("Use type: %s.", suggestType(fm.Type)))
 	}
 }
@@ -293,17 +293,17 @@ func checkDates(s *dirState, fs *fileState) {
 		return
 	}
 	for _, sp := range model.FindRelativeDates(fs.text, at) {
-		msg := fmt.Sprintf("%q meant %s, counted from %s (%s)", sp.Text, sp.Meant, source, at.Format("2006-01-02"))
+		msg := fmt.Sprintf("\"%s\" meant %s, counted from %s (%s)", sp.Text, sp.Meant, source, at.Format("2006-01-02"))
 		if sp.Ambiguous {
 			msg += "; ambiguous: " + sp.Note
 		}
 		s.report(RuleRelativeDate, fs.f.Path, fs.lineOf(sp.Start), msg,
-			fmt.Sprintf("Write %q instead.", sp.Replacement))
+			fmt.Sprintf("Write \"%s\" instead.", sp.Replacement))
 	}
 	for _, sp := range model.FindMissingYears(fs.text, at) {
 		s.report(RuleDateMissingYear, fs.f.Path, fs.lineOf(sp.Start),
-			fmt.Sprintf("%q has no year; written %s, it most likely means %s", sp.Text, at.Format("2006-01-02"), sp.Meant),
-			fmt.Sprintf("Write %q.", sp.Replacement))
+			fmt.Sprintf("\"%s\" has no year; written %s, it most likely means %s", sp.Text, at.Format("2006-01-02"), sp.Meant),
+			fmt.Sprintf("Write \"%s\".", sp.Replacement))
 	}
 }
 
@@ -523,7 +523,7 @@ func checkNames(s *dirState) {
 		known[n] = true
 		if prev, ok := first[n]; ok {
 			s.report(RuleNameDuplicate, fs.f.Path, keyLine(fs, "name"),
-				fmt.Sprintf("%s and %s are both named %q; recall and [[links]] cannot tell them apart", prev.f.Path, fs.f.Path, fs.doc.FM.Name),
+				fmt.Sprintf("%s and %s are both named \"%s\"; recall and [[links]] cannot tell them apart", prev.f.Path, fs.f.Path, fs.doc.FM.Name),
 				"Merge them if they hold the same fact, or rename one.")
 			continue
 		}

@@ -163,7 +163,7 @@ func (c *indexChecker) describeDropped(lines []int) string {
 	var names []string
 	for _, n := range lines {
 		if e := c.ix.EntryAt(n); e != nil && e.Line == n {
-			names = append(names, fmt.Sprintf("%q (line %d)", ixClip(e.Name(), 60), n))
+			names = append(names, fmt.Sprintf("\"%s\" (line %d)", ixClip(e.Name(), 60), n))
 		}
 	}
 	switch {
@@ -232,10 +232,10 @@ func (c *indexChecker) entryTooLong(e *model.Entry, t *ixTarget) {
 		return
 	}
 	// Real indexes have this finding on a large share of their lines, so the
-	// messages are concatenated rather than formatted: the same text (%q is
-	// strconv.Quote) at about half the cost.
+	// messages are concatenated rather than formatted: the same text at
+	// about half the cost.
 	c.s.report(RuleIndexEntryTooLong, c.path, e.Line,
-		"the entry for "+strconv.Quote(ixClip(e.Name(), 60))+" is "+strconv.Itoa(n)+" characters long; Claude Code asks for one line under ~"+strconv.Itoa(indexEntryMaxChars)+", and long entries eat the 25,000-unit cap",
+		"the entry for \""+ixClip(e.Name(), 60)+"\" is "+strconv.Itoa(n)+" characters long; Claude Code asks for one line under ~"+strconv.Itoa(indexEntryMaxChars)+", and long entries eat the 25,000-unit cap",
 		"Cut the hook to a few words that say when "+t.name()+" matters; the detail belongs in the topic file.")
 }
 
@@ -250,7 +250,7 @@ func (c *indexChecker) entryMultiline(e *model.Entry, t *ixTarget) {
 		span = fmt.Sprintf("lines %d-%d", e.Continuations[0], e.Continuations[n-1])
 	}
 	c.s.report(RuleIndexEntryMultiline, c.path, e.Line,
-		fmt.Sprintf("the entry for %q has %s hanging under it (%s); each counts against Claude Code's 200-line cap", ixClip(e.Name(), 60), ixPlural(n, "indented line"), span),
+		fmt.Sprintf("the entry for \"%s\" has %s hanging under it (%s); each counts against Claude Code's 200-line cap", ixClip(e.Name(), 60), ixPlural(n, "indented line"), span),
 		fmt.Sprintf("Move the detail into %s and keep the entry on one line.", t.name()))
 }
 
@@ -298,7 +298,7 @@ func (c *indexChecker) hookEcho(e *model.Entry, t *ixTarget) {
 		return
 	}
 	c.s.report(RuleHookEchoes, c.path, e.Line,
-		fmt.Sprintf("the hook for %q only repeats the description in %s (%q)", ixClip(e.Name(), 60), fs.f.Path, ixClip(fs.doc.FM.Description, 80)),
+		fmt.Sprintf("the hook for \"%s\" only repeats the description in %s (\"%s\")", ixClip(e.Name(), 60), fs.f.Path, ixClip(fs.doc.FM.Description, 80)),
 		"Make the hook add what the description lacks (when to reach for this memory, the one fact that matters), or drop the hook and keep the title short.")
 }
 
@@ -627,7 +627,7 @@ func (c *indexChecker) checkEmptySections() {
 		}
 		if !c.hasContent(h.Line+1, end) {
 			c.s.report(RuleIndexEmptySection, c.path, h.Line,
-				fmt.Sprintf("the heading %q has no entries under it", ixClip(h.Text, 60)),
+				fmt.Sprintf("the heading \"%s\" has no entries under it", ixClip(h.Text, 60)),
 				"Add entries under it, or remove the heading: it costs a line of the 200-line budget.")
 		}
 	}

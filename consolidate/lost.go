@@ -976,7 +976,7 @@ func writerName(log *model.TranscriptLog, w *model.MemWrite) string {
 	s := "session " + ShortSession(w.Session)
 	if log != nil {
 		if sess := log.Sessions[w.Session]; sess != nil && sess.Title != "" {
-			s += fmt.Sprintf(" (%q)", shorten(sess.Title, 60))
+			s += fmt.Sprintf(" (\"%s\")", shorten(sess.Title, 60))
 		}
 	}
 	if w.Agent != "" {

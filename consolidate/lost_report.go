@@ -60,7 +60,7 @@ func lostMessage(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 		b.WriteString("possibly lost: ")
 	}
 	if len(l.Lines) > 0 {
-		fmt.Fprintf(&b, "%q", shorten(maskedLine(sc, l.Lines, 0), 80))
+		fmt.Fprintf(&b, "\"%s\"", shorten(maskedLine(sc, l.Lines, 0), 80))
 		if n := len(l.Lines) - 1; n > 0 {
 			fmt.Fprintf(&b, " and %d more %s", n, plural(n, "line", "lines"))
 		}

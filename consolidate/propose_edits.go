@@ -169,9 +169,9 @@ func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find fu
 		for i, sp := range spans {
 			rep := fitReplacement(text, sp)
 			edits[i] = edit{sp.Start, sp.End, rep}
-			lines = append(lines, fmt.Sprintf("%q → %q", sp.Text, rep))
+			lines = append(lines, fmt.Sprintf("\"%s\" → \"%s\"", sp.Text, rep))
 			if sp.Ambiguous {
-				ambiguous = append(ambiguous, fmt.Sprintf("%q (%s)", sp.Text, sp.Note))
+				ambiguous = append(ambiguous, fmt.Sprintf("\"%s\" (%s)", sp.Text, sp.Note))
 			}
 		}
 		n := len(spans)

@@ -147,7 +147,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 				indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
 				lines[i] = indent + "type: " + typ + nl
 				settle(RuleTypeInvalid)
-				what = append(what, fmt.Sprintf("type %q is not one Claude Code knows; %s is the closest", fm.Type, typ))
+				what = append(what, fmt.Sprintf("type \"%s\" is not one Claude Code knows; %s is the closest", fm.Type, typ))
 			}
 		}
 	}

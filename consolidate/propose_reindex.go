@@ -1399,7 +1399,7 @@ func (r *reindexer) rationale(fixed []string, counts map[string]int, after *mode
 			ps = append(ps, p)
 		}
 		sort.Strings(ps)
-		fmt.Fprintf(&b, " %s of index text found nowhere else went into the topic files they describe, under %q (%s); lines whose words the topic file already holds were dropped.",
+		fmt.Fprintf(&b, " %s of index text found nowhere else went into the topic files they describe, under \"%s\" (%s); lines whose words the topic file already holds were dropped.",
 			rxCapital(ixPlural(r.movedLines, "line")), rxMovedHead, listNames(rxFirst(ps, indexNameList)))
 	}
 	if r.tightened {

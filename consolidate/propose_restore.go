@@ -57,7 +57,7 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 		put := 0
 		for i, line := range l.Lines {
 			if r := unrestorable(s.d, l, i); r != "" {
-				skipped = append(skipped, fmt.Sprintf("%q is not put back: %s.", shorten(maskedLine(sc, l.Lines, i), 80), r))
+				skipped = append(skipped, fmt.Sprintf("\"%s\" is not put back: %s.", shorten(maskedLine(sc, l.Lines, i), 80), r))
 				continue
 			}
 			doc.insert(line, l.Anchors[i])
@@ -114,7 +114,7 @@ func restoreReason(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 }
 
 func describeLines(sc *SecretScanner, lines []string) string {
-	q := fmt.Sprintf("%q", shorten(maskedLine(sc, lines, 0), 80))
+	q := fmt.Sprintf("\"%s\"", shorten(maskedLine(sc, lines, 0), 80))
 	if len(lines) > 1 {
 		q += fmt.Sprintf(" and %d more %s", len(lines)-1, plural(len(lines)-1, "line", "lines"))
 	}
