@@ -2,80 +2,18 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
-
-// What an attacker plants in memory files, transcripts and proposals; each
-// does something to a terminal that shows it raw.
-const (
-	atkClipboard = "\x1b]52;c;cHduZWQ=\a"
-	atkTitle     = "\x1b]0;owned\a"
-	atkClear     = "\x1b[2J"
-	atkLink      = "\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\"
-	atkC1        = "\u009b2J"
-	atkBidi      = "\u202e"
-	atkToken     = "ghp_" + "Zq8Vt3Lm9Xw2Rb7Kc4Np6Hs1Jd5Fg0Ay3Ue8"
-	atkPEM       = "-----BEGIN RSA PRIVATE KEY-----\n" +
-		"MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n" +
-		"VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n" +
-		"LxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo\n" +
-		"9z+40RQzuVaE8AkAFmxZzow3x+VJYKdjykkJ0iT9wCS0DRTXu269V264Vf/3jvre\n" +
-		"-----END RSA PRIVATE KEY-----\n"
-	// atkCwd's slug: every character but [a-zA-Z0-9] becomes "-".
-	atkCwd  = "/work/pwn" + atkTitle + atkBidi
-	atkSlug = "-work-pwn--0-owned--"
-)
-
-var sgrOnly = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
-
-// frameHarm says what in a frame, once our own SGR colour codes are
-// removed, a terminal would act on or would hide text with, or which
-// fragment of a planted secret it shows.
-func frameHarm(frame string) string {
-	s := sgrOnly.ReplaceAllString(frame, "")
-	if !utf8.ValidString(s) {
-		return "invalid UTF-8"
-	}
-	for i, r := range s {
-		bad := ""
-		switch {
-		case r == '\n' || r == '\t':
-		case r < 0x20 || r == 0x7f:
-			bad = "control"
-		case r >= 0x80 && r < 0xa0:
-			bad = "C1 control"
-		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
-			bad = "bidi control"
-		}
-		if bad != "" {
-			return fmt.Sprintf("%s %U: %q", bad, r, s[max(i-40, 0):min(i+40, len(s))])
-		}
-	}
-	secrets := []string{atkToken, atkToken[4:24]}
-	for _, l := range strings.Split(atkPEM, "\n") {
-		if len(l) > 40 && !strings.HasPrefix(l, "-----") {
-			secrets = append(secrets, l[:24], l[40:])
-		}
-	}
-	for _, sec := range secrets {
-		if strings.Contains(s, sec) {
-			return "the secret fragment " + sec
-		}
-	}
-	return ""
-}
 
 // hostileConfig writes a tree whose file names, frontmatter, bodies, index
 // lines, transcript (cwd, branch, title) and journal carry the attacks, and
@@ -83,24 +21,24 @@ func frameHarm(frame string) string {
 func hostileConfig(t *testing.T) (Config, string) {
 	t.Helper()
 	dir := t.TempDir()
-	mem := filepath.Join(dir, "projects", atkSlug, "memory")
-	clip := "clip" + atkClipboard + ".md"
-	tokenFile := "deploy_" + atkToken + ".md"
+	mem := filepath.Join(dir, "projects", hostile.PwnSlug, "memory")
+	clip := "clip" + hostile.OSC52 + ".md"
+	tokenFile := "deploy_" + hostile.FakeToken + ".md"
 	plainV1 := "---\nname: plain\ndescription: A plain memory\ntype: user\n---\n\nWe launch tomorrow.\n"
 	files := map[string]string{
-		clip: "---\nname: deploy" + atkTitle + "\ndescription: How to deploy " + atkClipboard + atkBidi + "\ntype: project\n---\n\n" +
-			"Deploy with care " + atkClear + " see " + atkLink + " and " + atkC1 + " [site](https://evil.example/" + atkTitle + ")\n\n" +
-			"The key:\n\n" + atkPEM + "\nToken " + atkToken + "\n",
-		"notes\n    forged line.md": "no frontmatter " + atkClear + "\n",
-		tokenFile:                   "---\nname: token\ndescription: a token " + atkToken + "\ntype: reference\n---\n\n" + atkPEM,
+		clip: "---\nname: deploy" + hostile.OSC0Short + "\ndescription: How to deploy " + hostile.OSC52 + hostile.RLO + "\ntype: project\n---\n\n" +
+			"Deploy with care " + hostile.Erase + " see " + hostile.OSC8ST + " and " + hostile.C1Erase + " [site](https://evil.example/" + hostile.OSC0Short + ")\n\n" +
+			"The key:\n\n" + hostile.FakePEM + "\nToken " + hostile.FakeToken + "\n",
+		"notes\n    forged line.md": "no frontmatter " + hostile.Erase + "\n",
+		tokenFile:                   "---\nname: token\ndescription: a token " + hostile.FakeToken + "\ntype: reference\n---\n\n" + hostile.FakePEM,
 		"plain.md":                  plainV1,
 	}
 	var idx strings.Builder
-	idx.WriteString("- [Plain](plain.md) — a plain memory " + atkC1 + "\n")
+	idx.WriteString("- [Plain](plain.md) — a plain memory " + hostile.C1Erase + "\n")
 	for i := range 205 {
-		fmt.Fprintf(&idx, "- [Filler %d](plain.md) — filler %s\n", i, atkClear)
+		fmt.Fprintf(&idx, "- [Filler %d](plain.md) — filler %s\n", i, hostile.Erase)
 	}
-	idx.WriteString("- [Deploy " + atkC1 + atkBidi + "](" + tokenFile + ") — how " + atkClipboard + atkTitle + " to deploy " + atkToken + "\n")
+	idx.WriteString("- [Deploy " + hostile.C1Erase + hostile.RLO + "](" + tokenFile + ") — how " + hostile.OSC52 + hostile.OSC0Short + " to deploy " + hostile.FakeToken + "\n")
 	files["MEMORY.md"] = idx.String()
 	for name, content := range files {
 		writeTestFile(t, filepath.Join(mem, name), content)
@@ -134,8 +72,8 @@ func hostileConfig(t *testing.T) (Config, string) {
 
 	// A proposer's proposal, applied: its title is now in the journal.
 	prop := model.Proposal{ID: "absolutize-dates-x1", Kind: model.KindAbsolutizeDates, MemoryDir: mem,
-		Title:     "Date it " + atkClipboard + atkToken + atkBidi,
-		Rationale: "because " + atkLink,
+		Title:     "Date it " + hostile.OSC52 + hostile.FakeToken + hostile.RLO,
+		Rationale: "because " + hostile.OSC8ST,
 		Changes: []model.Change{{Path: "plain.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(plainV1)),
 			After: strings.Replace(plainV1, "tomorrow", "on 2026-11-22", 1)}}}
 	if r := memfs.Apply(ctx, mem, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: cfg.JournalRoot})[0]; r.Status != memfs.StatusApplied {
@@ -143,17 +81,11 @@ func hostileConfig(t *testing.T) (Config, string) {
 	}
 
 	// Then a session, on a hostile branch in a hostile cwd, writes a key.
-	changed := "---\nname: plain\ndescription: A plain memory " + atkTitle + "\ntype: user\n---\n\nNow with a key:\n\n" + atkPEM
+	changed := "---\nname: plain\ndescription: A plain memory " + hostile.OSC0Short + "\ntype: user\n---\n\nNow with a key:\n\n" + hostile.FakePEM
 	writeTestFile(t, filepath.Join(mem, "plain.md"), changed)
-	js := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	at := testNow.Add(-time.Hour).UTC().Format("2006-01-02T15:04:05.000Z")
-	common := `"userType":"external","entrypoint":"cli","cwd":` + js(atkCwd) + `,"sessionId":"5f0c2a9e-1b7d-4c3e-9a8f-2d6b4e8c1a07","version":"2.1.226","gitBranch":` + js("feature/"+atkClipboard+atkToken)
-	path := filepath.Join(mem, "plain.md")
-	transcript := fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":%s},"uuid":"a1a1a1a1-0000-4000-8000-000000000001","timestamp":%q,%s}`+"\n", js("remember "+atkTitle), at, common) +
-		fmt.Sprintf(`{"parentUuid":"a1a1a1a1-0000-4000-8000-000000000001","isSidechain":false,"message":{"model":"claude-opus-4-8","id":"msg_01x","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_01abc","name":"Write","input":{"file_path":%s,"content":%s}}],"stop_reason":"tool_use"},"type":"assistant","uuid":"a1a1a1a1-0000-4000-8000-000000000002","timestamp":%q,%s}`+"\n", js(path), js(changed), at, common) +
-		fmt.Sprintf(`{"parentUuid":"a1a1a1a1-0000-4000-8000-000000000002","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01abc","type":"tool_result","content":%s}]},"uuid":"a1a1a1a1-0000-4000-8000-000000000003","timestamp":%q,"toolUseResult":{"type":"create","filePath":%s,"content":%s},%s}`+"\n", js("File created successfully at: "+path), at, js(path), js(changed), common) +
-		fmt.Sprintf(`{"type":"summary","summary":%s,"leafUuid":"a1a1a1a1-0000-4000-8000-000000000003"}`+"\n", js("Title "+atkTitle+atkToken))
-	writeTestFile(t, filepath.Join(dir, "projects", atkSlug, "5f0c2a9e-1b7d-4c3e-9a8f-2d6b4e8c1a07.jsonl"), transcript)
+	if err := hostile.PwnTranscript(dir, filepath.Join(mem, "plain.md"), changed, testNow.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	return cfg, mem
 }
 
@@ -167,8 +99,12 @@ func TestEveryViewIsHarmless(t *testing.T) {
 	check := func(what string) {
 		t.Helper()
 		frames++
-		if why := frameHarm(d.m.View().Content); why != "" {
-			t.Errorf("%s: %s", what, why)
+		frame := d.m.View().Content
+		for _, p := range hostile.Controls(frame, hostile.Terminal) {
+			t.Errorf("%s: %s", what, p)
+		}
+		for _, p := range hostile.FakeLeaks(frame) {
+			t.Errorf("%s shows %s", what, p)
 		}
 	}
 	check("first frame")
@@ -190,7 +126,7 @@ func TestEveryViewIsHarmless(t *testing.T) {
 		d.keys("v")
 	}
 	d.selectMemory("clip")
-	if s := d.screen(); !strings.Contains(s, `clip\x1b]52;c;cHduZWQ=\x07.md`) {
+	if s := d.screen(); !strings.Contains(s, `clip\x1b]52;c;aGVsbG8=\x07.md`) {
 		t.Errorf("the file name's escape is not shown visibly:\n%s", s)
 	}
 

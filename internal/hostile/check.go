@@ -54,9 +54,9 @@ const (
 	// (ESC [ params m) and nothing else.
 	Terminal
 	// JSON is JSON: control characters escaped, as encoding/json does;
-	// only raw bytes below 0x20 other than newline, tab and carriage
-	// return are wrong there (JSON output may carry C1 and bidi runes as
-	// UTF-8, escaped or not).
+	// only raw bytes below 0x20 other than newline and tab are wrong
+	// there (JSON output may carry C1 and bidi runes as UTF-8, escaped
+	// or not).
 	JSON
 )
 
@@ -66,9 +66,10 @@ var (
 )
 
 // Controls lists the raw control characters in out that mode does not
-// allow: one line per kind, with how many there are and the first one's
-// line and excerpt (quoted, so the report itself is safe to print).
-// Newline is allowed as a line separator; tab is allowed.
+// allow, and any invalid UTF-8: one line per kind, with how many there
+// are and the first one's line and excerpt (quoted, so the report itself
+// is safe to print). Newline is allowed as a line separator; tab is
+// allowed.
 func Controls(out string, mode Mode) []string {
 	if mode == Terminal {
 		out = sgr.ReplaceAllString(out, "")
@@ -104,6 +105,10 @@ func Controls(out string, mode Mode) []string {
 			switch {
 			case r == utf8.RuneError && size == 1 && line[i] >= 0x80 && line[i] <= 0x9f:
 				what = "raw 8-bit C1 byte"
+			case r == utf8.RuneError && size == 1:
+				// A stray byte a terminal may read as the start of
+				// something else; text from memtui is UTF-8.
+				what = "invalid UTF-8"
 			case mode == JSON:
 				if r < 0x20 && r != '\t' {
 					what = "raw control byte in JSON"

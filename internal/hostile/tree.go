@@ -7,6 +7,10 @@
 // repository's settings pointing autoMemoryDirectory elsewhere, and a few
 // hundred distinct numbered memories that must never be merged.
 //
+// It is also the one home of the attack strings, the fixed fake token
+// and key, and the checks (Controls, FakeLeaks) of the inject tests of
+// both packages, which build smaller trees by hand.
+//
 // Every file is written by hand in the shapes claude-memory-format.md and
 // transcript-format.md describe. It lives outside the _test files only so
 // both test packages can share it; nothing else imports it.
@@ -30,15 +34,32 @@ import (
 )
 
 // The escape sequences of the issue, each one an attack on the terminal.
+// Some come in more than one form (how a sequence ends, which final
+// byte), as a sanitizer must catch each of them.
 const (
-	OSC52 = "\x1b]52;c;aGVsbG8=\a"                           // writes the clipboard
-	OSC0  = "\x1b]0;pwned-title\a"                           // sets the window title
-	Clear = "\x1b[2J\x1b[H"                                  // clears the screen
-	OSC8  = "\x1b]8;;https://evil.example/\aclick\x1b]8;;\a" // a hyperlink
-	C1CSI = "\u009b31m"                                      // an 8-bit CSI
-	Bidi  = "\u202egnp.exe\u202c"                            // right-to-left override
+	OSC52 = "\x1b]52;c;aGVsbG8=\a" // writes the clipboard
+	OSC0  = "\x1b]0;pwned-title\a" // sets the window title
+	// OSC0Short sets a short title: what follows it in a text memtui
+	// cuts (a session's title, a cwd in a narrow column) still shows,
+	// so a test can check how that is shown (a token after it masked).
+	OSC0Short = "\x1b]0;owned\a"
+	// Erase clears the screen; Clear also moves the cursor home.
+	Erase = "\x1b[2J"
+	Clear = Erase + "\x1b[H"
+	// OSC8 is a hyperlink whose sequences end with BEL; OSC8ST the same
+	// with ST (ESC \).
+	OSC8   = "\x1b]8;;https://evil.example/\aclick\x1b]8;;\a"
+	OSC8ST = "\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\"
+	// C1CSI is an 8-bit CSI (one rune, U+009B) that colours, C1Erase one
+	// that clears the screen.
+	C1CSI   = "\u009b31m"
+	C1Erase = "\u009b2J"
+	// RLO is a right-to-left override left open: it reverses all that
+	// follows on the line. Bidi is one closed again (PDF), around a word.
+	RLO  = "\u202e"
+	Bidi = RLO + "gnp.exe\u202c"
 	// All is every one of them in a row.
-	All = OSC52 + OSC0 + Clear + OSC8 + C1CSI + Bidi
+	All = OSC52 + OSC0 + Clear + OSC8 + OSC8ST + C1CSI + C1Erase + Bidi
 )
 
 // Forged is what follows the newline in a file name: were the name printed
