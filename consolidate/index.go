@@ -908,8 +908,11 @@ func ixThousands(n int) string {
 	return s
 }
 
-// ixClip shortens s to at most n characters, marking the cut.
+// ixClip shortens s to at most n characters, marking the cut, for a
+// message. Secrets are masked before the cut: a cut token no longer looks
+// like one, so the printers' masking could not find what was left of it.
 func ixClip(s string, n int) string {
+	s = DefaultSecretScanner().MaskSecrets(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -1000,8 +1000,10 @@ func branchOf(log *model.TranscriptLog, w *model.MemWrite) string {
 
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + " UTC" }
 
-// shorten cuts s to about n characters, at a rune boundary, with "…".
+// shorten cuts s to about n characters, at a rune boundary, with "…", for
+// a message. Secrets are masked before the cut (see ixClip).
 func shorten(s string, n int) string {
+	s = DefaultSecretScanner().MaskSecrets(s)
 	r := []rune(s)
 	if len(r) <= n {
 		return s

@@ -1510,8 +1510,12 @@ func (r *reindexer) secretName(p string) bool {
 func rxOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // rxClip cuts s to at most n characters, at a word boundary when one is
-// in the second half, and marks the cut with "…".
+// in the second half, and marks the cut with "…". What it returns is
+// written into an index, so secrets are redacted before the cut: a cut
+// token no longer looks like one, and the redaction every proposal's
+// content gets could not find what was left of it.
 func rxClip(s string, n int) string {
+	s, _ = DefaultSecretScanner().Redact(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

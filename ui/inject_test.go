@@ -203,3 +203,19 @@ func writeTestFile(t *testing.T, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestPathCutsMaskFirst: a path cut from the left for a narrow column
+// (the journal's directories, the findings' projects) is masked before
+// the cut, so the tail of a token in it does not show.
+func TestPathCutsMaskFirst(t *testing.T) {
+	p := "/work/" + hostile.FakeToken + "/memory"
+	for w := 8; w <= len(p); w += 3 {
+		got := truncLeft(p, w)
+		for i := 0; i+10 <= len(hostile.FakeToken); i++ {
+			if frag := hostile.FakeToken[i : i+10]; strings.Contains(got, frag) {
+				t.Errorf("truncLeft(…, %d) = %q shows %q of the token", w, got, frag)
+				break
+			}
+		}
+	}
+}

@@ -255,8 +255,11 @@ func fit(s string, w, h int) string {
 }
 
 // truncLeft keeps the end of s (the informative part of a path), cutting
-// from the left with an ellipsis.
+// from the left with an ellipsis. Secrets are masked before the cut: the
+// tail of a cut token no longer looks like one, so masking after it could
+// not find it.
 func truncLeft(s string, w int) string {
+	s = safe.Mask(nil, s)
 	if ansi.StringWidth(s) <= w {
 		return s
 	}

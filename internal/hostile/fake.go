@@ -63,7 +63,9 @@ func FakeLeaks(out string) []string {
 // PwnTranscript writes, in config dir cfg, the transcript of a session
 // of the PwnCwd project that wrote content to path at about at: its
 // branch holds a clipboard escape and FakeToken, its prompt and title
-// a title escape (the title FakeToken too).
+// a title escape (the title FakeToken too, behind the long OSC0, so a
+// message that shortens the title to 60 characters cuts inside the token:
+// masking must come before the cut).
 func PwnTranscript(cfg, path, content string, at time.Time) error {
 	js := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	ts := func(ms int) string {
@@ -79,7 +81,7 @@ func PwnTranscript(cfg, path, content string, at time.Time) error {
 		js(path), js(content), ts(100), common)
 	fmt.Fprintf(&b, `{"parentUuid":"a1a1a1a1-0000-4000-8000-000000000002","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01abc","type":"tool_result","content":%s}]},"uuid":"a1a1a1a1-0000-4000-8000-000000000003","timestamp":%q,"toolUseResult":{"type":"create","filePath":%s,"content":%s},%s}`+"\n",
 		js("File created successfully at: "+path), ts(200), js(path), js(content), common)
-	fmt.Fprintf(&b, `{"type":"summary","summary":%s,"leafUuid":"a1a1a1a1-0000-4000-8000-000000000003"}`+"\n", js("Title "+OSC0Short+FakeToken))
+	fmt.Fprintf(&b, `{"type":"summary","summary":%s,"leafUuid":"a1a1a1a1-0000-4000-8000-000000000003"}`+"\n", js("Title "+OSC0+FakeToken))
 	dir := filepath.Join(cfg, "projects", PwnSlug)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
