@@ -230,6 +230,7 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, c.After)
 	}
 	prop.ID = string(prop.Kind) + "-x" + hex.EncodeToString(h.Sum(nil))[:9]
+	prop.External = true
 	return prop, nil
 }
 

@@ -29,6 +29,9 @@ func TestCheckExternalAcceptsAGoodProposal(t *testing.T) {
 	if got.ID == "mine" || !strings.HasPrefix(got.ID, "absolutize-dates-x") || got.MemoryDir != d.Path {
 		t.Errorf("the proposal must get memtui's own ID and directory: %+v", got)
 	}
+	if !got.External {
+		t.Error("a proposer's proposal is not marked External: its kind would keep a file's mtime on the proposer's word")
+	}
 	again, _ := CheckExternal(dreamProject, d, good, false)
 	if again.ID != got.ID {
 		t.Error("the same proposal must get the same ID")

@@ -257,11 +257,17 @@ const (
 //   - merge gathers memories that say the same thing into one file: it
 //     gets the newest mtime of the memories merged, never now (its
 //     MEMORY.md update keeps the index's own mtime and does not count);
-//   - anything else (a kind memtui does not know) is dated now.
+//   - anything else (a kind memtui does not know) is dated now, and so is
+//     every proposal memtui did not compute itself (an external
+//     proposer's, or one a person edited): its kind is only its author's
+//     word, and what it writes may well be new.
 //
 // An undo puts back each file's recorded mtime exactly, whatever the kind.
-func mtimeRuleOf(k model.ProposalKind) mtimeRule {
-	switch k {
+func mtimeRuleOf(p model.Proposal) mtimeRule {
+	if p.External {
+		return mtimeNow
+	}
+	switch p.Kind {
 	case model.KindFixFrontmatter, model.KindAbsolutizeDates, model.KindAddYear, model.KindRedactSecret,
 		model.KindReindex, model.KindPrune, model.KindRestoreLost:
 		return mtimeKeep

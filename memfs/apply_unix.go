@@ -193,7 +193,7 @@ func (s *session) applyProposal(p model.Proposal) ApplyResult {
 		}
 		specs = append(specs, spec{path: c.Path, op: c.Op, base: c.BaseSHA256, after: []byte(c.After)})
 	}
-	return s.run(txnMeta{proposalID: p.ID, kind: string(p.Kind), title: p.Title, reads: p.Reads, team: s.opts.IncludeTeam, mtimes: mtimeRuleOf(p.Kind)}, specs)
+	return s.run(txnMeta{proposalID: p.ID, kind: string(p.Kind), title: p.Title, reads: p.Reads, team: s.opts.IncludeTeam, mtimes: mtimeRuleOf(p)}, specs)
 }
 
 // fileTx is one change in flight.

@@ -86,6 +86,30 @@ func TestTidyUpKeepsMtimeAndUndoRestoresIt(t *testing.T) {
 	}
 }
 
+// A tidy-up kind that memtui did not compute itself (an external
+// proposer's, or one a person edited) is dated now: its kind is only its
+// author's word. Undo still puts the old mtime back.
+func TestExternalProposalIsDatedNow(t *testing.T) {
+	w := newApplyWorld(t, map[string]string{"a.md": "tomorrow: ship it\n"})
+	aged(t, w, "a.md", longAgo)
+	p := model.Proposal{ID: "fix-frontmatter-x1", Kind: model.KindFixFrontmatter, Title: "t", External: true,
+		Changes: []model.Change{upd("a.md", "tomorrow: ship it\n", "tomorrow: ship it, and a new fact\n")}}
+	before := time.Now().Add(-time.Second)
+	r := applyOne(t, w, p, w.opts())
+	if r.Status != StatusApplied {
+		t.Fatalf("%+v", r)
+	}
+	if m := mtimeOf(t, filepath.Join(w.dir, "a.md")); m.Before(before) {
+		t.Errorf("an external fix-frontmatter kept a.md's old mtime %v", m)
+	}
+	if u := Undo(context.Background(), r.JournalID, w.opts()); u.Status != StatusApplied {
+		t.Fatalf("undo %+v", u)
+	}
+	if m := mtimeOf(t, filepath.Join(w.dir, "a.md")); !m.Equal(longAgo) {
+		t.Errorf("undo: a.md mtime %v, want %v", m, longAgo)
+	}
+}
+
 // A merge is dated by the newest memory merged; a kind memtui does not
 // know is dated now; an undone delete comes back with its own mtime.
 func TestMergeDatedByNewestAndUndoneDeleteKeepsMtime(t *testing.T) {

@@ -156,6 +156,9 @@ func (it *propItem) proposal(d *decision) model.Proposal {
 	for i, after := range d.edited {
 		if i < len(p.Changes) {
 			p.Changes[i].After = after
+			// A person's words now: memtui no longer vouches that it
+			// adds no fact, so the file is dated when written.
+			p.External = true
 		}
 	}
 	return p
