@@ -201,6 +201,8 @@ func TestHostileTree(t *testing.T) {
 		{"undo-list/piped", plain, hostile.Plain, []string{"undo", "--list"}},
 		{"undo-list/terminal", colour, hostile.Terminal, []string{"undo", "--list"}},
 		{"undo-list/json", plain, hostile.JSON, []string{"undo", "--list", "--json"}},
+		{"journal-prune-dry-run/piped", plain, hostile.Plain, []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
+		{"journal-prune-dry-run/terminal", colour, hostile.Terminal, []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
 	}
 	outs := map[string]outcome{}
 	for _, p := range paths {
@@ -218,6 +220,20 @@ func TestHostileTree(t *testing.T) {
 		})
 	}
 
+	// An ID the journal does not have, carrying the attacks: refused as an
+	// error (exit 2), which quotes it safely.
+	t.Run("undo-unknown-id/piped", func(t *testing.T) {
+		o := runHostile(t, plain, h.args("undo", "nope"+hostile.OSC52+"\n"+hostile.Forged)...)
+		if !ranCleanly(t, o) {
+			return
+		}
+		if o.code != exitUsage {
+			t.Errorf("%s: exit %d, want %d (no such entry)", o.name, o.code, exitUsage)
+		}
+		checkOutput(t, tr, o, hostile.Plain)
+		t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, tr, h.before, o.name) })
+	})
+
 	// The same commands on a real terminal: a pseudo-terminal on the built
 	// binary's stdin, stdout and stderr.
 	h.bin = buildMemtui(t)
@@ -232,6 +248,7 @@ func TestHostileTree(t *testing.T) {
 		{"index-move-above-cut/pty", []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
 		{"changes/pty", []string{"changes"}},
 		{"undo-list/pty", []string{"undo", "--list"}},
+		{"journal-prune-dry-run/pty", []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
 	} {
 		t.Run(p.name, func(t *testing.T) {
 			o := runOnPTY(t, h.bin, ptyEnv, h.args(p.args...)...)

@@ -88,7 +88,8 @@ func shortName(args []string) string {
 		}
 		out = append(out, a)
 	}
-	return "memtui " + strings.Join(out, " ")
+	// Shown visibly: the test log is a terminal's text too.
+	return hostile.Visible("memtui " + strings.Join(out, " "))
 }
 
 // syncBuffer is a bytes.Buffer a hung command may still write to while
