@@ -546,8 +546,10 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 				continue
 			}
 			// A review happens on the wall clock, not on a pinned "today":
-			// the writes that count are those after it.
-			base, first, err := memfs.OpenBaseline(s.state.Seen, d, time.Now(), !g.readonly)
+			// the writes that count are those after it. One reading of
+			// it: what is printed is what is stored.
+			now := time.Now().UTC()
+			base, first, err := memfs.OpenBaseline(s.state.Seen, d, now, !g.readonly)
 			if err != nil && (base != nil || g.readonly) {
 				fmt.Fprintf(stderr, "memtui: %s; starting a new one\n", safe.ShowLine(err.Error()))
 			} else if err != nil {
@@ -555,13 +557,15 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 			}
 			dc := report.DirChanges{Project: p.Name(), Dir: d.Path, Log: p.Log, FirstLook: first, Unrecorded: first && g.readonly}
 			switch {
+			case first && base != nil:
+				dc.Reviewed = base.Time // the time recorded
 			case first:
-				dc.Reviewed = time.Now()
+				dc.Reviewed = now // --readonly: the look, recorded nowhere
 			default:
 				dc.Reviewed = base.Time
 				dc.Deltas = consolidate.ChangesSince(d, base, p.Log)
 				if cf.reviewed && len(dc.Deltas) > 0 {
-					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, time.Now(), consolidate.SHA256Hex)); err != nil {
+					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, now, consolidate.SHA256Hex)); err != nil {
 						return err
 					}
 				}
