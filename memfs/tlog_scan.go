@@ -127,7 +127,7 @@ func (sc *scanner) scan(ctx context.Context, tf transcriptFile, prev *fileState)
 	r.base = st.Offset
 	r.run(ctx)
 	if r.err != nil {
-		st.addProblem("could not be read past byte %d: %v", st.Offset, unwrapPathErr(r.err))
+		st.Problems = append(st.Problems, problem(tf.path, "could not be read past byte %d: %v", st.Offset, unwrapPathErr(r.err)))
 	}
 	if cap(r.buf) == tlogChunk {
 		sc.buf = r.buf
