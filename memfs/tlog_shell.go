@@ -51,7 +51,13 @@ func shellSegments(cmd string) []string {
 			quote = c
 		case c == '<' && strings.HasPrefix(cmd[i:], "<<"):
 			return append(segs, cmd[start:])
-		case c == ';' || c == '\n' || c == '|' || c == '&' && strings.HasPrefix(cmd[i:], "&&"):
+		case c == '&' && strings.HasPrefix(cmd[i:], "&&"):
+			// Both characters go: a segment starting "& rm x.md" would
+			// hide its program behind the second one.
+			segs = append(segs, cmd[start:i])
+			start = i + 2
+			i++
+		case c == ';' || c == '\n' || c == '|':
 			segs = append(segs, cmd[start:i])
 			start = i + 1
 		}
