@@ -10,9 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
@@ -115,7 +117,13 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 	if hf.json {
 		return historyJSON(stdout, dirs, probs)
 	}
-	return historyText(stdout, dirs, probs, g.getenv("HOME"))
+	// Colour only on a terminal (and never with NO_COLOR), as lint's.
+	w := colorprofile.NewWriter(stdout, environ(g.getenv))
+	st := report.Styles{}
+	if w.Profile != colorprofile.NoTTY {
+		st = report.DefaultStyles(darkBackground(stdout, w.Profile))
+	}
+	return historyText(w, dirs, probs, st, g.getenv("HOME"))
 }
 
 // keepFiles keeps the files that one of args names (relative to dir, or
@@ -179,8 +187,9 @@ func problemTranscript(p string) string {
 
 // historyText writes the history for people: per project and memory
 // directory, one block per file, its writes oldest first.
-func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, home string) error {
+func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, st report.Styles, home string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
+	proj, dir, faint, sum := paint.New(st.Project), paint.New(st.Dir), paint.New(st.Rule), paint.New(st.Summary)
 	files, writes, gone := 0, 0, 0
 	var lastProject *model.Project
 	for _, hd := range dirs {
@@ -189,9 +198,9 @@ func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, home st
 				bw.WriteString("\n")
 			}
 			lastProject = hd.project
-			bw.WriteString(safe.ShowLine(report.Tilde(hd.project.Name(), home)) + "\n")
+			bw.WriteString(proj.Paint(safe.ShowLine(report.Tilde(hd.project.Name(), home))) + "\n")
 		}
-		bw.WriteString("  " + safe.ShowLine(report.Tilde(hd.dir.Path, home)) + logSpan(hd.project.Log) + "\n")
+		bw.WriteString("  " + dir.Paint(safe.ShowLine(report.Tilde(hd.dir.Path, home))+logSpan(hd.project.Log)) + "\n")
 		for _, f := range hd.files {
 			files++
 			writes += len(f.Writes)
@@ -221,16 +230,16 @@ func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, home st
 					more = append(more, "also in the transcripts of "+strings.Join(x.AlsoIn, ", "))
 				}
 				if len(more) > 0 {
-					bw.WriteString("              " + safe.ShowLine(strings.Join(more, " · ")) + "\n")
+					bw.WriteString("              " + faint.Paint(safe.ShowLine(strings.Join(more, " · "))) + "\n")
 				}
 			}
 			bw.WriteString("      " + heatLine(f.Heat) + "\n")
 		}
 	}
 	if files == 0 {
-		bw.WriteString("No memory file has a history.\n")
+		bw.WriteString(sum.Paint("No memory file has a history.") + "\n")
 	} else {
-		fmt.Fprintf(bw, "%d %s (%d deleted), %d %s recorded.\n", files, report.Plural(files, "file", "files"), gone, writes, report.Plural(writes, "write", "writes"))
+		bw.WriteString(sum.Paint(fmt.Sprintf("%d %s (%d deleted), %d %s recorded.", files, report.Plural(files, "file", "files"), gone, writes, report.Plural(writes, "write", "writes"))) + "\n")
 	}
 	if len(probs) > 0 {
 		fmt.Fprintf(bw, "%d %s reading the transcripts:\n", len(probs), report.Plural(len(probs), "problem", "problems"))

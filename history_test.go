@@ -333,3 +333,30 @@ func TestHistoryFiltersAndProject(t *testing.T) {
 		t.Errorf("--no-transcripts: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestHistoryShowsMemtuisOwnWrites applies a prune through memtui's write
+// path: the history then shows the delete, made by memtui, from its
+// journal, and the file as deleted.
+func TestHistoryShowsMemtuisOwnWrites(t *testing.T) {
+	cfg, mem := historyTree(t)
+	writeFile(t, filepath.Join(mem, "empty.md"), "")
+	e := historyEnv(t)
+	if code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "--project", "shop", "dream", "--kind", "prune", "--apply", "--yes"); code != exitOK || !strings.Contains(stdout, "applied") {
+		t.Fatalf("prune: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "history", "--json", "empty.md")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	got := decodeHistory(t, stdout)
+	if len(got.Memories) != 1 || got.Memories[0].Exists || len(got.Memories[0].Writes) != 1 {
+		t.Fatalf("empty.md after the prune: %+v", got.Memories)
+	}
+	if w := got.Memories[0].Writes[0]; w.Tool != "memtui" || w.Op != "delete" || w.SessionID != "" {
+		t.Errorf("memtui's prune shows as %+v, want tool memtui, op delete, no session", w)
+	}
+	_, text, _ := runCLI(t, e, "--config-dir", cfg, "history", "empty.md")
+	if !strings.Contains(text, "empty.md  (deleted: no longer on disk)") || !strings.Contains(text, "delete  memtui (a reviewed proposal)") {
+		t.Errorf("text:\n%s", text)
+	}
+}
