@@ -76,12 +76,22 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 	if err != nil {
 		return err
 	}
-	s.readTranscripts(ctx, stderr)
 	matched := make([]bool, len(args))
 	var dirs []historyDir
 	var probs []historyProblem
 	seen := map[historyProblem]bool{}
-	for _, p := range s.scan.Projects {
+	// As readTranscripts, but a project whose transcripts could not be
+	// read at all is one of the problems too, not only a line on stderr.
+	errs := memfs.ReadAllTranscripts(ctx, s.scan.Projects, 2, s.transcriptOptions())
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i, p := range s.scan.Projects {
+		if errs[i] != nil {
+			pr := historyProblem{Transcript: p.TranscriptDir, Message: "the transcripts of " + p.Name() + " could not be read: " + errs[i].Error()}
+			fmt.Fprintf(stderr, "memtui: %s\n", safe.ShowLine(pr.Message))
+			probs = append(probs, pr)
+		}
 		for _, pr := range problemsOf(p.Log) {
 			if !seen[pr] {
 				seen[pr] = true
