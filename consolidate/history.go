@@ -66,6 +66,13 @@ func History(d *model.MemoryDir, log *model.TranscriptLog, deletes ShellDeleter)
 	for _, f := range d.Files {
 		exists[f.Path] = true
 	}
+	// A path the reader met but would not read (a link, a device, a file
+	// it may not open) is on disk all the same: not deleted.
+	for _, p := range d.Problems {
+		if strings.HasSuffix(p.Path, ".md") {
+			exists[p.Path] = true
+		}
+	}
 	prov := Provenance(d, log)
 	heat := HeatOf(d, log)
 	names := map[string]bool{}

@@ -68,3 +68,12 @@ func TestHistoryOps(t *testing.T) {
 		t.Errorf("memtui's journalled delete: %+v", w)
 	}
 }
+
+func TestHistoryUnreadFileIsNotDeleted(t *testing.T) {
+	d := &model.MemoryDir{Path: "/m", Kind: model.DirAuto, Problems: []model.Problem{{Path: "linked.md", Kind: model.ProblemSymlinkEscape}}}
+	log := &model.TranscriptLog{Writes: []model.MemWrite{{Path: "/m/linked.md", Kind: model.WriteEdit, Session: "s1"}}}
+	hs := History(d, log, nil)
+	if len(hs) != 1 || !hs[0].Exists {
+		t.Errorf("a memory memtui would not read is shown as deleted: %+v", hs)
+	}
+}
