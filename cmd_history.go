@@ -104,6 +104,9 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 				continue
 			}
 			fs := consolidate.History(d, p.Log, memfs.ShellDeletes)
+			// Only the names were needed: the text goes, so a large tree is
+			// not held whole until the end.
+			dropContent(d)
 			if len(args) > 0 {
 				fs = keepFiles(fs, d.Path, args, matched)
 			}
@@ -134,6 +137,16 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 		st = report.DefaultStyles(darkBackground(stdout, w.Profile))
 	}
 	return historyText(w, dirs, probs, st, g.getenv("HOME"))
+}
+
+// dropContent lets go of the text of d's files.
+func dropContent(d *model.MemoryDir) {
+	if d.Index != nil {
+		d.Index.Content = nil
+	}
+	for _, f := range d.Files {
+		f.Content = nil
+	}
 }
 
 // keepFiles keeps the files that one of args names (relative to dir, or
