@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -358,5 +360,23 @@ func TestHistoryShowsMemtuisOwnWrites(t *testing.T) {
 	_, text, _ := runCLI(t, e, "--config-dir", cfg, "history", "empty.md")
 	if !strings.Contains(text, "empty.md  (deleted: no longer on disk)") || !strings.Contains(text, "delete  memtui (a reviewed proposal)") {
 		t.Errorf("text:\n%s", text)
+	}
+}
+
+// BenchmarkHistory is `memtui history --json` on the lint benchmarks'
+// generated tree, transcripts cached (warm), output discarded. Compare
+// with BenchmarkLint: history reads the same files and transcripts.
+func BenchmarkHistory(b *testing.B) {
+	dir := benchCorpus(b)
+	e := env("HOME", dir, "XDG_STATE_HOME", b.TempDir(), "XDG_CACHE_HOME", b.TempDir())
+	args := []string{"--config-dir", dir, "--now", "2026-11-21", "history", "--json"}
+	if code := run(context.Background(), args, io.Discard, io.Discard, e); code != exitOK {
+		b.Fatalf("exit %d", code)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if code := run(context.Background(), args, io.Discard, io.Discard, e); code != exitOK {
+			b.Fatalf("exit %d", code)
+		}
 	}
 }
