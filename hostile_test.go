@@ -201,6 +201,9 @@ func TestHostileTree(t *testing.T) {
 		{"changes/piped", plain, hostile.Plain, []string{"changes"}},
 		{"changes/terminal", colour, hostile.Terminal, []string{"changes"}},
 		{"changes/json", plain, hostile.JSON, []string{"changes", "--json"}},
+		{"history/piped", plain, hostile.Plain, []string{"history"}},
+		{"history/terminal", colour, hostile.Terminal, []string{"history"}},
+		{"history/json", plain, hostile.JSON, []string{"history", "--json"}},
 		{"undo-list/piped", plain, hostile.Plain, []string{"undo", "--list"}},
 		{"undo-list/terminal", colour, hostile.Terminal, []string{"undo", "--list"}},
 		{"undo-list/json", plain, hostile.JSON, []string{"undo", "--list", "--json"}},
@@ -251,6 +254,7 @@ func TestHostileTree(t *testing.T) {
 		{"dream-apply-dry-run/pty", []string{"dream", "--apply"}},
 		{"index-move-above-cut/pty", []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
 		{"changes/pty", []string{"changes"}},
+		{"history/pty", []string{"history"}},
 		{"undo-list/pty", []string{"undo", "--list"}},
 		{"journal-prune-dry-run/pty", []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
 	} {

@@ -51,7 +51,13 @@ func shellSegments(cmd string) []string {
 			quote = c
 		case c == '<' && strings.HasPrefix(cmd[i:], "<<"):
 			return append(segs, cmd[start:])
-		case c == ';' || c == '\n' || c == '|' || c == '&' && strings.HasPrefix(cmd[i:], "&&"):
+		case c == '&' && strings.HasPrefix(cmd[i:], "&&"):
+			// Both characters go: a segment starting "& rm x.md" would
+			// hide its program behind the second one.
+			segs = append(segs, cmd[start:i])
+			start = i + 2
+			i++
+		case c == ';' || c == '\n' || c == '|':
 			segs = append(segs, cmd[start:i])
 			start = i + 1
 		}
@@ -81,6 +87,11 @@ func writingProgram(seg string) bool {
 	verb := path.Base(strings.Trim(words[i], `'"`))
 	if writeVerbs[verb] || strings.HasPrefix(verb, "python") {
 		return true
+	}
+	if verb == "git" {
+		// git rm and git mv remove or move the files they name.
+		sub := gitSubcommand(words[i+1:])
+		return sub == "rm" || sub == "mv"
 	}
 	if verb != "sed" && verb != "gsed" && verb != "perl" && verb != "gawk" {
 		return false
@@ -131,4 +142,115 @@ func mdTokens(seg string) []mdToken {
 
 func isWordEnd(c byte) bool {
 	return strings.IndexByte(" \t\n'\"`()<>|;&,=", c) >= 0
+}
+
+// gitSubcommand is the subcommand of a git command line's words after
+// "git", past git's own options (-C dir, -c k=v and the like).
+func gitSubcommand(words []string) string {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree":
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			return w
+		}
+	}
+	return ""
+}
+
+// ShellDeletes reports whether the Bash command cmd removes a file that one
+// of its words names (names decides which words do): rm, unlink, git rm,
+// or the source of an mv or git mv. A file a command writes but leaves in
+// place (a redirection, sed -i, the target of mv or cp) is not deleted;
+// neither is one a script might remove (python, a heredoc): only a
+// command that plainly says so counts.
+func ShellDeletes(cmd string, names func(word string) bool) bool {
+	if !strings.Contains(cmd, ".md") {
+		return false
+	}
+	for _, seg := range shellSegments(cmd) {
+		if strings.Contains(seg, "<<") {
+			return false // a heredoc's script, not a plain command
+		}
+		verb, args := commandWords(seg)
+		if verb == "git" {
+			if sub := gitSubcommand(args); sub == "rm" || sub == "mv" {
+				verb = sub
+				for len(args) > 0 && args[0] != sub {
+					args = args[1:]
+				}
+				args = args[1:]
+			}
+		}
+		var removed []string
+		switch verb {
+		case "rm", "unlink":
+			removed = args
+		case "mv":
+			// Every operand but the last is moved away (mv -t DIR moves
+			// them all).
+			ops, toDir := mvOperands(args)
+			removed = ops
+			if !toDir && len(ops) > 0 {
+				removed = ops[:len(ops)-1]
+			}
+		}
+		for _, a := range removed {
+			if strings.HasSuffix(a, ".md") && names(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// commandWords splits a simple command into its program's base name and
+// its argument words (quotes trimmed), past variable assignments and
+// wrappers such as sudo; redirections and their targets are left out.
+func commandWords(seg string) (string, []string) {
+	words := strings.Fields(seg)
+	i := 0
+	for i < len(words) && (strings.Contains(words[i], "=") && !strings.HasPrefix(words[i], "-") ||
+		words[i] == "sudo" || words[i] == "env" || words[i] == "command" || words[i] == "nohup" || words[i] == "time") {
+		i++
+	}
+	if i == len(words) {
+		return "", nil
+	}
+	verb := path.Base(strings.Trim(words[i], `'"`))
+	var args []string
+	for j := i + 1; j < len(words); j++ {
+		w := words[j]
+		if strings.ContainsAny(w[:1], "<>") || strings.HasPrefix(w, "2>") || strings.HasPrefix(w, "&>") {
+			if strings.TrimLeft(w, "0123456789&<>") == "" {
+				j++ // the target is the next word
+			}
+			continue
+		}
+		args = append(args, strings.Trim(w, `'"`))
+	}
+	return verb, args
+}
+
+// mvOperands are mv's operands, options left out; toDir is true when -t
+// (--target-directory) names the destination, so every operand moves.
+func mvOperands(args []string) (ops []string, toDir bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(ops, args[i+1:]...), toDir
+		case a == "-t" || a == "--target-directory":
+			toDir = true
+			i++
+		case strings.HasPrefix(a, "--target-directory=") || strings.HasPrefix(a, "-t") && len(a) > 2:
+			toDir = true
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	return ops, toDir
 }

@@ -86,17 +86,7 @@ func heatSummary(c *shared, dd *dirData, path string) string {
 	if h.Uses() == 0 {
 		return "never read or recalled in the transcripts" + since
 	}
-	var parts []string
-	add := func(n int, one, many string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, one, many)))
-		}
-	}
-	add(h.Reads, "read", "reads")
-	add(h.Unchanged, "re-read", "re-reads")
-	add(h.Recalls, "recall", "recalls")
-	add(h.IndexLoads, "index load", "index loads")
-	return fmt.Sprintf("%s in %d %s, last %s%s", strings.Join(parts, ", "), h.Sessions, plural(h.Sessions, "session", "sessions"), ago(c.clock(), h.Last), since)
+	return fmt.Sprintf("%s in %d %s, last %s%s", consolidate.HeatCounts(h), h.Sessions, plural(h.Sessions, "session", "sessions"), ago(c.clock(), h.Last), since)
 }
 
 // heatCell is a memory's use count in a list row ("12×"); "" before the
