@@ -63,10 +63,7 @@ type historyDir struct {
 
 // historyProblem is one problem met reading transcripts: the transcript it
 // concerns ("" when none) and what went wrong.
-type historyProblem struct {
-	Transcript string `json:"transcript"`
-	Message    string `json:"message"`
-}
+type historyProblem = model.TranscriptProblem
 
 func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string, stdout, stderr io.Writer) error {
 	if g.noTranscripts {
@@ -174,38 +171,12 @@ func keepFiles(fs []consolidate.FileHistory, dir string, args []string, matched 
 	return out
 }
 
-// problemsOf turns a log's problems into history's shape. The log keeps
-// them as sentences that name their transcript ("transcript PATH could not
-// be read: ..."); the path is taken from there, and the whole sentence
-// stays the message.
+// problemsOf is a log's problems; nil for no log.
 func problemsOf(l *model.TranscriptLog) []historyProblem {
 	if l == nil {
 		return nil
 	}
-	out := make([]historyProblem, 0, len(l.Problems))
-	for _, p := range l.Problems {
-		out = append(out, historyProblem{Transcript: problemTranscript(p), Message: p})
-	}
-	return out
-}
-
-// problemTranscript is the transcript (or transcript dir) a problem
-// sentence names, "" when it names none.
-func problemTranscript(p string) string {
-	for _, prefix := range []string{"transcript dir ", "subagent dir ", "transcript "} {
-		rest, ok := strings.CutPrefix(p, prefix)
-		if !ok {
-			continue
-		}
-		end := len(rest)
-		for _, stop := range []string{" could not be ", ": "} {
-			if i := strings.Index(rest, stop); i >= 0 && i < end {
-				end = i
-			}
-		}
-		return rest[:end]
-	}
-	return ""
+	return l.Problems
 }
 
 // historyText writes the history for people: per project and memory
@@ -267,7 +238,7 @@ func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, st repo
 	if len(probs) > 0 {
 		fmt.Fprintf(bw, "%d %s reading the transcripts:\n", len(probs), report.Plural(len(probs), "problem", "problems"))
 		for _, p := range probs {
-			bw.WriteString("  " + safe.ShowLine(p.Message) + "\n")
+			bw.WriteString("  " + report.ProblemLine(p, home) + "\n")
 		}
 	}
 	return bw.Flush()

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/internal/hostile"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
@@ -186,6 +187,8 @@ func TestHostileTree(t *testing.T) {
 		{"lint/piped", plain, hostile.Plain, []string{"lint"}},
 		{"lint/terminal", colour, hostile.Terminal, []string{"lint"}},
 		{"lint/json", plain, hostile.JSON, []string{"lint", "--json"}},
+		{"lint-verbose/piped", plain, hostile.Plain, []string{"lint", "--verbose"}},
+		{"lint-verbose/terminal", colour, hostile.Terminal, []string{"lint", "--verbose"}},
 		{"dream/piped", plain, hostile.Plain, []string{"dream"}},
 		{"dream/terminal", colour, hostile.Terminal, []string{"dream"}},
 		{"dream/json", plain, hostile.JSON, []string{"dream", "--json"}},
@@ -246,6 +249,7 @@ func TestHostileTree(t *testing.T) {
 		args []string
 	}{
 		{"lint/pty", []string{"lint"}},
+		{"lint-verbose/pty", []string{"lint", "--verbose"}},
 		{"dream/pty", []string{"dream"}},
 		{"dream-apply-dry-run/pty", []string{"dream", "--apply"}},
 		{"index-move-above-cut/pty", []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
@@ -278,6 +282,30 @@ func TestHostileTree(t *testing.T) {
 			}
 		}
 		t.Errorf("lint shows nothing of %s, the autoMemoryDirectory a project's settings name (its relative date must be reported)", tr.Override)
+	})
+	// The refused transcript is said in every form of lint's report (so
+	// the checks above ran on output that quotes its name).
+	t.Run("attack/linked-transcript-reported", func(t *testing.T) {
+		shown := safe.Line(filepath.Join(filepath.Dir(tr.Esc), "agent-"+hostile.OSC52+"\n"+hostile.Forged))
+		for _, name := range []string{"lint/piped", "lint-verbose/piped"} {
+			o := outs[name]
+			if !ranCleanly(t, o) {
+				continue
+			}
+			if !strings.Contains(o.stdout, "transcripts: ") || !strings.Contains(o.stdout, shown) {
+				t.Errorf("%s does not name the symlinked transcript %q:\n%s", name, shown, hostile.Visible(o.stdout))
+			}
+		}
+		o := outs["lint/json"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		for _, p := range decodeLint(t, o.stdout).TranscriptProblems {
+			if strings.HasPrefix(p.Transcript, filepath.Join(filepath.Dir(tr.Esc), "agent-"+hostile.OSC52+"\n"+hostile.Forged)) && strings.Contains(p.Message, "symlink") {
+				return
+			}
+		}
+		t.Errorf("lint --json has no transcript_problems entry for %q", tr.LinkedTranscript)
 	})
 	t.Run("attack/unrepresentable-files-reported", func(t *testing.T) {
 		o := outs["lint/json"]

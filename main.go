@@ -547,8 +547,10 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 				continue
 			}
 			// A review happens on the wall clock, not on a pinned "today":
-			// the writes that count are those after it.
-			base, first, err := memfs.OpenBaseline(s.state.Seen, d, time.Now(), !g.readonly)
+			// the writes that count are those after it. One reading of
+			// it: what is printed is what is stored.
+			now := time.Now().UTC()
+			base, first, err := memfs.OpenBaseline(s.state.Seen, d, now, !g.readonly)
 			if err != nil && (base != nil || g.readonly) {
 				fmt.Fprintf(stderr, "memtui: %s; starting a new one\n", safe.ShowLine(err.Error()))
 			} else if err != nil {
@@ -556,13 +558,15 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 			}
 			dc := report.DirChanges{Project: p.Name(), Dir: d.Path, Log: p.Log, FirstLook: first, Unrecorded: first && g.readonly}
 			switch {
+			case first && base != nil:
+				dc.Reviewed = base.Time // the time recorded
 			case first:
-				dc.Reviewed = time.Now()
+				dc.Reviewed = now // --readonly: the look, recorded nowhere
 			default:
 				dc.Reviewed = base.Time
 				dc.Deltas = consolidate.ChangesSince(d, base, p.Log)
 				if cf.reviewed && len(dc.Deltas) > 0 {
-					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, time.Now(), consolidate.SHA256Hex)); err != nil {
+					if err := memfs.SaveBaseline(s.state.Seen, model.NewBaseline(d, now, consolidate.SHA256Hex)); err != nil {
 						return err
 					}
 				}
@@ -651,22 +655,6 @@ func beforeLookup(scan *model.Scan) func(dir, path string) string {
 	}
 }
 
-// lintFlags are lint's own flags.
-type lintFlags struct {
-	json        bool
-	deepSecrets bool
-	minSeverity string
-	rules       []string
-}
-
-func addLintFlags(c *cobra.Command, lf *lintFlags) {
-	f := c.Flags()
-	f.BoolVar(&lf.json, "json", false, "print findings as JSON")
-	f.BoolVar(&lf.deepSecrets, "deep-secrets", false, "also run gitleaks' generic keyword rule (slower, noisier)")
-	f.StringVar(&lf.minSeverity, "severity", "info", "show findings at or above `LEVEL` (info, warning, error)")
-	f.StringSliceVar(&lf.rules, "rule", nil, "show only these rule IDs (comma-separated or repeated)")
-}
-
 func versionString() string {
 	if version != "" {
 		return version
@@ -732,71 +720,6 @@ func scanOptions(g *globals, stderr io.Writer) (memfs.Options, error) {
 	// not exist.
 	opts.ManagedSettings = filepath.Join(dir, "managed-settings.json")
 	return opts, nil
-}
-
-func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Writer) error {
-	if _, err := parseNow(g.now); err != nil {
-		return err // before the other flags, as every command checks it
-	}
-	minSev, err := model.ParseSeverity(lf.minSeverity)
-	if err != nil {
-		return fmt.Errorf("invalid --severity: %w", err)
-	}
-	for _, r := range lf.rules {
-		if _, ok := consolidate.LookupRule(r); !ok {
-			return fmt.Errorf("unknown rule %q in --rule (memtui lint --help lists the flags; README.md lists the rules)", r)
-		}
-	}
-	// lint keeps little alive (the directories being checked and the
-	// findings so far) while nearly all it allocates dies with its
-	// directory, so the collector's default pace ran some twenty cycles on
-	// a large tree, an eighth of the run's CPU. Twice the headroom halves
-	// that for a few MB of peak memory; an explicit GOGC still wins.
-	if g.getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(lintGCPercent))
-	}
-	// Discover first (cheap), then load each directory just before it is
-	// checked, so reading and checking overlap and only the directories
-	// being checked are held in memory.
-	s, err := start(ctx, g, stderr)
-	if err != nil {
-		return err
-	}
-	s.readTranscripts(ctx, stderr)
-	scan, opts, copts := s.scan, s.opts, s.copts
-	copts.Load = func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }
-	copts.DropContent = true
-	if lf.deepSecrets {
-		sc, err := consolidate.NewSecretScanner(true)
-		if err != nil {
-			return err
-		}
-		copts.Secrets = sc
-	}
-	all := consolidate.Orient(scan, copts)
-	shown := filterFindings(all, minSev, lf.rules)
-	sum := report.Summarize(scan, shown)
-	if lf.json {
-		err = report.JSON(stdout, shown, sum)
-	} else {
-		home, _ := os.UserHomeDir()
-		w := colorprofile.NewWriter(stdout, environ(g.getenv))
-		if w.Profile == colorprofile.NoTTY {
-			// Not a terminal: plain text straight to stdout, rather than
-			// escape codes the profile writer would strip again (a
-			// tenth of the run on a large tree).
-			err = report.Text(stdout, shown, sum, report.Styles{}, home, termWidth(stdout))
-		} else {
-			err = report.Text(w, shown, sum, report.DefaultStyles(darkBackground(stdout, w.Profile)), home, termWidth(stdout))
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if sum.Errors > 0 {
-		g.exit = exitFindings
-	}
-	return nil
 }
 
 // darkBackground asks the terminal for its background colour, but only

@@ -40,6 +40,7 @@ type lintJSON struct {
 	Summary  struct {
 		Errors, Warnings, Info, Projects, Files int
 	} `json:"summary"`
+	TranscriptProblems []model.TranscriptProblem `json:"transcript_problems"`
 }
 
 func decodeLint(t *testing.T, s string) lintJSON {

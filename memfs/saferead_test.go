@@ -157,7 +157,7 @@ func TestJournalAfterImageNotReadThroughHostileFile(t *testing.T) {
 			if g.HasAfter || g.After != "" {
 				t.Errorf("after-image resolved through a %s: %+v", c.name, g)
 			}
-			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0], filepath.Join(mem, "a.md")) || !strings.Contains(l.Problems[0], c.says) {
+			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), filepath.Join(mem, "a.md")) || !strings.Contains(l.Problems[0].String(), c.says) {
 				t.Errorf("problems = %q, want one naming %s and saying %q", l.Problems, filepath.Join(mem, "a.md"), c.says)
 			}
 			if strings.Contains(dump(l), outsideSecret) {
@@ -194,7 +194,7 @@ func TestJournalRecordsCannotLeadOut(t *testing.T) {
 	if strings.Contains(dump(l), outsideSecret) {
 		t.Errorf("a file outside the memory dir was read: %s", dump(l))
 	}
-	all := strings.Join(l.Problems, "\n")
+	all := problemText(l.Problems)
 	if !strings.Contains(all, "sub is a symlink") || !strings.Contains(all, "leaves its directory") {
 		t.Errorf("problems = %q", l.Problems)
 	}
@@ -224,7 +224,7 @@ func TestJournalImagesAndManifestsHostile(t *testing.T) {
 			if len(l.Writes) != 1 || l.Writes[0].HasBefore || l.Writes[0].Before != "" || !l.Writes[0].HasAfter {
 				t.Fatalf("writes = %+v", l.Writes)
 			}
-			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0], "before-image") || !strings.Contains(l.Problems[0], c.says) {
+			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), "before-image") || !strings.Contains(l.Problems[0].String(), c.says) {
 				t.Errorf("problems = %q", l.Problems)
 			}
 			var ents []JournalEntry
@@ -285,7 +285,7 @@ func TestTranscriptsHostile(t *testing.T) {
 	if strings.Contains(dump(l), outsideSecret) {
 		t.Errorf("a transcript outside the transcript dir was read: %s", dump(l))
 	}
-	if all := strings.Join(l.Problems, "\n"); !strings.Contains(all, "symlink; not followed") {
+	if all := problemText(l.Problems); !strings.Contains(all, "symlink; not followed") {
 		t.Errorf("problems = %q, want the linked transcript named", l.Problems)
 	}
 	// The head read that learns a project's cwd takes the same open step.

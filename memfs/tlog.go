@@ -3,7 +3,6 @@ package memfs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -112,9 +111,11 @@ func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptio
 	if opts.JournalRoot != "" {
 		ws, probs, err := journalWrites(opts.JournalRoot, dirs)
 		if err != nil {
-			log.Problems = append(log.Problems, fmt.Sprintf("memtui's journal %s could not be read: %v", opts.JournalRoot, unwrapPathErr(err)))
+			log.Problems = append(log.Problems, problem(opts.JournalRoot, "memtui's journal could not be read: %v", unwrapPathErr(err)))
 		}
-		log.Problems = append(log.Problems, probs...)
+		for _, pr := range probs {
+			log.Problems = append(log.Problems, model.TranscriptProblem{Transcript: opts.JournalRoot, Message: pr})
+		}
 		log.Writes = append(log.Writes, ws...)
 	}
 	log.SortLog()
@@ -229,7 +230,7 @@ func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opt
 	}
 	assemble(log, files, states)
 	if c := cache.Cuts; c.any() {
-		log.Problems = append(log.Problems, boundsProblem(c, opts.maxEvents, opts.maxText))
+		log.Problems = append(log.Problems, model.TranscriptProblem{Transcript: tdir, Message: boundsProblem(c, opts.maxEvents, opts.maxText)})
 		if c.HasCut {
 			log.Since = c.Cut.T
 			if log.Oldest.Before(log.Since) {
@@ -321,13 +322,13 @@ type transcriptFile struct {
 
 // listTranscriptFiles finds the transcripts of one project dir with
 // directory reads and lstats only (a warm start must not open a file).
-func listTranscriptFiles(tdir string) ([]transcriptFile, []string) {
+func listTranscriptFiles(tdir string) ([]transcriptFile, []model.TranscriptProblem) {
 	var files []transcriptFile
-	var probs []string
+	var probs []model.TranscriptProblem
 	ents, err := readDir(tdir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			probs = append(probs, fmt.Sprintf("transcript dir %s could not be listed: %v", tdir, unwrapPathErr(err)))
+			probs = append(probs, problem(tdir, "the transcript dir could not be listed: %v", unwrapPathErr(err)))
 		}
 		return nil, probs
 	}
@@ -368,12 +369,12 @@ func isAgentFile(name string) bool {
 
 // listSubagents walks <uuid>/subagents at any depth (workflow runs nest
 // their agents, transcripts §1.1).
-func listSubagents(dir, session string, probs *[]string) []transcriptFile {
+func listSubagents(dir, session string, probs *[]model.TranscriptProblem) []transcriptFile {
 	var out []transcriptFile
 	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if p != dir && !errors.Is(err, fs.ErrNotExist) {
-				*probs = append(*probs, fmt.Sprintf("subagent dir %s could not be listed: %v", p, unwrapPathErr(err)))
+				*probs = append(*probs, problem(p, "the subagent dir could not be listed: %v", unwrapPathErr(err)))
 			}
 			return nil
 		}

@@ -162,7 +162,7 @@ func TestBoundsKeepNewest(t *testing.T) {
 	if n := len(c.Writes) + len(c.Observations); n != 50 {
 		t.Fatalf("kept %d events, want the newest 50", n)
 	}
-	if c.Since.IsZero() || c.TextSince.IsZero() || len(c.Problems) != 1 || !strings.Contains(c.Problems[0], "more memory activity than memtui keeps") {
+	if c.Since.IsZero() || c.TextSince.IsZero() || len(c.Problems) != 1 || !strings.Contains(c.Problems[0].String(), "more memory activity than memtui keeps") {
 		t.Fatalf("since %v, text since %v, problems %q", c.Since, c.TextSince, c.Problems)
 	}
 	// Newest first: every kept write is at or after Since, the newest

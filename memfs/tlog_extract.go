@@ -218,6 +218,9 @@ func (x *extractor) meta(cwd, branch, version, session, ts string) {
 func (x *extractor) handle(line []byte, lineNo int) {
 	var rec lineRec
 	if !decodeLine(bytes.TrimSuffix(line, []byte("\r")), &rec) {
+		// Only a line that can name a memory event gets here: one that
+		// is not JSON may be a write or read lost, so it is said.
+		x.st.addProblem("line %d is not JSON and was skipped", lineNo)
 		return
 	}
 	x.meta(rec.Cwd, rec.GitBranch, rec.Version, firstNonEmpty(rec.SessionID, rec.SessionIDSn), rec.Timestamp)

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/memtui/memtui/model"
 )
 
 // fileState is what scanning one transcript leaves behind, kept in the
@@ -35,7 +36,7 @@ type fileState struct {
 	Writes   []keyedWrite
 	Obs      []keyedObs
 	Pending  []*pendingUse // tool calls still waiting for their result
-	Problems []string
+	Problems []model.TranscriptProblem
 	// Seq counts the events ever found in the file: each event's place in
 	// it, which orders events of one time and file (see evKey). It goes on
 	// across resumed reads, and events trimmed away keep their numbers.
@@ -126,7 +127,7 @@ func (sc *scanner) scan(ctx context.Context, tf transcriptFile, prev *fileState)
 	r.base = st.Offset
 	r.run(ctx)
 	if r.err != nil {
-		st.Problems = append(st.Problems, fmt.Sprintf("transcript %s could not be read past byte %d: %v", tf.path, st.Offset, unwrapPathErr(r.err)))
+		st.Problems = append(st.Problems, problem(tf.path, "could not be read past byte %d: %v", st.Offset, unwrapPathErr(r.err)))
 	}
 	if cap(r.buf) == tlogChunk {
 		sc.buf = r.buf
@@ -139,7 +140,7 @@ func (sc *scanner) scan(ctx context.Context, tf transcriptFile, prev *fileState)
 func failedState(path string, err error) *fileState {
 	st := &fileState{Path: path, failed: true}
 	if !errors.Is(err, fs.ErrNotExist) {
-		st.Problems = []string{fmt.Sprintf("transcript %s could not be read: %v", path, unwrapPathErr(err))}
+		st.addProblem("could not be read: %v", unwrapPathErr(err))
 	}
 	return st
 }
@@ -301,8 +302,7 @@ func (r *scanRun) skipLongLine(ctx context.Context) bool {
 		if i := bytes.IndexByte(r.buf[:n], '\n'); i >= 0 {
 			skipped += int64(i) + 1
 			r.st.Lines++
-			r.st.Problems = append(r.st.Problems, fmt.Sprintf("transcript %s: line %d is longer than %d MiB and was skipped",
-				r.st.Path, r.st.Lines, r.maxLine>>20))
+			r.st.addProblem("line %d is longer than %d MiB and was skipped", r.st.Lines, r.maxLine>>20)
 			r.x.longLine(head, keepLast(end, r.buf[:i], longLineEnd), r.st.Lines)
 			r.base += skipped
 			r.st.Offset = r.base

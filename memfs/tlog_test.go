@@ -585,7 +585,7 @@ func TestLineOverCap(t *testing.T) {
 	opts := w.opts()
 	opts.maxLine = tlogChunk // no growth: the line is over the cap
 	l := w.read(opts)
-	if len(l.Problems) != 1 || !strings.Contains(l.Problems[0], "line 2 ") {
+	if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), "line 2 ") {
 		t.Errorf("problems = %q", l.Problems)
 	}
 	if len(l.Writes) != 1 || l.Writes[0].Line != 4 {

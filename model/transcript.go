@@ -162,13 +162,31 @@ type TranscriptLog struct {
 	Bytes int64
 	Read  int64
 	// Problems are files or lines that could not be read, said plainly.
-	Problems []string
+	Problems []TranscriptProblem
 	// Since is set when the transcripts hold more memory events than the
 	// reader keeps: events before it (and some at it) were left out, so
 	// the log is complete only from then on. TextSince is the same for
 	// the texts of writes and observations (see TextDropped). Both are
 	// zero when nothing was left out.
 	Since, TextSince time.Time
+}
+
+// TranscriptProblem is one thing the transcript reader could not read or
+// would not follow: a file it could not open or refused (a symlink), a line
+// too long or not JSON, or the note that older history was not kept.
+type TranscriptProblem struct {
+	// Transcript is the file (or directory) it concerns.
+	Transcript string `json:"transcript"`
+	// Message says what went wrong, plainly, without repeating Transcript.
+	Message string `json:"message"`
+}
+
+// String is the problem in one sentence, path first.
+func (p TranscriptProblem) String() string {
+	if p.Transcript == "" {
+		return p.Message
+	}
+	return p.Transcript + ": " + p.Message
 }
 
 // SortLog puts writes and observations in time order (ties by transcript

@@ -894,6 +894,9 @@ func projectSummary(c *shared, pd *projectData) string {
 	if note := logNote(pd); note != "" {
 		b.WriteString("\n" + note + "\n")
 	}
+	if lines := problemLines(c, pd.p.Log, pd.p.TranscriptDir, mostProblems); lines != nil {
+		b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
+	}
 	for _, dd := range pd.dirs {
 		if g := gateSummary(c, dd); g != "" && dd.d.Exists {
 			label := dirLabel(dd.d)
@@ -926,6 +929,15 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 			lines = append(lines, st.Faint.Render("last written by "+safe.ShowLine(written[0])))
 		}
 		lines = append(lines, st.Faint.Render("used: "+heatSummary(c, dd, "MEMORY.md")))
+	}
+	for _, l := range problemLines(c, dd.log, filepath.Dir(dd.d.Path), fewProblems) {
+		// Wrapped, not cut: what went wrong follows the transcript's name.
+		for i, w := range strings.Split(ansi.Wrap(l, max(width-4, 10), " /"), "\n") {
+			if i > 0 {
+				w = "    " + w
+			}
+			lines = append(lines, st.Sev[model.Warning].Render(w))
+		}
 	}
 	fs := dd.byFile["MEMORY.md"]
 	const most = 4 // the index view and the findings view hold the rest

@@ -286,11 +286,15 @@ func writersShort(dl consolidate.Delta, now time.Time) string {
 	return who + " " + ago(now, last.Time)
 }
 
-// ago is age with its unit read out: "3d ago", "just now".
+// ago is age with its unit read out: "3d ago", "just now", "in the
+// future" (a clock set wrong, or a pinned --now before the file): never
+// "now ago".
 func ago(now, t time.Time) string {
 	switch a := age(now, t); a {
-	case "now", "future":
+	case "now":
 		return "just now"
+	case "future":
+		return "in the future"
 	default:
 		return a + " ago"
 	}

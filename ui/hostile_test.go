@@ -229,6 +229,16 @@ func TestHostileTreeFrames(t *testing.T) {
 			check("no-forged-line", hostile.Forgeries)
 		})
 	}
+	// The refused symlinked transcript is shown (so the checks above ran
+	// on frames that quote its name).
+	t.Run("browse/transcript-problem-shown", func(t *testing.T) {
+		for _, f := range views["browse"] {
+			if strings.Contains(f.content, `agent-\x1b]52;c;aGVsbG8=\x07\nFORGEDLINE`) {
+				return
+			}
+		}
+		t.Errorf("no frame of the browse view names the symlinked transcript %q", hostile.Visible(tr.LinkedTranscript))
+	})
 	t.Run("journal/scoped-to-dirs-in-view", func(t *testing.T) {
 		shown, foreign := false, false
 		for _, f := range views["journal"] {

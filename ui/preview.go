@@ -212,9 +212,9 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 	kvStyled("type", typ)
 	switch {
 	case !fm.ModifiedTime.IsZero():
-		kvStyled("modified", fm.ModifiedTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (metadata.modified · "+age(c.now, fm.ModifiedTime)+" ago)"))
+		kvStyled("modified", fm.ModifiedTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (metadata.modified · "+ago(c.now, fm.ModifiedTime)+")"))
 	default:
-		kvStyled("modified", f.ModTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (file mtime · "+age(c.now, f.ModTime)+" ago)"))
+		kvStyled("modified", f.ModTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (file mtime · "+ago(c.now, f.ModTime)+")"))
 	}
 	size := " · " + model.FormatFileSize(int(f.Size))
 	kvStyled("file", truncLeft(safe.ShowLine(tilde(dd.d.Path, c.home)+"/"+f.Path), max(width-12-len(size), 10))+st.Faint.Render(size))

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
@@ -152,4 +154,53 @@ func logNote(pd *projectData) string {
 		note += ", since " + l.Oldest.Local().Format("2006-01-02")
 	}
 	return note
+}
+
+// mostProblems is how many transcript problems a project's summary lists,
+// fewProblems how many a MEMORY.md preview does; `memtui lint --verbose`
+// lists them all.
+const (
+	mostProblems = 20
+	fewProblems  = 3
+)
+
+// problemLines count and list, up to most, what reading a project's
+// transcripts met (a file unreadable or refused, a line too long or not
+// JSON, older history not kept); nil when nothing. A transcript in the
+// project's own transcript dir tdir is named by its path there, so that a
+// narrow pane does not cut the message off behind a long path.
+func problemLines(c *shared, l *model.TranscriptLog, tdir string, most int) []string {
+	if l == nil || len(l.Problems) == 0 {
+		return nil
+	}
+	n := len(l.Problems)
+	lines := []string{fmt.Sprintf("%d %s reading the transcripts (provenance and use may miss what they hold):", n, plural(n, "problem", "problems"))}
+	for _, pr := range l.Problems[:min(n, most)] {
+		where := tilde(pr.Transcript, c.home)
+		if tdir != "" {
+			if rel, err := filepath.Rel(tdir, pr.Transcript); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+				where = rel
+			}
+		}
+		if where != "" {
+			where += ": "
+		}
+		lines = append(lines, "  • "+safe.ShowLine(where+pr.Message))
+	}
+	if n > most {
+		lines = append(lines, fmt.Sprintf("  … and %d more: memtui lint --verbose lists them all", n-most))
+	}
+	return lines
+}
+
+// logProblems counts the problems every project's transcripts met, for
+// the title bar.
+func (m *Model) logProblems() int {
+	n := 0
+	for _, pd := range m.data {
+		if pd.p.Log != nil {
+			n += len(pd.p.Log.Problems)
+		}
+	}
+	return n
 }

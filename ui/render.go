@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
@@ -73,6 +74,11 @@ const (
 	markOff       = '\uE002'
 	markRunes     = "\uE000\uE001\uE002"
 	markRuneBytes = 3
+	// markLT stands in for a '<' of the text while glamour lays it out:
+	// goldmark reads "<list>", "<tree>" or "<system-reminder>" as raw
+	// HTML, which glamour drops, where the agent reads them as text. It
+	// is swapped back to '<' afterwards.
+	markLT = '\uE003'
 )
 
 // findMarks locates the relative dates, year-less dates and secrets in
@@ -111,12 +117,21 @@ func findMarks(text string, anchor time.Time, sc *consolidate.SecretScanner) []m
 
 // markText rewrites text with each mark's shown text between marker runes.
 // In markdown prose a mask's punctuation is escaped, so "****" stays text.
-func markText(text string, ms []mark, prose [][2]int) string {
+// With hideLT, a '<' in prose, or opening an HTML comment, becomes markLT
+// (see showLT): markdown's raw HTML is shown as the text it is.
+func markText(text string, ms []mark, prose [][2]int, hideLT bool) string {
 	var b strings.Builder
 	b.Grow(len(text) + len(ms)*8)
 	last := 0
+	seg := func(from, to int) {
+		if hideLT {
+			writeHidingLT(&b, text, from, to, prose)
+		} else {
+			b.WriteString(stripMarkers(text[from:to]))
+		}
+	}
 	for _, m := range ms {
-		b.WriteString(stripMarkers(text[last:m.start]))
+		seg(last, m.start)
 		if m.secret {
 			b.WriteRune(markSecretOn)
 		} else {
@@ -130,23 +145,58 @@ func markText(text string, ms []mark, prose [][2]int) string {
 		b.WriteRune(markOff)
 		last = m.end
 	}
-	b.WriteString(stripMarkers(text[last:]))
+	seg(last, len(text))
 	return b.String()
 }
 
 // stripMarkers removes marker runes a file might itself contain, so they
-// cannot open a highlight.
+// cannot open a highlight (or become a '<').
 func stripMarkers(s string) string {
-	if !strings.ContainsAny(s, markRunes) {
+	if !strings.ContainsAny(s, markRunes+string(markLT)) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if r >= markDateOn && r <= markOff {
+		if r >= markDateOn && r <= markLT {
 			return -1
 		}
 		return r
 	}, s)
 }
+
+// writeHidingLT writes text[from:to] as stripMarkers does, with each '<'
+// that markdown could read as the start of raw HTML replaced by markLT:
+// every '<' in prose (a tag, an autolink, "a < b", which stays as it is
+// either way) and the "<!--" of an HTML comment. A '<' in code (a fence, a
+// code span) or in a link's target is left to markdown, which shows it.
+func writeHidingLT(b *strings.Builder, text string, from, to int, prose [][2]int) {
+	j := 0 // prose[j] is the first range that does not end before i
+	for i := from; i < to; {
+		c := text[i]
+		if c == '<' {
+			for j < len(prose) && prose[j][1] <= i {
+				j++
+			}
+			if j < len(prose) && prose[j][0] <= i || strings.HasPrefix(text[i:to], "<!--") {
+				b.WriteRune(markLT)
+			} else {
+				b.WriteByte('<')
+			}
+			i++
+			continue
+		}
+		if c == 0xEE && i+markRuneBytes <= to { // U+E000..U+EFFF start with 0xEE
+			if r, n := utf8.DecodeRuneInString(text[i:to]); n == markRuneBytes && r >= markDateOn && r <= markLT {
+				i += markRuneBytes
+				continue
+			}
+		}
+		b.WriteByte(c)
+		i++
+	}
+}
+
+// showLT turns the stand-ins of writeHidingLT back into '<'.
+func showLT(s string) string { return strings.ReplaceAll(s, string(markLT), "<") }
 
 func inRanges(rs [][2]int, off int) bool {
 	for _, r := range rs {
@@ -268,7 +318,7 @@ func render(in renderInput) (string, error) {
 	// The body is made safe before glamour sees it (secrets are masked by
 	// the marks), and glamour's output keeps only its colours: it makes
 	// OSC 8 links of the URLs a memory holds.
-	md := safe.Block(markText(body, ms, model.ProseRanges(body)))
+	md := safe.Block(markText(body, ms, model.ProseRanges(body), true))
 	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(in.theme.Glamour), glamour.WithWordWrap(in.key.width))
 	if err != nil {
 		return "", err
@@ -277,7 +327,7 @@ func render(in renderInput) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out = strings.Trim(safe.KeepSGR(out), "\n")
+	out = showLT(strings.Trim(safe.KeepSGR(out), "\n"))
 	return newHighlighter(in.theme).apply(out), nil
 }
 
@@ -286,7 +336,7 @@ func render(in renderInput) (string, error) {
 func renderSource(in renderInput) string {
 	text := string(in.content)
 	ms := findMarks(text, in.anchor, in.scanner)
-	marked := safe.Block(markText(text, ms, nil))
+	marked := safe.Block(markText(text, ms, nil, false))
 	lines := strings.Split(strings.TrimSuffix(marked, "\n"), "\n")
 	numW := len(strconv.Itoa(len(lines)))
 	h := newHighlighter(in.theme)

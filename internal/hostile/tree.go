@@ -89,6 +89,10 @@ type Tree struct {
 	Outside, Marker, LinkOutside string
 	// LinkInside is a symlink in Evil to Plain, another memory.
 	LinkInside string
+	// LinkedTranscript is a subagent transcript in Esc's project dir that
+	// is a symlink to Outside: the reader refuses it, and the problem it
+	// reports names it, escapes, a forged line and a secret included.
+	LinkedTranscript string
 	// Secrets maps a label ("the PEM key in pem_live.md") to a secret no
 	// output may show, or to every line of a multi-line one (none of which
 	// may show).
@@ -404,6 +408,10 @@ func (t *Tree) Grow() error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(t.Esc, "esc_note.md"), []byte(escNote), 0o644); err != nil {
+		return err
+	}
+	t.LinkedTranscript = filepath.Join(filepath.Dir(t.Esc), "agent-"+OSC52+"\n"+Forged+" "+secret("the GitHub token in a transcript's name", token("transcript"))+".jsonl")
+	if err := os.Symlink(t.Outside, t.LinkedTranscript); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(t.Esc, "MEMORY.md"), []byte("# Memory\n\n- [Key](pem_redacted.md) — the old deploy key\n- [Here "+OSC0+"](esc_note.md) — "+OSC52+"\n"), 0o644)

@@ -62,10 +62,11 @@ func Summarize(scan *model.Scan, fs []model.Finding) Summary {
 	return s
 }
 
-// JSON writes {"version":1,"findings":[...],"summary":{...}}. Every text
+// JSON writes {"version":1,"findings":[...],"summary":{...},
+// "transcript_problems":[{"transcript":...,"message":...}]}. Every text
 // field has its secrets masked (a message quotes text from a file or a
 // transcript); JSON escapes the control characters itself.
-func JSON(w io.Writer, fs []model.Finding, sum Summary) error {
+func JSON(w io.Writer, fs []model.Finding, sum Summary, probs []model.TranscriptProblem) error {
 	masked := make([]model.Finding, len(fs))
 	for i, f := range fs {
 		f.Project, f.MemoryDir, f.File = safe.Mask(nil, f.Project), safe.Mask(nil, f.MemoryDir), safe.Mask(nil, f.File)
@@ -73,11 +74,16 @@ func JSON(w io.Writer, fs []model.Finding, sum Summary) error {
 		masked[i] = f
 	}
 	fs = masked
+	mp := make([]model.TranscriptProblem, len(probs))
+	for i, p := range probs {
+		mp[i] = model.TranscriptProblem{Transcript: safe.Mask(nil, p.Transcript), Message: safe.Mask(nil, p.Message)}
+	}
 	return WriteJSON(w, struct {
-		Version  int             `json:"version"`
-		Findings []model.Finding `json:"findings"`
-		Summary  Summary         `json:"summary"`
-	}{1, fs, sum})
+		Version  int                       `json:"version"`
+		Findings []model.Finding           `json:"findings"`
+		Summary  Summary                   `json:"summary"`
+		Problems []model.TranscriptProblem `json:"transcript_problems"`
+	}{1, fs, sum, mp})
 }
 
 // WriteJSON writes v as indented JSON, as every --json output is: HTML

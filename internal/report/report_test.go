@@ -23,7 +23,8 @@ var sample = []model.Finding{
 
 func TestJSONShape(t *testing.T) {
 	var buf bytes.Buffer
-	if err := JSON(&buf, sample, Summarize(nil, sample)); err != nil {
+	probs := []model.TranscriptProblem{{Transcript: "/home/al/.claude/projects/-home-al-acme/s.jsonl", Message: "line 4 is not JSON and was skipped"}}
+	if err := JSON(&buf, sample, Summarize(nil, sample), probs); err != nil {
 		t.Fatal(err)
 	}
 	var out map[string]any
@@ -46,10 +47,14 @@ func TestJSONShape(t *testing.T) {
 	if sum["errors"] != float64(2) || sum["info"] != float64(1) {
 		t.Errorf("summary %v", sum)
 	}
+	tp := out["transcript_problems"].([]any)
+	if len(tp) != 1 || tp[0].(map[string]any)["transcript"] != probs[0].Transcript || tp[0].(map[string]any)["message"] != probs[0].Message {
+		t.Errorf("transcript_problems %v", tp)
+	}
 	var empty bytes.Buffer
-	JSON(&empty, nil, Summary{})
-	if !strings.Contains(empty.String(), `"findings": []`) {
-		t.Errorf("no findings must print an empty array, not null: %s", empty.String())
+	JSON(&empty, nil, Summary{}, nil)
+	if !strings.Contains(empty.String(), `"findings": []`) || !strings.Contains(empty.String(), `"transcript_problems": []`) {
+		t.Errorf("no findings or problems must print empty arrays, not null: %s", empty.String())
 	}
 }
 
