@@ -35,6 +35,8 @@ type fileState struct {
 	Writes   []keyedWrite
 	Obs      []keyedObs
 	Pending  []*pendingUse // tool calls still waiting for their result
+	// Orphans are results met before their calls (tlog_order.go).
+	Orphans []orphanResult
 	Problems []string
 	// Seq counts the events ever found in the file: each event's place in
 	// it, which orders events of one time and file (see evKey). It goes on
@@ -371,9 +373,16 @@ func (r *scanRun) line(ls, le int) {
 		// First, as it may turn on the relative needles this line needs.
 		r.x.handleMeta(line)
 	}
-	if r.interesting(line) {
+	kind, id := lineHead(line)
+	r.x.lineOff, r.x.lineLen = r.base+int64(ls), le-ls
+	if r.interesting(line, kind, id) {
 		r.x.handle(line, r.st.Lines+1)
 		return
+	}
+	if kind == headResult {
+		// The result of a call not seen yet: real transcripts sometimes
+		// write it before its call (§9.3); its call takes it from here.
+		r.x.orphan(id, r.base+int64(ls), le-ls, r.st.Lines+1)
 	}
 	if m.First.IsZero() {
 		if t, ok := quickTimestamp(line); ok {
@@ -385,8 +394,7 @@ func (r *scanRun) line(ls, le int) {
 // interesting reports whether a line can hold an event or a title: a
 // needle matches it (a memory dir, a pending call's id), it is a tool call
 // with a memory-store input, or a title line.
-func (r *scanRun) interesting(line []byte) bool {
-	kind, id := lineHead(line)
+func (r *scanRun) interesting(line []byte, kind headKind, id []byte) bool {
 	other := kind == headResult && !r.x.isPending(id)
 	hit := false
 	for i := 0; i < len(r.needles); i++ {
@@ -438,6 +446,9 @@ const (
 var (
 	toolUseKey = fixedNeedle(`tool_use`)
 	resultHead = []byte(`"content":[{"tool_use_id":"`)
+	// resultTyped is the block as real transcripts write it, type first
+	// (transcripts §3.1, §9).
+	resultTyped = []byte(`"content":[{"type":"tool_result","tool_use_id":"`)
 	callHead   = []byte(`"content":[{"type":"tool_use","id":"`)
 	storeKey   = fixedNeedle(`"store":"`)
 )
@@ -456,7 +467,7 @@ func lineHead(line []byte) (headKind, []byte) {
 	if i < 0 {
 		return headOther, nil
 	}
-	if e := i + len(`tool_use_id":"`); e <= len(head) && bytes.HasSuffix(head[:e], resultHead) {
+	if e := i + len(`tool_use_id":"`); e <= len(head) && (bytes.HasSuffix(head[:e], resultHead) || bytes.HasSuffix(head[:e], resultTyped)) {
 		id := head[e:]
 		if j := bytes.IndexByte(id, '"'); j >= 0 {
 			return headResult, id[:j]
