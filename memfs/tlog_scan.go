@@ -31,12 +31,12 @@ type fileState struct {
 	Tail    uint64
 	TailLen int
 
-	Meta     fileMeta
-	Writes   []keyedWrite
-	Obs      []keyedObs
-	Pending  []*pendingUse // tool calls still waiting for their result
+	Meta    fileMeta
+	Writes  []keyedWrite
+	Obs     []keyedObs
+	Pending []*pendingUse // tool calls still waiting for their result
 	// Orphans are results met before their calls (tlog_order.go).
-	Orphans []orphanResult
+	Orphans  []orphanResult
 	Problems []string
 	// Seq counts the events ever found in the file: each event's place in
 	// it, which orders events of one time and file (see evKey). It goes on
@@ -379,7 +379,7 @@ func (r *scanRun) line(ls, le int) {
 		r.x.handle(line, r.st.Lines+1)
 		return
 	}
-	if kind == headResult {
+	if kind == headResult || id != nil {
 		// The result of a call not seen yet: real transcripts sometimes
 		// write it before its call (§9.3); its call takes it from here.
 		r.x.orphan(id, r.base+int64(ls), le-ls, r.st.Lines+1)
@@ -449,8 +449,8 @@ var (
 	// resultTyped is the block as real transcripts write it, type first
 	// (transcripts §3.1, §9).
 	resultTyped = []byte(`"content":[{"type":"tool_result","tool_use_id":"`)
-	callHead   = []byte(`"content":[{"type":"tool_use","id":"`)
-	storeKey   = fixedNeedle(`"store":"`)
+	callHead    = []byte(`"content":[{"type":"tool_use","id":"`)
+	storeKey    = fixedNeedle(`"store":"`)
 )
 
 // lineHead tells, from the first headLen bytes, a tool result line (and
@@ -476,6 +476,14 @@ func lineHead(line []byte) (headKind, []byte) {
 	}
 	if e := i + len(`tool_use","id":"`); e <= len(head) && bytes.HasSuffix(head[:e], callHead) {
 		return headToolUse, nil
+	}
+	// A result block in another key order: searched in full like any
+	// other line, but its id is told so it can wait for its call.
+	if i > 0 && head[i-1] == '"' && bytes.HasPrefix(head[i:], []byte(`tool_use_id":"`)) {
+		id := head[i+len(`tool_use_id":"`):]
+		if j := bytes.IndexByte(id, '"'); j >= 0 {
+			return headOther, id[:j]
+		}
 	}
 	return headOther, nil
 }
