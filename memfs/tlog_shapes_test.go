@@ -317,3 +317,35 @@ func TestShapeWindowsRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeWindowsFileCase: a Windows session names a memory file in
+// another case than the disk has it (one file on NTFS): its events are
+// the listed file's. Two listed files differing only in case are left
+// alone, as is a Linux-made project.
+func TestShapeWindowsFileCase(t *testing.T) {
+	for _, tc := range []struct {
+		slug, listed, want string
+	}{
+		{winSlug, "feedback_tabs.md", "feedback_tabs.md"},
+		{"-home-lee-shop", "feedback_tabs.md", "Feedback_Tabs.md"},
+	} {
+		w := shapeWorld(t, tc.slug)
+		p := w.memPath("Feedback_Tabs.md")
+		b := newLines(winSess, `D:\work\shop`, mustTime(t, "2026-05-02T08:00:00Z"))
+		w.file(winSess+".jsonl",
+			b.call("toolu_case", "Write", map[string]any{"file_path": p, "content": "x\n"}),
+			b.result("toolu_case", "File created successfully at: "+p, false, writeTUR(p, "x\n", nil)))
+		proj := w.project()
+		proj.Dirs[0].Files = []*model.File{{Path: tc.listed}}
+		l, err := ReadTranscripts(t.Context(), proj, w.opts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wr := oneWrite(t, l); wr.Path != w.memPath(tc.want) {
+			t.Errorf("%s: write to %s, want %s", tc.slug, wr.Path, tc.want)
+		}
+		if o := obsOf(l, model.ObsWrote); len(o) != 1 || o[0].Path != w.memPath(tc.want) {
+			t.Errorf("%s: wrote = %+v", tc.slug, o)
+		}
+	}
+}
