@@ -446,11 +446,8 @@ const (
 var (
 	toolUseKey = fixedNeedle(`tool_use`)
 	resultHead = []byte(`"content":[{"tool_use_id":"`)
-	// resultTyped is the block as real transcripts write it, type first
-	// (transcripts §3.1, §9).
-	resultTyped = []byte(`"content":[{"type":"tool_result","tool_use_id":"`)
-	callHead    = []byte(`"content":[{"type":"tool_use","id":"`)
-	storeKey    = fixedNeedle(`"store":"`)
+	callHead   = []byte(`"content":[{"type":"tool_use","id":"`)
+	storeKey   = fixedNeedle(`"store":"`)
 )
 
 // lineHead tells, from the first headLen bytes, a tool result line (and
@@ -467,7 +464,7 @@ func lineHead(line []byte) (headKind, []byte) {
 	if i < 0 {
 		return headOther, nil
 	}
-	if e := i + len(`tool_use_id":"`); e <= len(head) && (bytes.HasSuffix(head[:e], resultHead) || bytes.HasSuffix(head[:e], resultTyped)) {
+	if e := i + len(`tool_use_id":"`); e <= len(head) && bytes.HasSuffix(head[:e], resultHead) {
 		id := head[e:]
 		if j := bytes.IndexByte(id, '"'); j >= 0 {
 			return headResult, id[:j]
@@ -477,8 +474,10 @@ func lineHead(line []byte) (headKind, []byte) {
 	if e := i + len(`tool_use","id":"`); e <= len(head) && bytes.HasSuffix(head[:e], callHead) {
 		return headToolUse, nil
 	}
-	// A result block in another key order: searched in full like any
-	// other line, but its id is told so it can wait for its call.
+	// A result block in another key order, such as the type-first one of
+	// real transcripts (§9): searched in full like any other line (a
+	// bashEditDiff in it can name memory files its command did not), but
+	// its id is told so it can wait for its call.
 	if i > 0 && head[i-1] == '"' && bytes.HasPrefix(head[i:], []byte(`tool_use_id":"`)) {
 		id := head[i+len(`tool_use_id":"`):]
 		if j := bytes.IndexByte(id, '"'); j >= 0 {
