@@ -210,12 +210,32 @@ func (m *memMatcher) tailNeedles() []*needle {
 		if path.Dir(d) == "/" {
 			tail = "/" + path.Base(d) + "/"
 		}
-		out = appendNeedles(out, seen, tail, needlePlain)
+		if path.Dir(d) == "/" || len(parent) < 4 {
+			out = appendNeedles(out, seen, tail, needlePlain)
+			continue
+		}
+		parents := []string{parent}
 		if isWinSlug(parent) {
-			out = appendNeedles(out, seen, string(parent[0]^0x20)+tail[1:], needlePlain)
+			parents = append(parents, string(parent[0]^0x20)+parent[1:])
+		}
+		for _, pa := range parents {
+			if !seen[pa+"/"] {
+				seen[pa+"/"] = true
+				out = append(out, sepNeedle(pa, path.Base(d)))
+			}
 		}
 	}
 	return out
+}
+
+// sepNeedle finds "<parent>/<dir>/" and "<parent>\\<dir>\\" (a Windows
+// path in JSON) in one pass: the key is taken from parent alone and the
+// separators are checked at each hit, so the second form costs no second
+// search of the line.
+func sepNeedle(parent, dir string) *needle {
+	n := newNeedle([]byte(parent), needlePlain)
+	n.alts = [][]byte{[]byte("/" + dir + "/"), []byte(`\\` + dir + `\\`)}
+	return n
 }
 
 // relNeedles are "<dir>/" for each top memory dir, for relative paths
@@ -263,6 +283,22 @@ type needle struct {
 	key   []byte // full[skip:], at most maxKey bytes
 	id    string // needleID: the tool call
 	since int64  // needleID: file offset of the call
+	// alts, when set, are what may follow full: one of them must (see
+	// sepNeedle).
+	alts [][]byte
+}
+
+// altAt reports whether one of n's alts (if it has any) starts at b[i:].
+func (n *needle) altAt(b []byte, i int) bool {
+	if len(n.alts) == 0 {
+		return true
+	}
+	for _, a := range n.alts {
+		if bytes.HasPrefix(b[i:], a) {
+			return true
+		}
+	}
+	return false
 }
 
 const maxKey = 32
@@ -292,7 +328,7 @@ func (n *needle) index(b []byte) int {
 			return -1
 		}
 		start := ks + i - n.skip
-		if start+len(n.full) <= len(b) && bytes.Equal(b[start:start+len(n.full)], n.full) &&
+		if start+len(n.full) <= len(b) && bytes.Equal(b[start:start+len(n.full)], n.full) && n.altAt(b, start+len(n.full)) &&
 			(n.kind != needleRel || relativeStart(b, start)) {
 			return start
 		}
