@@ -139,6 +139,13 @@ func (m *memMatcher) path(p, cwd string) (string, bool) {
 			return filepath.FromSlash(d + p[len(d):]), true // the dir as it is on disk
 		}
 	}
+	// Keyed on the projects/<slug>/memory/ tail, not on the config dir's
+	// prefix: a config dir moved, synced or seen through WSL names the same
+	// files. So a second config tree inside a project (d:\shop\.claude\
+	// projects\D--shop\memory\x.md next to the real one under C:\Users,
+	// transcripts §9.1) counts as this project's memory folder too, on
+	// purpose: the session meant the project's memory, and only one folder
+	// of that slug is listed here.
 	if m.autoTail != "" {
 		i := strings.LastIndex(p, m.autoTail)
 		if i < 0 && fold {
