@@ -16,14 +16,19 @@ import (
 // maxOrphans such results per file, and when a call on a memory file comes
 // its line is read again and handled as its result. The ring is part of
 // the file's state, so a read resumed from the cache pairs a result from
-// before the resume point as a cold read does. Each kept line is read again
-// at most once (an entry is dropped when its call takes it), so the extra
-// reading is bounded by the file's own size.
+// before the resume point as a cold read does. An entry is dropped when its
+// call takes it, and a line has at most maxOrphansPerLine entries, so the
+// extra reading is bounded by a few times the file's own size.
 
 // maxOrphans bounds the unpaired results remembered per file: a result
 // comes at most 21 lines before its call (§9.3), and lines in between are
 // not all results.
 const maxOrphans = 64
+
+// maxOrphansPerLine bounds the results of one line remembered: each is
+// read again for its call, so a line of many results must not be read
+// many times over (a response's parallel calls have a few results).
+const maxOrphansPerLine = 4
 
 // orphanResult is a tool result met before its call: where its line is.
 type orphanResult struct {
@@ -46,6 +51,13 @@ func (x *extractor) orphan(id []byte, off int64, n, lineNo int) {
 		return
 	}
 	rs := x.st.Orphans
+	same := 0
+	for i := len(rs) - 1; i >= 0 && rs[i].Off == off; i-- {
+		same++
+	}
+	if same >= maxOrphansPerLine {
+		return
+	}
 	if len(rs) >= maxOrphans {
 		rs = append(rs[:0], rs[len(rs)-maxOrphans+1:]...)
 	}
