@@ -221,15 +221,9 @@ func (m *memMatcher) tailNeedles() []*needle {
 			out = appendNeedles(out, seen, tail, needlePlain)
 			continue
 		}
-		parents := []string{parent}
-		if isWinSlug(parent) {
-			parents = append(parents, string(parent[0]^0x20)+parent[1:])
-		}
-		for _, pa := range parents {
-			if !seen[pa+"/"] {
-				seen[pa+"/"] = true
-				out = append(out, sepNeedle(pa, path.Base(d)))
-			}
+		if !seen[parent+"/"] {
+			seen[parent+"/"] = true
+			out = append(out, sepNeedle(parent, path.Base(d)))
 		}
 	}
 	return out
@@ -239,10 +233,41 @@ func (m *memMatcher) tailNeedles() []*needle {
 // path in JSON) in one pass: the key is taken from parent alone and the
 // separators are checked at each hit, so the second form costs no second
 // search of the line.
+//
+// A slug made from a Windows path is found whatever the case of its
+// letters: sessions launched as d:\work and D:\Work name one NTFS folder
+// (transcripts §9.1). Its key is then the run of non-letters after the
+// drive letter ("--" and what follows up to the next letter), which reads
+// the same in any case, and each hit is compared case-blind.
 func sepNeedle(parent, dir string) *needle {
 	n := newNeedle([]byte(parent), needlePlain)
+	if isWinSlug(parent) {
+		n.fold, n.full = true, []byte(lowerASCII(parent))
+		end := 1
+		for end < len(parent) && !isLetter(parent[end]) {
+			end++
+		}
+		n.skip, n.key = 1, n.full[1:min(end, 1+maxKey)]
+	}
 	n.alts = [][]byte{[]byte("/" + dir + "/"), []byte(`\\` + dir + `\\`)}
 	return n
+}
+
+// equalFoldASCII reports whether a equals lower, a lower-cased ASCII
+// pattern, ignoring the case of ASCII letters in a.
+func equalFoldASCII(a, lower []byte) bool {
+	if len(a) != len(lower) {
+		return false
+	}
+	for i, c := range a {
+		if c >= 'A' && c <= 'Z' {
+			c += 0x20
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // relNeedles are "<dir>/" for each top memory dir, for relative paths
@@ -291,8 +316,16 @@ type needle struct {
 	id    string // needleID: the tool call
 	since int64  // needleID: file offset of the call
 	// alts, when set, are what may follow full: one of them must (see
-	// sepNeedle).
+	// sepNeedle). fold compares full (then lower-case) case-blind.
 	alts [][]byte
+	fold bool
+}
+
+func (n *needle) equal(b []byte) bool {
+	if n.fold {
+		return equalFoldASCII(b, n.full)
+	}
+	return bytes.Equal(b, n.full)
 }
 
 // altAt reports whether one of n's alts (if it has any) starts at b[i:].
@@ -335,7 +368,7 @@ func (n *needle) index(b []byte) int {
 			return -1
 		}
 		start := ks + i - n.skip
-		if start+len(n.full) <= len(b) && bytes.Equal(b[start:start+len(n.full)], n.full) && n.altAt(b, start+len(n.full)) &&
+		if start+len(n.full) <= len(b) && n.equal(b[start:start+len(n.full)]) && n.altAt(b, start+len(n.full)) &&
 			(n.kind != needleRel || relativeStart(b, start)) {
 			return start
 		}

@@ -349,3 +349,49 @@ func TestShapeWindowsFileCase(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeWindowsNeedle: the prefilter finds a Windows-made slug's memory
+// folder in every form §9.1 shows (slash or escaped backslash, any case of
+// the drive letter or of the rest) and nothing that only resembles it; a
+// Linux slug is found as written only.
+func TestShapeWindowsNeedle(t *testing.T) {
+	win := sepNeedle(winSlug, "memory")
+	for _, s := range []string{
+		`"C:\\Users\\dana\\.claude\\projects\\d--work-shop\\memory\\a.md"`,
+		`"C:\\Users\\dana\\.claude\\projects\\D--work-shop\\memory\\a.md"`,
+		`"c:/Users/dana/.claude/projects/D--Work-Shop/memory/a.md"`,
+		`"/mnt/c/Users/dana/.claude/projects/D--work-shop/memory/"`,
+	} {
+		if !win.in([]byte(s)) {
+			t.Errorf("not found in %s", s)
+		}
+	}
+	for _, s := range []string{
+		`"C:\\Users\\dana\\.claude\\projects\\D--work-shopx\\memory\\a.md"`,
+		`"C:\\Users\\dana\\.claude\\projects\\D--work-shop\\memoryx\\a.md"`,
+		`"C:\\Users\\dana\\.claude\\projects\\D--work-shop\\a.md" --- D--work-sho`,
+		`"D--work/shop/memory/"`,
+	} {
+		if win.in([]byte(s)) {
+			t.Errorf("found in %s", s)
+		}
+	}
+	lin := sepNeedle("-home-lee-shop", "memory")
+	if !lin.in([]byte(`C:\\x\\projects\\-home-lee-shop\\memory\\a.md`)) || !lin.in([]byte(`/x/projects/-home-lee-shop/memory/a.md`)) ||
+		lin.in([]byte(`/x/projects/-home-Lee-shop/memory/a.md`)) {
+		t.Error("a Linux slug's needle")
+	}
+}
+
+// TestShapeWindowsSlugCase: a session launched as D:\Work\Shop writes into
+// ...\projects\D--Work-Shop\memory\, the folder D--work-shop on disk (one
+// NTFS folder): the write is this project's.
+func TestShapeWindowsSlugCase(t *testing.T) {
+	w := shapeWorld(t, winSlug)
+	w.file(winSess+".jsonl",
+		`{"type":"assistant","uuid":"0a1b2c3d-1111-4aaa-8bbb-000000000030","timestamp":"2026-05-03T08:00:00.000Z","cwd":"D:\\Work\\Shop","sessionId":"7c1e4b2a-9d3f-4e6a-8b5c-2f0d1e3a4b5c","version":"2.1.126","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01SynthSlugCaseGGGGGGGGGG","name":"Edit","input":{"file_path":"C:\\Users\\dana\\.claude\\projects\\D--Work-Shop\\memory\\feedback_tabs.md","old_string":"a","new_string":"b"}}]}}`,
+		`{"type":"user","uuid":"0a1b2c3d-1111-4aaa-8bbb-000000000031","timestamp":"2026-05-03T08:00:00.300Z","cwd":"D:\\Work\\Shop","sessionId":"7c1e4b2a-9d3f-4e6a-8b5c-2f0d1e3a4b5c","version":"2.1.126","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01SynthSlugCaseGGGGGGGGGG","content":"The file C:\\Users\\dana\\.claude\\projects\\D--Work-Shop\\memory\\feedback_tabs.md has been updated successfully."}]},"toolUseResult":{"filePath":"C:\\Users\\dana\\.claude\\projects\\D--Work-Shop\\memory\\feedback_tabs.md","oldString":"a","newString":"b","userModified":false,"replaceAll":false}}`)
+	if wr := oneWrite(t, w.read(w.opts())); wr.Path != w.memPath("feedback_tabs.md") || wr.Kind != model.WriteEdit {
+		t.Errorf("write = %+v", wr)
+	}
+}
