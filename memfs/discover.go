@@ -375,7 +375,10 @@ func (d *discoverer) project(c configDir, slug string) *model.Project {
 			addWithTeam(p, mem, model.DirAuto, st == present)
 		}
 	}
-	if p.Root != "" {
+	// A real path from another OS (a Windows cwd read on Linux or macOS,
+	// transcripts §9.1) is shown, but names no folder here: its settings
+	// and agent memory are not looked for, lest a relative path be read.
+	if p.Root != "" && filepath.IsAbs(p.Root) {
 		// Project and local settings live in the project (facts §1.1 row
 		// 2). In 2.1.88 project scope was excluded; later versions honour
 		// both after the workspace trust dialog. memtui cannot see the

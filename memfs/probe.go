@@ -56,8 +56,8 @@ type probeIndex struct {
 // MaxFiles or an unreadable subdirectory, or a path into a skipped directory
 // that a stat at the root does not find.
 func (pp *PathProbe) Exists(root, p string) (exists, known bool) {
-	if root == "" || p == "" {
-		return false, false
+	if root == "" || p == "" || !filepath.IsAbs(root) {
+		return false, false // a root from another OS (a Windows path on Linux) names nothing here
 	}
 	if filepath.IsAbs(p) {
 		if dirState(root) != present {

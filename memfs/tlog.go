@@ -118,8 +118,60 @@ func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptio
 		}
 		log.Writes = append(log.Writes, ws...)
 	}
+	foldToDisk(p, log)
 	log.SortLog()
 	return log, nil
+}
+
+// foldToDisk names events the way the disk does for a project made on
+// Windows: its sessions write one file as Feedback.md and feedback.md
+// (NTFS is case-blind, transcripts §9.1), and the file listed is the one
+// their events are about. Only a path no listed file has exactly, and that
+// exactly one listed file has in another case, is renamed; it is done on
+// every read (not cached), since it follows the files on disk.
+func foldToDisk(p *model.Project, log *model.TranscriptLog) {
+	if p.TranscriptDir == "" || !isWinSlug(filepath.Base(p.TranscriptDir)) {
+		return
+	}
+	exact := make(map[string]bool)
+	folded := make(map[string]string)
+	for _, d := range p.Dirs {
+		if d == nil {
+			continue
+		}
+		files := d.Files
+		if d.Index != nil {
+			files = append([]*model.File{d.Index}, files...)
+		}
+		for _, f := range files {
+			full := filepath.Join(d.Path, filepath.FromSlash(f.Path))
+			exact[full] = true
+			k := lowerASCII(full)
+			if _, dup := folded[k]; dup {
+				folded[k] = "" // two files differing in case: no guess
+			} else {
+				folded[k] = full
+			}
+		}
+	}
+	if len(folded) == 0 {
+		return
+	}
+	disk := func(path string) string {
+		if exact[path] {
+			return path
+		}
+		if q := folded[lowerASCII(path)]; q != "" {
+			return q
+		}
+		return path
+	}
+	for i := range log.Writes {
+		log.Writes[i].Path = disk(log.Writes[i].Path)
+	}
+	for i := range log.Observations {
+		log.Observations[i].Path = disk(log.Observations[i].Path)
+	}
 }
 
 // ReadAllTranscripts reads the transcripts of every project that has a

@@ -364,9 +364,12 @@ func (x *extractor) longLine(head, end []byte, lineNo int) {
 		field := func(key string) string {
 			return firstNonEmpty(jsonString(call, key, false), jsonString(end, key, true))
 		}
-		if field("store") != "" {
-			if p, ok := x.mem.storePath(field("path")); ok {
-				pu.Name, pu.Paths = storeTool, []string{p}
+		if store := field("store"); store != "" {
+			if p, ok := x.mem.storePath(store, field("path")); ok {
+				if pu.Name != storeRead {
+					pu.Name = storeTool
+				}
+				pu.Paths = []string{p}
 			}
 		} else if pu.Name == "Write" || pu.Name == "Edit" || pu.Name == "MultiEdit" {
 			if p, ok := x.mem.path(field("file_path"), cwd); ok {
@@ -375,6 +378,7 @@ func (x *extractor) longLine(head, end []byte, lineNo int) {
 		}
 		if len(pu.Paths) > 0 {
 			x.addPending(pu)
+			x.pairOrphan(pu.ID)
 		}
 	case headResult:
 		pu := x.pending[string(id)]

@@ -162,6 +162,12 @@ type extractor struct {
 	run     *scanRun
 	pending map[string]*pendingUse
 	intern  map[string]string
+	// lineOff and lineLen place the line being handled in the file, for
+	// orphan; only is set while an orphan line is handled again for the
+	// call just seen, and names that call.
+	lineOff int64
+	lineLen int
+	only    string
 }
 
 func newExtractor(mem *memMatcher, tf transcriptFile, st *fileState, r *scanRun) *extractor {
@@ -281,8 +287,12 @@ func (x *extractor) toolUse(rec *lineRec, b *block) {
 		pu.Input.Command = in.Command[:maxMemText] // only the paths it names are used
 	}
 	switch {
+	case b.Name == storeRead && in.Store != nil:
+		if p, ok := x.mem.storePath(*in.Store, in.Path); ok {
+			pu.Paths = []string{p}
+		}
 	case in.Store != nil && in.Path != "" && in.Content != nil:
-		if p, ok := x.mem.storePath(in.Path); ok {
+		if p, ok := x.mem.storePath(*in.Store, in.Path); ok {
 			pu.Name, pu.Paths = storeTool, []string{p}
 		}
 	case b.Name == "Write" || b.Name == "Edit" || b.Name == "MultiEdit" || b.Name == "Read":
@@ -295,6 +305,7 @@ func (x *extractor) toolUse(rec *lineRec, b *block) {
 	if len(pu.Paths) > 0 {
 		x.boundInput(pu)
 		x.addPending(pu)
+		x.pairOrphan(pu.ID)
 	}
 }
 
@@ -323,9 +334,14 @@ func (x *extractor) boundInput(pu *pendingUse) {
 	}
 }
 
-// storeTool names the memory-store write tool, whose real name is not
-// known (§2): any call with store, path and content.
-const storeTool = "memory-store"
+// storeTool names a memory-store write: memory_write (claude-memory-format
+// §12.3), or any other call with store, path and content (§2). storeRead
+// is the store's read tool. memory_list is not a use of any memory: it
+// shows names and sizes, never a memory's text.
+const (
+	storeTool = "memory-store"
+	storeRead = "memory_read"
+)
 
 func (x *extractor) isPending(id []byte) bool {
 	_, ok := x.pending[string(id)]
@@ -386,7 +402,13 @@ func (x *extractor) toolResults(rec *lineRec, blocks []block, lineNo int) {
 }
 
 func (x *extractor) result(rec *lineRec, b *block, tur json.RawMessage, lineNo int) {
+	if x.only != "" && b.ToolUseID != x.only {
+		return // a re-read orphan line: only the block its call was waiting for
+	}
 	pu := x.pending[b.ToolUseID]
+	if pu == nil && x.only == "" && b.ToolUseID != "" {
+		x.orphan([]byte(b.ToolUseID), x.lineOff, x.lineLen, lineNo)
+	}
 	if pu != nil {
 		delete(x.pending, b.ToolUseID)
 		x.run.unwatch(b.ToolUseID)
@@ -407,9 +429,43 @@ func (x *extractor) result(rec *lineRec, b *block, tur json.RawMessage, lineNo i
 		return
 	}
 	ev := x.event(rec, pu.ID, lineNo)
-	for _, p := range pu.Paths {
+	paths := pu.Paths
+	if len(paths) == 1 {
+		paths = []string{x.resultPath(pu, paths[0], tur, rec.Cwd)}
+	}
+	for _, p := range paths {
 		x.applied(ev, pu, p, tur, text)
 	}
+}
+
+// resultPath is the file a Write, Edit, MultiEdit or Read call acted on:
+// the result's filePath (file.filePath for Read) when it lands in a memory
+// dir, else the input's path p. Claude Code echoes the input string there
+// (transcripts §2), but the study of real transcripts once reported a
+// result path with a drive letter its input lacked (§9.2, UNCONFIRMED):
+// the result names the file the tool really opened, so it wins.
+func (x *extractor) resultPath(pu *pendingUse, p string, tur json.RawMessage, cwd string) string {
+	switch pu.Name {
+	case "Write", "Edit", "MultiEdit", "Read":
+	default:
+		return p
+	}
+	if len(tur) == 0 || tur[0] != '{' {
+		return p
+	}
+	var r struct {
+		FilePath string `json:"filePath"`
+		File     struct {
+			FilePath string `json:"filePath"`
+		} `json:"file"`
+	}
+	if !decodeLine(tur, &r) {
+		return p
+	}
+	if q, ok := x.mem.path(firstNonEmpty(r.FilePath, r.File.FilePath), firstNonEmpty(cwd, x.st.Meta.Cwd)); ok {
+		return x.in(q)
+	}
+	return p
 }
 
 // event is the provenance every event of a line shares (§7 rule 2).
@@ -509,7 +565,14 @@ func (x *extractor) applied(ev event, pu *pendingUse, p string, tur json.RawMess
 		x.multiWrite(ev, pu, p, tur)
 	case storeTool:
 		w := model.MemWrite{Path: p, Kind: model.WriteStore, ToolUseID: pu.ID, TextDropped: pu.Dropped}
-		if c := pu.Input.Content; c != nil {
+		var r storeResult
+		if len(tur) > 0 && decodeLine(tur, &r) && r.Outcome != "" && r.Outcome != "ok" {
+			return // a conflict or refusal wrote nothing (§12.3)
+		}
+		if r.Content != nil {
+			// What the store saved, after its own clean-up of the text.
+			w.After, w.HasAfter, w.TextDropped = *r.Content, true, false
+		} else if c := pu.Input.Content; c != nil {
 			w.After, w.HasAfter = *c, true
 		}
 		x.write(ev, pu.ID, w)
@@ -520,7 +583,42 @@ func (x *extractor) applied(ev event, pu *pendingUse, p string, tur json.RawMess
 		x.write(ev, pu.ID, model.MemWrite{Path: p, Kind: model.WriteShell, ToolUseID: pu.ID, Command: pu.Input.Command})
 	case "Read":
 		x.read(ev, pu, p, tur, text)
+	case storeRead:
+		x.storeRead(ev, p, tur, text)
 	}
+}
+
+// storeResult is memory_write's and memory_read's toolUseResult
+// (claude-memory-format §12.3).
+type storeResult struct {
+	Outcome string  `json:"outcome"`
+	Content *string `json:"content"`
+}
+
+// storeRead records a memory_read of the personal store: what it showed is
+// the result's content, else the text after the "[updated: …]" line.
+func (x *extractor) storeRead(ev event, p string, tur json.RawMessage, text string) {
+	o := model.MemObservation{Path: p, Kind: model.ObsRead, Full: true}
+	var r storeResult
+	switch {
+	case len(tur) > 0 && decodeLine(tur, &r) && r.Outcome != "":
+		if r.Outcome != "ok" || r.Content == nil {
+			return // not_found, refused, failed: nothing was shown
+		}
+		o.Content = *r.Content
+	default:
+		i := strings.Index(text, "\n[updated: ")
+		if i < 0 {
+			return
+		}
+		rest := text[i+1:]
+		j := strings.IndexByte(rest, '\n')
+		if j < 0 {
+			return
+		}
+		o.Content = rest[j+1:]
+	}
+	x.observe(ev, o)
 }
 
 // writeResult is Write's toolUseResult (§3.2).

@@ -33,6 +33,17 @@ func FuzzTranscript(f *testing.F) {
 		f.Add(b[:len(b)*2/3], uint16(7))
 	}
 	f.Add([]byte("{\"parentUuid\":\"x\",\"isSidechain\":fal\n{}\n\u2028\n"), uint16(3))
+	// The shapes of real transcripts (§9): results before their calls, a
+	// Windows path with escaped backslashes, a call_ id.
+	shapes := []byte(`{"type":"user","uuid":"5e6f7a8b-2222-4ccc-9ddd-000000000003","timestamp":"2026-04-28T23:44:45.120Z","sessionId":"5f0c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90","cwd":"/home/dev/acme-api","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01SynthOrderB","content":"ok"}]},"toolUseResult":{"filePath":"/home/dev/.claude/projects/-home-dev-acme-api/memory/a.md","oldString":"old","newString":"new"}}
+{"type":"assistant","uuid":"5e6f7a8b-2222-4ccc-9ddd-000000000002","timestamp":"2026-04-28T23:44:44.870Z","sessionId":"5f0c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01SynthOrderB","name":"Edit","input":{"file_path":"/home/dev/.claude/projects/-home-dev-acme-api/memory/a.md","old_string":"old","new_string":"new"}}]}}
+{"type":"user","uuid":"5e6f7a8b-2222-4ccc-9ddd-000000000005","timestamp":"2026-04-28T23:45:01.300Z","sessionId":"5f0c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_00_SynthRead","content":"1\tnew\n"}]},"toolUseResult":{"type":"text","file":{"filePath":"C:\\Users\\dev\\.claude\\projects\\-home-dev-acme-api\\memory\\a.md","content":"new\n","numLines":1,"startLine":1,"totalLines":1}}}
+{"type":"assistant","uuid":"5e6f7a8b-2222-4ccc-9ddd-000000000004","timestamp":"2026-04-28T23:45:00.100Z","sessionId":"5f0c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90","message":{"role":"assistant","content":[{"type":"tool_use","id":"call_00_SynthRead","name":"Read","input":{"file_path":"C:\\Users\\dev\\.claude\\projects\\-home-dev-acme-api\\memory\\a.md"}}]}}
+`)
+	for k := 1; k < 8; k++ {
+		f.Add(shapes, uint16(len(shapes)*k/8)&^1)
+		f.Add(shapes, uint16(len(shapes)*k/8)|1)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
 		home := t.TempDir()
 		tdir := filepath.Join(home, ".claude", "projects", fxSlug)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 )
 
@@ -20,6 +19,10 @@ type memMatcher struct {
 	// (the config dir moved, was synced from another machine or renamed
 	// with the home directory) is the same memory file.
 	autoTail, auto string
+	// winSlug is set when the project's slug was made from a Windows path:
+	// its memory folder is then named case-insensitively (NTFS), as any
+	// path with a drive letter is (transcripts §9.1).
+	winSlug bool
 }
 
 // movedFrom sets the project's transcript dir (<config>/projects/<slug>),
@@ -35,6 +38,32 @@ func (m *memMatcher) movedFrom(tdir string) {
 	}
 	m.auto = tdir + "/" + memoryDirName
 	m.autoTail = "/projects/" + path.Base(tdir) + "/" + memoryDirName + "/"
+	m.winSlug = isWinSlug(path.Base(tdir))
+}
+
+// isWinSlug reports whether a slug was made from a Windows path: a drive
+// letter, then "--" for ":\" (D:\work\shop is D--work-shop). Its sessions
+// name the folder with the drive letter in either case (transcripts §9.1).
+func isWinSlug(slug string) bool {
+	return len(slug) >= 3 && isLetter(slug[0]) && slug[1] == '-' && slug[2] == '-'
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// hasDrive reports whether a slash-form path starts with a drive letter
+// (C:/...), the mark of a path written on Windows.
+func hasDrive(p string) bool { return len(p) >= 2 && p[1] == ':' && isLetter(p[0]) }
+
+// lowerASCII lowers ASCII letters only, so byte offsets into the result
+// are offsets into s (strings.ToLower can change a string's length).
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 0x20
+		}
+	}
+	return string(b)
 }
 
 func newMemMatcher(dirs []string, home string) *memMatcher {
@@ -92,13 +121,37 @@ func (m *memMatcher) path(p, cwd string) (string, bool) {
 	if !strings.HasSuffix(p, ".md") {
 		return "", false
 	}
+	// A path written on Windows names one folder whatever the case of its
+	// letters (NTFS), and sessions launched as d:\work and D:\work write
+	// both (transcripts §9.1): it is compared case-insensitively, as is any
+	// path into a Windows-made slug's memory folder. Everything else is
+	// compared as the bytes are.
+	fold := hasDrive(p) || m.winSlug
+	lp := p
+	if fold {
+		lp = lowerASCII(p)
+	}
 	for _, d := range m.dirs {
 		if strings.HasPrefix(p, d+"/") {
 			return filepath.FromSlash(p), true
 		}
+		if fold && strings.HasPrefix(lp, lowerASCII(d)+"/") {
+			return filepath.FromSlash(d + p[len(d):]), true // the dir as it is on disk
+		}
 	}
+	// Keyed on the projects/<slug>/memory/ tail, not on the config dir's
+	// prefix: a config dir moved, synced or seen through WSL names the same
+	// files. So a second config tree inside a project (d:\shop\.claude\
+	// projects\D--shop\memory\x.md next to the real one under C:\Users,
+	// transcripts §9.1) counts as this project's memory folder too, on
+	// purpose: the session meant the project's memory, and only one folder
+	// of that slug is listed here.
 	if m.autoTail != "" {
-		if i := strings.LastIndex(p, m.autoTail); i >= 0 {
+		i := strings.LastIndex(p, m.autoTail)
+		if i < 0 && fold {
+			i = strings.LastIndex(lp, lowerASCII(m.autoTail))
+		}
+		if i >= 0 {
 			return filepath.FromSlash(m.auto + "/" + p[i+len(m.autoTail):]), true
 		}
 	}
@@ -110,19 +163,29 @@ func isAbsSlash(p string) bool {
 	if strings.HasPrefix(p, "/") {
 		return true
 	}
-	return len(p) >= 3 && p[1] == ':' && p[2] == '/' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+	return len(p) >= 3 && p[2] == '/' && hasDrive(p)
 }
 
-// storePath places a memory-store path: absolute as is, relative under the
-// auto memdir (a personal store is joined onto the memory root, §2).
-func (m *memMatcher) storePath(p string) (string, bool) {
+// storePath places a memory-store path (memory_write, memory_read;
+// claude-memory-format §7.3, §12.3). Only the personal store is the local
+// memdir; a project store is remote organisation memory with no local
+// file, so only an absolute path that lands in a memory dir is taken from
+// it. A personal path is the memdir-relative path, written "/<rel>" or
+// "<rel>": it lands under the auto memdir unless it is an absolute path
+// that already lands in a memory dir.
+func (m *memMatcher) storePath(store, p string) (string, bool) {
 	if p == "" {
 		return "", false
 	}
-	if isAbsSlash(toSlash(p)) || strings.HasPrefix(p, "~") {
-		return m.path(p, "")
+	sp := toSlash(p)
+	if isAbsSlash(sp) || strings.HasPrefix(p, "~") {
+		if q, ok := m.path(p, ""); ok || store != "personal" || !strings.HasPrefix(sp, "/") {
+			return q, ok
+		}
+	} else if store != "personal" {
+		return "", false
 	}
-	return m.path(p, m.primary)
+	return m.path(strings.TrimLeft(sp, "/"), m.primary)
 }
 
 // relativeNear reports whether a relative path written in cwd can land in
@@ -141,18 +204,70 @@ func (m *memMatcher) relativeNear(cwd string) bool {
 
 // tailNeedles are "<parent>/<dir>/" for each top memory dir: every
 // absolute or ~ path into the dir contains it (the slug of an auto memdir
-// makes it rare in transcripts).
+// makes it rare in transcripts). A slug made from a Windows path gets its
+// drive letter in both cases too: the rest of it is searched as it is,
+// since sessions differ in the drive letter's case (transcripts §9.1),
+// and a case-blind search would cost the needle its speed.
 func (m *memMatcher) tailNeedles() []*needle {
 	var out []*needle
 	seen := make(map[string]bool)
 	for _, d := range m.top {
-		tail := path.Base(path.Dir(d)) + "/" + path.Base(d) + "/"
+		parent := path.Base(path.Dir(d))
+		tail := parent + "/" + path.Base(d) + "/"
 		if path.Dir(d) == "/" {
 			tail = "/" + path.Base(d) + "/"
 		}
-		out = appendNeedles(out, seen, tail, needlePlain)
+		if path.Dir(d) == "/" || len(parent) < 4 {
+			out = appendNeedles(out, seen, tail, needlePlain)
+			continue
+		}
+		if !seen[parent+"/"] {
+			seen[parent+"/"] = true
+			out = append(out, sepNeedle(parent, path.Base(d)))
+		}
 	}
 	return out
+}
+
+// sepNeedle finds "<parent>/<dir>/" and "<parent>\\<dir>\\" (a Windows
+// path in JSON) in one pass: the key is taken from parent alone and the
+// separators are checked at each hit, so the second form costs no second
+// search of the line.
+//
+// A slug made from a Windows path is found whatever the case of its
+// letters: sessions launched as d:\work and D:\Work name one NTFS folder
+// (transcripts §9.1). Its key is then the run of non-letters after the
+// drive letter ("--" and what follows up to the next letter), which reads
+// the same in any case, and each hit is compared case-blind.
+func sepNeedle(parent, dir string) *needle {
+	n := newNeedle([]byte(parent), needlePlain)
+	if isWinSlug(parent) {
+		n.fold, n.full = true, []byte(lowerASCII(parent))
+		end := 1
+		for end < len(parent) && !isLetter(parent[end]) {
+			end++
+		}
+		n.skip, n.key = 1, n.full[1:min(end, 1+maxKey)]
+	}
+	n.alts = [][]byte{[]byte("/" + dir + "/"), []byte(`\\` + dir + `\\`)}
+	return n
+}
+
+// equalFoldASCII reports whether a equals lower, a lower-cased ASCII
+// pattern, ignoring the case of ASCII letters in a.
+func equalFoldASCII(a, lower []byte) bool {
+	if len(a) != len(lower) {
+		return false
+	}
+	for i, c := range a {
+		if c >= 'A' && c <= 'Z' {
+			c += 0x20
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // relNeedles are "<dir>/" for each top memory dir, for relative paths
@@ -166,14 +281,12 @@ func (m *memMatcher) relNeedles() []*needle {
 	return out
 }
 
-// appendNeedles adds the needle for a slash-form pattern, and on Windows
-// its JSON form with escaped backslashes.
+// appendNeedles adds the needle for a slash-form pattern and its JSON
+// form with escaped backslashes, on every OS: a transcript written on
+// Windows names C:\\Users\\...\\memory\\x.md, and it is read on Linux
+// or macOS too (WSL on /mnt/c, a synced or copied config dir; §9.1).
 func appendNeedles(out []*needle, seen map[string]bool, pat string, kind needleKind) []*needle {
-	pats := []string{pat}
-	if runtime.GOOS == "windows" {
-		pats = append(pats, strings.ReplaceAll(pat, "/", `\\`))
-	}
-	for _, p := range pats {
+	for _, p := range []string{pat, strings.ReplaceAll(pat, "/", `\\`)} {
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, newNeedle([]byte(p), kind))
@@ -202,6 +315,30 @@ type needle struct {
 	key   []byte // full[skip:], at most maxKey bytes
 	id    string // needleID: the tool call
 	since int64  // needleID: file offset of the call
+	// alts, when set, are what may follow full: one of them must (see
+	// sepNeedle). fold compares full (then lower-case) case-blind.
+	alts [][]byte
+	fold bool
+}
+
+func (n *needle) equal(b []byte) bool {
+	if n.fold {
+		return equalFoldASCII(b, n.full)
+	}
+	return bytes.Equal(b, n.full)
+}
+
+// altAt reports whether one of n's alts (if it has any) starts at b[i:].
+func (n *needle) altAt(b []byte, i int) bool {
+	if len(n.alts) == 0 {
+		return true
+	}
+	for _, a := range n.alts {
+		if bytes.HasPrefix(b[i:], a) {
+			return true
+		}
+	}
+	return false
 }
 
 const maxKey = 32
@@ -231,7 +368,7 @@ func (n *needle) index(b []byte) int {
 			return -1
 		}
 		start := ks + i - n.skip
-		if start+len(n.full) <= len(b) && bytes.Equal(b[start:start+len(n.full)], n.full) &&
+		if start+len(n.full) <= len(b) && n.equal(b[start:start+len(n.full)]) && n.altAt(b, start+len(n.full)) &&
 			(n.kind != needleRel || relativeStart(b, start)) {
 			return start
 		}

@@ -32,10 +32,12 @@ type fileState struct {
 	Tail    uint64
 	TailLen int
 
-	Meta     fileMeta
-	Writes   []keyedWrite
-	Obs      []keyedObs
-	Pending  []*pendingUse // tool calls still waiting for their result
+	Meta    fileMeta
+	Writes  []keyedWrite
+	Obs     []keyedObs
+	Pending []*pendingUse // tool calls still waiting for their result
+	// Orphans are results met before their calls (tlog_order.go).
+	Orphans  []orphanResult
 	Problems []model.TranscriptProblem
 	// Seq counts the events ever found in the file: each event's place in
 	// it, which orders events of one time and file (see evKey). It goes on
@@ -371,9 +373,16 @@ func (r *scanRun) line(ls, le int) {
 		// First, as it may turn on the relative needles this line needs.
 		r.x.handleMeta(line)
 	}
-	if r.interesting(line) {
+	kind, id := lineHead(line)
+	r.x.lineOff, r.x.lineLen = r.base+int64(ls), le-ls
+	if r.interesting(line, kind, id) {
 		r.x.handle(line, r.st.Lines+1)
 		return
+	}
+	if kind == headResult || id != nil {
+		// The result of a call not seen yet: real transcripts sometimes
+		// write it before its call (§9.3); its call takes it from here.
+		r.x.orphan(id, r.base+int64(ls), le-ls, r.st.Lines+1)
 	}
 	if m.First.IsZero() {
 		if t, ok := quickTimestamp(line); ok {
@@ -385,8 +394,7 @@ func (r *scanRun) line(ls, le int) {
 // interesting reports whether a line can hold an event or a title: a
 // needle matches it (a memory dir, a pending call's id), it is a tool call
 // with a memory-store input, or a title line.
-func (r *scanRun) interesting(line []byte) bool {
-	kind, id := lineHead(line)
+func (r *scanRun) interesting(line []byte, kind headKind, id []byte) bool {
 	other := kind == headResult && !r.x.isPending(id)
 	hit := false
 	for i := 0; i < len(r.needles); i++ {
@@ -465,6 +473,16 @@ func lineHead(line []byte) (headKind, []byte) {
 	}
 	if e := i + len(`tool_use","id":"`); e <= len(head) && bytes.HasSuffix(head[:e], callHead) {
 		return headToolUse, nil
+	}
+	// A result block in another key order, such as the type-first one of
+	// real transcripts (§9): searched in full like any other line (a
+	// bashEditDiff in it can name memory files its command did not), but
+	// its id is told so it can wait for its call.
+	if i > 0 && head[i-1] == '"' && bytes.HasPrefix(head[i:], []byte(`tool_use_id":"`)) {
+		id := head[i+len(`tool_use_id":"`):]
+		if j := bytes.IndexByte(id, '"'); j >= 0 {
+			return headOther, id[:j]
+		}
 	}
 	return headOther, nil
 }

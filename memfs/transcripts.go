@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -58,13 +59,47 @@ func isAlnum(c byte) bool {
 // standard library, so a non-ASCII cwd stored in another normal form simply
 // fails to confirm and the project keeps an empty Root: a miss, never a
 // wrong guess.
+//
+// A Windows cwd is matched case-insensitively: d:\work\shop and
+// D:\work\shop are one folder on NTFS, and launchers differ in the drive
+// letter's case, so the one slug folder holds sessions of both (transcripts
+// §9.1).
 func slugMatches(cwd, slug string) bool {
 	s := sanitizePath(cwd)
+	eq, prefixed := func(a, b string) bool { return a == b }, strings.HasPrefix
+	if isWinAbs(cwd) {
+		eq = strings.EqualFold
+		prefixed = func(a, b string) bool { return len(a) >= len(b) && strings.EqualFold(a[:len(b)], b) }
+	}
 	if len(s) <= maxSanitizedLength {
-		return s == slug
+		return eq(s, slug)
 	}
 	prefix := s[:maxSanitizedLength] + "-"
-	return len(slug) > len(prefix) && strings.HasPrefix(slug, prefix)
+	return len(slug) > len(prefix) && prefixed(slug, prefix)
+}
+
+// isWinAbs reports whether p is an absolute Windows path (D:\x or D:/x),
+// on any OS: transcripts from Windows are read on Linux and macOS too.
+func isWinAbs(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && isLetter(p[0]) && (p[2] == '\\' || p[2] == '/')
+}
+
+// isAbsCwd reports whether a transcript's cwd is absolute, in this OS's
+// sense or as a Windows path.
+func isAbsCwd(p string) bool { return filepath.IsAbs(p) || isWinAbs(p) }
+
+// cleanCwd cleans a cwd for display as a project's real path. A Windows
+// path keeps Windows form (backslashes, upper-case drive letter) wherever
+// memtui runs, so one folder reads the same from every session.
+func cleanCwd(p string) string {
+	if !isWinAbs(p) {
+		return filepath.Clean(p)
+	}
+	q := path.Clean(toSlash(p))
+	if len(q) == 2 {
+		q += "/" // D: alone is the drive's current dir, not its root
+	}
+	return strings.ToUpper(q[:1]) + strings.ReplaceAll(q[1:], "/", `\`)
 }
 
 // isUUID is Claude Code's validateUuid: 8-4-4-4-12 hex digits, any case
@@ -179,7 +214,7 @@ func confirmRoot(files []string, slug string, anyCwd bool) string {
 			continue
 		}
 		if anyCwd || slugMatches(cwd, slug) {
-			return filepath.Clean(cwd)
+			return cleanCwd(cwd)
 		}
 	}
 	return ""
@@ -217,7 +252,7 @@ func headCwd(path string, buf []byte) string {
 		if json.Unmarshal(line, &rec) != nil || rec.Cwd == "" {
 			continue
 		}
-		if !filepath.IsAbs(rec.Cwd) {
+		if !isAbsCwd(rec.Cwd) {
 			continue
 		}
 		return rec.Cwd

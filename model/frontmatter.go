@@ -54,8 +54,10 @@ type Frontmatter struct {
 	// normaliser folds the top-level key into metadata over the old value.
 	Type    string
 	TypeKey string
-	// OriginSessionID is metadata.originSessionId: the first session that
-	// wrote the file.
+	// OriginSessionID is the first session that wrote the file:
+	// metadata.originSessionId, or a top-level originSessionId (Claude Code
+	// 2.1.118-2.1.138 stamped it there; one folder can hold both forms,
+	// transcripts §9.7). The nested one wins when both are present.
 	OriginSessionID string
 	// Modified is metadata.modified as written; ModifiedTime is its parsed
 	// value, zero when absent or unparseable.

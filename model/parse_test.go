@@ -337,3 +337,23 @@ func FuzzRequotedFastParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseDocTopLevelOrigin: Claude Code 2.1.118-2.1.138 stamped
+// originSessionId as the last top-level key and dropped the blank line
+// after the fence (transcripts §9.7); one folder mixes that with the
+// nested form, and both name the writing session.
+func TestParseDocTopLevelOrigin(t *testing.T) {
+	const id = "7c1e4b2a-9d3f-4e6a-8b5c-2f0d1e3a4b5c"
+	for _, in := range []string{
+		"---\nname: Deploy command\ndescription: Deploy with make ship\ntype: feedback\noriginSessionId: " + id + "\n---\nDeploy with `make ship`.\n",
+		"---\nname: Deploy command\ndescription: Deploy with make ship\nmetadata: \n  node_type: memory\n  type: feedback\n  originSessionId: " + id + "\n---\n\nDeploy with `make ship`.\n",
+	} {
+		d := ParseDoc([]byte(in))
+		if d.Status != FMOK || d.FM.OriginSessionID != id || d.FM.Type != "feedback" {
+			t.Errorf("%q: status %v, originSessionId %q, type %q", in, d.Status, d.FM.OriginSessionID, d.FM.Type)
+		}
+		if body := string(d.Body([]byte(in))); strings.TrimLeft(body, "\n") != "Deploy with `make ship`.\n" {
+			t.Errorf("%q: body %q", in, body)
+		}
+	}
+}
