@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -385,14 +384,6 @@ func peakRSS(b *testing.B) int64 {
 	}
 	b.Fatal("no VmHWM in /proc/self/status")
 	return 0
-}
-
-// cpuTime is the CPU time (user and system) the process has used: on a
-// machine shared with other work, a steadier measure than the wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func dirSize(dir string) int64 {

@@ -265,10 +265,7 @@ func Snapshot(root string) (map[string]string, error) {
 			if err != nil {
 				return err
 			}
-			nlink := uint64(1)
-			if st, ok := info.Sys().(*syscall.Stat_t); ok {
-				nlink = uint64(st.Nlink)
-			}
+			nlink := linkCount(info)
 			m[rel] = fmt.Sprintf("sha256 %s mode %s mtime %s links %d", hex.EncodeToString(h.Sum(nil))[:16], info.Mode(), info.ModTime().Format("2006-01-02T15:04:05.000000000"), nlink)
 		case info.Mode()&fs.ModeSymlink != 0:
 			target, _ := os.Readlink(p)
