@@ -478,20 +478,52 @@ func (h *history) reworded(w int, u *unit) bool {
 	return false
 }
 
-// flowWords is lines as one run of lower-case words with a space either
-// side of each: text compared this way is the same whatever its wrapping,
-// list markers, emphasis, punctuation or case.
+// flowWords is lines as one run of lower-case words, with "|" where a
+// sentence or item ends: text compared this way is the same whatever its
+// wrapping, list markers, emphasis, punctuation or case, and a line only
+// matches whole sentences ("deploy on Fridays" is not said by "never
+// deploy on Fridays"). A line break is no boundary (text re-wrapped reads
+// the same); a blank line, a list item, a heading or a quote starts one,
+// and so does '.', '!', '?', ';' or ':' that no letter or digit follows.
 func flowWords(lines []string) string {
-	var b strings.Builder
-	b.WriteByte(' ')
-	for _, l := range lines {
-		for _, w := range ixWords(l) {
-			b.WriteString(w)
-			b.WriteByte(' ')
+	toks := []string{"|"}
+	mark := func() {
+		if toks[len(toks)-1] != "|" {
+			toks = append(toks, "|")
 		}
 	}
-	return b.String()
+	var word []rune
+	flush := func() {
+		if len(word) > 0 {
+			toks = append(toks, string(word))
+			word = word[:0]
+		}
+	}
+	for _, l := range lines {
+		l = strings.TrimSpace(stripCR(l))
+		if m := listMarkRe.FindString(l); l == "" || m != "" {
+			mark()
+			l = l[len(m):]
+		}
+		rs := []rune(strings.ToLower(l))
+		for i, r := range rs {
+			if ixWordRune(r) {
+				word = append(word, r)
+				continue
+			}
+			flush()
+			if strings.ContainsRune(".!?;:", r) && (i+1 == len(rs) || !ixWordRune(rs[i+1])) {
+				mark()
+			}
+		}
+		flush()
+	}
+	mark()
+	return strings.Join(toks, " ")
 }
+
+// listMarkRe is what starts a list item, a heading or a quote.
+var listMarkRe = regexp.MustCompile(`^(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)`)
 
 // saidMinWords is the fewest words a line needs for says to find it inside
 // other text: shorter ones ("Notes", "make ship") turn up by chance, and
@@ -499,14 +531,14 @@ func flowWords(lines []string) string {
 const saidMinWords = 3
 
 // says reports whether flow (flowWords of a text) already says line: its
-// words, in order and together, anywhere in the text, across line breaks.
+// sentences, whole and in order, anywhere in the text, across line breaks.
 // A line the file says is not lost, and a restore never puts it in again.
+// Case does not count (a sentence moved into a list loses its capital).
 func says(flow, line string) bool {
-	w := ixWords(line)
-	if len(w) < saidMinWords {
+	if len(ixWords(line)) < saidMinWords {
 		return false
 	}
-	return strings.Contains(flow, " "+strings.Join(w, " ")+" ")
+	return strings.Contains(" "+flow+" ", " "+flowWords([]string{line})+" ")
 }
 
 // replaced are the body lines write w took out where it put u, knowingly:

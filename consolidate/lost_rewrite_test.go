@@ -251,18 +251,34 @@ func TestLostUpdateTextTheFileStillSays(t *testing.T) {
 }
 
 func TestRestoreNeverSaysALineTwice(t *testing.T) {
-	// A's edit added a line and a shorter one saying part of it; B's blind
-	// write dropped both. Once the first is back the file says the second:
-	// the restore puts in the first only.
-	long := "- Always deploy with make ship and tag the release"
-	short := "- make ship and tag the release"
+	// A's edit added the same sentence twice, once as a list item: B's
+	// blind write dropped both. Once the first is back the file says the
+	// second: the restore puts in the first only.
+	first := "- Always deploy with make ship, then tag the release."
+	second := "* always deploy with `make ship`, then tag the release"
 	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "Release freeze", "main", at(1)).
 		read(raceB, at(11), "MEMORY.md", idx0).
-		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+long+"\n"+short).
-		write(raceB, at(20), "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+long+"\n"+short+"\n"+eRole+"\n", idxB).build()
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+first+"\n"+second).
+		write(raceB, at(20), "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+first+"\n"+second+"\n"+eRole+"\n", idxB).build()
 	d := lostMemDir(withIndex(idxB))
 	if lost := LostUpdates(d, log); len(lost) != 1 || len(lost[0].Lines) != 2 {
 		t.Fatalf("want both lines lost: %+v", lost)
 	}
-	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+long+"\n"+eRole+"\n"+eFreeze+"\n")
+	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+first+"\n"+eRole+"\n"+eFreeze+"\n")
+}
+
+func TestSaysWholeSentencesOnly(t *testing.T) {
+	flow := flowWords(splitLines("Never deploy on Fridays.\nThe staging DB resets\nnightly; back it up first.\n\n- Tag every\n  release by hand\n"))
+	for line, want := range map[string]bool{
+		"The staging DB resets nightly.": true,  // re-wrapped
+		"back it up first":               true,  // a sentence of a line
+		"- tag every release by hand":    true,  // a wrapped list item, case aside
+		"Deploy on Fridays.":             false, // part of a sentence: "never" changes it
+		"staging DB resets":              false, // likewise
+		"Tag every release":              false,
+	} {
+		if got := says(flow, line); got != want {
+			t.Errorf("says(%q) = %v, want %v (flow %q)", line, got, want, flow)
+		}
+	}
 }
