@@ -69,6 +69,13 @@ type Anchor struct {
 	// a line, recorded without the file around it): it can be reported,
 	// but not put back as a line.
 	Fragment bool
+	// Replaces are the lines the same write took out where it put this
+	// one: the older version of it (an Edit's "deadline 2026-06-01" for
+	// "deadline 2026-06-15"). Set on lost lines only. When the file holds
+	// that older version again (a stale copy written back), the line goes
+	// back in its place rather than beside it, so the file never says
+	// both versions.
+	Replaces []string
 }
 
 // LostUpdates finds the text recorded writes put into d's files that the
@@ -187,6 +194,7 @@ type history struct {
 	current     string
 	curKeys     map[string]bool
 	curLoose    string
+	curFlow     string          // the body's words, for text said elsewhere (flowWords)
 	curEntries  map[string]bool // MEMORY.md: link targets of the current entries
 	curWords    [][]string      // body lines as words, for re-worded lines
 	curFMKeys   map[string]bool // frontmatter keys of the current file
@@ -207,6 +215,7 @@ func newHistory(d *model.MemoryDir, log *model.TranscriptLog, f *model.File, ws 
 	h.curLoose = looseKey(h.current)
 	lines := splitKeys(h.current)
 	fmEnd := frontmatterEnd(lines)
+	h.curFlow = flowWords(lines[fmEnd+1:])
 	h.curFMKeys = map[string]bool{}
 	for i, l := range lines {
 		if i <= fmEnd {
@@ -421,10 +430,13 @@ func (h *history) editUnits(w *model.MemWrite) []unit {
 	return units
 }
 
-// present reports whether the current file still carries the unit, or
-// what it said: the line itself, an index entry to the same file, or the
-// same line re-worded.
-func (h *history) present(u *unit) bool {
+// present reports whether the current file still carries the unit written
+// by write w, or what it said: the line itself, an index entry to the same
+// file, the same words anywhere in the body (moved, re-wrapped, re-listed:
+// said), or the same line re-worded, unless the line that looks re-worded
+// is the older version w itself replaced (then the newer text is what is
+// missing).
+func (h *history) present(w int, u *unit) bool {
 	if h.has(u, h.current) {
 		return true
 	}
@@ -433,23 +445,213 @@ func (h *history) present(u *unit) bool {
 			return h.curEntries[t]
 		}
 	}
-	return h.reworded(u.key)
+	if says(h.curFlow, u.key) {
+		return true
+	}
+	return h.reworded(w, u)
 }
 
 // reworded reports whether the current file has a line that says nearly
-// the same as key (most of the same words): someone edited the line, the
-// fact is still there.
-func (h *history) reworded(key string) bool {
-	w := ixWords(strings.ToLower(key))
-	if len(w) < 4 {
+// the same as u (most of the same words): someone edited the line, the
+// fact is still there. The older version of u that its own write replaced
+// does not count: it is what u superseded, not u re-worded.
+func (h *history) reworded(w int, u *unit) bool {
+	words := ixWords(strings.ToLower(u.key))
+	if len(words) < 4 {
 		return false
 	}
+	var old map[string]bool // the superseded version's words, worked out when needed
 	for _, c := range h.curWords {
-		if wordJaccard(w, c) >= 0.75 {
+		if wordJaccard(words, c) < 0.75 {
+			continue
+		}
+		if old == nil {
+			old = map[string]bool{}
+			for _, r := range h.replaced(w, u) {
+				old[strings.Join(ixWords(r), " ")] = true
+			}
+		}
+		if !old[strings.Join(c, " ")] {
 			return true
 		}
 	}
 	return false
+}
+
+// flowWords is lines as one run of lower-case words, with "|" where a
+// sentence or item ends: text compared this way is the same whatever its
+// wrapping, list markers, emphasis, punctuation or case, and a line only
+// matches whole sentences ("deploy on Fridays" is not said by "never
+// deploy on Fridays"). A line break is no boundary (text re-wrapped reads
+// the same); a blank line, a list item, a heading or a quote starts one,
+// and so does '.', '!', '?', ';' or ':' that no letter or digit follows.
+func flowWords(lines []string) string {
+	toks := []string{"|"}
+	mark := func() {
+		if toks[len(toks)-1] != "|" {
+			toks = append(toks, "|")
+		}
+	}
+	var word []rune
+	flush := func() {
+		if len(word) > 0 {
+			toks = append(toks, string(word))
+			word = word[:0]
+		}
+	}
+	for _, l := range lines {
+		l = strings.TrimSpace(stripCR(l))
+		if m := listMarkRe.FindString(l); l == "" || m != "" {
+			mark()
+			l = l[len(m):]
+		}
+		rs := []rune(strings.ToLower(l))
+		for i, r := range rs {
+			if ixWordRune(r) {
+				word = append(word, r)
+				continue
+			}
+			flush()
+			if strings.ContainsRune(".!?;:", r) && (i+1 == len(rs) || !ixWordRune(rs[i+1])) {
+				mark()
+			}
+		}
+		flush()
+	}
+	mark()
+	return strings.Join(toks, " ")
+}
+
+// listMarkRe is what starts a list item, a heading or a quote.
+var listMarkRe = regexp.MustCompile(`^(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)`)
+
+// saidMinWords is the fewest words a line needs for says to find it inside
+// other text: shorter ones ("Notes", "make ship") turn up by chance, and
+// only count when the file has them as a whole line.
+const saidMinWords = 3
+
+// says reports whether flow (flowWords of a text) already says line: its
+// sentences, whole and in order, anywhere in the text, across line breaks.
+// A line the file says is not lost, and a restore never puts it in again.
+// Case does not count (a sentence moved into a list loses its capital).
+func says(flow, line string) bool {
+	if len(ixWords(line)) < saidMinWords {
+		return false
+	}
+	return strings.Contains(" "+flow+" ", " "+flowWords([]string{line})+" ")
+}
+
+// replaced are the body lines write w took out where it put u, knowingly:
+// the lines removed in the same changed run of a line diff from the file
+// before it to what it left (for an Edit known only by its strings, the
+// lines of the old string whose new string holds u that the new string
+// dropped), of which its session had seen (sawLine). A stale copy written
+// back puts an old line where a newer one stood without having seen the
+// newer one: that old line supersedes nothing. Worked out only for lines
+// that are missing, so the diff costs nothing on the usual path.
+func (h *history) replaced(w int, u *unit) []string {
+	var out []string
+	for _, r := range h.removedFor(w, u) {
+		if h.sawLine(w, strings.TrimSpace(r)) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// sawLine reports whether the session (and subagent) of write x had the
+// line in front of it when it wrote: in this write's old strings, its own
+// earlier writes, or what it read, recalled or was shown.
+func (h *history) sawLine(x int, key string) bool {
+	xw := &h.writes[x]
+	u := &unit{key: key}
+	for _, e := range xw.Edits {
+		if u.seenIn(e.Old) {
+			return true
+		}
+	}
+	for k := 0; k < x; k++ {
+		kw := &h.writes[k]
+		if !same(kw, xw) {
+			continue
+		}
+		if kw.HasAfter && u.seenIn(kw.After) || h.states[k].exact && u.seenIn(h.states[k].after) {
+			return true
+		}
+		for _, e := range kw.Edits {
+			if u.seenIn(e.New) {
+				return true
+			}
+		}
+	}
+	for _, o := range h.obs {
+		if o.Time.After(xw.Time) {
+			break
+		}
+		if o.SessionIs(xw.Session) && o.Agent == xw.Agent && (o.ID == "" || o.ID != xw.ToolUseID) && u.seenIn(o.Content) {
+			return true
+		}
+	}
+	return false
+}
+
+// removedFor is replaced before the check that the session had seen the
+// lines.
+func (h *history) removedFor(w int, u *unit) []string {
+	ww := &h.writes[w]
+	st := &h.states[w]
+	if !st.exact && (ww.Kind == model.WriteEdit || ww.Kind == model.WriteMulti) {
+		for _, e := range ww.Edits {
+			if !strings.Contains(stripCR(e.New), u.key) {
+				continue
+			}
+			keep := map[string]bool{}
+			for _, k := range splitKeys(e.New) {
+				keep[k] = true
+			}
+			var out []string
+			for _, l := range splitLines(e.Old) {
+				if k := strings.TrimSpace(l); !trivialLine(k) && !keep[k] {
+					out = append(out, strings.TrimRight(l, " \t"))
+				}
+			}
+			return out
+		}
+		return nil
+	}
+	before, ok := "", false
+	if ww.HasBefore {
+		before, ok = ww.Before, true
+	} else if ww.Kind != model.WriteMemtui {
+		before, ok = h.knownBefore(w)
+	}
+	if !ok || !st.exact || before == "" {
+		return nil
+	}
+	diff := LineDiff(stripCR(before), stripCR(st.after))
+	for i := 0; i < len(diff); {
+		if diff[i].Op == DiffSame {
+			i++
+			continue
+		}
+		j := i
+		var dels []string
+		hit := false
+		for ; j < len(diff) && diff[j].Op != DiffSame; j++ {
+			k := strings.TrimSpace(diff[j].Text)
+			switch {
+			case diff[j].Op == DiffDel && !trivialLine(k):
+				dels = append(dels, strings.TrimRight(diff[j].Text, " \t"))
+			case diff[j].Op == DiffAdd && k == u.key:
+				hit = true
+			}
+		}
+		if hit {
+			return dels
+		}
+		i = j
+	}
+	return nil
 }
 
 func wordJaccard(a, b []string) float64 {
@@ -509,7 +711,7 @@ func (h *history) lost() []Lost {
 	units := map[group][]*unit{}
 	for _, o := range last {
 		u := &h.states[o.w].units[o.u]
-		if h.present(u) {
+		if h.present(o.w, u) {
 			continue
 		}
 		oc := h.walk(o.w, u)
@@ -527,6 +729,7 @@ func (h *history) lost() []Lost {
 			groups[g] = l
 			order = append(order, g)
 		}
+		u.anchor.Replaces = h.replaced(o.w, u)
 		units[g] = append(units[g], u)
 	}
 	sort.Slice(order, func(i, j int) bool {

@@ -199,10 +199,31 @@ func (r *restoreDoc) place(a Anchor) (pos int, anchored bool) {
 	return len(r.lines), false
 }
 
+// superseded is the body line holding the older version the lost line
+// replaced when it was written (Anchor.Replaces), -1 when the file has
+// none: the line goes there instead, so the file never says both.
+func (r *restoreDoc) superseded(a Anchor) int {
+	for _, old := range a.Replaces {
+		if i := r.find(old); i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 // plan is where a line with anchor a goes back and what goes in there: the
 // line, with the blank lines that set it apart when it was written, in the
-// file's line ending. at is the index of the line itself in add.
-func (r *restoreDoc) plan(text string, a Anchor) (pos int, add []string, at int, anchored bool) {
+// file's line ending. at is the index of the line itself in add. When the
+// file holds the older version the line replaced, the plan is that line
+// alone, to be replaced (old is its index, else -1).
+func (r *restoreDoc) plan(text string, a Anchor) (pos int, add []string, at int, anchored bool, old int) {
+	if i := r.superseded(a); i >= 0 {
+		end := r.eol
+		if !strings.HasSuffix(r.lines[i], "\n") {
+			end = ""
+		}
+		return i, []string{text + end}, 0, true, i
+	}
 	pos, anchored = r.place(a)
 	if a.BlankBefore && r.blank(pos) && pos > 0 && !r.blank(pos-1) {
 		pos++ // the blank line is there already: go after it
@@ -215,22 +236,27 @@ func (r *restoreDoc) plan(text string, a Anchor) (pos int, add []string, at int,
 	if a.BlankAfter && pos < len(r.lines) && !r.blank(pos) {
 		add = append(add, r.eol)
 	}
-	return pos, add, at, anchored
+	return pos, add, at, anchored, -1
 }
 
 // line is the 1-based line a line with anchor a would go back on, 0 when
 // no line of the file places it (it would go at the end).
 func (r *restoreDoc) line(a Anchor) int {
-	pos, _, at, anchored := r.plan("", a)
+	pos, _, at, anchored, _ := r.plan("", a)
 	if !anchored {
 		return 0
 	}
 	return pos + at + 1
 }
 
-// insert puts text back where a places it.
+// insert puts text back where a places it, in place of the older version
+// it replaced when the file holds that.
 func (r *restoreDoc) insert(text string, a Anchor) {
-	pos, add, _, _ := r.plan(text, a)
+	pos, add, _, _, old := r.plan(text, a)
+	if old >= 0 {
+		r.lines[old] = add[0]
+		return
+	}
 	if pos == len(r.lines) && pos > 0 && !strings.HasSuffix(r.lines[pos-1], "\n") {
 		r.lines[pos-1] += r.eol
 	}
@@ -238,6 +264,19 @@ func (r *restoreDoc) insert(text string, a Anchor) {
 }
 
 func (r *restoreDoc) String() string { return strings.Join(r.lines, "") }
+
+// says reports whether the file's body already says line (see says): a
+// restore never puts in text the file has, wherever and however wrapped.
+func (r *restoreDoc) says(line string) bool {
+	if r.find(line) >= 0 {
+		return true
+	}
+	start := r.bodyStart()
+	if start > len(r.lines) {
+		start = len(r.lines)
+	}
+	return says(flowWords(r.lines[start:]), line)
+}
 
 // TranscriptFindings runs only the checks that need the project's
 // transcript log (lost updates) over one directory: what the TUI adds when

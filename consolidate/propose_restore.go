@@ -49,6 +49,7 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 	writers := map[string]bool{}
 	var writer string
 	n := 0
+	replaced := false
 	for _, l := range losts {
 		f, ok := reported[lostMessage(sc, s.p.Log, l)]
 		if !ok {
@@ -60,7 +61,13 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 				skipped = append(skipped, fmt.Sprintf("\"%s\" is not put back: %s.", shorten(maskedLine(sc, l.Lines, i), 80), r))
 				continue
 			}
-			doc.insert(line, l.Anchors[i])
+			if !doc.says(line) {
+				// (Already said: by another lost line put back just
+				// before, since LostUpdates leaves out what the file
+				// said. Either way the file ends up saying it once.)
+				replaced = replaced || doc.superseded(l.Anchors[i]) >= 0
+				doc.insert(line, l.Anchors[i])
+			}
 			put++
 		}
 		if put == 0 {
@@ -83,6 +90,9 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 	}
 	title := sc.MaskSecrets(fmt.Sprintf("Restore %d %s %s wrote to %s", n, plural(n, "line", "lines"), by, path))
 	rationale := strings.Join(why, " ") + " Each line goes back after the line it followed when it was written (else before the one it preceded); nothing else changes."
+	if replaced {
+		rationale = strings.Join(why, " ") + " A line whose older version (the one its writer replaced) is back in the file takes that version's place; each other line goes back after the line it followed when it was written (else before the one it preceded); nothing else changes."
+	}
 	if len(skipped) > 0 {
 		rationale += " " + strings.Join(skipped, " ")
 	}
