@@ -44,6 +44,9 @@ type TranscriptOptions struct {
 	// (keyed by its path), listed once for all projects by
 	// ReadAllTranscripts; a dir not in it is listed by ReadTranscripts.
 	folders map[string][]string
+	// listings, when set, lists each transcript folder once for all
+	// projects (ReadAllTranscripts); nil lists every time.
+	listings *listings
 }
 
 const (
@@ -207,6 +210,9 @@ func ReadAllTranscripts(ctx context.Context, ps []*model.Project, projects int, 
 			}
 		}
 	}
+	if opts.listings == nil {
+		opts.listings = &listings{m: make(map[string]*listing)}
+	}
 	parallel(ctx, len(ps), projects, func(i int) {
 		if ps[i].TranscriptDir == "" {
 			return // a --memory-dir: no transcripts of its own
@@ -249,10 +255,10 @@ func memoryDirs(p *model.Project) []string {
 }
 
 func readProjectTranscripts(ctx context.Context, tdir string, others, dirs []string, opts TranscriptOptions, log *model.TranscriptLog) error {
-	files, probs := listTranscriptFiles(tdir)
+	files, probs := opts.listings.list(tdir)
 	log.Problems = append(log.Problems, probs...)
 	for _, o := range others {
-		more, probs := listTranscriptFiles(o)
+		more, probs := opts.listings.list(o)
 		for i := range more {
 			more[i].other = true
 		}

@@ -2,7 +2,11 @@ package memfs
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+
+	"github.com/memtui/memtui/model"
 )
 
 // Other folders (transcripts §9.5): the transcript folder is named after
@@ -56,23 +60,42 @@ func otherFolders(tdir string, dirs []string, names []string) []string {
 	}
 	sub := slug + "-"
 	inMem := "-projects-" + slug + "-" + memoryDirName
+	// A memory dir's own slug, sanitized once (this loop runs over every
+	// folder of projects/ for every project).
+	own := make([]func(string) bool, len(dirs))
+	for i, d := range dirs {
+		own[i] = slugMatcher(d)
+	}
 	var out []string
 	for _, n := range names {
 		if n == slug || n == "" {
 			continue
 		}
 		ok := hasPrefix(n, sub) || hasSuffix(n, inMem)
-		for _, d := range dirs {
+		for _, m := range own {
 			if ok {
 				break
 			}
-			ok = slugMatches(d, n)
+			ok = m(n)
 		}
 		if ok {
 			out = append(out, filepath.Join(filepath.Dir(tdir), n))
 		}
 	}
 	return out
+}
+
+// slugMatcher is slugMatches(cwd, slug) with cwd sanitized once.
+func slugMatcher(cwd string) func(slug string) bool {
+	s := sanitizePath(cwd)
+	win := isWinAbs(cwd)
+	if len(s) <= maxSanitizedLength {
+		return func(slug string) bool { return slug == s || win && strings.EqualFold(slug, s) }
+	}
+	prefix := s[:maxSanitizedLength] + "-"
+	return func(slug string) bool {
+		return len(slug) > len(prefix) && (strings.HasPrefix(slug, prefix) || win && strings.EqualFold(slug[:len(prefix)], prefix))
+	}
 }
 
 // folderNames lists the directories directly in parent (a config dir's
@@ -90,4 +113,36 @@ func folderNames(parent string) []string {
 		}
 	}
 	return names
+}
+
+// listings shares transcript-folder listings between the projects of one
+// ReadAllTranscripts call: a folder claimed by its own project and by the
+// projects it is a subdirectory of is listed once, so claiming it costs a
+// warm start no more directory reads or lstats.
+type listings struct {
+	mu sync.Mutex
+	m  map[string]*listing
+}
+
+type listing struct {
+	once  sync.Once
+	files []transcriptFile
+	probs []model.TranscriptProblem
+}
+
+// list is listTranscriptFiles(dir), done once per dir; the slices are the
+// caller's own. A nil *listings lists every time.
+func (ls *listings) list(dir string) ([]transcriptFile, []model.TranscriptProblem) {
+	if ls == nil {
+		return listTranscriptFiles(dir)
+	}
+	ls.mu.Lock()
+	l := ls.m[dir]
+	if l == nil {
+		l = &listing{}
+		ls.m[dir] = l
+	}
+	ls.mu.Unlock()
+	l.once.Do(func() { l.files, l.probs = listTranscriptFiles(dir) })
+	return slices.Clone(l.files), slices.Clone(l.probs)
 }

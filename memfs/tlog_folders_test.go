@@ -220,3 +220,20 @@ func TestOtherFolders(t *testing.T) {
 		t.Errorf("Windows slug claimed %v", got)
 	}
 }
+
+// TestSlugMatcher: the precomputed matcher agrees with slugMatches.
+func TestSlugMatcher(t *testing.T) {
+	long := "/home/u/" + strings.Repeat("deep/", 50) + "memory"
+	cwds := []string{"/home/u/app", `D:\work\shop`, "/home/u/.claude/projects/-home-u-app/memory", long}
+	slugs := []string{"-home-u-app", "-home-u-apple", "d--work-shop", "D--work-shop", "D--work-sho",
+		"-home-u--claude-projects--home-u-app-memory", sanitizePath(long)[:maxSanitizedLength] + "-1x2y3z",
+		sanitizePath(long)[:maxSanitizedLength], sanitizePath(long)}
+	for _, c := range cwds {
+		m := slugMatcher(c)
+		for _, s := range slugs {
+			if got, want := m(s), slugMatches(c, s); got != want {
+				t.Errorf("slugMatcher(%q)(%q) = %v, slugMatches = %v", c, s, got, want)
+			}
+		}
+	}
+}
