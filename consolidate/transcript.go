@@ -129,8 +129,11 @@ func GateOf(d *model.MemoryDir, log *model.TranscriptLog, now time.Time) model.D
 		var ts []touched
 		for id, s := range log.Sessions {
 			// Claude Code lists <uuid>.jsonl files: a session known only
-			// from its subagent files has no main transcript to count.
-			if s == nil || s.Transcript == "" || !s.ModTime.After(g.LastConsolidated) {
+			// from its subagent files has no main transcript to count,
+			// and only the cwd's own folder is listed, so a session from
+			// a subdirectory or the memory folder is not counted either
+			// (facts §6.1 step 5).
+			if s == nil || s.Transcript == "" || s.OtherFolder || !s.ModTime.After(g.LastConsolidated) {
 				continue
 			}
 			ts = append(ts, touched{id, s.ModTime})

@@ -40,6 +40,13 @@ type TranscriptOptions struct {
 	// onOpen, when set, is called with each transcript path opened; tests
 	// use it to prove a warm start opens none.
 	onOpen func(path string)
+	// folders, when set, holds the directory names of each projects/ dir
+	// (keyed by its path), listed once for all projects by
+	// ReadAllTranscripts; a dir not in it is listed by ReadTranscripts.
+	folders map[string][]string
+	// listings, when set, lists each transcript folder once for all
+	// projects (ReadAllTranscripts); nil lists every time.
+	listings *listings
 }
 
 const (
@@ -69,7 +76,11 @@ const (
 //
 // It reads <TranscriptDir>/*.jsonl (sessions and legacy agent-*.jsonl) and
 // <TranscriptDir>/<uuid>/subagents/**/agent-*.jsonl, skipping compaction
-// agents, journal.jsonl and sidecars (transcripts §1.1, §7 rule 5). Lines
+// agents, journal.jsonl and sidecars (transcripts §1.1, §7 rule 5), and the
+// same in the folders beside it whose sessions can write into its memory
+// dirs: sessions launched in a subdirectory of the project or inside its
+// memory folder (tlog_folders.go). Their sessions join Sessions marked
+// OtherFolder, and only when they touched this project's memories. Lines
 // are split on '\n' only; blank, torn and unparseable lines are skipped; a
 // final line without '\n' is left for a later call (a live session is
 // mid-append). Only lines that can matter are decoded: those naming a
@@ -104,7 +115,13 @@ func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptio
 	log := &model.TranscriptLog{Sessions: make(map[string]*model.Session)}
 	dirs := memoryDirs(p)
 	if p.TranscriptDir != "" {
-		if err := readProjectTranscripts(ctx, p.TranscriptDir, dirs, opts, log); err != nil {
+		parent := filepath.Dir(p.TranscriptDir)
+		names, ok := opts.folders[parent]
+		if !ok {
+			names = folderNames(parent)
+		}
+		others := otherFolders(p.TranscriptDir, dirs, names)
+		if err := readProjectTranscripts(ctx, p.TranscriptDir, others, dirs, opts, log); err != nil {
 			return nil, err
 		}
 	}
@@ -179,6 +196,23 @@ func foldToDisk(p *model.Project, log *model.TranscriptLog) {
 // why project i's could not be read (its Log stays nil).
 func ReadAllTranscripts(ctx context.Context, ps []*model.Project, projects int, opts TranscriptOptions) (errs []error) {
 	errs = make([]error, len(ps))
+	// Each projects/ dir is listed once here, not once per project: its
+	// names are what every project picks its other folders from.
+	if opts.folders == nil {
+		opts.folders = make(map[string][]string)
+		for _, p := range ps {
+			if p.TranscriptDir == "" {
+				continue
+			}
+			parent := filepath.Dir(p.TranscriptDir)
+			if _, ok := opts.folders[parent]; !ok {
+				opts.folders[parent] = folderNames(parent)
+			}
+		}
+	}
+	if opts.listings == nil {
+		opts.listings = &listings{m: make(map[string]*listing)}
+	}
 	parallel(ctx, len(ps), projects, func(i int) {
 		if ps[i].TranscriptDir == "" {
 			return // a --memory-dir: no transcripts of its own
@@ -220,9 +254,17 @@ func memoryDirs(p *model.Project) []string {
 	return dirs
 }
 
-func readProjectTranscripts(ctx context.Context, tdir string, dirs []string, opts TranscriptOptions, log *model.TranscriptLog) error {
-	files, probs := listTranscriptFiles(tdir)
+func readProjectTranscripts(ctx context.Context, tdir string, others, dirs []string, opts TranscriptOptions, log *model.TranscriptLog) error {
+	files, probs := opts.listings.list(tdir)
 	log.Problems = append(log.Problems, probs...)
+	for _, o := range others {
+		more, probs := opts.listings.list(o)
+		for i := range more {
+			more[i].other = true
+		}
+		files = append(files, more...)
+		log.Problems = append(log.Problems, probs...)
+	}
 	cache := loadTranscriptCache(opts.CacheDir, tdir, dirs, opts.Home)
 	mem := newMemMatcher(dirs, opts.Home)
 	mem.movedFrom(tdir)
@@ -370,6 +412,8 @@ type transcriptFile struct {
 	session string
 	// agent is the id from agent-<id>.jsonl.
 	agent string
+	// other is a file in another slug's folder (tlog_folders.go).
+	other bool
 }
 
 // listTranscriptFiles finds the transcripts of one project dir with
@@ -601,15 +645,20 @@ func dedupeObs(os []model.MemObservation) []model.MemObservation {
 }
 
 // buildSessions makes one Session per main transcript, then adds sessions
-// known only from subagent files (their main transcript was swept).
+// known only from subagent files (their main transcript was swept). A
+// session from another folder is kept only when the log's events name it:
+// it is there for its title, not as one of the project's sessions.
 func buildSessions(log *model.TranscriptLog, files []transcriptFile, states []*fileState) {
 	for i, tf := range files {
 		st := states[i]
 		if st == nil || !tf.main {
 			continue
 		}
+		if prev := log.Sessions[tf.session]; prev != nil && tf.other && !prev.OtherFolder {
+			continue // the project's own transcript of it comes first
+		}
 		m := &st.Meta
-		s := &model.Session{ID: tf.session, Transcript: tf.path, ModTime: tf.mod,
+		s := &model.Session{ID: tf.session, Transcript: tf.path, ModTime: tf.mod, OtherFolder: tf.other,
 			Cwd: m.Cwd, Branch: m.Branch, Version: m.Version, Start: m.Start, End: m.Last,
 			Title: firstNonEmpty(m.CustomTitle, m.AITitle, m.Summary)}
 		if s.Start.IsZero() {
@@ -637,6 +686,42 @@ func buildSessions(log *model.TranscriptLog, files []transcriptFile, states []*f
 		}
 		if m.Last.After(s.End) {
 			s.End = m.Last
+		}
+		if tf.other && s.Transcript == "" {
+			s.OtherFolder = true
+		}
+	}
+	dropIdleOthers(log)
+}
+
+// dropIdleOthers removes the other folders' sessions that no event of the
+// log names: a subdirectory's sessions mostly never touch this project's
+// memories, and listing them would pass them off as its sessions.
+func dropIdleOthers(log *model.TranscriptLog) {
+	var used map[string]bool
+	for id, s := range log.Sessions {
+		if !s.OtherFolder {
+			continue
+		}
+		if used == nil {
+			used = make(map[string]bool)
+			for i := range log.Writes {
+				w := &log.Writes[i]
+				used[w.Session] = true
+				for _, a := range w.AlsoIn {
+					used[a] = true
+				}
+			}
+			for i := range log.Observations {
+				o := &log.Observations[i]
+				used[o.Session] = true
+				for _, a := range o.AlsoIn {
+					used[a] = true
+				}
+			}
+		}
+		if !used[id] {
+			delete(log.Sessions, id)
 		}
 	}
 }

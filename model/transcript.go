@@ -140,6 +140,12 @@ type Session struct {
 	// ModTime is the main transcript's mtime: Claude Code's "session
 	// touched" clock for the autoDream gate.
 	ModTime time.Time
+	// OtherFolder marks a session whose transcript sits under another
+	// slug's folder (launched in a subdirectory of the project or inside
+	// its memory folder) that wrote or read this project's memories. It is
+	// listed for its title and cwd; Claude Code's session gate counts only
+	// the project's own folder, so the autoDream gate does not count it.
+	OtherFolder bool
 }
 
 // TranscriptLog is what a project's transcripts say about its memories.
