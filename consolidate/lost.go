@@ -194,9 +194,11 @@ type history struct {
 	current     string
 	curKeys     map[string]bool
 	curLoose    string
-	curFlow     string          // the body's words, for text said elsewhere (flowWords)
+	curBody     []string        // the body's lines (after the frontmatter)
+	curFlow     *string         // the body's words, for text said elsewhere (flowWords); built on first use
 	curEntries  map[string]bool // MEMORY.md: link targets of the current entries
-	curWords    [][]string      // body lines as words, for re-worded lines
+	curWords    [][]string      // body lines as words, for re-worded lines; built on first use
+	wordsDone   bool
 	curFMKeys   map[string]bool // frontmatter keys of the current file
 	writes      []model.MemWrite
 	states      []writeState
@@ -215,17 +217,11 @@ func newHistory(d *model.MemoryDir, log *model.TranscriptLog, f *model.File, ws 
 	h.curLoose = looseKey(h.current)
 	lines := splitKeys(h.current)
 	fmEnd := frontmatterEnd(lines)
-	h.curFlow = flowWords(lines[fmEnd+1:])
+	h.curBody = lines[fmEnd+1:]
 	h.curFMKeys = map[string]bool{}
-	for i, l := range lines {
-		if i <= fmEnd {
-			if k := yamlKey(l); k != "" {
-				h.curFMKeys[k] = true
-			}
-			continue
-		}
-		if w := ixWords(strings.ToLower(l)); len(w) > 0 {
-			h.curWords = append(h.curWords, w)
+	for _, l := range lines[:fmEnd+1] {
+		if k := yamlKey(l); k != "" {
+			h.curFMKeys[k] = true
 		}
 	}
 	if h.isIndex() {
@@ -445,10 +441,34 @@ func (h *history) present(w int, u *unit) bool {
 			return h.curEntries[t]
 		}
 	}
-	if says(h.curFlow, u.key) {
+	if says(h.flow(), u.key) {
 		return true
 	}
 	return h.reworded(w, u)
+}
+
+// flow and words are the current body as words, built the first time a
+// line is missing: most files with recorded writes have no missing line,
+// and building them for every file was most of a warm lint's
+// lost-update cost.
+func (h *history) flow() string {
+	if h.curFlow == nil {
+		f := flowWords(h.curBody)
+		h.curFlow = &f
+	}
+	return *h.curFlow
+}
+
+func (h *history) words() [][]string {
+	if !h.wordsDone {
+		h.wordsDone = true
+		for _, l := range h.curBody {
+			if w := ixWords(strings.ToLower(l)); len(w) > 0 {
+				h.curWords = append(h.curWords, w)
+			}
+		}
+	}
+	return h.curWords
 }
 
 // reworded reports whether the current file has a line that says nearly
@@ -461,7 +481,7 @@ func (h *history) reworded(w int, u *unit) bool {
 		return false
 	}
 	var old map[string]bool // the superseded version's words, worked out when needed
-	for _, c := range h.curWords {
+	for _, c := range h.words() {
 		if wordJaccard(words, c) < 0.75 {
 			continue
 		}
