@@ -195,40 +195,47 @@ func (st *fileState) trim(c cuts) bool {
 	if !c.any() {
 		return false
 	}
+	var cw, co bool
+	st.Writes, cw = trimEvents(st.Writes, st.Path, c)
+	st.Obs, co = trimEvents(st.Obs, st.Path, c)
+	return cw || co
+}
+
+// keptEvent is what trim needs of a kept write or observation (the pointer
+// types *keyedWrite and *keyedObs).
+type keptEvent[T any] interface {
+	*T
+	key(file string) evKey
+	textBytes() int64
+	dropText()
+}
+
+func (kw *keyedWrite) textBytes() int64 { return kw.Text }
+func (ko *keyedObs) textBytes() int64   { return ko.Text }
+func (kw *keyedWrite) dropText()        { dropWriteText(&kw.W) }
+func (ko *keyedObs) dropText()          { dropObsContent(&ko.O) }
+
+// trimEvents drops the events of one file at or before the cut and the
+// texts at or before the text cut, in place; it reports whether it changed
+// anything.
+func trimEvents[T any, P keptEvent[T]](evs []T, file string, c cuts) ([]T, bool) {
 	changed := false
-	ws := st.Writes[:0]
-	for i := range st.Writes {
-		kw := &st.Writes[i]
-		k := kw.key(st.Path)
+	kept := evs[:0]
+	for i := range evs {
+		e := P(&evs[i])
+		k := e.key(file)
 		if c.drops(k) {
 			changed = true
 			continue
 		}
-		if c.dropsText(k) && kw.Text > 0 {
-			dropWriteText(&kw.W)
+		if c.dropsText(k) && e.textBytes() > 0 {
+			e.dropText()
 			changed = true
 		}
-		ws = append(ws, *kw)
+		kept = append(kept, evs[i])
 	}
-	clear(st.Writes[len(ws):])
-	st.Writes = shrink(ws)
-	os := st.Obs[:0]
-	for i := range st.Obs {
-		ko := &st.Obs[i]
-		k := ko.key(st.Path)
-		if c.drops(k) {
-			changed = true
-			continue
-		}
-		if c.dropsText(k) && ko.Text > 0 {
-			dropObsContent(&ko.O)
-			changed = true
-		}
-		os = append(os, *ko)
-	}
-	clear(st.Obs[len(os):])
-	st.Obs = shrink(os)
-	return changed
+	clear(evs[len(kept):])
+	return shrink(kept), changed
 }
 
 // shrink gives a slice trimmed to a fraction of its capacity an array of
