@@ -345,26 +345,12 @@ func checkPlace(c model.Change, problems map[string]model.Problem, disk OnDisk) 
 		case !last && !mode.IsDir():
 			return fmt.Errorf("%s is not a directory", where)
 		case last && !mode.IsRegular():
-			return fmt.Errorf("%s is a %s, not a regular file", where, modeName(mode))
+			return fmt.Errorf("%s is a %s, not a regular file", where, model.FileKind(mode))
 		case last && c.Op == model.OpCreate:
 			return fmt.Errorf("%s: create, but a file memtui did not read as a memory is there", c.Path)
 		}
 	}
 	return nil
-}
-
-func modeName(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 // checkAfter makes sure written content is text Claude Code can read: valid

@@ -128,7 +128,7 @@ func TestCheckExternalRefusesHostileProposals(t *testing.T) {
 		{"create under a symlinked directory the scan saw", create("out/x.md", "x\n"), nil, "its directory out) is a symlink"},
 		{"create under a symlinked directory on disk", create("sub/x.md", "x\n"), OnDisk{"sub": fs.ModeSymlink | 0o777}, "its directory sub) is a symlink"},
 		{"create over a dangling symlink on disk", create("new.md", "x\n"), OnDisk{"new.md": fs.ModeSymlink | 0o777}, "new.md is a symlink"},
-		{"create over a FIFO", create("pipe.md", "x\n"), OnDisk{"pipe.md": fs.ModeNamedPipe | 0o644}, "FIFO, not a regular file"},
+		{"create over a FIFO", create("pipe.md", "x\n"), OnDisk{"pipe.md": fs.ModeNamedPipe | 0o644}, "named pipe, not a regular file"},
 		{"update of a file become a symlink since the scan", model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: "user_role.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex(d.Files[1].Content), After: "x\n"}}}, OnDisk{"user_role.md": fs.ModeSymlink}, "symlink"},
 		{"parent is a file", create("user_role.md/x.md", "x\n"), OnDisk{"user_role.md": 0o644}, "not a directory"},
 		{"create over a file memtui did not read", create("unread.md", "x\n"), OnDisk{"unread.md": 0o644}, "did not read"},

@@ -216,7 +216,7 @@ func (dl *dirLoad) walkRoot() {
 		dl.problem("", model.ProblemUnreadable, errText(err))
 		return
 	case !fi.IsDir():
-		dl.problem("", model.ProblemNotFile, "the memory dir is a "+describeMode(fi.Mode())+", not a directory")
+		dl.problem("", model.ProblemNotFile, "the memory dir is a "+model.FileKind(fi.Mode())+", not a directory")
 		return
 	}
 	dl.exists = true
@@ -288,7 +288,7 @@ func (dl *dirLoad) walk(relDir string, depth int) {
 		case t.IsRegular():
 			dl.jobs = append(dl.jobs, readJob{rel: rel, dir: abs, name: name, index: top && name == indexFileName})
 		default:
-			dl.problem(rel, model.ProblemNotFile, "a "+describeMode(t)+", not a regular file; not read")
+			dl.problem(rel, model.ProblemNotFile, "a "+model.FileKind(t)+", not a regular file; not read")
 		}
 	}
 	for _, rel := range subdirs {
@@ -337,7 +337,7 @@ func (dl *dirLoad) symlink(rel, abs string, isMD, index bool) {
 	}
 	dl.problem(rel, model.ProblemSymlink, "symlink to "+dl.relTo(target)+"; read through the link")
 	if !fi.Mode().IsRegular() {
-		dl.problem(rel, model.ProblemNotFile, "the link's target is a "+describeMode(fi.Mode())+", not a regular file; not read")
+		dl.problem(rel, model.ProblemNotFile, "the link's target is a "+model.FileKind(fi.Mode())+", not a regular file; not read")
 		return
 	}
 	dl.jobs = append(dl.jobs, readJob{rel: rel, dir: filepath.Dir(target), name: filepath.Base(target), index: index})
@@ -458,22 +458,4 @@ func errText(err error) string {
 		return pe.Op + ": " + pe.Err.Error()
 	}
 	return err.Error()
-}
-
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m.IsRegular():
-		return "regular file"
-	}
-	return "special file"
 }

@@ -29,6 +29,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/memtui/memtui/model"
 )
 
 // Read caps, by what is read.
@@ -85,7 +87,7 @@ func refused(path, msg string, kind error) error {
 }
 
 func notRegularErr(path string, m fs.FileMode) error {
-	return refused(path, "a "+describeKind(m)+", not a regular file; not read", errNotRegular)
+	return refused(path, "a "+model.FileKind(m)+", not a regular file; not read", errNotRegular)
 }
 
 func symlinkErr(path, which string) error {
@@ -107,14 +109,6 @@ func grewErr(path string, max int64) error {
 		msg:  "grew past the " + sizeText(max) + " memtui reads of such a file while being read; not read",
 		kind: errTooLarge,
 	}}
-}
-
-// describeKind names a file's type: describeMode, and symlinks.
-func describeKind(m fs.FileMode) string {
-	if m&fs.ModeSymlink != 0 {
-		return "symlink"
-	}
-	return describeMode(m)
 }
 
 // sizeText is a size as a person reads it: "512 bytes", "1 MiB", "2.8 GiB".

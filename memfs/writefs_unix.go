@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/memtui/memtui/model"
 )
 
 // errRefused marks a path memtui will not write: a symlink, a directory
@@ -78,7 +80,7 @@ func openRoot(dir string) (int, string, error) {
 		target, _ := filepath.EvalSymlinks(abs)
 		return -1, "", refuse(abs, "the memory dir is a symlink (to %s); memtui does not write through a symlinked memory dir: open the target itself (--memory-dir %s)", target, target)
 	case !fi.IsDir():
-		return -1, "", refuse(abs, "the memory dir is a %s, not a directory", describeMode(fi.Mode()))
+		return -1, "", refuse(abs, "the memory dir is a %s, not a directory", model.FileKind(fi.Mode()))
 	}
 	parent, err := filepath.EvalSymlinks(filepath.Dir(abs))
 	if err != nil {
