@@ -122,6 +122,9 @@ func History(d *model.MemoryDir, log *model.TranscriptLog, deletes ShellDeleter)
 // writeOp decides what w did to its file: gone says the write before it
 // deleted the file, so whatever writes it next creates it again.
 func writeOp(w model.MemWrite, gone bool, deletes ShellDeleter) WriteOp {
+	if w.Deleted {
+		return OpDeleted // the tool's result says so
+	}
 	switch w.Kind {
 	case model.WriteShell:
 		if deletes != nil && w.Command != "" && deletes(w.Command, func(word string) bool { return WordNames(word, w.Cwd, w.Path) }) {

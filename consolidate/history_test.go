@@ -77,3 +77,30 @@ func TestHistoryUnreadFileIsNotDeleted(t *testing.T) {
 		t.Errorf("a memory memtui would not read is shown as deleted: %+v", hs)
 	}
 }
+
+// TestHistoryOpsFromTheResult: a shell write whose result said it created
+// or deleted the file (bashEditDiff) is reported as that, though its
+// command names nothing.
+func TestHistoryOpsFromTheResult(t *testing.T) {
+	d := &model.MemoryDir{Path: "/m", Kind: model.DirAuto}
+	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	log := &model.TranscriptLog{
+		Sessions: map[string]*model.Session{"s1": {ID: "s1"}},
+		Writes: []model.MemWrite{
+			{Path: "/m/a.md", Kind: model.WriteShell, Session: "s1", Time: t0, Command: "./tidy.sh", Created: true},
+			{Path: "/m/a.md", Kind: model.WriteShell, Session: "s1", Time: t0.Add(time.Minute), Command: "./tidy.sh"},
+			{Path: "/m/a.md", Kind: model.WriteShell, Session: "s1", Time: t0.Add(2 * time.Minute), Command: "./tidy.sh", Deleted: true},
+		},
+	}
+	hs := History(d, log, nil)
+	if len(hs) != 1 {
+		t.Fatalf("files: %+v", hs)
+	}
+	var ops []WriteOp
+	for _, w := range hs[0].Writes {
+		ops = append(ops, w.Op)
+	}
+	if len(ops) != 3 || ops[0] != OpCreated || ops[1] != OpModified || ops[2] != OpDeleted {
+		t.Errorf("ops %v, want create, modify, delete", ops)
+	}
+}

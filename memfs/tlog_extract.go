@@ -768,6 +768,8 @@ func (x *extractor) bashEditDiff(rec *lineRec, id string, pu *pendingUse, tur js
 		BashEditDiff struct {
 			Files []struct {
 				FilePath string `json:"filePath"`
+				Created  bool   `json:"created"`
+				Deleted  bool   `json:"deleted"`
 			} `json:"files"`
 		} `json:"bashEditDiff"`
 	}
@@ -780,7 +782,9 @@ func (x *extractor) bashEditDiff(rec *lineRec, id string, pu *pendingUse, tur js
 		if !ok {
 			continue
 		}
-		w := model.MemWrite{Path: p, Kind: model.WriteShell, ToolUseID: id}
+		// The result says what the command did to each file (§2: created?,
+		// deleted?), which its words may not.
+		w := model.MemWrite{Path: p, Kind: model.WriteShell, ToolUseID: id, Created: f.Created && !f.Deleted, Deleted: f.Deleted}
 		if pu != nil {
 			w.Command = pu.Input.Command
 		}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -699,6 +701,26 @@ func TestBashEditDiff(t *testing.T) {
 	l := w.read(w.opts())
 	if len(l.Writes) != 2 || l.Writes[0].Path != x || l.Writes[1].Path != y || l.Writes[1].Kind != model.WriteShell || l.Writes[1].Command == "" {
 		t.Errorf("writes = %+v", l.Writes)
+	}
+}
+
+// TestBashEditDiffCreatedDeleted: a bashEditDiff entry's created and
+// deleted flags say what the command did to each file, whatever its words.
+func TestBashEditDiffCreatedDeleted(t *testing.T) {
+	w := newTlogWorld(t)
+	b := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
+	x, y, z := w.memPath("x.md"), w.memPath("y.md"), w.memPath("z.md")
+	w.file(uuid1+".jsonl", b.call("toolu_sh", "Bash", map[string]any{"command": "./tidy.sh"}),
+		b.result("toolu_sh", "", false, map[string]any{"stdout": "", "bashEditDiff": map[string]any{"files": []any{
+			map[string]any{"filePath": x, "created": true}, map[string]any{"filePath": y, "deleted": true}, map[string]any{"filePath": z}}}}))
+	l := w.read(w.opts())
+	got := map[string]string{}
+	for _, wr := range l.Writes {
+		got[filepath.Base(wr.Path)] = fmt.Sprintf("created=%v deleted=%v", wr.Created, wr.Deleted)
+	}
+	want := map[string]string{"x.md": "created=true deleted=false", "y.md": "created=false deleted=true", "z.md": "created=false deleted=false"}
+	if !maps.Equal(got, want) {
+		t.Errorf("writes = %v, want %v", got, want)
 	}
 }
 

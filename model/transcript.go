@@ -67,8 +67,10 @@ type MemWrite struct {
 	HasAfter bool
 	// Edits are the replacements of an Edit or MultiEdit, in order.
 	Edits []TextEdit
-	// Created is true when the write created the file.
+	// Created is true when the write created the file; Deleted when it
+	// removed it (a shell command whose result says so: bashEditDiff).
 	Created bool
+	Deleted bool
 	// UserModified is true when a person changed the proposed text in the
 	// permission dialog; the recorded text is what was applied.
 	UserModified bool
