@@ -148,7 +148,7 @@ func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model
 // secret back. Only renaming the file fixes that, which the secret
 // finding on the name asks for.
 func (s *dreamState) redactAfter(p model.Proposal) (_ model.Proposal, ok bool) {
-	sc := orDefault(s.opts.Secrets)
+	sc := s.opts.Secrets
 	p.Title, p.Rationale = sc.MaskSecrets(p.Title), sc.MaskSecrets(p.Rationale)
 	var redacted []string
 	changed := false

@@ -24,7 +24,7 @@ func checkLostUpdates(s *dirState) {
 			continue
 		}
 		line, suggestion := lostPlace(s.dir, f.text, l)
-		sc := orDefault(s.opts.Secrets)
+		sc := s.opts.Secrets
 		s.report(RuleLostUpdate, l.File, line, lostMessage(sc, s.project.Log, l), sc.MaskSecrets(suggestion))
 	}
 }
@@ -86,14 +86,6 @@ func maskedLine(sc *SecretScanner, lines []string, i int) string {
 		return strings.TrimSpace(sc.MaskSecrets(lines[i]))
 	}
 	return strings.TrimSpace(m[i])
-}
-
-// orDefault is sc, or the default scanner when sc is nil.
-func orDefault(sc *SecretScanner) *SecretScanner {
-	if sc == nil {
-		return DefaultSecretScanner()
-	}
-	return sc
 }
 
 func isIndexPath(d *model.MemoryDir, p string) bool {

@@ -208,17 +208,20 @@ func TestLostUpdateTextTheFileStillSays(t *testing.T) {
 		"re-wrapped elsewhere": "Deploys go through make ship. It tags the\nrelease and runs the migrations.\n\nNever npm run deploy.\n",
 		"as a list, reordered": "Never npm run deploy.\n\n- it tags the release and runs the migrations;\n- deploys go through `make ship`\n",
 	}
+	// race: B read v0, A wrote v1, then B wrote bText over it blind.
+	race := func(bText string) (*model.TranscriptLog, *model.MemoryDir) {
+		log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "", "main", at(1)).
+			read(raceB, at(3), "feedback_deploy_command.md", v0).
+			write(raceA, at(5), "feedback_deploy_command.md", v0, v1).
+			write(raceB, at(10), "feedback_deploy_command.md", v1, bText).build()
+		files := raceTopics()
+		files["MEMORY.md"] = idx1
+		files["feedback_deploy_command.md"] = bText
+		return log, lostMemDir(files)
+	}
 	for name, body := range bodies {
 		t.Run(name, func(t *testing.T) {
-			bText := topic("feedback-deploy-command", "Deploy with make ship", "feedback", body)
-			log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "", "main", at(1)).
-				read(raceB, at(3), "feedback_deploy_command.md", v0).
-				write(raceA, at(5), "feedback_deploy_command.md", v0, v1).
-				write(raceB, at(10), "feedback_deploy_command.md", v1, bText).build()
-			files := raceTopics()
-			files["MEMORY.md"] = idx1
-			files["feedback_deploy_command.md"] = bText
-			d := lostMemDir(files)
+			log, d := race(topic("feedback-deploy-command", "Deploy with make ship", "feedback", body))
 			if lost := LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("text the file still says reported as lost: %+v", lost)
 			}
@@ -232,15 +235,7 @@ func TestLostUpdateTextTheFileStillSays(t *testing.T) {
 		// Only the first line is said again: the second is lost and goes
 		// back; the first is not put in twice.
 		body := "Never npm run deploy. Deploys go through make ship.\n"
-		bText := topic("feedback-deploy-command", "Deploy with make ship", "feedback", body)
-		log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "", "main", at(1)).
-			read(raceB, at(3), "feedback_deploy_command.md", v0).
-			write(raceA, at(5), "feedback_deploy_command.md", v0, v1).
-			write(raceB, at(10), "feedback_deploy_command.md", v1, bText).build()
-		files := raceTopics()
-		files["MEMORY.md"] = idx1
-		files["feedback_deploy_command.md"] = bText
-		d := lostMemDir(files)
+		log, d := race(topic("feedback-deploy-command", "Deploy with make ship", "feedback", body))
 		lost := LostUpdates(d, log)
 		if len(lost) != 1 || len(lost[0].Lines) != 1 || lost[0].Lines[0] != "It tags the release and runs the migrations." {
 			t.Fatalf("want only the unsaid line lost: %+v", lost)

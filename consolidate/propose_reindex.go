@@ -1497,7 +1497,7 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 // the secret into MEMORY.md, and redacted it would point at
 // "[REDACTED].md". The rationale says so without naming it.
 func (r *reindexer) secretName(p string) bool {
-	if len(orDefault(r.s.opts.Secrets).Scan(p)) == 0 {
+	if len(r.s.opts.Secrets.Scan(p)) == 0 {
 		return false
 	}
 	r.secretNames++

@@ -43,7 +43,7 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 		reported[f.Message] = f
 	}
 	doc := newRestoreDoc(content, isIndexPath(s.d, path))
-	sc := orDefault(s.opts.Secrets)
+	sc := s.opts.Secrets
 	var fixes []model.Finding
 	var why, skipped []string
 	writers := map[string]bool{}
