@@ -79,7 +79,7 @@ func runJournalPrune(g *globals, jf journalFlags, stdout, stderr io.Writer) erro
 			return err
 		}
 	} else if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
-		fmt.Fprintf(stderr, "memtui: ignoring the config file: %v\n", err)
+		fmt.Fprintf(stderr, "memtui: ignoring the config file: %s\n", safe.ShowLine(err.Error()))
 	} else {
 		age = cfg.JournalRetention()
 	}
@@ -110,7 +110,7 @@ func runJournalPrune(g *globals, jf journalFlags, stdout, stderr io.Writer) erro
 func enforceRetention(root string, retention time.Duration, stderr io.Writer) {
 	dropped, err := memfs.PruneJournal(root, time.Now().Add(-retention), false)
 	if err != nil {
-		fmt.Fprintf(stderr, "memtui: pruning the journal %s: %v\n", root, err)
+		fmt.Fprintf(stderr, "memtui: pruning the journal %s: %s\n", safe.ShowLine(root), safe.ShowLine(err.Error()))
 	}
 	if len(dropped) == 0 {
 		return

@@ -217,14 +217,7 @@ func TestHostileTree(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			o := runHostile(t, p.env, h.args(p.args...)...)
 			outs[p.name] = o
-			if !ranCleanly(t, o) {
-				return
-			}
-			if o.code == exitUsage {
-				t.Errorf("%s: exit %d (usage or I/O error):\n%s", o.name, o.code, hostile.Visible(o.stderr))
-			}
-			checkOutput(t, tr, o, p.mode)
-			t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, tr, h.before, o.name) })
+			h.checkLook(t, o, p.mode)
 		})
 	}
 
@@ -261,15 +254,7 @@ func TestHostileTree(t *testing.T) {
 		{"journal-prune-dry-run/pty", []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
 	} {
 		t.Run(p.name, func(t *testing.T) {
-			o := runOnPTY(t, h.bin, ptyEnv, h.args(p.args...)...)
-			if !ranCleanly(t, o) {
-				return
-			}
-			if o.code == exitUsage {
-				t.Errorf("%s: exit %d (usage or I/O error):\n%s", o.name, o.code, hostile.Visible(o.stdout))
-			}
-			checkOutput(t, tr, o, hostile.Terminal)
-			t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, tr, h.before, o.name) })
+			h.checkLook(t, runOnPTY(t, h.bin, ptyEnv, h.args(p.args...)...), hostile.Terminal)
 		})
 	}
 
@@ -916,4 +901,18 @@ func TestHostileRecords(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkLook checks a command that only looks: it ran, was not refused as
+// a usage or I/O error, printed nothing unsafe and left the tree as it was.
+func (h *hostileRun) checkLook(t *testing.T, o outcome, mode hostile.Mode) {
+	t.Helper()
+	if !ranCleanly(t, o) {
+		return
+	}
+	if o.code == exitUsage {
+		t.Errorf("%s: exit %d (usage or I/O error):\n%s", o.name, o.code, hostile.Visible(o.both()))
+	}
+	checkOutput(t, h.tr, o, mode)
+	t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, h.tr, h.before, o.name) })
 }

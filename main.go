@@ -865,7 +865,7 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*session, error) 
 	// them only as long as its retention says.
 	if !g.readonly {
 		for _, n := range memfs.TightenState(s.state) {
-			fmt.Fprintf(stderr, "memtui: %s\n", n)
+			fmt.Fprintf(stderr, "memtui: %s\n", safe.ShowLine(n))
 		}
 		enforceRetention(s.state.Journal, retention, stderr)
 	}

@@ -182,10 +182,8 @@ func problemLines(c *shared, l *model.TranscriptLog, tdir string, most int) []st
 				where = rel
 			}
 		}
-		if where != "" {
-			where += ": "
-		}
-		lines = append(lines, "  • "+safe.ShowLine(where+pr.Message))
+		pr.Transcript = where
+		lines = append(lines, "  • "+safe.ShowLine(pr.String()))
 	}
 	if n > most {
 		lines = append(lines, fmt.Sprintf("  … and %d more: memtui lint --verbose lists them all", n-most))
