@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -326,8 +327,8 @@ func (v *changesView) diffItem(pd *projectData, dd *dirData, dl consolidate.Delt
 		p: model.Proposal{ID: "change\x00" + dd.d.Path + "\x00" + dl.Path + "\x00" + consolidate.SHA256Hex([]byte(dl.After)),
 			Kind: model.ProposalKind(dl.Kind), MemoryDir: dd.d.Path, Changes: []model.Change{c}},
 		project:   tilde(pd.p.Name(), v.c.home),
-		title:     string(dl.Kind) + " " + maskSecrets(dl.Path, v.sc),
-		rationale: maskSecrets(strings.Join(why, "; "), v.sc),
+		title:     string(dl.Kind) + " " + safe.Mask(v.sc, dl.Path),
+		rationale: safe.Mask(v.sc, strings.Join(why, "; ")),
 		label:     string(dl.Kind) + " since the review of " + since.Local().Format("2006-01-02 15:04"),
 		d:         dd.d,
 	}

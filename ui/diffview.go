@@ -68,7 +68,7 @@ func diffChange(c model.Change, before string, sc *consolidate.SecretScanner) fi
 	case model.OpDelete:
 		after = ""
 	}
-	lines := consolidate.LineDiff(maskSecrets(before, sc), maskSecrets(after, sc))
+	lines := consolidate.LineDiff(safe.Mask(sc, before), safe.Mask(sc, after))
 	fd := fileDiff{path: c.Path, op: c.Op}
 	// Number the blocks as consolidate.Blocks does: maximal runs of
 	// changed lines. A line is known by its pair of line numbers.
@@ -88,7 +88,7 @@ func diffChange(c model.Change, before string, sc *consolidate.SecretScanner) fi
 	for _, h := range consolidate.Hunks(lines, diffContext) {
 		hd := hunkDiff{oldStart: h.OldStart, oldLines: h.OldLines, newStart: h.NewStart, newLines: h.NewLines}
 		for _, l := range h.Lines {
-			text := cleanLine(maskSecrets(strings.TrimSuffix(l.Text, "\r"), sc))
+			text := cleanLine(safe.Mask(sc, strings.TrimSuffix(l.Text, "\r")))
 			b := -1
 			if l.Op != consolidate.DiffSame {
 				b = blk[[2]int{l.Old, l.New}]
@@ -160,14 +160,6 @@ func toSpans(ws []consolidate.WordSpan) []span {
 		out = append(out, span{text: w.Text, hl: w.Changed})
 	}
 	return out
-}
-
-// maskSecrets replaces every secret in s with its mask.
-func maskSecrets(s string, sc *consolidate.SecretScanner) string {
-	if sc == nil {
-		return s
-	}
-	return sc.MaskSecrets(s)
 }
 
 // cleanLine makes a file's line (masked already) safe to draw in a diff:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
 
@@ -187,7 +188,7 @@ func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 	for _, p := range ps {
 		it := &propItem{p: p, project: j.project, dir: label, proj: j.p, d: d,
 			// Masked with the view's scanner; made safe where drawn.
-			title: maskSecrets(p.Title, sc), rationale: maskSecrets(p.Rationale, sc)}
+			title: safe.Mask(sc, p.Title), rationale: safe.Mask(sc, p.Rationale)}
 		for _, c := range p.Changes {
 			before := beforeText(d, c.Path)
 			it.diffs = append(it.diffs, diffChange(c, before, sc))

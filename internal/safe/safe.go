@@ -65,13 +65,6 @@ func Show(s string) string { return Block(Mask(nil, s)) }
 // names, titles, branches and paths, where a secret can hide too.
 func ShowLine(s string) string { return Line(Mask(nil, s)) }
 
-// ShowWith is Show with the given scanner (nil: the default one), for the
-// callers that honour --deep-secrets.
-func ShowWith(sc *consolidate.SecretScanner, s string) string { return Block(Mask(sc, s)) }
-
-// ShowLineWith is ShowLine with the given scanner (nil: the default one).
-func ShowLineWith(sc *consolidate.SecretScanner, s string) string { return Line(Mask(sc, s)) }
-
 // Mask replaces every secret sc finds in the whole of s by its mask (nil
 // sc: the default scanner). It is always given a whole text, never a line
 // of one: a secret spanning lines is found only whole.

@@ -136,8 +136,7 @@ func TestShowMasksSecretsBeforeEscaping(t *testing.T) {
 	for _, got := range []string{
 		Show("token: " + tok + "\x1b]52;c;x\a\n"),
 		ShowLine("notes-" + tok + "\n.md"),
-		ShowWith(nil, tok),
-		ShowLineWith(nil, tok),
+		Mask(nil, tok),
 	} {
 		if strings.Contains(got, tok) || strings.Contains(got, tok[4:20]) {
 			t.Errorf("a secret shows: %q", got)
