@@ -71,7 +71,7 @@ func slugMatches(cwd, slug string) bool {
 // isWinAbs reports whether p is an absolute Windows path (D:\x or D:/x),
 // on any OS: transcripts from Windows are read on Linux and macOS too.
 func isWinAbs(p string) bool {
-	return len(p) >= 3 && p[1] == ':' && isLetter(p[0]) && (p[2] == '\\' || p[2] == '/')
+	return len(p) >= 3 && p[1] == ':' && isASCIILetter(p[0]) && (p[2] == '\\' || p[2] == '/')
 }
 
 // isAbsCwd reports whether a transcript's cwd is absolute, in this OS's
