@@ -374,7 +374,11 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 	// the mode recorded.
 	for _, f := range files {
 		if f.op == model.OpDelete {
-			os.Chmod(filepath.Join(j.dir, "deleted", strconv.Itoa(f.idx)), 0o600)
+			// Only a regular file: a symlink's target is not memtui's to chmod.
+			p := filepath.Join(j.dir, "deleted", strconv.Itoa(f.idx))
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+				os.Chmod(p, 0o600)
+			}
 		}
 	}
 	s.changed = true

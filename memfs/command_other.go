@@ -5,7 +5,6 @@ package memfs
 import (
 	"os"
 	"os/exec"
-	"os/signal"
 )
 
 // ownGroup does nothing where there are no process groups: the command
@@ -24,18 +23,5 @@ func killGroup(cmd *exec.Cmd) error {
 // onInterrupt calls f on an interrupt until the returned function is
 // called.
 func onInterrupt(f func()) (stop func()) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ch:
-			f()
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(done)
-	}
+	return onSignal(f, os.Interrupt)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"os/signal"
 	"syscall"
 )
 
@@ -36,18 +35,5 @@ func killGroup(cmd *exec.Cmd) error {
 // function is called. A command in a group of its own no longer gets the
 // terminal's Ctrl-C; memtui passes it on and then exits through the error.
 func onInterrupt(f func()) (stop func()) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ch:
-			f()
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(done)
-	}
+	return onSignal(f, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }

@@ -363,7 +363,11 @@ func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 		}
 		unix.Unlinkat(dirfd, name, 0)
 	}
-	os.Chmod(dst, 0o600) // kept bytes are private, whatever mode they had
+	// Kept bytes are private, whatever mode they had. What an agent put in
+	// place may be a symlink: its target is not memtui's to chmod.
+	if fi, err := os.Lstat(dst); err == nil && fi.Mode().IsRegular() {
+		os.Chmod(dst, 0o600)
+	}
 	fsyncPath(sd)
 	return fmt.Sprintf("%s: %s; the version memtui replaced is kept at %s", rel, why, dst)
 }

@@ -72,7 +72,13 @@ type treeStamp struct {
 // loadOrGenTree generates the tree into dir, unless dir already holds one
 // of that size.
 func loadOrGenTree(dir string, mb int) (*genTree, error) {
-	stampPath := filepath.Join(dir, "generated.json")
+	return loadOrGen(dir, "generated.json", mb, func() (*genTree, error) { return genTranscriptTree(dir, mb, 1) })
+}
+
+// loadOrGen returns the tree recorded in dir's stamp file when it is of
+// size mb, and otherwise generates it with gen and records it.
+func loadOrGen(dir, stamp string, mb int, gen func() (*genTree, error)) (*genTree, error) {
+	stampPath := filepath.Join(dir, stamp)
 	var st treeStamp
 	if b, err := os.ReadFile(stampPath); err == nil && json.Unmarshal(b, &st) == nil && st.MB == mb {
 		t := &genTree{config: dir, slug: genSlug, files: st.Files, bytes: st.Bytes, writes: st.Writes, reads: st.Reads, recalls: st.Recalls}
@@ -80,7 +86,7 @@ func loadOrGenTree(dir string, mb int) (*genTree, error) {
 		t.memdir = filepath.Join(t.tdir, "memory")
 		return t, nil
 	}
-	t, err := genTranscriptTree(dir, mb, 1)
+	t, err := gen()
 	if err != nil {
 		return nil, err
 	}
@@ -342,21 +348,7 @@ func BenchmarkTranscriptDense(b *testing.B) {
 
 // loadOrGenDense is loadOrGenTree for the dense tree.
 func loadOrGenDense(dir string, mb int) (*genTree, error) {
-	stampPath := filepath.Join(dir, "dense.json")
-	var st treeStamp
-	if b, err := os.ReadFile(stampPath); err == nil && json.Unmarshal(b, &st) == nil && st.MB == mb {
-		t := &genTree{config: dir, slug: genSlug, files: st.Files, bytes: st.Bytes, writes: st.Writes, reads: st.Reads, recalls: st.Recalls}
-		t.tdir = filepath.Join(dir, "projects", genSlug)
-		t.memdir = filepath.Join(t.tdir, "memory")
-		return t, nil
-	}
-	t, err := genDenseTree(dir, mb, 4<<10, 1)
-	if err != nil {
-		return nil, err
-	}
-	st = treeStamp{MB: mb, Files: t.files, Bytes: t.bytes, Writes: t.writes, Reads: t.reads, Recalls: t.recalls}
-	b, _ := json.Marshal(st)
-	return t, os.WriteFile(stampPath, b, 0o644)
+	return loadOrGen(dir, "dense.json", mb, func() (*genTree, error) { return genDenseTree(dir, mb, 4<<10, 1) })
 }
 
 // resetPeakRSS resets the kernel's record of the process's peak RSS

@@ -85,7 +85,8 @@ func otherFolders(tdir string, dirs []string, names []string) []string {
 	return out
 }
 
-// slugMatcher is slugMatches(cwd, slug) with cwd sanitized once.
+// slugMatcher is slugMatches(cwd, slug) with cwd sanitized once, for
+// matching one cwd against many slugs.
 func slugMatcher(cwd string) func(slug string) bool {
 	s := sanitizePath(cwd)
 	win := isWinAbs(cwd)

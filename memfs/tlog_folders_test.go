@@ -221,18 +221,24 @@ func TestOtherFolders(t *testing.T) {
 	}
 }
 
-// TestSlugMatcher: the precomputed matcher agrees with slugMatches.
+// TestSlugMatcher: the precomputed matcher and slugMatches match exactly
+// the pairs Claude Code would name (cwd index, slug index).
 func TestSlugMatcher(t *testing.T) {
 	long := "/home/u/" + strings.Repeat("deep/", 50) + "memory"
 	cwds := []string{"/home/u/app", `D:\work\shop`, "/home/u/.claude/projects/-home-u-app/memory", long}
 	slugs := []string{"-home-u-app", "-home-u-apple", "d--work-shop", "D--work-shop", "D--work-sho",
 		"-home-u--claude-projects--home-u-app-memory", sanitizePath(long)[:maxSanitizedLength] + "-1x2y3z",
 		sanitizePath(long)[:maxSanitizedLength], sanitizePath(long)}
-	for _, c := range cwds {
+	match := map[[2]int]bool{{0, 0}: true, {1, 2}: true, {1, 3}: true, {2, 5}: true, {3, 6}: true}
+	for ci, c := range cwds {
 		m := slugMatcher(c)
-		for _, s := range slugs {
-			if got, want := m(s), slugMatches(c, s); got != want {
-				t.Errorf("slugMatcher(%q)(%q) = %v, slugMatches = %v", c, s, got, want)
+		for si, s := range slugs {
+			want := match[[2]int{ci, si}]
+			if got := m(s); got != want {
+				t.Errorf("slugMatcher(%q)(%q) = %v, want %v", c, s, got, want)
+			}
+			if got := slugMatches(c, s); got != want {
+				t.Errorf("slugMatches(%q, %q) = %v, want %v", c, s, got, want)
 			}
 		}
 	}

@@ -45,14 +45,12 @@ func (m *memMatcher) movedFrom(tdir string) {
 // letter, then "--" for ":\" (D:\work\shop is D--work-shop). Its sessions
 // name the folder with the drive letter in either case (transcripts §9.1).
 func isWinSlug(slug string) bool {
-	return len(slug) >= 3 && isLetter(slug[0]) && slug[1] == '-' && slug[2] == '-'
+	return len(slug) >= 3 && isASCIILetter(slug[0]) && slug[1] == '-' && slug[2] == '-'
 }
-
-func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // hasDrive reports whether a slash-form path starts with a drive letter
 // (C:/...), the mark of a path written on Windows.
-func hasDrive(p string) bool { return len(p) >= 2 && p[1] == ':' && isLetter(p[0]) }
+func hasDrive(p string) bool { return len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]) }
 
 // lowerASCII lowers ASCII letters only, so byte offsets into the result
 // are offsets into s (strings.ToLower can change a string's length).
@@ -244,7 +242,7 @@ func sepNeedle(parent, dir string) *needle {
 	if isWinSlug(parent) {
 		n.fold, n.full = true, []byte(lowerASCII(parent))
 		end := 1
-		for end < len(parent) && !isLetter(parent[end]) {
+		for end < len(parent) && !isASCIILetter(parent[end]) {
 			end++
 		}
 		n.skip, n.key = 1, n.full[1:min(end, 1+maxKey)]

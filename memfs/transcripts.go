@@ -65,23 +65,13 @@ func isAlnum(c byte) bool {
 // letter's case, so the one slug folder holds sessions of both (transcripts
 // §9.1).
 func slugMatches(cwd, slug string) bool {
-	s := sanitizePath(cwd)
-	eq, prefixed := func(a, b string) bool { return a == b }, strings.HasPrefix
-	if isWinAbs(cwd) {
-		eq = strings.EqualFold
-		prefixed = func(a, b string) bool { return len(a) >= len(b) && strings.EqualFold(a[:len(b)], b) }
-	}
-	if len(s) <= maxSanitizedLength {
-		return eq(s, slug)
-	}
-	prefix := s[:maxSanitizedLength] + "-"
-	return len(slug) > len(prefix) && prefixed(slug, prefix)
+	return slugMatcher(cwd)(slug)
 }
 
 // isWinAbs reports whether p is an absolute Windows path (D:\x or D:/x),
 // on any OS: transcripts from Windows are read on Linux and macOS too.
 func isWinAbs(p string) bool {
-	return len(p) >= 3 && p[1] == ':' && isLetter(p[0]) && (p[2] == '\\' || p[2] == '/')
+	return len(p) >= 3 && p[1] == ':' && isASCIILetter(p[0]) && (p[2] == '\\' || p[2] == '/')
 }
 
 // isAbsCwd reports whether a transcript's cwd is absolute, in this OS's
