@@ -56,6 +56,8 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/logging"
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
+
+	"github.com/memtui/memtui/model"
 )
 
 // Secret is one credential found in a text. It never holds the secret
@@ -1451,7 +1453,7 @@ func glCompileRegex(expr string) (re *glregexp.Regexp, err error) {
 }
 
 // Redacted is the mark that replaces a secret in anything memtui writes.
-const Redacted = "[REDACTED]"
+const Redacted = model.Redacted
 
 // Redact returns text with every secret the scanner finds replaced by
 // Redacted, and how many there were. Proposals, the external proposer's

@@ -23,7 +23,7 @@ import (
 )
 
 // redactMark is what a redaction puts where a secret was.
-const redactMark = "[REDACTED]"
+const redactMark = model.Redacted
 
 // redactedSecrets recovers what a redaction removed: the spans of before
 // that after replaced with [REDACTED]. A proposal that also changed other

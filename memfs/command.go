@@ -45,9 +45,10 @@ var (
 // killed when it runs past timeout, when its stdout passes
 // MaxCommandOutput, when ctx ends or memtui is interrupted, and once it has
 // exited (nothing it started outlives it). Its stderr goes to stderr as it
-// runs (a proposer's progress), with control characters shown escaped and
-// at most 256 KB of it; an exit status other than 0 is an error that quotes
-// the end of its stderr.
+// runs (a proposer's progress), a whole line per write and at most 256 KB
+// of it, raw: the caller passes a writer that makes it safe to show (the CLI
+// passes safe.Writer). An exit status other than 0 is an error that quotes
+// the end of its stderr, raw too (whoever prints the error makes it safe).
 func RunCommand(ctx context.Context, command string, stdin []byte, timeout time.Duration, stderr io.Writer) ([]byte, error) {
 	return runCommand(ctx, command, stdin, timeout, stderr, MaxCommandOutput)
 }

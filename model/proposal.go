@@ -89,3 +89,8 @@ type Proposal struct {
 	// mtime on that word's strength (see memfs's mtime rule).
 	External bool `json:"-"`
 }
+
+// Redacted is the mark that replaces a secret in anything memtui writes:
+// consolidate writes it, and memfs finds it again to scrub the copies it
+// keeps, so both read it from here.
+const Redacted = "[REDACTED]"
