@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"sync"
 	"testing"
@@ -145,4 +147,42 @@ func BenchmarkDream(b *testing.B) {
 			b.ReportMetric(float64(props), "proposals")
 		})
 	}
+}
+
+// BenchmarkLintWarmTranscripts runs the lint command itself, in process and
+// without printing, on the generated tree: with the transcript cache warm,
+// and with --no-transcripts. The two are interleaved so that other load
+// hits them alike, and the medians and their ratio are reported: the
+// target (issue 12) is a warm run within 10% of one without transcripts.
+func BenchmarkLintWarmTranscripts(b *testing.B) {
+	dir := benchCorpus(b)
+	state := b.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_STATE_HOME": filepath.Join(state, "state"),
+		"XDG_CACHE_HOME": filepath.Join(state, "cache"), "XDG_CONFIG_HOME": filepath.Join(state, "config")}
+	getenv := func(k string) string { return env[k] }
+	lint := func(extra ...string) {
+		args := append([]string{"--config-dir", dir, "--now", "2026-11-21", "lint"}, extra...)
+		if code := run(context.Background(), args, io.Discard, io.Discard, getenv); code > exitFindings {
+			b.Fatalf("lint %v exited %d", extra, code)
+		}
+	}
+	lint() // fills the cache
+	runs := [][]string{nil, {"--no-transcripts"}}
+	times := make([][]time.Duration, len(runs))
+	for i := 0; b.Loop(); i++ {
+		for k := range runs {
+			j := (i + k) % len(runs)
+			start := time.Now()
+			lint(runs[j]...)
+			times[j] = append(times[j], time.Since(start))
+		}
+	}
+	med := make([]float64, len(runs))
+	for j, ts := range times {
+		sort.Slice(ts, func(a, b int) bool { return ts[a] < ts[b] })
+		med[j] = float64(ts[len(ts)/2])
+	}
+	b.ReportMetric(med[0]/1e6, "warm-ms")
+	b.ReportMetric(med[1]/1e6, "none-ms")
+	b.ReportMetric(med[0]/med[1], "warm/none")
 }
