@@ -14,7 +14,7 @@ import (
 
 // transcriptCacheVersion changes whenever what is extracted or how it is
 // stored changes; a cache of another version is ignored.
-const transcriptCacheVersion = 6 // 3: bounded (events numbered, texts capped, cuts kept); 4: orphan results, Windows paths; 5: other folders' files too (cuts taken over them); 6: bashEditDiff's created/deleted
+const transcriptCacheVersion = 6 // 3: bounded (events numbered, texts capped, cuts kept); 4: orphan results, Windows paths; 5: other folders' files too (cuts taken over them); 6: bashEditDiff's created/deleted; 7: relative paths of sessions started in the memory folder
 
 // transcriptCache is one project's cache file: per transcript, where the
 // last scan stopped and what it found.

@@ -24,7 +24,9 @@ import (
 //     The config dir may have been elsewhere when the session ran (a copied
 //     tree, WSL reading C:\Users\u\.claude), so the tail is what is matched;
 //     a memory dir's own slug is matched too, which covers a custom memory
-//     dir and a path long enough to carry Claude Code's hash suffix.
+//     dir and a path long enough to carry Claude Code's hash suffix. A
+//     session started in a subfolder of the memory folder (memory/roles)
+//     has "-projects-<slug>-memory-roles": claimed too.
 //
 // Only these folders are claimed, never every folder: a candidate costs a
 // directory listing per start, and its files are scanned once for this
@@ -71,7 +73,7 @@ func otherFolders(tdir string, dirs []string, names []string) []string {
 		if n == slug || n == "" {
 			continue
 		}
-		ok := hasPrefix(n, sub) || hasSuffix(n, inMem)
+		ok := hasPrefix(n, sub) || hasSuffix(n, inMem) || containsFold(n, inMem+"-", fold)
 		for _, m := range own {
 			if ok {
 				break
@@ -146,4 +148,12 @@ func (ls *listings) list(dir string) ([]transcriptFile, []model.TranscriptProble
 	ls.mu.Unlock()
 	l.once.Do(func() { l.files, l.probs = listTranscriptFiles(dir) })
 	return slices.Clone(l.files), slices.Clone(l.probs)
+}
+
+// containsFold reports whether sub is in s, ignoring ASCII case when fold.
+func containsFold(s, sub string, fold bool) bool {
+	if fold {
+		return strings.Contains(lowerASCII(s), lowerASCII(sub))
+	}
+	return strings.Contains(s, sub)
 }

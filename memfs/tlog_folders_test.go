@@ -2,8 +2,10 @@ package memfs
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -203,14 +205,15 @@ func TestOtherFolderOwnMemory(t *testing.T) {
 func TestOtherFolders(t *testing.T) {
 	names := []string{"-home-u-app", "-home-u-app-web", "-home-u-apple", "-home-u-app2",
 		"-home-u--claude-projects--home-u-app-memory", "-mnt-c-Users-u--claude-projects--home-u-app-memory",
-		"-home-u--claude-projects--home-u-apple-memory", "-home-u-ap", "-srv-custom-mem"}
+		"-home-u--claude-projects--home-u-apple-memory", "-home-u-ap", "-srv-custom-mem",
+		"-home-u--claude-projects--home-u-app-memory-roles", "-home-u--claude-projects--home-u-app-memoryx"}
 	tdir := filepath.Join("/home/u/.claude/projects", "-home-u-app")
 	got := otherFolders(tdir, []string{filepath.Join(tdir, "memory"), "/srv/custom/mem"}, names)
 	var base []string
 	for _, g := range got {
 		base = append(base, filepath.Base(g))
 	}
-	want := "-home-u-app-web -home-u--claude-projects--home-u-app-memory -mnt-c-Users-u--claude-projects--home-u-app-memory -srv-custom-mem"
+	want := "-home-u-app-web -home-u--claude-projects--home-u-app-memory -mnt-c-Users-u--claude-projects--home-u-app-memory -srv-custom-mem -home-u--claude-projects--home-u-app-memory-roles"
 	if strings.Join(base, " ") != want {
 		t.Errorf("claimed %v, want %s", base, want)
 	}
@@ -241,5 +244,117 @@ func TestSlugMatcher(t *testing.T) {
 				t.Errorf("slugMatches(%q, %q) = %v, want %v", c, s, got, want)
 			}
 		}
+	}
+}
+
+// TestInMemoryFolderRelative: a session started inside the memory folder
+// names files relative to it (transcripts §9.5): Write notes.md, Edit
+// ./notes.md, Read notes.md, echo > port.md, rm old.md, mv into a
+// subfolder; one started in a subfolder of it writes owner.md and
+// ../top.md. Every one is this project's, cold and warm; ../elsewhere.md
+// outside the memory folder is not. The sessions ran under another config
+// dir (/home/u/.claude, not this test's temp dir), as a copied tree's do.
+func TestInMemoryFolderRelative(t *testing.T) {
+	w := shapeWorld(t, "-home-u-app")
+	projects := filepath.Dir(w.tdir)
+	const (
+		sess = "1f2e3d4c-0000-4aaa-8bbb-00000000b001"
+		sub  = "1f2e3d4c-0000-4aaa-8bbb-00000000b002"
+		mem  = "/home/u/.claude/projects/-home-u-app/memory"
+	)
+	n := 0
+	line := func(s, cwd, typ, body string) string {
+		n++
+		return fmt.Sprintf(`{"type":%q,"uuid":"3a000000-0000-4000-8000-%012d","timestamp":"2026-06-03T09:%02d:00.000Z","cwd":%q,"sessionId":%q,"version":"2.1.90",%s}`, typ, n, n, cwd, s, body)
+	}
+	call := func(s, cwd, id, tool, input string) string {
+		return line(s, cwd, "assistant", `"message":{"role":"assistant","content":[{"type":"tool_use","id":"`+id+`","name":"`+tool+`","input":`+input+`}]}`)
+	}
+	result := func(s, cwd, id, text, tur string) string {
+		return line(s, cwd, "user", `"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"`+id+`","content":`+strconv.Quote(text)+`}]},"toolUseResult":`+tur)
+	}
+	bash := `{"stdout":"","stderr":"","interrupted":false,"isImage":false}`
+	write(t, filepath.Join(projects, "-home-u--claude-projects--home-u-app-memory", sess+".jsonl"), strings.Join([]string{
+		line(sess, mem, "user", `"message":{"role":"user","content":"tidy up"}`),
+		call(sess, mem, "toolu_01RelWriteAAAAAAAAAAAAAA", "Write", `{"file_path":"notes.md","content":"Deploy on Tuesdays.\n"}`),
+		result(sess, mem, "toolu_01RelWriteAAAAAAAAAAAAAA", "File created successfully at: notes.md", `{"type":"create","filePath":"notes.md","content":"Deploy on Tuesdays.\n","structuredPatch":[],"originalFile":null}`),
+		call(sess, mem, "call_00_RelEditBBBBBBBBBBBBBBBBB", "Edit", `{"file_path":"./notes.md","old_string":"Tuesdays","new_string":"Wednesdays"}`),
+		result(sess, mem, "call_00_RelEditBBBBBBBBBBBBBBBBB", "The file ./notes.md has been updated successfully.", `{"filePath":"./notes.md","oldString":"Tuesdays","newString":"Wednesdays","originalFile":"Deploy on Tuesdays.\n","structuredPatch":[],"userModified":false,"replaceAll":false}`),
+		call(sess, mem, "toolu_01RelReadCCCCCCCCCCCCCCC", "Read", `{"file_path":"notes.md"}`),
+		result(sess, mem, "toolu_01RelReadCCCCCCCCCCCCCCC", "1\tDeploy on Wednesdays.\n", `{"type":"text","file":{"filePath":"notes.md","content":"Deploy on Wednesdays.\n","numLines":1,"startLine":1,"totalLines":1}}`),
+		call(sess, mem, "toolu_01RelEchoDDDDDDDDDDDDDDD", "Bash", `{"command":"echo 'The dev port is 8080.' > port.md"}`),
+		result(sess, mem, "toolu_01RelEchoDDDDDDDDDDDDDDD", "", bash),
+		call(sess, mem, "toolu_01RelRmEEEEEEEEEEEEEEEEE", "Bash", `{"command":"rm old.md"}`),
+		result(sess, mem, "toolu_01RelRmEEEEEEEEEEEEEEEEE", "", bash),
+		call(sess, mem, "toolu_01RelMvFFFFFFFFFFFFFFFFF", "Bash", `{"command":"mkdir -p archive && mv draft.md archive/draft.md"}`),
+		result(sess, mem, "toolu_01RelMvFFFFFFFFFFFFFFFFF", "", bash),
+		call(sess, mem, "toolu_01RelOutGGGGGGGGGGGGGGGG", "Write", `{"file_path":"../elsewhere.md","content":"not a memory\n"}`),
+		result(sess, mem, "toolu_01RelOutGGGGGGGGGGGGGGGG", "File created successfully at: ../elsewhere.md", `{"type":"create","filePath":"../elsewhere.md","content":"not a memory\n","structuredPatch":[],"originalFile":null}`),
+	}, "\n")+"\n")
+	write(t, filepath.Join(projects, "-home-u--claude-projects--home-u-app-memory-roles", sub+".jsonl"), strings.Join([]string{
+		call(sub, mem+"/roles", "toolu_01RelSubHHHHHHHHHHHHHHHH", "Write", `{"file_path":"owner.md","content":"Kim owns releases.\n"}`),
+		result(sub, mem+"/roles", "toolu_01RelSubHHHHHHHHHHHHHHHH", "File created successfully at: owner.md", `{"type":"create","filePath":"owner.md","content":"Kim owns releases.\n","structuredPatch":[],"originalFile":null}`),
+		call(sub, mem+"/roles", "toolu_01RelUpIIIIIIIIIIIIIIIII", "Write", `{"file_path":"../top.md","content":"Top.\n"}`),
+		result(sub, mem+"/roles", "toolu_01RelUpIIIIIIIIIIIIIIIII", "File created successfully at: ../top.md", `{"type":"create","filePath":"../top.md","content":"Top.\n","structuredPatch":[],"originalFile":null}`),
+	}, "\n")+"\n")
+
+	want := []string{
+		"toolu_01RelWriteAAAAAAAAAAAAAA write notes.md " + sess,
+		"call_00_RelEditBBBBBBBBBBBBBBBBB edit notes.md " + sess,
+		"toolu_01RelEchoDDDDDDDDDDDDDDD shell port.md " + sess,
+		"toolu_01RelRmEEEEEEEEEEEEEEEEE shell old.md " + sess,
+		"toolu_01RelMvFFFFFFFFFFFFFFFFF shell archive/draft.md " + sess,
+		"toolu_01RelMvFFFFFFFFFFFFFFFFF shell draft.md " + sess,
+		"toolu_01RelSubHHHHHHHHHHHHHHHH write roles/owner.md " + sub,
+		"toolu_01RelUpIIIIIIIIIIIIIIIII write top.md " + sub,
+	}
+	sort.Strings(want)
+	for _, round := range []string{"cold", "warm"} {
+		l := w.read(w.opts())
+		var got []string
+		for _, wr := range l.Writes {
+			rel, err := filepath.Rel(w.mem, wr.Path)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				t.Errorf("%s: a write outside the memory dir: %+v", round, wr)
+				continue
+			}
+			// (Which shell writes delete is history's reading of the
+			// command, tested there.)
+			got = append(got, wr.ToolUseID+" "+string(wr.Kind)+" "+filepath.ToSlash(rel)+" "+wr.Session)
+		}
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: writes\n%s\nwant\n%s\n(problems %v)", round, strings.Join(got, "\n"), strings.Join(want, "\n"), l.Problems)
+		}
+		reads := obsOf(l, model.ObsRead)
+		if len(reads) != 1 || reads[0].Path != w.memPath("notes.md") || reads[0].Content != "Deploy on Wednesdays.\n" || reads[0].Session != sess {
+			t.Errorf("%s: reads = %+v", round, reads)
+		}
+		if round == "warm" && l.Read != 0 {
+			t.Errorf("warm start read %d bytes", l.Read)
+		}
+	}
+}
+
+// TestInMemoryFolderRelativeWindows: the same from a Windows session, its
+// cwd C:\Users\dana\.claude\projects\D--work-shop\memory (backslashes,
+// JSON-escaped) and relative names written with .\ and none.
+func TestInMemoryFolderRelativeWindows(t *testing.T) {
+	w := shapeWorld(t, winSlug)
+	const sess = "1f2e3d4c-0000-4aaa-8bbb-00000000b003"
+	cwd := `C:\\Users\\dana\\.claude\\projects\\d--work-shop\\memory`
+	write(t, filepath.Join(filepath.Dir(w.tdir), "C--Users-dana--claude-projects-D--work-shop-memory", sess+".jsonl"), strings.Join([]string{
+		`{"type":"assistant","uuid":"3b000000-0000-4000-8000-000000000001","timestamp":"2026-06-04T09:00:00.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01WinRelAAAAAAAAAAAAAAAA","name":"Write","input":{"file_path":".\\notes.md","content":"Use tabs.\n"}}]}}`,
+		`{"type":"user","uuid":"3b000000-0000-4000-8000-000000000002","timestamp":"2026-06-04T09:00:01.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01WinRelAAAAAAAAAAAAAAAA","content":"File created successfully at: .\\notes.md"}]},"toolUseResult":{"type":"create","filePath":".\\notes.md","content":"Use tabs.\n","structuredPatch":[],"originalFile":null}}`,
+		`{"type":"assistant","uuid":"3b000000-0000-4000-8000-000000000003","timestamp":"2026-06-04T09:01:00.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"assistant","content":[{"type":"tool_use","id":"call_00_WinRelBBBBBBBBBBBBBBBBB","name":"Read","input":{"file_path":"notes.md"}}]}}`,
+		`{"type":"user","uuid":"3b000000-0000-4000-8000-000000000004","timestamp":"2026-06-04T09:01:01.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_00_WinRelBBBBBBBBBBBBBBBBB","content":"1\tUse tabs.\n"}]},"toolUseResult":{"type":"text","file":{"filePath":"notes.md","content":"Use tabs.\n","numLines":1,"startLine":1,"totalLines":1}}}`,
+	}, "\n")+"\n")
+	l := w.read(w.opts())
+	wr := oneWrite(t, l)
+	if wr.Path != w.memPath("notes.md") || wr.Session != sess || wr.Kind != model.WriteFull || wr.After != "Use tabs.\n" {
+		t.Errorf("the relative Windows write = %+v", wr)
+	}
+	if reads := obsOf(l, model.ObsRead); len(reads) != 1 || reads[0].Path != w.memPath("notes.md") {
+		t.Errorf("reads = %+v", reads)
 	}
 }

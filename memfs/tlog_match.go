@@ -202,7 +202,11 @@ func (m *memMatcher) relativeNear(cwd string) bool {
 
 // tailNeedles are "<parent>/<dir>/" for each top memory dir: every
 // absolute or ~ path into the dir contains it (the slug of an auto memdir
-// makes it rare in transcripts). A slug made from a Windows path gets its
+// makes it rare in transcripts). "<parent>/<dir>"" (the dir's path ending
+// a JSON string) is searched too: it is the cwd of every line of a
+// session started inside the memory folder, whose calls may name files
+// relative to it (notes.md, ./notes.md, echo x > notes.md; transcripts
+// §9.5), which no other needle sees. A slug made from a Windows path gets its
 // drive letter in both cases too: the rest of it is searched as it is,
 // since sessions differ in the drive letter's case (transcripts §9.1),
 // and a case-blind search would cost the needle its speed.
@@ -217,6 +221,7 @@ func (m *memMatcher) tailNeedles() []*needle {
 		}
 		if path.Dir(d) == "/" || len(parent) < 4 {
 			out = appendNeedles(out, seen, tail, needlePlain)
+			out = appendNeedles(out, seen, strings.TrimSuffix(tail, "/")+`"`, needlePlain)
 			continue
 		}
 		if !seen[parent+"/"] {
@@ -228,9 +233,10 @@ func (m *memMatcher) tailNeedles() []*needle {
 }
 
 // sepNeedle finds "<parent>/<dir>/" and "<parent>\\<dir>\\" (a Windows
-// path in JSON) in one pass: the key is taken from parent alone and the
-// separators are checked at each hit, so the second form costs no second
-// search of the line.
+// path in JSON), and both with a closing quote in place of the last
+// separator (the dir itself as a cwd), in one pass: the key is taken from
+// parent alone and what follows is checked at each hit, so the other forms
+// cost no second search of the line.
 //
 // A slug made from a Windows path is found whatever the case of its
 // letters: sessions launched as d:\work and D:\Work name one NTFS folder
@@ -247,7 +253,7 @@ func sepNeedle(parent, dir string) *needle {
 		}
 		n.skip, n.key = 1, n.full[1:min(end, 1+maxKey)]
 	}
-	n.alts = [][]byte{[]byte("/" + dir + "/"), []byte(`\\` + dir + `\\`)}
+	n.alts = [][]byte{[]byte("/" + dir + "/"), []byte(`\\` + dir + `\\`), []byte("/" + dir + `"`), []byte(`\\` + dir + `"`)}
 	return n
 }
 
