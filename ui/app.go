@@ -126,13 +126,17 @@ type Model struct {
 	// filtering is the input mode: keys go to the filter box.
 	filtering bool
 
-	scan    *model.Scan
-	data    []*projectData
-	config  []model.Finding
-	gen     int
-	loader  *loader
-	loaded  int
-	loading bool
+	scan *model.Scan
+	data []*projectData
+	// problems is how many distinct transcript problems the projects'
+	// logs met (a transcript two projects read counts once, as lint
+	// counts it), kept up to date as logs arrive: the title bar shows it.
+	problems int
+	config   []model.Finding
+	gen      int
+	loader   *loader
+	loaded   int
+	loading  bool
 	// logSem bounds the transcript reads running at once.
 	logSem chan struct{}
 	// logStop cancels the transcript reads of the current generation: a
@@ -381,6 +385,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	m.scan = msg.scan
 	m.config = consolidate.ConfigFindings(msg.scan.Config)
 	m.data = make([]*projectData, len(msg.scan.Projects))
+	m.problems = 0
 	for i, p := range msg.scan.Projects {
 		m.data[i] = &projectData{p: p}
 	}

@@ -88,3 +88,21 @@ func TestProblemLines(t *testing.T) {
 		t.Error("no problems must add no lines")
 	}
 }
+
+// TestProblemsCountedOnce: a transcript two projects read (a subdirectory's
+// session folder is read by its own project and by the parent's,
+// transcripts §9.5) has its problems counted once in the title bar, as
+// lint counts them; a problem of another transcript adds one.
+func TestProblemsCountedOnce(t *testing.T) {
+	shared := model.TranscriptProblem{Transcript: "/c/projects/-home-u-app-web/s.jsonl", Message: "line 3 is not JSON and was skipped"}
+	own := model.TranscriptProblem{Transcript: "/c/projects/-home-u-app/t.jsonl", Message: "line 9 is not JSON and was skipped"}
+	m := &Model{data: []*projectData{
+		{p: &model.Project{Log: &model.TranscriptLog{Problems: []model.TranscriptProblem{shared, own}}}},
+		{p: &model.Project{Log: &model.TranscriptLog{Problems: []model.TranscriptProblem{shared}}}},
+		{p: &model.Project{}},
+	}}
+	m.countProblems()
+	if m.problems != 2 {
+		t.Errorf("counted %d problems, want 2 (the shared transcript's once)", m.problems)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/internal/report"
 	"path/filepath"
 	"strings"
 	"time"
@@ -191,14 +192,16 @@ func problemLines(c *shared, l *model.TranscriptLog, tdir string, most int) []st
 	return lines
 }
 
-// logProblems counts the problems every project's transcripts met, for
-// the title bar.
-func (m *Model) logProblems() int {
-	n := 0
+// countProblems recounts the transcript problems of every project's log
+// for the title bar: through report.TranscriptProblems, so that a
+// transcript read for two projects (a subdirectory's sessions, §9.5)
+// counts its problems once, as lint does.
+func (m *Model) countProblems() {
+	ps := make([]*model.Project, 0, len(m.data))
 	for _, pd := range m.data {
-		if pd.p.Log != nil {
-			n += len(pd.p.Log.Problems)
+		if pd != nil {
+			ps = append(ps, pd.p)
 		}
 	}
-	return n
+	m.problems = len(report.TranscriptProblems(ps))
 }

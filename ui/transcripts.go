@@ -109,6 +109,7 @@ func (m *Model) onTranscripts(msg transcriptsMsg) tea.Cmd {
 	}
 	pd.logErr = nil
 	pd.p.Log = msg.log
+	m.countProblems()
 	for k, old := range msg.olds {
 		di := pd.dirIndex(old.d.Path)
 		switch {

@@ -283,7 +283,7 @@ func (m *Model) titleBar() string {
 	default:
 		right = fmt.Sprintf("%d projects", len(m.data))
 	}
-	if n := m.logProblems(); n > 0 && !m.loading {
+	if n := m.problems; n > 0 && !m.loading {
 		// Where they are: each project's summary and MEMORY.md preview.
 		right += fmt.Sprintf(" · %d transcript %s", n, plural(n, "problem", "problems"))
 	}
