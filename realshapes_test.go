@@ -38,7 +38,6 @@ type realKey struct {
 			Op        string   `json:"op"`
 			ToolUseID string   `json:"tool_use_id"`
 			AlsoIn    []string `json:"also_in"`
-			KnownMiss string   `json:"known_miss"`
 			Why       string   `json:"why"`
 		} `json:"writes"`
 		Reads      int    `json:"reads"`
@@ -248,9 +247,6 @@ func checkRealHistory(t *testing.T, cfg string, key realKey, got realHistory) {
 			k := wkey{fk, w.ToolUseID}
 			wantW[k] = wval{w.SessionID, w.Agent, w.Tool, w.Op, w.AlsoIn}
 			note[k] = w.Why
-			if w.KnownMiss != "" {
-				note[k] = "KNOWN MISS (" + w.KnownMiss + "): " + w.Why
-			}
 		}
 	}
 	gotFiles := map[fileKey]int{}
@@ -386,12 +382,8 @@ func checkRealHistoryText(t *testing.T, key realKey, out string) {
 				}
 			}
 			if !ok {
-				miss := ""
-				if w.KnownMiss != "" {
-					miss = " [known miss: " + w.KnownMiss + "]"
-				}
-				t.Errorf("history text: %s %s: no %q line by %q followed by %s%s\n  block:\n    %s",
-					m.MemoryDir, m.File, w.Op, who, w.ToolUseID, miss, strings.Join(b.body, "\n    "))
+				t.Errorf("history text: %s %s: no %q line by %q followed by %s\n  block:\n    %s",
+					m.MemoryDir, m.File, w.Op, who, w.ToolUseID, strings.Join(b.body, "\n    "))
 			}
 		}
 	}

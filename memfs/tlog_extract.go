@@ -580,7 +580,17 @@ func (x *extractor) applied(ev event, pu *pendingUse, p string, tur json.RawMess
 			x.observe(ev, model.MemObservation{Path: p, Kind: model.ObsWrote, Content: w.After, Full: true})
 		}
 	case "Bash":
-		x.write(ev, pu.ID, model.MemWrite{Path: p, Kind: model.WriteShell, ToolUseID: pu.ID, Command: pu.Input.Command})
+		// Whether the command removed the file is decided here, where
+		// its words are placed as the paths were (by the memory dir's
+		// tail, relative to the cwd, either slash): a comparison of the
+		// words with the file's path on this disk fails for a config dir
+		// seen from elsewhere (a copied tree, WSL, Windows transcripts).
+		cwd := firstNonEmpty(ev.cwd, x.st.Meta.Cwd)
+		del := ShellDeletes(pu.Input.Command, func(word string) bool {
+			q, ok := x.mem.path(word, cwd)
+			return ok && q == p
+		})
+		x.write(ev, pu.ID, model.MemWrite{Path: p, Kind: model.WriteShell, ToolUseID: pu.ID, Command: pu.Input.Command, Deleted: del})
 	case "Read":
 		x.read(ev, pu, p, tur, text)
 	case storeRead:

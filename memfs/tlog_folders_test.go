@@ -302,9 +302,9 @@ func TestInMemoryFolderRelative(t *testing.T) {
 		"toolu_01RelWriteAAAAAAAAAAAAAA write notes.md " + sess,
 		"call_00_RelEditBBBBBBBBBBBBBBBBB edit notes.md " + sess,
 		"toolu_01RelEchoDDDDDDDDDDDDDDD shell port.md " + sess,
-		"toolu_01RelRmEEEEEEEEEEEEEEEEE shell old.md " + sess,
+		"toolu_01RelRmEEEEEEEEEEEEEEEEE shell old.md " + sess + " deleted",
 		"toolu_01RelMvFFFFFFFFFFFFFFFFF shell archive/draft.md " + sess,
-		"toolu_01RelMvFFFFFFFFFFFFFFFFF shell draft.md " + sess,
+		"toolu_01RelMvFFFFFFFFFFFFFFFFF shell draft.md " + sess + " deleted",
 		"toolu_01RelSubHHHHHHHHHHHHHHHH write roles/owner.md " + sub,
 		"toolu_01RelUpIIIIIIIIIIIIIIIII write top.md " + sub,
 	}
@@ -318,9 +318,13 @@ func TestInMemoryFolderRelative(t *testing.T) {
 				t.Errorf("%s: a write outside the memory dir: %+v", round, wr)
 				continue
 			}
-			// (Which shell writes delete is history's reading of the
-			// command, tested there.)
-			got = append(got, wr.ToolUseID+" "+string(wr.Kind)+" "+filepath.ToSlash(rel)+" "+wr.Session)
+			s := wr.ToolUseID + " " + string(wr.Kind) + " " + filepath.ToSlash(rel) + " " + wr.Session
+			if wr.Deleted {
+				// Placed as the paths are: relative to the cwd, under
+				// another config dir than this test's.
+				s += " deleted"
+			}
+			got = append(got, s)
 		}
 		sort.Strings(got)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {

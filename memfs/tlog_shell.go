@@ -18,16 +18,60 @@ func shellWrites(cmd string, resolve func(string) (string, bool)) []string {
 	}
 	var out []string
 	seen := make(map[string]bool)
+	add := func(word string) {
+		if p, ok := resolve(word); ok && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
 	for _, seg := range shellSegments(cmd) {
 		writes := writingProgram(seg)
 		for _, tok := range mdTokens(seg) {
-			if !writes && !tok.redirected {
-				continue
+			if writes || tok.redirected {
+				add(tok.word)
 			}
-			if p, ok := resolve(tok.word); ok && !seen[p] {
-				seen[p] = true
-				out = append(out, p)
-			}
+		}
+		for _, w := range copiedInto(seg) {
+			add(w)
+		}
+	}
+	return out
+}
+
+// copiedInto names the files an mv, cp or git mv puts into a directory
+// (mv a.md b.md topics/, mv -t topics a.md): <dir>/<name> for each .md
+// source. The destination is a directory when -t names it, or when it
+// ends in a separator or its last component has no extension: a word
+// such as notes.txt is taken for a file, and names nothing here.
+func copiedInto(seg string) []string {
+	verb, args := commandWords(seg)
+	if verb == "git" {
+		if gitSubcommand(args) != "mv" {
+			return nil
+		}
+		for len(args) > 0 && args[0] != "mv" {
+			args = args[1:]
+		}
+		verb, args = "mv", args[1:]
+	}
+	if verb != "mv" && verb != "cp" {
+		return nil
+	}
+	ops, dir := mvOperands(args)
+	if dir == "" {
+		if len(ops) < 2 {
+			return nil
+		}
+		dir, ops = ops[len(ops)-1], ops[:len(ops)-1]
+		last := path.Base(toSlash(strings.TrimRight(dir, `/\`)))
+		if !strings.HasSuffix(dir, "/") && !strings.HasSuffix(dir, `\`) && strings.Contains(last, ".") {
+			return nil // a file (a.md, notes.txt): mdTokens has it if it is one
+		}
+	}
+	var out []string
+	for _, src := range ops {
+		if strings.HasSuffix(src, ".md") && !strings.ContainsAny(src, "*?[$") {
+			out = append(out, strings.TrimRight(dir, `/\`)+"/"+path.Base(toSlash(src)))
 		}
 	}
 	return out
@@ -191,9 +235,9 @@ func ShellDeletes(cmd string, names func(word string) bool) bool {
 		case "mv":
 			// Every operand but the last is moved away (mv -t DIR moves
 			// them all).
-			ops, toDir := mvOperands(args)
+			ops, dir := mvOperands(args)
 			removed = ops
-			if !toDir && len(ops) > 0 {
+			if dir == "" && len(ops) > 0 {
 				removed = ops[:len(ops)-1]
 			}
 		}
@@ -234,23 +278,28 @@ func commandWords(seg string) (string, []string) {
 	return verb, args
 }
 
-// mvOperands are mv's operands, options left out; toDir is true when -t
-// (--target-directory) names the destination, so every operand moves.
-func mvOperands(args []string) (ops []string, toDir bool) {
+// mvOperands are mv's (or cp's) operands, options left out; dir is the
+// directory -t (--target-directory) names, when it does: every operand
+// then moves into it.
+func mvOperands(args []string) (ops []string, dir string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return append(ops, args[i+1:]...), toDir
+			return append(ops, args[i+1:]...), dir
 		case a == "-t" || a == "--target-directory":
-			toDir = true
+			if i+1 < len(args) {
+				dir = args[i+1]
+			}
 			i++
-		case strings.HasPrefix(a, "--target-directory=") || strings.HasPrefix(a, "-t") && len(a) > 2:
-			toDir = true
+		case strings.HasPrefix(a, "--target-directory="):
+			dir = strings.TrimPrefix(a, "--target-directory=")
+		case strings.HasPrefix(a, "-t") && len(a) > 2:
+			dir = a[2:]
 		case strings.HasPrefix(a, "-"):
 		default:
 			ops = append(ops, a)
 		}
 	}
-	return ops, toDir
+	return ops, dir
 }

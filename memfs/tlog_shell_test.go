@@ -21,6 +21,16 @@ func TestShellWritesAfterAnd(t *testing.T) {
 		"cd /w && cat /m/a.md":                  nil,
 		"git rm -q /m/a.md":                     {"/m/a.md"},
 		"git log /m/a.md":                       nil,
+		// Into a directory: the destination is <dir>/<name>.
+		"mv /m/a.md /m/topics/":              {"/m/a.md", "/m/topics/a.md"},
+		"mv /m/a.md /m/b.md /m/topics":       {"/m/a.md", "/m/b.md", "/m/topics/a.md", "/m/topics/b.md"},
+		"mv -t /m/x /m/a.md":                 {"/m/a.md", "/m/x/a.md"},
+		"mv --target-directory=/m/x /m/a.md": {"/m/a.md", "/m/x/a.md"},
+		"cp /m/a.md /m/arch":                 {"/m/a.md", "/m/arch/a.md"},
+		"git mv /m/a.md /m/t/":               {"/m/a.md", "/m/t/a.md"},
+		"mv /m/a.md /m/notes.txt":            {"/m/a.md"},
+		"mv /m/a.md /tmp/":                   {"/m/a.md"},
+		"cat /m/a.md /m/t/":                  nil,
 	} {
 		if got := shellWrites(cmd, memWord); !reflect.DeepEqual(got, want) {
 			t.Errorf("shellWrites(%q) = %q, want %q", cmd, got, want)
