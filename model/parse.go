@@ -595,8 +595,13 @@ func readKey(k string) bool {
 
 // mayNotBeText reports whether YAML might read the plain scalar v as
 // something other than a string (a number, a boolean, null): anything
-// starting like a number, and the words YAML reserves.
+// starting like a number, and the words YAML reserves. None of those holds
+// a space (a timestamp may, and reads as text here), so a description,
+// which nearly always does, stays on the fast path.
 func mayNotBeText(v string) bool {
+	if strings.IndexByte(v, ' ') >= 0 {
+		return false
+	}
 	switch v[0] {
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '+', '-', '.', '~', '<':
 		return true

@@ -180,6 +180,7 @@ func FuzzParseDoc(f *testing.F) {
 		"---\nname: a #b\n---\n",
 		"---\nname: 12\ndescription: true\ntype: 1.5\n---\n",
 		"---\nname: .5\ndescription: 0x1F\nmetadata:\n  claudeCodeItem: x\n---\n",
+		"---\nname: 3 ways\ndescription: 2001-12-14 21:59:43.10 -5\n---\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
