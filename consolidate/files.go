@@ -77,7 +77,7 @@ func checkEncoding(s *dirState, fs *fileState) {
 	p := fs.f.Path
 	if fs.doc.BOM {
 		msg := p + " starts with a UTF-8 byte-order mark"
-		if fs.doc.Status != model.FMNone {
+		if fs.doc.Status != model.FMNone && fs != s.index {
 			// Claude Code strips it when it reads (2.2), but its Edit and
 			// Write still need --- at byte 0 to stamp the block (2.2,
 			// stamping rules).
@@ -298,15 +298,18 @@ func frontLines(fs *fileState) iter.Seq2[int, string] {
 
 // suggestType maps invalid types seen in the wild to the nearest valid one.
 func suggestType(t string) string {
-	switch strings.ToLower(strings.TrimSpace(t)) {
+	// A list ([user], "- user") or a quoted, padded word (" user ") says
+	// the word inside.
+	t = strings.Trim(strings.ToLower(strings.TrimSpace(t)), "[]-'\" ")
+	switch t {
 	case "users", "preference", "preferences", "profile", "persona":
 		return "user"
 	case "feedbacks", "correction", "convention", "rule", "style":
 		return "feedback"
 	case "reference", "references", "ref", "infra", "link", "links", "docs", "resource":
 		return "reference"
-	case "user", "feedback", "project": // wrong case
-		return strings.ToLower(strings.TrimSpace(t))
+	case "user", "feedback", "project": // wrong case, padded, in a list
+		return t
 	}
 	return "project" // decisions, plans, incidents, status: ongoing work
 }

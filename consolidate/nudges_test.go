@@ -278,3 +278,36 @@ func TestFixQuotesWhatClaudeCannotRead(t *testing.T) {
 		})
 	}
 }
+
+// TestFixTypeAsClaudeReadsIt: a type Claude Code reads as none because it
+// is padded or a list becomes the word inside; of two types, the one
+// Claude Code reads (metadata's) is the one fixed.
+func TestFixTypeAsClaudeReadsIt(t *testing.T) {
+	for in, want := range map[string]string{
+		"type: \" user \"\n":                       "type: user\n",
+		"type: [feedback]\n":                       "type: feedback\n",
+		"type: user\nmetadata:\n  type: Project\n": "type: user\nmetadata:\n  type: project\n",
+	} {
+		content := "---\nname: x\ndescription: A fact\n" + in + "---\n\nThe fact, in enough words to be more than a stub.\n"
+		d := dreamDir(map[string]string{"x.md": content}, testNow.AddDate(0, 0, -2))
+		ps := propose(t, d, model.KindFixFrontmatter)
+		if len(ps) != 1 || !strings.Contains(ps[0].Changes[0].After, "description: A fact\n"+want+"---") {
+			t.Errorf("%q: %+v", in, ps)
+		}
+	}
+	if got := lintFiles(t, RuleTypeInvalid, map[string]string{"x.md": "---\nname: x\ndescription: A fact\ntype: [reference]\n---\n\n" + body}); len(got) != 1 || got[0].Suggestion != "Use type: reference." {
+		t.Errorf("suggestion: %+v", got)
+	}
+}
+
+// TestBOMIndexMessage: MEMORY.md is never stamped, so its BOM finding
+// says only that it has one.
+func TestBOMIndexMessage(t *testing.T) {
+	f := mem("topic.md", topic("d", "A fact", "user", body), testNow.AddDate(0, 0, -3))
+	ix := goodIndex(f)
+	ix.Content = append([]byte("\ufeff---\nname: index\n---\n"), ix.Content...)
+	fs := only(lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: ix}, Options{}), RuleEncoding)
+	if len(fs) != 1 || fs[0].File != "MEMORY.md" || strings.Contains(fs[0].Message, "stamp") {
+		t.Errorf("%+v", fs)
+	}
+}
