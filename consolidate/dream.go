@@ -128,6 +128,11 @@ func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model
 				if s.touchesOpaque(changedPaths(prop), readPaths(prop)) {
 					continue
 				}
+				// And the one that keeps Claude Code's claudeCodeItem
+				// blocks byte for byte, whatever a proposer did.
+				if !s.keepsItems(prop) {
+					continue
+				}
 				if prop, ok := s.redactAfter(prop); ok {
 					out = append(out, prop)
 				}
@@ -156,14 +161,14 @@ func (s *dreamState) redactAfter(p model.Proposal) (_ model.Proposal, ok bool) {
 		if c.Op == model.OpDelete || c.After == "" {
 			continue
 		}
-		secs := sc.Scan(c.After)
+		secs := secretsOutsideItems(sc, c.After)
 		if len(secs) == 0 {
 			continue
 		}
 		if secretInFileLink(c.After, secs) {
 			return p, false
 		}
-		after, n := sc.Redact(c.After)
+		after, n := redactOutsideItems(secs, c.After)
 		if n == 0 {
 			continue
 		}
@@ -181,6 +186,52 @@ func (s *dreamState) redactAfter(p model.Proposal) (_ model.Proposal, ok bool) {
 	np := s.proposal(p.Kind, p.Title, p.Rationale, nil, p.Changes, readPaths(p)...)
 	np.Fixes = p.Fixes
 	return np, true
+}
+
+// keepsItems reports whether every file a proposal rewrites keeps its
+// metadata.claudeCodeItem blocks byte for byte (and gains none). A delete
+// keeps the block whole in the journal.
+func (s *dreamState) keepsItems(p model.Proposal) bool {
+	for _, c := range p.Changes {
+		if c.Op != model.OpUpdate {
+			continue
+		}
+		if f := s.file(c.Path); f != nil && !model.ItemsIntact(f.Content, []byte(c.After)) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretsOutsideItems is sc.Scan(text) without the secrets that lie in a
+// claudeCodeItem block: memtui keeps that block byte for byte, so a
+// secret there is reported but never redacted by a rewrite.
+func secretsOutsideItems(sc *SecretScanner, text string) []Secret {
+	secs := sc.Scan(text)
+	items := model.ItemSpans([]byte(text))
+	if len(items) == 0 || len(secs) == 0 {
+		return secs
+	}
+	out := secs[:0:0]
+	for _, sec := range secs {
+		if !model.InItem(items, sec.Start, sec.End) {
+			out = append(out, sec)
+		}
+	}
+	return out
+}
+
+// redactOutsideItems replaces with [REDACTED] every secret of text that
+// lies outside its claudeCodeItem blocks.
+func redactOutsideItems(secs []Secret, text string) (string, int) {
+	if len(secs) == 0 {
+		return text, 0
+	}
+	edits := make([]edit, len(secs))
+	for i, sec := range secs {
+		edits[i] = edit{sec.Start, sec.End, sec.redaction()}
+	}
+	return string(applyEdits([]byte(text), edits)), len(secs)
 }
 
 // secretInFileLink reports a secret that lies in the destination of a link
@@ -428,14 +479,22 @@ var modifiedLine = regexp.MustCompile(`(?m)^([ \t]+modified:[ \t]*)([^\r\n]*)(\r
 
 // stamp sets metadata.modified to now, as Claude Code does on each write,
 // when the file carries one (the current frontmatter shape); other files
-// are left as they are rather than re-serialised.
+// are left as they are rather than re-serialised. A modified: line inside
+// a claudeCodeItem block is not the one.
 func stamp(content []byte, now time.Time) []byte {
 	doc := model.ParseDoc(content)
 	if doc.Status != model.FMOK && doc.Status != model.FMTolerant || doc.FM.Modified == "" || doc.BodyStart == 0 {
 		return content
 	}
 	head := content[:doc.BodyStart]
-	loc := modifiedLine.FindSubmatchIndex(head)
+	items := model.ItemSpans(content)
+	var loc []int
+	for _, m := range modifiedLine.FindAllSubmatchIndex(head, -1) {
+		if !model.InItem(items, m[0], m[1]) {
+			loc = m
+			break
+		}
+	}
 	if loc == nil {
 		return content
 	}

@@ -377,11 +377,14 @@ func checkAfter(c model.Change, before []byte) error {
 		}
 		return nil
 	}
-	broken := func(st model.FMStatus) bool {
-		return st == model.FMInvalid || st == model.FMUnclosed || st == model.FMNotAtStart
+	broken := func(d model.Doc) bool {
+		return d.Status == model.FMInvalid || d.Status == model.FMUnclosed || d.Status == model.FMNotAtStart || d.ClaudeSeesNone
 	}
-	if doc := model.ParseDoc([]byte(c.After)); broken(doc.Status) && (before == nil || !broken(model.ParseDoc(before).Status)) {
-		return fmt.Errorf("%s: the new frontmatter does not parse (%s)", c.Path, doc.Problem)
+	if doc := model.ParseDoc([]byte(c.After)); broken(doc) && (before == nil || !broken(model.ParseDoc(before))) {
+		return fmt.Errorf("%s: the new frontmatter does not parse for Claude Code (%s)", c.Path, doc.Problem)
+	}
+	if before != nil && !model.ItemsIntact(before, []byte(c.After)) {
+		return fmt.Errorf("%s: the change rewrites metadata.claudeCodeItem, Claude Code's record of the item, which memtui keeps byte for byte", c.Path)
 	}
 	return nil
 }

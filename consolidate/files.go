@@ -5,18 +5,12 @@ import (
 	"fmt"
 	"iter"
 	"path"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/model"
-)
-
-// Recall limits (facts doc 4.2): a recalled memory is cut at 200 lines or
-// 4,096 bytes, whichever comes first.
-const (
-	recallMaxBytes = 4096
-	recallMaxLines = 200
 )
 
 // checkProblems reports what the reader could not read or would not follow.
@@ -63,6 +57,7 @@ func checkFiles(s *dirState) {
 	for _, fs := range s.files {
 		checkEncoding(s, fs)
 		checkFrontmatter(s, fs)
+		checkDescription(s, fs)
 		checkRecall(s, fs)
 		checkDates(s, fs)
 		checkSecrets(s, fs)
@@ -82,8 +77,11 @@ func checkEncoding(s *dirState, fs *fileState) {
 	p := fs.f.Path
 	if fs.doc.BOM {
 		msg := p + " starts with a UTF-8 byte-order mark"
-		if fs.doc.Status != model.FMNone {
-			msg += "; Claude Code needs --- at byte 0, so it sees no name, description or type"
+		if fs.doc.Status != model.FMNone && fs != s.index {
+			// Claude Code strips it when it reads (2.2), but its Edit and
+			// Write still need --- at byte 0 to stamp the block (2.2,
+			// stamping rules).
+			msg += "; Claude Code reads the frontmatter past it, but does not stamp metadata (modified, originSessionId) when it writes the file"
 		}
 		s.report(RuleEncoding, p, 1, msg, "save the file as UTF-8 without a BOM")
 	}
@@ -127,8 +125,8 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 	switch d.Status {
 	case model.FMNone:
 		s.report(RuleFrontmatterMissing, p, 1,
-			p+" has no frontmatter: Claude Code lists it with no description or type, so recall can hardly pick it",
-			"Add ---, name, description and type.")
+			p+" has no frontmatter: Claude Code lists it with no description or type, so recall can hardly pick it; Claude Code flags the missing description after a write (in recall mode)",
+			"Add ---, name, description and metadata.type.")
 		return
 	case model.FMUnclosed:
 		s.report(RuleFrontmatterInvalid, p, d.Open,
@@ -145,6 +143,15 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 			fmt.Sprintf("%s: %s, so Claude Code sees no frontmatter", p, d.Problem),
 			"Move the text below the closing ---.")
 	case model.FMTolerant:
+		if d.ClaudeSeesNone {
+			// Claude Code's own parse fails: whatever memtui recovers,
+			// the agent sees none of it. The checks below still read
+			// memtui's recovery, which is what a fix starts from.
+			s.report(RuleFrontmatterUnreadable, p, d.Open,
+				fmt.Sprintf("%s: %s, so Claude Code sees no name, description or type", p, d.Problem),
+				`Quote the values strict YAML rejects, e.g. description: "Staging host: acme-stg" (fix-frontmatter does), and save the file with LF line ends.`)
+			break
+		}
 		s.report(RuleFrontmatterUnquoted, p, unquotedLine(fs),
 			fmt.Sprintf("%s: %s", p, d.Problem),
 			`Quote the value, e.g. description: "Staging host: acme-stg".`)
@@ -165,19 +172,81 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 		case empty[0] == "name":
 			fix = "Fill in a short kebab-case name (it is what [[links]] point at)."
 		}
-		s.report(RuleFrontmatterIncomplete, p, d.Open,
-			fmt.Sprintf("%s: %s %s empty or missing; recall decides relevance from the description", p, strings.Join(empty, " and "), plural(len(empty), "is", "are")),
-			fix)
+		what := fmt.Sprintf("%s %s empty or missing", strings.Join(empty, " and "), plural(len(empty), "is", "are"))
+		if len(fm.NotText) > 0 {
+			// name: 12 is a number to YAML, so no name to Claude Code.
+			var parts []string
+			for _, k := range empty {
+				if slices.Contains(fm.NotText, k) {
+					parts = append(parts, k+" is not text (YAML reads a number, a boolean or a list)")
+				} else {
+					parts = append(parts, k+" is empty or missing")
+				}
+			}
+			what = strings.Join(parts, " and ")
+			fix = "Quote the value, e.g. name: \"12\", or write it as text."
+		}
+		why := "; [[links]] and the index name a memory by it"
+		switch {
+		case fm.Description == "":
+			// Claude Code's own nudge (facts doc 3.3, missing_description):
+			// no non-empty string description.
+			why = "; recall cannot reliably select it, and Claude Code flags a missing description after a write (in recall mode)"
+		case slices.Contains(empty, "description"):
+			why = "; a blank description gives recall nothing to match"
+		}
+		s.report(RuleFrontmatterIncomplete, p, d.Open, fmt.Sprintf("%s: %s%s", p, what, why), fix)
 	}
 	if fm.TypeKey == "" {
 		s.report(RuleTypeMissing, p, d.Open,
-			p+" has no type (neither top-level type: nor metadata.type), so Claude Code shows it untagged",
-			"Add type: user, feedback, project or reference.")
+			p+" has no type (neither metadata.type nor a top-level type:), so Claude Code shows it untagged",
+			"Add type: user, feedback, project or reference under metadata:.")
 	} else if _, ok := model.ParseType(fm.Type); !ok {
-		s.report(RuleTypeInvalid, p, keyLine(fs, "type"),
-			fmt.Sprintf("%s: type \"%s\" is not one of user, feedback, project, reference; Claude Code drops it", p, fm.Type),
+		msg := fmt.Sprintf("%s: %s \"%s\" is not one of user, feedback, project, reference; Claude Code drops it", p, fm.TypeKey, fm.Type)
+		switch t := strings.ToLower(strings.TrimSpace(fm.Type)); {
+		case fm.Type == "":
+			msg = fmt.Sprintf("%s: %s is empty; Claude Code reads no type", p, fm.TypeKey)
+		case t != fm.Type && (t == "user" || t == "feedback" || t == "project" || t == "reference"):
+			msg = fmt.Sprintf("%s: %s \"%s\" is not written exactly as %s; Claude Code neither trims nor folds case, so it reads no type", p, fm.TypeKey, fm.Type, t)
+		}
+		s.report(RuleTypeInvalid, p, typeLine(fs),
+			msg,
 			fmt.Sprintf("Use type: %s.", suggestType(fm.Type)))
 	}
+}
+
+// typeLine is the line of the type Claude Code reads: metadata's when the
+// file has one there, else the top-level one.
+func typeLine(fs *fileState) int {
+	if fs.doc.FM.TypeKey == "metadata.type" {
+		return fieldLine(fs, "type", true)
+	}
+	return fieldLine(fs, "type", false)
+}
+
+// fieldLine finds the line of a frontmatter key at the top level (nested
+// false) or indented under one (nested true), outside claudeCodeItem
+// blocks; the opening fence's line when there is none.
+func fieldLine(fs *fileState, key string, nested bool) int {
+	d := fs.doc
+	items := fs.itemSpans()
+	for i, pos := 0, 0; i < d.Close-1; i++ {
+		line, next := fs.text[pos:], -1
+		if j := strings.IndexByte(line, '\n'); j >= 0 {
+			line, next = line[:j], pos+j+1
+		}
+		if i >= d.Open {
+			l := strings.TrimLeft(line, " \t")
+			if (len(l) < len(line)) == nested && strings.HasPrefix(l, key) && strings.HasPrefix(l[len(key):], ":") && !model.InItem(items, pos, pos+1) {
+				return i + 1
+			}
+		}
+		if next < 0 {
+			break
+		}
+		pos = next
+	}
+	return d.Open
 }
 
 // unquotedLine finds the first frontmatter line whose value needs quoting.
@@ -229,53 +298,20 @@ func frontLines(fs *fileState) iter.Seq2[int, string] {
 
 // suggestType maps invalid types seen in the wild to the nearest valid one.
 func suggestType(t string) string {
-	switch strings.ToLower(strings.TrimSpace(t)) {
+	// A list ([user], "- user") or a quoted, padded word (" user ") says
+	// the word inside.
+	t = strings.Trim(strings.ToLower(strings.TrimSpace(t)), "[]-'\" ")
+	switch t {
 	case "users", "preference", "preferences", "profile", "persona":
 		return "user"
 	case "feedbacks", "correction", "convention", "rule", "style":
 		return "feedback"
 	case "reference", "references", "ref", "infra", "link", "links", "docs", "resource":
 		return "reference"
-	case "user", "feedback", "project": // wrong case
-		return strings.ToLower(strings.TrimSpace(t))
+	case "user", "feedback", "project": // wrong case, padded, in a list
+		return t
 	}
 	return "project" // decisions, plans, incidents, status: ongoing work
-}
-
-func checkRecall(s *dirState, fs *fileState) {
-	size := fs.f.Size
-	lines := strings.Count(fs.text, "\n")
-	if len(fs.text) > 0 && !strings.HasSuffix(fs.text, "\n") {
-		lines++
-	}
-	if size <= recallMaxBytes && lines <= recallMaxLines {
-		return
-	}
-	cut := recallMaxBytes
-	if cut > len(fs.text) {
-		cut = len(fs.text)
-	}
-	cutLine := fs.lineOf(cut)
-	if cutLine > recallMaxLines {
-		cutLine = recallMaxLines
-	}
-	msg := fmt.Sprintf("%s is %s and %d lines: when recalled, only the first %s or %d lines reach the agent (up to about line %d)",
-		fs.f.Path, formatSize(size), lines, formatSize(recallMaxBytes), recallMaxLines, cutLine)
-	if fs.f.Truncated {
-		msg += fmt.Sprintf("; memtui checked only the first %s", formatSize(int64(len(fs.f.Content))))
-	}
-	s.report(RuleRecallTruncated, fs.f.Path, 0, msg,
-		"Split it into one file per fact, or put the essentials in the first 4 KB.")
-}
-
-func formatSize(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
 // anchor is the time a file's relative dates count from: metadata.modified
@@ -292,7 +328,13 @@ func checkDates(s *dirState, fs *fileState) {
 	if at.IsZero() || at.Year() < 2000 {
 		return
 	}
+	// Text in a claudeCodeItem block (a typed prompt) is Claude Code's
+	// record of the item, stripped before recall: not the memory's words.
+	items := fs.itemSpans()
 	for _, sp := range model.FindRelativeDates(fs.text, at) {
+		if model.InItem(items, sp.Start, sp.End) {
+			continue
+		}
 		msg := fmt.Sprintf("\"%s\" meant %s, counted from %s (%s)", sp.Text, sp.Meant, source, at.Format("2006-01-02"))
 		if sp.Ambiguous {
 			msg += "; ambiguous: " + sp.Note
@@ -301,6 +343,9 @@ func checkDates(s *dirState, fs *fileState) {
 			fmt.Sprintf("Write \"%s\" instead.", sp.Replacement))
 	}
 	for _, sp := range model.FindMissingYears(fs.text, at) {
+		if model.InItem(items, sp.Start, sp.End) {
+			continue
+		}
 		s.report(RuleDateMissingYear, fs.f.Path, fs.lineOf(sp.Start),
 			fmt.Sprintf("\"%s\" has no year; written %s, it most likely means %s", sp.Text, at.Format("2006-01-02"), sp.Meant),
 			fmt.Sprintf("Write \"%s\".", sp.Replacement))
@@ -317,8 +362,11 @@ func checkSecrets(s *dirState, fs *fileState) {
 			"Rename the file (and its MEMORY.md entry) to a name without the credential, and rotate the credential; memtui proposes no index entry for it meanwhile.")
 	}
 	for _, sec := range s.opts.Secrets.Scan(fs.text) {
-		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start),
-			fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Short),
+		msg := fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Short)
+		if model.InItem(fs.itemSpans(), sec.Start, sec.End) {
+			msg = fmt.Sprintf("%s in metadata.claudeCodeItem (%s: %s); recall strips that block, but it is on disk and may be synced, and memtui keeps the block byte for byte, so no proposal redacts it", secretLabel(sec.Description), sec.RuleID, sec.Short)
+		}
+		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start), msg,
 			"Remove it and rotate the credential.")
 	}
 }
@@ -535,7 +583,7 @@ func checkNames(s *dirState) {
 	}
 	for _, fs := range all {
 		for _, w := range wikilinks(fs.text) {
-			if known[normName(w.name)] {
+			if known[normName(w.name)] || model.InItem(fs.itemSpans(), w.off, w.off+2) {
 				continue
 			}
 			s.report(RuleWikilinkBroken, fs.f.Path, fs.lineOf(w.off),

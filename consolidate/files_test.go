@@ -86,7 +86,7 @@ func TestFileRulesFireAndStayQuiet(t *testing.T) {
 		{"dates in code are skipped", topic("d", "x", "project", "```\necho tomorrow\n```\nRun `date --date=tomorrow`.\n"), recent, RuleRelativeDate, 0, 0, ""},
 		{"month-day without year", topic("d", "x", "project", "Cutover on May 26.\n"), recent, RuleDateMissingYear, 1, 7, "May 26"},
 		{"month-day with year", topic("d", "x", "project", "Cutover on May 26, 2026.\n"), recent, RuleDateMissingYear, 0, 0, ""},
-		{"recall cut by bytes", topic("d", "x", "reference", strings.Repeat("A line of runbook text that goes on.\n", 130)), recent, RuleRecallTruncated, 1, 0, "4.0 KB"},
+		{"recall cut by bytes", topic("d", "x", "reference", strings.Repeat("A line of runbook text that goes on.\n", 130)), recent, RuleRecallTruncated, 1, 0, "4.7KB, over the 4KB recall limit"},
 		{"recall cut by lines", topic("d", "x", "reference", strings.Repeat("x\n", 210)), recent, RuleRecallTruncated, 1, 0, "lines"},
 		{"small file is recalled whole", topic("d", "x", "reference", body), recent, RuleRecallTruncated, 0, 0, ""},
 		{"BOM", "\ufeff" + topic("d", "x", "user", body), recent, RuleEncoding, 1, 1, "byte-order mark"},

@@ -205,6 +205,7 @@ var checks = []func(*dirState){
 	checkProblems,
 	checkDir,
 	checkFiles,
+	checkChains,
 	checkIndex,
 	checkNames,
 	checkDuplicates,
@@ -263,6 +264,20 @@ type fileState struct {
 	lineOff, lineNo int
 	lineBack        int
 	lines           []int
+	// items are the byte ranges of its claudeCodeItem blocks (see
+	// itemSpans), found on first use.
+	items     [][2]int
+	itemsRead bool
+}
+
+// itemSpans returns the byte ranges of the file's claudeCodeItem blocks
+// (model.ItemSpans): text there is Claude Code's bookkeeping, stripped
+// before recall and never rewritten by memtui.
+func (fs *fileState) itemSpans() [][2]int {
+	if !fs.itemsRead {
+		fs.items, fs.itemsRead = model.ItemSpans(fs.f.Content), true
+	}
+	return fs.items
 }
 
 // lineOfBacksteps is how many questions lineOf answers by counting from the

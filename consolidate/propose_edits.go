@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -63,9 +64,25 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 		if !ok {
 			continue
 		}
-		secrets := s.opts.Secrets.Scan(string(content))
+		all := s.opts.Secrets.Scan(string(content))
+		secrets := secretsOutsideItems(s.opts.Secrets, string(content))
 		if len(secrets) == 0 || secretInFileLink(string(content), secrets) {
 			continue // a link to a file named with a secret: only a rename fixes it (redactAfter)
+		}
+		kept := ""
+		fixes := contentFindings(s.fileFindings(path, RuleSecret))
+		if len(all) > len(secrets) {
+			// The block stays as Claude Code wrote it; its secret
+			// finding stays too.
+			kept = " The secret inside metadata.claudeCodeItem stays: memtui keeps that block byte for byte, so remove it by hand."
+			items := model.ItemSpans(content)
+			var out []model.Finding
+			for _, f := range fixes {
+				if !lineInItems(content, items, f.Line) {
+					out = append(out, f)
+				}
+			}
+			fixes = out
 		}
 		edits := make([]edit, len(secrets))
 		var kinds []string
@@ -80,12 +97,29 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 		n := len(secrets)
 		out = append(out, s.proposal(model.KindRedactSecret,
 			fmt.Sprintf("Redact %d %s in %s", n, plural(n, "secret", "secrets"), path),
-			fmt.Sprintf("%s holds %s. Memory is injected into every prompt and may be synced, so the %s %s replaced with [REDACTED] and nothing else changes. Rotate the %s too: it has been on disk, and in transcripts.",
-				path, listNames(kinds), plural(n, "secret", "secrets"), plural(n, "is", "are"), plural(n, "credential", "credentials")),
-			contentFindings(s.fileFindings(path, RuleSecret)),
+			fmt.Sprintf("%s holds %s. Memory is injected into every prompt and may be synced, so the %s %s replaced with [REDACTED] and nothing else changes. Rotate the %s too: it has been on disk, and in transcripts.%s",
+				path, listNames(kinds), plural(n, "secret", "secrets"), plural(n, "is", "are"), plural(n, "credential", "credentials"), kept),
+			fixes,
 			[]model.Change{s.update(path, applyEdits(content, edits))}))
 	}
 	return out
+}
+
+// lineInItems reports whether 1-based line n of content lies in one of
+// the claudeCodeItem spans.
+func lineInItems(content []byte, items [][2]int, n int) bool {
+	if n < 1 || len(items) == 0 {
+		return false
+	}
+	off := 0
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(content[off:], '\n')
+		if j < 0 {
+			return false
+		}
+		off += j + 1
+	}
+	return model.InItem(items, off, off+1)
 }
 
 // anchorOf is when a file's relative dates were written: metadata.modified,
@@ -161,6 +195,17 @@ func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find fu
 		}
 		text := string(content)
 		spans := find(text, at)
+		if items := model.ItemSpans(content); len(items) > 0 {
+			// Text in a claudeCodeItem block (a typed prompt) is Claude
+			// Code's record, not the memory: it stays as written.
+			var keep []model.DateSpan
+			for _, sp := range spans {
+				if !model.InItem(items, sp.Start, sp.End) {
+					keep = append(keep, sp)
+				}
+			}
+			spans = keep
+		}
 		if len(spans) == 0 {
 			continue
 		}

@@ -12,7 +12,7 @@ import (
 
 // frontmatterRules are the findings fix-frontmatter can settle.
 var frontmatterRules = []string{RuleFrontmatterMissing, RuleFrontmatterNotAtStart, RuleFrontmatterUnquoted,
-	RuleFrontmatterIncomplete, RuleTypeMissing, RuleTypeInvalid}
+	RuleFrontmatterUnreadable, RuleFrontmatterIncomplete, RuleTypeMissing, RuleTypeInvalid}
 
 // proposeFrontmatterFixes repairs frontmatter Claude Code cannot read or
 // reads without a name, description or type: it adds a missing block, moves
@@ -20,6 +20,8 @@ var frontmatterRules = []string{RuleFrontmatterMissing, RuleFrontmatterNotAtStar
 // fills in a missing name or description, and sets a type the file's name
 // or its invalid type makes clear. A block that does not parse at all, or
 // never closes, is left to a person: guessing its shape could lose text.
+// A claudeCodeItem block is kept byte for byte: no line of it is quoted or
+// replaced, and lines added around it leave it whole.
 func proposeFrontmatterFixes(s *dreamState) []model.Proposal {
 	var out []model.Proposal
 	for _, path := range s.ruleFiles(frontmatterRules...) {
@@ -89,34 +91,60 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 	if doc.Open < 1 || doc.Close <= doc.Open || doc.Close > len(lines) {
 		return content, what, fixes
 	}
+	inItem := itemLines(content, lines)
 	if doc.Status == model.FMTolerant {
 		n := 0
 		for i := doc.Open; i < doc.Close-1; i++ {
+			if inItem[i] {
+				continue
+			}
 			if q, ok := quoteLine(lines[i]); ok {
 				lines[i] = q
 				n++
 			}
 		}
-		if n > 0 {
+		if n > 0 && !doc.ClaudeSeesNone {
 			settle(RuleFrontmatterUnquoted)
 			what = append(what, fmt.Sprintf("%d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, plural(n, "value", "values"), plural(n, "is", "are")))
+		}
+		if n > 0 && doc.ClaudeSeesNone {
+			// Settled only if Claude Code reads the result (checked below).
+			what = append(what, fmt.Sprintf("Claude Code could not parse the block at all, so it saw no name, description or type; %d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, plural(n, "value", "values"), plural(n, "is", "are")))
 		}
 	}
 	fm := doc.FM
 	var insert []string   // new name and description lines, after the opening fence
 	var appendix []string // a new top-level type, before the closing fence
-	if strings.TrimSpace(fm.Name) == "" {
-		if i := keyIndex(lines, doc, "name"); i >= 0 {
+	nameEmpty, descEmpty := strings.TrimSpace(fm.Name) == "", strings.TrimSpace(fm.Description) == ""
+	for _, k := range fm.NotText {
+		// name: 12 is a number to YAML: quoted, it is the name it meant.
+		i := keyIndex(lines, doc, k, false, inItem)
+		if i < 0 {
+			continue
+		}
+		if q, ok := quoteScalarLine(lines[i]); ok {
+			lines[i] = q
+			if k == "name" {
+				nameEmpty = false
+			} else {
+				descEmpty = false
+			}
+			settle(RuleFrontmatterIncomplete)
+			what = append(what, fmt.Sprintf("the %s was not text to YAML (a number or a boolean), so Claude Code read none; it is quoted", k))
+		}
+	}
+	if nameEmpty {
+		if i := keyIndex(lines, doc, "name", false, inItem); i >= 0 {
 			lines[i] = "name: " + yamlScalar(slugName(path)) + nl
 		} else {
 			insert = append(insert, "name: "+yamlScalar(slugName(path))+nl)
 		}
 		what = append(what, "the name was empty; it becomes "+slugName(path)+", from the file name")
 	}
-	if strings.TrimSpace(fm.Description) == "" {
+	if descEmpty {
 		desc := describe(doc.Body(content))
 		if desc != "" {
-			if i := keyIndex(lines, doc, "description"); i >= 0 {
+			if i := keyIndex(lines, doc, "description", false, inItem); i >= 0 {
 				lines[i] = "description: " + yamlScalar(desc) + nl
 			} else {
 				insert = append(insert, "description: "+yamlScalar(desc)+nl)
@@ -124,15 +152,15 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 			what = append(what, "the description was empty; it becomes the memory's first line")
 		}
 	}
-	if strings.TrimSpace(fm.Name) == "" || strings.TrimSpace(fm.Description) == "" {
-		if strings.TrimSpace(fm.Name) != "" || strings.TrimSpace(fm.Description) != "" || describe(doc.Body(content)) != "" {
+	if nameEmpty || descEmpty {
+		if !nameEmpty || !descEmpty || describe(doc.Body(content)) != "" {
 			settle(RuleFrontmatterIncomplete)
 		}
 	}
 	switch {
 	case fm.TypeKey == "":
 		if typ := typeFromName(path); typ != "" {
-			if i := keyIndex(lines, doc, "metadata"); i >= 0 {
+			if i := keyIndex(lines, doc, "metadata", false, inItem); i >= 0 {
 				lines[i] = lines[i] + "  type: " + typ + nl
 			} else {
 				appendix = append(appendix, "type: "+typ+nl)
@@ -143,7 +171,8 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 	default:
 		if _, ok := model.ParseType(fm.Type); !ok {
 			typ := suggestType(fm.Type)
-			if i := keyIndex(lines, doc, "type"); i >= 0 {
+			// The type Claude Code reads: metadata's, over a top-level one.
+			if i := keyIndex(lines, doc, "type", fm.TypeKey == "metadata.type", inItem); i >= 0 {
 				indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
 				lines[i] = indent + "type: " + typ + nl
 				settle(RuleTypeInvalid)
@@ -159,7 +188,49 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		at := doc.Open // after the opening fence (0-based index doc.Open)
 		lines = append(lines[:at], append(insert, lines[at:]...)...)
 	}
-	return []byte(strings.Join(lines, "")), what, fixes
+	out := []byte(strings.Join(lines, ""))
+	back := model.ParseDoc(out)
+	switch {
+	case back.Status != model.FMOK && back.Status != model.FMTolerant, back.ClaudeSeesNone && !doc.ClaudeSeesNone:
+		// A line replaced under a key whose value ran on (name: followed
+		// by a list) can break the block: propose nothing rather than that.
+		return content, nil, nil
+	case doc.Status == model.FMTolerant && doc.ClaudeSeesNone && !back.ClaudeSeesNone:
+		settle(RuleFrontmatterUnreadable)
+	}
+	return out, what, fixes
+}
+
+// itemLines marks the 0-based lines of content (split as lines) that hold a
+// claudeCodeItem block: no fix touches them.
+func itemLines(content []byte, lines []string) map[int]bool {
+	spans := model.ItemSpans(content)
+	if len(spans) == 0 {
+		return nil
+	}
+	out := map[int]bool{}
+	off := 0
+	for i, l := range lines {
+		if model.InItem(spans, off, off+len(l)) {
+			out[i] = true
+		}
+		off += len(l)
+	}
+	return out
+}
+
+// quoteScalarLine double-quotes the plain value of a "key: value" line,
+// so that YAML reads it as a string; ok is false when the value is not a
+// one-line plain scalar (a list, a map, a quoted or block value).
+func quoteScalarLine(line string) (string, bool) {
+	body := strings.TrimRight(line, "\r\n")
+	ending := line[len(body):]
+	k, v, ok := strings.Cut(body, ":")
+	v = strings.TrimSpace(v)
+	if !ok || v == "" || strings.ContainsAny(v[:1], "[{|>&*!'\"#") || strings.Contains(v, " #") {
+		return line, false
+	}
+	return k + ": " + strconv.Quote(v) + ending, true
 }
 
 // splitKeep splits content into lines that keep their endings.
@@ -177,12 +248,13 @@ func splitKeep(content []byte) []string {
 	return out
 }
 
-// keyIndex finds the 0-based line of a frontmatter key, top-level or in
-// metadata; -1 when absent.
-func keyIndex(lines []string, doc model.Doc, key string) int {
+// keyIndex finds the 0-based line of a frontmatter key at the top level
+// (nested false) or indented (nested true), outside the claudeCodeItem
+// lines skip marks; -1 when absent.
+func keyIndex(lines []string, doc model.Doc, key string, nested bool, skip map[int]bool) int {
 	for i := doc.Open; i < doc.Close-1 && i < len(lines); i++ {
 		l := strings.TrimLeft(lines[i], " \t")
-		if strings.HasPrefix(l, key+":") {
+		if (len(l) < len(lines[i])) == nested && strings.HasPrefix(l, key+":") && !skip[i] {
 			return i
 		}
 	}

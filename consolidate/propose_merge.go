@@ -263,6 +263,22 @@ func (s *dreamState) mergeGroup(g DupGroup, drop []string, flagged map[string][]
 		fmt.Fprintf(&why, "Every line of %s is already in it. ", listNames(silent))
 	}
 	fmt.Fprintf(&why, "Then %s %s deleted", listNames(drop), plural(len(drop), "is", "are"))
+	var items []string
+	for _, p := range drop {
+		if s.docs[p].FM.Item.Present {
+			items = append(items, p)
+		}
+	}
+	if len(items) > 0 {
+		// Claude Code's record of the item (its id, consent, promotions)
+		// cannot be merged faithfully: it goes whole, into the journal.
+		its := map[bool]string{true: "its", false: "their"}[len(items) == 1]
+		if len(items) == len(drop) {
+			fmt.Fprintf(&why, " with %s metadata.claudeCodeItem, kept whole in memtui's journal", its)
+		} else {
+			fmt.Fprintf(&why, " (%s with %s metadata.claudeCodeItem, kept whole in memtui's journal)", listNames(items), its)
+		}
+	}
 	if ixNote != "" {
 		why.WriteString("; " + ixNote)
 	}
@@ -589,16 +605,17 @@ func (m *linkMap) breaks(name string) bool {
 	return m.gone[n] && !m.known[n]
 }
 
-// repoint rewrites, outside code, every [[name]] that breaks to name the
+// repoint rewrites, outside code and claudeCodeItem blocks, every [[name]] that breaks to name the
 // survivor (alias and #anchor kept), and reports how many it rewrote.
 func (m *linkMap) repoint(content []byte) ([]byte, int) {
 	text := string(content)
 	ws := wikilinks(text)
+	items := model.ItemSpans(content) // a claudeCodeItem block stays as written
 	n := 0
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
-		if !m.breaks(w.name) {
+		if !m.breaks(w.name) || model.InItem(items, w.off, w.off+2) {
 			continue
 		}
 		start := w.off + 2

@@ -38,8 +38,12 @@ func proposePrunes(s *dreamState) []model.Proposal {
 				why += fmt.Sprintf("; its %d index %s go%s with it", n, plural(n, "entry", "entries"), map[bool]string{true: "es", false: ""}[n == 1])
 			}
 		}
+		kept := "It is kept in memtui's journal, so undo brings it back."
+		if doc.FM.Item.Present {
+			kept = "It is kept in memtui's journal, its metadata.claudeCodeItem with it, so undo brings it back as it was."
+		}
 		out = append(out, s.proposal(model.KindPrune, "Prune "+f.Path,
-			why+". A memory with nothing in it only costs recall and index space. It is kept in memtui's journal, so undo brings it back.",
+			why+". A memory with nothing in it only costs recall and index space. "+kept,
 			fixes, changes))
 	}
 	return out

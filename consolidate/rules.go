@@ -35,15 +35,19 @@ const (
 	RuleFrontmatterMissing    = "frontmatter-missing"
 	RuleFrontmatterNotAtStart = "frontmatter-not-at-start"
 	RuleFrontmatterInvalid    = "frontmatter-invalid"
+	RuleFrontmatterUnreadable = "frontmatter-unreadable"
 	RuleFrontmatterUnquoted   = "frontmatter-unquoted"
 	RuleFrontmatterIncomplete = "frontmatter-incomplete"
 	RuleTypeMissing           = "type-missing"
 	RuleTypeInvalid           = "type-invalid"
+	RuleDescriptionTooLong    = "description-too-long"
 	RuleNameDuplicate         = "name-duplicate"
 	RuleWikilinkBroken        = "wikilink-broken"
 	RuleRelativeDate          = "relative-date"
 	RuleDateMissingYear       = "date-missing-year"
 	RuleRecallTruncated       = "recall-truncated"
+	RuleRecallNearLimit       = "recall-near-limit"
+	RuleContinuationChain     = "continuation-chain"
 	RuleEncoding              = "encoding"
 	RuleSecret                = "secret"
 	RuleDuplicateMemory       = "duplicate-memory"
@@ -78,16 +82,20 @@ var ruleList = []Rule{
 
 	{RuleFrontmatterMissing, model.Warning, "a topic file without frontmatter: no name, description or type"},
 	{RuleFrontmatterNotAtStart, model.Warning, "text before the opening ---, so Claude Code sees no frontmatter"},
-	{RuleFrontmatterInvalid, model.Error, "frontmatter that no parse recovers, or no closing fence in the first 30 lines"},
-	{RuleFrontmatterUnquoted, model.Warning, "frontmatter that strict YAML rejects but a tolerant parse recovers"},
-	{RuleFrontmatterIncomplete, model.Warning, "frontmatter with an empty name or description"},
-	{RuleTypeMissing, model.Warning, "no type, neither top-level nor under metadata"},
-	{RuleTypeInvalid, model.Warning, "a type outside user, feedback, project and reference"},
+	{RuleFrontmatterInvalid, model.Error, "frontmatter that no parse recovers, or no closing fence in the first 30 lines or 64 KiB"},
+	{RuleFrontmatterUnreadable, model.Error, "frontmatter only memtui's tolerant parse reads: Claude Code's own (strict YAML, then one retry quoting values) fails, so it sees no name, description or type"},
+	{RuleFrontmatterUnquoted, model.Warning, "frontmatter that strict YAML rejects but Claude Code's retry, quoting values, reads"},
+	{RuleFrontmatterIncomplete, model.Warning, "frontmatter with an empty name or description (a missing description is what Claude Code flags after a write, in recall mode)"},
+	{RuleTypeMissing, model.Warning, "no type, neither under metadata nor top-level"},
+	{RuleTypeInvalid, model.Warning, "a type that is not exactly user, feedback, project or reference (not trimmed, case-sensitive, a string); metadata.type wins over a top-level type"},
+	{RuleDescriptionTooLong, model.Warning, "a description over 300 UTF-16 units, which Claude Code flags after a write (in recall mode)"},
 	{RuleNameDuplicate, model.Warning, "two memories share one name"},
 	{RuleWikilinkBroken, model.Info, "a [[wikilink]] to a memory that does not exist (yet)"},
 	{RuleRelativeDate, model.Warning, "a relative date (\"tomorrow\", \"next week\") that loses its meaning over time"},
 	{RuleDateMissingYear, model.Info, "a month and day written without a year"},
-	{RuleRecallTruncated, model.Warning, "over 4,096 bytes or 200 lines: recall injects only the start"},
+	{RuleRecallTruncated, model.Error, "over 4,096 bytes or 200 lines: recall injects only the start, and Claude Code flags it after a write (in recall mode)"},
+	{RuleRecallNearLimit, model.Warning, "at 80% or more of the recall cap (4,096 bytes or 200 lines, the larger fraction), which Claude Code flags after a write (in recall mode)"},
+	{RuleContinuationChain, model.Warning, "a file such as notes-2.md beside notes.md (or notes-02.md beside notes-01.md): a continuation recall rarely finds, which Claude Code flags after a write (in recall mode)"},
 	{RuleEncoding, model.Warning, "a byte-order mark, invalid UTF-8 or NUL bytes"},
 	{RuleSecret, model.Error, "a credential or key written into memory"},
 	{RuleDuplicateMemory, model.Warning, "two or more memories that say the same thing"},

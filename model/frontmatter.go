@@ -2,10 +2,14 @@ package model
 
 import "time"
 
-// FrontmatterMaxLines is how far Claude Code looks for the closing fence when
-// it scans a memory directory (FRONTMATTER_MAX_LINES): frontmatter that does
-// not close within the first 30 lines parses as none.
-const FrontmatterMaxLines = 30
+// FrontmatterMaxLines and FrontmatterMaxBytes are the head Claude Code reads
+// of each file when it scans a memory directory (facts doc 4.1): the first
+// 30 lines, at most 65,536 bytes. Frontmatter that does not close within
+// both parses as none.
+const (
+	FrontmatterMaxLines = 30
+	FrontmatterMaxBytes = 65536
+)
 
 // FMStatus says what state a file's frontmatter is in.
 type FMStatus int
@@ -14,10 +18,10 @@ type FMStatus int
 const (
 	FMNone       FMStatus = iota // no frontmatter at all
 	FMOK                         // strict YAML parsed it
-	FMTolerant                   // strict YAML failed; the tolerant line parse recovered it
+	FMTolerant                   // strict YAML failed; a retry that quotes values recovered it (see Doc.ClaudeSeesNone)
 	FMInvalid                    // neither parse recovers it
-	FMUnclosed                   // an opening fence with no closing fence in the first 30 lines
-	FMNotAtStart                 // a fenced block exists, but text (or a BOM) precedes it
+	FMUnclosed                   // an opening fence with no closing fence in the first 30 lines (or 64 KiB)
+	FMNotAtStart                 // a fenced block exists, but text precedes it
 )
 
 var fmStatusNames = [...]string{"none", "ok", "tolerant", "invalid", "unclosed", "not-at-start"}
@@ -42,16 +46,27 @@ const (
 )
 
 // Frontmatter is what memtui reads from a memory's YAML header, from either
-// generation.
+// generation, normalised as Claude Code 2.1.332 normalises it (facts doc
+// 2.2, "Parsing on read").
 type Frontmatter struct {
+	// Name and Description come from the top level only (metadata.name and
+	// metadata.description are never used), and only when the value is a
+	// string: as written, not trimmed. A number, a list or a null gives "".
 	Name        string
 	Description string
-	HasName     bool // the key is present (possibly empty)
+	HasName     bool // the top-level key is present (possibly empty, possibly not text)
 	HasDesc     bool
-	// Type is the raw type value as written; TypeKey is "type" for a
-	// top-level key, "metadata.type" for the current shape, "" when absent.
-	// When both are present the top-level one wins, as Claude Code's
-	// normaliser folds the top-level key into metadata over the old value.
+	// NotText lists "name" and "description" when the key is there but its
+	// value is not a string (12, true, a list): Claude Code reads no name
+	// or description from it.
+	NotText []string
+	// Type is the type value as written, not trimmed (a value that is not
+	// a string comes back in YAML's flow form, such as "[user]", so that it
+	// can be reported); TypeKey is where it was read: "metadata.type" or
+	// "type", "" when neither is there. metadata.type wins over a top-level
+	// type: Claude Code folds the top-level keys into metadata and overlays
+	// the metadata map on them. A type is valid only when ParseType accepts
+	// it exactly.
 	Type    string
 	TypeKey string
 	// OriginSessionID is the first session that wrote the file:
@@ -66,6 +81,9 @@ type Frontmatter struct {
 	Generation   Generation
 	// Keys lists the top-level keys in order of appearance.
 	Keys []string
+	// Item is metadata.claudeCodeItem, folded; Item.Present is false when
+	// the file has none.
+	Item ClaudeCodeItem
 }
 
 // Doc is a memory file split into frontmatter and body.
@@ -83,7 +101,29 @@ type Doc struct {
 	BodyStart int
 	BodyLine  int
 	// BOM is true when the content starts with a UTF-8 byte-order mark.
+	// Claude Code strips one before it matches the frontmatter, so the
+	// fields behind it are read as usual.
 	BOM bool
+	// ClaudeSeesNone is set with FMTolerant when Claude Code's own parse
+	// fails where memtui's tolerant reading does not: strict YAML rejects
+	// the block and so does Claude Code's single retry, which quotes only
+	// top-level plain values holding one of {}[]*&#!|>%@` or ": " (or YAML
+	// reads the block as something other than a map, where Claude Code
+	// does not retry). Claude Code then reads the frontmatter as empty: no
+	// name, description or type, whatever FM holds.
+	ClaudeSeesNone bool
+}
+
+// Claude returns the frontmatter as Claude Code's scan reads it: FM when
+// Claude Code parses the block, else nothing (no frontmatter, a block that
+// does not close within the head it reads, text before the fence, or YAML
+// only memtui's tolerant reading recovers).
+func (d Doc) Claude() Frontmatter {
+	switch {
+	case d.Status == FMOK, d.Status == FMTolerant && !d.ClaudeSeesNone:
+		return d.FM
+	}
+	return Frontmatter{}
 }
 
 // Body returns the part of content after the frontmatter.

@@ -16,12 +16,13 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // ParseDoc splits a memory file into frontmatter and body the way Claude Code
 // reads it, and says what is wrong with the frontmatter if anything.
 //
-// Claude Code matches /^---\s*\n([\s\S]*?)---\s*\n?/ against the first 30
-// lines of the file (memoryScan.ts, frontmatterParser.ts). So the opening
-// fence must sit at byte 0, and the block closes at the first "---" after it,
-// wherever that falls. A byte-order mark defeats the match; ParseDoc notes
-// the BOM and parses past it, so the encoding check can explain why Claude
-// Code sees nothing, while the other checks still see the fields.
+// Claude Code 2.1.332 strips one leading byte-order mark, then matches
+// /^---\s*\n([\s\S]*?)---\s*\n?/ against the head of the file its scan
+// reads: the first 30 lines, at most 65,536 bytes (facts doc 2.2 and 4.1).
+// So the opening fence must sit at the start (after the BOM), and the block
+// closes at the first "---" after it, wherever that falls, even mid-line;
+// \s* may swallow blank lines. ParseDoc notes the BOM (Doc.BOM) and reads
+// past it, as Claude Code does.
 func ParseDoc(content []byte) Doc {
 	d := Doc{BodyLine: 1}
 	start := 0
@@ -150,6 +151,12 @@ func parseBlock(d *Doc, content []byte, fenceStart, bodyFrom int, head []byte) {
 		d.Problem = fmt.Sprintf("no closing --- within the first %d lines", FrontmatterMaxLines)
 		return
 	}
+	if bodyFrom+end+3 > FrontmatterMaxBytes {
+		// The fence lies past the bytes the scan reads: it sees no fence.
+		d.Status = FMUnclosed
+		d.Problem = fmt.Sprintf("no closing --- within the first %d bytes (64 KiB)", FrontmatterMaxBytes)
+		return
+	}
 	block := content[bodyFrom : bodyFrom+end]
 	// The closing fence consumes ---\s*\n? : trailing whitespace (even
 	// newlines, greedily) and then an optional \n.
@@ -177,8 +184,11 @@ func lineNumber(content []byte, base, off int) int {
 	return 1 + bytes.Count(content[base:off], []byte{'\n'})
 }
 
-// decode parses the YAML block, trying the cheap path, strict YAML, then the
-// tolerant recovery.
+// decode parses the YAML block as Claude Code does: strict YAML (through a
+// cheap path for the usual shapes), then Claude Code's single retry that
+// quotes values. When both fail, memtui's tolerant recovery still reads
+// what it can, for the checks and the fixes, and the Doc says Claude Code
+// sees none of it.
 func decode(d *Doc, block []byte) {
 	if fm, ok := fastParse(block); ok {
 		d.FM = fm
@@ -187,23 +197,113 @@ func decode(d *Doc, block []byte) {
 	}
 	var node yaml.Node
 	err := yaml.Unmarshal(block, &node)
+	retry := true
 	if err == nil {
 		if fm, ok := fromNode(&node); ok {
 			d.FM = fm
 			d.Status = FMOK
 			return
 		}
+		// YAML reads it, as something other than a map: Claude Code
+		// takes that as frontmatter without fields and does not retry.
 		err = fmt.Errorf("frontmatter is not a mapping of keys to values")
+		retry = false
 	}
 	strictErr := cleanYAMLError(err)
+	if retry {
+		if fm, n, ok := claudeRetry(block); ok {
+			d.FM = fm
+			d.Status = FMTolerant
+			d.Problem = fmt.Sprintf("strict YAML fails (%s); Claude Code's retry, quoting %d %s, reads it", strictErr, n, map[bool]string{true: "value", false: "values"}[n == 1])
+			return
+		}
+	}
 	if fm, how, ok := tolerantParse(block); ok {
 		d.FM = fm
 		d.Status = FMTolerant
-		d.Problem = fmt.Sprintf("strict YAML fails (%s); %s", strictErr, how)
+		d.ClaudeSeesNone = true
+		if retry {
+			d.Problem = fmt.Sprintf("strict YAML fails (%s), and so does Claude Code's retry that quotes values; %s", strictErr, how)
+		} else {
+			d.Problem = fmt.Sprintf("YAML reads the block as something other than keys and values; %s", how)
+		}
 		return
 	}
 	d.Status = FMInvalid
 	d.Problem = strictErr
+}
+
+// claudeSpecial is the set of characters that make Claude Code's retry
+// quote a value (with ": ", checked apart).
+const claudeSpecial = "{}[]*&#!|>%@`"
+
+// claudeRequote rewrites block the way Claude Code's retry does before it
+// parses the YAML a second time (facts doc 2.2 step 3; the line shape is
+// that of frontmatterParser.ts in 2.1.88): the block is split at "\n"; a
+// line that is a top-level "key: value" (key of ASCII letters, '_' and
+// '-', at least one whitespace character after the colon, then a value
+// that runs to the end of the line and holds no line terminator, so a line
+// ending in "\r" never matches) has its value double-quoted, with '\\' and
+// '"' escaped, when the value is not already quoted (starting and ending
+// with the same quote) and holds one of {}[]*&#!|>%@` or ": ". n is how
+// many lines it rewrote.
+func claudeRequote(block []byte) (out []byte, n int) {
+	lines := strings.Split(string(block), "\n")
+	for i, line := range lines {
+		k := 0
+		for k < len(line) && (line[k] >= 'a' && line[k] <= 'z' || line[k] >= 'A' && line[k] <= 'Z' || line[k] == '_' || line[k] == '-') {
+			k++
+		}
+		if k == 0 || k >= len(line) || line[k] != ':' {
+			continue
+		}
+		// \s+ then .+ to the end: the whitespace run is greedy but leaves
+		// the value at least one character.
+		v := k + 1
+		for v < len(line) {
+			r, size := utf8.DecodeRuneInString(line[v:])
+			if !isJSSpace(r) {
+				break
+			}
+			v += size
+		}
+		if v == k+1 || v == len(line) {
+			// No whitespace after the colon; or nothing but whitespace,
+			// where the regexp's value is a whitespace character: nothing
+			// to quote either way.
+			continue
+		}
+		value := line[v:]
+		if strings.ContainsAny(value, "\r\u2028\u2029") {
+			continue // "." matches no line terminator, and "$" is the end of the line
+		}
+		if len(value) > 0 && (value[0] == '"' && value[len(value)-1] == '"' || value[0] == '\'' && value[len(value)-1] == '\'') {
+			continue
+		}
+		if !strings.ContainsAny(value, claudeSpecial) && !strings.Contains(value, ": ") {
+			continue
+		}
+		esc := strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
+		lines[i] = line[:k] + `: "` + esc + `"`
+		n++
+	}
+	return []byte(strings.Join(lines, "\n")), n
+}
+
+// claudeRetry is Claude Code's second parse: YAML over claudeRequote's
+// rewrite. ok is false when the retry changes nothing, fails, or reads
+// something other than a map.
+func claudeRetry(block []byte) (Frontmatter, int, bool) {
+	requoted, n := claudeRequote(block)
+	if n == 0 {
+		return Frontmatter{}, 0, false
+	}
+	var node yaml.Node
+	if yaml.Unmarshal(requoted, &node) != nil {
+		return Frontmatter{}, n, false
+	}
+	fm, ok := fromNode(&node)
+	return fm, n, ok
 }
 
 func cleanYAMLError(err error) string {
@@ -236,17 +336,64 @@ func fromNode(n *yaml.Node) (Frontmatter, bool) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i].Value, n.Content[i+1]
 		fm.Keys = append(fm.Keys, k)
-		if k == "metadata" && v.Kind == yaml.MappingNode {
+		switch {
+		case k == "metadata" && v.Kind == yaml.MappingNode:
 			fm.Generation = GenCurrent
 			for j := 0; j+1 < len(v.Content); j += 2 {
-				fm.setMeta(v.Content[j].Value, scalarString(v.Content[j+1]))
+				mk, mv := v.Content[j].Value, v.Content[j+1]
+				if mk == itemKey && itemDeref(mv).Kind != yaml.ScalarNode {
+					fm.Item = itemFromNode(mv)
+					fm.Item.Key = "metadata." + itemKey
+					continue
+				}
+				fm.setMeta(mk, scalarString(mv))
 			}
-			continue
+		case k == itemKey && itemDeref(v).Kind != yaml.ScalarNode:
+			if fm.Item.Key != "metadata."+itemKey {
+				fm.Item = itemFromNode(v)
+				fm.Item.Key = itemKey
+			}
+		case k == "name" || k == "description":
+			// Only a string counts; a number, a boolean or a list is no
+			// name or description to Claude Code.
+			text, null := textValue(v)
+			fm.setTop(k, text)
+			if !null && !isText(itemDeref(v)) {
+				fm.NotText = append(fm.NotText, k)
+			}
+		default:
+			fm.setTop(k, scalarString(v))
 		}
-		fm.setTop(k, scalarString(v))
 	}
 	fm.finish()
 	return fm, true
+}
+
+// isText reports whether a YAML node is a string to Claude Code, whose
+// YAML reads the core schema: a string, or what YAML 1.1 would read as a
+// timestamp (the core schema has no timestamps).
+func isText(n *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode {
+		return false
+	}
+	switch n.ShortTag() {
+	case "!!str", "!!timestamp":
+		return true
+	}
+	return false
+}
+
+// textValue is a node's string value, "" when it is not a string; null is
+// true for a null (which is no value rather than a value of another kind).
+func textValue(n *yaml.Node) (s string, null bool) {
+	n = itemDeref(n)
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return "", true
+	}
+	if isText(n) {
+		return n.Value, false
+	}
+	return "", false
 }
 
 // scalarString renders a YAML value as the text a reader sees; nulls are
@@ -273,6 +420,10 @@ func scalarString(n *yaml.Node) string {
 	}
 }
 
+// setTop records a top-level key. Claude Code folds the top-level keys
+// other than name and description into metadata and overlays the metadata
+// map on them, so a key metadata also holds (type, originSessionId,
+// modified, claudeCodeItem) is read from metadata, whichever comes first.
 func (fm *Frontmatter) setTop(k, v string) {
 	switch k {
 	case "name":
@@ -280,9 +431,9 @@ func (fm *Frontmatter) setTop(k, v string) {
 	case "description":
 		fm.Description, fm.HasDesc = v, true
 	case "type":
-		// The top-level key wins over metadata.type: Claude Code's
-		// normaliser folds top-level keys into metadata over the old value.
-		fm.Type, fm.TypeKey = v, "type"
+		if fm.TypeKey != "metadata.type" {
+			fm.Type, fm.TypeKey = v, "type"
+		}
 		if fm.Generation == GenUnknown {
 			fm.Generation = GenLegacy
 		}
@@ -294,35 +445,34 @@ func (fm *Frontmatter) setTop(k, v string) {
 		if fm.Modified == "" {
 			fm.Modified = v
 		}
+	case itemKey:
+		if fm.Item.Key != "metadata."+itemKey {
+			fm.Item = itemScalar(v)
+			fm.Item.Key = itemKey
+		}
 	}
 }
 
+// setMeta records a key under metadata:. metadata.name and
+// metadata.description are not read: Claude Code takes those two from the
+// top level only.
 func (fm *Frontmatter) setMeta(k, v string) {
 	switch k {
 	case "type":
-		if fm.TypeKey != "type" {
-			fm.Type, fm.TypeKey = v, "metadata.type"
-		}
+		fm.Type, fm.TypeKey = v, "metadata.type"
 	case "originSessionId":
 		fm.OriginSessionID = v
 	case "modified":
 		fm.Modified = v
-	case "name": // seen in hand-edited files; top-level wins
-		if !fm.HasName {
-			fm.Name, fm.HasName = v, true
-		}
-	case "description":
-		if !fm.HasDesc {
-			fm.Description, fm.HasDesc = v, true
-		}
+	case itemKey:
+		fm.Item = itemScalar(v)
+		fm.Item.Key = "metadata." + itemKey
 	}
 }
 
-// finish derives the parsed fields.
+// finish derives the parsed fields. Nothing is trimmed: Claude Code
+// compares the type exactly and takes " " as a description.
 func (fm *Frontmatter) finish() {
-	fm.Name = strings.TrimSpace(fm.Name)
-	fm.Description = strings.TrimSpace(fm.Description)
-	fm.Type = strings.TrimSpace(fm.Type)
 	if fm.Modified != "" {
 		fm.ModifiedTime = parseTimestamp(fm.Modified)
 	}
@@ -402,15 +552,19 @@ func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
 				inMap, children, childIndent, childSeen = k, 0, 0, childSeen[:0]
 				continue
 			}
+			if !requoted && (k == "name" || k == "description") && mayNotBeText(v) {
+				return fm, false // YAML may read a number or a boolean: let it decide
+			}
 			fm.setTop(k, v)
 			continue
 		}
 		if inMap == "" || (childIndent != 0 && indent != childIndent) {
 			return fm, false
 		}
-		if requoted && inMap != "metadata" {
+		if inMap != "metadata" && (requoted || readKey(inMap)) {
 			// YAML renders such a mapping as the key's value (see
-			// scalarString), which the fast path does not.
+			// scalarString), or reads it as no text, which the fast path
+			// does not.
 			return fm, false
 		}
 		childIndent = indent
@@ -428,6 +582,35 @@ func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
 	closeMap()
 	fm.finish()
 	return fm, true
+}
+
+// readKey reports whether a top-level key is one whose value memtui reads.
+func readKey(k string) bool {
+	switch k {
+	case "name", "description", "type", "originSessionId", "modified", itemKey:
+		return true
+	}
+	return false
+}
+
+// mayNotBeText reports whether YAML might read the plain scalar v as
+// something other than a string (a number, a boolean, null): anything
+// starting like a number, and the words YAML reserves. None of those holds
+// a space (a timestamp may, and reads as text here), so a description,
+// which nearly always does, stays on the fast path.
+func mayNotBeText(v string) bool {
+	if strings.IndexByte(v, ' ') >= 0 {
+		return false
+	}
+	switch v[0] {
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '+', '-', '.', '~', '<':
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "true", "false", "null":
+		return true
+	}
+	return false
 }
 
 // plainKey splits a line at its first colon when what precedes it (at most

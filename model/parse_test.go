@@ -93,9 +93,9 @@ func TestParseDocShapes(t *testing.T) {
 			status: FMInvalid, open: 1, close: 4, bodyLine: 5,
 		},
 		{
-			name:   "both type keys: top level wins",
+			name:   "both type keys: metadata.type wins, as Claude Code overlays metadata on the top-level keys",
 			in:     "---\nname: both\ndescription: d\ntype: user\nmetadata:\n  type: project\n---\n",
-			status: FMOK, fmName: "both", desc: "d", typ: "user", typeKey: "type", gen: GenCurrent,
+			status: FMOK, fmName: "both", desc: "d", typ: "project", typeKey: "metadata.type", gen: GenCurrent,
 			open: 1, close: 7, bodyLine: 8,
 		},
 		{
@@ -178,6 +178,9 @@ func FuzzParseDoc(f *testing.F) {
 		"---\r\nname: a\r\n---\r\n",
 		"---\nname: -x\ndescription: 12\ntype: true\n---\n",
 		"---\nname: a #b\n---\n",
+		"---\nname: 12\ndescription: true\ntype: 1.5\n---\n",
+		"---\nname: .5\ndescription: 0x1F\nmetadata:\n  claudeCodeItem: x\n---\n",
+		"---\nname: 3 ways\ndescription: 2001-12-14 21:59:43.10 -5\n---\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -214,7 +217,8 @@ func FuzzParseDoc(f *testing.F) {
 		if !ok {
 			t.Fatalf("fast path accepted %q but YAML does not read a mapping", block)
 		}
-		if fast.Name != slow.Name || fast.Description != slow.Description || fast.Type != slow.Type || fast.TypeKey != slow.TypeKey || fast.Modified != slow.Modified && !fast.ModifiedTime.Equal(slow.ModifiedTime) {
+		if fast.Name != slow.Name || fast.Description != slow.Description || fast.Type != slow.Type || fast.TypeKey != slow.TypeKey || fast.Modified != slow.Modified && !fast.ModifiedTime.Equal(slow.ModifiedTime) ||
+			!reflect.DeepEqual(fast.NotText, slow.NotText) || fast.HasName != slow.HasName || fast.HasDesc != slow.HasDesc || fast.Item != slow.Item {
 			t.Fatalf("fast and YAML disagree on %q:\nfast %+v\nyaml %+v", block, fast, slow)
 		}
 	})

@@ -268,8 +268,9 @@ func (t memType) String() string { return memTypeNames[t] }
 // declares none, invalid when the frontmatter cannot be read or the type is
 // not one Claude Code knows.
 func typeOf(doc model.Doc) memType {
-	switch doc.Status {
-	case model.FMInvalid, model.FMUnclosed:
+	switch {
+	case doc.Status == model.FMInvalid, doc.Status == model.FMUnclosed, doc.ClaudeSeesNone:
+		// (ClaudeSeesNone: memtui recovers a type Claude Code never reads.)
 		return typeInvalid
 	}
 	if doc.FM.TypeKey == "" {

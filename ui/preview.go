@@ -219,7 +219,15 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 	size := " · " + model.FormatFileSize(int(f.Size))
 	kvStyled("file", truncLeft(safe.ShowLine(tilde(dd.d.Path, c.home)+"/"+f.Path), max(width-12-len(size), 10))+st.Faint.Render(size))
 	if doc.Status != model.FMOK && doc.Status != model.FMNone {
-		kvStyled("frontmatter", st.Sev[model.Warning].Render(doc.Status.String())+" "+safe.ShowLine(doc.Problem))
+		sev, status := model.Warning, doc.Status.String()
+		if doc.ClaudeSeesNone {
+			// memtui reads the fields above; Claude Code reads none.
+			sev, status = model.Error, "unreadable to Claude Code"
+		}
+		kvStyled("frontmatter", st.Sev[sev].Render(status)+" "+safe.ShowLine(doc.Problem))
+	}
+	if line := itemLine(fm.Item); line != "" {
+		lines = append(lines, st.Faint.Render(ansi.Truncate(line, max(width, 1), "…")))
 	}
 	if written, cwd, origin := provenanceLines(c, dd, f.Path, fm.OriginSessionID); len(written) > 0 {
 		for i, w := range written {
@@ -236,6 +244,21 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 	lines = append(lines, findingLines(c, dd.byFile[f.Path], width)...)
 	lines = append(lines, st.Faint.Render(strings.Repeat("─", max(width, 1))))
 	return strings.Join(lines, "\n")
+}
+
+// itemLine folds Claude Code's metadata.claudeCodeItem (its record of the
+// memory: ids, consent, state, promotions; recall strips it) to one line,
+// so that it reads as bookkeeping, not as noise. The source view (v)
+// shows it whole. "" when the file has none.
+func itemLine(it model.ClaudeCodeItem) string {
+	if !it.Present {
+		return ""
+	}
+	line := "claudeCodeItem: " + safe.ShowLine(it.Summary()) + " (folded)"
+	if !it.Valid() {
+		line = "claudeCodeItem: " + safe.ShowLine(it.Summary()) + " (folded; ignored by Claude Code, as its schema rejects it: " + safe.ShowLine(it.Problem) + ")"
+	}
+	return line
 }
 
 // findingLines lists findings under a header, wrapped to width.

@@ -40,12 +40,13 @@
 // rule, project slug, file relative to the memory dir and 1-based line. The
 // conventions follow consolidate/files.go:
 //   - line 0: whole-file or whole-directory findings (recall-truncated,
-//     stale-memory, memory-orphan, duplicate-memory, index-near-limit,
-//     index-missing, memdir-empty);
+//     recall-near-limit, continuation-chain, stale-memory, memory-orphan,
+//     duplicate-memory, index-near-limit, index-missing, memdir-empty);
 //   - line 1 (the opening fence or the first line): frontmatter-missing,
-//     frontmatter-invalid, frontmatter-not-at-start, frontmatter-incomplete,
-//     type-missing, encoding for a BOM;
+//     frontmatter-invalid, frontmatter-unreadable, frontmatter-not-at-start,
+//     frontmatter-incomplete, type-missing, encoding for a BOM;
 //   - the line of the key or text: frontmatter-unquoted, type-invalid,
+//     description-too-long,
 //     name-duplicate (reported on the second file in path order only),
 //     provenance-swept (the originSessionId line), relative-date,
 //     date-missing-year, secret, wikilink-broken, memory-stub (first body line);
