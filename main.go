@@ -185,7 +185,7 @@ checks them like its own.`,
 	fd := dream.Flags()
 	fd.BoolVar(&df.json, "json", false, "print proposals as JSON")
 	fd.StringSliceVar(&df.kinds, "kind", nil, "only these kinds (reindex, merge, prune, absolutize-dates, add-year, redact-secret, fix-frontmatter, restore-lost)")
-	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (deletes there do not propagate)")
+	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (team stores, synced to other people)")
 	fd.StringVar(&df.proposer, "proposer", "", "run `CMD` for each memory directory and review its proposals instead of memtui's")
 	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "kill a --proposer command, and everything it started, after this long")
 	fd.BoolVar(&df.apply, "apply", false, "write the proposals (a dry run unless --yes is given too)")
