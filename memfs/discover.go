@@ -337,10 +337,10 @@ func (d *discoverer) readSetting(path string, sc scope, project string) *setting
 	return &setting{sc: sc, source: path, line: v.line, value: v.value}
 }
 
-// shadowAbove names what decides the memory dir before settings of scope
-// sc are read: a valid env override, else policy settings that define
-// autoMemoryDirectory (for a project's own settings; the user scope is
-// judged per project below them and globally here); "" when nothing.
+// shadowAbove names what decides the memory dir before local, project and
+// user settings are read: a valid env override, else policy settings that
+// define autoMemoryDirectory (even as "" or a value Claude Code rejects:
+// the default dir then); "" when nothing.
 func (d *discoverer) shadowAbove() string {
 	switch {
 	case d.envWins:

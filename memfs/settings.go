@@ -200,7 +200,7 @@ func judgeSetting(v setting, j settingJudgement) (string, *model.ConfigProblem) 
 	case j.shadow != "" && v.value == "":
 		return "", nil
 	case j.shadow != "":
-		detail = fmt.Sprintf("Claude Code would reject autoMemoryDirectory %q in %s because %s; it does not use it now, as %s sets the memory directory first",
+		detail = fmt.Sprintf("Claude Code would reject autoMemoryDirectory %q in %s because %s; it does not use it now, as %s decides the memory directory first",
 			v.value, where, reason, j.shadow)
 	case v.value == "" && len(j.lower) == 0:
 		return "", nil

@@ -184,7 +184,8 @@ func (n VersionNotice) Compact() string {
 	return safe.ShowLine(strings.Join(parts, " · "))
 }
 
-// Version writes the notice's line after a report; nothing when it is "".
+// Version writes the notice's line after a report's summary; nothing when
+// it is "".
 func Version(w io.Writer, n VersionNotice, st lipgloss.Style, home string) error {
 	line := n.Line(home)
 	if line == "" {
