@@ -84,6 +84,10 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	// memory dir is wrong) but say where provenance and use may be
 	// incomplete: every form of the report shows them.
 	probs := report.TranscriptProblems(scan.Projects)
+	// The Claude Code versions the transcripts show, against the one
+	// memtui follows: one line after the text report's summary (before
+	// the transcript problems, which --verbose lists at length).
+	versions := report.ClaudeCodeVersions(scan.Projects)
 	if lf.json {
 		err = report.JSON(stdout, shown, sum, probs)
 	} else {
@@ -95,11 +99,17 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 			// tenth of the run on a large tree).
 			err = report.Text(stdout, shown, sum, report.Styles{}, home, termWidth(stdout))
 			if err == nil {
+				err = report.Version(stdout, versions, lipgloss.NewStyle(), home)
+			}
+			if err == nil {
 				err = report.Problems(stdout, probs, lipgloss.NewStyle(), home, lf.verbose, moreProblems)
 			}
 		} else {
 			st := report.DefaultStyles(darkBackground(stdout, w.Profile))
 			err = report.Text(w, shown, sum, st, home, termWidth(stdout))
+			if err == nil {
+				err = report.Version(w, versions, st.Severity[model.Info], home)
+			}
 			if err == nil {
 				err = report.Problems(w, probs, st.Severity[model.Warning], home, lf.verbose, moreProblems)
 			}

@@ -211,6 +211,8 @@ func TestHostileTree(t *testing.T) {
 		{"undo-list/json", plain, hostile.JSON, []string{"undo", "--list", "--json"}},
 		{"journal-prune-dry-run/piped", plain, hostile.Plain, []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
 		{"journal-prune-dry-run/terminal", colour, hostile.Terminal, []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
+		{"version/piped", plain, hostile.Plain, []string{"version"}},
+		{"version/json", plain, hostile.JSON, []string{"version", "--json"}},
 	}
 	outs := map[string]outcome{}
 	for _, p := range paths {
@@ -258,6 +260,25 @@ func TestHostileTree(t *testing.T) {
 		})
 	}
 
+	// The tree's sessions ran Claude Code 2.1.226: lint's summary names
+	// the projects on it, the one whose cwd holds escapes shown escaped.
+	t.Run("attack/version-line-escaped", func(t *testing.T) {
+		for _, name := range []string{"lint/piped", "lint-verbose/piped"} {
+			o := outs[name]
+			if !ranCleanly(t, o) {
+				continue
+			}
+			var line string
+			for _, l := range strings.Split(o.stdout, "\n") {
+				if strings.HasPrefix(l, "claude code: ") {
+					line = l
+				}
+			}
+			if !strings.Contains(line, safe.ShowLine(tr.EscRoot)+" (2.1.226)") || !strings.Contains(line, "last ran 2.1.261 or older") {
+				t.Errorf("%s: the version line does not name %q escaped:\n%s", name, safe.ShowLine(tr.EscRoot), hostile.Visible(line))
+			}
+		}
+	})
 	t.Run("attack/override-dir-shown", func(t *testing.T) {
 		o := outs["lint/json"]
 		if !ranCleanly(t, o) {

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -30,10 +29,6 @@ import (
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/ui"
 )
-
-// version is set at build time with -ldflags "-X main.version=..."; a plain
-// build reports the module version or "devel".
-var version = ""
 
 // lintGCPercent is the collector's GOGC during lint (see runLint).
 const lintGCPercent = 200
@@ -185,7 +180,7 @@ checks them like its own.`,
 	fd := dream.Flags()
 	fd.BoolVar(&df.json, "json", false, "print proposals as JSON")
 	fd.StringSliceVar(&df.kinds, "kind", nil, "only these kinds (reindex, merge, prune, absolutize-dates, add-year, redact-secret, fix-frontmatter, restore-lost)")
-	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (deletes there do not propagate)")
+	fd.BoolVar(&df.includeTeam, "include-team", false, "also propose changes in team/ (team stores, synced to other people)")
 	fd.StringVar(&df.proposer, "proposer", "", "run `CMD` for each memory directory and review its proposals instead of memtui's")
 	fd.DurationVar(&df.proposerTimeout, "proposer-timeout", 10*time.Minute, "kill a --proposer command, and everything it started, after this long")
 	fd.BoolVar(&df.apply, "apply", false, "write the proposals (a dry run unless --yes is given too)")
@@ -243,15 +238,7 @@ Baselines live under $XDG_STATE_HOME/memtui/seen.`,
 	changes.Flags().BoolVar(&cf.reviewed, "reviewed", false, "mark every directory reviewed after printing its changes")
 	root.AddCommand(changes)
 
-	root.AddCommand(&cobra.Command{
-		Use:   "version",
-		Short: "Print memtui's version",
-		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintf(stdout, "memtui %s\n", versionString())
-			return err
-		},
-	})
+	root.AddCommand(newVersionCmd(stdout))
 	return root
 }
 
@@ -653,16 +640,6 @@ func beforeLookup(scan *model.Scan) func(dir, path string) string {
 		}
 		return ""
 	}
-}
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	return "devel"
 }
 
 // parseNow reads --now.

@@ -26,7 +26,9 @@ type DreamOptions struct {
 	// Kinds limits the kinds proposed; nil proposes every kind.
 	Kinds []model.ProposalKind
 	// IncludeTeam proposes changes in team/ directories too. Off by
-	// default: deletes there do not propagate, and a pull restores them.
+	// default: team/<mount>/ holds team stores mounted through
+	// CLAUDE_MEMORY_STORES and synced to other people (facts §7.1), by
+	// sync code not traced, so what a delete there does is not known.
 	IncludeTeam bool
 }
 

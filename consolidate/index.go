@@ -86,9 +86,38 @@ func checkIndexMissing(s *dirState) {
 			return // it exists; file-unreadable says why it cannot be read
 		}
 	}
-	s.report(RuleIndexMissing, "", 0,
-		fmt.Sprintf("the memory directory has %s but no MEMORY.md, so Claude Code loads none of them at session start", ixPlural(n, "topic file")),
-		"Create MEMORY.md with one line per memory, - [Title](file.md) — one-line hook.")
+	s.report(RuleIndexMissing, "", 0, indexMissingMessage(s, n),
+		"Nothing to do if that index suits you; to choose the order, grouping and hooks yourself, create MEMORY.md first with one line per memory, - [Title](file.md) — one-line hook (memtui dream proposes one).")
+}
+
+// Claude Code's backfill of a missing MEMORY.md (facts §3.4): at most 140
+// lines or 17,500 characters (70% of the load caps).
+const (
+	backfillMaxLines = 140
+	backfillMaxChars = 17500
+)
+
+// indexMissingMessage says what Claude Code does about a missing index
+// (facts §3.4, changed after 2.1.261): at the next session start it writes
+// one itself, newest topic files first, and loads it.
+func indexMissingMessage(s *dirState, n int) string {
+	msg := fmt.Sprintf("the memory directory has %s but no MEMORY.md; at the next session start Claude Code 2.1.332 writes one itself and loads it "+
+		"(2.1.261 and older did not, and recall mode never does): one line per topic file, newest first, - [name](path) — its description cut to fit 150 characters, "+
+		"up to %d lines or %s characters", ixPlural(n, "topic file"), backfillMaxLines, ixThousands(backfillMaxChars))
+	if n > backfillMaxLines {
+		msg += fmt.Sprintf(", so at most the %d newest of the %d get a line", backfillMaxLines, n)
+	}
+	skipped := 0
+	for _, f := range s.files {
+		if !indexExempt(f.f.Path) && strings.ContainsAny(f.f.Path, "[]()\n\r\u2028\u2029") {
+			skipped++
+		}
+	}
+	if skipped > 0 {
+		msg += fmt.Sprintf("; %d %s no line, as %s brackets, parentheses or a line break",
+			skipped, plural(skipped, "file gets", "files get"), plural(skipped, "its path holds", "their paths hold"))
+	}
+	return msg
 }
 
 // ---- load caps ----

@@ -1378,7 +1378,8 @@ func (r *reindexer) rationale(fixed []string, counts map[string]int, after *mode
 	}
 	fmt.Fprintf(&b, "Fixes %s.", listNames(fx))
 	if r.s.d.Index == nil {
-		fmt.Fprintf(&b, " The directory has no MEMORY.md, so Claude Code loads none of its memories at session start: created one with an entry per memory, built from the frontmatter (%s).", listNames(rxFirst(r.orphans, indexNameList)))
+		fmt.Fprintf(&b, " The directory has no MEMORY.md. Claude Code 2.1.332 would write one itself at the next session start (bare links to the newest files first, up to %d lines); this one is written now instead, with an entry per memory grouped by type, built from the frontmatter (%s).",
+			backfillMaxLines, listNames(rxFirst(r.orphans, indexNameList)))
 	} else {
 		r.detail(&b, "Dropped %s whose file does not exist", "broken entry", r.broken)
 		r.detail(&b, "Dropped %s (the first entry for the file stays)", "duplicate entry", r.dups)

@@ -2,10 +2,15 @@ package consolidate
 
 // Secret detection for the `secret` check.
 //
-// The rules are gitleaks' own (its embedded default gitleaks.toml), cut down
-// to the 36 distinctive-prefix rules Claude Code's team-memory guard uses
-// (claude-memory-format.md section 7), plus one rule of memtui's own for
-// credentials embedded in URLs, plus gitleaks' generic keyword rule on demand.
+// The rules are those of Claude Code 2.1.332's secret scanner
+// (claude-memory-format.md section 7.2: 53 high-confidence rules, which block
+// a write to team memory, mounted through CLAUDE_MEMORY_STORES, or to memory
+// synced to the account): the 36 of 2.1.88 and 9 of the 17 added since are
+// gitleaks' own (its embedded default gitleaks.toml, two of them under
+// another ID there), the other 8 memtui's own, written from the token formats
+// the vendors document (secrules.go). On top of them come memtui's own rules
+// for credentials embedded in URLs, AWS secret keys and stray key material,
+// and gitleaks' generic keyword rule on demand.
 //
 // Speed is the requirement that shapes this file: lint of 20,000 memory files
 // must cost little more than reading them. gitleaks' detector is far from
@@ -103,10 +108,10 @@ const PrivateKeyRuleID = "private-key"
 // noisy and it costs a regex run on every line that says "token" or "key".
 const GenericRuleID = "generic-api-key"
 
-// PrefixRuleIDs are the gitleaks rules the default scanner uses: the 36
-// distinctive-prefix rules of Claude Code's team-memory secret scanner
-// (secretScanner.ts). Every ID exists under this name in gitleaks v8.30.1;
-// none needed mapping.
+// PrefixRuleIDs are the 36 distinctive-prefix rules Claude Code's secret
+// scanner had in 2.1.88 (secretScanner.ts). Every ID exists under this name
+// in gitleaks v8.30.1; none needed mapping. AddedRuleIDs (secrules.go) are
+// the 17 it has gained since; ScannerRuleIDs lists all 53.
 var PrefixRuleIDs = []string{
 	"aws-access-token", "gcp-api-key", "azure-ad-client-secret",
 	"digitalocean-pat", "digitalocean-access-token",
@@ -211,43 +216,60 @@ var secRuleAnchors = map[string]struct {
 	anchors []secAnchorSpec
 	window  secWindow
 }{
-	"aws-access-token":              {secCS("A3T", "AKIA", "ASIA", "ABIA", "ACCA"), secWinLine},
-	"gcp-api-key":                   {secCS("AIza"), secWinLine},
-	"azure-ad-client-secret":        {secCS("Q~"), secWinLine},
-	"digitalocean-pat":              {secCS("dop_v1_"), secWinLine},
-	"digitalocean-access-token":     {secCS("doo_v1_"), secWinLine},
-	"anthropic-api-key":             {secCS("sk-ant-api03"), secWinLine},
-	"anthropic-admin-api-key":       {secCS("sk-ant-admin01"), secWinLine},
-	"openai-api-key":                {secCS("T3BlbkFJ"), secWinLine},
-	"huggingface-access-token":      {secCS("hf_"), secWinLine},
-	"github-pat":                    {secCS("ghp_"), secWinLine},
-	"github-fine-grained-pat":       {secCS("github_pat_"), secWinLine},
-	"github-app-token":              {secCS("ghu_", "ghs_"), secWinLine},
-	"github-oauth":                  {secCS("gho_"), secWinLine},
-	"github-refresh-token":          {secCS("ghr_"), secWinLine},
-	"gitlab-pat":                    {secCS("glpat-"), secWinLine},
-	"gitlab-deploy-token":           {secCS("gldt-"), secWinLine},
-	"slack-bot-token":               {secCS("xoxb-"), secWinLine},
-	"slack-user-token":              {secCS("xoxp-", "xoxe-"), secWinLine},
-	"slack-app-token":               {secCI("xapp-"), secWinLine},
-	"twilio-api-key":                {secCS("SK"), secWinLine},
-	"sendgrid-api-token":            {secCS("SG."), secWinLine},
-	"npm-access-token":              {secCI("npm_"), secWinLine},
-	"pypi-upload-token":             {secCS("pypi-AgEIcHlwaS5vcmc"), secWinLine},
-	"databricks-api-token":          {secCS("dapi"), secWinLine},
-	"hashicorp-tf-api-token":        {secCS(".atlasv1."), secWinLine},
-	"pulumi-api-token":              {secCS("pul-"), secWinLine},
-	"postman-api-token":             {secCS("PMAK-"), secWinLine},
-	"grafana-api-key":               {secCI("eyJrIjoi"), secWinLine},
-	"grafana-cloud-api-token":       {secCI("glc_"), secWinLine},
-	"grafana-service-account-token": {secCI("glsa_"), secWinLine},
-	"sentry-user-token":             {secCS("sntryu_"), secWinLine},
-	"sentry-org-token":              {secCS("sntrys_eyJpYXQiO"), secWinLine},
-	"stripe-access-token":           {secCS("sk_test_", "sk_live_", "sk_prod_", "rk_test_", "rk_live_", "rk_prod_"), secWinLine},
-	"shopify-access-token":          {secCS("shpat_"), secWinLine},
-	"shopify-shared-secret":         {secCS("shpss_"), secWinLine},
-	PrivateKeyRuleID:                {append(secCI("-----BEGIN"), secCS("-----END")...), secWinToEnd},
-	GenericRuleID:                   {secCI("access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token"), secWinSpan},
+	"aws-access-token":                   {secCS("A3T", "AKIA", "ASIA", "ABIA", "ACCA"), secWinLine},
+	"gcp-api-key":                        {secCS("AIza"), secWinLine},
+	"azure-ad-client-secret":             {secCS("Q~"), secWinLine},
+	"digitalocean-pat":                   {secCS("dop_v1_"), secWinLine},
+	"digitalocean-access-token":          {secCS("doo_v1_"), secWinLine},
+	"anthropic-api-key":                  {secCS("sk-ant-api03"), secWinLine},
+	"anthropic-admin-api-key":            {secCS("sk-ant-admin01"), secWinLine},
+	"openai-api-key":                     {secCS("T3BlbkFJ"), secWinLine},
+	"huggingface-access-token":           {secCS("hf_"), secWinLine},
+	"github-pat":                         {secCS("ghp_"), secWinLine},
+	"github-fine-grained-pat":            {secCS("github_pat_"), secWinLine},
+	"github-app-token":                   {secCS("ghu_", "ghs_"), secWinLine},
+	"github-oauth":                       {secCS("gho_"), secWinLine},
+	"github-refresh-token":               {secCS("ghr_"), secWinLine},
+	"gitlab-pat":                         {secCS("glpat-"), secWinLine},
+	"gitlab-deploy-token":                {secCS("gldt-"), secWinLine},
+	"slack-bot-token":                    {secCS("xoxb-"), secWinLine},
+	"slack-user-token":                   {secCS("xoxp-", "xoxe-"), secWinLine},
+	"slack-app-token":                    {secCI("xapp-"), secWinLine},
+	"twilio-api-key":                     {secCS("SK"), secWinLine},
+	"sendgrid-api-token":                 {secCS("SG."), secWinLine},
+	"npm-access-token":                   {secCI("npm_"), secWinLine},
+	"pypi-upload-token":                  {secCS("pypi-AgEIcHlwaS5vcmc"), secWinLine},
+	"databricks-api-token":               {secCS("dapi"), secWinLine},
+	"hashicorp-tf-api-token":             {secCS(".atlasv1."), secWinLine},
+	"pulumi-api-token":                   {secCS("pul-"), secWinLine},
+	"postman-api-token":                  {secCS("PMAK-"), secWinLine},
+	"grafana-api-key":                    {secCI("eyJrIjoi"), secWinLine},
+	"grafana-cloud-api-token":            {secCI("glc_"), secWinLine},
+	"grafana-service-account-token":      {secCI("glsa_"), secWinLine},
+	"sentry-user-token":                  {secCS("sntryu_"), secWinLine},
+	"sentry-org-token":                   {secCS("sntrys_eyJpYXQiO"), secWinLine},
+	"stripe-access-token":                {secCS("sk_test_", "sk_live_", "sk_prod_", "rk_test_", "rk_live_", "rk_prod_"), secWinLine},
+	"shopify-access-token":               {secCS("shpat_"), secWinLine},
+	"shopify-shared-secret":              {secCS("shpss_"), secWinLine},
+	"google-oauth-client-secret":         {secCS("GOCSPX-"), secWinLine},
+	"anthropic-oauth-token":              {secCS("sk-ant-oat", "sk-ant-ort"), secWinLine},
+	"openai-legacy-api-key":              {secCS("T3BlbkFJ"), secWinLine},
+	"supabase-secret-key":                {secCS("sb_secret_"), secWinLine},
+	"supabase-access-token":              {secCS("sbp_"), secWinLine},
+	"gitlab-runner-authentication-token": {secCS("glrt-"), secWinLine},
+	"gitlab-oauth-app-secret":            {secCS("gloas-"), secWinLine},
+	"gitlab-pipeline-trigger-token":      {secCS("glptt-"), secWinLine},
+	"gitlab-kubernetes-agent-token":      {secCS("glagent-"), secWinLine},
+	"gitlab-incoming-mail-token":         {secCS("glimt-"), secWinLine},
+	"gitlab-scim-oauth-token":            {secCS("glsoat-"), secWinLine},
+	"gitlab-ci-build-token":              {secCS("glcbt-"), secWinLine},
+	"gitlab-feed-token":                  {secCS("glft-"), secWinLine},
+	"gitlab-feature-flag-client-token":   {secCS("glffct-"), secWinLine},
+	"slack-rotation-token":               {secCS("xoxe.xox", "xoxe-"), secWinLine},
+	"slack-workflow-token":               {secCS("xwfp-"), secWinLine},
+	"slack-webhook-url":                  {secCS("slack"), secWinLine},
+	PrivateKeyRuleID:                     {append(secCI("-----BEGIN"), secCS("-----END")...), secWinToEnd},
+	GenericRuleID:                        {secCI("access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token"), secWinSpan},
 }
 
 func secCS(lits ...string) []secAnchorSpec { return secSpecs(false, lits) }
@@ -280,6 +302,11 @@ type secretRule struct {
 	// in place of a regex; anchors are then the rule's own.
 	hand    func(text string, st, en int) (Secret, bool)
 	anchors []secAnchorSpec
+	// tail, when set, says which bytes continue the token: a match is
+	// extended over them so that a mask covers the whole token, not
+	// only the fixed-length part a regex names (a routable GitLab token
+	// is longer than the classic one gitleaks' rule counts).
+	tail *[256]bool
 }
 
 // secAnchor is a secAnchorSpec placed in the prefilter: off is where,
@@ -326,8 +353,8 @@ func DefaultSecretScanner() *SecretScanner {
 }
 
 // NewSecretScanner builds a scanner from gitleaks' embedded default config:
-// the 36 PrefixRuleIDs, the URL-credentials rule, and GenericRuleID when
-// generic is true.
+// the 53 ScannerRuleIDs, memtui's own rules (URL credentials, AWS secret
+// keys, key material), and GenericRuleID when generic is true.
 func NewSecretScanner(generic bool) (*SecretScanner, error) {
 	lr, err := secLoadGitleaks()
 	if err != nil {
@@ -337,6 +364,11 @@ func NewSecretScanner(generic bool) (*SecretScanner, error) {
 	for _, id := range PrefixRuleIDs {
 		s.rules = append(s.rules, lr.rules[id])
 	}
+	added, err := secAddedRules(lr)
+	if err != nil {
+		return nil, err
+	}
+	s.rules = append(s.rules, added...)
 	if generic {
 		g, err := secLoadGeneric()
 		if err != nil {
@@ -750,6 +782,9 @@ func (s *SecretScanner) runRule(out []Secret, r *secretRule, text string, ws, we
 				g1--
 			}
 		}
+		if r.tail != nil {
+			g1 = secExtendTail(win, g1, r.tail)
+		}
 		line := win[secLineStart(win, m0):secLineEndNoNL(win, m1)]
 		if strings.Contains(line, "gitleaks:allow") {
 			continue
@@ -898,7 +933,8 @@ func secDedupe(out []Secret) []Secret {
 		if b.Start >= a.End || a.Start >= b.End {
 			return false
 		}
-		return a.RuleID == b.RuleID && a.Start == b.Start && a.End == b.End && j < i || rank(b.RuleID) < rank(a.RuleID)
+		return a.RuleID == b.RuleID && a.Start == b.Start && a.End == b.End && j < i || rank(b.RuleID) < rank(a.RuleID) ||
+			secRefines[b.RuleID] == a.RuleID
 	}
 	var keep []Secret
 	for i := range out {
@@ -1250,7 +1286,7 @@ func secLoadGitleaks() (*secLoaded, error) {
 		// gitleaks logs through a package-level zerolog logger to stderr;
 		// nothing of it belongs in memtui's output.
 		logging.Logger = zerolog.Nop()
-		secLoadResult, secLoadErr = glParse(PrefixRuleIDs)
+		secLoadResult, secLoadErr = glParse(append(append([]string(nil), PrefixRuleIDs...), secGitleaksIDs()...))
 	})
 	return secLoadResult, secLoadErr
 }

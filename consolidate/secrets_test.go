@@ -119,7 +119,7 @@ Passwords in .env.example are placeholders: DB_PASSWORD=changeme, API_TOKEN=xxx.
 
 func TestSecretRulesExistInGitleaks(t *testing.T) {
 	if len(PrefixRuleIDs) != 36 {
-		t.Fatalf("want the 36 rules of Claude Code's scanner, have %d", len(PrefixRuleIDs))
+		t.Fatalf("want the 36 rules of Claude Code 2.1.88's scanner, have %d", len(PrefixRuleIDs))
 	}
 	l, err := secLoadGitleaks()
 	if err != nil {

@@ -66,8 +66,9 @@ type ApplyOptions struct {
 	// JournalRoot is where journal entries go; "" means DefaultJournalRoot().
 	// memtui's OS-level lock files live beside it, in "locks".
 	JournalRoot string
-	// IncludeTeam allows changes under team/ (off by default: team memory
-	// syncs, deletes there do not propagate, facts §7).
+	// IncludeTeam allows changes under team/ (off by default: team stores
+	// mounted through CLAUDE_MEMORY_STORES sync to other people, and how a
+	// delete syncs is not known, facts §7.1).
 	IncludeTeam bool
 	// WaitForLock is how long to poll while Claude Code (or another memtui)
 	// holds the lock; 0 gives up at once with a *LockHeldError.

@@ -48,8 +48,11 @@ const (
 //     only when sanitizePath(cwd) is the slug (facts §1.3; transcripts
 //     §1.3). The slug itself is never reversed.
 //   - overrides, as Claude Code resolves them (facts §1.1, §1.4): the env
-//     override, then autoMemoryDirectory in policy, user, and, for projects
-//     with a known real path, project and local settings. Invalid values and
+//     override, then autoMemoryDirectory in policy, local and project
+//     settings (for projects with a known real path, read as a trusted
+//     workspace would: memtui cannot see trust) and user settings, where
+//     the first scope that defines the key decides, even with "", and a
+//     value it rejects means the default dir. Rejected values and
 //     unparsable settings become Scan.Config problems. A valid global
 //     override is listed once, as its own project "override:<path>"; a
 //     project or local one as a DirOverride of that project. Every valid
@@ -81,6 +84,17 @@ type discoverer struct {
 	mu           sync.Mutex
 	problems     []model.ConfigProblem
 	seenSettings map[string]bool
+
+	// What decides the memory dir above a project's own settings (facts
+	// §1.1), set before the projects are read: a valid env override
+	// (envWins), policy settings that define autoMemoryDirectory, and each
+	// config dir's user settings that do.
+	envWins bool
+	policy  *setting
+	users   map[string]*setting
+	// projectSet counts the projects whose local or project settings
+	// define autoMemoryDirectory (a policy "" hides them).
+	projectSet int
 }
 
 // configDir is one config dir with the memory bases that go with it.
@@ -108,30 +122,36 @@ func (d *discoverer) run(ctx context.Context) (*model.Scan, error) {
 		scan.ConfigDirs = append(scan.ConfigDirs, c.dir)
 	}
 
-	// Global overrides first: they are shared by every project.
+	// Global overrides first: they are shared by every project. Their
+	// settings are read before the projects, whose own settings are judged
+	// against them; their problems are built after, when what the projects'
+	// settings define is known.
 	var head []*model.Project
 	defaultBase := DefaultConfigDir(d.opts.Getenv, d.opts.Home)
 	if len(configs) > 0 {
 		defaultBase = configs[0].memBase()
 	}
 	if raw := d.opts.Getenv(envMemoryOverride); raw != "" {
-		if dir, bad := checkOverride(raw, envMemoryOverride, 0, scopeEnv, d.opts.Home, "", defaultMemDir(defaultBase, "")); bad != nil {
+		if dir, bad := checkEnvOverride(raw, d.opts.Home, defaultMemDir(defaultBase, "")); bad != nil {
 			d.addProblem(*bad)
 		} else if dir != "" {
+			d.envWins = true
 			head = append(head, overrideProject("", dir))
 		}
 	}
-	head = append(head, d.globalSettingsOverride(d.opts.ManagedSettings, scopePolicy, "", defaultBase)...)
+	d.policy = d.readSetting(d.opts.ManagedSettings, scopePolicy, "")
+	d.users = make(map[string]*setting, len(configs))
 	for _, c := range configs {
-		head = append(head, d.globalSettingsOverride(filepath.Join(c.dir, "settings.json"), scopeUser, c.dir, c.memBase())...)
+		d.users[c.dir] = d.readSetting(filepath.Join(c.dir, "settings.json"), scopeUser, "")
 	}
+	var agents []*model.Project
 	if d.opts.IncludeAgentMemory {
 		for _, c := range configs {
 			p := &model.Project{ConfigDir: c.dir, Slug: agentSlugLabel}
 			for _, b := range c.bases {
 				addAgentDirs(p, filepath.Join(b, agentMemoryDir), model.DirAgentUser)
 			}
-			head = append(head, p)
+			agents = append(agents, p)
 		}
 	}
 
@@ -149,6 +169,8 @@ func (d *discoverer) run(ctx context.Context) (*model.Scan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	head = append(head, d.globalOverrides(configs, defaultBase)...)
+	head = append(head, agents...)
 
 	all := dedupeDirs(append(head, body...))
 	labelExplicit(all)
@@ -296,29 +318,83 @@ func explicitDirs(dirs []string) ([]string, error) {
 	return out, nil
 }
 
-// globalSettingsOverride reads a policy or user settings file and returns
-// the pseudo-project of its override, if it has a valid one.
-func (d *discoverer) globalSettingsOverride(path string, sc scope, configDir, base string) []*model.Project {
+// readSetting reads autoMemoryDirectory from a settings file (once: a
+// file read for two scopes reports its problems once). nil when the file
+// does not define it, or cannot be used (a problem then says why).
+func (d *discoverer) readSetting(path string, sc scope, project string) *setting {
 	if path == "" || !d.claimSettings(path) {
 		return nil
 	}
 	v, prob := readSettings(path)
 	if prob != nil {
+		prob.Project = project
 		d.addProblem(*prob)
 		return nil
 	}
-	if v.value == "" {
+	if !v.set {
 		return nil
 	}
-	dir, bad := checkOverride(v.value, path, v.line, sc, d.opts.Home, "", defaultMemDir(base, ""))
-	if bad != nil {
-		d.addProblem(*bad)
-		return nil
+	return &setting{sc: sc, source: path, line: v.line, value: v.value}
+}
+
+// shadowAbove names what decides the memory dir before local, project and
+// user settings are read: a valid env override, else policy settings that
+// define autoMemoryDirectory (even as "" or a value Claude Code rejects:
+// the default dir then); "" when nothing.
+func (d *discoverer) shadowAbove() string {
+	switch {
+	case d.envWins:
+		return envMemoryOverride
+	case d.policy != nil:
+		return settingWhere(*d.policy)
 	}
-	if dir == "" {
-		return nil
+	return ""
+}
+
+func settingWhere(v setting) string { return v.sc.name() + " (" + v.source + ")" }
+
+// globalOverrides judges policy and user settings (facts §1.1 row 2) and
+// returns the pseudo-projects of the valid ones. Every valid override is
+// listed, even one something higher shadows: the memories in it are real.
+func (d *discoverer) globalOverrides(configs []configDir, defaultBase string) []*model.Project {
+	var out []*model.Project
+	if v := d.policy; v != nil {
+		j := settingJudgement{defaultDir: defaultMemDir(defaultBase, ""), caveat: " for every project", home: d.opts.Home}
+		if d.envWins {
+			j.shadow = envMemoryOverride
+		}
+		for _, c := range configs {
+			if u := d.users[c.dir]; u != nil {
+				j.lower = append(j.lower, settingWhere(*u))
+			}
+		}
+		if d.projectSet > 0 {
+			j.lower = append(j.lower, fmt.Sprintf("the local or project settings of %d %s", d.projectSet, plural(d.projectSet, "project", "projects")))
+		}
+		dir, prob := judgeSetting(*v, j)
+		if prob != nil {
+			d.addProblem(*prob)
+		}
+		if dir != "" {
+			out = append(out, overrideProject("", dir))
+		}
 	}
-	return []*model.Project{overrideProject(configDir, dir)}
+	for _, c := range configs {
+		v := d.users[c.dir]
+		if v == nil {
+			continue
+		}
+		j := settingJudgement{shadow: d.shadowAbove(), defaultDir: defaultMemDir(c.memBase(), ""),
+			caveat: " for every project whose own local or project settings do not set it", home: d.opts.Home}
+		dir, prob := judgeSetting(*v, j)
+		if prob != nil {
+			d.addProblem(*prob)
+		}
+		if dir != "" {
+			out = append(out, overrideProject(c.dir, dir))
+		}
+	}
+	return out
 }
 
 func overrideProject(configDir, dir string) *model.Project {
@@ -381,40 +457,46 @@ func (d *discoverer) project(c configDir, slug string) *model.Project {
 	if p.Root != "" && filepath.IsAbs(p.Root) {
 		// Project and local settings live in the project (facts §1.1 row
 		// 2). In 2.1.88 project scope was excluded; later versions honour
-		// both after the workspace trust dialog. memtui cannot see the
-		// trust state, so it lists both: the dirs hold memories either way.
-		for _, s := range []struct {
-			file string
-			sc   scope
-		}{
-			{filepath.Join(".claude", "settings.local.json"), scopeLocal},
-			{filepath.Join(".claude", "settings.json"), scopeProject},
-		} {
-			path := filepath.Join(p.Root, s.file)
-			if !d.claimSettings(path) {
+		// both, above user settings, once the workspace trust dialog is
+		// accepted. memtui cannot see the trust state, so it reads both as
+		// a trusted workspace would: the dirs hold memories either way, and
+		// a problem about them says "in a trusted workspace".
+		local := d.readSetting(filepath.Join(p.Root, ".claude", "settings.local.json"), scopeLocal, p.Name())
+		proj := d.readSetting(filepath.Join(p.Root, ".claude", "settings.json"), scopeProject, p.Name())
+		if local != nil || proj != nil {
+			d.mu.Lock()
+			d.projectSet++
+			d.mu.Unlock()
+		}
+		user := d.users[c.dir]
+		for _, v := range []*setting{local, proj} {
+			if v == nil {
 				continue
 			}
-			v, prob := readSettings(path)
-			if prob != nil {
-				prob.Project = p.Name()
-				d.addProblem(*prob)
-				continue
+			j := settingJudgement{shadow: d.shadowAbove(), defaultDir: defaultMemDir(c.memBase(), slug), home: d.opts.Home, base: p.Root}
+			lower := []*setting{proj, user}
+			if v == proj {
+				lower = []*setting{user}
+				if local != nil && j.shadow == "" {
+					j.shadow = settingWhere(*local)
+				}
 			}
-			if v.value == "" {
-				continue
+			for _, lo := range lower {
+				if lo != nil {
+					j.lower = append(j.lower, settingWhere(*lo))
+				}
 			}
-			dir, bad := checkOverride(v.value, path, v.line, s.sc, d.opts.Home, p.Root, defaultMemDir(c.memBase(), slug))
+			dir, bad := judgeSetting(*v, j)
 			if bad != nil {
 				bad.Project = p.Name()
 				d.addProblem(*bad)
-				continue
 			}
 			if dir != "" {
 				dir = filepath.Clean(dir)
 				n := len(p.Dirs)
 				addWithTeam(p, dir, model.DirOverride, dirState(dir) == present)
 				for _, m := range p.Dirs[n:] {
-					m.Workspace = path // named by the repository, not the user
+					m.Workspace = v.source // named by the repository, not the user
 				}
 			}
 		}

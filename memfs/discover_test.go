@@ -142,7 +142,7 @@ func TestDiscoverUserSettingsOverride(t *testing.T) {
 	if c.Kind != model.OverrideInvalid || c.Source != filepath.Join(w.config, "settings.json") || c.Line != 2 {
 		t.Errorf("problem = %+v", c)
 	}
-	if !strings.Contains(c.Detail, reasonRelative) || !strings.Contains(c.Detail, "falls back to the default "+filepath.Join(w.config, "projects", "<project>", "memory")) {
+	if !strings.Contains(c.Detail, reasonRelative) || !strings.Contains(c.Detail, "uses the default directory "+filepath.Join(w.config, "projects", "<project>", "memory")) {
 		t.Errorf("Detail = %q", c.Detail)
 	}
 	if !strings.Contains(c.Suggestion, filepath.Join(w.home, ".claude", "memory")) {
@@ -181,7 +181,7 @@ func TestDiscoverProjectAndLocalSettings(t *testing.T) {
 	}
 	c := s.Config[0]
 	if c.Project != root3 || c.Kind != model.OverrideInvalid || !strings.Contains(c.Detail, reasonRoot) ||
-		!strings.Contains(c.Detail, "project or user settings") || !strings.Contains(c.Detail, filepath.Join(w.config, "projects", slugOf(root3), "memory")) {
+		!strings.Contains(c.Detail, "In a trusted workspace") || !strings.Contains(c.Detail, "uses the default directory "+filepath.Join(w.config, "projects", slugOf(root3), "memory")) {
 		t.Errorf("problem = %+v", c)
 	}
 }
@@ -209,7 +209,7 @@ func TestDiscoverPolicySettings(t *testing.T) {
 	}
 	write(t, o.ManagedSettings, `{"autoMemoryDirectory": "~"}`)
 	s, _ = Discover(t.Context(), o)
-	if len(s.Config) != 1 || !strings.Contains(s.Config[0].Detail, "from --settings, local, project or user settings") ||
+	if len(s.Config) != 1 || !strings.Contains(s.Config[0].Detail, "uses the default directory") || !strings.Contains(s.Config[0].Detail, "for every project") ||
 		!strings.Contains(s.Config[0].Detail, reasonBareTilde) {
 		t.Errorf("policy problem: %+v", s.Config)
 	}

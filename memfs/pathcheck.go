@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"unicode/utf16"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // pathFlavor selects path semantics for override validation: Claude Code
@@ -27,23 +29,28 @@ func nativeFlavor() pathFlavor {
 }
 
 // Reasons Claude Code rejects an override (facts §1.4). They complete the
-// sentence "Claude Code ignores it because ...", and tests compare them.
+// sentence "Claude Code rejects it because ...", and tests compare them.
 const (
-	reasonNUL       = "it contains a NUL byte"
-	reasonBareTilde = "a bare ~ is not expanded (only ~/ and ~\\ are), so it is a relative path"
-	reasonTildeUser = "~user is not expanded (only ~/ and ~\\ are), so it is a relative path"
-	reasonTildeHome = "it resolves to the home directory itself or above it (~/ followed by nothing, . or ..)"
-	reasonEnvTilde  = "this variable is not ~-expanded, so a leading ~ makes it a relative path"
-	reasonRelative  = "it is a relative path (Claude Code requires an absolute path or one starting with ~/)"
-	reasonRoot      = "it is the filesystem root or too close to it (under 3 characters once trailing separators are stripped)"
-	reasonDrive     = "it is a Windows drive root"
-	reasonUNC       = "it is a UNC network path (starts with \\\\ or //)"
+	reasonNUL        = "it contains a NUL byte"
+	reasonBareTilde  = "a bare ~ is not expanded (only ~/ and ~\\ are), so it is a relative path"
+	reasonTildeUser  = "~user is not expanded (only ~/ and ~\\ are), so it is a relative path"
+	reasonTildeHome  = "it resolves to the home directory itself or above it (~/ followed by nothing, ., .. or a path that climbs out with ..)"
+	reasonEnvTilde   = "this variable is not ~-expanded, so a leading ~ makes it a relative path"
+	reasonRelative   = "it is a relative path (Claude Code requires an absolute path or one starting with ~/)"
+	reasonRoot       = "it is the filesystem root or too close to it (under 3 characters once trailing separators are stripped)"
+	reasonDrive      = "it is a Windows drive root"
+	reasonUNC        = "it is a UNC network path (starts with \\\\ or //)"
+	reasonNT         = "it is a Windows NT namespace path (starts with \\??\\)"
+	reasonAutomount  = "it lies under a network automount (/net/<host> or /Network/Servers/<host>)"
+	reasonMacSpecial = "its first folder is one of macOS's special roots (.vol, .file, .nofollow, .resolve)"
+	reasonEmpty      = "it is empty"
 )
 
-// validateMemoryPath mirrors Claude Code's validateMemoryPath (facts §1.4,
-// LEAK src/memdir/paths.ts l.109-150). It returns the validated path without
-// a trailing separator, or the reason Claude Code rejects raw. Both are empty
-// when raw is empty (unset: silently ignored, not an error) or when ~/ cannot
+// validateMemoryPath mirrors Claude Code's path validation for overrides
+// (facts §1.4; c0234 `Bu`, `XWs`). It returns the validated path without a
+// trailing separator (NFC, as Claude Code uses it), or the reason Claude
+// Code rejects raw. Both are empty when raw is empty (an empty value is
+// judged by the caller: facts §1.1 counts it as defined) or when ~/ cannot
 // be expanded because the home directory is unknown.
 //
 // Acceptance is exactly Claude Code's; only the order of the checks differs
@@ -65,7 +72,9 @@ func validateMemoryPath(raw string, expandTilde bool, home string, fl pathFlavor
 		case strings.HasPrefix(raw, "~/") || strings.HasPrefix(raw, `~\`):
 			rest := raw[2:]
 			restNorm := fl.normalize(orDot(rest))
-			if restNorm == "." || restNorm == ".." {
+			// "~/", "~/.", "~/..", "~/foo/.." and "~/../x": the home
+			// directory itself, or a path that climbs out of it.
+			if restNorm == "." || restNorm == ".." || strings.HasPrefix(restNorm, "../") || strings.HasPrefix(restNorm, `..\`) {
 				return "", reasonTildeHome
 			}
 			if home == "" {
@@ -77,6 +86,9 @@ func validateMemoryPath(raw string, expandTilde bool, home string, fl pathFlavor
 	normalized := strings.TrimRight(fl.normalize(candidate), `/\`)
 	if isDriveRoot(normalized) || isDriveRoot(strings.TrimRight(raw, `/\`)) {
 		return "", reasonDrive
+	}
+	if strings.HasPrefix(normalized, `\??\`) || strings.HasPrefix(raw, `\??\`) {
+		return "", reasonNT
 	}
 	if !fl.isAbs(normalized) {
 		switch {
@@ -96,7 +108,38 @@ func validateMemoryPath(raw string, expandTilde bool, home string, fl pathFlavor
 	if strings.HasPrefix(normalized, `\\`) || strings.HasPrefix(normalized, "//") {
 		return "", reasonUNC
 	}
-	return normalized, ""
+	if r := rootedSegmentReason(normalized); r != "" {
+		return "", r
+	}
+	return norm.NFC.String(normalized), ""
+}
+
+// rootedSegmentReason applies the checks on a rooted path's first
+// segments (facts §1.4, new in 2.1.332 or earlier): network automounts
+// (/net/<host>, /Network/Servers/<host>) and macOS's special roots (.vol,
+// .file, .nofollow, .resolve), all compared case-insensitively. A path
+// with a drive letter has no such segments.
+func rootedSegmentReason(p string) string {
+	if p == "" || (p[0] != '/' && p[0] != '\\') {
+		return ""
+	}
+	segs := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
+	if len(segs) == 0 {
+		return ""
+	}
+	switch strings.ToLower(segs[0]) {
+	case ".vol", ".file", ".nofollow", ".resolve":
+		return reasonMacSpecial
+	case "net":
+		if len(segs) >= 2 {
+			return reasonAutomount
+		}
+	case "network":
+		if len(segs) >= 3 && strings.EqualFold(segs[1], "servers") {
+			return reasonAutomount
+		}
+	}
+	return ""
 }
 
 // overrideFix suggests a value Claude Code would accept, for the Suggestion

@@ -3,6 +3,8 @@ package memfs
 import (
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/model"
 )
 
 // TestValidateMemoryPath covers every rule of facts §1.4 for both path
@@ -47,6 +49,35 @@ func TestValidateMemoryPath(t *testing.T) {
 		// On POSIX, Node's normalize folds a leading // into /, so the UNC
 		// test never fires there.
 		{"double slash on posix", "//server/share", true, "/server/share", ""},
+		// ~/ followed by a path that climbs out of the home directory
+		// (facts §1.4: rest normalizing to ., .., or starting with ../).
+		{"tilde climbs out", "~/../x", true, "", reasonTildeHome},
+		{"tilde climbs far", "~/a/../../etc", true, "", reasonTildeHome},
+		{"tilde climbs with backslash", `~\..\x`, true, "", reasonTildeHome},
+		{"tilde dotdot name ok", "~/..notes/memory", true, "/home/al/..notes/memory", ""},
+		{"nt path", `\??\C:\memory`, true, "", reasonNT},
+		{"automount net", "/net/fileserver/memory", true, "", reasonAutomount},
+		{"automount net host only", "/net/fileserver", true, "", reasonAutomount},
+		{"automount net case", "/NET/Host/m", true, "", reasonAutomount},
+		{"net alone ok", "/net", true, "/net", ""},
+		{"netx ok", "/netx/host", true, "/netx/host", ""},
+		{"automount network servers", "/Network/Servers/nas/memory", true, "", reasonAutomount},
+		{"automount network servers case", "/network/SERVERS/nas", true, "", reasonAutomount},
+		{"network servers alone ok", "/Network/Servers", true, "/Network/Servers", ""},
+		{"network other ok", "/Network/Library/memory", true, "/Network/Library/memory", ""},
+		{"net below root ok", "/home/al/net/host", true, "/home/al/net/host", ""},
+		{"mac vol", "/.vol/16777220/2", true, "", reasonMacSpecial},
+		{"mac vol alone", "/.vol", true, "", reasonMacSpecial},
+		{"mac vol case", "/.VOL/1/2", true, "", reasonMacSpecial},
+		{"mac file", "/.file/id=6571367.2", true, "", reasonMacSpecial},
+		{"mac nofollow", "/.nofollow/Users/al/memory", true, "", reasonMacSpecial},
+		{"mac resolve", "/.resolve/1/2", true, "", reasonMacSpecial},
+		{"mac vol below root ok", "/home/al/.vol", true, "/home/al/.vol", ""},
+		{"mac vol via tilde ok", "~/.vol", true, "/home/al/.vol", ""},
+		{"dots climb to automount", "/home/../net/host", true, "", reasonAutomount},
+		{"nfc", "/home/al/cafe\u0301", true, "/home/al/caf\u00e9", ""},
+		{"env automount", "/net/host/m", false, "", reasonAutomount},
+		{"env mac", "/.vol/1", false, "", reasonMacSpecial},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -78,6 +109,14 @@ func TestValidateMemoryPathWindows(t *testing.T) {
 		{`C:notes`, "", reasonRelative},
 		{`\a`, "", reasonRoot},
 		{`~\..`, "", reasonTildeHome},
+		{`~\..\x`, "", reasonTildeHome},
+		{`~/../x`, "", reasonTildeHome},
+		{`\??\C:\memory`, "", reasonNT},
+		{`/??/C:/memory`, "", reasonNT},
+		{`\\?\C:\memory`, "", reasonUNC},
+		{`\net\host\memory`, "", reasonAutomount},
+		{`C:\net\host\memory`, `C:\net\host\memory`, ""},
+		{`\.vol\1\2`, "", reasonMacSpecial},
 	}
 	for _, c := range cases {
 		got, reason := validateMemoryPath(c.raw, true, home, windowsPaths)
@@ -87,36 +126,104 @@ func TestValidateMemoryPathWindows(t *testing.T) {
 	}
 }
 
+// TestJudgeSetting covers what Claude Code makes of one defined
+// autoMemoryDirectory given the scopes around it (facts §1.1 row 2): the
+// value it takes is validated and, rejected, means the default directory,
+// never a lower scope; "" counts as set; a value something higher shadows
+// is not used, and is reported only if it would be rejected.
+func TestJudgeSetting(t *testing.T) {
+	const home = "/home/al"
+	const def = "/home/al/.claude/projects/-r/memory/"
+	user := setting{sc: scopeUser, source: "/home/al/.claude/settings.json", line: 2}
+	local := setting{sc: scopeLocal, source: "/r/.claude/settings.local.json", line: 3}
+	with := func(s setting, v string) setting { s.value = v; return s }
+	cases := []struct {
+		name    string
+		v       setting
+		j       settingJudgement
+		dir     string
+		want    []string // fragments of the Detail; nil: no problem
+		notWant []string
+	}{
+		{name: "valid taken", v: with(user, "~/notes/memory"), j: settingJudgement{defaultDir: def}, dir: "/home/al/notes/memory"},
+		{name: "valid shadowed still listed", v: with(user, "/srv/m"), j: settingJudgement{shadow: "policy settings (/etc/x)", defaultDir: def}, dir: "/srv/m"},
+		{name: "invalid taken: default, not the next scope", v: with(local, "./.claude/memory"),
+			j:       settingJudgement{defaultDir: def, lower: []string{"user settings (/home/al/.claude/settings.json)"}, base: "/r"},
+			want:    []string{"In a trusted workspace, Claude Code rejects autoMemoryDirectory \"./.claude/memory\" in local settings (/r/.claude/settings.local.json)", reasonRelative, "uses the default directory " + def, "it does not go on to user settings (/home/al/.claude/settings.json)"},
+			notWant: []string{"falls back", "would"}},
+		{name: "invalid taken user: no trust wording", v: with(user, "~"), j: settingJudgement{defaultDir: def, caveat: " for every project whose own local or project settings do not set it"},
+			want:    []string{"Claude Code rejects autoMemoryDirectory \"~\" in user settings", reasonBareTilde, "uses the default directory " + def + " for every project whose own"},
+			notWant: []string{"trusted", "does not go on"}},
+		{name: "new rule taken", v: with(user, "~/../shared/memory"), j: settingJudgement{defaultDir: def},
+			want: []string{reasonTildeHome, "uses the default directory"}},
+		{name: "invalid shadowed", v: with(user, "relative/dir"), j: settingJudgement{shadow: "policy settings (/etc/x)", defaultDir: def},
+			want:    []string{"Claude Code would reject autoMemoryDirectory \"relative/dir\" in user settings", reasonRelative, "does not use it now, as policy settings (/etc/x) decides the memory directory first"},
+			notWant: []string{"default directory"}},
+		{name: "invalid shadowed by env", v: with(user, "/net/h/m"), j: settingJudgement{shadow: envMemoryOverride, defaultDir: def},
+			want: []string{"would reject", reasonAutomount, "as " + envMemoryOverride + " decides the memory directory first"}},
+		{name: "empty alone is the default, said nowhere", v: with(user, ""), j: settingJudgement{defaultDir: def}},
+		{name: "empty shadowed", v: with(user, ""), j: settingJudgement{shadow: "policy settings (/etc/x)", defaultDir: def}},
+		{name: "empty taken hides a lower value", v: with(local, ""), j: settingJudgement{defaultDir: def, lower: []string{"project settings (/r/.claude/settings.json)", "user settings (/u)"}},
+			want: []string{"rejects autoMemoryDirectory \"\" in local settings", reasonEmpty, "an empty value still counts as set", "uses the default directory " + def, "does not go on to project settings (/r/.claude/settings.json), user settings (/u)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.j.home = home
+			dir, prob := judgeSetting(c.v, c.j)
+			if dir != c.dir {
+				t.Errorf("dir = %q, want %q", dir, c.dir)
+			}
+			if c.want == nil {
+				if prob != nil {
+					t.Errorf("unexpected problem: %+v", prob)
+				}
+				return
+			}
+			if prob == nil {
+				t.Fatal("no problem")
+			}
+			if prob.Kind != model.OverrideInvalid || prob.Source != c.v.source || prob.Line != c.v.line || prob.Suggestion == "" {
+				t.Errorf("problem = %+v", prob)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(prob.Detail, w) {
+					t.Errorf("Detail %q lacks %q", prob.Detail, w)
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(prob.Detail, w) {
+					t.Errorf("Detail %q has %q", prob.Detail, w)
+				}
+			}
+		})
+	}
+}
+
 func TestCheckOverrideProblem(t *testing.T) {
-	_, prob := checkOverride("./.claude/memory", "/r/.claude/settings.json", 3, scopeProject, "/home/al", "/r", "/home/al/.claude/projects/-r/memory/")
+	_, prob := judgeSetting(setting{sc: scopeProject, source: "/r/.claude/settings.json", line: 3, value: "./.claude/memory"},
+		settingJudgement{defaultDir: "/home/al/.claude/projects/-r/memory/", home: "/home/al", base: "/r"})
 	if prob == nil {
 		t.Fatal("relative override accepted")
-	}
-	for _, want := range []string{`"./.claude/memory"`, reasonRelative, "falls back to autoMemoryDirectory from user settings", "/home/al/.claude/projects/-r/memory/"} {
-		if !strings.Contains(prob.Detail, want) {
-			t.Errorf("Detail %q lacks %q", prob.Detail, want)
-		}
 	}
 	if prob.Suggestion != "use an absolute path such as /r/.claude/memory" {
 		t.Errorf("Suggestion = %q", prob.Suggestion)
 	}
-	if prob.Line != 3 || prob.Source != "/r/.claude/settings.json" {
-		t.Errorf("Line/Source = %d %q", prob.Line, prob.Source)
-	}
-
-	_, prob = checkOverride("~", "/home/al/.claude/settings.json", 1, scopeUser, "/home/al", "", "/home/al/.claude/projects/<project>/memory/")
+	_, prob = judgeSetting(setting{sc: scopeUser, source: "/home/al/.claude/settings.json", line: 1, value: "~"},
+		settingJudgement{defaultDir: "/d/", home: "/home/al"})
 	if prob == nil || !strings.Contains(prob.Suggestion, "/home/al/.claude/memory or ~/notes/memory") {
 		t.Errorf("bare ~: %+v", prob)
 	}
-	if !strings.Contains(prob.Detail, "falls back to the default /home/al/.claude/projects/<project>/memory/") {
-		t.Errorf("user scope fallback: %q", prob.Detail)
+	_, prob = judgeSetting(setting{sc: scopeUser, source: "/u", value: ""}, settingJudgement{defaultDir: "/d/", home: "/home/al", lower: []string{"x"}})
+	if prob == nil || !strings.Contains(prob.Suggestion, "remove the key") {
+		t.Errorf("empty: %+v", prob)
 	}
 
-	_, prob = checkOverride("~/notes", envMemoryOverride, 0, scopeEnv, "/home/al", "", "/d/")
-	if prob == nil || prob.Suggestion != "write the home directory out: /home/al/notes" {
+	_, prob = checkEnvOverride("~/notes", "/home/al", "/d/")
+	if prob == nil || prob.Suggestion != "write the home directory out: /home/al/notes" ||
+		!strings.Contains(prob.Detail, "goes on to autoMemoryDirectory in settings, else the default directory /d/") {
 		t.Errorf("env ~: %+v", prob)
 	}
-	if dir, prob := checkOverride("/srv/m", envMemoryOverride, 0, scopeEnv, "/home/al", "", "/d/"); prob != nil || dir != "/srv/m" {
+	if dir, prob := checkEnvOverride("/srv/m", "/home/al", "/d/"); prob != nil || dir != "/srv/m" {
 		t.Errorf("valid env override: %q %+v", dir, prob)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/memtui/memtui/model"
 )
@@ -21,41 +22,44 @@ const settingsKey = "autoMemoryDirectory"
 // maxSettingsBytes caps a settings read; real settings files are a few KB.
 const maxSettingsBytes = 4 << 20
 
-// scope is where an override came from. It decides what the override
-// affects (env, policy and user: every project; project and local: one) and
-// what Claude Code falls back to when it rejects the value.
+// scope is where an override came from, in Claude Code's order of
+// precedence (facts §1.1): the env override (rule 1), then the settings
+// scopes of rule 2, highest first. It decides what the override affects
+// (env, policy and user: every project; local and project: one).
+// Claude Code's flag scope (--settings) sits between policy and local;
+// memtui cannot see it.
 type scope int
 
 const (
 	scopeEnv scope = iota
 	scopePolicy
-	scopeUser
 	scopeLocal
 	scopeProject
+	scopeUser
 )
 
-// fallback completes "Claude Code falls back to ..." for a rejected override
-// of this scope, following the resolution order of facts §1.1: env, then
-// settings (policy, --settings, local, project, user), then the default.
-func (s scope) fallback(defaultDir string) string {
+// name is how a message names the scope.
+func (s scope) name() string {
 	switch s {
 	case scopeEnv:
-		return "autoMemoryDirectory from settings, else the default " + defaultDir
+		return envMemoryOverride
 	case scopePolicy:
-		return "autoMemoryDirectory from --settings, local, project or user settings, else the default " + defaultDir
+		return "policy settings"
 	case scopeLocal:
-		return "autoMemoryDirectory from project or user settings, else the default " + defaultDir
+		return "local settings"
 	case scopeProject:
-		return "autoMemoryDirectory from user settings, else the default " + defaultDir
-	default:
-		return "the default " + defaultDir
+		return "project settings"
 	}
+	return "user settings"
 }
 
 // settingsValue is what one settings file says about autoMemoryDirectory.
 type settingsValue struct {
 	value string // the raw value; "" when absent or empty
 	line  int    // line of the key, for problems about the value
+	// set is true when the file defines the key, even as "": Claude Code
+	// then takes this scope's value and looks no further (facts §1.1).
+	set bool
 }
 
 // readSettings reads autoMemoryDirectory from a settings file the way Claude
@@ -124,32 +128,115 @@ func readSettings(path string) (settingsValue, *model.ConfigProblem) {
 			Suggestion: fmt.Sprintf(`write it as a quoted path: "%s": "~/notes/memory"`, settingsKey),
 		}
 	}
-	return settingsValue{value: s, line: line}, nil
+	return settingsValue{value: s, line: line, set: true}, nil
 }
 
-// checkOverride validates an override value (facts §1.4) and, when Claude
-// Code would reject it, builds the OverrideInvalid problem: what is wrong,
-// what Claude Code uses instead, and a value it would accept. base is the
-// directory a relative value was probably meant against (the project root
-// for project and local settings).
-func checkOverride(raw, source string, line int, sc scope, home, base, defaultDir string) (string, *model.ConfigProblem) {
-	expand := sc != scopeEnv // the env override is not ~-expanded (facts §1.1 row 1)
-	validated, reason := validateMemoryPath(raw, expand, home, nativeFlavor())
+// checkEnvOverride validates CLAUDE_COWORK_MEMORY_PATH_OVERRIDE (facts
+// §1.1 row 1: no ~ expansion) and, when Claude Code would reject it, builds
+// the OverrideInvalid problem. A rejected env override is simply skipped:
+// Claude Code goes on to autoMemoryDirectory, then to the default.
+func checkEnvOverride(raw, home, defaultDir string) (string, *model.ConfigProblem) {
+	validated, reason := validateMemoryPath(raw, false, home, nativeFlavor())
 	if reason == "" {
 		return validated, nil
 	}
-	what := settingsKey
-	if sc == scopeEnv {
-		what = envMemoryOverride
-	}
 	return "", &model.ConfigProblem{
 		Kind:   model.OverrideInvalid,
-		Source: source,
-		Line:   line,
-		Detail: fmt.Sprintf("Claude Code ignores %s %q because %s; it falls back to %s",
-			what, raw, reason, sc.fallback(defaultDir)),
-		Suggestion: overrideFix(raw, reason, home, base, expand),
+		Source: envMemoryOverride,
+		Detail: fmt.Sprintf("Claude Code rejects %s %q because %s, and goes on to autoMemoryDirectory in settings, else the default directory %s",
+			envMemoryOverride, raw, reason, defaultDir),
+		Suggestion: overrideFix(raw, reason, home, "", false),
 	}
+}
+
+// setting is autoMemoryDirectory as one settings scope defines it.
+type setting struct {
+	sc     scope
+	source string // the settings file
+	line   int
+	value  string // may be "": still defined
+}
+
+// settingJudgement is what Claude Code makes of one defined
+// autoMemoryDirectory, given the scopes around it.
+type settingJudgement struct {
+	// shadow names what decides the directory instead of this value: the
+	// env override or a higher settings scope that defines the key; ""
+	// when this value is the one Claude Code takes.
+	shadow string
+	// lower lists the lower scopes that define the key too (their files,
+	// or a phrase): Claude Code never reaches them when this value wins.
+	lower []string
+	// defaultDir is the directory Claude Code falls back to when it takes
+	// this value and rejects it; caveat, when set, follows it in the
+	// message (who the fallback applies to).
+	defaultDir, caveat string
+	home, base         string
+}
+
+// judgeSetting validates v (facts §1.4, with ~/ expansion) and returns the
+// directory it names when Claude Code would accept it, else the
+// OverrideInvalid problem. Claude Code reads the settings scopes in order
+// and takes the first that defines autoMemoryDirectory, even as "" (facts
+// §1.1 row 2); only that value is validated, and when it is rejected the
+// result is the default directory: a lower scope is never tried. So:
+//   - a taken value that Claude Code rejects is an error that names the
+//     default it uses instead, and the lower scopes it does not go on to;
+//   - a taken "" is reported only when a lower scope defines a value that
+//     it thereby hides (on its own, "" just means the default);
+//   - a value that something higher shadows is reported only if Claude Code
+//     would reject it once it decides, saying it is not used now.
+func judgeSetting(v setting, j settingJudgement) (string, *model.ConfigProblem) {
+	validated, reason := validateMemoryPath(v.value, true, j.home, nativeFlavor())
+	if v.value == "" {
+		reason = reasonEmpty
+	}
+	if reason == "" {
+		return validated, nil
+	}
+	where := v.sc.name() + " (" + v.source + ")"
+	var detail string
+	switch {
+	case j.shadow != "" && v.value == "":
+		return "", nil
+	case j.shadow != "":
+		detail = fmt.Sprintf("Claude Code would reject autoMemoryDirectory %q in %s because %s; it does not use it now, as %s decides the memory directory first",
+			v.value, where, reason, j.shadow)
+	case v.value == "" && len(j.lower) == 0:
+		return "", nil
+	default:
+		who := "Claude Code"
+		if v.sc == scopeLocal || v.sc == scopeProject {
+			// Claude Code reads these only in a trusted workspace, which
+			// memtui cannot see: it assumes trust, as for listing them.
+			who = "In a trusted workspace, Claude Code"
+		}
+		counted := ""
+		if v.value == "" {
+			counted = " (an empty value still counts as set)"
+		}
+		detail = fmt.Sprintf("%s rejects autoMemoryDirectory %q in %s because %s%s, and uses the default directory %s%s",
+			who, v.value, where, reason, counted, j.defaultDir, j.caveat)
+		if len(j.lower) > 0 {
+			detail += "; it does not go on to " + strings.Join(j.lower, ", ")
+		}
+	}
+	return "", &model.ConfigProblem{
+		Kind:       model.OverrideInvalid,
+		Source:     v.source,
+		Line:       v.line,
+		Detail:     detail,
+		Suggestion: settingFix(v.value, reason, j.home, j.base),
+	}
+}
+
+// settingFix is the suggestion for a rejected autoMemoryDirectory: for an
+// empty one, what removing it does.
+func settingFix(raw, reason, home, base string) string {
+	if raw == "" {
+		return "remove the key to let the next settings scope decide, or set an absolute path such as ~/notes/memory"
+	}
+	return overrideFix(raw, reason, home, base, true)
 }
 
 func jsonFix(line int) string {

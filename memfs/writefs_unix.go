@@ -120,7 +120,7 @@ func validRel(p string, team bool) error {
 		return refuse(p, "not a .md file; memtui writes only memory files")
 	}
 	if !team && strings.HasPrefix(p, teamDirName+"/") {
-		return refuse(p, "under team/, which syncs to other people and where deletes do not propagate; not written without the team option")
+		return refuse(p, "under team/, where CLAUDE_MEMORY_STORES mounts team stores that sync to other people; not written without the team option")
 	}
 	return nil
 }

@@ -132,6 +132,10 @@ type Model struct {
 	// logs met (a transcript two projects read counts once, as lint
 	// counts it), kept up to date as logs arrive: the title bar shows it.
 	problems int
+	// versions is what the sessions' Claude Code versions say against the
+	// one memtui follows (a newer one ran, or projects on an older one),
+	// for the title bar: in a few words, then in fewer; nil when nothing.
+	versions []string
 	config   []model.Finding
 	gen      int
 	loader   *loader
@@ -385,7 +389,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	m.scan = msg.scan
 	m.config = consolidate.ConfigFindings(msg.scan.Config)
 	m.data = make([]*projectData, len(msg.scan.Projects))
-	m.problems = 0
+	m.problems, m.versions = 0, nil
 	for i, p := range msg.scan.Projects {
 		m.data[i] = &projectData{p: p}
 	}

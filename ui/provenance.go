@@ -204,4 +204,8 @@ func (m *Model) countProblems() {
 		}
 	}
 	m.problems = len(report.TranscriptProblems(ps))
+	m.versions = nil
+	if v := report.ClaudeCodeVersions(ps); v.Short() != "" {
+		m.versions = []string{v.Short(), v.Compact()}
+	}
 }

@@ -287,6 +287,15 @@ func (m *Model) titleBar() string {
 		// Where they are: each project's summary and MEMORY.md preview.
 		right += fmt.Sprintf(" · %d transcript %s", n, plural(n, "problem", "problems"))
 	}
+	// The Claude Code versions: said once, however many sessions, in the
+	// first form that fits beside the tabs (none at 80 columns); memtui
+	// lint and memtui version say which behaviours differ.
+	for _, v := range m.versions {
+		if v = " · " + v; !m.loading && ansi.StringWidth(left)+ansi.StringWidth(right)+ansi.StringWidth(v)+1 <= m.width {
+			right += v
+			break
+		}
+	}
 	if m.cfg.ReadOnly {
 		right = "read-only · " + right
 	}

@@ -1,0 +1,197 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	goversion "github.com/hashicorp/go-version"
+
+	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/model"
+)
+
+var (
+	followedVersion = goversion.Must(goversion.NewVersion(model.ClaudeCodeVersion))
+	comparedVersion = goversion.Must(goversion.NewVersion(model.ClaudeCodeComparedWith))
+)
+
+// VersionNotice is what the transcripts say about the Claude Code versions
+// that ran, against the one memtui follows (model.ClaudeCodeVersion).
+type VersionNotice struct {
+	// Newer is the newest version any session ran, when it is newer than
+	// the one memtui follows; "" otherwise.
+	Newer string
+	// Older are the projects whose newest session ran an older version,
+	// oldest version first.
+	Older []OlderProject
+}
+
+// OlderProject is a project whose newest session ran an older Claude Code.
+type OlderProject struct {
+	Project string // its name (real path or slug), as the transcripts hold it
+	Version string
+	// Compared is true at or before model.ClaudeCodeComparedWith: every
+	// change of model.ClaudeCodeChanges is missing there. Past it, which of
+	// them the version has is not known.
+	Compared bool
+	v        *goversion.Version
+}
+
+// ClaudeCodeVersions reads the versions of the projects' sessions
+// (model.Session.Version; unparsable ones are skipped). The newest session
+// of a project, by its last timestamp, decides whether it runs an older
+// Claude Code; any session of a newer one makes Newer.
+func ClaudeCodeVersions(ps []*model.Project) VersionNotice {
+	var n VersionNotice
+	var newest *goversion.Version
+	for _, p := range ps {
+		if p == nil || p.Log == nil {
+			continue
+		}
+		var last *goversion.Version
+		var lastAt time.Time
+		for _, s := range p.Log.Sessions {
+			if s == nil || s.Version == "" {
+				continue
+			}
+			v, err := goversion.NewVersion(s.Version)
+			if err != nil {
+				continue
+			}
+			if v.GreaterThan(followedVersion) && (newest == nil || v.GreaterThan(newest)) {
+				newest = v
+			}
+			at := s.End
+			if at.IsZero() {
+				at = s.Start
+			}
+			if last == nil || at.After(lastAt) || at.Equal(lastAt) && v.GreaterThan(last) {
+				last, lastAt = v, at
+			}
+		}
+		if last != nil && last.LessThan(followedVersion) {
+			n.Older = append(n.Older, OlderProject{Project: p.Name(), Version: last.Original(), Compared: !last.GreaterThan(comparedVersion), v: last})
+		}
+	}
+	if newest != nil {
+		n.Newer = newest.Original()
+	}
+	slices.SortStableFunc(n.Older, func(a, b OlderProject) int {
+		if c := a.v.Compare(b.v); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Project, b.Project)
+	})
+	return n
+}
+
+// mostOlderNamed bounds the projects the line names.
+const mostOlderNamed = 3
+
+// Line is the notice on one line for lint's summary: a newer Claude Code
+// once, then the projects on an older one and what differs there. "" when
+// the transcripts show neither. Every part is made safe for one line.
+func (n VersionNotice) Line(home string) string {
+	var parts []string
+	if n.Newer != "" {
+		parts = append(parts, fmt.Sprintf("sessions of %s ran, newer than the %s memtui follows: memory behaviour may have moved since",
+			n.Newer, model.ClaudeCodeVersion))
+	}
+	var compared, between []OlderProject
+	for _, o := range n.Older {
+		if o.Compared {
+			compared = append(compared, o)
+		} else {
+			between = append(between, o)
+		}
+	}
+	if len(compared) > 0 {
+		var before []string
+		for _, c := range model.ClaudeCodeChanges {
+			before = append(before, c.Before)
+		}
+		parts = append(parts, fmt.Sprintf("%s last ran %s or older, where, unlike in %s, %s",
+			olderNames(compared, home), model.ClaudeCodeComparedWith, model.ClaudeCodeVersion, andList(before)))
+	}
+	if len(between) > 0 {
+		parts = append(parts, fmt.Sprintf("%s last ran a version between %s and %s, which may lack some of the %d changes memtui version lists",
+			olderNames(between, home), model.ClaudeCodeComparedWith, model.ClaudeCodeVersion, len(model.ClaudeCodeChanges)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return safe.ShowLine("claude code: " + strings.Join(parts, "; "))
+}
+
+// olderNames names up to mostOlderNamed projects with their versions.
+func olderNames(ps []OlderProject, home string) string {
+	var names []string
+	for i, o := range ps {
+		if i == mostOlderNamed {
+			names = append(names, fmt.Sprintf("%d more %s", len(ps)-i, Plural(len(ps)-i, "project", "projects")))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", Tilde(o.Project, home), o.Version))
+	}
+	return andList(names)
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(ss []string) string {
+	if len(ss) <= 1 {
+		return strings.Join(ss, "")
+	}
+	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
+}
+
+// Short is the notice for the TUI's title bar, "" when the transcripts
+// show nothing to say; Compact is the same in fewer words, for a title bar
+// with less room.
+func (n VersionNotice) Short() string {
+	var parts []string
+	if n.Newer != "" {
+		parts = append(parts, fmt.Sprintf("Claude Code %s is newer than %s", n.Newer, model.ClaudeCodeVersion))
+	}
+	if k := len(n.Older); k > 0 {
+		differ := "some behaviours may differ"
+		if n.Older[0].Compared {
+			differ = fmt.Sprintf("%d behaviours differ", len(model.ClaudeCodeChanges))
+		}
+		vs := n.Older[0].Version
+		if last := n.Older[k-1].Version; last != vs {
+			vs += " to " + last
+		}
+		parts = append(parts, fmt.Sprintf("%d %s on Claude Code %s: %s", k, Plural(k, "project", "projects"), vs, differ))
+	}
+	return safe.ShowLine(strings.Join(parts, " · "))
+}
+
+// Compact is Short in fewer words.
+func (n VersionNotice) Compact() string {
+	var parts []string
+	if n.Newer != "" {
+		parts = append(parts, fmt.Sprintf("Claude Code %s is newer", n.Newer))
+	}
+	if k := len(n.Older); k > 0 {
+		parts = append(parts, fmt.Sprintf("older Claude Code in %d %s", k, Plural(k, "project", "projects")))
+	}
+	return safe.ShowLine(strings.Join(parts, " · "))
+}
+
+// Version writes the notice's line after a report's summary; nothing when
+// it is "".
+func Version(w io.Writer, n VersionNotice, st lipgloss.Style, home string) error {
+	line := n.Line(home)
+	if line == "" {
+		return nil
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(paint.New(st).Paint(line) + "\n")
+	return bw.Flush()
+}
