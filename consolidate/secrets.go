@@ -362,7 +362,18 @@ func NewSecretScanner(generic bool) (*SecretScanner, error) {
 	}
 	s := &SecretScanner{global: lr.global}
 	for _, id := range PrefixRuleIDs {
-		s.rules = append(s.rules, lr.rules[id])
+		r := lr.rules[id]
+		if r.tail == nil {
+			// gitleaks' regexes count a fixed number of characters, and a
+			// longer token (GitLab's routable ones, a new format) would
+			// keep its tail unmasked: every rule's match is extended over
+			// the bytes that continue a token, as the added rules' are.
+			r.tail = secByteSet(secTokenBytes)
+			if strings.HasPrefix(id, "gitlab-") {
+				r.tail = secByteSet(secDotBytes)
+			}
+		}
+		s.rules = append(s.rules, r)
 	}
 	added, err := secAddedRules(lr)
 	if err != nil {

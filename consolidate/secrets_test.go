@@ -322,6 +322,16 @@ func TestSecretParityWithDetector(t *testing.T) {
 		for j := range want {
 			want[j] = strings.TrimRight(want[j], " \t\r\n")
 		}
+		// memtui extends a match over the bytes that continue the token
+		// (a longer token is masked whole): where ours is gitleaks' match
+		// plus such bytes, it is the same finding.
+		for j, gs := range got {
+			for _, w := range want {
+				if rest, ok := strings.CutPrefix(gs, w); ok && strings.Trim(rest, secDotBytes) == "" {
+					got[j] = w
+				}
+			}
+		}
 		slices.Sort(want)
 		slices.Sort(got)
 		if !slices.Equal(want, got) {

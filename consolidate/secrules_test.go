@@ -225,3 +225,31 @@ func TestSecretOpenAILegacyOnce(t *testing.T) {
 		t.Errorf("sk-proj key: %+v", got)
 	}
 }
+
+// TestSecretLongerTokensMaskedWhole: a token longer than the fixed length
+// a gitleaks rule counts (a routable GitLab token, a key format grown
+// since) is found from its start to its end, so no output shows its tail;
+// a sentence's full stop after it is not part of it.
+func TestSecretLongerTokensMaskedWhole(t *testing.T) {
+	sc := DefaultSecretScanner()
+	for _, c := range []struct{ id, tok string }{
+		// glpat- + 27 characters, a dotted version and a routing part.
+		{"gitlab-pat", "glpat-Xq7vR2mK9pL4sT8wZ3nB6yC1dFh.01.1a2b3c4d5"},
+		{"gitlab-pat", "glpat-Xq7vR2mK9pL4sT8wZ3nB6yC1dFhJk2Mn4"},
+		{"github-pat", "ghp_Xq7vR2mK9pL4sT8wZ3nB6yC1dFhJkLmNoPqRsT9u8"},
+	} {
+		text := "The token is " + c.tok + ". Rotate it monthly.\n"
+		at := strings.Index(text, c.tok)
+		got := sc.Scan(text)
+		if len(got) != 1 || got[0].RuleID != c.id {
+			t.Errorf("%s: want one %s finding, got %+v", c.tok, c.id, got)
+			continue
+		}
+		if got[0].Start != at || got[0].End != at+len(c.tok) {
+			t.Errorf("%s: span %q, want the whole token", c.id, text[got[0].Start:got[0].End])
+		}
+		if masked := sc.MaskSecrets(text); strings.Contains(masked, c.tok[len(c.tok)-6:]) || !strings.Contains(masked, ". Rotate") {
+			t.Errorf("%s: masked text %q shows the token's tail or lost the full stop", c.id, masked)
+		}
+	}
+}
