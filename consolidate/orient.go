@@ -208,6 +208,7 @@ var checks = []func(*dirState){
 	checkIndex,
 	checkNames,
 	checkDuplicates,
+	checkScan,
 	checkLostUpdates,
 }
 
