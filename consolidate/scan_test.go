@@ -104,8 +104,14 @@ func TestExcludedFilesAreNoMemories(t *testing.T) {
 	b := mem("b.md", topic("b", "B fact", "user", "Another fact entirely, about the staging host and its port.\n"), mod)
 	b.Scan = model.ScanPastCap
 	d = &model.MemoryDir{Files: []*model.File{a, b, log}, Index: goodIndex(a)}
-	if fs := only(lint(t, nil, d, Options{}), RuleMemoryOrphan); len(fs) != 1 || fs[0].File != "b.md" {
+	if fs := only(lint(t, nil, d, Options{}), RuleMemoryOrphan); len(fs) != 1 || fs[0].File != "b.md" || strings.Contains(fs[0].Message, "recall mode") {
 		t.Errorf("orphans: %+v", fs)
+	}
+	// In recall mode MEMORY.md is not loaded: the orphan says so.
+	d.Path = "/mem"
+	recall := &model.Project{Slug: "p", Log: logWith(model.MemObservation{Path: "/mem/a.md", Kind: model.ObsRecall, Time: testNow})}
+	if fs := only(lint(t, recall, d, Options{}), RuleMemoryOrphan); len(fs) != 1 || !strings.Contains(fs[0].Message, "run in recall mode, where MEMORY.md is not loaded") {
+		t.Errorf("orphan in recall mode: %+v", fs)
 	}
 	// A secret is still a secret.
 	sec := mem("logs/x.md", "token ghp_R8mQ2vL9xT4nB7kW1pZ6cY3hF5jD0sG8aE2u\n", mod)
