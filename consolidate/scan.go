@@ -150,7 +150,7 @@ func checkScan(s *dirState) {
 	}
 	msg.WriteString("; " + mode.recallNote())
 	s.report(RuleRecallCap, "", 0, msg.String(),
-		fmt.Sprintf("Bring the folder under %d memory files: merge near-duplicates and prune old memories nobody uses (memtui dream proposes both), so recall chooses among all of them; memtui ls lists every file with its place.", model.RecallScanCap))
+		fmt.Sprintf("Bring the folder under %d memory files: merge near-duplicates and prune old memories nobody uses (memtui dream proposes the merges, and the prunes once the transcripts show which memories go unused), so recall chooses among all of them; memtui ls lists every file with its place.", model.RecallScanCap))
 }
 
 // namedFiles names up to maxNamed files with their mtime's date.
