@@ -206,6 +206,9 @@ func TestHostileTree(t *testing.T) {
 		{"history/piped", plain, hostile.Plain, []string{"history"}},
 		{"history/terminal", colour, hostile.Terminal, []string{"history"}},
 		{"history/json", plain, hostile.JSON, []string{"history", "--json"}},
+		{"ls/piped", plain, hostile.Plain, []string{"ls"}},
+		{"ls/terminal", colour, hostile.Terminal, []string{"ls"}},
+		{"ls/json", plain, hostile.JSON, []string{"ls", "--json"}},
 		{"undo-list/piped", plain, hostile.Plain, []string{"undo", "--list"}},
 		{"undo-list/terminal", colour, hostile.Terminal, []string{"undo", "--list"}},
 		{"undo-list/json", plain, hostile.JSON, []string{"undo", "--list", "--json"}},
@@ -252,6 +255,7 @@ func TestHostileTree(t *testing.T) {
 		{"index-move-above-cut/pty", []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
 		{"changes/pty", []string{"changes"}},
 		{"history/pty", []string{"history"}},
+		{"ls/pty", []string{"ls"}},
 		{"undo-list/pty", []string{"undo", "--list"}},
 		{"journal-prune-dry-run/pty", []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
 	} {
@@ -278,6 +282,29 @@ func TestHostileTree(t *testing.T) {
 				t.Errorf("%s: the version line does not name %q escaped:\n%s", name, safe.ShowLine(tr.EscRoot), hostile.Visible(line))
 			}
 		}
+	})
+	// Claude Code's scan follows link_outside.md out of the memory dir: ls
+	// lists it (its content is shown masked; the checks above say so).
+	t.Run("attack/outside-link-listed", func(t *testing.T) {
+		o := outs["ls/json"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		var ls struct {
+			Memories []struct {
+				MemoryDir string `json:"memory_dir"`
+				File      string `json:"file"`
+			} `json:"memories"`
+		}
+		if err := json.Unmarshal([]byte(o.stdout), &ls); err != nil {
+			t.Fatalf("ls --json: %v", err)
+		}
+		for _, m := range ls.Memories {
+			if m.MemoryDir == tr.Evil && m.File == tr.LinkOutside {
+				return
+			}
+		}
+		t.Errorf("ls --json does not list %s, which Claude Code's scan reads", tr.LinkOutside)
 	})
 	t.Run("attack/override-dir-shown", func(t *testing.T) {
 		o := outs["lint/json"]

@@ -216,6 +216,7 @@ usage or I/O error.`,
 	root.AddCommand(newUndoCmd(g, stdout, stderr))
 	root.AddCommand(newJournalCmd(g, stdout, stderr))
 	root.AddCommand(newHistoryCmd(g, stdout, stderr))
+	root.AddCommand(newLsCmd(g, stdout, stderr))
 
 	var cf changesFlags
 	changes := &cobra.Command{

@@ -153,6 +153,7 @@ func TestDemoCoversEveryRule(t *testing.T) {
 		consolidate.RuleFileUnreadable:  "permissions cannot be embedded",
 		consolidate.RuleDanglingPath:    "the demo's project roots do not exist on this machine",
 		consolidate.RuleSettingsInvalid: "the demo's settings.json carries override-invalid instead",
+		consolidate.RuleRecallCap:       "more than 200 memories in one folder would drown the sample",
 	}
 	for _, r := range consolidate.Rules() {
 		if !seen[r.ID] && cannot[r.ID] == "" {

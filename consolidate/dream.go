@@ -127,7 +127,7 @@ func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model
 				// Each proposer leaves opaque files alone; this is the
 				// backstop that keeps one slip from rewriting bytes
 				// memtui cannot read.
-				if s.touchesOpaque(changedPaths(prop), readPaths(prop)) {
+				if s.touchesOpaque(changedPaths(prop), readPaths(prop)) || s.touchesLink(changedPaths(prop)) {
 					continue
 				}
 				// And the one that keeps Claude Code's claudeCodeItem

@@ -327,7 +327,7 @@ func checkPlace(c model.Change, problems map[string]model.Problem, disk OnDisk) 
 		}
 		if pr, ok := problems[at]; ok {
 			switch {
-			case pr.Kind == model.ProblemSymlink || pr.Kind == model.ProblemSymlinkEscape || pr.Kind == model.ProblemSymlinkLoop:
+			case pr.Kind == model.ProblemSymlink || pr.Kind == model.ProblemSymlinkEscape || pr.Kind == model.ProblemSymlinkLoop || pr.Kind == model.ProblemLinkSkipped:
 				return fmt.Errorf("%s is a symlink; memtui never writes through one", where)
 			case pr.Kind == model.ProblemUnreadable:
 				return fmt.Errorf("%s could not be read (%s); memtui does not write where it cannot read", where, pr.Detail)

@@ -100,7 +100,8 @@ func TestCheckExternalRefusesHostileProposals(t *testing.T) {
 	// it as a file and reports the link.
 	d.Files = append(d.Files, mem("linked.md", topic("l", "linked", "user", "Linked.\n"), testNow))
 	d.Problems = append(d.Problems, model.Problem{Path: "linked.md", Kind: model.ProblemSymlink, Detail: "symlink to real.md"},
-		model.Problem{Path: "out", Kind: model.ProblemSymlinkEscape, Detail: "/etc"})
+		model.Problem{Path: "out", Kind: model.ProblemSymlinkEscape, Detail: "/etc"},
+		model.Problem{Path: "up", Kind: model.ProblemLinkSkipped, Detail: "symlink to the folder ./ (the memory dir itself), …; not followed"})
 	create := func(p, after string) model.Proposal {
 		return model.Proposal{Kind: model.KindReindex, Title: "t", Changes: []model.Change{{Path: p, Op: model.OpCreate, After: after}}}
 	}
@@ -126,6 +127,7 @@ func TestCheckExternalRefusesHostileProposals(t *testing.T) {
 		{"control in the title", model.Proposal{Kind: model.KindReindex, Title: "ok\x1b]0;pwned\x07", Changes: []model.Change{{Path: "n.md", Op: model.OpCreate, After: "x\n"}}}, nil, "not one line"},
 		{"update of a symlink the scan saw", model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: "linked.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex(linked.Content), After: "x\n"}}}, nil, "linked.md is a symlink"},
 		{"create under a symlinked directory the scan saw", create("out/x.md", "x\n"), nil, "its directory out) is a symlink"},
+		{"create under a link the scan did not follow", create("up/x.md", "x\n"), nil, "its directory up) is a symlink"},
 		{"create under a symlinked directory on disk", create("sub/x.md", "x\n"), OnDisk{"sub": fs.ModeSymlink | 0o777}, "its directory sub) is a symlink"},
 		{"create over a dangling symlink on disk", create("new.md", "x\n"), OnDisk{"new.md": fs.ModeSymlink | 0o777}, "new.md is a symlink"},
 		{"create over a FIFO", create("pipe.md", "x\n"), OnDisk{"pipe.md": fs.ModeNamedPipe | 0o644}, "named pipe, not a regular file"},

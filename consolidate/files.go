@@ -19,16 +19,20 @@ func checkProblems(s *dirState) {
 		switch p.Kind {
 		case model.ProblemSymlink:
 			s.report(RuleSymlink, p.Path, 0,
-				fmt.Sprintf("%s is a symlink (%s); Claude Code matches memory paths lexically, so writes through it are not treated as memory writes", p.Path, p.Detail),
+				fmt.Sprintf("%s is a symlink (%s); Claude Code matches memory paths lexically, so writes through it are not treated as memory writes, and memtui never writes through it", p.Path, p.Detail),
 				"Replace the link with the file itself.")
 		case model.ProblemSymlinkEscape:
 			s.report(RuleSymlink, p.Path, 0,
-				fmt.Sprintf("%s is a symlink to %s, outside the memory directory; memtui does not follow it", p.Path, p.Detail),
-				"Move the target into the memory directory or remove the link.")
+				fmt.Sprintf("%s is a symlink to %s, outside the memory directory; Claude Code's scan follows it and offers what it finds to recall, so memtui reads it too (masked as everywhere) but never writes through it", p.Path, p.Detail),
+				"Move the target into the memory directory, or remove the link if it is not meant as memory.")
 		case model.ProblemSymlinkLoop:
 			s.report(RuleSymlink, p.Path, 0,
 				fmt.Sprintf("%s is a symlink that dangles or loops (%s)", p.Path, p.Detail),
 				"Remove the link.")
+		case model.ProblemLinkSkipped:
+			s.report(RuleSymlink, p.Path, 0,
+				fmt.Sprintf("%s: %s", p.Path, p.Detail),
+				"Remove the link, or put the files it leads to in the memory directory itself.")
 		case model.ProblemUnreadable:
 			s.report(RuleFileUnreadable, p.Path, 0,
 				fmt.Sprintf("%s could not be read: %s", p.Path, p.Detail),
@@ -52,9 +56,17 @@ func checkDir(s *dirState) {
 	}
 }
 
-// checkFiles runs the per-file checks over every topic file.
+// checkFiles runs the per-file checks over every topic file. A file Claude
+// Code's scan does not list as a memory (facts 2.1) is only checked for
+// secrets: frontmatter, dates, recall and staleness mean nothing for a
+// daily log or a file in a dot folder (checkScan says when one looks like
+// a memory).
 func checkFiles(s *dirState) {
 	for _, fs := range s.files {
+		if !isMemory(fs.f) {
+			checkSecrets(s, fs)
+			continue
+		}
 		checkEncoding(s, fs)
 		checkFrontmatter(s, fs)
 		checkDescription(s, fs)
@@ -569,6 +581,9 @@ func checkNames(s *dirState) {
 			continue
 		}
 		known[n] = true
+		if !isMemory(fs.f) {
+			continue // a name Claude Code never lists
+		}
 		if prev, ok := first[n]; ok {
 			s.report(RuleNameDuplicate, fs.f.Path, keyLine(fs, "name"),
 				fmt.Sprintf("%s and %s are both named \"%s\"; recall and [[links]] cannot tell them apart", prev.f.Path, fs.f.Path, fs.doc.FM.Name),

@@ -237,13 +237,14 @@ func TestProblemsAndEmptyDir(t *testing.T) {
 		{Path: "link.md", Kind: model.ProblemSymlink, Detail: "-> real.md"},
 		{Path: "out.md", Kind: model.ProblemSymlinkEscape, Detail: "/etc/passwd"},
 		{Path: "loop.md", Kind: model.ProblemSymlinkLoop, Detail: "too many links"},
+		{Path: "up", Kind: model.ProblemLinkSkipped, Detail: "symlink to the folder ./ (the memory dir itself); not followed"},
 		{Path: "locked.md", Kind: model.ProblemUnreadable, Detail: "permission denied"},
 		{Path: "x.md", Kind: model.ProblemNotFile, Detail: "a directory"},
 		{Path: "huge.md", Kind: model.ProblemTooLarge, Detail: "20 MB"},
 	}}
 	all := lint(t, nil, d, Options{})
-	if n := len(only(all, RuleSymlink)); n != 3 {
-		t.Errorf("symlink findings: %d, want 3", n)
+	if n := len(only(all, RuleSymlink)); n != 4 {
+		t.Errorf("symlink findings: %d, want 4", n)
 	}
 	if n := len(only(all, RuleFileUnreadable)); n != 2 {
 		t.Errorf("file-unreadable findings: %d, want 2", n)

@@ -65,16 +65,17 @@ type indexChecker struct {
 }
 
 // indexExempt reports files that are not meant to be indexed: daily logs
-// and session notes, which Dream reads directly.
-func indexExempt(p string) bool {
-	return strings.HasPrefix(p, "logs/") || strings.HasPrefix(p, "sessions/")
+// and session notes, which Dream reads directly, and anything else Claude
+// Code's scan does not list as a memory (facts 2.1).
+func indexExempt(f *model.File) bool {
+	return !isMemory(f) || strings.HasPrefix(f.Path, "logs/") || strings.HasPrefix(f.Path, "sessions/")
 }
 
 // checkIndexMissing reports a directory with topic files and no MEMORY.md.
 func checkIndexMissing(s *dirState) {
 	n := 0
 	for _, f := range s.files {
-		if !indexExempt(f.f.Path) {
+		if !indexExempt(f.f) {
 			n++
 		}
 	}
@@ -109,7 +110,7 @@ func indexMissingMessage(s *dirState, n int) string {
 	}
 	skipped := 0
 	for _, f := range s.files {
-		if !indexExempt(f.f.Path) && strings.ContainsAny(f.f.Path, "[]()\n\r\u2028\u2029") {
+		if !indexExempt(f.f) && strings.ContainsAny(f.f.Path, "[]()\n\r\u2028\u2029") {
 			skipped++
 		}
 	}
@@ -687,12 +688,13 @@ func (c *indexChecker) hasContent(from, to int) bool {
 // checkOrphans reports topic files nothing in the index reaches.
 func (c *indexChecker) checkOrphans() {
 	reached := c.reached()
+	note := ModeOf(c.s.project, c.s.dir).indexNote()
 	for _, f := range c.s.files {
-		if indexExempt(f.f.Path) || reached[f] {
+		if indexExempt(f.f) || reached[f] {
 			continue
 		}
 		c.s.report(RuleMemoryOrphan, f.f.Path, 0,
-			fmt.Sprintf("%s is not referenced from MEMORY.md (no link, backticked file name or [[wikilink]] to it), so Claude Code never loads it at session start", f.f.Path),
+			fmt.Sprintf("%s is not referenced from MEMORY.md (no link, backticked file name or [[wikilink]] to it), so Claude Code never loads it at session start%s", f.f.Path, note),
 			ixOrphanSuggestion(f))
 	}
 }
@@ -728,7 +730,7 @@ func (c *indexChecker) reached() map[*fileState]bool {
 	queue := make([]*fileState, 0, len(c.s.files))
 	left := 0 // files not exempt and not reached yet
 	for _, f := range c.s.files {
-		if !indexExempt(f.f.Path) {
+		if !indexExempt(f.f) {
 			left++
 		}
 	}
@@ -736,7 +738,7 @@ func (c *indexChecker) reached() map[*fileState]bool {
 		if f != nil && !seen[f] {
 			seen[f] = true
 			queue = append(queue, f)
-			if !indexExempt(f.f.Path) {
+			if !indexExempt(f.f) {
 				left--
 			}
 		}

@@ -209,6 +209,7 @@ var checks = []func(*dirState){
 	checkIndex,
 	checkNames,
 	checkDuplicates,
+	checkScan,
 	checkLostUpdates,
 }
 

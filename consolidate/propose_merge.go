@@ -67,7 +67,7 @@ func proposeMerges(s *dreamState) []model.Proposal {
 	// findings only say which members lint still reports.
 	items := make([]DupItem, 0, len(s.d.Files))
 	for _, f := range s.d.Files {
-		if dupSkipped(f.Path) || s.opaque(f.Path) {
+		if dupSkipped(f) || s.opaque(f.Path) {
 			continue
 		}
 		doc := s.docs[f.Path]

@@ -15,9 +15,10 @@ import (
 // a pruned file go in the same proposal, so no link is left dangling.
 func proposePrunes(s *dreamState) []model.Proposal {
 	var out []model.Proposal
+	pruned := map[string]bool{}
 	for _, f := range s.d.Files {
-		if f.Truncated || s.opaque(f.Path) {
-			continue // a file memtui cannot read whole, or as text, is a person's
+		if f.Truncated || s.opaque(f.Path) || !isMemory(f) || f.Link != "" {
+			continue // a file memtui cannot read whole, or as text, or no memory to Claude Code, is a person's
 		}
 		doc := s.docs[f.Path]
 		var why string
@@ -45,8 +46,9 @@ func proposePrunes(s *dreamState) []model.Proposal {
 		out = append(out, s.proposal(model.KindPrune, "Prune "+f.Path,
 			why+". A memory with nothing in it only costs recall and index space. "+kept,
 			fixes, changes))
+		pruned[f.Path] = true
 	}
-	return out
+	return append(out, proposeCapPrunes(s, pruned)...)
 }
 
 // dropEntries removes the index lines whose entry points at path, with

@@ -1443,7 +1443,7 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 	r := newReindexer(s)
 	var fs []*model.File
 	for _, f := range s.d.Files {
-		if !indexExempt(f.Path) && !r.secretName(f.Path) && !s.opaque(f.Path) { // (see addOrphans)
+		if !indexExempt(f) && !r.secretName(f.Path) && !s.opaque(f.Path) { // (see addOrphans)
 			fs = append(fs, f)
 		}
 	}

@@ -58,6 +58,8 @@ const (
 	RuleProvenanceSwept       = "provenance-swept"
 	RuleLostUpdate            = "lost-update"
 	RuleFileUnreadable        = "file-unreadable"
+	RuleRecallCap             = "recall-cap"
+	RuleScanExcluded          = "scan-excluded"
 
 	// Directory and configuration.
 	RuleMemdirEmpty     = "memdir-empty"
@@ -106,6 +108,8 @@ var ruleList = []Rule{
 	{RuleProvenanceSwept, model.Info, "the transcript of the session that wrote the memory is gone"},
 	{RuleLostUpdate, model.Warning, "text a session wrote that vanished with no session removing it knowingly"},
 	{RuleFileUnreadable, model.Warning, "a memory file that could not be read"},
+	{RuleRecallCap, model.Warning, "more than 200 memory files: Claude Code's scan offers only the newest 200 to recall"},
+	{RuleScanExcluded, model.Warning, "a file with memory frontmatter in a path Claude Code's scan skips"},
 
 	{RuleMemdirEmpty, model.Info, "an empty memory directory"},
 	{RuleOverrideInvalid, model.Error, "a memory directory override that Claude Code rejects"},

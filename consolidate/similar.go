@@ -1929,7 +1929,7 @@ func checkDuplicates(s *dirState) {
 func dupItems(s *dirState) []DupItem {
 	items := make([]DupItem, 0, len(s.files))
 	for _, fs := range s.files {
-		if dupSkipped(fs.f.Path) {
+		if dupSkipped(fs.f) {
 			continue
 		}
 		items = append(items, dupItem(fs.f, &fs.doc, dupBody(fs)))
@@ -1937,9 +1937,10 @@ func dupItems(s *dirState) []DupItem {
 	return items
 }
 
-// dupSkipped reports the files checkDuplicates leaves alone: daily logs.
-func dupSkipped(p string) bool {
-	return strings.HasPrefix(p, "logs/") || strings.Contains(p, "/logs/")
+// dupSkipped reports the files checkDuplicates leaves alone: daily logs,
+// and whatever Claude Code's scan does not list as a memory (facts 2.1).
+func dupSkipped(f *model.File) bool {
+	return !isMemory(f) || strings.HasPrefix(f.Path, "logs/") || strings.Contains(f.Path, "/logs/")
 }
 
 // dupItem is a topic file as FindDuplicates sees it (Dream's merge

@@ -615,7 +615,8 @@ func addWithTeam(p *model.Project, dir string, kind model.DirKind, exists bool) 
 	p.Dirs = append(p.Dirs, &model.MemoryDir{Path: dir, Kind: kind, Exists: exists})
 	if exists {
 		// Only a real directory: a symlinked team/ could lead anywhere, so
-		// LoadDir of the parent reports it instead of following it.
+		// LoadDir of the parent follows it (as Claude Code's scan does),
+		// reports it, and memtui never writes through it.
 		team := filepath.Join(dir, teamDirName)
 		if fi, err := os.Lstat(team); err == nil && fi.IsDir() {
 			p.Dirs = append(p.Dirs, &model.MemoryDir{Path: team, Kind: model.DirTeam, Exists: true})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -19,8 +20,8 @@ import (
 )
 
 // maxDepth bounds recursion below a memory dir. Claude Code's scan has no
-// depth cap (facts §4.1) and, without following symlinks, a tree cannot loop;
-// this only guards against a bind-mount cycle or a pathological tree.
+// depth cap (facts §4.1) and, as each folder is entered once, a tree cannot
+// loop; this only guards against a pathological tree.
 const maxDepth = 64
 
 // errNotRegular marks a path that is not a regular file (a FIFO, socket or
@@ -39,26 +40,40 @@ type fileData struct {
 	size      int64
 	mod       time.Time
 	perm      uint32
+	nlink     uint64
 	truncated bool
 }
 
 // LoadDir reads one memory directory: MEMORY.md into Index, every other
 // *.md below it into Files (recursively, as Claude Code's scan does, facts
-// §2.1), the mtime of .consolidate-lock into LockModTime (facts §6.2), and
-// whatever could not be read normally into Problems. It replaces whatever d
-// held before, so a refresh is another LoadDir.
+// §2.1, §4.1), the mtime of .consolidate-lock into LockModTime (facts
+// §6.2), and whatever could not be read normally into Problems. It
+// replaces whatever d held before, so a refresh is another LoadDir.
 //
 // The rules, and why:
 //   - nested MEMORY.md files are skipped (Claude Code excludes the basename
-//     everywhere); a top-level team/ is skipped in auto, override and
-//     explicit dirs because Discover lists it as its own DirTeam dir;
-//   - symlinks are never followed out of the dir and never loop: a link is
-//     resolved once, reported (ProblemSymlink, ProblemSymlinkEscape with the
-//     target, or ProblemSymlinkLoop), and a link to a file inside is read
-//     through; a link to a directory is never descended into;
-//   - only regular files are opened (O_NONBLOCK, O_NOFOLLOW), so a FIFO
-//     named x.md cannot hang the scan; a directory or device named x.md is
-//     ProblemNotFile;
+//     everywhere); a top-level team/ is listed but not read in auto,
+//     override and explicit dirs because Discover lists it as its own
+//     DirTeam dir (a team dir lists its parent the same way: it is one
+//     scan);
+//   - each file is marked with what Claude Code's scan makes of it
+//     (File.Scan): excluded by its path (auto-memory dirs only), refused
+//     (a hard-linked file in project or local agent memory), or listed and
+//     then ranked by mtime, newest first, of which only 200 are offered to
+//     recall. Excluded files are still read: the user must see them;
+//   - symlinks are followed as Claude Code's scan follows them: after the
+//     real tree, in sorted order, files and folders alike, each folder
+//     entered once (by device and inode; the memory dir and the folders
+//     above it count as entered, so a link back up is not followed); out
+//     of the dir too, bounded (maxLinked). Every link is reported
+//     (ProblemSymlink, ProblemSymlinkEscape with the target,
+//     ProblemSymlinkLoop, ProblemLinkSkipped) and each file reached through
+//     one carries File.Link: memtui never writes it. Project and local
+//     agent memory follow no link, as Claude Code's regular-files-only
+//     scan; on Windows linked folders are not entered;
+//   - only regular files are opened (O_NONBLOCK, O_NOFOLLOW on the resolved
+//     path), so a FIFO named x.md (or a link to one) cannot hang the scan;
+//     a directory or device named x.md is ProblemNotFile;
 //   - a file vanishing between readdir and open, or unreadable, is
 //     ProblemUnreadable, and the scan goes on;
 //   - files bigger than MaxFileBytes are read up to it: Truncated plus
@@ -101,17 +116,54 @@ type dirLoad struct {
 	jobs     []readJob
 	lockMod  time.Time
 	exists   bool
+
+	// Claude Code's scan (facts 2.1, 4.1). scanRoot is the memory dir it
+	// walks: root, or a team dir's parent (prefix "team/"), whose files
+	// are listed in others for the ranking but not read.
+	policy                 scanPolicy
+	stores                 model.MemoryStores
+	scanRoot, realScanRoot string
+	prefix                 string
+	seen                   map[fileKey]bool // folders entered
+	noLinks                bool             // a folder above could not be examined
+	links                  []pendingLink
+	others                 []otherFile
+	linked                 int
+	linkCapHit             bool
+}
+
+// scanPolicy is how Claude Code's scan treats a kind of memory dir.
+type scanPolicy struct {
+	// exclusions: the auto-memory dir's excluded paths apply (facts 2.1);
+	// agent-memory dirs are scanned without them.
+	exclusions bool
+	// regularOnly: no link is followed and a file with more than one hard
+	// link is refused (project and local agent memory, facts 4.1).
+	regularOnly bool
+}
+
+func policyOf(k model.DirKind) scanPolicy {
+	switch k {
+	case model.DirAgentUser:
+		return scanPolicy{}
+	case model.DirAgentProject, model.DirAgentLocal:
+		return scanPolicy{regularOnly: true}
+	}
+	return scanPolicy{exclusions: true}
 }
 
 // readJob is one file to read, and then its result.
 type readJob struct {
-	rel   string // slash path relative to the memory dir
-	dir   string // resolved directory holding the file (no symlinks in it)
-	name  string // the file's name in dir
-	index bool   // the top-level MEMORY.md
-	ok    bool   // file holds what was read
-	file  model.File
-	prob  *model.Problem
+	rel     string // slash path relative to the memory dir
+	scanRel string // the same relative to the scan root (a team dir's parent)
+	dir     string // resolved directory holding the file (no symlinks in it)
+	name    string // the file's name in dir
+	index   bool   // the top-level MEMORY.md
+	link    string // the link it was reached through, relative to the memory dir
+	ok      bool   // file holds what was read
+	nlink   uint64 // hard links, as read
+	file    model.File
+	prob    *model.Problem
 }
 
 // chunkSize is how many files of one directory a worker reads per turn:
@@ -133,9 +185,12 @@ type chunk struct {
 // the kernel a full path lookup per file and refuses a directory that was
 // swapped for a symlink after the walk.
 func loadDirs(ctx context.Context, dirs []*model.MemoryDir, opts Options) error {
+	// The team mounts come from memtui's own environment: the only one it
+	// can see (README, "The scan").
+	stores := model.ParseMemoryStores(opts.Getenv(envMemoryStores))
 	loads := make([]*dirLoad, len(dirs))
 	parallel(ctx, len(dirs), opts.Workers, func(i int) {
-		dl := &dirLoad{d: dirs[i], root: filepath.Clean(dirs[i].Path)}
+		dl := &dirLoad{d: dirs[i], root: filepath.Clean(dirs[i].Path), policy: policyOf(dirs[i].Kind), stores: stores}
 		switch dirs[i].Kind {
 		case model.DirAuto, model.DirOverride, model.DirExplicit:
 			dl.skipTeam = true
@@ -224,123 +279,309 @@ func (dl *dirLoad) walkRoot() {
 	if r, err := filepath.EvalSymlinks(dl.root); err == nil {
 		dl.realRoot = r
 	}
-	// Below the resolved root, no path the walk builds contains a symlink:
-	// the walk never descends into one.
-	dl.walk("", 0)
+	// Claude Code scans a team dir as part of the memory dir it sits in:
+	// one walk, one ranking. The parent's files are listed (for the
+	// ranking and the folders already entered), not read.
+	dl.scanRoot, dl.realScanRoot = dl.root, dl.realRoot
+	if dl.d.Kind == model.DirTeam {
+		parent := filepath.Dir(dl.root)
+		if r, err := filepath.EvalSymlinks(parent); err == nil && filepath.Join(r, teamDirName) == dl.realRoot {
+			dl.scanRoot, dl.realScanRoot, dl.prefix = parent, r, teamDirName+"/"
+		}
+	}
+	dl.seen = map[fileKey]bool{}
+	dl.registerAncestors(dl.scanRoot)
+	dl.registerAncestors(dl.realScanRoot)
+	// Below the resolved root, no path the walk of the real tree builds
+	// contains a symlink; links are followed after it, each to its
+	// resolved target.
+	dl.walk("", dl.realScanRoot, dl.prefix == "", "", 0)
+	dl.followLinks()
 }
 
-func (dl *dirLoad) walk(relDir string, depth int) {
-	abs := dl.abs(relDir)
+// registerAncestors marks the folder at p and every folder above it as
+// entered, so that a link back up to one of them is not followed (facts
+// 4.1). When one of them cannot be examined, Claude Code follows no link
+// at all, and neither does memtui.
+func (dl *dirLoad) registerAncestors(p string) {
+	for {
+		fi, err := os.Stat(p)
+		if err != nil {
+			dl.noLinks = true
+		} else {
+			dl.seen[fileKeyOf(fi, p)] = true
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			return
+		}
+		p = up
+	}
+}
+
+// ownRel is a path relative to the scan root as a path relative to this
+// memory dir ("" for the dir itself).
+func (dl *dirLoad) ownRel(rel string) string {
+	if dl.prefix == "" {
+		return rel
+	}
+	if rel == strings.TrimSuffix(dl.prefix, "/") {
+		return ""
+	}
+	return strings.TrimPrefix(rel, dl.prefix)
+}
+
+// pendingLink is a symlink the walk met, to follow once the real tree is
+// walked.
+type pendingLink struct {
+	rel   string // relative to the scan root
+	abs   string // the link itself
+	own   bool   // in this memory dir (else only listed)
+	via   string // the link above it, relative to the scan root ("" when none)
+	depth int
+}
+
+// otherFile is a memory file of the scan outside this memory dir (the
+// parent of a team dir, or its team/): listed for the ranking, not read.
+type otherFile struct {
+	rel string // relative to the scan root
+	mod time.Time
+}
+
+// maxLinked bounds what links bring into one scan: a link to a home folder
+// would otherwise have memtui read every *.md under it. Claude Code has no
+// such bound; past it memtui says so.
+const maxLinked = 20000
+
+// walk lists the directory abs, at rel below the scan root, as Claude
+// Code's scan does (facts 4.1): own says whether its files belong to this
+// memory dir (read) or to the rest of the scan (listed); via is the link
+// it was reached through, if any.
+func (dl *dirLoad) walk(rel, abs string, own bool, via string, depth int) {
+	orel := dl.ownRel(rel)
 	if depth > maxDepth {
-		dl.problem(relDir, model.ProblemUnreadable, fmt.Sprintf("nested more than %d directories deep; not read further", maxDepth))
+		if own {
+			dl.problem(orel, model.ProblemUnreadable, fmt.Sprintf("nested more than %d directories deep; not read further", maxDepth))
+		}
 		return
 	}
 	f, err := openDir(abs)
 	if err != nil {
-		dl.problem(relDir, model.ProblemUnreadable, errText(err))
+		if own {
+			dl.problem(orel, model.ProblemUnreadable, errText(err))
+		}
 		return
 	}
 	entries, err := f.ReadDir(-1)
 	f.Close()
-	if err != nil {
+	if err != nil && own {
 		// Keep what was listed before the error.
-		dl.problem(relDir, model.ProblemUnreadable, errText(err))
+		dl.problem(orel, model.ProblemUnreadable, errText(err))
 	}
-	top := relDir == ""
-	// Room for every entry at once, rather than growing by doubling: the
-	// copies would be garbage, and the last array (which the files point
-	// into) up to twice the size needed.
-	dl.jobs = slices.Grow(dl.jobs, len(entries))
+	if via != "" {
+		if dl.linked += len(entries); dl.linked > maxLinked {
+			if !dl.linkCapHit {
+				dl.linkCapHit = true
+				dl.problem(dl.ownRel(via), model.ProblemLinkSkipped, fmt.Sprintf("links lead to more than %d files and folders; memtui stopped following them there (Claude Code's scan follows them all)", maxLinked))
+			}
+			return
+		}
+	}
+	top := rel == ""
+	ownRoot := own && orel == ""
+	if own {
+		// Room for every entry at once, rather than growing by doubling:
+		// the copies would be garbage, and the last array (which the
+		// files point into) up to twice the size needed.
+		dl.jobs = slices.Grow(dl.jobs, len(entries))
+	}
 	// Files first, subdirectories after, so that the jobs of one directory
 	// are contiguous and can be read as chunks.
-	var subdirs []string
+	type subdir struct {
+		rel, abs string
+		own      bool
+	}
+	var subdirs []subdir
 	for _, e := range entries {
 		name := e.Name()
-		rel := joinRel(relDir, name)
+		erel := joinRel(rel, name)
 		t := e.Type()
-		if top {
-			if name == lockFileName {
-				if fi, err := os.Stat(filepath.Join(abs, name)); err == nil && fi.Mode().IsRegular() {
-					dl.lockMod = fi.ModTime()
-				}
-				continue
+		eown := own
+		if top && name == teamDirName && t.IsDir() {
+			switch {
+			case dl.prefix != "":
+				eown = true // the team dir being loaded
+			case dl.skipTeam:
+				// A real team/ is a MemoryDir of its own: listed
+				// here, read there. A symlinked one is followed
+				// below like any other link.
+				eown = false
 			}
-			if name == teamDirName && dl.skipTeam && t.IsDir() {
-				// A real team/ is a MemoryDir of its own; a symlinked one
-				// is reported below like any other link.
-				continue
+		}
+		if ownRoot && name == lockFileName {
+			if fi, err := os.Stat(filepath.Join(abs, name)); err == nil && fi.Mode().IsRegular() {
+				dl.lockMod = fi.ModTime()
 			}
+			continue
 		}
 		isMD := strings.HasSuffix(name, ".md")
 		switch {
 		case t&fs.ModeSymlink != 0:
-			dl.symlink(rel, filepath.Join(abs, name), isMD, top && name == indexFileName)
+			dl.links = append(dl.links, pendingLink{rel: erel, abs: filepath.Join(abs, name), own: eown, via: via, depth: depth + 1})
 		case t.IsDir():
-			if isMD && name != indexFileName {
-				dl.problem(rel, model.ProblemNotFile, "a directory named like a memory file; its *.md files are read as memories")
-			} else if isMD && top {
-				dl.problem(rel, model.ProblemNotFile, "MEMORY.md is a directory, so Claude Code loads no index")
+			if eown && isMD && name != indexFileName {
+				dl.problem(dl.ownRel(erel), model.ProblemNotFile, "a directory named like a memory file; its *.md files are read as memories")
+			} else if eown && isMD && ownRoot {
+				dl.problem(dl.ownRel(erel), model.ProblemNotFile, "MEMORY.md is a directory, so Claude Code loads no index")
 			}
-			subdirs = append(subdirs, rel)
+			subdirs = append(subdirs, subdir{erel, filepath.Join(abs, name), eown})
 		case !isMD:
-		case name == indexFileName && !top:
+		case name == indexFileName && !(eown && ownRoot):
 			// Claude Code skips MEMORY.md at any depth (facts §2.1).
+		case t.IsRegular() && eown:
+			dl.jobs = append(dl.jobs, readJob{rel: dl.ownRel(erel), scanRel: erel, dir: abs, name: name, index: ownRoot && name == indexFileName, link: dl.ownRel(via)})
 		case t.IsRegular():
-			dl.jobs = append(dl.jobs, readJob{rel: rel, dir: abs, name: name, index: top && name == indexFileName})
-		default:
-			dl.problem(rel, model.ProblemNotFile, "a "+model.FileKind(t)+", not a regular file; not read")
+			dl.other(erel, filepath.Join(abs, name))
+		case eown:
+			dl.problem(dl.ownRel(erel), model.ProblemNotFile, "a "+model.FileKind(t)+", not a regular file; not read")
 		}
 	}
-	for _, rel := range subdirs {
-		dl.walk(rel, depth+1)
+	for _, sd := range subdirs {
+		fi, err := os.Lstat(sd.abs)
+		if err != nil {
+			if sd.own {
+				dl.problem(dl.ownRel(sd.rel), model.ProblemUnreadable, errText(err))
+			}
+			continue
+		}
+		if k := fileKeyOf(fi, sd.abs); dl.seen[k] {
+			continue // entered already (a bind mount of a folder above)
+		} else {
+			dl.seen[k] = true
+		}
+		dl.walk(sd.rel, sd.abs, sd.own, via, depth+1)
 	}
 }
 
-// symlink resolves the link at abs once. EvalSymlinks gives up after a
-// fixed number of hops, so a loop cannot hang it.
-func (dl *dirLoad) symlink(rel, abs string, isMD, index bool) {
-	raw, _ := os.Readlink(abs)
-	target, err := filepath.EvalSymlinks(abs)
+// other lists a file of the scan outside this memory dir: only its mtime
+// is needed, for the ranking.
+func (dl *dirLoad) other(rel, abs string) {
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		return // the scan drops what it cannot read
+	}
+	dl.others = append(dl.others, otherFile{rel: rel, mod: fi.ModTime()})
+}
+
+// followLinks follows the links the walk met, after the real tree and in
+// sorted order, as Claude Code's scan does (facts 4.1); the links met in a
+// followed folder are followed next, in their turn.
+func (dl *dirLoad) followLinks() {
+	for len(dl.links) > 0 {
+		batch := dl.links
+		dl.links = nil
+		sort.Slice(batch, func(i, j int) bool { return batch[i].rel < batch[j].rel })
+		for _, l := range batch {
+			dl.follow(l)
+		}
+	}
+}
+
+// follow resolves one link (EvalSymlinks gives up after a fixed number of
+// hops, so a loop cannot hang it) and reads, lists or walks its target.
+// Only a regular file is read, through the chunk reader's bounded,
+// non-blocking open; a folder already entered (the memory dir itself, a
+// folder above it, one reached another way) is not entered again.
+func (dl *dirLoad) follow(l pendingLink) {
+	name := path.Base(l.rel)
+	isMD := strings.HasSuffix(name, ".md")
+	orel := dl.ownRel(l.rel)
+	raw, _ := os.Readlink(l.abs)
+	skip := ""
+	switch {
+	case dl.policy.regularOnly:
+		skip = "Claude Code's scan of project and local agent memory follows no link"
+	case dl.noLinks:
+		skip = "a folder above the memory dir could not be examined, and then Claude Code's scan follows no link"
+	}
+	target, err := filepath.EvalSymlinks(l.abs)
 	if err != nil {
+		if !l.own || skip != "" && !isMD {
+			return
+		}
 		if !isMD && !isLoop(err) {
 			return // a dangling link to something that is not a memory
 		}
 		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
-			dl.problem(rel, model.ProblemSymlinkLoop, fmt.Sprintf("dangling symlink: %s does not exist", raw))
+			dl.problem(orel, model.ProblemSymlinkLoop, fmt.Sprintf("dangling symlink: %s does not exist", raw))
 		} else {
-			dl.problem(rel, model.ProblemSymlinkLoop, fmt.Sprintf("symlink loop (%s → %s)", rel, raw))
+			dl.problem(orel, model.ProblemSymlinkLoop, fmt.Sprintf("symlink loop (%s → %s)", orel, raw))
 		}
 		return
 	}
 	fi, err := os.Stat(target)
 	if err != nil {
-		if isMD {
-			dl.problem(rel, model.ProblemUnreadable, errText(err))
+		if l.own && isMD {
+			dl.problem(orel, model.ProblemUnreadable, errText(err))
 		}
 		return
 	}
-	inside := within(dl.realRoot, target)
-	if fi.IsDir() {
-		if !inside {
-			dl.problem(rel, model.ProblemSymlinkEscape, target)
-			return
-		}
-		dl.problem(rel, model.ProblemSymlink, "symlink to the directory "+dl.relTo(target)+" inside the memory dir; not descended into")
-		return
-	}
-	if !isMD {
+	if !fi.IsDir() && !isMD {
 		return // a link to a non-memory file: nobody reads it
 	}
+	if fi.IsDir() && skip == "" && !followDirLinks {
+		skip = "Claude Code's scan on Windows does not enter linked folders"
+	}
+	if skip != "" {
+		if l.own {
+			what := "symlink to " + dl.relTo(target)
+			if fi.IsDir() {
+				what = "symlink to the folder " + dl.relTo(target)
+			}
+			dl.problem(orel, model.ProblemLinkSkipped, what+"; not followed: "+skip)
+		}
+		return
+	}
+	inside := within(dl.realScanRoot, target)
+	kind := model.ProblemSymlink
 	if !inside {
-		dl.problem(rel, model.ProblemSymlinkEscape, target)
+		kind = model.ProblemSymlinkEscape
+	}
+	via := l.via
+	if via == "" {
+		via = l.rel
+	}
+	if fi.IsDir() {
+		if k := fileKeyOf(fi, target); dl.seen[k] {
+			if l.own {
+				dl.problem(orel, model.ProblemLinkSkipped, "symlink to the folder "+dl.relTo(target)+", which the scan has entered already (the memory dir, a folder above it, or one reached another way); not followed, as Claude Code does")
+			}
+			return
+		} else {
+			dl.seen[k] = true
+		}
+		if l.own {
+			dl.linkProblem(orel, kind, target, true)
+		}
+		dl.walk(l.rel, target, l.own, via, l.depth)
 		return
 	}
-	dl.problem(rel, model.ProblemSymlink, "symlink to "+dl.relTo(target)+"; read through the link")
+	index := l.own && dl.ownRel(l.rel) == indexFileName
+	if name == indexFileName && !index {
+		return // Claude Code skips MEMORY.md at any depth (facts §2.1)
+	}
 	if !fi.Mode().IsRegular() {
-		dl.problem(rel, model.ProblemNotFile, "the link's target is a "+model.FileKind(fi.Mode())+", not a regular file; not read")
+		if l.own {
+			dl.problem(orel, model.ProblemNotFile, "the link's target is a "+model.FileKind(fi.Mode())+", not a regular file; not read")
+		}
 		return
 	}
-	dl.jobs = append(dl.jobs, readJob{rel: rel, dir: filepath.Dir(target), name: filepath.Base(target), index: index})
+	if !l.own {
+		dl.others = append(dl.others, otherFile{rel: l.rel, mod: fi.ModTime()})
+		return
+	}
+	dl.linkProblem(orel, kind, target, false)
+	dl.jobs = append(dl.jobs, readJob{rel: orel, scanRel: l.rel, dir: filepath.Dir(target), name: filepath.Base(target), index: index, link: dl.ownRel(via)})
 }
 
 // record turns the outcome of one read into the job's file or problem.
@@ -357,6 +598,7 @@ func (j *readJob) record(fd fileData, err error, max int64) {
 		return
 	}
 	j.ok = true
+	j.nlink = fd.nlink
 	j.file = model.File{
 		Path:      j.rel,
 		Size:      fd.size,
@@ -364,6 +606,7 @@ func (j *readJob) record(fd fileData, err error, max int64) {
 		Mode:      fd.perm,
 		Content:   fd.content,
 		Truncated: fd.truncated,
+		Link:      j.link,
 	}
 	if fd.truncated {
 		j.prob = &model.Problem{Path: j.rel, Kind: model.ProblemTooLarge,
@@ -383,6 +626,7 @@ func (dl *dirLoad) finish() {
 	d.Index, d.Files, d.Problems = nil, nil, nil
 	d.LockModTime = dl.lockMod
 	d.Exists = dl.exists
+	d.ScanListed = 0
 	d.Problems = append(d.Problems, dl.problems...)
 	for i := range dl.jobs {
 		j := &dl.jobs[i]
@@ -400,6 +644,7 @@ func (dl *dirLoad) finish() {
 			d.Files = append(d.Files, &j.file)
 		}
 	}
+	dl.rank()
 	sort.Slice(d.Files, func(a, b int) bool { return d.Files[a].Path < d.Files[b].Path })
 	sort.SliceStable(d.Problems, func(a, b int) bool {
 		pa, pb := d.Problems[a], d.Problems[b]
@@ -410,16 +655,71 @@ func (dl *dirLoad) finish() {
 	})
 }
 
-func (dl *dirLoad) abs(rel string) string {
-	if rel == "" {
-		return dl.realRoot
+// linkProblem reports a link the scan follows: an escape's Detail is its
+// target, as it is; one inside says where it leads.
+func (dl *dirLoad) linkProblem(rel string, kind model.ProblemKind, target string, dir bool) {
+	if kind == model.ProblemSymlinkEscape {
+		dl.problem(rel, kind, target)
+		return
 	}
-	return filepath.Join(dl.realRoot, filepath.FromSlash(rel))
+	what := "symlink to "
+	if dir {
+		what += "the folder "
+	}
+	dl.problem(rel, kind, what+dl.relTo(target)+"; followed, as Claude Code's scan does")
 }
 
-// relTo names a resolved target relative to the memory dir when it is inside.
+// rank decides what Claude Code's scan makes of each file read (facts 2.1,
+// 4.1): excluded by its path, refused (a hard-linked file in project or
+// local agent memory), or listed; the listed files of the whole scan (this
+// dir's and the others') are ranked by mtime, and only the newest 200 are
+// offered to recall. A file that could not be read is dropped by the scan
+// as by memtui (the problems say which).
+func (dl *dirLoad) rank() {
+	type pair struct {
+		f *model.File
+		c *model.ScanCandidate
+	}
+	var cands []*model.ScanCandidate
+	var mine []pair
+	for i := range dl.jobs {
+		j := &dl.jobs[i]
+		if j.index || !j.ok {
+			continue
+		}
+		f := &j.file
+		if dl.policy.exclusions {
+			if why := model.ScanExclusion(j.scanRel, dl.stores); why != "" {
+				f.Scan, f.ScanWhy = model.ScanExcluded, why
+				continue
+			}
+		}
+		if dl.policy.regularOnly && j.nlink > 1 {
+			f.Scan = model.ScanHardlinked
+			f.ScanWhy = fmt.Sprintf("it has %d hard links, and Claude Code's scan of project and local agent memory reads only files with one", j.nlink)
+			continue
+		}
+		c := &model.ScanCandidate{ModTime: f.ModTime}
+		cands = append(cands, c)
+		mine = append(mine, pair{f, c})
+	}
+	for _, o := range dl.others {
+		if dl.policy.exclusions && model.ScanExclusion(o.rel, dl.stores) != "" {
+			continue
+		}
+		cands = append(cands, &model.ScanCandidate{ModTime: o.mod})
+	}
+	model.RankScan(cands)
+	for _, p := range mine {
+		p.f.Scan = p.c.Reason
+	}
+	dl.d.ScanListed = len(cands)
+}
+
+// relTo names a resolved target relative to the memory dir the scan walks
+// when it is inside, else by its path.
 func (dl *dirLoad) relTo(target string) string {
-	if r, err := filepath.Rel(dl.realRoot, target); err == nil {
+	if r, err := filepath.Rel(dl.realScanRoot, target); err == nil && filepath.IsLocal(r) || r == "." {
 		if r == "." {
 			return "./ (the memory dir itself)"
 		}

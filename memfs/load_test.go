@@ -117,15 +117,15 @@ func TestLoadDirSymlinks(t *testing.T) {
 	write(t, filepath.Join(dir, "sub", "deep.md"), "deep")
 
 	symlink(t, "real.md", filepath.Join(dir, "alias.md"))                // inside: read through
-	symlink(t, outside, filepath.Join(dir, "escape.md"))                 // outside file
-	symlink(t, "../elsewhere", filepath.Join(dir, "out"))                // outside dir
+	symlink(t, outside, filepath.Join(dir, "escape.md"))                 // outside file: read, as Claude Code does
+	symlink(t, "../elsewhere", filepath.Join(dir, "out"))                // outside dir: walked, as Claude Code does
 	symlink(t, "b.md", filepath.Join(dir, "a.md"))                       // a → b → a
 	symlink(t, "a.md", filepath.Join(dir, "b.md"))                       //
 	symlink(t, "nothere.md", filepath.Join(dir, "dangling.md"))          // dangling
-	symlink(t, "..", filepath.Join(dir, "sub", "up"))                    // dir loop back to the root
+	symlink(t, "..", filepath.Join(dir, "sub", "up"))                    // dir link back up to the root: not followed
 	symlink(t, "loopdir2", filepath.Join(dir, "loopdir1"))               // dir loop, no .md name
 	symlink(t, "loopdir1", filepath.Join(dir, "loopdir2"))               //
-	symlink(t, "sub", filepath.Join(dir, "subalias"))                    // dir inside
+	symlink(t, "sub", filepath.Join(dir, "subalias"))                    // dir inside, walked already: not followed
 	symlink(t, "nothere.txt", filepath.Join(dir, "ignored-dangling"))    // not a memory: ignored
 	symlink(t, filepath.Join(tmp, "x.txt"), filepath.Join(dir, "x.txt")) // not a memory: ignored
 
@@ -144,20 +144,24 @@ func TestLoadDirSymlinks(t *testing.T) {
 		"a.md":        model.ProblemSymlinkLoop,
 		"b.md":        model.ProblemSymlinkLoop,
 		"dangling.md": model.ProblemSymlinkLoop,
-		"sub/up":      model.ProblemSymlink,
+		"sub/up":      model.ProblemLinkSkipped,
 		"loopdir1":    model.ProblemSymlinkLoop,
 		"loopdir2":    model.ProblemSymlinkLoop,
-		"subalias":    model.ProblemSymlink,
+		"subalias":    model.ProblemLinkSkipped,
 	}
 	if got := problemKinds(d.Problems); !reflect.DeepEqual(got, want) {
 		t.Errorf("problems:\n got %v\nwant %v\n%+v", got, want, d.Problems)
 	}
-	if got := filePaths(d); !reflect.DeepEqual(got, []string{"alias.md", "real.md", "sub/deep.md"}) {
-		t.Errorf("Files = %q (a dir symlink must not be descended, an escape not read)", got)
+	if got := filePaths(d); !reflect.DeepEqual(got, []string{"alias.md", "escape.md", "out/o.md", "real.md", "sub/deep.md"}) {
+		t.Errorf("Files = %q (links to files and folders are followed, as Claude Code's scan does; folders walked already are not)", got)
 	}
+	links := map[string]string{"alias.md": "alias.md", "escape.md": "escape.md", "out/o.md": "out", "real.md": "", "sub/deep.md": ""}
 	for _, f := range d.Files {
-		if f.Path == "alias.md" && string(f.Content) != "real" {
-			t.Errorf("alias content %q", f.Content)
+		if f.Link != links[f.Path] {
+			t.Errorf("%s: Link = %q, want %q", f.Path, f.Link, links[f.Path])
+		}
+		if f.Path == "alias.md" && string(f.Content) != "real" || f.Path == "escape.md" && string(f.Content) != "outside" {
+			t.Errorf("%s content %q", f.Path, f.Content)
 		}
 	}
 	for _, p := range d.Problems {
@@ -394,9 +398,10 @@ func TestScan(t *testing.T) {
 	}
 }
 
-// TestSymlinkedTeamNotFollowed: a team/ that is a symlink out of the memory
-// dir is not listed as a team dir and not read; the parent reports it.
-func TestSymlinkedTeamNotFollowed(t *testing.T) {
+// TestSymlinkedTeamFollowed: a team/ that is a symlink out of the memory
+// dir is not listed as a team dir of its own; the parent follows it, as
+// Claude Code's scan does, and reports it.
+func TestSymlinkedTeamFollowed(t *testing.T) {
 	w := newWorld(t)
 	_, slugDir := w.project("acme", true)
 	shared := mkdir(t, filepath.Join(w.tmp, "shared-team"))
@@ -411,8 +416,11 @@ func TestSymlinkedTeamNotFollowed(t *testing.T) {
 		t.Fatalf("dirs = %q", dirsOf(p, slugDir))
 	}
 	d := p.Dirs[0]
-	if got := filePaths(d); !reflect.DeepEqual(got, []string{"a.md"}) {
+	if got := filePaths(d); !reflect.DeepEqual(got, []string{"a.md", "team/t.md"}) {
 		t.Errorf("Files = %q", got)
+	}
+	if f := d.Files[len(d.Files)-1]; f.Link != "team" || f.Scan != model.ScanIn {
+		t.Errorf("team/t.md: Link %q, Scan %q", f.Link, f.Scan)
 	}
 	if got := problemKinds(d.Problems); got["team"] != model.ProblemSymlinkEscape {
 		t.Errorf("problems = %+v", d.Problems)

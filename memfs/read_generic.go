@@ -28,7 +28,7 @@ func readRegular(p string, max int64) (fileData, error) {
 		return fileData{}, err
 	}
 	defer f.Close()
-	fd := fileData{size: fi.Size(), mod: fi.ModTime(), perm: uint32(fi.Mode().Perm())}
+	fd := fileData{size: fi.Size(), mod: fi.ModTime(), perm: uint32(fi.Mode().Perm()), nlink: nlinkOf(fi)}
 	want := fi.Size()
 	if want > max {
 		want = max

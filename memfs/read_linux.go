@@ -60,9 +60,10 @@ func readRegularAt(dirfd int, name string, max int64) (fileData, error) {
 		return fileData{}, &fs.PathError{Op: "open", Path: name, Err: errNotRegular}
 	}
 	out := fileData{
-		size: st.Size,
-		mod:  time.Unix(st.Mtim.Unix()),
-		perm: st.Mode & 0o777,
+		size:  st.Size,
+		mod:   time.Unix(st.Mtim.Unix()),
+		perm:  st.Mode & 0o777,
+		nlink: uint64(st.Nlink),
 	}
 	want := st.Size
 	if want > max {

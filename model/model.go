@@ -162,6 +162,10 @@ type MemoryDir struct {
 	// LockModTime is the mtime of .consolidate-lock (Claude Code's "last
 	// consolidated at"); zero when there is no lock file.
 	LockModTime time.Time
+	// ScanListed is how many memory files Claude Code's scan lists in the
+	// memory directory this one belongs to (a team dir's parent and its
+	// team/ together: one scan), before it keeps the newest RecallScanCap.
+	ScanListed int
 	// Exists is false when the directory is configured but absent.
 	Exists bool
 	// Workspace, when set, is the project settings file (the repository's
@@ -183,6 +187,17 @@ type File struct {
 	Content []byte
 	// Truncated is true when Content holds only the first part of the file.
 	Truncated bool
+	// Scan is what Claude Code's memory scan makes of the file: ScanIn
+	// (the zero value) when it offers it to recall, else why not; ScanWhy
+	// says it in words for an excluded or unfollowed file. Set by the
+	// loader (facts 2.1, 4.1).
+	Scan    ScanReason
+	ScanWhy string
+	// Link is set when the file was reached through a symbolic link: the
+	// link's path relative to the memory dir (the file itself, or a folder
+	// above it). Claude Code's scan follows links; memtui reads such a file
+	// as it does, but never writes it.
+	Link string
 }
 
 // ProblemKind classifies what the reader found wrong with a path.
@@ -192,10 +207,11 @@ type ProblemKind int
 const (
 	ProblemUnreadable    ProblemKind = iota // permission denied, vanished, I/O error
 	ProblemNotFile                          // a directory or device named *.md
-	ProblemSymlink                          // a symlink (reported, and followed only when it stays inside)
-	ProblemSymlinkEscape                    // a symlink whose target lies outside the memory dir (not followed)
+	ProblemSymlink                          // a symlink inside the memory dir (followed, as Claude Code's scan does)
+	ProblemSymlinkEscape                    // a symlink whose target lies outside the memory dir (followed to read, as Claude Code's scan does)
 	ProblemSymlinkLoop                      // a symlink that loops or dangles
 	ProblemTooLarge                         // only the first part was read
+	ProblemLinkSkipped                      // a symlink Claude Code's scan does not follow (a cycle, a link back up, agent memory)
 )
 
 // Problem is a path the reader could not read normally.

@@ -239,6 +239,16 @@ func TestHostileTreeFrames(t *testing.T) {
 		}
 		t.Errorf("no frame of the browse view names the symlinked transcript %q", hostile.Visible(tr.LinkedTranscript))
 	})
+	// Claude Code's scan follows link_outside.md out of the memory dir and
+	// recalls the file, so memtui shows it too (its token masked, above).
+	t.Run("browse/outside-link-shown", func(t *testing.T) {
+		for _, f := range views["browse"] {
+			if strings.Contains(f.content, tr.Marker) {
+				return
+			}
+		}
+		t.Errorf("no frame of the browse view shows %s, which Claude Code reads through %s", tr.Outside, tr.LinkOutside)
+	})
 	t.Run("journal/scoped-to-dirs-in-view", func(t *testing.T) {
 		shown, foreign := false, false
 		for _, f := range views["journal"] {

@@ -131,6 +131,12 @@ func (m *memoriesPane) rebuild() {
 			for _, f := range fs {
 				m.items = append(m.items, memItem{dir: di, file: f})
 				r := row{ref: len(m.items) - 1, left: memName(f.Path, dd.docs[f.Path])}
+				if mark := scanMark(f); mark != "" {
+					// Claude Code's scan never offers it to recall (or
+					// nobody can tell): dim, marked, and said why in the
+					// preview.
+					r.left, r.dim = mark+" "+r.left, true
+				}
 				r.badge, r.sev = sevBadge(dd.byFile[f.Path])
 				r.right = age(m.c.now, modified(dd, f)) + " " + shortSize(f.Size)
 				if h := heatCell(dd, f.Path); h != "" {
@@ -141,6 +147,39 @@ func (m *memoriesPane) rebuild() {
 		}
 	}
 	m.list.setRows(rows)
+}
+
+// scanMark marks a file Claude Code's scan does not offer to recall: ⊘ when
+// it never does (an excluded path, past the newest 200, a link the scan
+// does not follow), ◌ when nobody can tell (tied at the 200th place); ""
+// for a file it offers.
+func scanMark(f *model.File) string {
+	switch f.Scan {
+	case model.ScanIn:
+		return ""
+	case model.ScanTie:
+		return "◌"
+	}
+	return "⊘"
+}
+
+// scanNote says in words what Claude Code's scan makes of a file it does
+// not offer to recall (its reason word first, as `memtui ls` prints it);
+// "" for a file it offers.
+func scanNote(dd *dirData, f *model.File) string {
+	word := string(f.Scan)
+	switch f.Scan {
+	case model.ScanIn:
+		return ""
+	case model.ScanPastCap:
+		return fmt.Sprintf("%s: never offered to recall; Claude Code's scan lists %d memory files here and offers only the newest %d by mtime", word, dd.d.ScanListed, model.RecallScanCap)
+	case model.ScanTie:
+		return fmt.Sprintf("%s: maybe offered to recall; its mtime is that of the 200th newest of %d memory files, and the scan keeps such files in the folder listing's order", word, dd.d.ScanListed)
+	}
+	if f.ScanWhy != "" {
+		return word + ": never scanned, so not a memory to Claude Code; " + f.ScanWhy
+	}
+	return word + ": never scanned, so not a memory to Claude Code"
 }
 
 // modified is when a memory last changed: metadata.modified, else mtime.
@@ -233,6 +272,7 @@ func (m *memoriesPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *memoriesPane) View() string {
+	m.list.dim = m.c.st.Faint
 	empty := "Select a project."
 	switch {
 	case m.pd != nil && !m.pd.loaded:

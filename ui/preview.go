@@ -229,6 +229,12 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 	if line := itemLine(fm.Item); line != "" {
 		lines = append(lines, st.Faint.Render(ansi.Truncate(line, max(width, 1), "…")))
 	}
+	if note := scanNote(dd, f); note != "" {
+		kvStyled("recall", st.Faint.Render(scanMark(f)+" "+safe.ShowLine(note)))
+	}
+	if f.Link != "" {
+		kvStyled("link", st.Faint.Render("read through the symlink "+safe.ShowLine(f.Link)+", as Claude Code's scan does; memtui never writes through it"))
+	}
 	if written, cwd, origin := provenanceLines(c, dd, f.Path, fm.OriginSessionID); len(written) > 0 {
 		for i, w := range written {
 			if i == 0 {

@@ -58,6 +58,9 @@
 //   - override-invalid has an empty project slug and names settings.json,
 //     relative to the config dir.
 //
+// scan-excluded: the webshop's sessions/feedback_cart_session_ttl.md is a
+// memory saved under sessions/, a folder Claude Code's scan skips.
+//
 // duplicate-memory is listed once per member of each group: the webshop's
 // rewritten pair (feedback_payments_via_bff.md, feedback_payments_through_bff.md)
 // and acme-api's dated series (standup-2026-11-16/17/18.md).
@@ -74,6 +77,9 @@
 //     internal/billing/invoice_legacy.go, but the demo projects' roots
 //     (/home/dev/...) do not exist where memtui runs, so the path probe cannot
 //     answer and the check stays silent. It is not in expected.json.
+//   - recall-cap: it takes more than 200 memories in one folder, which
+//     would drown the sample; tests in memfs and consolidate build such
+//     folders on disk.
 //   - memdir-empty: go:embed drops empty directories, so the scratch
 //     project's memory dir holds a .consolidate-lock (ignored by the scan, as
 //     Claude Code ignores every non-.md file).

@@ -30,6 +30,7 @@ var notPlantable = map[string]bool{
 	consolidate.RuleFileUnreadable:  true,
 	consolidate.RuleSettingsInvalid: true,
 	consolidate.RuleDanglingPath:    true,
+	consolidate.RuleRecallCap:       true,
 }
 
 func allFiles(t *testing.T) []string {

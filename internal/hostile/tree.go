@@ -85,7 +85,8 @@ type Tree struct {
 	// Override is where EvilRoot's settings.json points autoMemoryDirectory.
 	Override string
 	// Outside is a file outside every memory dir; Marker is text only it
-	// holds. Evil/LinkOutside is a symlink to it.
+	// holds, beside a token (in Secrets). Evil/LinkOutside is a symlink to
+	// it, which Claude Code's scan follows: memtui shows the file, masked.
 	Outside, Marker, LinkOutside string
 	// LinkInside is a symlink in Evil to Plain, another memory.
 	LinkInside string
@@ -191,6 +192,8 @@ func Build(root string, numbered int) (*Tree, error) {
 			return nil, err
 		}
 	}
+	outsideTok := token("outside")
+	t.Secrets["the GitHub token in the file outside the memory dir (link_outside.md leads to it)"] = []string{outsideTok}
 	pemOld, bodyOld := pem("redacted-later")
 	t.Secrets["the PEM key in pem_redacted.md (redacted by the setup's apply)"] = bodyOld
 	files := map[string]string{
@@ -200,7 +203,7 @@ func Build(root string, numbered int) (*Tree, error) {
 		filepath.Join(t.Evil, t.JournalTarget):  "---\nname: journal-target\ndescription: Fixed by an escape-titled proposal\n---\n\nText.\n",
 		filepath.Join(t.Esc, "MEMORY.md"):       "# Memory\n\n- [Key](pem_redacted.md) — the old deploy key\n",
 		filepath.Join(t.Esc, "pem_redacted.md"): memory("old-key", "The old deploy key", "reference", "The old deploy key:\n\n"+pemOld+"\n"),
-		t.Outside:                               memory("outside", "Not a memory", "user", t.Marker+" lives outside every memory dir.\n"),
+		t.Outside:                               memory("outside", "Not a memory", "user", t.Marker+" lives outside every memory dir, with the token "+outsideTok+".\n"),
 		filepath.Join(t.EvilRoot, "README.md"):  "a project\n",
 	}
 	for p, c := range files {
