@@ -33,7 +33,7 @@ func checkIndex(s *dirState) {
 		return
 	}
 	ix := model.ParseIndexText(s.index.text) // shares the text newFileState already made
-	ld := model.SimulateLoad(s.index.f.Content)
+	ld := model.SimulateLoadMode(s.index.f.Content, s.dir.Kind.LoadMode())
 	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
 	if s.index.f.Truncated {
 		c.atLeast = "at least "
@@ -93,8 +93,13 @@ func checkIndexMissing(s *dirState) {
 
 // ---- load caps ----
 
-// checkCaps reports an index Claude Code cuts, or one close to being cut.
+// checkCaps reports an index Claude Code does not load, cuts, or is close
+// to cutting.
 func (c *indexChecker) checkCaps(ld *model.Load) {
+	if ld.TooLarge {
+		c.tooLarge()
+		return
+	}
 	if ld.LineTruncated {
 		c.overLines(ld)
 	}
@@ -106,6 +111,24 @@ func (c *indexChecker) checkCaps(ld *model.Load) {
 	}
 }
 
+// tooLarge reports an index over the 4,194,304 bytes Claude Code reads: it
+// loads none of it, and the agent is not told (facts §3.2 step 1).
+func (c *indexChecker) tooLarge() {
+	f := c.s.index.f
+	c.s.report(RuleIndexOverSize, c.path, 0,
+		fmt.Sprintf("MEMORY.md is %s bytes, over the %s bytes Claude Code reads of an index: it is not loaded at all, so the agent gets none of its entries and no warning that they are missing",
+			ixThousands(int(max(f.Size, int64(len(f.Content))))), ixThousands(model.IndexMaxReadBytes)),
+		fmt.Sprintf("Rewrite the index as one short line per memory, under %s UTF-16 units (%s), and move everything else into topic files.",
+			ixThousands(model.IndexTargetUnits), model.FormatFileSize(model.IndexTargetUnits)))
+}
+
+// toldAgent is what Claude Code's warning tells the agent was cut, for the
+// messages: its line numbers count lines of the stripped text, not of the
+// file.
+func toldAgent(ld *model.Load) string {
+	return "; Claude Code's warning tells the agent only: " + ld.Detail
+}
+
 // overLines reports the 200-line cut and names what falls after it.
 func (c *indexChecker) overLines(ld *model.Load) {
 	cut := ixSubtract(ld.Dropped, ld.DroppedBySize)
@@ -114,8 +137,8 @@ func (c *indexChecker) overLines(ld *model.Load) {
 		line = cut[0]
 	}
 	c.s.report(RuleIndexOverLines, c.path, line,
-		fmt.Sprintf("MEMORY.md is %s%d lines as Claude Code loads it, over its %d-line cap: nothing after line %d reaches the agent, which drops %s",
-			c.atLeast, ld.LineCount, model.IndexMaxLines, ld.LastLine, c.describeDropped(cut)),
+		fmt.Sprintf("MEMORY.md is %s%d lines as Claude Code loads it, over its %d-line cap: nothing after line %d reaches the agent, which drops %s%s",
+			c.atLeast, ld.LineCount, model.IndexMaxLines, ld.LastLine, c.describeDropped(cut), toldAgent(ld)),
 		fmt.Sprintf("Compact the index under %d lines: merge or delete stale entries, keep each entry on one line, or move older entries into a linked archive index such as MEMORY-archive.md.", model.IndexTargetLines))
 }
 
@@ -126,6 +149,7 @@ func (c *indexChecker) overSize(ld *model.Load) {
 	sugg := fmt.Sprintf("Shorten entries to one line under ~%d characters and move detail into topic files; aim for under %s units (%s).",
 		indexEntryMaxChars, ixThousands(model.IndexTargetUnits), model.FormatFileSize(model.IndexTargetUnits))
 	if len(ld.DroppedBySize) == 0 && !ld.LastLineCut {
+		// overLines quotes the warning.
 		c.s.report(RuleIndexOverSize, c.path, 0,
 			"MEMORY.md is "+size+"; for now the 200-line cut drops more than this cap would, but the index must also get under 25,000 units to load whole", sugg)
 		return
@@ -136,8 +160,12 @@ func (c *indexChecker) overSize(ld *model.Load) {
 	} else if len(ld.DroppedBySize) > 0 {
 		line = ld.DroppedBySize[0]
 	}
+	told := ""
+	if !ld.LineTruncated {
+		told = toldAgent(ld) // else overLines quotes it
+	}
 	c.s.report(RuleIndexOverSize, c.path, line,
-		fmt.Sprintf("MEMORY.md is %s: %s, which drops %s", size, where, c.describeDropped(ld.DroppedBySize)), sugg)
+		fmt.Sprintf("MEMORY.md is %s: %s, which drops %s%s", size, where, c.describeDropped(ld.DroppedBySize), told), sugg)
 }
 
 // nearLimit reports an index at 80% or more of a cap.

@@ -199,6 +199,52 @@ func TestIndexOverSize(t *testing.T) {
 	ixExpect(t, ixRun(t, RuleIndexOverSize, long, ixTopics("one.md")), []int{1}, "stops inside line 1")
 }
 
+// TestIndexCapsTellWhatTheAgentIsTold: the cap findings quote the detail
+// of Claude Code's warning, whose line numbers count the stripped text.
+func TestIndexCapsTellWhatTheAgentIsTold(t *testing.T) {
+	body, files := ixEntryLines(201, "\n")
+	got := ixRun(t, RuleIndexOverLines, "<!-- a -->\n<!-- b -->\n"+body, files)
+	ixExpect(t, got, []int{203}, `"Entry 201" (line 203)`, `Claude Code's warning tells the agent only: 1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md)`)
+	long := "- [One](one.md) — " + strings.Repeat("z", 26000)
+	ixExpect(t, ixRun(t, RuleIndexOverSize, long, ixTopics("one.md")), []int{1}, `tells the agent only: everything after the first 25000 characters of line 1 was cut off`)
+}
+
+// TestIndexTooLargeIsNotLoaded: over 4,194,304 bytes Claude Code loads no
+// part of MEMORY.md: index-over-size says so, and nothing says "cut".
+func TestIndexTooLargeIsNotLoaded(t *testing.T) {
+	body, files := ixEntryLines(10, "\n")
+	huge := body + strings.Repeat("x", model.IndexMaxReadBytes+1-len(body))
+	got := ixRun(t, RuleIndexOverSize, huge, files)
+	ixExpect(t, got, []int{0}, "4,194,305 bytes", "over the 4,194,304 bytes Claude Code reads", "not loaded at all", "no warning")
+	for _, rule := range []string{RuleIndexOverLines, RuleIndexNearLimit} {
+		ixExpect(t, ixRun(t, rule, huge, files), nil)
+	}
+	// At the limit, it loads (and is cut).
+	at := huge[:model.IndexMaxReadBytes]
+	ixExpect(t, ixRun(t, RuleIndexOverSize, at, files), []int{11}, "the load stops after line 10")
+}
+
+// TestAgentIndexIsMeasuredRaw: a subagent's MEMORY.md keeps its comments
+// when Claude Code loads it: a 33-line comment and 180 entries are 213
+// lines, and the last 13 entries are cut. The same index in auto memory
+// loads whole.
+func TestAgentIndexIsMeasuredRaw(t *testing.T) {
+	body, files := ixEntryLines(180, "\n")
+	index := "<!--\n" + strings.Repeat("how to write entries here\n", 31) + "-->\n" + body
+	run := func(kind model.DirKind) []model.Finding {
+		dir := &model.MemoryDir{Path: "/m", Kind: kind, Exists: true, Files: files, Index: &model.File{Path: "MEMORY.md", Content: []byte(index)}}
+		var out []model.Finding
+		for _, f := range OrientDir(&model.Project{Slug: "p"}, dir, Options{Now: ixTestNow}) {
+			if f.Rule == RuleIndexOverLines {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	ixExpect(t, run(model.DirAuto), nil)
+	ixExpect(t, run(model.DirAgentProject), []int{201}, "213 lines", `"Entry 168" (line 201)`, "13 entries", "starting at line 201")
+}
+
 func TestIndexNearLimit(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
