@@ -16,12 +16,13 @@ import (
 // Thresholds of the index rules that are memtui's own (the load caps are
 // Claude Code's, in model).
 const (
-	indexEntryMaxChars  = 150 // the prompt's "under ~150 characters" per entry
-	indexProseRun       = 3   // this many reference-less text lines in a row are content
-	indexProseLineChars = 200 // a reference-less line this long is content
-	indexPlaceholder    = 40  // a lone line this short under a heading is a placeholder ("none yet")
-	indexNameList       = 5   // entries named in a message before "and N more"
-	indexEchoShare      = 0.9 // share of words a hook must share with the description to echo it
+	indexEntryMaxChars = 150 // the prompt's "under ~150 characters" per entry
+	indexProseRun      = 3   // a reference-less paragraph of this many lines is content
+	indexProseChars    = 200 // a reference-less paragraph this long is content
+	indexNoteLines     = 2   // ... and so is one of this many lines, unless it is about the index
+	indexPlaceholder   = 40  // a lone line this short under a heading is a placeholder ("none yet")
+	indexNameList      = 5   // entries named in a message before "and N more"
+	indexEchoShare     = 0.9 // share of words a hook must share with the description to echo it
 )
 
 // checkIndex runs the MEMORY.md rules over one directory: the load caps as
@@ -590,7 +591,7 @@ func (c *indexChecker) wikiFiles(name string) []*fileState {
 // ---- content in the index ----
 
 // checkNotPointer reports memory content written into the index: fenced
-// code, runs of reference-less text, and long reference-less lines. It
+// code, and paragraphs of reference-less text (notePara says which). It
 // reports once per block, at its first line.
 func (c *indexChecker) checkNotPointer() {
 	ls := c.ix.Lines
@@ -609,26 +610,95 @@ func (c *indexChecker) checkNotPointer() {
 	}
 }
 
-// notPointerBlock judges one run of code or prose lines.
+// notPointerBlock judges one fenced block or one paragraph (a run of
+// reference-less text lines between blank lines, headings and entries).
 func (c *indexChecker) notPointerBlock(run []model.Line) {
 	a, b := run[0].Num, run[len(run)-1].Num
 	sugg := "Move it into a topic file with frontmatter and leave a one-line pointer here, - [Title](file.md) — hook; Claude Code's own prompt says never to write memory content into MEMORY.md."
-	switch {
-	case run[0].Kind == model.LineCode:
+	if run[0].Kind == model.LineCode {
 		c.s.report(RuleIndexNotPointer, c.path, a,
 			fmt.Sprintf("a fenced code block (lines %d-%d) is memory content written into the index", a, b), sugg)
-	case len(run) >= indexProseRun:
-		c.s.report(RuleIndexNotPointer, c.path, a,
-			fmt.Sprintf("%d lines of text with no link to a topic file (lines %d-%d) are memory content written into the index", len(run), a, b), sugg)
+		return
+	}
+	p := notePara(run)
+	switch {
+	case !p.content:
+	case p.lines == 1:
+		c.s.report(RuleIndexNotPointer, c.path, p.first,
+			fmt.Sprintf("a %d-character line with no link to a topic file is memory content written into the index", p.chars), sugg)
 	default:
-		for _, l := range run {
-			if n := utf8.RuneCountInString(l.Text); n > indexProseLineChars {
-				c.s.report(RuleIndexNotPointer, c.path, l.Num,
-					fmt.Sprintf("a %d-character line with no link to a topic file is memory content written into the index", n), sugg)
-				return
-			}
+		c.s.report(RuleIndexNotPointer, c.path, p.first,
+			fmt.Sprintf("%d lines of text with no link to a topic file (lines %d-%d) are memory content written into the index", p.lines, p.first, b), sugg)
+	}
+}
+
+// indexPara is a paragraph of reference-less text as index-not-pointer
+// weighs it.
+type indexPara struct {
+	first   int  // its first line of text (past any setext heading)
+	lines   int  // lines of text: not headings or lone HTML tags
+	chars   int  // characters in them
+	about   bool // it speaks of the index itself ("this index", "memories", "topic files")
+	content bool // the verdict
+}
+
+// notePara judges a paragraph by what it is, not by a count of lines in a
+// row: memory content when it runs to three lines or more, to more than 200
+// characters, or to two lines that do not speak of the index (two lines of
+// notes: "Deploys go through staging." / "Never push to main."). A short
+// intro ("Pointers to this project's memories; details live in the
+// files."), one line or two about the index, is not content; neither are
+// setext headings and lines that are only an HTML tag (<details>).
+func notePara(run []model.Line) indexPara {
+	var p indexPara
+	var text []string
+	for i, l := range run {
+		t := strings.TrimSpace(l.Text)
+		if ixSetextUnderline(t) {
+			// The lines above it since the last underline are a heading.
+			text, p.lines, p.chars, p.first = nil, 0, 0, 0
+			continue
+		}
+		if ixLoneTag(t) {
+			continue
+		}
+		if p.first == 0 {
+			p.first = run[i].Num
+		}
+		text = append(text, t)
+		p.lines++
+		p.chars += utf8.RuneCountInString(l.Text)
+	}
+	if p.lines == 0 {
+		return p
+	}
+	p.about = ixAboutIndex(strings.ToLower(strings.Join(text, " ")))
+	p.content = p.lines >= indexProseRun || p.chars > indexProseChars || (p.lines >= indexNoteLines && !p.about)
+	return p
+}
+
+// ixSetextUnderline reports a line of "=" (a setext heading's underline;
+// "---" is a rule to the index parser).
+func ixSetextUnderline(t string) bool {
+	return t != "" && strings.Trim(t, "=") == ""
+}
+
+// ixLoneTag reports a line that is one HTML tag and nothing else.
+func ixLoneTag(t string) bool {
+	return len(t) > 2 && t[0] == '<' && t[len(t)-1] == '>' && strings.Count(t, "<") == 1
+}
+
+// ixIndexWords are words by which a paragraph speaks of the index rather
+// than of the project.
+var ixIndexWords = []string{"index", "memories", "memory file", "topic file", "entries", "entry", "pointer", "this file", "memory.md"}
+
+func ixAboutIndex(low string) bool {
+	for _, w := range ixIndexWords {
+		if strings.Contains(low, w) {
+			return true
 		}
 	}
+	return false
 }
 
 // checkEmptySections reports headings with no entry under them, sub-sections
