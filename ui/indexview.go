@@ -15,10 +15,11 @@ import (
 )
 
 // indexView shows a MEMORY.md as Claude Code hands it to the agent: the
-// text that loads, numbered as the agent sees it, the cut drawn where it
-// falls with the warning the agent gets, then every line it never sees,
-// with its line in the file. Meters above measure lines and UTF-16 units
-// against both caps.
+// text that loads, sanitised as Claude Code sanitises it and numbered as
+// the agent sees it, the cut drawn where it falls with the warning the
+// agent gets, then every line it never sees, with its line in the file.
+// Meters above measure lines and UTF-16 units against both caps. An index
+// over the 4 MiB Claude Code reads is said to load not at all.
 type indexView struct {
 	c     *shared
 	dd    *dirData
@@ -74,21 +75,34 @@ func (v *indexView) build() {
 	}
 	st := v.c.st
 	l := v.dd.load
+	if l.TooLarge {
+		// Drawing 4 MiB of lines would tell nothing more.
+		msg := fmt.Sprintf("This MEMORY.md is %d bytes, over the %d bytes Claude Code reads of an index: it loads none of it, and the agent is not told. Every entry in it is unseen.",
+			v.dd.d.Index.Size, model.IndexMaxReadBytes)
+		v.vp.SetContent(st.Sev[model.Error].Render(ansi.Wrap(msg, max(v.w, 10), " ")))
+		return
+	}
 	content := v.dd.d.Index.Content
 	fileLines := strings.Split(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
 	var rows []string
 	num := func(n int, w int) string { return st.LineNo.Render(fmt.Sprintf("%*d", w, n)) }
-	numW := len(itoa(max(len(fileLines), l.LoadedLines, 1)))
+	sent := strings.Split(l.Sent, "\n")
+	numW := len(itoa(max(len(fileLines), len(sent), 1)))
 	textW := max(v.w-numW-4, 10)
-	if l.Empty {
+	switch {
+	case l.Empty && l.Mode == model.LoadAgent:
+		rows = append(rows, st.Faint.Render("The file holds only whitespace: Claude Code tells the subagent \"Your MEMORY.md is currently empty. When you save new memories, they will appear here.\""))
+	case l.Empty:
 		rows = append(rows, st.Faint.Render("After frontmatter and comments are stripped nothing is left: Claude Code injects nothing."))
 	}
 	// What is shown is masked in the whole text (a secret spanning lines
 	// is found only whole), then made safe line by line.
 	shownFile := shownLines(strings.Join(fileLines, "\n"))
 	if !l.Empty {
-		loaded := strings.Split(l.Loaded, "\n")
-		shownLoaded := shownLines(l.Loaded)
+		// The agent's lines: the loaded text as Claude Code sanitises it
+		// (a U+2028 or a lone CR in a line starts another).
+		loaded := sent
+		shownLoaded := shownLines(l.Sent)
 		// Map the agent's lines back to file lines where the text is
 		// unchanged, for jumps from findings.
 		fi := 0
@@ -143,6 +157,8 @@ func (v *indexView) meters() string {
 	l := v.dd.load
 	status := st.OK.Render("✓ loads whole")
 	switch {
+	case l.TooLarge:
+		status = st.Sev[model.Error].Render("✗ not loaded: over the 4 MiB Claude Code reads")
 	case l.Truncated():
 		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d of its lines never reach the agent", len(l.Dropped)))
 	case l.NearLimit():
@@ -153,10 +169,21 @@ func (v *indexView) meters() string {
 		ansi.Truncate(st.Title.Render(safe.ShowLine(v.title))+"  "+status, v.w, "…"),
 		meter(st, "lines", l.LineCount, model.IndexMaxLines, barW, "%d / %d"),
 		meter(st, "units", l.Units, model.IndexMaxUnits, barW, "%d / %d"),
-		st.Faint.Render(ansi.Truncate(fmt.Sprintf("Caps as Claude Code applies them, after stripping frontmatter and <!-- comments -->. Loaded: %d lines, %d units.", l.LoadedLines, l.LoadedUnits), v.w, "…")),
+		st.Faint.Render(ansi.Truncate(capsNote(l), v.w, "…")),
 		st.Faint.Render(strings.Repeat("─", v.w)),
 	}
 	return fit(strings.Join(lines, "\n"), v.w, indexHeaderLines)
+}
+
+// capsNote says how the meters measure: what Claude Code strips first.
+func capsNote(l *model.Load) string {
+	switch {
+	case l.TooLarge:
+		return "Claude Code skips an index over 4,194,304 bytes entirely: no text, no warning."
+	case l.Mode == model.LoadAgent:
+		return fmt.Sprintf("Caps as Claude Code applies them to a subagent's MEMORY.md: nothing is stripped. Loaded: %d lines, %d units.", l.LoadedLines, l.LoadedUnits)
+	}
+	return fmt.Sprintf("Caps as Claude Code applies them, after stripping frontmatter and <!-- comments -->. Loaded: %d lines, %d units.", l.LoadedLines, l.LoadedUnits)
 }
 
 // meter is one labelled bar; past the cap it fills red and says by how much.
