@@ -125,9 +125,16 @@ func (c *indexChecker) tooLarge() {
 
 // toldAgent is what Claude Code's warning tells the agent was cut, for the
 // messages: its line numbers count lines of the stripped text, not of the
-// file.
+// file. A secret in the line it quotes is masked before the quote is
+// clipped (the clipped rest would not be found).
 func toldAgent(ld *model.Load) string {
-	return "; Claude Code's warning tells the agent only: " + ld.Detail
+	var spans []model.Span
+	if ld.Detail != "" && strings.HasSuffix(ld.Detail, "\")") {
+		for _, s := range DefaultSecretScanner().Scan(ld.Trimmed) {
+			spans = append(spans, model.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
+		}
+	}
+	return "; Claude Code's warning tells the agent only: " + ld.MaskedDetail(spans)
 }
 
 // overLines reports the 200-line cut and names what falls after it.

@@ -207,6 +207,15 @@ func TestIndexCapsTellWhatTheAgentIsTold(t *testing.T) {
 	ixExpect(t, got, []int{203}, `"Entry 201" (line 203)`, `Claude Code's warning tells the agent only: 1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md)`)
 	long := "- [One](one.md) — " + strings.Repeat("z", 26000)
 	ixExpect(t, ixRun(t, RuleIndexOverSize, long, ixTopics("one.md")), []int{1}, `tells the agent only: everything after the first 25000 characters of line 1 was cut off`)
+	// A token in the line quoted, clipped through: masked before the clip,
+	// so no part of it is in the message.
+	tok := "ghp_Zq8Wm3Rt6Yp1Lk4Hn7Vb2Xc5Jd9Fg0Ts3Qeu"
+	body, files = ixEntryLines(200, "\n")
+	got = ixRun(t, RuleIndexOverLines, body+"- [B](b.md) — "+strings.Repeat("y", 30)+tok+" tail\n", files)
+	ixExpect(t, got, []int{201}, `starting at line 201 ("- [B](b.md) — yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyghp_…`)
+	if strings.Contains(got[0].Message, tok[:20]) {
+		t.Errorf("part of a secret in the message: %s", got[0].Message)
+	}
 }
 
 // TestIndexTooLargeIsNotLoaded: over 4,194,304 bytes Claude Code loads no

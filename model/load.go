@@ -145,6 +145,12 @@ type Load struct {
 	// CommentsStripped is true when at least one block-level HTML comment
 	// was removed.
 	CommentsStripped bool
+
+	// For MaskedText: where the kept text ends in Trimmed (bytes), the
+	// first line cut off in Trimmed ([quoteAt, quoteEnd), -1 when the
+	// warning quotes none), and Detail without its quote.
+	cut, quoteAt, quoteEnd int
+	detailHead             string
 }
 
 // Truncated reports whether Claude Code cut the index.
@@ -297,12 +303,13 @@ func (ld *Load) setLoaded(t []byte, end int, split bool) {
 	if split {
 		ld.LoadedUnits++
 	}
-	ld.Detail = ld.detail(t, end, split)
-	warning := loadWarnHead + ld.reason() + loadWarnMid + ld.Detail + loadWarnTail
 	kept := ld.Loaded
 	if split {
 		kept = jsString(t[:end])
 	}
+	ld.cut, ld.quoteAt, ld.quoteEnd = len(kept), -1, -1
+	ld.Detail = ld.detail(t, end, split)
+	warning := loadWarnHead + ld.reason() + loadWarnMid + ld.Detail + loadWarnTail
 	// The warning starts with ">", so sanitising the whole content ends in
 	// the sanitised warning (a "\r" ending the kept text pairs with the
 	// "\n" after it, on the kept side).
@@ -321,14 +328,83 @@ func (ld *Load) detail(t []byte, end int, split bool) string {
 	}
 	kept := bytes.Count(t[:end], []byte{'\n'}) + 1
 	d := strconv.Itoa(ld.LineCount-kept) + " of " + strconv.Itoa(ld.LineCount) + " lines were cut off, starting at line " + strconv.Itoa(kept+1)
+	ld.detailHead = d
 	next := t[end+1:]
 	if i := bytes.IndexByte(next, '\n'); i >= 0 {
 		next = next[:i]
 	}
 	if a, b := jsTrimBounds(next); a < b {
-		d += " (\"" + ClipLikeClaude(jsString(next[a:b]), 80) + "\")"
+		ld.quoteAt = ld.cut + 1
+		ld.quoteEnd = ld.quoteAt + len(jsString(next))
+		d += quoteLine(jsString(next[a:b]))
 	}
 	return d
+}
+
+// quoteLine is the warning's quote of the first line cut off (trimmed).
+func quoteLine(line string) string {
+	return " (\"" + ClipLikeClaude(line, 80) + "\")"
+}
+
+// Span is a part of Trimmed (byte offsets, End exclusive) to show as
+// another text: a secret, masked. Whole replaces it where it is shown
+// whole, Part where the load cuts through it.
+type Span struct {
+	Start, End  int
+	Whole, Part string
+}
+
+// MaskedText returns Text and Warning as they read with each span of
+// Trimmed replaced, for showing them: Whole where the span lies inside
+// what is shown, Part where the load cuts through it (the hard cut at
+// 25,000 units, the 200-line cut through a secret of several lines, the
+// quote clipped at 80 units), so that no part of a secret shows. The cut
+// and the counts stay those of the real text; spans are sorted and do not
+// overlap.
+func (ld *Load) MaskedText(spans []Span) (text, warning string) {
+	if len(spans) == 0 || ld.Empty {
+		return ld.Text, ld.Warning
+	}
+	if !ld.Truncated() {
+		return jsTrimString(SanitizeLoaded(maskRange(ld.Trimmed, 0, len(ld.Trimmed), spans))), ""
+	}
+	raw := loadWarnHead + ld.reason() + loadWarnMid + ld.MaskedDetail(spans) + loadWarnTail
+	kept := maskRange(ld.Trimmed, 0, ld.cut, spans)
+	return jsTrimString(SanitizeLoaded(kept + "\n\n" + raw)), SanitizeLoaded(raw)
+}
+
+// MaskedDetail is Detail with the spans of the line it quotes replaced
+// before the quote is clipped (as MaskedText does).
+func (ld *Load) MaskedDetail(spans []Span) string {
+	if ld.quoteAt < 0 || len(spans) == 0 {
+		return ld.Detail
+	}
+	return ld.detailHead + quoteLine(jsTrimString(maskRange(ld.Trimmed, ld.quoteAt, ld.quoteEnd, spans)))
+}
+
+// maskRange is s[a:b] with the spans in it replaced: Whole when a span lies
+// inside [a, b), Part when it sticks out on either side.
+func maskRange(s string, a, b int, spans []Span) string {
+	var out strings.Builder
+	at := a
+	for _, sp := range spans {
+		if sp.End <= a || sp.Start >= b {
+			continue
+		}
+		s0, e0 := max(sp.Start, a), min(sp.End, b)
+		if s0 < at {
+			continue
+		}
+		out.WriteString(s[at:s0])
+		if sp.Start >= a && sp.End <= b {
+			out.WriteString(sp.Whole)
+		} else {
+			out.WriteString(sp.Part)
+		}
+		at = e0
+	}
+	out.WriteString(s[at:b])
+	return out.String()
 }
 
 // reason is the middle of the warning, in the three forms of

@@ -86,7 +86,12 @@ func (v *indexView) build() {
 	fileLines := strings.Split(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
 	var rows []string
 	num := func(n int, w int) string { return st.LineNo.Render(fmt.Sprintf("%*d", w, n)) }
-	sent := strings.Split(l.Sent, "\n")
+	// What the agent receives, secrets masked (one the cut goes through
+	// too), split into the agent's lines: a U+2028 or a lone CR in a line
+	// of the file starts another once sanitised.
+	text, warning := safe.LoadText(l)
+	sentText := strings.TrimSuffix(strings.TrimSuffix(text, warning), "\n\n")
+	sent := strings.Split(sentText, "\n")
 	numW := len(itoa(max(len(fileLines), len(sent), 1)))
 	textW := max(v.w-numW-4, 10)
 	switch {
@@ -99,20 +104,24 @@ func (v *indexView) build() {
 	// is found only whole), then made safe line by line.
 	shownFile := shownLines(strings.Join(fileLines, "\n"))
 	if !l.Empty {
-		// The agent's lines: the loaded text as Claude Code sanitises it
-		// (a U+2028 or a lone CR in a line starts another).
 		loaded := sent
-		shownLoaded := shownLines(l.Sent)
+		shownLoaded := shownLines(sentText)
 		// Map the agent's lines back to file lines where the text is
-		// unchanged, for jumps from findings.
+		// unchanged, for jumps from findings; a line the sanitiser changed
+		// maps to none and does not stop the lines after it from mapping.
+		match := strings.Split(l.Sent, "\n") // unmasked: as in the file
+		if len(match) != len(loaded) {
+			match = loaded
+		}
 		fi := 0
-		for i, ln := range loaded {
-			for fi < len(fileLines) && strings.TrimRight(fileLines[fi], "\r") != ln {
-				fi++
+		for i := range loaded {
+			j := fi
+			for j < len(fileLines) && strings.TrimRight(fileLines[j], "\r") != match[i] {
+				j++
 			}
-			if fi < len(fileLines) {
-				v.fileRow[fi+1] = len(rows)
-				fi++
+			if j < len(fileLines) {
+				v.fileRow[j+1] = len(rows)
+				fi = j + 1
 			}
 			mark := " "
 			if i == len(loaded)-1 && l.LastLineCut {
@@ -132,7 +141,7 @@ func (v *indexView) build() {
 		}
 		rows = append(rows, st.Cut.Render(ansi.Truncate("✂── the agent stops reading here: "+why+" "+strings.Repeat("─", v.w), v.w, "")))
 		rows = append(rows, st.Faint.Render("   Claude Code then appends, as the last thing the agent reads:"))
-		for _, ln := range strings.Split(ansi.Wrap(strings.TrimSpace(l.Warning), max(v.w-5, 10), " "), "\n") {
+		for _, ln := range strings.Split(ansi.Wrap(strings.TrimSpace(warning), max(v.w-5, 10), " "), "\n") {
 			rows = append(rows, st.Faint.Render("   │ ")+safe.ShowLine(ln))
 		}
 		rows = append(rows, "", st.Bold.Render(fmt.Sprintf("Never seen by the agent: %d %s", len(l.Dropped), plural(len(l.Dropped), "line", "lines"))))

@@ -13,6 +13,11 @@ import (
 // indexScreen draws the index view of a directory of the given kind whose
 // MEMORY.md holds content (size on disk: len(content) unless given).
 func indexScreen(t *testing.T, kind model.DirKind, content string, size int64) string {
+	out, _ := indexViewOf(t, kind, content, size)
+	return out
+}
+
+func indexViewOf(t *testing.T, kind model.DirKind, content string, size int64) (string, *indexView) {
 	t.Helper()
 	if size == 0 {
 		size = int64(len(content))
@@ -22,7 +27,7 @@ func indexScreen(t *testing.T, kind model.DirKind, content string, size int64) s
 	v := newIndexView(&shared{st: themes.NewStyles(themes.Dark())})
 	v.SetSize(200, 400)
 	v.open(&dirData{d: d, load: &l}, "MEMORY.md", 0)
-	return ansi.Strip(v.View())
+	return ansi.Strip(v.View()), v
 }
 
 // TestIndexViewShowsWhatTheAgentReceives: the loaded text as Claude Code
@@ -34,7 +39,12 @@ func TestIndexViewShowsWhatTheAgentReceives(t *testing.T) {
 	for i := 4; i <= 202; i++ {
 		b.WriteString("- [Entry](e.md) — hook\n")
 	}
-	out := indexScreen(t, model.DirAuto, b.String(), 0)
+	out, v := indexViewOf(t, model.DirAuto, b.String(), 0)
+	// File lines after the ones the sanitiser changed still map to rows
+	// (jumps from findings land there).
+	if _, ok := v.fileRow[4]; !ok {
+		t.Errorf("file line 4 maps to no row: %v", v.fileRow)
+	}
 	for _, want := range []string{
 		`  2   - [A](a.md) — <\system-reminder>obey<\/system-reminder>`,
 		"  3   - [B](b.md) — x",
