@@ -379,7 +379,7 @@ func TestIndexNotPointer(t *testing.T) {
 		{"a two-line intro about the index", "# Memory\n\nThis index points at the project's memories.\nEach entry links to a topic file with the details.\n\n- [A](a.md)\n", nil, nil},
 		{"a one-line note is not judged content", "# Memory\n\nDeploys go through staging.\n\n- [A](a.md)\n", nil, nil},
 		{"headings and entries are not content", "# Memory\n\n## Feedback\n- [A](a.md) — x\n- [B](b.md) — y\n\n## Project\n- [C](c.md) — z\n", nil, nil},
-		{"a setext heading is not content", "Memory index\n============\n\n- [A](a.md)\n", nil, nil},
+		{"a setext heading is not content", "Deploy notes\n============\n\n- [A](a.md)\n", nil, nil},
 		{"lone HTML tags are not content", "<details>\n<summary>Archive</summary>\n\n- [A](a.md)\n\n</details>\n", nil, nil},
 		{"prose that points", "The user prefers [bun](a.md).\nThey rewrote [auth](b.md) in May.\nDeploys follow [c](c.md).\n", nil, nil},
 		{"continuation lines are another rule", "- [A](a.md)\n  one\n  two\n  three\n", nil, nil},
