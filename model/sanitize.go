@@ -2,6 +2,7 @@ package model
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -34,22 +35,36 @@ func SanitizeLoaded(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	last := 0 // s[last:i] is kept as it is, and not written yet
 	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			i++
+			continue
+		}
 		r, sz := utf8.DecodeRuneInString(s[i:])
-		i += sz
+		var with string
 		switch {
 		case r == '\r':
-			if i < len(s) && s[i] == '\n' {
-				i++
+			with = "\n"
+			if i+1 < len(s) && s[i+1] == '\n' {
+				sz++
 			}
-			b.WriteByte('\n')
 		case r == 0x2028 || r == 0x2029:
-			b.WriteByte('\n')
-		case sanitizeDeletes(r):
-		default:
-			b.WriteRune(r)
+			with = "\n"
+		case !sanitizeDeletes(r):
+			i += sz
+			continue
 		}
+		b.WriteString(s[last:i])
+		b.WriteString(with)
+		i += sz
+		last = i
 	}
+	if last == 0 {
+		return neutraliseTags(s)
+	}
+	b.WriteString(s[last:])
 	return neutraliseTags(b.String())
 }
 
@@ -64,8 +79,33 @@ func sanitizePlain(s string) bool {
 	return true
 }
 
-// sanitizeDeletes reports whether the sanitiser deletes r.
+// sanitizeDeletes reports whether the sanitiser deletes r. The BMP is
+// answered from a bitmap made once from the tables (an index is mostly
+// punctuation and CJK; a lookup in six range tables per character would
+// double the cost of a load).
 func sanitizeDeletes(r rune) bool {
+	if r < 0x10000 {
+		bmpDeletesOnce.Do(initBMPDeletes)
+		return bmpDeletes[r>>6]&(1<<(r&63)) != 0
+	}
+	return sanitizeDeletesSlow(r)
+}
+
+var (
+	bmpDeletesOnce sync.Once
+	bmpDeletes     [0x10000 / 64]uint64
+)
+
+func initBMPDeletes() {
+	for r := rune(0); r < 0x10000; r++ {
+		if sanitizeDeletesSlow(r) {
+			bmpDeletes[r>>6] |= 1 << (r & 63)
+		}
+	}
+}
+
+// sanitizeDeletesSlow is sanitizeDeletes from the Unicode tables.
+func sanitizeDeletesSlow(r rune) bool {
 	switch r {
 	case '\t', '\n', 0x200C, 0x200D, 0xFE0E, 0xFE0F:
 		return false
