@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -198,6 +199,7 @@ func TestHostileTree(t *testing.T) {
 		{"dream-apply-dry-run/terminal", colour, hostile.Terminal, []string{"dream", "--apply"}},
 		{"index-check/piped", plain, hostile.Plain, []string{"index", "--check"}},
 		{"index-check/terminal", colour, hostile.Terminal, []string{"index", "--check"}},
+		{"index/json", plain, hostile.JSON, []string{"index", "--json"}},
 		{"index-move-above-cut/piped", plain, hostile.Plain, []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
 		{"index-move-above-cut/terminal", colour, hostile.Terminal, []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
 		{"changes/piped", plain, hostile.Plain, []string{"changes"}},
@@ -252,6 +254,7 @@ func TestHostileTree(t *testing.T) {
 		{"lint-verbose/pty", []string{"lint", "--verbose"}},
 		{"dream/pty", []string{"dream"}},
 		{"dream-apply-dry-run/pty", []string{"dream", "--apply"}},
+		{"index/pty", []string{"index"}},
 		{"index-move-above-cut/pty", []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
 		{"changes/pty", []string{"changes"}},
 		{"history/pty", []string{"history"}},
@@ -398,10 +401,13 @@ func TestHostileTree(t *testing.T) {
 				created[c.Path] = c.Op != model.OpDelete
 			}
 			// Lines an index already had are the attacker's own (moving
-			// them is no copying); lines memtui writes anew must be text.
+			// them, or redacting a secret in them, is no copying); lines
+			// memtui writes anew must be text.
 			had := map[string]bool{}
 			for _, l := range strings.Split(readAll(filepath.Join(p.MemoryDir, "MEMORY.md")), "\n") {
 				had[l] = true
+				redacted, _ := consolidate.DefaultSecretScanner().Redact(l)
+				had[redacted] = true
 			}
 			for _, c := range p.Changes {
 				if !isIndex.MatchString(c.Path) || c.Op == model.OpDelete {

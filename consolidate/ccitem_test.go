@@ -311,11 +311,11 @@ func TestClaudeCodeItemTextIsNotChecked(t *testing.T) {
 func TestExternalProposalMustKeepItems(t *testing.T) {
 	before := []byte(itemFile("x", "d", "user", "p", "2026-11-18T10:00:00.000Z", "Body.\n"))
 	c := model.Change{Path: "x.md", Op: model.OpUpdate, After: strings.Replace(string(before), "consent: on", "consent: off", 1)}
-	if err := checkAfter(c, before); err == nil || !strings.Contains(err.Error(), "claudeCodeItem") {
+	if err := checkAfter(c, before, model.LoadAuto); err == nil || !strings.Contains(err.Error(), "claudeCodeItem") {
 		t.Errorf("checkAfter = %v", err)
 	}
 	c.After = strings.Replace(string(before), "Body.", "Body, longer.", 1)
-	if err := checkAfter(c, before); err != nil {
+	if err := checkAfter(c, before, model.LoadAuto); err != nil {
 		t.Errorf("a body edit is refused: %v", err)
 	}
 }

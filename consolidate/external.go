@@ -206,7 +206,7 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 			if f != nil {
 				before = f.Content
 			}
-			if err := checkAfter(c, before); err != nil {
+			if err := checkAfter(c, before, d.Kind.LoadMode()); err != nil {
 				return prop, err
 			}
 		}
@@ -356,13 +356,14 @@ func checkPlace(c model.Change, problems map[string]model.Problem, disk OnDisk) 
 // checkAfter makes sure written content is text Claude Code can read: valid
 // UTF-8, no NUL, a topic file's frontmatter readable (unless it was already
 // broken: a date fix need not repair it), an index without frontmatter that
-// loads whole.
-func checkAfter(c model.Change, before []byte) error {
+// loads whole (measured with mode, the pipeline Claude Code loads the
+// directory's index with).
+func checkAfter(c model.Change, before []byte, mode model.LoadMode) error {
 	if !utf8.ValidString(c.After) || strings.ContainsRune(c.After, 0) {
 		return fmt.Errorf("%s: the new content is not UTF-8 text", c.Path)
 	}
 	if c.Path == "MEMORY.md" {
-		l := model.SimulateLoad([]byte(c.After))
+		l := model.SimulateLoadMode([]byte(c.After), mode)
 		if l.FrontmatterEnd > 0 {
 			return errors.New("MEMORY.md: the new index has frontmatter, which Claude Code strips")
 		}
@@ -370,7 +371,7 @@ func checkAfter(c model.Change, before []byte) error {
 		// two entries is still an improvement); it may not grow, and one
 		// that loaded whole must still.
 		if l.Truncated() {
-			b := model.SimulateLoad(before)
+			b := model.SimulateLoadMode(before, mode)
 			if before == nil || !b.Truncated() || l.LineCount > b.LineCount || l.Units > b.Units {
 				return fmt.Errorf("MEMORY.md: the new index is cut off when Claude Code loads it (%d lines, %d units)", l.LineCount, l.Units)
 			}

@@ -16,12 +16,13 @@ import (
 // Thresholds of the index rules that are memtui's own (the load caps are
 // Claude Code's, in model).
 const (
-	indexEntryMaxChars  = 150 // the prompt's "under ~150 characters" per entry
-	indexProseRun       = 3   // this many reference-less text lines in a row are content
-	indexProseLineChars = 200 // a reference-less line this long is content
-	indexPlaceholder    = 40  // a lone line this short under a heading is a placeholder ("none yet")
-	indexNameList       = 5   // entries named in a message before "and N more"
-	indexEchoShare      = 0.9 // share of words a hook must share with the description to echo it
+	indexEntryMaxChars = 150 // the prompt's "under ~150 characters" per entry
+	indexProseRun      = 3   // a reference-less paragraph of this many lines is content
+	indexProseChars    = 200 // a reference-less paragraph this long is content
+	indexNoteLines     = 2   // ... and so is one of this many lines, unless it is about the index
+	indexPlaceholder   = 40  // a lone line this short under a heading is a placeholder ("none yet")
+	indexNameList      = 5   // entries named in a message before "and N more"
+	indexEchoShare     = 0.9 // share of words a hook must share with the description to echo it
 )
 
 // checkIndex runs the MEMORY.md rules over one directory: the load caps as
@@ -33,7 +34,7 @@ func checkIndex(s *dirState) {
 		return
 	}
 	ix := model.ParseIndexText(s.index.text) // shares the text newFileState already made
-	ld := model.SimulateLoad(s.index.f.Content)
+	ld := model.SimulateLoadMode(s.index.f.Content, s.dir.Kind.LoadMode())
 	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
 	if s.index.f.Truncated {
 		c.atLeast = "at least "
@@ -123,8 +124,13 @@ func indexMissingMessage(s *dirState, n int) string {
 
 // ---- load caps ----
 
-// checkCaps reports an index Claude Code cuts, or one close to being cut.
+// checkCaps reports an index Claude Code does not load, cuts, or is close
+// to cutting.
 func (c *indexChecker) checkCaps(ld *model.Load) {
+	if ld.TooLarge {
+		c.tooLarge()
+		return
+	}
 	if ld.LineTruncated {
 		c.overLines(ld)
 	}
@@ -136,6 +142,31 @@ func (c *indexChecker) checkCaps(ld *model.Load) {
 	}
 }
 
+// tooLarge reports an index over the 4,194,304 bytes Claude Code reads: it
+// loads none of it, and the agent is not told (facts §3.2 step 1).
+func (c *indexChecker) tooLarge() {
+	f := c.s.index.f
+	c.s.report(RuleIndexOverSize, c.path, 0,
+		fmt.Sprintf("MEMORY.md is %s bytes, over the %s bytes Claude Code reads of an index: it is not loaded at all, so the agent gets none of its entries and no warning that they are missing",
+			ixThousands(int(max(f.Size, int64(len(f.Content))))), ixThousands(model.IndexMaxReadBytes)),
+		fmt.Sprintf("Rewrite the index as one short line per memory, under %s UTF-16 units (%s), and move everything else into topic files.",
+			ixThousands(model.IndexTargetUnits), model.FormatFileSize(model.IndexTargetUnits)))
+}
+
+// toldAgent is what Claude Code's warning tells the agent was cut, for the
+// messages: its line numbers count lines of the stripped text, not of the
+// file. A secret in the line it quotes is masked before the quote is
+// clipped (the clipped rest would not be found).
+func toldAgent(ld *model.Load) string {
+	var spans []model.Span
+	if ld.Detail != "" && strings.HasSuffix(ld.Detail, "\")") {
+		for _, s := range DefaultSecretScanner().Scan(ld.Trimmed) {
+			spans = append(spans, model.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
+		}
+	}
+	return "; Claude Code's warning tells the agent only: " + ld.MaskedDetail(spans)
+}
+
 // overLines reports the 200-line cut and names what falls after it.
 func (c *indexChecker) overLines(ld *model.Load) {
 	cut := ixSubtract(ld.Dropped, ld.DroppedBySize)
@@ -144,8 +175,8 @@ func (c *indexChecker) overLines(ld *model.Load) {
 		line = cut[0]
 	}
 	c.s.report(RuleIndexOverLines, c.path, line,
-		fmt.Sprintf("MEMORY.md is %s%d lines as Claude Code loads it, over its %d-line cap: nothing after line %d reaches the agent, which drops %s",
-			c.atLeast, ld.LineCount, model.IndexMaxLines, ld.LastLine, c.describeDropped(cut)),
+		fmt.Sprintf("MEMORY.md is %s%d lines as Claude Code loads it, over its %d-line cap: nothing after line %d reaches the agent, which drops %s%s",
+			c.atLeast, ld.LineCount, model.IndexMaxLines, ld.LastLine, c.describeDropped(cut), toldAgent(ld)),
 		fmt.Sprintf("Compact the index under %d lines: merge or delete stale entries, keep each entry on one line, or move older entries into a linked archive index such as MEMORY-archive.md.", model.IndexTargetLines))
 }
 
@@ -156,6 +187,7 @@ func (c *indexChecker) overSize(ld *model.Load) {
 	sugg := fmt.Sprintf("Shorten entries to one line under ~%d characters and move detail into topic files; aim for under %s units (%s).",
 		indexEntryMaxChars, ixThousands(model.IndexTargetUnits), model.FormatFileSize(model.IndexTargetUnits))
 	if len(ld.DroppedBySize) == 0 && !ld.LastLineCut {
+		// overLines quotes the warning.
 		c.s.report(RuleIndexOverSize, c.path, 0,
 			"MEMORY.md is "+size+"; for now the 200-line cut drops more than this cap would, but the index must also get under 25,000 units to load whole", sugg)
 		return
@@ -166,8 +198,12 @@ func (c *indexChecker) overSize(ld *model.Load) {
 	} else if len(ld.DroppedBySize) > 0 {
 		line = ld.DroppedBySize[0]
 	}
+	told := ""
+	if !ld.LineTruncated {
+		told = toldAgent(ld) // else overLines quotes it
+	}
 	c.s.report(RuleIndexOverSize, c.path, line,
-		fmt.Sprintf("MEMORY.md is %s: %s, which drops %s", size, where, c.describeDropped(ld.DroppedBySize)), sugg)
+		fmt.Sprintf("MEMORY.md is %s: %s, which drops %s%s", size, where, c.describeDropped(ld.DroppedBySize), told), sugg)
 }
 
 // nearLimit reports an index at 80% or more of a cap.
@@ -592,7 +628,7 @@ func (c *indexChecker) wikiFiles(name string) []*fileState {
 // ---- content in the index ----
 
 // checkNotPointer reports memory content written into the index: fenced
-// code, runs of reference-less text, and long reference-less lines. It
+// code, and paragraphs of reference-less text (notePara says which). It
 // reports once per block, at its first line.
 func (c *indexChecker) checkNotPointer() {
 	ls := c.ix.Lines
@@ -611,26 +647,95 @@ func (c *indexChecker) checkNotPointer() {
 	}
 }
 
-// notPointerBlock judges one run of code or prose lines.
+// notPointerBlock judges one fenced block or one paragraph (a run of
+// reference-less text lines between blank lines, headings and entries).
 func (c *indexChecker) notPointerBlock(run []model.Line) {
 	a, b := run[0].Num, run[len(run)-1].Num
 	sugg := "Move it into a topic file with frontmatter and leave a one-line pointer here, - [Title](file.md) — hook; Claude Code's own prompt says never to write memory content into MEMORY.md."
-	switch {
-	case run[0].Kind == model.LineCode:
+	if run[0].Kind == model.LineCode {
 		c.s.report(RuleIndexNotPointer, c.path, a,
 			fmt.Sprintf("a fenced code block (lines %d-%d) is memory content written into the index", a, b), sugg)
-	case len(run) >= indexProseRun:
-		c.s.report(RuleIndexNotPointer, c.path, a,
-			fmt.Sprintf("%d lines of text with no link to a topic file (lines %d-%d) are memory content written into the index", len(run), a, b), sugg)
+		return
+	}
+	p := notePara(run)
+	switch {
+	case !p.content:
+	case p.lines == 1:
+		c.s.report(RuleIndexNotPointer, c.path, p.first,
+			fmt.Sprintf("a %d-character line with no link to a topic file is memory content written into the index", p.chars), sugg)
 	default:
-		for _, l := range run {
-			if n := utf8.RuneCountInString(l.Text); n > indexProseLineChars {
-				c.s.report(RuleIndexNotPointer, c.path, l.Num,
-					fmt.Sprintf("a %d-character line with no link to a topic file is memory content written into the index", n), sugg)
-				return
-			}
+		c.s.report(RuleIndexNotPointer, c.path, p.first,
+			fmt.Sprintf("%d lines of text with no link to a topic file (lines %d-%d) are memory content written into the index", p.lines, p.first, b), sugg)
+	}
+}
+
+// indexPara is a paragraph of reference-less text as index-not-pointer
+// weighs it.
+type indexPara struct {
+	first   int  // its first line of text (past any setext heading)
+	lines   int  // lines of text: not headings or lone HTML tags
+	chars   int  // characters in them
+	about   bool // it speaks of the index itself ("this index", "memories", "topic files")
+	content bool // the verdict
+}
+
+// notePara judges a paragraph by what it is, not by a count of lines in a
+// row: memory content when it runs to three lines or more, to more than 200
+// characters, or to two lines that do not speak of the index (two lines of
+// notes: "Deploys go through staging." / "Never push to main."). A short
+// intro ("Pointers to this project's memories; details live in the
+// files."), one line or two about the index, is not content; neither are
+// setext headings and lines that are only an HTML tag (<details>).
+func notePara(run []model.Line) indexPara {
+	var p indexPara
+	var text []string
+	for i, l := range run {
+		t := strings.TrimSpace(l.Text)
+		if ixSetextUnderline(t) {
+			// The lines above it since the last underline are a heading.
+			text, p.lines, p.chars, p.first = nil, 0, 0, 0
+			continue
+		}
+		if ixLoneTag(t) {
+			continue
+		}
+		if p.first == 0 {
+			p.first = run[i].Num
+		}
+		text = append(text, t)
+		p.lines++
+		p.chars += utf8.RuneCountInString(l.Text)
+	}
+	if p.lines == 0 {
+		return p
+	}
+	p.about = ixAboutIndex(strings.ToLower(strings.Join(text, " ")))
+	p.content = p.lines >= indexProseRun || p.chars > indexProseChars || (p.lines >= indexNoteLines && !p.about)
+	return p
+}
+
+// ixSetextUnderline reports a line of "=" (a setext heading's underline;
+// "---" is a rule to the index parser).
+func ixSetextUnderline(t string) bool {
+	return t != "" && strings.Trim(t, "=") == ""
+}
+
+// ixLoneTag reports a line that is one HTML tag and nothing else.
+func ixLoneTag(t string) bool {
+	return len(t) > 2 && t[0] == '<' && t[len(t)-1] == '>' && strings.Count(t, "<") == 1
+}
+
+// ixIndexWords are words by which a paragraph speaks of the index rather
+// than of the project.
+var ixIndexWords = []string{"index", "memories", "memory file", "topic file", "entries", "entry", "pointer", "this file", "memory.md"}
+
+func ixAboutIndex(low string) bool {
+	for _, w := range ixIndexWords {
+		if strings.Contains(low, w) {
+			return true
 		}
 	}
+	return false
 }
 
 // checkEmptySections reports headings with no entry under them, sub-sections

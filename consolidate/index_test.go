@@ -199,6 +199,61 @@ func TestIndexOverSize(t *testing.T) {
 	ixExpect(t, ixRun(t, RuleIndexOverSize, long, ixTopics("one.md")), []int{1}, "stops inside line 1")
 }
 
+// TestIndexCapsTellWhatTheAgentIsTold: the cap findings quote the detail
+// of Claude Code's warning, whose line numbers count the stripped text.
+func TestIndexCapsTellWhatTheAgentIsTold(t *testing.T) {
+	body, files := ixEntryLines(201, "\n")
+	got := ixRun(t, RuleIndexOverLines, "<!-- a -->\n<!-- b -->\n"+body, files)
+	ixExpect(t, got, []int{203}, `"Entry 201" (line 203)`, `Claude Code's warning tells the agent only: 1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md)`)
+	long := "- [One](one.md) — " + strings.Repeat("z", 26000)
+	ixExpect(t, ixRun(t, RuleIndexOverSize, long, ixTopics("one.md")), []int{1}, `tells the agent only: everything after the first 25000 characters of line 1 was cut off`)
+	// A token in the line quoted, clipped through: masked before the clip,
+	// so no part of it is in the message.
+	tok := "ghp_Zq8Wm3Rt6Yp1Lk4Hn7Vb2Xc5Jd9Fg0Ts3Qeu"
+	body, files = ixEntryLines(200, "\n")
+	got = ixRun(t, RuleIndexOverLines, body+"- [B](b.md) — "+strings.Repeat("y", 30)+tok+" tail\n", files)
+	ixExpect(t, got, []int{201}, `starting at line 201 ("- [B](b.md) — yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyghp_…`)
+	if strings.Contains(got[0].Message, tok[:20]) {
+		t.Errorf("part of a secret in the message: %s", got[0].Message)
+	}
+}
+
+// TestIndexTooLargeIsNotLoaded: over 4,194,304 bytes Claude Code loads no
+// part of MEMORY.md: index-over-size says so, and nothing says "cut".
+func TestIndexTooLargeIsNotLoaded(t *testing.T) {
+	body, files := ixEntryLines(10, "\n")
+	huge := body + strings.Repeat("x", model.IndexMaxReadBytes+1-len(body))
+	got := ixRun(t, RuleIndexOverSize, huge, files)
+	ixExpect(t, got, []int{0}, "4,194,305 bytes", "over the 4,194,304 bytes Claude Code reads", "not loaded at all", "no warning")
+	for _, rule := range []string{RuleIndexOverLines, RuleIndexNearLimit} {
+		ixExpect(t, ixRun(t, rule, huge, files), nil)
+	}
+	// At the limit, it loads (and is cut).
+	at := huge[:model.IndexMaxReadBytes]
+	ixExpect(t, ixRun(t, RuleIndexOverSize, at, files), []int{11}, "the load stops after line 10")
+}
+
+// TestAgentIndexIsMeasuredRaw: a subagent's MEMORY.md keeps its comments
+// when Claude Code loads it: a 33-line comment and 180 entries are 213
+// lines, and the last 13 entries are cut. The same index in auto memory
+// loads whole.
+func TestAgentIndexIsMeasuredRaw(t *testing.T) {
+	body, files := ixEntryLines(180, "\n")
+	index := "<!--\n" + strings.Repeat("how to write entries here\n", 31) + "-->\n" + body
+	run := func(kind model.DirKind) []model.Finding {
+		dir := &model.MemoryDir{Path: "/m", Kind: kind, Exists: true, Files: files, Index: &model.File{Path: "MEMORY.md", Content: []byte(index)}}
+		var out []model.Finding
+		for _, f := range OrientDir(&model.Project{Slug: "p"}, dir, Options{Now: ixTestNow}) {
+			if f.Rule == RuleIndexOverLines {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	ixExpect(t, run(model.DirAuto), nil)
+	ixExpect(t, run(model.DirAgentProject), []int{201}, "213 lines", `"Entry 168" (line 201)`, "13 entries", "starting at line 201")
+}
+
 func TestIndexNearLimit(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -314,7 +369,18 @@ func TestIndexNotPointer(t *testing.T) {
 		{"a fenced block", "- [A](a.md)\n```sh\nmake deploy\n```\n", []int{2}, []string{"fenced code block (lines 2-4)"}},
 		{"one very long line", "- [A](a.md)\n" + strings.Repeat("detail ", 40) + "\n", []int{2}, []string{"280-character line"}},
 		{"an intro sentence", "# Memory\n\nPointers to this project's memories; details live in the files.\n\n- [A](a.md)\n", nil, nil},
-		{"two short notes", "Note one.\nNote two.\n\n- [A](a.md)\n", nil, nil},
+		// A paragraph is judged whole: two lines of notes are content, an
+		// intro of one line or two about the index is not.
+		{"two short notes", "Note one.\nNote two.\n\n- [A](a.md)\n", []int{1}, []string{"2 lines of text", "lines 1-2"}},
+		{"a two-line paragraph of operational notes", "# Memory\n- [A](a.md) — x\n\n## Deploys\nDeploys go through staging, never straight to prod.\nThe release branch is cut on Thursdays.\n\n- [B](b.md) — y\n",
+			[]int{5}, []string{"2 lines of text", "lines 5-6"}},
+		{"two reference-less bullets", "- [A](a.md)\n\n- Always use bun\n- Never push to main\n", []int{3}, nil},
+		{"a two-line paragraph over 200 characters about the index", "This index " + strings.Repeat("lists ", 30) + "\nand more about the entries.\n- [A](a.md)\n", []int{1}, []string{"2 lines of text"}},
+		{"a two-line intro about the index", "# Memory\n\nThis index points at the project's memories.\nEach entry links to a topic file with the details.\n\n- [A](a.md)\n", nil, nil},
+		{"a one-line note is not judged content", "# Memory\n\nDeploys go through staging.\n\n- [A](a.md)\n", nil, nil},
+		{"headings and entries are not content", "# Memory\n\n## Feedback\n- [A](a.md) — x\n- [B](b.md) — y\n\n## Project\n- [C](c.md) — z\n", nil, nil},
+		{"a setext heading is not content", "Deploy notes\n============\n\n- [A](a.md)\n", nil, nil},
+		{"lone HTML tags are not content", "<details>\n<summary>Archive</summary>\n\n- [A](a.md)\n\n</details>\n", nil, nil},
 		{"prose that points", "The user prefers [bun](a.md).\nThey rewrote [auth](b.md) in May.\nDeploys follow [c](c.md).\n", nil, nil},
 		{"continuation lines are another rule", "- [A](a.md)\n  one\n  two\n  three\n", nil, nil},
 		{"comments are not content", "<!--\nline one\nline two\nline three\n-->\n- [A](a.md)\n", nil, nil},

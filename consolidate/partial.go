@@ -79,6 +79,12 @@ type Keep map[string][]bool
 // file's content as the proposal read it. A proposal with nothing kept is
 // an error: reject it instead.
 func Partial(p model.Proposal, before func(path string) (string, bool), keep Keep) (model.Proposal, error) {
+	return PartialMode(p, before, keep, model.LoadAuto)
+}
+
+// PartialMode is Partial for a directory whose MEMORY.md Claude Code loads
+// with mode (a subagent's is loaded raw: MemoryDir.Kind.LoadMode()).
+func PartialMode(p model.Proposal, before func(path string) (string, bool), keep Keep, mode model.LoadMode) (model.Proposal, error) {
 	out := p
 	out.Changes = nil
 	for _, c := range p.Changes {
@@ -127,7 +133,7 @@ func Partial(p model.Proposal, before func(path string) (string, bool), keep Kee
 		if had {
 			prev = []byte(old)
 		}
-		if err := checkAfter(c, prev); err != nil {
+		if err := checkAfter(c, prev, mode); err != nil {
 			return p, err
 		}
 	}

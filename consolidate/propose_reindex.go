@@ -1015,6 +1015,12 @@ func (r *reindexer) sectionEnd(ix *model.Index, i int) int {
 
 // ---- fitting under the caps ----
 
+// load is Claude Code's load of index as this directory's MEMORY.md (a
+// subagent's is loaded raw).
+func (r *reindexer) load(index []byte) model.Load {
+	return model.SimulateLoadMode(index, r.s.d.Kind.LoadMode())
+}
+
 // rxFits reports whether an index loads under 70% of both caps.
 func rxFits(ld *model.Load) bool {
 	return ld.LineCount < model.IndexTargetLines && ld.Units < model.IndexTargetUnits
@@ -1024,11 +1030,11 @@ func rxFits(ld *model.Load) bool {
 // between entries and runs of blank lines, then by archiving the least
 // recently modified entries.
 func (r *reindexer) fit() {
-	if ld := model.SimulateLoad(r.bytes()); rxFits(&ld) {
+	if ld := r.load(r.bytes()); rxFits(&ld) {
 		return
 	}
 	r.tighten()
-	if ld := model.SimulateLoad(r.bytes()); rxFits(&ld) {
+	if ld := r.load(r.bytes()); rxFits(&ld) {
 		return
 	}
 	r.archive()
@@ -1100,7 +1106,7 @@ func (r *reindexer) archive() {
 	base := append([]rxLine(nil), r.doc...)
 	emptied := r.emptied
 	pointer := r.entryLine("Memory archive", archive, rxArchiveHook)
-	ld := model.SimulateLoad(r.bytes())
+	ld := r.load(r.bytes())
 	lines, units := ld.LineCount+2, ld.Units+rxUnits(pointer)+2 // the pointer and a blank line before it
 	k := 0
 	for k < len(cands) && (lines >= model.IndexTargetLines || units >= model.IndexTargetUnits) {
@@ -1119,7 +1125,7 @@ func (r *reindexer) archive() {
 		r.emptied = emptied
 		r.removeEmptySections()
 		r.linkArchive(archive, existing, c)
-		if ld := model.SimulateLoad(r.bytes()); rxFits(&ld) || k == len(cands) {
+		if ld := r.load(r.bytes()); rxFits(&ld) || k == len(cands) {
 			r.writeArchive(archive, existing, ix, moved)
 			r.archived = k
 			// Every candidate's date was compared to choose these.
@@ -1252,7 +1258,7 @@ func (r *reindexer) finish() []model.Proposal {
 	if !create && bytes.Equal(index, r.s.d.Index.Content) {
 		return nil
 	}
-	after := model.SimulateLoad(index)
+	after := r.load(index)
 	if after.Truncated() {
 		return nil // cannot happen short of an index made of one huge non-entry block; never propose a cut index
 	}
@@ -1306,9 +1312,11 @@ func (r *reindexer) title(after *model.Load) string {
 	if r.s.d.Index == nil {
 		return fmt.Sprintf("Create MEMORY.md indexing %s", ixPlural(len(r.orphans), "memory"))
 	}
-	before := model.SimulateLoad(r.s.d.Index.Content)
+	before := r.load(r.s.d.Index.Content)
 	var parts []string
 	switch {
+	case before.TooLarge:
+		parts = append(parts, fmt.Sprintf("not loaded (over %s) → %d lines", model.FormatFileSize(model.IndexMaxReadBytes), after.LineCount))
 	case before.SizeTruncated || before.Units >= model.IndexNearUnits && !before.LineTruncated:
 		parts = append(parts, fmt.Sprintf("%s → %s", model.FormatFileSize(before.Units), model.FormatFileSize(after.Units)))
 	case before.LineTruncated || before.LineCount >= model.IndexNearLines:

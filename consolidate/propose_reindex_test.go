@@ -511,3 +511,17 @@ func TestRxHelpers(t *testing.T) {
 		t.Errorf("dest or title")
 	}
 }
+
+// TestReindexIndexTooLargeToLoad: an index over the 4 MiB Claude Code
+// reads (read whole, since memtui reads an index up to 4 MiB and a byte)
+// is re-indexed like any other, and the title says it was not loaded.
+func TestReindexIndexTooLargeToLoad(t *testing.T) {
+	body := "# Memory\n- [A](a.md) — x\n\n## Notes\n"
+	huge := body + strings.Repeat("- "+strings.Repeat("w", 97)+"\n", (model.IndexMaxReadBytes+1-len(body))/100+1)
+	d := rxTestDir(huge, ixTopics("a.md"))
+	p := rxOne(t, d)
+	if !strings.Contains(p.Title, "not loaded (over 4MB) →") {
+		t.Errorf("title %q", p.Title)
+	}
+	rxApply(t, d, p)
+}

@@ -76,8 +76,9 @@ type fileData struct {
 //     a directory or device named x.md is ProblemNotFile;
 //   - a file vanishing between readdir and open, or unreadable, is
 //     ProblemUnreadable, and the scan goes on;
-//   - files bigger than MaxFileBytes are read up to it: Truncated plus
-//     ProblemTooLarge with the real size.
+//   - files bigger than MaxFileBytes (MEMORY.md: MaxIndexBytes, 4 MiB and
+//     a byte, so that what was read says whether Claude Code loads it) are
+//     read up to it: Truncated plus ProblemTooLarge with the real size.
 //
 // The directory itself may be reached through a symlink (a ~/.claude on
 // another disk): Claude Code follows it too, and containment is checked
@@ -213,8 +214,8 @@ func loadDirs(ctx context.Context, dirs []*model.MemoryDir, opts Options) error 
 			jobs = jobs[n:]
 		}
 	}
-	max := opts.MaxFileBytes
-	parallel(ctx, len(chunks), opts.Workers, func(i int) { readChunk(chunks[i].jobs, max) })
+	caps := readCaps{file: opts.MaxFileBytes, index: opts.MaxIndexBytes}
+	parallel(ctx, len(chunks), opts.Workers, func(i int) { readChunk(chunks[i].jobs, caps) })
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -582,6 +583,18 @@ func (dl *dirLoad) follow(l pendingLink) {
 	}
 	dl.linkProblem(orel, kind, target, false)
 	dl.jobs = append(dl.jobs, readJob{rel: orel, scanRel: l.rel, dir: filepath.Dir(target), name: filepath.Base(target), index: index, link: dl.ownRel(via)})
+}
+
+// readCaps are the read caps: of MEMORY.md (a job's index), of every other
+// file.
+type readCaps struct{ file, index int64 }
+
+// of is the cap of j's file.
+func (c readCaps) of(j *readJob) int64 {
+	if j.index {
+		return c.index
+	}
+	return c.file
 }
 
 // record turns the outcome of one read into the job's file or problem.

@@ -231,6 +231,77 @@ func TestLoadDirTooLarge(t *testing.T) {
 	}
 }
 
+// TestLoadDirIndexCap: MEMORY.md, and only it, is read up to Claude
+// Code's 4 MiB limit plus a byte, so that what was read tells whether
+// Claude Code loads it (model.SimulateLoad); a topic file keeps the 1 MiB
+// cap.
+func TestLoadDirIndexCap(t *testing.T) {
+	sparse := func(p string, size int64) {
+		t.Helper()
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString("# Memory\n"); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(size); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	const limit = model.IndexMaxReadBytes
+	for _, tc := range []struct {
+		size      int64
+		truncated bool
+		loads     bool
+	}{
+		{2 << 20, false, true}, // over the 1 MiB of a topic file, read whole
+		{limit, false, true},
+		{limit + 1, false, false},
+		{6 << 20, true, false},
+	} {
+		dir := t.TempDir()
+		sparse(filepath.Join(dir, "MEMORY.md"), tc.size)
+		sparse(filepath.Join(dir, "topic.md"), 2<<20)
+		if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sparse(filepath.Join(dir, "sub", "MEMORY-archive.md"), 2<<20)
+		for _, kind := range []model.DirKind{model.DirAuto, model.DirTeam, model.DirAgentProject} {
+			d := load(t, dir, kind)
+			ix := d.Index
+			if ix == nil {
+				t.Fatalf("%d bytes, %s: no index", tc.size, kind)
+			}
+			want := min(tc.size, limit+1)
+			if ix.Truncated != tc.truncated || int64(len(ix.Content)) != want || ix.Size != tc.size {
+				t.Errorf("%d bytes, %s: truncated %v, read %d, size %d", tc.size, kind, ix.Truncated, len(ix.Content), ix.Size)
+			}
+			if ld := model.SimulateLoad(ix.Content); ld.TooLarge == tc.loads {
+				t.Errorf("%d bytes: too large %v", tc.size, ld.TooLarge)
+			}
+			for _, f := range d.Files {
+				if !f.Truncated || int64(len(f.Content)) != DefaultMaxFileBytes {
+					t.Errorf("%s: read %d bytes, truncated %v: a topic file keeps the 1 MiB cap", f.Path, len(f.Content), f.Truncated)
+				}
+			}
+			tooLarge := 0
+			for _, p := range d.Problems {
+				if p.Kind == model.ProblemTooLarge {
+					tooLarge++
+					if p.Path == "MEMORY.md" && !strings.Contains(p.Detail, "only the first 4194305 were read") {
+						t.Errorf("problem %q", p.Detail)
+					}
+				}
+			}
+			if want := 2 + map[bool]int{true: 1}[tc.truncated]; tooLarge != want {
+				t.Errorf("%d bytes, %s: %d too-large problems, want %d: %+v", tc.size, kind, tooLarge, want, d.Problems)
+			}
+		}
+	}
+}
+
 func TestLoadDirEncodingIsNotOurBusiness(t *testing.T) {
 	dir := t.TempDir()
 	bom := "\uFEFF---\nname: x\n---\n"

@@ -20,6 +20,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/memtui/memtui/model"
 )
 
 // Options say where to look and how hard to work.
@@ -46,6 +48,10 @@ type Options struct {
 	// bigger file is read up to the cap, marked Truncated, and reported as
 	// ProblemTooLarge.
 	MaxFileBytes int64
+	// MaxIndexBytes caps how much of a MEMORY.md (the index at the top of a
+	// memory dir) is read; 0 means DefaultMaxIndexBytes. It is separate
+	// from MaxFileBytes: Claude Code reads an index up to 4 MiB.
+	MaxIndexBytes int64
 	// Workers bounds parallel reads; 0 means 2*GOMAXPROCS, at most 16.
 	Workers int
 	// IncludeAgentMemory also lists subagent memory dirs (facts §1.4, agent
@@ -62,6 +68,12 @@ type Options struct {
 // stray log file from eating memory.
 const DefaultMaxFileBytes int64 = 1 << 20
 
+// DefaultMaxIndexBytes is the read cap of MEMORY.md: Claude Code's 4 MiB
+// limit (model.IndexMaxReadBytes) plus one byte, so that the content read
+// decides whether Claude Code loads the index at all (facts §3.2 step 1):
+// more than model.IndexMaxReadBytes bytes read means it does not.
+const DefaultMaxIndexBytes int64 = model.IndexMaxReadBytes + 1
+
 // maxWorkers caps the worker pool: past this, more goroutines only add
 // contention on the file system.
 const maxWorkers = 16
@@ -77,6 +89,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFileBytes <= 0 {
 		o.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if o.MaxIndexBytes <= 0 {
+		o.MaxIndexBytes = DefaultMaxIndexBytes
 	}
 	if o.Workers <= 0 {
 		o.Workers = 2 * runtime.GOMAXPROCS(0)

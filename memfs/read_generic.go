@@ -9,10 +9,11 @@ import (
 
 // readChunk reads jobs one by one by path (the portable twin of the
 // openat-based reader in read_linux.go).
-func readChunk(jobs []readJob, max int64) {
+func readChunk(jobs []readJob, caps readCaps) {
 	for i := range jobs {
 		j := &jobs[i]
 		beforeRead(j)
+		max := caps.of(j)
 		fd, err := readRegular(filepath.Join(j.dir, j.name), max)
 		j.record(fd, err, max)
 	}

@@ -11,7 +11,7 @@ import (
 // readChunk reads jobs, which all live in one directory: the directory is
 // opened once (refusing a symlink swapped in since the walk) and each file
 // relative to it.
-func readChunk(jobs []readJob, max int64) {
+func readChunk(jobs []readJob, caps readCaps) {
 	dir := jobs[0].dir
 	if testHookBeforeRead != nil {
 		testHookBeforeRead(dir)
@@ -21,7 +21,7 @@ func readChunk(jobs []readJob, max int64) {
 		perr := &fs.PathError{Op: "open", Path: dir, Err: err}
 		for i := range jobs {
 			beforeRead(&jobs[i])
-			jobs[i].record(fileData{}, perr, max)
+			jobs[i].record(fileData{}, perr, caps.of(&jobs[i]))
 		}
 		return
 	}
@@ -29,6 +29,7 @@ func readChunk(jobs []readJob, max int64) {
 	for i := range jobs {
 		j := &jobs[i]
 		beforeRead(j)
+		max := caps.of(j)
 		fd, err := readRegularAt(dfd, j.name, max)
 		j.record(fd, err, max)
 	}

@@ -25,6 +25,7 @@ type IndexEditor struct {
 	eol    string // the ending new lines get: the file's first one
 	noEOL  bool   // the file's last line has no "\n": keep it that way
 	nextID int
+	mode   LoadMode // the pipeline Claude Code loads this index with
 }
 
 // IndexRow describes one row of the editor's current state, from a parse
@@ -128,12 +129,19 @@ type ixeView struct {
 	first []int // first[r] is row r's first line (1-based)
 	row   []int // row[l-1] is the row holding line l
 	ld    *Load
+	mode  LoadMode
 }
 
-// NewIndexEditor makes an editor over the bytes of MEMORY.md.
-func NewIndexEditor(content []byte) *IndexEditor {
+// NewIndexEditor makes an editor over the bytes of an auto-memory
+// MEMORY.md.
+func NewIndexEditor(content []byte) *IndexEditor { return NewIndexEditorMode(content, LoadAuto) }
+
+// NewIndexEditorMode makes an editor over the bytes of a MEMORY.md that
+// Claude Code loads with the given pipeline (a subagent's is loaded raw):
+// the cut, the meters and the marks follow it.
+func NewIndexEditorMode(content []byte, mode LoadMode) *IndexEditor {
 	ix := ParseIndex(content)
-	e := &IndexEditor{eol: "\n", noEOL: len(content) > 0 && content[len(content)-1] != '\n'}
+	e := &IndexEditor{eol: "\n", noEOL: len(content) > 0 && content[len(content)-1] != '\n', mode: mode}
 	if ix.CRLF {
 		e.eol = "\r\n"
 	}
@@ -253,7 +261,7 @@ func (e *IndexEditor) view() *ixeView {
 }
 
 func (e *IndexEditor) viewOf(rows []ixeRow) *ixeView {
-	v := &ixeView{bytes: e.render(rows)}
+	v := &ixeView{bytes: e.render(rows), mode: e.mode}
 	v.ix = ParseIndex(v.bytes)
 	v.first = make([]int, len(rows))
 	v.row = make([]int, 0, len(v.ix.Lines))
@@ -270,7 +278,7 @@ func (e *IndexEditor) viewOf(rows []ixeRow) *ixeView {
 
 func (v *ixeView) load() *Load {
 	if v.ld == nil {
-		ld := SimulateLoad(v.bytes)
+		ld := SimulateLoadMode(v.bytes, v.mode)
 		v.ld = &ld
 	}
 	return v.ld
@@ -1217,8 +1225,8 @@ func (e *IndexEditor) Budget() IndexBudget {
 	}
 	lines, units, started := 0, 0, false
 	for i, r := range st.rows {
-		if r.fm {
-			continue
+		if r.fm && e.mode == LoadAuto {
+			continue // stripped before the count (a subagent's index keeps it)
 		}
 		for _, l := range r.lines {
 			if !started && strings.TrimSpace(l.text) == "" {

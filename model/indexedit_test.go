@@ -775,3 +775,21 @@ func TestIndexEditorMoveAboveSizeCut(t *testing.T) {
 	}
 	ieUntouched(t, []byte(in), e.Bytes())
 }
+
+// TestIndexEditorAgentMode: the editor of a subagent's index measures it
+// raw, as Claude Code loads it: a 33-line comment counts, so 13 entries
+// fall below the cut.
+func TestIndexEditorAgentMode(t *testing.T) {
+	content := "<!--\n" + strings.Repeat("note\n", 31) + "-->\n" + entries(180, "\n")
+	if b := NewIndexEditor([]byte(content)).Budget(); b.Truncated || b.Lines != 180 {
+		t.Fatalf("auto: %d lines, cut %v", b.Lines, b.Truncated)
+	}
+	ed := NewIndexEditorMode([]byte(content), LoadAgent)
+	b := ed.Budget()
+	if !b.Truncated || b.Lines != 213 || b.CutRow < 0 {
+		t.Fatalf("agent: %d lines, cut %v at row %d", b.Lines, b.Truncated, b.CutRow)
+	}
+	if r := ed.Rows()[b.CutRow]; r.Entry == nil || r.Entry.Title != "Entry 168" {
+		t.Errorf("the cut falls at row %d (%+v), want the entry of Entry 168", b.CutRow, r)
+	}
+}

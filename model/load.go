@@ -25,24 +25,78 @@ const (
 	IndexTargetUnits = IndexMaxUnits * 7 / 10 // 17,500
 )
 
+// IndexMaxReadBytes is the largest MEMORY.md Claude Code reads for the
+// auto-memory index (facts §3.2 step 1): a bigger file is skipped entirely,
+// with no text and no warning. A subagent's MEMORY.md has no such check.
+const IndexMaxReadBytes = 4 << 20 // 4,194,304
+
+// The truncation warning (facts §3.2 step 6): head, reason, middle, detail,
+// tail.
 const (
 	loadWarnHead = "> WARNING: MEMORY.md is "
-	loadWarnTail = ". Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
+	loadWarnMid  = ". Only part of it was loaded: "
+	loadWarnTail = ". Keep index entries to one line under ~200 chars; move detail into topic files."
 )
+
+// LoadMode is which of Claude Code's two MEMORY.md pipelines applies.
+type LoadMode uint8
+
+// The pipelines (facts §3.2).
+const (
+	// LoadAuto is the auto-memory index (and memtui's other index dirs):
+	// BOM and frontmatter stripped, block HTML comments stripped, not
+	// loaded at all over 4,194,304 bytes, then trimmed, cut and sanitised.
+	LoadAuto LoadMode = iota
+	// LoadAgent is a subagent's MEMORY.md (agent-memory/<agent>/, facts
+	// §3.2 step 10): read raw, with no BOM, frontmatter or comment strip
+	// and no size check, then trimmed, cut and sanitised.
+	LoadAgent
+)
+
+// String names the mode for people and JSON.
+func (m LoadMode) String() string {
+	if m == LoadAgent {
+		return "agent"
+	}
+	return "auto"
+}
+
+// LoadMode is the pipeline Claude Code runs over this kind of directory's
+// MEMORY.md: the raw one for subagent memory, the auto-memory one for the
+// rest.
+func (k DirKind) LoadMode() LoadMode {
+	switch k {
+	case DirAgentUser, DirAgentProject, DirAgentLocal:
+		return LoadAgent
+	}
+	return LoadAuto
+}
 
 // Load is MEMORY.md as Claude Code's loader hands it to the agent, with the
 // measurements behind its caps and the way back to lines of the file on disk.
 //
-// The pipeline is parseMemoryFileContent plus truncateEntrypointContent
-// (claudemd.ts, memdir.ts in Claude Code 2.1.88): strip frontmatter, strip
-// block-level HTML comments when the text contains "<!--" (through marked's
-// lexer, which also turns CRLF and lone CR into LF), trim, then cut to 200
-// lines and 25,000 UTF-16 units and append a warning.
+// The pipeline is Claude Code 2.1.332's (facts §3.2): skip a file over
+// 4,194,304 bytes; strip a BOM and the frontmatter; strip top-level HTML
+// comment blocks when the text contains "<!--" (through marked's block
+// lexer); trim; count lines and UTF-16 units; cut to 200 lines and 25,000
+// units and append a warning that names what was cut; sanitise. A
+// subagent's MEMORY.md (LoadAgent) skips the size check and both strips.
 type Load struct {
-	// Text is exactly what the agent receives: Loaded, then "\n\n" and
-	// Warning when something was cut.
+	// Mode is the pipeline that was run.
+	Mode LoadMode
+	// TooLarge is true when the file is over IndexMaxReadBytes and the
+	// pipeline is LoadAuto: Claude Code loads none of it and says nothing
+	// (no warning). Every other field is then zero, but Empty.
+	TooLarge bool
+	// Text is exactly what the agent receives, without the "Contents of
+	// …" header: Loaded, then "\n\n" and the warning when something was
+	// cut, sanitised as Claude Code sanitises it (SanitizeLoaded) and
+	// trimmed.
 	Text string
-	// Loaded is the part of the index that was kept, without the warning.
+	// Sent is the index part of Text: Text without the appended warning.
+	Sent string
+	// Loaded is the part of the trimmed index that was kept, before the
+	// warning and before sanitising: offsets and counts refer to it.
 	Loaded string
 	// Trimmed is the index after stripping and trimming: what the caps
 	// measure. It equals Loaded when nothing was cut.
@@ -59,8 +113,14 @@ type Load struct {
 	LineTruncated bool
 	SizeTruncated bool
 	// Warning is the line appended after a cut ("> WARNING: MEMORY.md is
-	// ..."), "" when nothing was cut.
+	// ..."), as the agent receives it (sanitised); "" when nothing was cut.
 	Warning string
+	// Detail is the warning's account of what was cut ("50 of 250 lines
+	// were cut off, starting at line 201 (\"…\")", or "everything after
+	// the first 25000 characters of line 1 was cut off"), unsanitised; ""
+	// when nothing was cut. Its line numbers count lines of the stripped,
+	// trimmed text, not of the file.
+	Detail string
 	// LoadedLines and LoadedUnits measure Loaded.
 	LoadedLines int
 	LoadedUnits int
@@ -79,11 +139,18 @@ type Load struct {
 	// mid-line at 25,000 units.
 	HardCut bool
 	// FrontmatterEnd is the byte offset where the text after the frontmatter
-	// starts (0 when the file has none).
+	// starts (0 when the file has none; past a leading BOM, which is
+	// stripped before the frontmatter is matched, when it has some).
 	FrontmatterEnd int
 	// CommentsStripped is true when at least one block-level HTML comment
 	// was removed.
 	CommentsStripped bool
+
+	// For MaskedText: where the kept text ends in Trimmed (bytes), the
+	// first line cut off in Trimmed ([quoteAt, quoteEnd), -1 when the
+	// warning quotes none), and Detail without its quote.
+	cut, quoteAt, quoteEnd int
+	detailHead             string
 }
 
 // Truncated reports whether Claude Code cut the index.
@@ -139,17 +206,31 @@ func loadTenths(n, unit int) string {
 	return s
 }
 
-// SimulateLoad runs Claude Code's MEMORY.md load pipeline over content and
-// reports what the agent receives and which lines of the file it never sees.
-// It is linear in the size of content.
-func SimulateLoad(content []byte) Load {
-	var ld Load
-	fm := jsFrontmatterEnd(content)
-	ld.FrontmatterEnd = fm
-	body := content[fm:]
-	pm := loadMap{{out: 0, src: fm, n: len(body)}}
-	if bytes.Contains(body, []byte("<!--")) {
-		body, pm, ld.CommentsStripped = stripBlockComments(body, fm)
+// SimulateLoad runs Claude Code's auto-memory MEMORY.md load pipeline over
+// content and reports what the agent receives and which lines of the file it
+// never sees. It is linear in the size of content.
+func SimulateLoad(content []byte) Load { return SimulateLoadMode(content, LoadAuto) }
+
+// SimulateLoadMode runs the given pipeline over content. For LoadAuto, a
+// content longer than IndexMaxReadBytes is a file Claude Code skips
+// (TooLarge): a reader that caps MEMORY.md at IndexMaxReadBytes+1 bytes
+// decides it right.
+func SimulateLoadMode(content []byte, mode LoadMode) Load {
+	ld := Load{Mode: mode}
+	body, fm := content, 0
+	pm := loadMap{{out: 0, src: 0, n: len(content)}}
+	if mode == LoadAuto {
+		if len(content) > IndexMaxReadBytes {
+			ld.TooLarge, ld.Empty = true, true
+			return ld
+		}
+		fm = claudeFrontmatterEnd(content)
+		ld.FrontmatterEnd = fm
+		body = content[fm:]
+		pm = loadMap{{out: 0, src: fm, n: len(body)}}
+		if bytes.Contains(body, []byte("<!--")) {
+			body, pm, ld.CommentsStripped = stripBlockComments(body, fm)
+		}
 	}
 	a, b := jsTrimBounds(body)
 	t := body[a:b]
@@ -175,8 +256,24 @@ func SimulateLoad(content []byte) Load {
 	return ld
 }
 
-// setLoaded fills Loaded, Text, Warning and the loaded measurements from the
-// first end bytes of the trimmed text t.
+// claudeFrontmatterEnd is where the text after the frontmatter starts, as
+// Claude Code reads it (facts §2.2 "Parsing on read" steps 1-2): one
+// leading BOM is stripped first, then the frontmatter regexp is matched. 0
+// when there is no frontmatter (the BOM then stays: the body is the
+// original text).
+func claudeFrontmatterEnd(content []byte) int {
+	bom := 0
+	if bytes.HasPrefix(content, []byte("\uFEFF")) {
+		bom = 3
+	}
+	if e := jsFrontmatterEnd(content[bom:]); e > 0 {
+		return bom + e
+	}
+	return 0
+}
+
+// setLoaded fills Loaded, Text, Sent, Warning, Detail and the loaded
+// measurements from the first end bytes of the trimmed text t.
 func (ld *Load) setLoaded(t []byte, end int, split bool) {
 	switch {
 	case !ld.Truncated():
@@ -187,27 +284,127 @@ func (ld *Load) setLoaded(t []byte, end int, split bool) {
 		ld.Loaded = jsString(t[:end])
 		if split {
 			// JavaScript's slice(0, 25000) keeps the high half of a surrogate
-			// pair; encoding that lone surrogate as UTF-8 yields U+FFFD, which
-			// is what we keep, so the loaded text is valid and still 25,000
-			// units long.
+			// pair, which a Go string cannot hold: Loaded shows it as U+FFFD
+			// and stays 25,000 units long. The sanitiser deletes the lone
+			// surrogate (\p{Cs}), so Text has neither.
 			ld.Loaded += "\uFFFD"
 		}
-	}
-	ld.Text = ld.Loaded
-	if ld.Truncated() {
-		ld.Warning = loadWarnHead + ld.reason() + loadWarnTail
-		ld.Text = ld.Loaded + "\n\n" + ld.Warning
 	}
 	if !ld.Empty {
 		ld.LoadedLines = strings.Count(ld.Loaded, "\n") + 1
 	}
 	ld.LoadedUnits = ld.Units
-	if ld.Truncated() {
-		ld.LoadedUnits = utf16Units(t[:end])
-		if split {
-			ld.LoadedUnits++
-		}
+	if !ld.Truncated() {
+		ld.Text = jsTrimString(SanitizeLoaded(ld.Trimmed))
+		ld.Sent = ld.Text
+		return
 	}
+	ld.LoadedUnits = utf16Units(t[:end])
+	if split {
+		ld.LoadedUnits++
+	}
+	kept := ld.Loaded
+	if split {
+		kept = jsString(t[:end])
+	}
+	ld.cut, ld.quoteAt, ld.quoteEnd = len(kept), -1, -1
+	ld.Detail = ld.detail(t, end, split)
+	warning := loadWarnHead + ld.reason() + loadWarnMid + ld.Detail + loadWarnTail
+	// The warning starts with ">", so sanitising the whole content ends in
+	// the sanitised warning (a "\r" ending the kept text pairs with the
+	// "\n" after it, on the kept side).
+	ld.Text = jsTrimString(SanitizeLoaded(kept + "\n\n" + warning))
+	ld.Warning = SanitizeLoaded(warning)
+	ld.Sent = strings.TrimSuffix(strings.TrimSuffix(ld.Text, ld.Warning), "\n\n")
+}
+
+// detail is the warning's account of the cut (facts §3.2 step 6): the
+// lines cut off, counted in the trimmed text t, with the first one quoted
+// when it has text; or, for a hard cut inside line 1, how many characters
+// of it were kept.
+func (ld *Load) detail(t []byte, end int, split bool) string {
+	if split || end >= len(t) || t[end] != '\n' {
+		return "everything after the first " + strconv.Itoa(ld.LoadedUnits) + " characters of line 1 was cut off"
+	}
+	kept := bytes.Count(t[:end], []byte{'\n'}) + 1
+	d := strconv.Itoa(ld.LineCount-kept) + " of " + strconv.Itoa(ld.LineCount) + " lines were cut off, starting at line " + strconv.Itoa(kept+1)
+	ld.detailHead = d
+	next := t[end+1:]
+	if i := bytes.IndexByte(next, '\n'); i >= 0 {
+		next = next[:i]
+	}
+	if a, b := jsTrimBounds(next); a < b {
+		ld.quoteAt = ld.cut + 1
+		ld.quoteEnd = ld.quoteAt + len(jsString(next))
+		d += quoteLine(jsString(next[a:b]))
+	}
+	return d
+}
+
+// quoteLine is the warning's quote of the first line cut off (trimmed).
+func quoteLine(line string) string {
+	return " (\"" + ClipLikeClaude(line, 80) + "\")"
+}
+
+// Span is a part of Trimmed (byte offsets, End exclusive) to show as
+// another text: a secret, masked. Whole replaces it where it is shown
+// whole, Part where the load cuts through it.
+type Span struct {
+	Start, End  int
+	Whole, Part string
+}
+
+// MaskedText returns Text and Warning as they read with each span of
+// Trimmed replaced, for showing them: Whole where the span lies inside
+// what is shown, Part where the load cuts through it (the hard cut at
+// 25,000 units, the 200-line cut through a secret of several lines, the
+// quote clipped at 80 units), so that no part of a secret shows. The cut
+// and the counts stay those of the real text; spans are sorted and do not
+// overlap.
+func (ld *Load) MaskedText(spans []Span) (text, warning string) {
+	if len(spans) == 0 || ld.Empty {
+		return ld.Text, ld.Warning
+	}
+	if !ld.Truncated() {
+		return jsTrimString(SanitizeLoaded(maskRange(ld.Trimmed, 0, len(ld.Trimmed), spans))), ""
+	}
+	raw := loadWarnHead + ld.reason() + loadWarnMid + ld.MaskedDetail(spans) + loadWarnTail
+	kept := maskRange(ld.Trimmed, 0, ld.cut, spans)
+	return jsTrimString(SanitizeLoaded(kept + "\n\n" + raw)), SanitizeLoaded(raw)
+}
+
+// MaskedDetail is Detail with the spans of the line it quotes replaced
+// before the quote is clipped (as MaskedText does).
+func (ld *Load) MaskedDetail(spans []Span) string {
+	if ld.quoteAt < 0 || len(spans) == 0 {
+		return ld.Detail
+	}
+	return ld.detailHead + quoteLine(jsTrimString(maskRange(ld.Trimmed, ld.quoteAt, ld.quoteEnd, spans)))
+}
+
+// maskRange is s[a:b] with the spans in it replaced: Whole when a span lies
+// inside [a, b), Part when it sticks out on either side.
+func maskRange(s string, a, b int, spans []Span) string {
+	var out strings.Builder
+	at := a
+	for _, sp := range spans {
+		if sp.End <= a || sp.Start >= b {
+			continue
+		}
+		s0, e0 := max(sp.Start, a), min(sp.End, b)
+		if s0 < at {
+			continue
+		}
+		out.WriteString(s[at:s0])
+		if sp.Start >= a && sp.End <= b {
+			out.WriteString(sp.Whole)
+		} else {
+			out.WriteString(sp.Part)
+		}
+		at = e0
+	}
+	out.WriteString(s[at:b])
+	return out.String()
 }
 
 // reason is the middle of the warning, in the three forms of
@@ -577,19 +774,24 @@ func (m loadMap) add(out, src, n int) loadMap {
 
 // ---- block-level HTML comment stripping ----
 
-// stripBlockComments mirrors Claude Code's stripHtmlComments: lex the text
-// with marked (gfm:false), drop top-level html tokens that are comments
-// (keeping any residue around the comment spans), and join the raw text of
-// the other tokens. marked normalises "\r\n" and "\r" to "\n" first, so the
-// result is LF-only even when nothing is stripped. base is the file offset
-// of body. It returns the new text, its map to the file, and whether a
-// comment was removed.
+// stripBlockComments mirrors Claude Code 2.1.332's comment strip (facts
+// §3.2 step 3, c0818 `OHe`): lex the text with marked (gfm:false); g is the
+// text with "\r\n" and lone "\r" turned into "\n", as the lexer sees it;
+// each top-level html token that is a comment (its raw text, leading
+// whitespace removed, starts with "<!--" and contains "-->") is replaced by
+// its residue once the comments are removed, or by nothing when the residue
+// is only whitespace; everything else is g as it is (duplicate link
+// definitions included: the output is sliced from g, not rebuilt from
+// tokens). When no token is a comment, the original text comes back
+// untouched, carriage returns and all. base is the file offset of body. It
+// returns the new text, its map to the file, and whether a comment token
+// was removed.
 func stripBlockComments(body []byte, base int) ([]byte, loadMap, bool) {
 	norm, nm := loadNormalizeCR(body, base)
 	sc := mdScanner{src: norm, links: map[string]bool{}}
 	keep := sc.topLevel()
-	if len(keep) == 1 && keep[0] == (loadRange{0, len(norm)}) {
-		return norm, nm, false
+	if !sc.stripped {
+		return body, loadMap{{0, base, len(body)}}, false
 	}
 	out := make([]byte, 0, len(norm))
 	var pm loadMap
@@ -606,7 +808,7 @@ func stripBlockComments(body []byte, base int) ([]byte, loadMap, bool) {
 			pos += n
 		}
 	}
-	return out, pm, sc.stripped
+	return out, pm, true
 }
 
 // loadNormalizeCR replaces "\r\n" and lone "\r" with "\n", as marked's lexer
@@ -643,7 +845,7 @@ type mdScanner struct {
 	src      []byte
 	links    map[string]bool // labels of link definitions already seen
 	depth    int             // blockquote nesting of this scan
-	stripped bool            // a comment token was removed
+	stripped bool            // a comment token was found (and removed)
 	// lhFail is where the last failed setext-heading scan stopped: a scan
 	// from any line before it meets the same lines and fails the same way,
 	// so it is skipped (marked's regexp rescans; this keeps us linear).
@@ -661,14 +863,15 @@ const (
 	mdList
 	mdHTML
 	mdDef
-	mdDefDup // a link definition whose label was already defined: marked drops it
+	mdDefDup // a link definition whose label was already defined: marked does not push it
 	mdLheading
 	mdParagraph
 )
 
 // topLevel returns the ranges of src Claude Code keeps: every token's text
-// except comment html tokens (reduced to their residue) and duplicate
-// definitions.
+// except comment html tokens, reduced to their residue. (Duplicate link
+// definitions are kept: marked drops them from its tokens, but Claude Code
+// slices its output from the source.)
 func (m *mdScanner) topLevel() []loadRange {
 	var keep []loadRange
 	add := func(s, e int) {
@@ -684,8 +887,6 @@ func (m *mdScanner) topLevel() []loadRange {
 	for p := 0; p < len(m.src); {
 		kind, e := m.next(p)
 		switch {
-		case kind == mdDefDup:
-			// dropped from the rebuilt text
 		case kind == mdHTML && mdIsComment(m.src[p:e]):
 			m.stripped = true
 			for _, r := range mdResidue(m.src, p, e) {

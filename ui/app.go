@@ -922,12 +922,19 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 	lines := []string{st.Title.Render("MEMORY.md") + st.Faint.Render("  "+safe.ShowLine(tilde(dd.d.Path, c.home)))}
 	if l != nil {
 		state := st.OK.Render("✓ loads whole")
-		if l.Truncated() {
+		switch {
+		case l.TooLarge:
+			state = st.Sev[model.Error].Render("✗ not loaded: over the 4 MiB Claude Code reads")
+		case l.Truncated():
 			state = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d lines never reach the agent", len(l.Dropped)))
-		} else if l.NearLimit() {
+		case l.NearLimit():
 			state = st.Sev[model.Warning].Render("▲ near a cap")
 		}
-		lines = append(lines, fmt.Sprintf("%d/200 lines · %d/25,000 units  ", l.LineCount, l.Units)+state)
+		if l.TooLarge {
+			lines = append(lines, fmt.Sprintf("%d bytes on disk  ", dd.d.Index.Size)+state)
+		} else {
+			lines = append(lines, fmt.Sprintf("%d/200 lines · %d/25,000 units  ", l.LineCount, l.Units)+state)
+		}
 		lines = append(lines, st.Faint.Render("press i to see it exactly as the agent loads it"))
 	}
 	if g := gateSummary(c, dd); g != "" {

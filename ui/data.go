@@ -60,7 +60,7 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 		dd.byFile[f.File] = append(dd.byFile[f.File], f)
 	}
 	if d.Index != nil {
-		l := model.SimulateLoad(d.Index.Content)
+		l := model.SimulateLoadMode(d.Index.Content, d.Kind.LoadMode())
 		dd.load = &l
 	}
 	if p.Log != nil {
@@ -76,8 +76,8 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 func (pd *projectData) summarize() {
 	pd.files, pd.findings, pd.hasWorst, pd.worst, pd.cut = 0, 0, false, model.Info, false
 	for _, dd := range pd.dirs {
-		if dd.load != nil && dd.load.Truncated() {
-			pd.cut = true
+		if dd.load != nil && (dd.load.Truncated() || dd.load.TooLarge) {
+			pd.cut = true // (or not loaded at all)
 		}
 		pd.files += len(dd.d.Files)
 		pd.findings += len(dd.findings)

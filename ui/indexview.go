@@ -15,10 +15,11 @@ import (
 )
 
 // indexView shows a MEMORY.md as Claude Code hands it to the agent: the
-// text that loads, numbered as the agent sees it, the cut drawn where it
-// falls with the warning the agent gets, then every line it never sees,
-// with its line in the file. Meters above measure lines and UTF-16 units
-// against both caps.
+// text that loads, sanitised as Claude Code sanitises it and numbered as
+// the agent sees it, the cut drawn where it falls with the warning the
+// agent gets, then every line it never sees, with its line in the file.
+// Meters above measure lines and UTF-16 units against both caps. An index
+// over the 4 MiB Claude Code reads is said to load not at all.
 type indexView struct {
 	c     *shared
 	dd    *dirData
@@ -74,31 +75,53 @@ func (v *indexView) build() {
 	}
 	st := v.c.st
 	l := v.dd.load
+	if l.TooLarge {
+		// Drawing 4 MiB of lines would tell nothing more.
+		msg := fmt.Sprintf("This MEMORY.md is %d bytes, over the %d bytes Claude Code reads of an index: it loads none of it, and the agent is not told. Every entry in it is unseen.",
+			v.dd.d.Index.Size, model.IndexMaxReadBytes)
+		v.vp.SetContent(st.Sev[model.Error].Render(ansi.Wrap(msg, max(v.w, 10), " ")))
+		return
+	}
 	content := v.dd.d.Index.Content
 	fileLines := strings.Split(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
 	var rows []string
 	num := func(n int, w int) string { return st.LineNo.Render(fmt.Sprintf("%*d", w, n)) }
-	numW := len(itoa(max(len(fileLines), l.LoadedLines, 1)))
+	// What the agent receives, secrets masked (one the cut goes through
+	// too), split into the agent's lines: a U+2028 or a lone CR in a line
+	// of the file starts another once sanitised.
+	text, warning := safe.LoadText(l)
+	sentText := strings.TrimSuffix(strings.TrimSuffix(text, warning), "\n\n")
+	sent := strings.Split(sentText, "\n")
+	numW := len(itoa(max(len(fileLines), len(sent), 1)))
 	textW := max(v.w-numW-4, 10)
-	if l.Empty {
+	switch {
+	case l.Empty && l.Mode == model.LoadAgent:
+		rows = append(rows, st.Faint.Render("The file holds only whitespace: Claude Code tells the subagent \"Your MEMORY.md is currently empty. When you save new memories, they will appear here.\""))
+	case l.Empty:
 		rows = append(rows, st.Faint.Render("After frontmatter and comments are stripped nothing is left: Claude Code injects nothing."))
 	}
 	// What is shown is masked in the whole text (a secret spanning lines
 	// is found only whole), then made safe line by line.
 	shownFile := shownLines(strings.Join(fileLines, "\n"))
 	if !l.Empty {
-		loaded := strings.Split(l.Loaded, "\n")
-		shownLoaded := shownLines(l.Loaded)
+		loaded := sent
+		shownLoaded := shownLines(sentText)
 		// Map the agent's lines back to file lines where the text is
-		// unchanged, for jumps from findings.
+		// unchanged, for jumps from findings; a line the sanitiser changed
+		// maps to none and does not stop the lines after it from mapping.
+		match := strings.Split(l.Sent, "\n") // unmasked: as in the file
+		if len(match) != len(loaded) {
+			match = loaded
+		}
 		fi := 0
-		for i, ln := range loaded {
-			for fi < len(fileLines) && strings.TrimRight(fileLines[fi], "\r") != ln {
-				fi++
+		for i := range loaded {
+			j := fi
+			for j < len(fileLines) && strings.TrimRight(fileLines[j], "\r") != match[i] {
+				j++
 			}
-			if fi < len(fileLines) {
-				v.fileRow[fi+1] = len(rows)
-				fi++
+			if j < len(fileLines) {
+				v.fileRow[j+1] = len(rows)
+				fi = j + 1
 			}
 			mark := " "
 			if i == len(loaded)-1 && l.LastLineCut {
@@ -118,7 +141,7 @@ func (v *indexView) build() {
 		}
 		rows = append(rows, st.Cut.Render(ansi.Truncate("✂── the agent stops reading here: "+why+" "+strings.Repeat("─", v.w), v.w, "")))
 		rows = append(rows, st.Faint.Render("   Claude Code then appends, as the last thing the agent reads:"))
-		for _, ln := range strings.Split(ansi.Wrap(strings.TrimSpace(l.Warning), max(v.w-5, 10), " "), "\n") {
+		for _, ln := range strings.Split(ansi.Wrap(strings.TrimSpace(warning), max(v.w-5, 10), " "), "\n") {
 			rows = append(rows, st.Faint.Render("   │ ")+safe.ShowLine(ln))
 		}
 		rows = append(rows, "", st.Bold.Render(fmt.Sprintf("Never seen by the agent: %d %s", len(l.Dropped), plural(len(l.Dropped), "line", "lines"))))
@@ -143,6 +166,8 @@ func (v *indexView) meters() string {
 	l := v.dd.load
 	status := st.OK.Render("✓ loads whole")
 	switch {
+	case l.TooLarge:
+		status = st.Sev[model.Error].Render("✗ not loaded: over the 4 MiB Claude Code reads")
 	case l.Truncated():
 		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d of its lines never reach the agent", len(l.Dropped)))
 	case l.NearLimit():
@@ -153,10 +178,21 @@ func (v *indexView) meters() string {
 		ansi.Truncate(st.Title.Render(safe.ShowLine(v.title))+"  "+status, v.w, "…"),
 		meter(st, "lines", l.LineCount, model.IndexMaxLines, barW, "%d / %d"),
 		meter(st, "units", l.Units, model.IndexMaxUnits, barW, "%d / %d"),
-		st.Faint.Render(ansi.Truncate(fmt.Sprintf("Caps as Claude Code applies them, after stripping frontmatter and <!-- comments -->. Loaded: %d lines, %d units.", l.LoadedLines, l.LoadedUnits), v.w, "…")),
+		st.Faint.Render(ansi.Truncate(capsNote(l), v.w, "…")),
 		st.Faint.Render(strings.Repeat("─", v.w)),
 	}
 	return fit(strings.Join(lines, "\n"), v.w, indexHeaderLines)
+}
+
+// capsNote says how the meters measure: what Claude Code strips first.
+func capsNote(l *model.Load) string {
+	switch {
+	case l.TooLarge:
+		return "Claude Code skips an index over 4,194,304 bytes entirely: no text, no warning."
+	case l.Mode == model.LoadAgent:
+		return fmt.Sprintf("Caps as Claude Code applies them to a subagent's MEMORY.md: nothing is stripped. Loaded: %d lines, %d units.", l.LoadedLines, l.LoadedUnits)
+	}
+	return fmt.Sprintf("Caps as Claude Code applies them, after stripping frontmatter and <!-- comments -->. Loaded: %d lines, %d units.", l.LoadedLines, l.LoadedUnits)
 }
 
 // meter is one labelled bar; past the cap it fills red and says by how much.

@@ -88,7 +88,7 @@ func newIxEditView(c *shared) *ixEditView {
 func (v *ixEditView) open(dd *dirData, title string) {
 	v.dd, v.title = dd, title
 	v.base = dd.d.Index.Content
-	v.ed = model.NewIndexEditor(v.base)
+	v.ed = model.NewIndexEditorMode(v.base, dd.d.Kind.LoadMode())
 	v.mode, v.note, v.noteErr, v.off = ixeList, "", false, 0
 	v.anchor, v.archives = -1, nil
 	v.files = map[string]*model.File{}
@@ -589,6 +589,8 @@ func (v *ixEditView) header(b model.IndexBudget) string {
 	st := v.c.st
 	status := st.OK.Render("✓ loads whole")
 	switch {
+	case b.Load.TooLarge:
+		status = st.Sev[model.Error].Render("✗ not loaded: over the 4 MiB Claude Code reads")
 	case b.Truncated:
 		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d lines never reach the agent", len(b.Load.Dropped)))
 	case b.Load.NearLimit():
@@ -973,7 +975,10 @@ func (m *Model) askWriteIndex() tea.Cmd {
 	}
 	b := v.ed.Budget()
 	load := "loads whole"
-	if b.Truncated {
+	switch {
+	case b.Load.TooLarge:
+		load = "still not loaded: over the 4 MiB Claude Code reads"
+	case b.Truncated:
 		load = fmt.Sprintf("still cut: %d lines never reach the agent", len(b.Load.Dropped))
 	}
 	st := m.c.st

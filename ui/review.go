@@ -187,7 +187,7 @@ func (it *propItem) revalidate(d *decision) {
 		d.final = &p
 		return
 	}
-	out, err := consolidate.Partial(p, it.proposalBefore, keep)
+	out, err := consolidate.PartialMode(p, it.proposalBefore, keep, it.d.Kind.LoadMode())
 	if err != nil {
 		d.err = err
 		return

@@ -33,6 +33,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/model"
 )
 
 // Line returns s fit for a one-line place: every control character
@@ -76,6 +77,23 @@ func Mask(sc *consolidate.SecretScanner, s string) string {
 		sc = consolidate.DefaultSecretScanner()
 	}
 	return sc.MaskSecrets(s)
+}
+
+// LoadText is what the agent receives of an index (l.Text) and the warning
+// appended to it (l.Warning), for showing: every secret the default scanner
+// finds in the whole of the index's text is masked, one the load cuts
+// through too (the 25,000-unit cut inside a token, the warning's quote
+// clipped at 80 characters: masking the cut text would miss what is left of
+// it). The result is still raw text: show it through Line, Block or JSON.
+func LoadText(l *model.Load) (text, warning string) {
+	var spans []model.Span
+	for _, s := range consolidate.DefaultSecretScanner().Scan(l.Trimmed) {
+		spans = append(spans, model.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
+	}
+	text, warning = l.MaskedText(spans)
+	// Sanitising deletes invisible characters, which may join a secret
+	// that no scan of the file finds.
+	return Mask(nil, text), Mask(nil, warning)
 }
 
 // plain reports whether s needs no escape: printable ASCII, newlines and

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// indexFlags are index's own flags.
+type indexFlags struct {
+	check        bool
+	json         bool
+	moveAboveCut string
+	yes          bool
+	wait         time.Duration
+}
+
+func newIndexCmd(g *globals, stdout, stderr io.Writer) *cobra.Command {
+	var xf indexFlags
+	c := &cobra.Command{
+		Use:   "index [PROJECT]",
+		Short: "Check MEMORY.md against Claude Code's load caps",
+		Long: `Check each MEMORY.md as Claude Code (2.1.332) loads it: lines and UTF-16
+units against the 200-line and 25,000-unit caps, what is cut off, and the
+warning Claude Code appends. An index over 4,194,304 bytes is not loaded at
+all; a subagent's MEMORY.md is loaded raw (nothing stripped). PROJECT
+matches a project's slug or real path, like --project; without it every
+project is checked.
+
+--json prints {"version":1,"indexes":[...]}, one entry per index with what
+the agent receives after every step of the pipeline (secrets masked).
+
+Exit status: 0 when every index loads whole, 1 when one is cut off or not
+loaded, 2 on a usage or I/O error.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runIndex(cmd.Context(), g, xf, args, stdout, stderr)
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&xf.check, "check", true, "report each index's budget; exit 1 when one is cut off or not loaded")
+	f.BoolVar(&xf.json, "json", false, "print each index as Claude Code loads it, as JSON")
+	f.StringVar(&xf.moveAboveCut, "move-above-cut", "", "move the entry for `FILE` to just above the cut (prints the diff; writes with --yes)")
+	f.BoolVar(&xf.yes, "yes", false, "with --move-above-cut: write it, through the locked, journalled write path")
+	f.DurationVar(&xf.wait, "wait", 0, "with --yes: wait this long for Claude Code's consolidation lock")
+	return c
+}
+
+// indexJSON is one index in index --json: what Claude Code does with it.
+type indexJSON struct {
+	MemoryDir string `json:"memory_dir"`
+	File      string `json:"file"` // relative to MemoryDir
+	// Loaded is false when Claude Code skips the file (over 4,194,304
+	// bytes): LoadedText is then "".
+	Loaded bool `json:"loaded"`
+	// Lines and Units are Claude Code's counts before the cut, of the
+	// stripped, trimmed text (0 when it is not loaded).
+	Lines            int  `json:"lines"`
+	Units            int  `json:"units"`
+	TruncatedByLines bool `json:"truncated_by_lines"`
+	TruncatedBySize  bool `json:"truncated_by_size"`
+	// LoadedText is what the agent receives after every step, without the
+	// "Contents of …" header; Warning the warning appended to it ("" when
+	// none). Both have their secrets masked.
+	LoadedText string `json:"loaded_text"`
+	Warning    string `json:"warning"`
+}
+
+// indexOf is one loaded index for index --json, secrets masked (the
+// counts are of the real text).
+func indexOf(d *model.MemoryDir, l *model.Load) indexJSON {
+	text, warning := safe.LoadText(l)
+	return indexJSON{
+		MemoryDir:        safe.Mask(nil, d.Path),
+		File:             safe.Mask(nil, d.Index.Path),
+		Loaded:           !l.TooLarge,
+		Lines:            l.LineCount,
+		Units:            l.Units,
+		TruncatedByLines: l.LineTruncated,
+		TruncatedBySize:  l.SizeTruncated,
+		LoadedText:       text,
+		Warning:          warning,
+	}
+}
+
+// runIndex reports each index's load budget, as text or JSON.
+func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 1 {
+		if g.project != "" && g.project != args[0] {
+			return errors.New("give the project once: as PROJECT or as --project")
+		}
+		g.project = args[0]
+	}
+	if xf.json && xf.moveAboveCut != "" {
+		return errors.New("--json does not go with --move-above-cut")
+	}
+	s, err := start(ctx, g, stderr)
+	if err != nil {
+		return err
+	}
+	if xf.moveAboveCut != "" {
+		return moveAboveCut(ctx, g, s, xf, stdout)
+	}
+	home := g.getenv("HOME")
+	checked, cut, skipped := 0, 0, 0
+	indexes := []indexJSON{}
+	for _, p := range s.scan.Projects {
+		for _, d := range p.Dirs {
+			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
+				return err
+			}
+			if d.Index == nil {
+				continue
+			}
+			checked++
+			l := model.SimulateLoadMode(d.Index.Content, d.Kind.LoadMode())
+			switch {
+			case l.TooLarge:
+				skipped++
+			case l.Truncated():
+				cut++
+			}
+			if xf.json {
+				indexes = append(indexes, indexOf(d, &l))
+			} else {
+				printIndex(stdout, d, &l, home)
+			}
+			dropContent(d) // the next directory need not wait for this one's text
+		}
+	}
+	if cut+skipped > 0 {
+		g.exit = exitFindings
+	}
+	if xf.json {
+		return report.WriteJSON(stdout, struct {
+			Version int         `json:"version"`
+			Indexes []indexJSON `json:"indexes"`
+		}{1, indexes})
+	}
+	if checked == 0 {
+		fmt.Fprintln(stdout, "No MEMORY.md found.")
+		return nil
+	}
+	sum := fmt.Sprintf("%d %s checked, %d cut off", checked, report.Plural(checked, "index", "indexes"), cut)
+	if skipped > 0 {
+		sum += fmt.Sprintf(", %d not loaded at all", skipped)
+	}
+	fmt.Fprintln(stdout, sum+".")
+	return nil
+}
+
+// printIndex is one index in the text report: its path, its budget and
+// state, and the warning Claude Code appends.
+func printIndex(w io.Writer, d *model.MemoryDir, l *model.Load, home string) {
+	path := safe.ShowLine(report.Tilde(filepath.Join(d.Path, d.Index.Path), home))
+	if l.Mode == model.LoadAgent {
+		path += " (a subagent's: loaded raw, nothing stripped)"
+	}
+	if l.TooLarge {
+		fmt.Fprintf(w, "%s\n  %d bytes: NOT LOADED: over the %d bytes Claude Code reads of an index, so the agent gets none of it, and no warning\n",
+			path, max(d.Index.Size, int64(len(d.Index.Content))), model.IndexMaxReadBytes)
+		return
+	}
+	state := "loads whole"
+	switch {
+	case l.Truncated():
+		state = fmt.Sprintf("CUT OFF: %d %s never reach the agent", len(l.Dropped), report.Plural(len(l.Dropped), "line", "lines"))
+	case l.NearLimit():
+		state = "near a cap"
+	}
+	fmt.Fprintf(w, "%s\n  %d/%d lines (%.0f%%), %d/%d UTF-16 units (%.0f%%): %s\n", path,
+		l.LineCount, model.IndexMaxLines, l.LinePercent(), l.Units, model.IndexMaxUnits, l.UnitPercent(), state)
+	if _, warning := safe.LoadText(l); warning != "" {
+		fmt.Fprintf(w, "  Claude Code appends: %s\n", safe.ShowLine(warning))
+	}
+}
+
+// moveAboveCut moves one index entry above the load cut: the diff always,
+// the write only with --yes, through the same path as proposals.
+func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, stdout io.Writer) error {
+	target := filepath.ToSlash(filepath.Clean(xf.moveAboveCut))
+	type hit struct {
+		d  *model.MemoryDir
+		ed *model.IndexEditor
+	}
+	var hits []hit
+	for _, p := range s.scan.Projects {
+		for _, d := range p.Dirs {
+			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
+				return err
+			}
+			if d.Index == nil || d.Index.Truncated {
+				continue
+			}
+			ed := model.NewIndexEditorMode(d.Index.Content, d.Kind.LoadMode())
+			if ed.FindRow(target) >= 0 {
+				hits = append(hits, hit{d, ed})
+			}
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return fmt.Errorf("no MEMORY.md has an entry for %s (give PROJECT to choose the project)", target)
+	case 1:
+	default:
+		var dirs []string
+		for _, h := range hits {
+			dirs = append(dirs, h.d.Path)
+		}
+		return fmt.Errorf("several indexes have an entry for %s; give PROJECT to pick one of: %s", target, strings.Join(dirs, ", "))
+	}
+	h := hits[0]
+	mv, err := h.ed.MoveAboveCut(target)
+	if err != nil {
+		return fmt.Errorf("cannot move %s above the cut: %w", target, err)
+	}
+	before := h.d.Index.Content
+	after := h.ed.Bytes()
+	prop := model.Proposal{
+		ID: "index-move", Kind: model.KindReindex, MemoryDir: h.d.Path,
+		Title:     "Move the entry for " + target + " above the cut",
+		Rationale: "By hand, with memtui index --move-above-cut.",
+		Changes:   []model.Change{{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(before), After: string(after)}},
+	}
+	for _, l := range report.DiffLines(prop.Changes[0], string(before)) {
+		fmt.Fprintln(stdout, l)
+	}
+	if n := len(mv.Pushed); n > 0 {
+		fmt.Fprintf(stdout, "%d %s that loaded before now fall%s below the cut.\n", n, report.Plural(n, "line", "lines"), map[bool]string{true: "s", false: ""}[n == 1])
+	}
+	if !xf.yes {
+		fmt.Fprintln(stdout, "Not written. Add --yes to write it.")
+		return nil
+	}
+	if g.readonly {
+		return errors.New("--readonly forbids --yes")
+	}
+	r := s.applyIn(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.state.Journal, SeenRoot: s.state.Seen, WaitForLock: xf.wait})[0]
+	if r.Status != memfs.StatusApplied {
+		fmt.Fprintf(stdout, "not written (%s): %s\n", r.Status, safe.ShowLine(fmt.Sprint(r.Err)))
+		g.exit = exitFindings
+		return nil
+	}
+	fmt.Fprintf(stdout, "Written (journal %s; memtui undo %s puts it back).\n", r.JournalID, r.JournalID)
+	return nil
+}
