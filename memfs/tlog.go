@@ -18,7 +18,7 @@ import (
 // TranscriptOptions configure ReadTranscripts.
 type TranscriptOptions struct {
 	// CacheDir holds the per-project transcript cache
-	// (<CacheDir>/transcripts/<key>.gob); "" keeps no cache, so every call
+	// (<CacheDir>/transcripts/<key>.cache); "" keeps no cache, so every call
 	// reads every transcript.
 	CacheDir string
 	// Home expands "~" in the paths agents wrote (transcripts §2: paths
