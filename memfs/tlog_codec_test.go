@@ -263,3 +263,26 @@ func FuzzTranscriptCache(f *testing.F) {
 		}
 	})
 }
+
+// TestPendingEmptyContentCached: a Write of an empty file whose result
+// comes after a read stopped between the two gives what one read gives.
+// gob, the cache's former encoding, dropped a pointer to "", so the
+// resumed read saw no content and recorded a write of unknown text.
+func TestPendingEmptyContentCached(t *testing.T) {
+	w := newTlogWorld(t)
+	p := w.memPath("empty.md")
+	b := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
+	call := b.call("toolu_E", "Write", map[string]any{"file_path": p, "content": ""})
+	res := b.result("toolu_E", "File created successfully at: "+p, false, nil)
+	path := w.file(uuid1+".jsonl", call)
+	w.read(w.opts()) // the call is cached as pending
+	appendTo(t, path, res+"\n")
+	warm := w.read(w.opts())
+	cold := w.read(TranscriptOptions{Home: w.home})
+	if len(cold.Writes) != 1 || !cold.Writes[0].HasAfter {
+		t.Fatalf("cold writes = %+v", cold.Writes)
+	}
+	if !reflect.DeepEqual(warm.Writes, cold.Writes) || !reflect.DeepEqual(warm.Observations, cold.Observations) {
+		t.Errorf("resumed through the cache:\n%+v\n%+v\nread at once:\n%+v\n%+v", warm.Writes, warm.Observations, cold.Writes, cold.Observations)
+	}
+}
