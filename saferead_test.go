@@ -108,7 +108,7 @@ func TestHostileFilesNeverHangCommands(t *testing.T) {
 				t.Fatalf("first changes: exit %d\n%s", code, stderr)
 			}
 			owned := 0
-			for _, glob := range []string{filepath.Join(state, "memtui", "seen", "*"), filepath.Join(cache, "memtui", "transcripts", "*.gob")} {
+			for _, glob := range []string{filepath.Join(state, "memtui", "seen", "*"), filepath.Join(cache, "memtui", "transcripts", "*.cache")} {
 				ps, _ := filepath.Glob(glob)
 				for _, p := range ps {
 					putHostile(t, kind, p, filepath.Join(outDir, "project_launch.md"))

@@ -134,14 +134,34 @@ type unit struct {
 	key  string // what is compared: the line trimmed
 	// order is the unit's place in its writer's text, for keeping lost
 	// lines in the writer's order.
-	order  int
-	anchor Anchor
+	order int
+	// fragment is true when only part of a line is known (Anchor.Fragment).
+	fragment bool
+	// src and at are the text the unit is line at of, for its Anchor.
+	// The anchor is worked out only for a lost unit: nearly every unit is
+	// still in its file, and building the anchors of all of them was a
+	// third of a warm lint's lost-update cost.
+	src *unitSrc
+	at  int
+}
+
+// unitSrc is a written text as lines, shared by the units it added.
+type unitSrc struct {
+	keys, raw []string // each line trimmed, and as written
+	fmEnd     int      // the frontmatter's last line, -1 for none
+}
+
+// anchor is where the unit stood in its writer's text.
+func (u *unit) anchor() Anchor {
+	a := anchorAt(u.src.keys, u.src.raw, u.at, u.src.fmEnd)
+	a.Fragment = u.fragment
+	return a
 }
 
 // has reports whether text holds the unit: as a whole line, or anywhere
 // for a fragment.
 func (h *history) has(u *unit, text string) bool {
-	if u.anchor.Fragment {
+	if u.fragment {
 		return strings.Contains(stripCR(text), u.key)
 	}
 	return h.keysOf(text)[u.key]
@@ -182,8 +202,8 @@ type writeState struct {
 	// file it recorded (or, failing that, to the last known content).
 	exact bool
 	units []unit
-	keys  map[string]bool // lines of after, for has
-	loose string          // looseKey(after)
+	// after's lines and loose key are h.keysOf and h.looseOf, worked out
+	// only when some unit is missing: most files have none.
 }
 
 // history is one existing file with its recorded writes and observations.
@@ -192,8 +212,6 @@ type history struct {
 	log         *model.TranscriptLog
 	rel         string
 	current     string
-	curKeys     map[string]bool
-	curLoose    string
 	curBody     []string        // the body's lines (after the frontmatter)
 	curFlow     *string         // the body's words, for text said elsewhere (flowWords); built on first use
 	curEntries  map[string]bool // MEMORY.md: link targets of the current entries
@@ -213,8 +231,6 @@ type history struct {
 func newHistory(d *model.MemoryDir, log *model.TranscriptLog, f *model.File, ws []model.MemWrite, obs []model.MemObservation, indexLoads map[string]bool) *history {
 	h := &history{d: d, log: log, rel: f.Path, current: string(f.Content), writes: ws, obs: obs, indexLoads: indexLoads,
 		keysMemo: map[string]map[string]bool{}, looseMemo: map[string]string{}, explainMemo: map[int]bool{}}
-	h.curKeys = lineKeys(h.current)
-	h.curLoose = looseKey(h.current)
 	lines := splitKeys(h.current)
 	fmEnd := frontmatterEnd(lines)
 	h.curBody = lines[fmEnd+1:]
@@ -300,8 +316,6 @@ func (h *history) computeState(i int) {
 		}
 	}
 	if st.exact {
-		st.keys = lineKeys(st.after)
-		st.loose = looseKey(st.after)
 		if !hasBefore && w.Kind != model.WriteMemtui {
 			before, hasBefore = h.knownBefore(i)
 		}
@@ -353,6 +367,7 @@ func addedLines(before, after string) []unit {
 	}
 	fmEnd := frontmatterEnd(keys)
 	var units []unit
+	src := &unitSrc{keys: keys, raw: raw, fmEnd: fmEnd}
 	for i, k := range keys {
 		if i <= fmEnd || trivialLine(k) {
 			// Frontmatter is metadata every rewrite re-serialises and
@@ -363,7 +378,7 @@ func addedLines(before, after string) []unit {
 			have[k]--
 			continue
 		}
-		units = append(units, unit{text: strings.TrimRight(raw[i], " \t"), key: k, order: i, anchor: anchorAt(keys, raw, i, fmEnd)})
+		units = append(units, unit{text: strings.TrimRight(raw[i], " \t"), key: k, order: i, src: src, at: i})
 	}
 	return units
 }
@@ -405,6 +420,7 @@ func (h *history) editUnits(w *model.MemWrite) []unit {
 			keys[i] = strings.TrimSpace(l)
 		}
 		frag := !strings.Contains(e.New, "\n")
+		src := &unitSrc{keys: keys, raw: raw, fmEnd: -1}
 		for i, k := range keys {
 			order++
 			if trivialLine(k) {
@@ -418,9 +434,7 @@ func (h *history) editUnits(w *model.MemWrite) []unit {
 				// Most likely a frontmatter field: metadata, not text.
 				continue
 			}
-			a := anchorAt(keys, raw, i, -1)
-			a.Fragment = frag
-			units = append(units, unit{text: strings.TrimRight(raw[i], " \t"), key: k, order: order, anchor: a})
+			units = append(units, unit{text: strings.TrimRight(raw[i], " \t"), key: k, order: order, fragment: frag, src: src, at: i})
 		}
 	}
 	return units
@@ -728,7 +742,7 @@ func (h *history) lost() []Lost {
 	}
 	groups := map[group]*Lost{}
 	var order []group
-	units := map[group][]*unit{}
+	units := map[group][]origin{}
 	for _, o := range last {
 		u := &h.states[o.w].units[o.u]
 		if h.present(o.w, u) {
@@ -749,8 +763,7 @@ func (h *history) lost() []Lost {
 			groups[g] = l
 			order = append(order, g)
 		}
-		u.anchor.Replaces = h.replaced(o.w, u)
-		units[g] = append(units[g], u)
+		units[g] = append(units[g], o)
 	}
 	sort.Slice(order, func(i, j int) bool {
 		a, b := order[i], order[j]
@@ -766,10 +779,14 @@ func (h *history) lost() []Lost {
 	for _, g := range order {
 		l := groups[g]
 		us := units[g]
-		sort.Slice(us, func(i, j int) bool { return us[i].order < us[j].order })
-		for _, u := range us {
+		unitOf := func(o origin) *unit { return &h.states[o.w].units[o.u] }
+		sort.Slice(us, func(i, j int) bool { return unitOf(us[i]).order < unitOf(us[j]).order })
+		for _, o := range us {
+			u := unitOf(o)
+			a := u.anchor()
+			a.Replaces = h.replaced(o.w, u)
 			l.Lines = append(l.Lines, u.text)
-			l.Anchors = append(l.Anchors, u.anchor)
+			l.Anchors = append(l.Anchors, a)
 		}
 		out = append(out, *l)
 	}
@@ -821,12 +838,12 @@ func (h *history) walk(w int, u *unit) outcome {
 		case model.WriteMemtui:
 			// memtui writes only what a person reviewed: text it removes
 			// was removed on purpose.
-			if !st.has(u) {
+			if !h.hasAfter(st, u) {
 				return outcome{culprit: -1}
 			}
 		case model.WriteEdit, model.WriteMulti:
 			if st.exact {
-				if st.has(u) {
+				if h.hasAfter(st, u) {
 					break
 				}
 				if !stale {
@@ -843,7 +860,7 @@ func (h *history) walk(w int, u *unit) outcome {
 			// whether it was still there: keep any doubt.
 			continue
 		default: // a whole-file write
-			if !st.has(u) {
+			if !h.hasAfter(st, u) {
 				return h.overwritten(w, x, u, unknown)
 			}
 		}
@@ -860,12 +877,7 @@ func (h *history) walk(w int, u *unit) outcome {
 }
 
 // has reports whether a write's after holds the unit.
-func (st *writeState) has(u *unit) bool {
-	if u.anchor.Fragment {
-		return strings.Contains(stripCR(st.after), u.key)
-	}
-	return st.keys[u.key]
-}
+func (h *history) hasAfter(st *writeState, u *unit) bool { return h.has(u, st.after) }
 
 // predates reports whether text is the file as it was at or before write
 // w: a write that started from it had not seen w's change.
@@ -875,7 +887,7 @@ func (h *history) predates(text string, w int) bool {
 		if h.writes[i].HasBefore && h.looseOf(h.writes[i].Before) == k {
 			return true
 		}
-		if i < w && h.states[i].exact && h.states[i].loose == k {
+		if i < w && h.states[i].exact && h.looseOf(h.states[i].after) == k {
 			return true
 		}
 	}
@@ -1110,7 +1122,7 @@ func (h *history) explain(x int) bool {
 			state = after
 		}
 	}
-	return looseKey(state) == h.curLoose
+	return h.looseOf(state) == h.looseOf(h.current)
 }
 
 // touches reports whether an edit named the unit's text: its old string

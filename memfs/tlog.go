@@ -18,7 +18,7 @@ import (
 // TranscriptOptions configure ReadTranscripts.
 type TranscriptOptions struct {
 	// CacheDir holds the per-project transcript cache
-	// (<CacheDir>/transcripts/<key>.gob); "" keeps no cache, so every call
+	// (<CacheDir>/transcripts/<key>.cache); "" keeps no cache, so every call
 	// reads every transcript.
 	CacheDir string
 	// Home expands "~" in the paths agents wrote (transcripts §2: paths
@@ -47,6 +47,9 @@ type TranscriptOptions struct {
 	// listings, when set, lists each transcript folder once for all
 	// projects (ReadAllTranscripts); nil lists every time.
 	listings *listings
+	// journal, when set, lists JournalRoot once for all projects
+	// (ReadAllTranscripts); nil lists it on every call.
+	journal *journalListing
 }
 
 const (
@@ -126,7 +129,7 @@ func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptio
 		}
 	}
 	if opts.JournalRoot != "" {
-		ws, probs, err := journalWrites(opts.JournalRoot, dirs)
+		ws, probs, err := journalWrites(opts.JournalRoot, opts.journal, dirs)
 		if err != nil {
 			log.Problems = append(log.Problems, problem(opts.JournalRoot, "memtui's journal could not be read: %v", unwrapPathErr(err)))
 		}
@@ -212,6 +215,9 @@ func ReadAllTranscripts(ctx context.Context, ps []*model.Project, projects int, 
 	}
 	if opts.listings == nil {
 		opts.listings = &listings{m: make(map[string]*listing)}
+	}
+	if opts.journal == nil {
+		opts.journal = &journalListing{}
 	}
 	parallel(ctx, len(ps), projects, func(i int) {
 		if ps[i].TranscriptDir == "" {

@@ -1,11 +1,8 @@
 package memfs
 
 import (
-	"bufio"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,7 +11,7 @@ import (
 
 // transcriptCacheVersion changes whenever what is extracted or how it is
 // stored changes; a cache of another version is ignored.
-const transcriptCacheVersion = 6 // 3: bounded (events numbered, texts capped, cuts kept); 4: orphan results, Windows paths; 5: other folders' files too (cuts taken over them); 6: bashEditDiff's created/deleted; 7: relative paths of sessions started in the memory folder
+const transcriptCacheVersion = 8 // 3: bounded (events numbered, texts capped, cuts kept); 4: orphan results, Windows paths; 5: other folders' files too (cuts taken over them); 6: bashEditDiff's created/deleted; 7: relative paths of sessions started in the memory folder, shell deletes, mv into a directory; 8: memtui's own encoding (tlog_codec.go) instead of gob, in <hash>.cache
 
 // transcriptCache is one project's cache file: per transcript, where the
 // last scan stopped and what it found.
@@ -35,11 +32,15 @@ func cacheKey(tdir string, dirs []string, home string) string {
 	return strings.Join(append([]string{tdir, home}, ds...), "\x00")
 }
 
-// cachePath is <CacheDir>/transcripts/<hash>.gob, one file per project
+// cachePath is <CacheDir>/transcripts/<hash>.cache, one file per project
 // and set of memory dirs.
 func cachePath(cacheDir, key string) string {
+	return cacheStem(cacheDir, key) + ".cache"
+}
+
+func cacheStem(cacheDir, key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return filepath.Join(cacheDir, "transcripts", hex.EncodeToString(sum[:])[:16]+".gob")
+	return filepath.Join(cacheDir, "transcripts", hex.EncodeToString(sum[:])[:16])
 }
 
 // loadTranscriptCache returns the cache for the project, or an empty one:
@@ -56,18 +57,16 @@ func loadTranscriptCache(cacheDir, tdir string, dirs []string, home string) *tra
 	if err != nil {
 		return empty
 	}
-	defer f.Close()
-	if fi.Size() > maxCacheBytes {
+	b, err := readOpened(f, fi.Size(), maxCacheBytes)
+	f.Close()
+	if err != nil {
 		return empty
 	}
-	var c transcriptCache
-	if gob.NewDecoder(bufio.NewReader(io.LimitReader(f, maxCacheBytes))).Decode(&c) != nil || c.Version != transcriptCacheVersion || c.Key != key {
+	c, err := decodeCache(b)
+	if err != nil || c.Key != key {
 		return empty
 	}
-	if c.Files == nil {
-		c.Files = map[string]*fileState{}
-	}
-	return &c
+	return c
 }
 
 // saveTranscriptCache writes the cache atomically (temp file, fsync,
@@ -82,15 +81,11 @@ func saveTranscriptCache(cacheDir string, c *transcriptCache) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.gob")
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.cache")
 	if err != nil {
 		return
 	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	err = gob.NewEncoder(w).Encode(c)
-	if err == nil {
-		err = w.Flush()
-	}
+	_, err = tmp.Write(encodeCache(c))
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -102,5 +97,9 @@ func saveTranscriptCache(cacheDir string, c *transcriptCache) {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return
 	}
+	// The gob cache of versions up to 6, at the same hash: never read
+	// again, so it goes once the new one is in place.
+	os.Remove(cacheStem(cacheDir, c.Key) + ".gob")
 }

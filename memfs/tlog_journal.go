@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sync"
 
 	"github.com/memtui/memtui/model"
 )
@@ -24,8 +25,8 @@ import (
 // without following a symlink: a memory file replaced since by a FIFO, a
 // link (to /dev/zero, or out of the dir) or a huge file is not read, and
 // probs says so.
-func journalWrites(root string, dirs []string) (ws []model.MemWrite, probs []string, err error) {
-	entries, err := List(root)
+func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.MemWrite, probs []string, err error) {
+	entries, err := jl.list(root)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,6 +72,26 @@ func journalWrites(root string, dirs []string) (ws []model.MemWrite, probs []str
 	}
 	probs = append(probs, resolveAfters(ws, ats, known)...)
 	return ws, probs, nil
+}
+
+// journalListing lists the journal once for all the projects of one
+// ReadAllTranscripts call: each project takes the entries of its own dirs
+// from it, where listing it per project read every manifest once per
+// project.
+type journalListing struct {
+	once    sync.Once
+	entries []JournalEntry
+	err     error
+}
+
+// list is List(root), done once; the entries are shared, read only. A
+// nil *journalListing lists every time.
+func (jl *journalListing) list(root string) ([]JournalEntry, error) {
+	if jl == nil {
+		return List(root)
+	}
+	jl.once.Do(func() { jl.entries, jl.err = List(root) })
+	return jl.entries, jl.err
 }
 
 // afterAt is where a journaled write's result is (its dir and the path

@@ -5,6 +5,7 @@ package memfs
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/memtui/memtui/model"
@@ -54,5 +55,41 @@ func TestJournalWrites(t *testing.T) {
 	}
 	if !l.Writes[0].Time.Before(l.Writes[1].Time) && !l.Writes[0].Time.Equal(l.Writes[1].Time) {
 		t.Errorf("not in time order: %v, %v", l.Writes[0].Time, l.Writes[1].Time)
+	}
+}
+
+// TestJournalShared: ReadAllTranscripts lists the journal once for
+// all its projects, and each still gets its own dir's entries, as
+// ReadTranscripts gives them.
+func TestJournalShared(t *testing.T) {
+	w := newApplyWorld(t, map[string]string{"a.md": "alpha\n"})
+	other := newApplyWorld(t, map[string]string{"z.md": "zed\n"})
+	opts := w.opts()
+	applyOne(t, w, prop("p1", upd("a.md", "alpha\n", "alpha2\n")), opts)
+	applyOne(t, other, prop("o1", upd("z.md", "zed\n", "zed2\n")), opts)
+	tops := TranscriptOptions{JournalRoot: opts.JournalRoot}
+	var ps []*model.Project
+	for _, d := range []string{w.dir, other.dir} {
+		ps = append(ps, &model.Project{TranscriptDir: t.TempDir(), Dirs: []*model.MemoryDir{{Path: d}}})
+	}
+	var alone []*model.TranscriptLog
+	for _, p := range ps {
+		l, err := ReadTranscripts(context.Background(), p, tops)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone = append(alone, l)
+	}
+	for i, err := range ReadAllTranscripts(context.Background(), ps, 2, tops) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := ps[i].Log.Writes
+		if len(ws) != 1 || !reflect.DeepEqual(ws, alone[i].Writes) {
+			t.Errorf("project %d: writes %+v, alone %+v", i, ws, alone[i].Writes)
+		}
+	}
+	if a, z := ps[0].Log.Writes[0].Path, ps[1].Log.Writes[0].Path; a != filepath.Join(w.dir, "a.md") || z != filepath.Join(other.dir, "z.md") {
+		t.Errorf("paths %s, %s", a, z)
 	}
 }

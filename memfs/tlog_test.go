@@ -841,7 +841,7 @@ func TestCorruptCacheIgnored(t *testing.T) {
 	w.copyFixtures()
 	want := w.read(TranscriptOptions{Home: w.home})
 	key := cacheKey(w.tdir, memoryDirs(w.project()), w.home)
-	write(t, cachePath(w.cache, key), "not gob at all")
+	write(t, cachePath(w.cache, key), "not a cache at all")
 	got := w.read(w.opts())
 	if len(got.Writes) != len(want.Writes) || got.Read != want.Read {
 		t.Errorf("with a corrupt cache: %d writes, read %d; want %d, %d", len(got.Writes), got.Read, len(want.Writes), want.Read)
