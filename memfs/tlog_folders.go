@@ -62,6 +62,14 @@ func otherFolders(tdir string, dirs []string, names []string) []string {
 	}
 	sub := slug + "-"
 	inMem := "-projects-" + slug + "-" + memoryDirName
+	// A session started in a subfolder of the memory folder. Built once:
+	// this loop runs over every folder of projects/ for every project.
+	inMemSub := inMem + "-"
+	contains := strings.Contains
+	if fold {
+		inMemSub = lowerASCII(inMemSub)
+		contains = func(s, sub string) bool { return len(s) >= len(sub) && strings.Contains(lowerASCII(s), sub) }
+	}
 	// A memory dir's own slug, sanitized once (this loop runs over every
 	// folder of projects/ for every project).
 	own := make([]func(string) bool, len(dirs))
@@ -73,7 +81,7 @@ func otherFolders(tdir string, dirs []string, names []string) []string {
 		if n == slug || n == "" {
 			continue
 		}
-		ok := hasPrefix(n, sub) || hasSuffix(n, inMem) || containsFold(n, inMem+"-", fold)
+		ok := hasPrefix(n, sub) || hasSuffix(n, inMem) || contains(n, inMemSub)
 		for _, m := range own {
 			if ok {
 				break
@@ -148,12 +156,4 @@ func (ls *listings) list(dir string) ([]transcriptFile, []model.TranscriptProble
 	ls.mu.Unlock()
 	l.once.Do(func() { l.files, l.probs = listTranscriptFiles(dir) })
 	return slices.Clone(l.files), slices.Clone(l.probs)
-}
-
-// containsFold reports whether sub is in s, ignoring ASCII case when fold.
-func containsFold(s, sub string, fold bool) bool {
-	if fold {
-		return strings.Contains(lowerASCII(s), lowerASCII(sub))
-	}
-	return strings.Contains(s, sub)
 }
