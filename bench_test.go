@@ -186,3 +186,16 @@ func BenchmarkLintWarmTranscripts(b *testing.B) {
 	b.ReportMetric(med[1]/1e6, "none-ms")
 	b.ReportMetric(med[0]/med[1], "warm/none")
 }
+
+// TestMain removes the generated benchmark trees (about 94 MB each) when
+// the package's tests and benchmarks are done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	for _, dir := range dreamCorpora {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
