@@ -200,23 +200,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 			dir: func() (*model.MemoryDir, *model.Project) {
 				fmA := "---\nname: feedback-deploy-command\ndescription: Deploy with make ship, never npm run deploy\nmetadata:\n  node_type: memory\n  type: feedback\n" +
 					ccItem("always deploy with make ship", "") + "  originSessionId: " + raceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\n"
-				v0t := fmA + "Deploy with `make ship`.\n\n**Why:** npm run deploy skips the migration step.\n"
-				how := "**How to apply:** run it from the repo root; it tags the release."
-				v1t := strings.Replace(v0t, "Deploy with `make ship`.\n", "Deploy with `make ship`.\n"+how+"\n", 1)
-				bContent := strings.Replace(v0t, "**Why:**", "Staging deploys use make ship-stg.\n\n**Why:**", 1)
-				onDisk := strings.Replace(bContent, "2026-08-03T09:05:00.000Z", "2026-08-03T09:30:00.000Z", 1)
-				log := newLogOf().
-					session(raceA, "Deploy notes", "main", at(0)).
-					session(raceB, "Staging deploys", "main", at(1)).
-					session(raceC, "Tidy memory", "main", at(2)).
-					write(raceA, at(5), "feedback_deploy_command.md", "", v0t).
-					read(raceB, at(8), "feedback_deploy_command.md", v0t).
-					edit(raceC, "a3f9c2e1b4d5a6f70", at(20), "feedback_deploy_command.md", "", false, "Deploy with `make ship`.", "Deploy with `make ship`.\n"+how).
-					write(raceB, at(30), "feedback_deploy_command.md", v1t, bContent).
-					build()
-				files := raceTopics()
-				files["feedback_deploy_command.md"] = onDisk
-				files["MEMORY.md"] = idx1
+				log, files, _, _ := subagentRace(fmA)
 				return lostMemDir(files), lostProject(log)
 			},
 			target: "feedback_deploy_command.md",

@@ -281,23 +281,7 @@ func TestLostUpdateBySubagent(t *testing.T) {
 	// before the subagent's edit, rewrites it with its own line. Disk has
 	// B's text, stamped.
 	fmA := "---\nname: feedback-deploy-command\ndescription: Deploy with make ship, never npm run deploy\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: " + raceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\n"
-	v0t := fmA + "Deploy with `make ship`.\n\n**Why:** npm run deploy skips the migration step.\n"
-	how := "**How to apply:** run it from the repo root; it tags the release."
-	v1t := strings.Replace(v0t, "Deploy with `make ship`.\n", "Deploy with `make ship`.\n"+how+"\n", 1)
-	bContent := strings.Replace(v0t, "**Why:**", "Staging deploys use make ship-stg.\n\n**Why:**", 1)
-	onDisk := strings.Replace(bContent, "2026-08-03T09:05:00.000Z", "2026-08-03T09:30:00.000Z", 1)
-	log := newLogOf().
-		session(raceA, "Deploy notes", "main", at(0)).
-		session(raceB, "Staging deploys", "main", at(1)).
-		session(raceC, "Tidy memory", "main", at(2)).
-		write(raceA, at(5), "feedback_deploy_command.md", "", v0t).
-		read(raceB, at(8), "feedback_deploy_command.md", v0t).
-		edit(raceC, "a3f9c2e1b4d5a6f70", at(20), "feedback_deploy_command.md", "", false, "Deploy with `make ship`.", "Deploy with `make ship`.\n"+how).
-		write(raceB, at(30), "feedback_deploy_command.md", v1t, bContent).
-		build()
-	files := raceTopics()
-	files["feedback_deploy_command.md"] = onDisk
-	files["MEMORY.md"] = idx1
+	log, files, how, onDisk := subagentRace(fmA)
 	d := lostMemDir(files)
 	lost := LostUpdates(d, log)
 	if len(lost) != 1 || !reflect.DeepEqual(lost[0].Lines, []string{how}) || lost[0].Writer.Agent != "a3f9c2e1b4d5a6f70" || !lost[0].Definite {
@@ -645,4 +629,30 @@ func TestLostUpdateBoundedHistory(t *testing.T) {
 			t.Fatalf("findings: %+v", fs)
 		}
 	})
+}
+
+// subagentRace is TestLostUpdateBySubagent's world, with fmA as the
+// deploy memory's frontmatter: A writes it, B reads it, a subagent of C
+// adds the line how by Edit, then B rewrites the file from what it read
+// with a line of its own. It returns the log, the files on disk (onDisk is
+// the deploy memory's text there) and how.
+func subagentRace(fmA string) (log *model.TranscriptLog, files map[string]string, how, onDisk string) {
+	v0t := fmA + "Deploy with `make ship`.\n\n**Why:** npm run deploy skips the migration step.\n"
+	how = "**How to apply:** run it from the repo root; it tags the release."
+	v1t := strings.Replace(v0t, "Deploy with `make ship`.\n", "Deploy with `make ship`.\n"+how+"\n", 1)
+	bContent := strings.Replace(v0t, "**Why:**", "Staging deploys use make ship-stg.\n\n**Why:**", 1)
+	onDisk = strings.Replace(bContent, "2026-08-03T09:05:00.000Z", "2026-08-03T09:30:00.000Z", 1)
+	log = newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Staging deploys", "main", at(1)).
+		session(raceC, "Tidy memory", "main", at(2)).
+		write(raceA, at(5), "feedback_deploy_command.md", "", v0t).
+		read(raceB, at(8), "feedback_deploy_command.md", v0t).
+		edit(raceC, "a3f9c2e1b4d5a6f70", at(20), "feedback_deploy_command.md", "", false, "Deploy with `make ship`.", "Deploy with `make ship`.\n"+how).
+		write(raceB, at(30), "feedback_deploy_command.md", v1t, bContent).
+		build()
+	files = raceTopics()
+	files["feedback_deploy_command.md"] = onDisk
+	files["MEMORY.md"] = idx1
+	return log, files, how, onDisk
 }
