@@ -187,13 +187,7 @@ func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, st repo
 	files, writes, gone := 0, 0, 0
 	var lastProject *model.Project
 	for _, hd := range dirs {
-		if hd.project != lastProject {
-			if lastProject != nil {
-				bw.WriteString("\n")
-			}
-			lastProject = hd.project
-			bw.WriteString(proj.Paint(safe.ShowLine(report.Tilde(hd.project.Name(), home))) + "\n")
-		}
+		projectHeading(bw, hd.project, &lastProject, proj, home)
 		bw.WriteString("  " + dir.Paint(safe.ShowLine(report.Tilde(hd.dir.Path, home))+logSpan(hd.project.Log)) + "\n")
 		for _, f := range hd.files {
 			files++
@@ -341,4 +335,18 @@ func rfc3339(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// projectHeading starts a project's block in a per-directory listing
+// (history, ls): its name on a line of its own, after a blank line when
+// another project's block came before. last is the project written last.
+func projectHeading(bw *bufio.Writer, p *model.Project, last **model.Project, proj paint.Painter, home string) {
+	if p == *last {
+		return
+	}
+	if *last != nil {
+		bw.WriteString("\n")
+	}
+	*last = p
+	bw.WriteString(proj.Paint(safe.ShowLine(report.Tilde(p.Name(), home))) + "\n")
 }

@@ -199,13 +199,7 @@ func lsText(w io.Writer, dirs []lsDir, st report.Styles, home string) error {
 	total, offered := 0, 0
 	var lastProject *model.Project
 	for _, ld := range dirs {
-		if ld.project != lastProject {
-			if lastProject != nil {
-				bw.WriteString("\n")
-			}
-			lastProject = ld.project
-			bw.WriteString(proj.Paint(safe.ShowLine(report.Tilde(ld.project.Name(), home))) + "\n")
-		}
+		projectHeading(bw, ld.project, &lastProject, proj, home)
 		n, in := 0, 0
 		for _, e := range ld.entries {
 			if e.reason.Memory() {
