@@ -100,7 +100,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 				fmt.Fprintf(stderr, "memtui: %s: %s\n", safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
 				continue
 			}
-			fs := consolidate.History(d, p.Log, memfs.ShellDeletes)
+			fs := consolidate.History(d, p.Log)
 			// Only the names were needed: the text goes, so a large tree is
 			// not held whole until the end.
 			dropContent(d)

@@ -1,7 +1,6 @@
 package consolidate
 
 import (
-	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,12 +22,6 @@ const (
 	OpModified WriteOp = "modify"
 	OpDeleted  WriteOp = "delete"
 )
-
-// ShellDeleter reports whether the shell command cmd removes a file that
-// one of its words names (rm, unlink, the source of an mv): memfs's
-// ShellDeletes, which holds the shell parsing. names says whether a word
-// of the command names the file in question.
-type ShellDeleter func(cmd string, names func(word string) bool) bool
 
 // HistoryWrite is one recorded write with what it did and who made it.
 type HistoryWrite struct {
@@ -56,9 +49,10 @@ type FileHistory struct {
 // History lists every memory file of d that the disk or the log knows,
 // MEMORY.md first, then by path: each with its writes (oldest first) and
 // its heat. A file known only from the log is one since deleted (or one
-// a session wrote into a directory that is gone). deletes decides which
-// shell writes removed their file; nil counts none as a delete.
-func History(d *model.MemoryDir, log *model.TranscriptLog, deletes ShellDeleter) []FileHistory {
+// a session wrote into a directory that is gone). Which shell writes
+// removed their file the reader decided (MemWrite.Deleted), placing the
+// command's words as it places every path.
+func History(d *model.MemoryDir, log *model.TranscriptLog) []FileHistory {
 	exists := map[string]bool{}
 	if d.Index != nil {
 		exists["MEMORY.md"] = true
@@ -90,7 +84,7 @@ func History(d *model.MemoryDir, log *model.TranscriptLog, deletes ShellDeleter)
 		fh := FileHistory{File: rel, Exists: exists[rel], Heat: heat[rel], Writes: []HistoryWrite{}}
 		gone := false
 		for _, w := range prov[rel] {
-			hw := HistoryWrite{MemWrite: w, Tool: ToolName(w), Op: writeOp(w, gone, deletes)}
+			hw := HistoryWrite{MemWrite: w, Tool: ToolName(w), Op: writeOp(w, gone)}
 			if log != nil {
 				if s := log.Sessions[w.Session]; s != nil {
 					hw.Title = s.Title
@@ -121,15 +115,11 @@ func History(d *model.MemoryDir, log *model.TranscriptLog, deletes ShellDeleter)
 
 // writeOp decides what w did to its file: gone says the write before it
 // deleted the file, so whatever writes it next creates it again.
-func writeOp(w model.MemWrite, gone bool, deletes ShellDeleter) WriteOp {
+func writeOp(w model.MemWrite, gone bool) WriteOp {
 	if w.Deleted {
-		return OpDeleted // the tool's result says so
+		return OpDeleted // the tool's result, or the shell command, says so
 	}
 	switch w.Kind {
-	case model.WriteShell:
-		if deletes != nil && w.Command != "" && deletes(w.Command, func(word string) bool { return WordNames(word, w.Cwd, w.Path) }) {
-			return OpDeleted
-		}
 	case model.WriteMemtui:
 		// memtui's journal records a delete as a write that left nothing.
 		if !w.Created && w.HasAfter && w.After == "" {
@@ -161,51 +151,6 @@ func ToolName(w model.MemWrite) string {
 		return "memtui"
 	}
 	return string(w.Kind)
-}
-
-// WordNames reports whether word, a path as a shell command wrote it (run
-// in cwd), names the file p. Both path styles are understood wherever
-// memtui runs, and case is ignored: the reader already decided that the
-// command names a memory file, so this only has to tell which word is it.
-func WordNames(word, cwd, p string) bool {
-	w := slashPath(strings.Trim(word, `'"`))
-	target := slashPath(p)
-	if w == "" || target == "" {
-		return false
-	}
-	if rest, ok := strings.CutPrefix(w, "~/"); ok {
-		return hasPathSuffix(target, rest)
-	}
-	if absSlash(w) {
-		return strings.EqualFold(path.Clean(w), path.Clean(target))
-	}
-	if cwd != "" {
-		if c := slashPath(cwd); absSlash(c) && strings.EqualFold(path.Join(c, w), path.Clean(target)) {
-			return true
-		}
-	}
-	// A relative word whose cwd is unknown or elsewhere: its last
-	// components, after any ../, must end the path.
-	rel := path.Clean(w)
-	for strings.HasPrefix(rel, "../") {
-		rel = rel[3:]
-	}
-	return rel != "." && rel != ".." && hasPathSuffix(target, rel)
-}
-
-// slashPath turns backslashes into slashes.
-func slashPath(s string) string { return strings.ReplaceAll(s, `\`, "/") }
-
-// absSlash reports whether a slash path is absolute on Unix or Windows.
-func absSlash(s string) bool {
-	return strings.HasPrefix(s, "/") || len(s) >= 3 && s[1] == ':' && s[2] == '/' &&
-		(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
-}
-
-// hasPathSuffix reports whether p ends with the whole components of rel.
-func hasPathSuffix(p, rel string) bool {
-	p, rel = strings.ToLower(path.Clean(p)), strings.ToLower(strings.TrimPrefix(path.Clean(rel), "/"))
-	return p == rel || strings.HasSuffix(p, "/"+rel)
 }
 
 // HeatCounts says a memory's use in words, as the TUI's preview does: "2

@@ -7,50 +7,19 @@ import (
 	"github.com/memtui/memtui/model"
 )
 
-func TestWordNames(t *testing.T) {
-	const p = "/home/u/.claude/projects/-w/memory/a.md"
-	for _, c := range []struct {
-		word, cwd string
-		want      bool
-	}{
-		{p, "", true},
-		{"'" + p + "'", "", true},
-		{"~/.claude/projects/-w/memory/a.md", "/w", true},
-		{"memory/a.md", "/home/u/.claude/projects/-w", true},
-		{"a.md", "/home/u/.claude/projects/-w/memory", true},
-		{"../memory/a.md", "/elsewhere/x", true},
-		{"/home/u/.claude/projects/-w/memory/b.md", "", false},
-		{"b.md", "/home/u/.claude/projects/-w/memory", false},
-		{"xa.md", "", false},
-		{`C:\Users\u\.claude\projects\d--w\memory\a.md`, "", false},
-	} {
-		if got := WordNames(c.word, c.cwd, p); got != c.want {
-			t.Errorf("WordNames(%q, %q) = %v, want %v", c.word, c.cwd, got, c.want)
-		}
-	}
-	// A Windows transcript's path, whatever the drive letter's case.
-	win := `C:\Users\u\.claude\projects\d--w\memory\a.md`
-	for _, w := range []string{`c:\users\u\.claude\projects\D--w\memory\a.md`, `C:/Users/u/.claude/projects/d--w/memory/a.md`, `memory\a.md`} {
-		if !WordNames(w, `C:\Users\u\.claude\projects\d--w`, win) {
-			t.Errorf("%s does not name %s", w, win)
-		}
-	}
-}
-
 func TestHistoryOps(t *testing.T) {
 	d := &model.MemoryDir{Path: "/m", Kind: model.DirAuto, Files: []*model.File{{Path: "kept.md"}}}
 	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	rm := func(cmd string, names func(string) bool) bool { return cmd == "rm gone.md" && names("gone.md") }
 	log := &model.TranscriptLog{
 		Sessions: map[string]*model.Session{"s1": {ID: "s1", Title: "Tidy", Cwd: "/m", Branch: "main"}},
 		Writes: []model.MemWrite{
 			{Path: "/m/gone.md", Kind: model.WriteFull, Session: "s1", Time: t0, Created: true},
-			{Path: "/m/gone.md", Kind: model.WriteShell, Session: "s1", Time: t0.Add(time.Minute), Command: "rm gone.md"},
+			{Path: "/m/gone.md", Kind: model.WriteShell, Session: "s1", Time: t0.Add(time.Minute), Command: "rm gone.md", Deleted: true},
 			{Path: "/m/gone.md", Kind: model.WriteFull, Session: "s1", Time: t0.Add(2 * time.Minute)},
 			{Path: "/m/kept.md", Kind: model.WriteMemtui, Time: t0, HasAfter: true, After: ""},
 		},
 	}
-	hs := History(d, log, rm)
+	hs := History(d, log)
 	if len(hs) != 2 || hs[0].File != "gone.md" || hs[0].Exists || hs[1].File != "kept.md" || !hs[1].Exists {
 		t.Fatalf("files: %+v", hs)
 	}
@@ -72,7 +41,7 @@ func TestHistoryOps(t *testing.T) {
 func TestHistoryUnreadFileIsNotDeleted(t *testing.T) {
 	d := &model.MemoryDir{Path: "/m", Kind: model.DirAuto, Problems: []model.Problem{{Path: "linked.md", Kind: model.ProblemSymlinkEscape}}}
 	log := &model.TranscriptLog{Writes: []model.MemWrite{{Path: "/m/linked.md", Kind: model.WriteEdit, Session: "s1"}}}
-	hs := History(d, log, nil)
+	hs := History(d, log)
 	if len(hs) != 1 || !hs[0].Exists {
 		t.Errorf("a memory memtui would not read is shown as deleted: %+v", hs)
 	}
@@ -92,7 +61,7 @@ func TestHistoryOpsFromTheResult(t *testing.T) {
 			{Path: "/m/a.md", Kind: model.WriteShell, Session: "s1", Time: t0.Add(2 * time.Minute), Command: "./tidy.sh", Deleted: true},
 		},
 	}
-	hs := History(d, log, nil)
+	hs := History(d, log)
 	if len(hs) != 1 {
 		t.Fatalf("files: %+v", hs)
 	}

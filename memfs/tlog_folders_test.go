@@ -352,11 +352,21 @@ func TestInMemoryFolderRelativeWindows(t *testing.T) {
 		`{"type":"user","uuid":"3b000000-0000-4000-8000-000000000002","timestamp":"2026-06-04T09:00:01.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01WinRelAAAAAAAAAAAAAAAA","content":"File created successfully at: .\\notes.md"}]},"toolUseResult":{"type":"create","filePath":".\\notes.md","content":"Use tabs.\n","structuredPatch":[],"originalFile":null}}`,
 		`{"type":"assistant","uuid":"3b000000-0000-4000-8000-000000000003","timestamp":"2026-06-04T09:01:00.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"assistant","content":[{"type":"tool_use","id":"call_00_WinRelBBBBBBBBBBBBBBBBB","name":"Read","input":{"file_path":"notes.md"}}]}}`,
 		`{"type":"user","uuid":"3b000000-0000-4000-8000-000000000004","timestamp":"2026-06-04T09:01:01.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_00_WinRelBBBBBBBBBBBBBBBBB","content":"1\tUse tabs.\n"}]},"toolUseResult":{"type":"text","file":{"filePath":"notes.md","content":"Use tabs.\n","numLines":1,"startLine":1,"totalLines":1}}}`,
+		// rm with the other drive case and the slug's other case: a
+		// delete of the file on disk (history's op comes from this).
+		`{"type":"assistant","uuid":"3b000000-0000-4000-8000-000000000005","timestamp":"2026-06-04T09:02:00.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01WinRmCCCCCCCCCCCCCCCCCC","name":"Bash","input":{"command":"rm c:\\users\\dana\\.claude\\projects\\D--work-shop\\memory\\old.md"}}]}}`,
+		`{"type":"user","uuid":"3b000000-0000-4000-8000-000000000006","timestamp":"2026-06-04T09:02:01.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01WinRmCCCCCCCCCCCCCCCCCC","content":""}]},"toolUseResult":{"stdout":"","stderr":"","interrupted":false}}`,
 	}, "\n")+"\n")
 	l := w.read(w.opts())
-	wr := oneWrite(t, l)
+	if len(l.Writes) != 2 {
+		t.Fatalf("want the Write and the rm, got %+v", l.Writes)
+	}
+	wr := l.Writes[0]
 	if wr.Path != w.memPath("notes.md") || wr.Session != sess || wr.Kind != model.WriteFull || wr.After != "Use tabs.\n" {
 		t.Errorf("the relative Windows write = %+v", wr)
+	}
+	if rm := l.Writes[1]; rm.Path != w.memPath("old.md") || rm.Kind != model.WriteShell || !rm.Deleted {
+		t.Errorf("the Windows rm = %+v, want a delete of old.md", rm)
 	}
 	if reads := obsOf(l, model.ObsRead); len(reads) != 1 || reads[0].Path != w.memPath("notes.md") {
 		t.Errorf("reads = %+v", reads)
