@@ -497,7 +497,6 @@ func (dl *dirLoad) follow(l pendingLink) {
 	name := path.Base(l.rel)
 	isMD := strings.HasSuffix(name, ".md")
 	orel := dl.ownRel(l.rel)
-	raw, _ := os.Readlink(l.abs)
 	skip := ""
 	switch {
 	case dl.policy.regularOnly:
@@ -507,12 +506,13 @@ func (dl *dirLoad) follow(l pendingLink) {
 	}
 	target, err := filepath.EvalSymlinks(l.abs)
 	if err != nil {
-		if !l.own || skip != "" && !isMD {
+		if !l.own || (skip != "" && !isMD) {
 			return
 		}
 		if !isMD && !isLoop(err) {
 			return // a dangling link to something that is not a memory
 		}
+		raw, _ := os.Readlink(l.abs) // only said of a link that leads nowhere
 		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
 			dl.problem(orel, model.ProblemSymlinkLoop, fmt.Sprintf("dangling symlink: %s does not exist", raw))
 		} else {
@@ -535,11 +535,7 @@ func (dl *dirLoad) follow(l pendingLink) {
 	}
 	if skip != "" {
 		if l.own {
-			what := "symlink to " + dl.relTo(target)
-			if fi.IsDir() {
-				what = "symlink to the folder " + dl.relTo(target)
-			}
-			dl.problem(orel, model.ProblemLinkSkipped, what+"; not followed: "+skip)
+			dl.problem(orel, model.ProblemLinkSkipped, dl.linkWhat(target, fi.IsDir())+"; not followed: "+skip)
 		}
 		return
 	}
@@ -555,7 +551,7 @@ func (dl *dirLoad) follow(l pendingLink) {
 	if fi.IsDir() {
 		if k := fileKeyOf(fi, target); dl.seen[k] {
 			if l.own {
-				dl.problem(orel, model.ProblemLinkSkipped, "symlink to the folder "+dl.relTo(target)+", which the scan has entered already (the memory dir, a folder above it, or one reached another way); not followed, as Claude Code does")
+				dl.problem(orel, model.ProblemLinkSkipped, dl.linkWhat(target, true)+", which the scan has entered already (the memory dir, a folder above it, or one reached another way); not followed, as Claude Code does")
 			}
 			return
 		} else {
@@ -567,7 +563,7 @@ func (dl *dirLoad) follow(l pendingLink) {
 		dl.walk(l.rel, target, l.own, via, l.depth)
 		return
 	}
-	index := l.own && dl.ownRel(l.rel) == indexFileName
+	index := l.own && orel == indexFileName
 	if name == indexFileName && !index {
 		return // Claude Code skips MEMORY.md at any depth (facts §2.1)
 	}
@@ -675,11 +671,16 @@ func (dl *dirLoad) linkProblem(rel string, kind model.ProblemKind, target string
 		dl.problem(rel, kind, target)
 		return
 	}
-	what := "symlink to "
+	dl.problem(rel, kind, dl.linkWhat(target, dir)+"; followed, as Claude Code's scan does")
+}
+
+// linkWhat says where a link leads: "symlink to x.md", "symlink to the
+// folder notes".
+func (dl *dirLoad) linkWhat(target string, dir bool) string {
 	if dir {
-		what += "the folder "
+		return "symlink to the folder " + dl.relTo(target)
 	}
-	dl.problem(rel, kind, what+dl.relTo(target)+"; followed, as Claude Code's scan does")
+	return "symlink to " + dl.relTo(target)
 }
 
 // rank decides what Claude Code's scan makes of each file read (facts 2.1,
@@ -732,7 +733,8 @@ func (dl *dirLoad) rank() {
 // relTo names a resolved target relative to the memory dir the scan walks
 // when it is inside, else by its path.
 func (dl *dirLoad) relTo(target string) string {
-	if r, err := filepath.Rel(dl.realScanRoot, target); err == nil && filepath.IsLocal(r) || r == "." {
+	if within(dl.realScanRoot, target) {
+		r, _ := filepath.Rel(dl.realScanRoot, target)
 		if r == "." {
 			return "./ (the memory dir itself)"
 		}

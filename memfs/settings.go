@@ -194,7 +194,7 @@ func judgeSetting(v setting, j settingJudgement) (string, *model.ConfigProblem) 
 	if reason == "" {
 		return validated, nil
 	}
-	where := v.sc.name() + " (" + v.source + ")"
+	where := settingWhere(v)
 	var detail string
 	switch {
 	case j.shadow != "" && v.value == "":
