@@ -238,7 +238,7 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 		fmt.Fprintln(stdout, l)
 	}
 	if n := len(mv.Pushed); n > 0 {
-		fmt.Fprintf(stdout, "%d %s that loaded before now fall%s below the cut.\n", n, report.Plural(n, "line", "lines"), map[bool]string{true: "s", false: ""}[n == 1])
+		fmt.Fprintf(stdout, "%d %s that loaded before now fall%s below the cut.\n", n, report.Plural(n, "line", "lines"), report.Plural(n, "s", ""))
 	}
 	if !xf.yes {
 		fmt.Fprintln(stdout, "Not written. Add --yes to write it.")

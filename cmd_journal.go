@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 )
@@ -96,8 +97,8 @@ func runJournalPrune(g *globals, jf journalFlags, stdout, stderr io.Writer) erro
 		return err
 	}
 	files, bytes := prunedTotals(dropped)
-	fmt.Fprintf(stdout, "%s %d %s older than %s (%d %s, %s)", capitalize(verb), len(dropped), plural(len(dropped), "entry", "entries"),
-		cutoff.Local().Format("2006-01-02 15:04"), files, plural(files, "file", "files"), sizeWords(bytes))
+	fmt.Fprintf(stdout, "%s %d %s older than %s (%d %s, %s)", capitalize(verb), len(dropped), report.Plural(len(dropped), "entry", "entries"),
+		cutoff.Local().Format("2006-01-02 15:04"), files, report.Plural(files, "file", "files"), sizeWords(bytes))
 	if jf.dryRun {
 		fmt.Fprint(stdout, "; nothing dropped (--dry-run)")
 	}
@@ -117,14 +118,14 @@ func enforceRetention(root string, retention time.Duration, stderr io.Writer) {
 	}
 	files, bytes := prunedTotals(dropped)
 	fmt.Fprintf(stderr, "memtui: the journal keeps entries %d days (journal_retention_days); dropped %d older %s (%d %s, %s):\n",
-		int(retention.Hours()/24), len(dropped), plural(len(dropped), "entry", "entries"), files, plural(files, "file", "files"), sizeWords(bytes))
+		int(retention.Hours()/24), len(dropped), report.Plural(len(dropped), "entry", "entries"), files, report.Plural(files, "file", "files"), sizeWords(bytes))
 	printPruned(stderr, dropped, "dropped")
 }
 
 func printPruned(w io.Writer, es []memfs.PrunedEntry, verb string) {
 	for _, e := range es {
 		fmt.Fprintf(w, "%s %s  %s  %-16s %s  (%s): %d %s, %s\n", verb, e.ID, e.Time.Local().Format("2006-01-02 15:04"), safe.ShowLine(e.Kind), safe.ShowLine(e.Title),
-			safe.ShowLine(e.MemoryDir), e.Files, plural(e.Files, "file", "files"), sizeWords(e.Bytes))
+			safe.ShowLine(e.MemoryDir), e.Files, report.Plural(e.Files, "file", "files"), sizeWords(e.Bytes))
 	}
 }
 
@@ -134,13 +135,6 @@ func prunedTotals(es []memfs.PrunedEntry) (files int, bytes int64) {
 		bytes += e.Bytes
 	}
 	return files, bytes
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func capitalize(s string) string {
@@ -154,7 +148,7 @@ func capitalize(s string) string {
 func sizeWords(n int64) string {
 	switch {
 	case n < 1024:
-		return fmt.Sprintf("%d %s", n, plural(int(n), "byte", "bytes"))
+		return fmt.Sprintf("%d %s", n, report.Plural(int(n), "byte", "bytes"))
 	case n < 1<<20:
 		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
 	}

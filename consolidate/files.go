@@ -184,7 +184,7 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 		case empty[0] == "name":
 			fix = "Fill in a short kebab-case name (it is what [[links]] point at)."
 		}
-		what := fmt.Sprintf("%s %s empty or missing", strings.Join(empty, " and "), plural(len(empty), "is", "are"))
+		what := fmt.Sprintf("%s %s empty or missing", strings.Join(empty, " and "), model.Plural(len(empty), "is", "are"))
 		if len(fm.NotText) > 0 {
 			// name: 12 is a number to YAML, so no name to Claude Code.
 			var parts []string
@@ -550,7 +550,7 @@ func checkStub(s *dirState, fs *fileState) {
 	body := fs.doc.Body(fs.f.Content)
 	if n := countWords(body, stubWords); n < stubWords {
 		s.report(RuleMemoryStub, fs.f.Path, fs.doc.BodyLine,
-			fmt.Sprintf("%s has frontmatter but only %d word%s of body", fs.f.Path, n, plural(n, "", "s")),
+			fmt.Sprintf("%s has frontmatter but only %d word%s of body", fs.f.Path, n, model.Plural(n, "", "s")),
 			"Write the fact with its **Why:** and **How to apply:**, fold it into a related memory, or prune it.")
 	}
 }
@@ -683,13 +683,6 @@ func normNameUnicode(s string) string {
 		}
 		return r
 	}, s)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // sessionSet knows which transcripts exist, per config dir: a memory's

@@ -159,7 +159,7 @@ func HeatCounts(h model.Heat) string {
 	var parts []string
 	add := func(n int, one, many string) {
 		if n > 0 {
-			parts = append(parts, strconv.Itoa(n)+" "+plural(n, one, many))
+			parts = append(parts, strconv.Itoa(n)+" "+model.Plural(n, one, many))
 		}
 	}
 	add(h.Reads, "read", "reads")

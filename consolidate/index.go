@@ -117,7 +117,7 @@ func indexMissingMessage(s *dirState, n int) string {
 	}
 	if skipped > 0 {
 		msg += fmt.Sprintf("; %d %s no line, as %s brackets, parentheses or a line break",
-			skipped, plural(skipped, "file gets", "files get"), plural(skipped, "its path holds", "their paths hold"))
+			skipped, model.Plural(skipped, "file gets", "files get"), model.Plural(skipped, "its path holds", "their paths hold"))
 	}
 	return msg
 }

@@ -62,7 +62,7 @@ func lostMessage(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 	if len(l.Lines) > 0 {
 		fmt.Fprintf(&b, "\"%s\"", shorten(maskedLine(sc, l.Lines, 0), 80))
 		if n := len(l.Lines) - 1; n > 0 {
-			fmt.Fprintf(&b, " and %d more %s", n, plural(n, "line", "lines"))
+			fmt.Fprintf(&b, " and %d more %s", n, model.Plural(n, "line", "lines"))
 		}
 	}
 	fmt.Fprintf(&b, ", written by %s at %s", writerName(log, &l.Writer), fmtTime(l.Writer.Time))

@@ -87,10 +87,10 @@ func proposeCapPrunes(s *dreamState, pruned map[string]bool) []model.Proposal {
 		}
 	}
 	why := fmt.Sprintf("Claude Code's scan lists %d memory files here and offers only the newest %d (by mtime) to recall; each new memory pushes the oldest out, used or not. %s the oldest memories that %s show no session reading, recalling or loading, all written before them: %s. ",
-		s.d.ScanListed, model.RecallScanCap, plural(len(cands), "This is", fmt.Sprintf("These %d are", len(cands))), since, listNames(names))
+		s.d.ScanListed, model.RecallScanCap, model.Plural(len(cands), "This is", fmt.Sprintf("These %d are", len(cands))), since, listNames(names))
 	if entries > 0 {
 		changes = append(changes, s.update("MEMORY.md", ix))
-		why += fmt.Sprintf("Their %d index %s go with them. ", entries, plural(entries, "entry", "entries"))
+		why += fmt.Sprintf("Their %d index %s go with them. ", entries, model.Plural(entries, "entry", "entries"))
 	}
 	if left := s.d.ScanListed - len(cands) - len(s.byRule[RuleDuplicateMemory]) - len(pruned); left > model.RecallScanCap {
 		why += fmt.Sprintf("That leaves %d memory files: the other old ones were used, are new since the transcripts began, or are left to merges, so decide on them by hand. ", left)

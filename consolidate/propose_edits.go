@@ -96,9 +96,9 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 		}
 		n := len(secrets)
 		out = append(out, s.proposal(model.KindRedactSecret,
-			fmt.Sprintf("Redact %d %s in %s", n, plural(n, "secret", "secrets"), path),
+			fmt.Sprintf("Redact %d %s in %s", n, model.Plural(n, "secret", "secrets"), path),
 			fmt.Sprintf("%s holds %s. Memory is injected into every prompt and may be synced, so the %s %s replaced with [REDACTED] and nothing else changes. Rotate the %s too: it has been on disk, and in transcripts.%s",
-				path, listNames(kinds), plural(n, "secret", "secrets"), plural(n, "is", "are"), plural(n, "credential", "credentials"), kept),
+				path, listNames(kinds), model.Plural(n, "secret", "secrets"), model.Plural(n, "is", "are"), model.Plural(n, "credential", "credentials"), kept),
 			fixes,
 			[]model.Change{s.update(path, applyEdits(content, edits))}))
 	}
@@ -222,10 +222,10 @@ func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find fu
 		n := len(spans)
 		var title, why string
 		if kind == model.KindAbsolutizeDates {
-			title = fmt.Sprintf("Make %d relative %s absolute in %s", n, plural(n, "date", "dates"), path)
+			title = fmt.Sprintf("Make %d relative %s absolute in %s", n, model.Plural(n, "date", "dates"), path)
 			why = fmt.Sprintf("Read later, a relative date means nothing: counted from %s (%s), %s.", source, at.Format("2006-01-02"), strings.Join(lines, ", "))
 		} else {
-			title = fmt.Sprintf("Add the year to %d %s in %s", n, plural(n, "date", "dates"), path)
+			title = fmt.Sprintf("Add the year to %d %s in %s", n, model.Plural(n, "date", "dates"), path)
 			why = fmt.Sprintf("A date without a year turns ambiguous within months: written %s (%s), %s.", at.Format("2006-01-02"), source, strings.Join(lines, ", "))
 		}
 		if len(ambiguous) > 0 {

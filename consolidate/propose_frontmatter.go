@@ -67,7 +67,11 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		b.Write(bytes.TrimLeft(content, "\r\n"))
 		settle(RuleFrontmatterMissing)
 		settle(RuleFrontmatterIncomplete)
-		what = append(what, "it has no frontmatter, so a block with a name, a description drawn from its first line"+map[bool]string{true: " and the type its file name gives", false: ""}[typ != ""]+" goes on top")
+		typed := ""
+		if typ != "" {
+			typed = " and the type its file name gives"
+		}
+		what = append(what, "it has no frontmatter, so a block with a name, a description drawn from its first line"+typed+" goes on top")
 		return []byte(b.String()), what, fixes
 	case model.FMNotAtStart:
 		lines := splitKeep(content)
@@ -105,11 +109,11 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		}
 		if n > 0 && !doc.ClaudeSeesNone {
 			settle(RuleFrontmatterUnquoted)
-			what = append(what, fmt.Sprintf("%d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, plural(n, "value", "values"), plural(n, "is", "are")))
+			what = append(what, fmt.Sprintf("%d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, model.Plural(n, "value", "values"), model.Plural(n, "is", "are")))
 		}
 		if n > 0 && doc.ClaudeSeesNone {
 			// Settled only if Claude Code reads the result (checked below).
-			what = append(what, fmt.Sprintf("Claude Code could not parse the block at all, so it saw no name, description or type; %d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, plural(n, "value", "values"), plural(n, "is", "are")))
+			what = append(what, fmt.Sprintf("Claude Code could not parse the block at all, so it saw no name, description or type; %d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, model.Plural(n, "value", "values"), model.Plural(n, "is", "are")))
 		}
 	}
 	fm := doc.FM

@@ -244,7 +244,7 @@ func (s *dreamState) mergeGroup(g DupGroup, drop []string, flagged map[string][]
 
 	title := fmt.Sprintf("Merge %s into %s", listNames(drop), keep)
 	var why strings.Builder
-	fmt.Fprintf(&why, "Lint reports %s as %s of %s (%s). ", listNames(drop), plural(len(drop), "a duplicate", "duplicates"), keep, g.Reason)
+	fmt.Fprintf(&why, "Lint reports %s as %s of %s (%s). ", listNames(drop), model.Plural(len(drop), "a duplicate", "duplicates"), keep, g.Reason)
 	kept := "name and type"
 	if kdoc.FM.OriginSessionID != "" {
 		kept = "name, type and originSessionId"
@@ -256,13 +256,13 @@ func (s *dreamState) mergeGroup(g DupGroup, drop []string, flagged map[string][]
 	why.WriteString(". ")
 	if added > 0 {
 		fmt.Fprintf(&why, "What it lacks of %s (%s) is appended, under a line \"From %s (merged %s):\"%s, so no fact is lost. ",
-			listNames(contributors), plural(added, "one paragraph", strconv.Itoa(added)+" paragraphs"), contributors[0], s.opts.Now.Format("2006-01-02"),
-			plural(len(contributors), "", " and one per other file"))
+			listNames(contributors), model.Plural(added, "one paragraph", strconv.Itoa(added)+" paragraphs"), contributors[0], s.opts.Now.Format("2006-01-02"),
+			model.Plural(len(contributors), "", " and one per other file"))
 	}
 	if len(silent) > 0 {
 		fmt.Fprintf(&why, "Every line of %s is already in it. ", listNames(silent))
 	}
-	fmt.Fprintf(&why, "Then %s %s deleted", listNames(drop), plural(len(drop), "is", "are"))
+	fmt.Fprintf(&why, "Then %s %s deleted", listNames(drop), model.Plural(len(drop), "is", "are"))
 	var items []string
 	for _, p := range drop {
 		if s.docs[p].FM.Item.Present {
@@ -272,7 +272,7 @@ func (s *dreamState) mergeGroup(g DupGroup, drop []string, flagged map[string][]
 	if len(items) > 0 {
 		// Claude Code's record of the item (its id, consent, promotions)
 		// cannot be merged faithfully: it goes whole, into the journal.
-		its := map[bool]string{true: "its", false: "their"}[len(items) == 1]
+		its := model.Plural(len(items), "its", "their")
 		if len(items) == len(drop) {
 			fmt.Fprintf(&why, " with %s metadata.claudeCodeItem, kept whole in memtui's journal", its)
 		} else {
@@ -287,7 +287,7 @@ func (s *dreamState) mergeGroup(g DupGroup, drop []string, flagged map[string][]
 		if keepLinks > 0 {
 			files = append([]string{keep}, files...)
 		}
-		fmt.Fprintf(&why, "; [[links]] to the deleted %s in %s now name [[%s]]", plural(len(drop), "memory", "memories"), listNames(files), links.to)
+		fmt.Fprintf(&why, "; [[links]] to the deleted %s in %s now name [[%s]]", model.Plural(len(drop), "memory", "memories"), listNames(files), links.to)
 	}
 	why.WriteString(".")
 	return s.proposal(model.KindMerge, title, why.String(), fixes, changes, reads...), true
@@ -815,9 +815,9 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 			entries++
 		}
 	}
-	note := fmt.Sprintf("MEMORY.md keeps %s for %s", plural(entries, "one entry", strconv.Itoa(entries)+" entries"), keep)
+	note := fmt.Sprintf("MEMORY.md keeps %s for %s", model.Plural(entries, "one entry", strconv.Itoa(entries)+" entries"), keep)
 	if repointed > 0 {
-		note += fmt.Sprintf(" (%s repointed to it)", plural(repointed, "a reference", strconv.Itoa(repointed)+" references"))
+		note += fmt.Sprintf(" (%s repointed to it)", model.Plural(repointed, "a reference", strconv.Itoa(repointed)+" references"))
 	}
 	return ix.Bytes(), lines, note
 }

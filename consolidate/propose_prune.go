@@ -36,7 +36,7 @@ func proposePrunes(s *dreamState) []model.Proposal {
 		if ix, ok := s.content("MEMORY.md"); ok {
 			if after, n := dropEntries(ix, f.Path); n > 0 {
 				changes = append(changes, s.update("MEMORY.md", after))
-				why += fmt.Sprintf("; its %d index %s go%s with it", n, plural(n, "entry", "entries"), map[bool]string{true: "es", false: ""}[n == 1])
+				why += fmt.Sprintf("; its %d index %s go%s with it", n, model.Plural(n, "entry", "entries"), model.Plural(n, "es", ""))
 			}
 		}
 		kept := "It is kept in memtui's journal, so undo brings it back."

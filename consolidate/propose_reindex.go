@@ -1400,7 +1400,7 @@ func (r *reindexer) rationale(fixed []string, counts map[string]int, after *mode
 	}
 	if n := r.secretNames; n > 0 {
 		fmt.Fprintf(&b, " %s left out of the index: %s a secret, which an entry would write into MEMORY.md; rename %s first (see the secret %s).",
-			rxCapital(ixPlural(n, "file")), plural(n, "its name holds", "their names hold"), plural(n, "it", "them"), plural(n, "finding", "findings"))
+			rxCapital(ixPlural(n, "file")), model.Plural(n, "its name holds", "their names hold"), model.Plural(n, "it", "them"), model.Plural(n, "finding", "findings"))
 	}
 	if r.movedLines > 0 {
 		var ps []string

@@ -88,7 +88,7 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 	if len(writers) > 1 {
 		by = fmt.Sprintf("%d sessions", len(writers))
 	}
-	title := sc.MaskSecrets(fmt.Sprintf("Restore %d %s %s wrote to %s", n, plural(n, "line", "lines"), by, path))
+	title := sc.MaskSecrets(fmt.Sprintf("Restore %d %s %s wrote to %s", n, model.Plural(n, "line", "lines"), by, path))
 	rationale := strings.Join(why, " ") + " Each line goes back after the line it followed when it was written (else before the one it preceded); nothing else changes."
 	if replaced {
 		rationale = strings.Join(why, " ") + " A line whose older version (the one its writer replaced) is back in the file takes that version's place; each other line goes back after the line it followed when it was written (else before the one it preceded); nothing else changes."
@@ -126,7 +126,7 @@ func restoreReason(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 func describeLines(sc *SecretScanner, lines []string) string {
 	q := fmt.Sprintf("\"%s\"", shorten(maskedLine(sc, lines, 0), 80))
 	if len(lines) > 1 {
-		q += fmt.Sprintf(" and %d more %s", len(lines)-1, plural(len(lines)-1, "line", "lines"))
+		q += fmt.Sprintf(" and %d more %s", len(lines)-1, model.Plural(len(lines)-1, "line", "lines"))
 	}
 	return q
 }

@@ -142,11 +142,11 @@ func checkScan(s *dirState) {
 	}
 	fmt.Fprintf(&msg, " and offers only the newest %d (by mtime) to recall", model.RecallScanCap)
 	if len(past) > 0 {
-		fmt.Fprintf(&msg, "; %d %s never offered, newest first: %s", len(past), plural(len(past), "file here is", "files here are"), namedFiles(past))
+		fmt.Fprintf(&msg, "; %d %s never offered, newest first: %s", len(past), model.Plural(len(past), "file here is", "files here are"), namedFiles(past))
 	}
 	if len(tied) > 0 {
 		fmt.Fprintf(&msg, "; %s the mtime of the 200th place, so whether recall sees %s depends on the folder listing's order: %s",
-			plural(len(tied), "one file here shares", fmt.Sprintf("%d files here share", len(tied))), plural(len(tied), "it", "them"), namedFiles(tied))
+			model.Plural(len(tied), "one file here shares", fmt.Sprintf("%d files here share", len(tied))), model.Plural(len(tied), "it", "them"), namedFiles(tied))
 	}
 	msg.WriteString("; " + mode.recallNote())
 	s.report(RuleRecallCap, "", 0, msg.String(),

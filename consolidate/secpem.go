@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/memtui/memtui/model"
 )
 
 // Multi-line secrets: PEM private keys, and the lines they are made of.
@@ -347,7 +349,7 @@ func secPEMBlocks(out []Secret, r *secretRule, text string, hits []secHit) ([]Se
 // The markers hold only the label's letters, digits, spaces, '_' and '-'.
 func secPEMShort(text string, b secPEMBlock) string {
 	n := strings.Count(text[b.start:b.end], "\n") + 1
-	size := fmt.Sprintf("…(%d %s)", n, plural(n, "line", "lines"))
+	size := fmt.Sprintf("…(%d %s)", n, model.Plural(n, "line", "lines"))
 	if b.begin > b.start {
 		return text[b.start:b.begin] + size
 	}

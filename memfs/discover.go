@@ -369,7 +369,7 @@ func (d *discoverer) globalOverrides(configs []configDir, defaultBase string) []
 			}
 		}
 		if d.projectSet > 0 {
-			j.lower = append(j.lower, fmt.Sprintf("the local or project settings of %d %s", d.projectSet, plural(d.projectSet, "project", "projects")))
+			j.lower = append(j.lower, fmt.Sprintf("the local or project settings of %d %s", d.projectSet, model.Plural(d.projectSet, "project", "projects")))
 		}
 		dir, prob := judgeSetting(*v, j)
 		if prob != nil {

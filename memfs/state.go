@@ -8,6 +8,8 @@ import (
 	"runtime"
 
 	"github.com/adrg/xdg"
+
+	"github.com/memtui/memtui/model"
 )
 
 // StateDirs is where memtui keeps files of its own, never inside a memory
@@ -103,7 +105,7 @@ func TightenState(s StateDirs) []string {
 		})
 		if dirs+files > 0 {
 			notes = append(notes, fmt.Sprintf("made %s owner-only (%d %s, %d %s were readable by others)", root,
-				dirs, plural(dirs, "directory", "directories"), files, plural(files, "file", "files")))
+				dirs, model.Plural(dirs, "directory", "directories"), files, model.Plural(files, "file", "files")))
 		}
 	}
 	return notes
@@ -119,11 +121,4 @@ func tightenOne(p string, want fs.FileMode, n *int) {
 	if os.Chmod(p, want) == nil {
 		*n++
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

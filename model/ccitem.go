@@ -53,7 +53,7 @@ func (c ClaudeCodeItem) Summary() string {
 		parts = append(parts, strconv.Itoa(c.Promoted)+" promoted")
 	}
 	if c.IDs > 0 {
-		parts = append(parts, strconv.Itoa(c.IDs)+" "+map[bool]string{true: "id", false: "ids"}[c.IDs == 1])
+		parts = append(parts, strconv.Itoa(c.IDs)+" "+Plural(c.IDs, "id", "ids"))
 	}
 	if len(parts) == 0 && c.ID != "" {
 		parts = append(parts, "id "+c.ID)

@@ -214,7 +214,7 @@ func decode(d *Doc, block []byte) {
 		if fm, n, ok := claudeRetry(block); ok {
 			d.FM = fm
 			d.Status = FMTolerant
-			d.Problem = fmt.Sprintf("strict YAML fails (%s); Claude Code's retry, quoting %d %s, reads it", strictErr, n, map[bool]string{true: "value", false: "values"}[n == 1])
+			d.Problem = fmt.Sprintf("strict YAML fails (%s); Claude Code's retry, quoting %d %s, reads it", strictErr, n, Plural(n, "value", "values"))
 			return
 		}
 	}

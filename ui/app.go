@@ -895,7 +895,7 @@ func projectSummary(c *shared, pd *projectData) string {
 	var b strings.Builder
 	b.WriteString(safe.ShowLine(tilde(pd.p.Name(), c.home)) + "\n\n")
 	counts := projectFindingsCount(pd)
-	fmt.Fprintf(&b, "%d memories in %d %s · %d errors, %d warnings, %d info\n", pd.files, len(pd.dirs), plural(len(pd.dirs), "store", "stores"),
+	fmt.Fprintf(&b, "%d memories in %d %s · %d errors, %d warnings, %d info\n", pd.files, len(pd.dirs), model.Plural(len(pd.dirs), "store", "stores"),
 		counts[model.Error], counts[model.Warning], counts[model.Info])
 	if pd.p.Root == "" {
 		b.WriteString("\nNo transcript confirms this project's real path, so it is shown by its slug.\n")

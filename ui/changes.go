@@ -393,8 +393,8 @@ func (v *changesView) View() string {
 
 // statusLine counts the changes and says what the keys do.
 func (v *changesView) statusLine() string {
-	left := fmt.Sprintf("%d %s in %d %s since the last review", len(v.items), plural(len(v.items), "change", "changes"),
-		v.nproj, plural(v.nproj, "project", "projects"))
+	left := fmt.Sprintf("%d %s in %d %s since the last review", len(v.items), model.Plural(len(v.items), "change", "changes"),
+		v.nproj, model.Plural(v.nproj, "project", "projects"))
 	hint := "m file seen · M project reviewed · tab diff"
 	if v.c.readonly {
 		hint = "read-only: reviews are not recorded"

@@ -144,7 +144,7 @@ func (v *indexView) build() {
 		for _, ln := range strings.Split(ansi.Wrap(strings.TrimSpace(warning), max(v.w-5, 10), " "), "\n") {
 			rows = append(rows, st.Faint.Render("   │ ")+safe.ShowLine(ln))
 		}
-		rows = append(rows, "", st.Bold.Render(fmt.Sprintf("Never seen by the agent: %d %s", len(l.Dropped), plural(len(l.Dropped), "line", "lines"))))
+		rows = append(rows, "", st.Bold.Render(fmt.Sprintf("Never seen by the agent: %d %s", len(l.Dropped), model.Plural(len(l.Dropped), "line", "lines"))))
 		for _, n := range l.Dropped {
 			text := ""
 			if n-1 < len(fileLines) {
@@ -228,13 +228,6 @@ func (v *indexView) ShortHelp() []key.Binding {
 func (v *indexView) FullHelp() [][]key.Binding {
 	k := v.c.keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.EditIndex, k.Edit, k.Back}}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // shownLines masks the secrets in the whole of text and returns line i of

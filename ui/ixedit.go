@@ -317,7 +317,7 @@ func (v *ixEditView) demote() {
 	if at := v.ed.FindRow(p); at >= 0 {
 		v.cur = at
 	}
-	v.say("demoted %d %s to %s (written with MEMORY.md; %s undoes it)", len(sel), plural(len(sel), "entry", "entries"), p, v.c.keys.EditUndo.Help().Key)
+	v.say("demoted %d %s to %s (written with MEMORY.md; %s undoes it)", len(sel), model.Plural(len(sel), "entry", "entries"), p, v.c.keys.EditUndo.Help().Key)
 }
 
 // move shifts the row under the cursor, or the whole range when one is
@@ -352,7 +352,7 @@ func (v *ixEditView) aboveCut() {
 	}
 	v.cur = mv.Row
 	if n := len(mv.Pushed); n > 0 {
-		v.say("moved above the cut; %d %s that loaded now fall below it", n, plural(n, "row", "rows"))
+		v.say("moved above the cut; %d %s that loaded now fall below it", n, model.Plural(n, "row", "rows"))
 		return
 	}
 	v.say("moved above the cut")
@@ -411,7 +411,7 @@ func (v *ixEditView) shorten() {
 	case n == 0:
 		v.say("no hook is over %d characters", model.DefaultHookMax)
 	default:
-		v.say("shortened %d %s (one step: %s undoes it)", n, plural(n, "hook", "hooks"), v.c.keys.EditUndo.Help().Key)
+		v.say("shortened %d %s (one step: %s undoes it)", n, model.Plural(n, "hook", "hooks"), v.c.keys.EditUndo.Help().Key)
 	}
 }
 
@@ -791,7 +791,7 @@ func (v *ixEditView) View() string {
 func (v *ixEditView) orphanView(h int) string {
 	st := v.c.st
 	lines := []string{st.Bold.Render(fmt.Sprintf("Add an entry, below the selected row, for one of %d %s no row points at:",
-		len(v.orphans), plural(len(v.orphans), "file", "files")))}
+		len(v.orphans), model.Plural(len(v.orphans), "file", "files")))}
 	room := max(h-2, 1)
 	start := max(min(v.ocur-room/2, len(v.orphans)-room), 0)
 	for i := start; i < min(start+room, len(v.orphans)); i++ {
@@ -945,7 +945,7 @@ func (v *ixEditView) diffSummary() string {
 			del++
 		}
 	}
-	return fmt.Sprintf("Pending: %d %s added, %d removed.", add, plural(add, "line", "lines"), del)
+	return fmt.Sprintf("Pending: %d %s added, %d removed.", add, model.Plural(add, "line", "lines"), del)
 }
 
 // askWriteIndex asks to write the edited MEMORY.md through memfs.Apply: a
@@ -984,7 +984,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 	st := m.c.st
 	title := "Write MEMORY.md?"
 	if len(changes) > 1 {
-		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, plural(len(changes)-1, "file", "files"))
+		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, model.Plural(len(changes)-1, "file", "files"))
 	}
 	lines := append([]string{"", st.Bold.Render(safe.ShowLine(tilde(v.dd.d.Path, m.c.home)))}, files...)
 	m.dialog = &dialog{

@@ -533,8 +533,8 @@ func (v *proposalsView) statusLine() string {
 	case !v.computed:
 		left = "proposals are computed once the projects are read"
 	default:
-		left = fmt.Sprintf("%d %s in %d %s", len(v.items), plural(len(v.items), "proposal", "proposals"),
-			v.nproj, plural(v.nproj, "project", "projects"))
+		left = fmt.Sprintf("%d %s in %d %s", len(v.items), model.Plural(len(v.items), "proposal", "proposals"),
+			v.nproj, model.Plural(v.nproj, "project", "projects"))
 		if v.c.readonly {
 			left += " · read-only: nothing is written"
 		} else {

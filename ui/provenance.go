@@ -2,12 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"github.com/memtui/memtui/internal/report"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
@@ -43,14 +43,14 @@ func gateSummary(c *shared, dd *dirData) string {
 		last = "consolidated " + ago(c.clock(), g.LastConsolidated)
 	}
 	n := len(g.Sessions)
-	s := fmt.Sprintf("Dream: %s · %d %s since · ", last, n, plural(n, "session", "sessions"))
+	s := fmt.Sprintf("Dream: %s · %d %s since · ", last, n, model.Plural(n, "session", "sessions"))
 	switch {
 	case g.WouldFire():
 		return s + "due (both gates open)"
 	case !g.TimeOpen:
 		return s + fmt.Sprintf("not due for %s (%d h gate)", roundDur(left), g.MinHours)
 	}
-	return s + fmt.Sprintf("waiting for %d more %s (%d-session gate)", g.MinSessions-n, plural(g.MinSessions-n, "session", "sessions"), g.MinSessions)
+	return s + fmt.Sprintf("waiting for %d more %s (%d-session gate)", g.MinSessions-n, model.Plural(g.MinSessions-n, "session", "sessions"), g.MinSessions)
 }
 
 // gateCell is the dream gate in a list row's right column.
@@ -87,7 +87,7 @@ func heatSummary(c *shared, dd *dirData, path string) string {
 	if h.Uses() == 0 {
 		return "never read or recalled in the transcripts" + since
 	}
-	return fmt.Sprintf("%s in %d %s, last %s%s", consolidate.HeatCounts(h), h.Sessions, plural(h.Sessions, "session", "sessions"), ago(c.clock(), h.Last), since)
+	return fmt.Sprintf("%s in %d %s, last %s%s", consolidate.HeatCounts(h), h.Sessions, model.Plural(h.Sessions, "session", "sessions"), ago(c.clock(), h.Last), since)
 }
 
 // heatCell is a memory's use count in a list row ("12×"); "" before the
@@ -112,7 +112,7 @@ func provenanceLines(c *shared, dd *dirData, path, origin string) (written []str
 		written = append(written, consolidate.WriterLabel(ws[i], dd.log))
 	}
 	if n := len(ws) - most; n > 0 {
-		written = append(written, fmt.Sprintf("+%d earlier %s", n, plural(n, "write", "writes")))
+		written = append(written, fmt.Sprintf("+%d earlier %s", n, model.Plural(n, "write", "writes")))
 	}
 	if len(ws) == 0 {
 		written = append(written, "no write recorded in the transcripts")
@@ -149,7 +149,7 @@ func logNote(pd *projectData) string {
 	if l.Files == 0 {
 		return "No session transcripts: provenance, use and lost updates are unknown."
 	}
-	note := fmt.Sprintf("%d %s (%s), %d memory writes recorded", l.Files, plural(l.Files, "transcript", "transcripts"),
+	note := fmt.Sprintf("%d %s (%s), %d memory writes recorded", l.Files, model.Plural(l.Files, "transcript", "transcripts"),
 		model.FormatFileSize(int(min(l.Bytes, 1<<62))), len(l.Writes))
 	if !l.Oldest.IsZero() {
 		note += ", since " + l.Oldest.Local().Format("2006-01-02")
@@ -175,7 +175,7 @@ func problemLines(c *shared, l *model.TranscriptLog, tdir string, most int) []st
 		return nil
 	}
 	n := len(l.Problems)
-	lines := []string{fmt.Sprintf("%d %s reading the transcripts (provenance and use may miss what they hold):", n, plural(n, "problem", "problems"))}
+	lines := []string{fmt.Sprintf("%d %s reading the transcripts (provenance and use may miss what they hold):", n, model.Plural(n, "problem", "problems"))}
 	for _, pr := range l.Problems[:min(n, most)] {
 		where := tilde(pr.Transcript, c.home)
 		if tdir != "" {

@@ -12,6 +12,8 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/themes"
+
+	"github.com/memtui/memtui/model"
 )
 
 // Layout thresholds: three panes side by side from wideWidth columns, two
@@ -285,7 +287,7 @@ func (m *Model) titleBar() string {
 	}
 	if n := m.problems; n > 0 && !m.loading {
 		// Where they are: each project's summary and MEMORY.md preview.
-		right += fmt.Sprintf(" · %d transcript %s", n, plural(n, "problem", "problems"))
+		right += fmt.Sprintf(" · %d transcript %s", n, model.Plural(n, "problem", "problems"))
 	}
 	// The Claude Code versions: said once, however many sessions, in the
 	// first form that fits beside the tabs (none at 80 columns); memtui

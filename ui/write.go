@@ -137,8 +137,8 @@ func (m *Model) startWrite() tea.Cmd {
 	}
 	m.dialog = &dialog{
 		kind: dlgWrite,
-		title: fmt.Sprintf("Write %d %s (%d %s) to %d memory %s?", n, plural(n, "proposal", "proposals"),
-			files, plural(files, "file", "files"), len(jobs), plural(len(jobs), "directory", "directories")),
+		title: fmt.Sprintf("Write %d %s (%d %s) to %d memory %s?", n, model.Plural(n, "proposal", "proposals"),
+			files, model.Plural(files, "file", "files"), len(jobs), model.Plural(len(jobs), "directory", "directories")),
 		lines: lines,
 		hint:  "y write · m write and mark the store consolidated (postpones Claude Code's autoDream a day) · any other key cancels",
 		jobs:  jobs,

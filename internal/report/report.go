@@ -354,9 +354,4 @@ func group(fs []model.Finding) []projectGroup {
 }
 
 // Plural picks the word for n of something.
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+func Plural(n int, one, many string) string { return model.Plural(n, one, many) }
