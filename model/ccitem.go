@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"gopkg.in/yaml.v3"
 )
@@ -109,7 +109,7 @@ func itemFromNode(n *yaml.Node) ClaudeCodeItem {
 	}
 	oneOf := func(k string, v *yaml.Node, allowed ...string) string {
 		s, ok := str(k, v)
-		if ok && !contains(allowed, s) {
+		if ok && !slices.Contains(allowed, s) {
 			fail("%s %q is not one of %s", k, s, strings.Join(allowed, ", "))
 		}
 		return s
@@ -173,7 +173,7 @@ func itemFromNode(n *yaml.Node) ClaudeCodeItem {
 					rv := itemDeref(r.Content[j+1])
 					switch r.Content[j].Value {
 					case "account_path":
-						if s, ok := str("promoted.account_path", rv); ok && (s == "" || utf16Len(s) > 1024) {
+						if s, ok := str("promoted.account_path", rv); ok && (s == "" || utf16Units([]byte(s)) > 1024) {
 							fail("promoted.account_path is not 1 to 1,024 characters")
 						}
 					case "line_hash":
@@ -209,32 +209,9 @@ func itemDeref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// utf16Len is the length of s in UTF-16 code units, as JavaScript counts a
-// string's length.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if k := utf16.RuneLen(r); k > 0 {
-			n += k
-		} else {
-			n++ // (cannot happen: ranging a string yields valid runes or U+FFFD)
-		}
-	}
-	return n
-}
-
 // UTF16Len is the length of s in UTF-16 code units: how Claude Code counts
 // a description's characters.
-func UTF16Len(s string) int { return utf16Len(s) }
+func UTF16Len(s string) int { return utf16Units([]byte(s)) }
 
 // ItemSpans returns the byte ranges of content that hold a claudeCodeItem
 // block: the key's line and every line that belongs to its value (more

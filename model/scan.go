@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf16"
 )
 
 // This file is Claude Code's memory scan as 2.1.332 does it (facts doc 2.1
@@ -246,7 +245,7 @@ func firstBodyLine(body []byte) string {
 		units := 0
 		for i, r := range l {
 			n := 1
-			if utf16.IsSurrogate(r) || r > 0xFFFF {
+			if r > 0xFFFF { // ranging a string never yields a lone surrogate
 				n = 2
 			}
 			if units+n > 120 {
