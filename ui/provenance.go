@@ -205,7 +205,8 @@ func (m *Model) countProblems() {
 	}
 	m.problems = len(report.TranscriptProblems(ps))
 	m.versions = nil
-	if v := report.ClaudeCodeVersions(ps); v.Short() != "" {
-		m.versions = []string{v.Short(), v.Compact()}
+	v := report.ClaudeCodeVersions(ps)
+	if short := v.Short(); short != "" {
+		m.versions = []string{short, v.Compact()}
 	}
 }

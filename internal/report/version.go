@@ -2,10 +2,13 @@ package report
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/lipgloss/v2"
@@ -60,7 +63,7 @@ func ClaudeCodeVersions(ps []*model.Project) VersionNotice {
 			if s == nil || s.Version == "" {
 				continue
 			}
-			v, err := goversion.NewVersion(s.Version)
+			v, err := parseVersion(s.Version)
 			if err != nil {
 				continue
 			}
@@ -195,3 +198,38 @@ func Version(w io.Writer, n VersionNotice, st lipgloss.Style, home string) error
 	bw.WriteString(paint.New(st).Paint(line) + "\n")
 	return bw.Flush()
 }
+
+// parsed holds the versions parsed so far: a TUI recounts the notice each
+// time a project's log arrives, over every session of every project, and
+// the strings are a few dozen distinct ones (parsing is a regex match).
+var (
+	parsed  sync.Map // string -> *goversion.Version (nil: not a version)
+	nParsed atomic.Int32
+)
+
+// remember keeps v for s, up to a bound: a hostile tree's distinct
+// strings must not grow the memo without end.
+func remember(s string, v *goversion.Version) {
+	if len(s) <= 64 && nParsed.Add(1) <= 4096 {
+		parsed.Store(s, v)
+	}
+}
+
+// parseVersion is goversion.NewVersion, once per distinct string.
+func parseVersion(s string) (*goversion.Version, error) {
+	if v, ok := parsed.Load(s); ok {
+		if v.(*goversion.Version) == nil {
+			return nil, errNotVersion
+		}
+		return v.(*goversion.Version), nil
+	}
+	v, err := goversion.NewVersion(s)
+	if err != nil {
+		remember(s, nil)
+		return nil, err
+	}
+	remember(s, v)
+	return v, nil
+}
+
+var errNotVersion = errors.New("not a version")
