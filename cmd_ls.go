@@ -24,10 +24,6 @@ type lsFlags struct {
 	json bool
 }
 
-// recallCapBytes is how much of a recalled memory reaches the agent
-// (facts 4.2): the size column measures against it.
-const recallCapBytes = 4096
-
 func newLsCmd(g *globals, stdout, stderr io.Writer) *cobra.Command {
 	var lf lsFlags
 	c := &cobra.Command{
@@ -57,15 +53,12 @@ hardlinked (refused in project and local agent memory).`,
 // lsEntry is one memory file as `ls` prints it. Every text is as read:
 // the printers make it safe.
 type lsEntry struct {
-	dir                    *model.MemoryDir
 	file                   string
-	store                  string
 	typ, name, description string
 	modified               time.Time
 	modifiedFrom           string // "metadata", "mtime" or "" when unknown
 	bytes                  int64
 	reason                 model.ScanReason
-	why                    string
 }
 
 // lsDir is one memory directory's entries.
@@ -109,8 +102,8 @@ func lsEntries(d *model.MemoryDir, stores model.MemoryStores) []lsEntry {
 	for _, f := range d.Files {
 		doc := model.ParseDoc(f.Content)
 		typ, name, desc := model.ScanFields(doc, f.Content, stores.Set)
-		e := lsEntry{dir: d, file: f.Path, store: d.Kind.String(), typ: string(typ), name: name, description: desc,
-			modified: f.ModTime, modifiedFrom: "mtime", bytes: f.Size, reason: f.Scan, why: f.ScanWhy}
+		e := lsEntry{file: f.Path, typ: string(typ), name: name, description: desc,
+			modified: f.ModTime, modifiedFrom: "mtime", bytes: f.Size, reason: f.Scan}
 		if !doc.FM.ModifiedTime.IsZero() && (doc.Status == model.FMOK || doc.Status == model.FMTolerant) {
 			e.modified, e.modifiedFrom = doc.FM.ModifiedTime, "metadata"
 		}
@@ -133,7 +126,7 @@ func lsEntries(d *model.MemoryDir, stores model.MemoryStores) []lsEntry {
 			reason = model.ScanExcluded
 		}
 		seen[p.Path] = true
-		out = append(out, lsEntry{dir: d, file: p.Path, store: d.Kind.String(), reason: reason, why: p.Detail})
+		out = append(out, lsEntry{file: p.Path, reason: reason})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].file < out[j].file })
 	return out
@@ -174,7 +167,7 @@ func lsJSON(w io.Writer, dirs []lsDir) error {
 	m := func(s string) string { return safe.Mask(nil, s) }
 	for _, ld := range dirs {
 		for _, e := range ld.entries {
-			mj := memJSON{MemoryDir: m(ld.dir.Path), File: m(e.file), Store: e.store, Name: m(e.name), Description: m(e.description),
+			mj := memJSON{MemoryDir: m(ld.dir.Path), File: m(e.file), Store: ld.dir.Kind.String(), Name: m(e.name), Description: m(e.description),
 				Type: e.typ, Modified: rfc3339(e.modified), ModifiedFrom: e.modifiedFrom, Bytes: e.bytes, Reason: string(e.reason)}
 			if in, known := e.reason.InScan(); known {
 				mj.InScan = &in
@@ -261,7 +254,7 @@ func lsSize(n int64) string {
 	if n < 1000 {
 		s = fmt.Sprintf("%dB/4K", n)
 	}
-	if n > recallCapBytes {
+	if n > model.RecallMaxBytes {
 		s += " cut"
 	}
 	return s

@@ -24,8 +24,8 @@ import (
 // over 1 is over the cap, from 0.8 it is near. The target Claude Code asks
 // for is 70% of the cap.
 const (
-	recallMaxBytes = 4096
-	recallMaxLines = 200
+	recallMaxBytes = model.RecallMaxBytes
+	recallMaxLines = model.RecallMaxLines
 )
 
 // checkRecall reports a file over the recall cap (recall-truncated, an

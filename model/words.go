@@ -8,3 +8,10 @@ func Plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// The recall cap (facts 3.3, 4.2): recall shows a memory's first 4,096
+// UTF-8 bytes or 200 lines.
+const (
+	RecallMaxBytes = 4096
+	RecallMaxLines = 200
+)
