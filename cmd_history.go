@@ -136,16 +136,6 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 	return historyText(w, dirs, probs, st, g.getenv("HOME"))
 }
 
-// dropContent lets go of the text of d's files.
-func dropContent(d *model.MemoryDir) {
-	if d.Index != nil {
-		d.Index.Content = nil
-	}
-	for _, f := range d.Files {
-		f.Content = nil
-	}
-}
-
 // keepFiles keeps the files that one of args names (relative to dir, or
 // absolute), marking in matched the args that named one.
 func keepFiles(fs []consolidate.FileHistory, dir string, args []string, matched []bool) []consolidate.FileHistory {
@@ -335,18 +325,4 @@ func rfc3339(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339Nano)
-}
-
-// projectHeading starts a project's block in a per-directory listing
-// (history, ls): its name on a line of its own, after a blank line when
-// another project's block came before. last is the project written last.
-func projectHeading(bw *bufio.Writer, p *model.Project, last **model.Project, proj paint.Painter, home string) {
-	if p == *last {
-		return
-	}
-	if *last != nil {
-		bw.WriteString("\n")
-	}
-	*last = p
-	bw.WriteString(proj.Paint(safe.ShowLine(report.Tilde(p.Name(), home))) + "\n")
 }

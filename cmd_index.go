@@ -116,29 +116,28 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	home := g.getenv("HOME")
 	checked, cut, skipped := 0, 0, 0
 	indexes := []indexJSON{}
-	for _, p := range s.scan.Projects {
-		for _, d := range p.Dirs {
-			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
-				return err
-			}
-			if d.Index == nil {
-				continue
-			}
-			checked++
-			l := model.SimulateLoadMode(d.Index.Content, d.Kind.LoadMode())
-			switch {
-			case l.TooLarge:
-				skipped++
-			case l.Truncated():
-				cut++
-			}
-			if xf.json {
-				indexes = append(indexes, indexOf(d, &l))
-			} else {
-				printIndex(stdout, d, &l, home)
-			}
-			dropContent(d) // the next directory need not wait for this one's text
+	err = s.eachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
+		if d.Index == nil {
+			return nil
 		}
+		checked++
+		l := model.SimulateLoadMode(d.Index.Content, d.Kind.LoadMode())
+		switch {
+		case l.TooLarge:
+			skipped++
+		case l.Truncated():
+			cut++
+		}
+		if xf.json {
+			indexes = append(indexes, indexOf(d, &l))
+		} else {
+			printIndex(stdout, d, &l, home)
+		}
+		dropContent(d) // the next directory need not wait for this one's text
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if cut+skipped > 0 {
 		g.exit = exitFindings
@@ -196,19 +195,18 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 		ed *model.IndexEditor
 	}
 	var hits []hit
-	for _, p := range s.scan.Projects {
-		for _, d := range p.Dirs {
-			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
-				return err
-			}
-			if d.Index == nil || d.Index.Truncated {
-				continue
-			}
-			ed := model.NewIndexEditorMode(d.Index.Content, d.Kind.LoadMode())
-			if ed.FindRow(target) >= 0 {
-				hits = append(hits, hit{d, ed})
-			}
+	err := s.eachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
+		if d.Index == nil || d.Index.Truncated {
+			return nil
 		}
+		ed := model.NewIndexEditorMode(d.Index.Content, d.Kind.LoadMode())
+		if ed.FindRow(target) >= 0 {
+			hits = append(hits, hit{d, ed})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	switch len(hits) {
 	case 0:

@@ -15,7 +15,6 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -75,14 +74,13 @@ func runLs(ctx context.Context, g *globals, lf lsFlags, stdout, stderr io.Writer
 	}
 	stores := model.ParseMemoryStores(g.getenv("CLAUDE_MEMORY_STORES"))
 	var dirs []lsDir
-	for _, p := range s.scan.Projects {
-		for _, d := range p.Dirs {
-			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
-				return err
-			}
-			dirs = append(dirs, lsDir{project: p, dir: d, entries: lsEntries(d, stores)})
-			dropContent(d)
-		}
+	err = s.eachLoadedDir(ctx, func(p *model.Project, d *model.MemoryDir) error {
+		dirs = append(dirs, lsDir{project: p, dir: d, entries: lsEntries(d, stores)})
+		dropContent(d)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if lf.json {
 		return lsJSON(stdout, dirs)
