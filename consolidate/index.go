@@ -793,7 +793,7 @@ func (c *indexChecker) hasContent(from, to int) bool {
 // checkOrphans reports topic files nothing in the index reaches.
 func (c *indexChecker) checkOrphans() {
 	reached := c.reached()
-	note := ModeOf(c.s.project, c.s.dir).indexNote()
+	note := c.s.mode().indexNote()
 	for _, f := range c.s.files {
 		if indexExempt(f.f) || reached[f] {
 			continue

@@ -325,14 +325,18 @@ func lineStarts(s string) []int {
 
 // dirState carries one directory through the checks.
 type dirState struct {
-	opts     Options
-	project  *model.Project
-	dir      *model.MemoryDir
-	files    []*fileState // topic files, sorted by path
-	byPath   map[string]*fileState
-	index    *fileState // MEMORY.md, nil when absent
-	ignored  map[string]bool
-	findings []model.Finding
+	opts    Options
+	project *model.Project
+	dir     *model.MemoryDir
+	files   []*fileState // topic files, sorted by path
+	byPath  map[string]*fileState
+	index   *fileState // MEMORY.md, nil when absent
+	ignored map[string]bool
+	// memMode is ModeOf(project, dir), worked out on first use (memMode()):
+	// it walks every observation of the project's log.
+	memMode    MemoryMode
+	memModeSet bool
+	findings   []model.Finding
 	// lost is what the lost-update check found, kept for the restore-lost
 	// proposer (the analysis is the costly part of both).
 	lost []Lost
@@ -520,4 +524,13 @@ func configFindings(ps []model.ConfigProblem) []model.Finding {
 		})
 	}
 	return out
+}
+
+// mode is which mode the project's transcripts show for the directory
+// (ModeOf), worked out once for all the checks that ask.
+func (s *dirState) mode() MemoryMode {
+	if !s.memModeSet {
+		s.memMode, s.memModeSet = ModeOf(s.project, s.dir), true
+	}
+	return s.memMode
 }

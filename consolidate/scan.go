@@ -109,7 +109,7 @@ const maxNamed = 20
 // the directory, naming them newest first) and the files the scan skips
 // that look like memories.
 func checkScan(s *dirState) {
-	mode := ModeOf(s.project, s.dir)
+	mode := s.mode()
 	var past, tied []*fileState
 	for _, fs := range s.files {
 		switch fs.f.Scan {
