@@ -89,9 +89,8 @@ func itemFromNode(n *yaml.Node) ClaudeCodeItem {
 	n = itemDeref(n)
 	c := ClaudeCodeItem{Present: true}
 	if n.Kind != yaml.MappingNode {
-		if n.Kind == yaml.ScalarNode {
-			return itemScalar(scalarString(n))
-		}
+		// (A scalar never gets here: fromNode hands it to setMeta or
+		// setTop, which read it through itemScalar.)
 		c.Problem = "it is not a map"
 		return c
 	}
