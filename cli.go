@@ -30,16 +30,6 @@ func (s *session) eachLoadedDir(ctx context.Context, fn func(p *model.Project, d
 	return nil
 }
 
-// dropContent lets go of the text of d's files.
-func dropContent(d *model.MemoryDir) {
-	if d.Index != nil {
-		d.Index.Content = nil
-	}
-	for _, f := range d.Files {
-		f.Content = nil
-	}
-}
-
 // projectHeading starts a project's block in a per-directory listing
 // (history, ls): its name on a line of its own, after a blank line when
 // another project's block came before. last is the project written last.

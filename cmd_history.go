@@ -103,7 +103,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 			fs := consolidate.History(d, p.Log)
 			// Only the names were needed: the text goes, so a large tree is
 			// not held whole until the end.
-			dropContent(d)
+			d.DropContent()
 			if len(args) > 0 {
 				fs = keepFiles(fs, d.Path, args, matched)
 			}

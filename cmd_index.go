@@ -78,13 +78,37 @@ type indexJSON struct {
 	Warning    string `json:"warning"`
 }
 
+// dirIndex is one index file of a memory dir: its MEMORY.md, or a
+// memory store's index (store set).
+type dirIndex struct {
+	file  *model.File
+	store *model.Store
+}
+
+// dirIndexes are d's index files: MEMORY.md first, then the indexes of the
+// memory stores mounted in it (a team dir's team/<mount>/<promptIndex>,
+// the user store's promptIndex). Claude Code's path for a store's index
+// was not traced (facts 7.1, "store code"): memtui measures it with the
+// MEMORY.md pipeline, the best it knows.
+func dirIndexes(d *model.MemoryDir) []dirIndex {
+	var out []dirIndex
+	if d.Index != nil {
+		out = append(out, dirIndex{file: d.Index})
+	}
+	for i := range d.StoreIndexes {
+		si := &d.StoreIndexes[i]
+		out = append(out, dirIndex{file: si.File, store: &si.Store})
+	}
+	return out
+}
+
 // indexOf is one loaded index for index --json, secrets masked (the
 // counts are of the real text).
-func indexOf(d *model.MemoryDir, l *model.Load) indexJSON {
+func indexOf(d *model.MemoryDir, f *model.File, l *model.Load) indexJSON {
 	text, warning := safe.LoadText(l)
 	return indexJSON{
 		MemoryDir:        safe.Mask(nil, d.Path),
-		File:             safe.Mask(nil, d.Index.Path),
+		File:             safe.Mask(nil, f.Path),
 		Loaded:           !l.TooLarge,
 		Lines:            l.LineCount,
 		Units:            l.Units,
@@ -117,23 +141,22 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	checked, cut, skipped := 0, 0, 0
 	indexes := []indexJSON{}
 	err = s.eachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
-		if d.Index == nil {
-			return nil
+		for _, ix := range dirIndexes(d) {
+			checked++
+			l := model.SimulateLoadMode(ix.file.Content, d.Kind.LoadMode())
+			switch {
+			case l.TooLarge:
+				skipped++
+			case l.Truncated():
+				cut++
+			}
+			if xf.json {
+				indexes = append(indexes, indexOf(d, ix.file, &l))
+			} else {
+				printIndex(stdout, d, ix, &l, home)
+			}
 		}
-		checked++
-		l := model.SimulateLoadMode(d.Index.Content, d.Kind.LoadMode())
-		switch {
-		case l.TooLarge:
-			skipped++
-		case l.Truncated():
-			cut++
-		}
-		if xf.json {
-			indexes = append(indexes, indexOf(d, &l))
-		} else {
-			printIndex(stdout, d, &l, home)
-		}
-		dropContent(d) // the next directory need not wait for this one's text
+		d.DropContent() // the next directory need not wait for this one's text
 		return nil
 	})
 	if err != nil {
@@ -162,16 +185,21 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 
 // printIndex is one index in the text report: its path, its budget and
 // state, and the warning Claude Code appends.
-func printIndex(w io.Writer, d *model.MemoryDir, l *model.Load, home string) {
-	path := safe.ShowLine(report.Tilde(filepath.Join(d.Path, d.Index.Path), home))
-	if l.Mode == model.LoadAgent {
+func printIndex(w io.Writer, d *model.MemoryDir, ix dirIndex, l *model.Load, home string) {
+	path := safe.ShowLine(report.Tilde(filepath.Join(d.Path, ix.file.Path), home))
+	size := max(ix.file.Size, int64(len(ix.file.Content)))
+	switch {
+	case l.Mode == model.LoadAgent:
 		path += " (a subagent's: loaded raw, nothing stripped)"
+	case ix.store != nil:
+		path += " (the index of the " + safe.ShowLine(ix.store.Label()) + "; measured as Claude Code loads MEMORY.md)"
 	}
 	if l.TooLarge {
 		fmt.Fprintf(w, "%s\n  %d bytes: NOT LOADED: over the %d bytes Claude Code reads of an index, so the agent gets none of it, and no warning\n",
-			path, max(d.Index.Size, int64(len(d.Index.Content))), model.IndexMaxReadBytes)
+			path, size, model.IndexMaxReadBytes)
 		return
 	}
+
 	state := "loads whole"
 	switch {
 	case l.Truncated():
@@ -181,6 +209,9 @@ func printIndex(w io.Writer, d *model.MemoryDir, l *model.Load, home string) {
 	}
 	fmt.Fprintf(w, "%s\n  %d/%d lines (%.0f%%), %d/%d UTF-16 units (%.0f%%): %s\n", path,
 		l.LineCount, model.IndexMaxLines, l.LinePercent(), l.Units, model.IndexMaxUnits, l.UnitPercent(), state)
+	if ix.store != nil && ix.store.PromptIndexMaxBytes > 0 && size > ix.store.PromptIndexMaxBytes {
+		fmt.Fprintf(w, "  %d bytes: over the %d bytes the store's promptIndexMaxBytes allows\n", size, ix.store.PromptIndexMaxBytes)
+	}
 	if _, warning := safe.LoadText(l); warning != "" {
 		fmt.Fprintf(w, "  Claude Code appends: %s\n", safe.ShowLine(warning))
 	}

@@ -190,3 +190,71 @@ func mustRead(t *testing.T, p string) []byte {
 	}
 	return b
 }
+
+// TestIndexStores: with CLAUDE_MEMORY_STORES, index lists each mounted
+// team store's index (file relative to the team dir) and the user store's
+// promptIndex, measured like MEMORY.md; a legacy team/MEMORY.md is no
+// index, and without the variable neither is team/web/MEMORY.md.
+func TestIndexStores(t *testing.T) {
+	cfg := t.TempDir()
+	mem := filepath.Join(cfg, "projects", "-work-acme", "memory")
+	for p, body := range map[string]string{
+		"MEMORY.md":          "- [A](a.md) — a\n",
+		"a.md":               "a\n",
+		"notes/INDEX.md":     "- [A](../a.md) — mine\n",
+		"team/MEMORY.md":     "- [Old](old.md) — from the 2.1.88 days\n",
+		"team/web/MEMORY.md": strings.Repeat("- [W](w.md) — web\n", 210),
+		"team/web/w.md":      "w\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(mem, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mem, p), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stores := `[{"path":"org/web","scope":"team","promptIndexMaxBytes":1000},{"path":"me","scope":"user","promptIndex":"notes/INDEX.md"}]`
+	indexes := func(vars ...string) map[string]map[string]any {
+		t.Helper()
+		code, stdout, stderr := runCLI(t, env(append([]string{"HOME", t.TempDir()}, vars...)...), "--config-dir", cfg, "index", "--json")
+		if code == exitUsage {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var out struct{ Indexes []map[string]any }
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]map[string]any{}
+		for _, ix := range out.Indexes {
+			rel, _ := filepath.Rel(mem, filepath.Join(ix["memory_dir"].(string), ix["file"].(string)))
+			m[filepath.ToSlash(rel)] = ix
+		}
+		return m
+	}
+	got := indexes("CLAUDE_MEMORY_STORES", stores)
+	if keys := slices.Sorted(mapKeys(got)); !reflect.DeepEqual(keys, []string{"MEMORY.md", "notes/INDEX.md", "team/web/MEMORY.md"}) {
+		t.Fatalf("indexes with stores: %v", keys)
+	}
+	web := got["team/web/MEMORY.md"]
+	if web["memory_dir"] != filepath.Join(mem, "team") || web["file"] != "web/MEMORY.md" || web["lines"] != 210.0 || web["truncated_by_lines"] != true ||
+		!strings.Contains(web["warning"].(string), "10 of 210 lines were cut off") {
+		t.Errorf("team store index: %v", web)
+	}
+	if got["notes/INDEX.md"]["loaded_text"] != "- [A](../a.md) — mine" {
+		t.Errorf("user store index: %v", got["notes/INDEX.md"])
+	}
+	if got := indexes(); len(got) != 1 || got["MEMORY.md"] == nil {
+		t.Errorf("without stores only MEMORY.md is an index: %v", slices.Sorted(mapKeys(got)))
+	}
+
+	code, stdout, _ := runCLI(t, env("HOME", t.TempDir(), "CLAUDE_MEMORY_STORES", stores), "--config-dir", cfg, "index")
+	for _, want := range []string{
+		"team/web/MEMORY.md (the index of the team store web; measured as Claude Code loads MEMORY.md)\n  210/200 lines",
+		"over the 1000 bytes the store's promptIndexMaxBytes allows",
+		"3 indexes checked, 1 cut off.",
+	} {
+		if code != exitFindings || !strings.Contains(stdout, want) {
+			t.Errorf("index text (exit %d) lacks %q:\n%s", code, want, stdout)
+		}
+	}
+}

@@ -79,7 +79,7 @@ func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
 		}
 		results[i] = ProposeDir(j.p, j.d, opts)
 		if opts.DropContent {
-			dropContent(j.d)
+			j.d.DropContent()
 		}
 	})
 	var out []model.Proposal

@@ -30,7 +30,12 @@ const (
 // files the index never reaches.
 func checkIndex(s *dirState) {
 	if s.index == nil {
-		checkIndexMissing(s)
+		// A team dir has no index of its own in 2.1.332: its stores'
+		// indexes are team/<mount>/<promptIndex> (facts 7.1), and
+		// Claude Code writes none for it.
+		if s.dir.Kind != model.DirTeam {
+			checkIndexMissing(s)
+		}
 		return
 	}
 	ix := model.ParseIndexText(s.index.text) // shares the text newFileState already made

@@ -129,7 +129,7 @@ func orientJob(p *model.Project, d *model.MemoryDir, opts Options) []model.Findi
 	}
 	out := OrientDir(p, d, opts)
 	if opts.DropContent {
-		dropContent(d)
+		d.DropContent()
 	}
 	return out
 }
@@ -151,17 +151,6 @@ func dirJobs(scan *model.Scan, keep func(*model.MemoryDir) bool) []dirJob {
 		}
 	}
 	return jobs
-}
-
-// dropContent frees a checked directory's file contents (DropContent), so
-// a run over the whole tree holds one directory per worker in memory.
-func dropContent(d *model.MemoryDir) {
-	for _, f := range d.Files {
-		f.Content = nil
-	}
-	if d.Index != nil {
-		d.Index.Content = nil
-	}
 }
 
 // OrientDir runs every check over one memory directory.

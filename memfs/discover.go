@@ -193,6 +193,15 @@ func (d *discoverer) run(ctx context.Context) (*model.Scan, error) {
 		}
 		return a.Slug < b.Slug
 	})
+	if ms := model.ParseMemoryStores(d.opts.Getenv(envMemoryStores)); ms.Err != "" {
+		// Claude Code refuses the value too: it mounts no store, and
+		// the sessions still run in recall mode (facts 7.1, 4.2).
+		d.problems = append(d.problems, model.ConfigProblem{
+			Kind: model.SettingsInvalid, Source: envMemoryStores, Detail: ms.Err +
+				"; Claude Code mounts no memory store with this value (no team/<mount>/ is scanned), yet a non-empty value still turns recall mode on",
+			Suggestion: `Fix the variable: a JSON array of store paths or {"path", "scope", "mount", …} objects, each team mount once, at most one "user" store`,
+		})
+	}
 	for _, cp := range d.problems {
 		if cp.Project == "" || kept[cp.Project] {
 			scan.Config = append(scan.Config, cp)

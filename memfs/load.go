@@ -155,14 +155,15 @@ func policyOf(k model.DirKind) scanPolicy {
 
 // readJob is one file to read, and then its result.
 type readJob struct {
-	rel     string // slash path relative to the memory dir
-	scanRel string // the same relative to the scan root (a team dir's parent)
-	dir     string // resolved directory holding the file (no symlinks in it)
-	name    string // the file's name in dir
-	index   bool   // the top-level MEMORY.md
-	link    string // the link it was reached through, relative to the memory dir
-	ok      bool   // file holds what was read
-	nlink   uint64 // hard links, as read
+	rel     string       // slash path relative to the memory dir
+	scanRel string       // the same relative to the scan root (a team dir's parent)
+	dir     string       // resolved directory holding the file (no symlinks in it)
+	name    string       // the file's name in dir
+	index   bool         // the top-level MEMORY.md
+	store   *model.Store // set for a store's index file (read like MEMORY.md)
+	link    string       // the link it was reached through, relative to the memory dir
+	ok      bool         // file holds what was read
+	nlink   uint64       // hard links, as read
 	file    model.File
 	prob    *model.Problem
 }
@@ -332,6 +333,17 @@ func (dl *dirLoad) ownRel(rel string) string {
 	return strings.TrimPrefix(rel, dl.prefix)
 }
 
+// role is what the *.md file at rel (relative to the scan root) is to
+// Claude Code's scan (facts §2.1): in an auto-memory dir the stores decide
+// (model.MemoryStores.Role); agent memory knows no stores, only that
+// MEMORY.md is not a memory at any depth.
+func (dl *dirLoad) role(rel string) (model.PathRole, *model.Store) {
+	if dl.policy.exclusions {
+		return dl.stores.Role(rel)
+	}
+	return model.MemoryStores{}.Role(rel)
+}
+
 // pendingLink is a symlink the walk met, to follow once the real tree is
 // walked.
 type pendingLink struct {
@@ -437,14 +449,23 @@ func (dl *dirLoad) walk(rel, abs string, own bool, via string, depth int) {
 			}
 			subdirs = append(subdirs, subdir{erel, filepath.Join(abs, name), eown})
 		case !isMD:
-		case name == indexFileName && !(eown && ownRoot):
-			// Claude Code skips MEMORY.md at any depth (facts §2.1).
-		case t.IsRegular() && eown:
-			dl.jobs = append(dl.jobs, readJob{rel: dl.ownRel(erel), scanRel: erel, dir: abs, name: name, index: ownRoot && name == indexFileName, link: dl.ownRel(via)})
-		case t.IsRegular():
-			dl.other(erel, filepath.Join(abs, name))
-		case eown:
-			dl.problem(dl.ownRel(erel), model.ProblemNotFile, "a "+model.FileKind(t)+", not a regular file; not read")
+		default:
+			role, st := dl.role(erel)
+			switch {
+			case role == model.RoleNestedIndex || role == model.RoleSkill:
+				// Not a memory to Claude Code's scan (facts §2.1):
+				// MEMORY.md below the top without stores, skills.
+			case (role == model.RoleIndex || role == model.RoleStoreIndex) && !eown:
+				// Another memory dir's index: neither read nor ranked.
+			case role == model.RoleIndex && !ownRoot:
+				// A team dir scanned as its own root sees no index.
+			case t.IsRegular() && eown:
+				dl.jobs = append(dl.jobs, readJob{rel: dl.ownRel(erel), scanRel: erel, dir: abs, name: name, index: role == model.RoleIndex, store: st, link: dl.ownRel(via)})
+			case t.IsRegular():
+				dl.other(erel, filepath.Join(abs, name))
+			case eown:
+				dl.problem(dl.ownRel(erel), model.ProblemNotFile, "a "+model.FileKind(t)+", not a regular file; not read")
+			}
 		}
 	}
 	for _, sd := range subdirs {
@@ -563,10 +584,15 @@ func (dl *dirLoad) follow(l pendingLink) {
 		dl.walk(l.rel, target, l.own, via, l.depth)
 		return
 	}
-	index := l.own && orel == indexFileName
-	if name == indexFileName && !index {
-		return // Claude Code skips MEMORY.md at any depth (facts §2.1)
+	role, st := dl.role(l.rel)
+	switch {
+	case role == model.RoleNestedIndex || role == model.RoleSkill:
+		return // not a memory to Claude Code's scan (facts §2.1)
+	case role == model.RoleIndex && !(l.own && orel == indexFileName),
+		role == model.RoleStoreIndex && !l.own:
+		return // another dir's index: neither read nor ranked
 	}
+	index := role == model.RoleIndex
 	if !fi.Mode().IsRegular() {
 		if l.own {
 			dl.problem(orel, model.ProblemNotFile, "the link's target is a "+model.FileKind(fi.Mode())+", not a regular file; not read")
@@ -578,7 +604,7 @@ func (dl *dirLoad) follow(l pendingLink) {
 		return
 	}
 	dl.linkProblem(orel, kind, target, false)
-	dl.jobs = append(dl.jobs, readJob{rel: orel, scanRel: l.rel, dir: filepath.Dir(target), name: filepath.Base(target), index: index, link: dl.ownRel(via)})
+	dl.jobs = append(dl.jobs, readJob{rel: orel, scanRel: l.rel, dir: filepath.Dir(target), name: filepath.Base(target), index: index, store: st, link: dl.ownRel(via)})
 }
 
 // readCaps are the read caps: of MEMORY.md (a job's index), of every other
@@ -587,7 +613,7 @@ type readCaps struct{ file, index int64 }
 
 // of is the cap of j's file.
 func (c readCaps) of(j *readJob) int64 {
-	if j.index {
+	if j.index || j.store != nil {
 		return c.index
 	}
 	return c.file
@@ -632,7 +658,7 @@ func beforeRead(j *readJob) {
 // finish moves the results into the MemoryDir, sorted for stable output.
 func (dl *dirLoad) finish() {
 	d := dl.d
-	d.Index, d.Files, d.Problems = nil, nil, nil
+	d.Index, d.Files, d.Problems, d.StoreIndexes = nil, nil, nil, nil
 	d.LockModTime = dl.lockMod
 	d.Exists = dl.exists
 	d.ScanListed = 0
@@ -647,14 +673,18 @@ func (dl *dirLoad) finish() {
 		}
 		// Files point into dl.jobs: one allocation per directory instead
 		// of one per file.
-		if j.index {
+		switch {
+		case j.index:
 			d.Index = &j.file
-		} else {
+		case j.store != nil:
+			d.StoreIndexes = append(d.StoreIndexes, model.StoreIndex{Store: *j.store, File: &j.file})
+		default:
 			d.Files = append(d.Files, &j.file)
 		}
 	}
 	dl.rank()
 	sort.Slice(d.Files, func(a, b int) bool { return d.Files[a].Path < d.Files[b].Path })
+	sort.Slice(d.StoreIndexes, func(a, b int) bool { return d.StoreIndexes[a].File.Path < d.StoreIndexes[b].File.Path })
 	sort.SliceStable(d.Problems, func(a, b int) bool {
 		pa, pb := d.Problems[a], d.Problems[b]
 		if pa.Path != pb.Path {
@@ -698,7 +728,7 @@ func (dl *dirLoad) rank() {
 	var mine []pair
 	for i := range dl.jobs {
 		j := &dl.jobs[i]
-		if j.index || !j.ok {
+		if j.index || j.store != nil || !j.ok {
 			continue
 		}
 		f := &j.file

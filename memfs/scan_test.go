@@ -175,3 +175,105 @@ func TestScanTeamRanking(t *testing.T) {
 		t.Errorf("team/old.md: %q, ScanListed %d; want past-200 of 201", r, td.ScanListed)
 	}
 }
+
+// TestScanWithStores: with CLAUDE_MEMORY_STORES, only the stores' exact
+// index paths are indexes (read into StoreIndexes, not ranked), a nested
+// MEMORY.md is a memory like any file, and nothing below a skills folder
+// is read; without stores every MEMORY.md below the top is skipped.
+func TestScanWithStores(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"MEMORY.md", "a.md", "deep/MEMORY.md", "notes/INDEX.md", "tools/t.md",
+		"team/MEMORY.md", "team/web/MEMORY.md", "team/web/w.md", "team/web/skills/s.md", "team/other/MEMORY.md"} {
+		write(t, filepath.Join(dir, p), "- [a](a.md)\n")
+	}
+	stores := `[{"path":"/srv/web","scope":"team","skillsDirs":["skills"],"promptIndexMaxBytes":4000},` +
+		`{"path":"/srv/me","scope":"user","promptIndex":"notes/INDEX.md","skillsDirs":["tools"]}]`
+	loadWith := func(path string, kind model.DirKind, vars map[string]string) *model.MemoryDir {
+		opts := loadOpts()
+		opts.Getenv = env(vars)
+		d := &model.MemoryDir{Path: path, Kind: kind}
+		if err := LoadDir(t.Context(), d, opts); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	indexes := func(d *model.MemoryDir) []string {
+		var out []string
+		for _, si := range d.StoreIndexes {
+			out = append(out, si.File.Path+"="+si.Store.Label())
+		}
+		return out
+	}
+	with := map[string]string{"CLAUDE_MEMORY_STORES": stores}
+
+	d := loadWith(dir, model.DirAuto, with)
+	if got := scanOf(d); !reflect.DeepEqual(got, map[string]model.ScanReason{"a.md": model.ScanIn, "deep/MEMORY.md": model.ScanIn}) {
+		t.Errorf("auto dir with stores: %v", got)
+	}
+	if got := indexes(d); !reflect.DeepEqual(got, []string{"notes/INDEX.md=user store"}) {
+		t.Errorf("auto dir store indexes: %v", got)
+	}
+	// a.md, deep/MEMORY.md; team/MEMORY.md and team/web/w.md in team/;
+	// team/other/ is not mounted.
+	if d.ScanListed != 4 {
+		t.Errorf("ScanListed = %d, want 4", d.ScanListed)
+	}
+	if d.Index == nil {
+		t.Error("the top MEMORY.md is the index with stores too")
+	}
+
+	td := loadWith(filepath.Join(dir, "team"), model.DirTeam, with)
+	if td.Index != nil {
+		t.Errorf("team/MEMORY.md read as the team dir's index")
+	}
+	if got := indexes(td); !reflect.DeepEqual(got, []string{"web/MEMORY.md=team store web"}) {
+		t.Errorf("team store indexes: %v", got)
+	}
+	if si := td.StoreIndexes; len(si) == 1 && (si[0].Store.PromptIndexMaxBytes != 4000 || string(si[0].File.Content) != "- [a](a.md)\n") {
+		t.Errorf("team store index read as %+v", si[0])
+	}
+	want := map[string]model.ScanReason{"MEMORY.md": model.ScanIn, "web/w.md": model.ScanIn, "other/MEMORY.md": model.ScanExcluded}
+	if got := scanOf(td); !reflect.DeepEqual(got, want) {
+		t.Errorf("team dir with stores:\n got %v\nwant %v", got, want)
+	}
+
+	// Without stores: every MEMORY.md below the top is skipped, and no
+	// file is a store's index.
+	d = loadWith(dir, model.DirAuto, nil)
+	if got := scanOf(d); !reflect.DeepEqual(got, map[string]model.ScanReason{"a.md": model.ScanIn, "notes/INDEX.md": model.ScanIn, "tools/t.md": model.ScanIn}) {
+		t.Errorf("auto dir without stores: %v", got)
+	}
+	td = loadWith(filepath.Join(dir, "team"), model.DirTeam, nil)
+	if td.Index != nil || len(td.StoreIndexes) != 0 {
+		t.Errorf("team dir without stores: index %v, store indexes %v", td.Index != nil, indexes(td))
+	}
+}
+
+// TestMemoryStoresInvalid: a CLAUDE_MEMORY_STORES that Claude Code refuses
+// is a configuration problem naming the variable, and mounts nothing.
+func TestMemoryStoresInvalid(t *testing.T) {
+	w := newWorld(t)
+	_, acme := w.project("acme", true)
+	write(t, filepath.Join(acme, "memory", "team", "web", "x.md"), "x")
+	w.envs["CLAUDE_MEMORY_STORES"] = `["/a/web","/b/web"]`
+	s, err := Scan(t.Context(), w.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, cp := range s.Config {
+		if cp.Source == "CLAUDE_MEMORY_STORES" {
+			got = append(got, cp.Detail)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `two team stores at "web"`) || !strings.Contains(got[0], "recall mode") {
+		t.Errorf("config problems for the variable: %q", got)
+	}
+	for _, p := range s.Projects {
+		for _, d := range p.Dirs {
+			if d.Kind == model.DirTeam && scanOf(d)["web/x.md"] != model.ScanExcluded {
+				t.Errorf("team/web/x.md under a refused value: %q", scanOf(d)["web/x.md"])
+			}
+		}
+	}
+}

@@ -152,10 +152,17 @@ type MemoryDir struct {
 	Agent string  // agent name for agent-memory dirs
 	// Index is MEMORY.md; nil when the directory has none.
 	Index *File
-	// Files are the topic files: every *.md below Path except MEMORY.md and
+	// Files are the topic files: every *.md below Path that Claude Code's
+	// scan could take for a memory (facts 2.1: not MEMORY.md at any depth
+	// without memory stores, not a store's index or skills with them),
 	// except those under a nested team/ directory (a MemoryDir of its own).
 	// Sorted by Path.
 	Files []*File
+	// StoreIndexes are the index files of the memory stores mounted in
+	// this directory (CLAUDE_MEMORY_STORES, facts 7.1): each team store's
+	// <mount>/<promptIndex> in a team dir, the user store's promptIndex
+	// when it is not MEMORY.md. Read like Index; in the order found.
+	StoreIndexes []StoreIndex
 	// Problems are what the reader could not read or would not follow, each
 	// to be reported as a finding.
 	Problems []Problem
@@ -175,6 +182,27 @@ type MemoryDir struct {
 	// directory is shown, but memtui does not write into it unless the user
 	// names it (--memory-dir).
 	Workspace string
+}
+
+// DropContent frees the bytes read of every file of d (the index, the
+// store indexes, the topic files), keeping what was measured of them: a
+// run over a whole tree then holds one directory per worker in memory.
+func (d *MemoryDir) DropContent() {
+	if d.Index != nil {
+		d.Index.Content = nil
+	}
+	for _, si := range d.StoreIndexes {
+		si.File.Content = nil
+	}
+	for _, f := range d.Files {
+		f.Content = nil
+	}
+}
+
+// StoreIndex is a memory store's index file as read from disk.
+type StoreIndex struct {
+	Store Store
+	File  *File
 }
 
 // File is one markdown file as read from disk.

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"encoding/json"
-	"path"
 	"sort"
 	"strings"
 	"time"
@@ -66,69 +64,6 @@ func (r ScanReason) Memory() bool {
 	return r == ScanIn || r == ScanPastCap || r == ScanTie
 }
 
-// MemoryStores is what memtui knows of CLAUDE_MEMORY_STORES (facts 7.1):
-// the mounts of the team stores, whose team/<mount>/ folders the scan
-// keeps. memtui reads the variable from its own environment; Claude Code's
-// sessions may have run with another value, which memtui cannot see.
-type MemoryStores struct {
-	// Set is true when the variable is set and not empty.
-	Set bool
-	// TeamMounts are the mounts of scope "team" stores.
-	TeamMounts []string
-	// Err says why the value could not be read ("" when it could).
-	Err string
-}
-
-// ParseMemoryStores reads a CLAUDE_MEMORY_STORES value: a JSON array whose
-// elements are a path (a team store mounted at the path's last element) or
-// {path, scope, mount?, …}. A scope "team" store without a mount is mounted
-// at its path's last element too.
-func ParseMemoryStores(raw string) MemoryStores {
-	if strings.TrimSpace(raw) == "" {
-		return MemoryStores{}
-	}
-	ms := MemoryStores{Set: true}
-	var elems []json.RawMessage
-	if err := json.Unmarshal([]byte(raw), &elems); err != nil {
-		ms.Err = "CLAUDE_MEMORY_STORES is not a JSON array: " + err.Error()
-		return ms
-	}
-	for _, e := range elems {
-		var p string
-		if json.Unmarshal(e, &p) == nil {
-			if m := mountOf(p); m != "" {
-				ms.TeamMounts = append(ms.TeamMounts, m)
-			}
-			continue
-		}
-		var o struct {
-			Path  string `json:"path"`
-			Scope string `json:"scope"`
-			Mount string `json:"mount"`
-		}
-		if json.Unmarshal(e, &o) != nil {
-			continue
-		}
-		if o.Scope != "" && o.Scope != "team" {
-			continue
-		}
-		m := o.Mount
-		if m == "" {
-			m = mountOf(o.Path)
-		}
-		if m != "" {
-			ms.TeamMounts = append(ms.TeamMounts, m)
-		}
-	}
-	return ms
-}
-
-// mountOf is a store path's last element.
-func mountOf(p string) string {
-	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
-	return path.Base(p)
-}
-
 // ScanExclusion says why Claude Code's scan of an auto-memory directory
 // skips the file at rel (slash-separated, relative to the memory dir), or
 // "" when it keeps it (facts 2.1). Segments are compared after removing
@@ -142,13 +77,7 @@ func ScanExclusion(rel string, stores MemoryStores) string {
 			return "" // team/<file>.md is kept, even a dot-named one
 		}
 		sub := segs[1]
-		mounted := false
-		for _, m := range stores.TeamMounts {
-			if m == sub {
-				mounted = true
-			}
-		}
-		if !mounted {
+		if stores.Team(sub) == nil {
 			why := "team/" + sub + "/ is not the mount of a team store in CLAUDE_MEMORY_STORES"
 			if !stores.Set {
 				why += " (the variable is not set in memtui's environment, so memtui takes no folder of team/ as mounted; Claude Code scans it only in sessions whose CLAUDE_MEMORY_STORES mounts it)"

@@ -7,7 +7,7 @@ import (
 )
 
 func TestScanExclusion(t *testing.T) {
-	mounted := MemoryStores{Set: true, TeamMounts: []string{"acme"}}
+	mounted := ParseMemoryStores(`["/srv/acme"]`)
 	for _, c := range []struct {
 		rel     string
 		stores  MemoryStores
@@ -38,27 +38,6 @@ func TestScanExclusion(t *testing.T) {
 		why := ScanExclusion(c.rel, c.stores)
 		if (why != "") != c.exclude || !strings.Contains(why, c.why) {
 			t.Errorf("ScanExclusion(%q, %+v) = %q, want excluded=%v with %q", c.rel, c.stores, why, c.exclude, c.why)
-		}
-	}
-}
-
-func TestParseMemoryStores(t *testing.T) {
-	for _, c := range []struct {
-		raw    string
-		set    bool
-		mounts []string
-		err    bool
-	}{
-		{"", false, nil, false},
-		{"  ", false, nil, false},
-		{`["/srv/stores/acme"]`, true, []string{"acme"}, false},
-		{`[{"path":"/srv/x/","scope":"team"},{"path":"/srv/me","scope":"user"},{"path":"/srv/y","scope":"team","mount":"web"}]`, true, []string{"x", "web"}, false},
-		{`[{"path":"/srv/z"}]`, true, []string{"z"}, false},
-		{`{not json`, true, nil, true},
-	} {
-		ms := ParseMemoryStores(c.raw)
-		if ms.Set != c.set || strings.Join(ms.TeamMounts, ",") != strings.Join(c.mounts, ",") || (ms.Err != "") != c.err {
-			t.Errorf("ParseMemoryStores(%q) = %+v", c.raw, ms)
 		}
 	}
 }
