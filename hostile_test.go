@@ -58,7 +58,7 @@ func (h *hostileRun) args(sub ...string) []string {
 // colour is the environment of a terminal run in-process: colour forced
 // as on a terminal.
 func (h *hostileRun) colour() func(string) string {
-	return env("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache, "CLICOLOR_FORCE", "1", "TERM", "xterm-256color")
+	return env("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache, "CLAUDE_MEMORY_STORES", h.tr.MemoryStores, "CLICOLOR_FORCE", "1", "TERM", "xterm-256color")
 }
 
 // newHostileRun builds the tree in two steps with a review baseline
@@ -69,12 +69,12 @@ func (h *hostileRun) colour() func(string) string {
 func newHostileRun(t *testing.T, numbered int) *hostileRun {
 	t.Helper()
 	h := &hostileRun{state: t.TempDir(), cache: t.TempDir(), home: t.TempDir()}
-	h.env = env("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache)
 	tr, err := hostile.Build(t.TempDir(), numbered)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.tr = tr
+	h.env = env("HOME", h.home, "XDG_STATE_HOME", h.state, "XDG_CACHE_HOME", h.cache, "CLAUDE_MEMORY_STORES", tr.MemoryStores)
 	setup := func(what string, args ...string) outcome {
 		o := runHostile(t, h.env, h.args(args...)...)
 		if o.hung || o.failed != "" {

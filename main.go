@@ -539,12 +539,7 @@ func scanOptions(g *globals, stderr io.Writer) (memfs.Options, error) {
 	// (overrides, remote dirs) may leak into it.
 	opts.ConfigDirs = []string{dir}
 	opts.MemoryDirs = nil
-	opts.Getenv = func(k string) string {
-		if strings.HasPrefix(k, "CLAUDE_") {
-			return ""
-		}
-		return g.getenv(k)
-	}
+	opts.Getenv = demo.Getenv(g.getenv)
 	opts.Home = dir
 	// No policy file either: point it at a path inside the demo that does
 	// not exist.

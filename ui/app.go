@@ -458,7 +458,7 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 		m.watchProject(pd)
 	}
 	if (m.view == viewIndex || m.view == viewIndexEdit) && m.index.dd != nil && m.index.dd.d.Path == msg.path {
-		m.index.dd = msg.dd
+		m.index.pick(msg.dd)
 		off := m.index.vp.YOffset()
 		m.index.build()
 		m.index.vp.SetYOffset(off)
@@ -977,7 +977,7 @@ func (m *Model) openIndex(line int) tea.Cmd {
 	if pd == nil || !pd.loaded {
 		return nil
 	}
-	if dd == nil || dd.d.Index == nil {
+	if dd == nil || dd.d.Index == nil && len(dd.d.StoreIndexes) == 0 {
 		for _, cand := range pd.dirs {
 			if cand.d.Index != nil {
 				dd = cand
@@ -1054,11 +1054,11 @@ func (m *Model) edit() tea.Cmd {
 	case viewJournal:
 		return nil
 	case viewIndex:
-		if m.index.dd == nil || m.index.dd.d.Index == nil {
+		if m.index.dd == nil || m.index.file == nil {
 			return nil
 		}
 		dir = m.index.dd.d.Path
-		path = filepath.Join(dir, "MEMORY.md")
+		path = filepath.Join(dir, filepath.FromSlash(m.index.file.Path))
 	case viewFindings:
 		f := m.findings.selected()
 		if f == nil || f.MemoryDir == "" || f.File == "" {

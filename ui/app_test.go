@@ -203,6 +203,25 @@ type lightBg struct{}
 
 func (lightBg) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
 
+// TestIndexViewTeamStore: a team dir has no MEMORY.md of its own in
+// Claude Code 2.1.332; the index view shows its mounted store's index,
+// measured as MEMORY.md, and says so.
+func TestIndexViewTeamStore(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	d := newDriver(t, cfg, 120, 40)
+	d.selectProject("acme-api")
+	d.keys("l")
+	d.selectMemory("platform/feedback_code_review")
+	d.keys("i")
+	out := d.screen()
+	for _, want := range []string{"team memory · team store platform index platform/MEMORY.md, measured as MEMORY.md", "✓ loads whole", "3 / 200",
+		"1   - [Code review](feedback_code_review.md) — approval rules per directory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("team index view lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestIndexViewShowsTheCut(t *testing.T) {
 	cfg, _ := demoConfig(t)
 	d := newDriver(t, cfg, 120, 40)

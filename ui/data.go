@@ -43,6 +43,8 @@ type dirData struct {
 	byFile   map[string][]model.Finding // by File ("" for the directory)
 	docs     map[string]model.Doc       // by file path
 	load     *model.Load                // the index as Claude Code loads it; nil without MEMORY.md
+	// storeLoads are d.StoreIndexes measured as MEMORY.md is, in order.
+	storeLoads []model.Load
 	// From the project's transcripts, once read (log non-nil): who wrote
 	// each file, how much each is used, and Claude Code's dream gate.
 	log  *model.TranscriptLog
@@ -62,6 +64,9 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 	if d.Index != nil {
 		l := model.SimulateLoadMode(d.Index.Content, d.Kind.LoadMode())
 		dd.load = &l
+	}
+	for _, si := range d.StoreIndexes {
+		dd.storeLoads = append(dd.storeLoads, model.SimulateLoadMode(si.File.Content, d.Kind.LoadMode()))
 	}
 	if p.Log != nil {
 		dd.log = p.Log

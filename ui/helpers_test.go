@@ -29,7 +29,7 @@ func demoConfig(t testing.TB) (Config, string) {
 		t.Fatal(err)
 	}
 	return Config{
-		Scan: memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
+		Scan: memfs.Options{ConfigDirs: []string{dir}, Getenv: demo.Getenv(func(string) string { return "" }), Home: dir,
 			ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true},
 		Orient:  consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
 		NoColor: false,

@@ -34,7 +34,12 @@ func TestHostileTreeFrames(t *testing.T) {
 	state := t.TempDir()
 	journalRoot := filepath.Join(state, "journal")
 	cfg := Config{
-		Scan: memfs.Options{ConfigDirs: []string{tr.Config}, Getenv: func(string) string { return "" }, Home: t.TempDir(),
+		Scan: memfs.Options{ConfigDirs: []string{tr.Config}, Getenv: func(k string) string {
+			if k == "CLAUDE_MEMORY_STORES" {
+				return tr.MemoryStores // a team store whose mount and index hold escapes
+			}
+			return ""
+		}, Home: t.TempDir(),
 			ManagedSettings: filepath.Join(tr.Root, "none.json"), IncludeAgentMemory: true},
 		Orient:      consolidate.Options{Now: hostile.Now, Paths: &memfs.PathProbe{}},
 		Home:        "/home/dev",
@@ -121,6 +126,24 @@ func TestHostileTreeFrames(t *testing.T) {
 			d.keys("G")
 			shot("index of " + name + " (end)")
 			d.keys("b")
+		}
+		// Every directory's own index view too: a team dir shows its
+		// store's index.
+		for _, pd := range d.m.data {
+			for _, dd := range pd.dirs {
+				d.m.view = viewIndex
+				d.m.layout()
+				d.m.index.open(dd, "dir", 0)
+				shot("index of dir " + dd.d.Path)
+				d.keys("b")
+			}
+		}
+		shown := false
+		for _, f := range frames {
+			shown = shown || strings.Contains(f.content, "team store web")
+		}
+		if !shown {
+			t.Error("no index frame shows the team store's index: the hostile mount is not exercised")
 		}
 	})
 	take("findings", func() {

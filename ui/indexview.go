@@ -24,8 +24,13 @@ type indexView struct {
 	c     *shared
 	dd    *dirData
 	title string
-	vp    viewport.Model
-	w, h  int
+	// file and load are the index shown: dd's MEMORY.md, or, in a dir
+	// with none (a team dir), its first memory store's index.
+	file *model.File
+	load *model.Load
+	sub  string // what the title adds for a store's index
+	vp   viewport.Model
+	w, h int
 	// cutRow is the content row of the cut marker (-1 when nothing is cut).
 	cutRow int
 	// fileRow maps a file line to its content row, for jumps.
@@ -38,10 +43,31 @@ func newIndexView(c *shared) *indexView {
 	return &indexView{c: c, vp: vp, cutRow: -1}
 }
 
+// pick sets the directory shown and the index shown of it: its MEMORY.md,
+// or, in a dir with none (a team dir), its first memory store's index.
+func (v *indexView) pick(dd *dirData) {
+	v.dd, v.file, v.load, v.sub = dd, nil, nil, ""
+	switch {
+	case dd == nil:
+	case dd.d.Index != nil:
+		v.file, v.load = dd.d.Index, dd.load
+	case len(dd.d.StoreIndexes) > 0:
+		// Claude Code's path for a store's index was not traced (facts
+		// 7.1): it is measured as MEMORY.md is, and said to be.
+		si := dd.d.StoreIndexes[0]
+		v.file, v.load = si.File, &dd.storeLoads[0]
+		v.sub = " · " + si.Store.Label() + " index " + si.File.Path + ", measured as MEMORY.md"
+		if n := len(dd.d.StoreIndexes); n > 1 {
+			v.sub += fmt.Sprintf(" (1 of %d: memtui index lists all)", n)
+		}
+	}
+}
+
 // open shows a directory's index; line, when positive, is a file line to
 // scroll to.
 func (v *indexView) open(dd *dirData, title string, line int) {
-	v.dd, v.title = dd, title
+	v.title = title
+	v.pick(dd)
 	v.build()
 	v.vp.GotoTop()
 	switch row, ok := v.fileRow[line]; {
@@ -69,20 +95,24 @@ func (v *indexView) build() {
 	v.vp.SetHeight(max(v.h-indexHeaderLines, 1))
 	v.fileRow = map[int]int{}
 	v.cutRow = -1
-	if v.dd == nil || v.dd.load == nil || v.dd.d.Index == nil {
-		v.vp.SetContent(v.c.st.Faint.Render("This memory directory has no MEMORY.md: Claude Code loads nothing for it."))
+	if v.load == nil || v.file == nil {
+		msg := "This memory directory has no MEMORY.md: Claude Code loads nothing for it."
+		if v.dd != nil && v.dd.d.Kind == model.DirTeam {
+			msg = "Team memory has no index of its own in Claude Code 2.1.332: each team store mounted through CLAUDE_MEMORY_STORES has one at team/<mount>/<promptIndex>, and no mounted store has one here."
+		}
+		v.vp.SetContent(v.c.st.Faint.Render(ansi.Wrap(msg, max(v.w, 10), " ")))
 		return
 	}
 	st := v.c.st
-	l := v.dd.load
+	l := v.load
 	if l.TooLarge {
 		// Drawing 4 MiB of lines would tell nothing more.
-		msg := fmt.Sprintf("This MEMORY.md is %d bytes, over the %d bytes Claude Code reads of an index: it loads none of it, and the agent is not told. Every entry in it is unseen.",
-			v.dd.d.Index.Size, model.IndexMaxReadBytes)
+		msg := fmt.Sprintf("This index is %d bytes, over the %d bytes Claude Code reads of an index: it loads none of it, and the agent is not told. Every entry in it is unseen.",
+			v.file.Size, model.IndexMaxReadBytes)
 		v.vp.SetContent(st.Sev[model.Error].Render(ansi.Wrap(msg, max(v.w, 10), " ")))
 		return
 	}
-	content := v.dd.d.Index.Content
+	content := v.file.Content
 	fileLines := strings.Split(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
 	var rows []string
 	num := func(n int, w int) string { return st.LineNo.Render(fmt.Sprintf("%*d", w, n)) }
@@ -160,10 +190,10 @@ func (v *indexView) build() {
 // meters draws the budget: lines and units against both caps.
 func (v *indexView) meters() string {
 	st := v.c.st
-	if v.dd == nil || v.dd.load == nil {
+	if v.load == nil {
 		return fit(st.Title.Render(safe.ShowLine(v.title)), v.w, indexHeaderLines)
 	}
-	l := v.dd.load
+	l := v.load
 	status := st.OK.Render("✓ loads whole")
 	switch {
 	case l.TooLarge:
@@ -175,7 +205,7 @@ func (v *indexView) meters() string {
 	}
 	barW := max(min(v.w-34, 50), 8)
 	lines := []string{
-		ansi.Truncate(st.Title.Render(safe.ShowLine(v.title))+"  "+status, v.w, "…"),
+		ansi.Truncate(st.Title.Render(safe.ShowLine(v.title+v.sub))+"  "+status, v.w, "…"),
 		meter(st, "lines", l.LineCount, model.IndexMaxLines, barW, "%d / %d"),
 		meter(st, "units", l.Units, model.IndexMaxUnits, barW, "%d / %d"),
 		st.Faint.Render(ansi.Truncate(capsNote(l), v.w, "…")),

@@ -861,6 +861,9 @@ func (m *Model) openIndexEditor() tea.Cmd {
 	switch {
 	case dd == nil || dd.d.Index == nil:
 		m.status = "This memory directory has no MEMORY.md to edit."
+		if m.index.file != nil {
+			m.status = "The index editor edits MEMORY.md; a store's index opens in $EDITOR (e)."
+		}
 		return nil
 	case dd.d.Index.Truncated:
 		m.err = errors.New("MEMORY.md is larger than memtui reads whole: edit it in $EDITOR")

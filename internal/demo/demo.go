@@ -9,7 +9,8 @@
 //
 //	settings.json                         user settings; autoMemoryDirectory is relative (rejected)
 //	agent-memory/code-reviewer/           a subagent's user-scope memory (table-style index)
-//	projects/-home-dev-acme-api/          Go billing API: index past 200 lines, team/ subdir, 3 sessions
+//	projects/-home-dev-acme-api/          Go billing API: index past 200 lines, a team store mounted at
+//	                                      team/platform/ (see MemoryStores), 3 sessions
 //	projects/-home-dev-webshop/           Next.js shop: index past 25,000 UTF-16 units, 2 sessions
 //	projects/-home-dev-ml-pipeline/       Python ML: index at 82% of the line cap, 4 sessions,
 //	                                      two of them racing on MEMORY.md (a lost update)
@@ -95,6 +96,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 )
 
@@ -115,6 +117,28 @@ const MtimesFile = "mtimes.json"
 // (stale memories, relative dates). Later dates only add stale-memory
 // findings as the sample ages.
 var Now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// MemoryStores is the CLAUDE_MEMORY_STORES the demo runs with: one team
+// store, mounted at team/platform/ of acme-api's memory dir with its own
+// MEMORY.md (facts 7.1). Without it, Claude Code's scan would skip
+// team/platform/ as a folder no store mounts.
+const MemoryStores = `[{"path":"acme/platform","scope":"team","mount":"platform"}]`
+
+// Getenv is the environment the demo runs in: none of the user's own
+// Claude Code variables (overrides, remote dirs, stores) leak into it,
+// and CLAUDE_MEMORY_STORES is MemoryStores; everything else comes from
+// base.
+func Getenv(base func(string) string) func(string) string {
+	return func(k string) string {
+		switch {
+		case k == "CLAUDE_MEMORY_STORES":
+			return MemoryStores
+		case strings.HasPrefix(k, "CLAUDE_"):
+			return ""
+		}
+		return base(k)
+	}
+}
 
 // FS returns the sample config dir: settings.json, projects/ and
 // agent-memory/ at its root, plus MtimesFile.

@@ -86,7 +86,7 @@ func TestProjects(t *testing.T) {
 			checkTranscript(t, tr, slug, cwd)
 		}
 	}
-	for _, p := range []string{"settings.json", "agent-memory/code-reviewer/MEMORY.md", "projects/-home-dev-acme-api/memory/team/MEMORY.md"} {
+	for _, p := range []string{"settings.json", "agent-memory/code-reviewer/MEMORY.md", "projects/-home-dev-acme-api/memory/team/platform/MEMORY.md"} {
 		if _, err := fs.Stat(FS(), p); err != nil {
 			t.Errorf("missing %s: %v", p, err)
 		}

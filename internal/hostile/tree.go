@@ -116,6 +116,10 @@ type Tree struct {
 	// RedactTime is the mtime of Esc/pem_redacted.md, JournalTime that
 	// of Evil/JournalTarget before JournalTitle rewrites it.
 	RedactTime, JournalTime time.Time
+	// MemoryStores is the CLAUDE_MEMORY_STORES the runs set: one team
+	// store of Esc's memory dir, mounted at a folder whose name holds
+	// escapes, with an index full of escapes and a secret.
+	MemoryStores string
 }
 
 // token makes a GitHub-token-shaped secret unique to label.
@@ -206,6 +210,19 @@ func Build(root string, numbered int) (*Tree, error) {
 		t.Outside:                               memory("outside", "Not a memory", "user", t.Marker+" lives outside every memory dir, with the token "+outsideTok+".\n"),
 		filepath.Join(t.EvilRoot, "README.md"):  "a project\n",
 	}
+	mount := "web" + OSC0 + "\x1b[2J"
+	storeTok := token("store-index")
+	t.Secrets["the GitHub token in the team store's index (team/<mount>/MEMORY.md of Esc)"] = []string{storeTok}
+	if err := os.MkdirAll(filepath.Join(t.Esc, "team", mount), 0o755); err != nil {
+		return nil, err
+	}
+	files[filepath.Join(t.Esc, "team", mount, "MEMORY.md")] = "# Team " + OSC0 + "\n\n- [Deploy](deploy.md) — token " + storeTok + " \x1b[31mred\x1b[0m\u2028\r\n"
+	files[filepath.Join(t.Esc, "team", mount, "deploy.md")] = memory("deploy"+OSC0, "Deploy \x1b[1mnow", "project", "Ship it.\n")
+	stores, err := json.Marshal([]map[string]any{{"path": "org/" + mount, "scope": "team", "mount": mount, "promptIndexMaxBytes": 10}})
+	if err != nil {
+		return nil, err
+	}
+	t.MemoryStores = string(stores)
 	for p, c := range files {
 		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
 			return nil, err
