@@ -143,7 +143,7 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	err = s.eachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
 		for _, ix := range dirIndexes(d) {
 			checked++
-			l := model.SimulateLoadMode(ix.file.Content, d.Kind.LoadMode())
+			l := model.LoadIndex(ix.file, d.Kind.LoadMode())
 			switch {
 			case l.TooLarge:
 				skipped++

@@ -258,3 +258,33 @@ func TestIndexStores(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexAgentOver4MiB: Claude Code loads a subagent's MEMORY.md whole,
+// however big; memtui reads the first 4 MiB and counts the rest, so the
+// lines, units and the warning's "N of M lines" are of the whole file.
+func TestIndexAgentOver4MiB(t *testing.T) {
+	cfg := t.TempDir()
+	dir := filepath.Join(cfg, "agent-memory", "big")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := "- [Entry](entry.md) — 説明 😀 hook\n"
+	n := (model.IndexMaxReadBytes+1<<20)/len(line) + 1
+	whole := strings.Repeat(line, n) + "- [Last](last.md)\n\n \n"
+	if err := os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte(whole), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := model.SimulateLoadMode([]byte(whole), model.LoadAgent)
+	code, stdout, stderr := runCLI(t, env("HOME", t.TempDir()), "--config-dir", cfg, "index", "--json")
+	if code != exitFindings {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct{ Indexes []map[string]any }
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || len(out.Indexes) != 1 {
+		t.Fatalf("%v: %s", err, stdout[:min(len(stdout), 500)])
+	}
+	ix := out.Indexes[0]
+	if ix["lines"] != float64(n+1) || ix["units"] != float64(want.Units) || ix["warning"] != want.Warning || ix["loaded"] != true {
+		t.Errorf("a %d-byte subagent index: lines %v units %v (want %d, %d)\nwarning %q\nwant    %q", len(whole), ix["lines"], ix["units"], n+1, want.Units, ix["warning"], want.Warning)
+	}
+}

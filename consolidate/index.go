@@ -39,10 +39,10 @@ func checkIndex(s *dirState) {
 		return
 	}
 	ix := model.ParseIndexText(s.index.text) // shares the text newFileState already made
-	ld := model.SimulateLoadMode(s.index.f.Content, s.dir.Kind.LoadMode())
+	ld := model.LoadIndex(s.index.f, s.dir.Kind.LoadMode())
 	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
-	if s.index.f.Truncated {
-		c.atLeast = "at least "
+	if s.index.f.Truncated && s.index.f.Tail == nil {
+		c.atLeast = "at least " // a subagent's index read in part has its rest counted
 	}
 	c.resolve()
 	c.checkCaps(&ld)

@@ -1,9 +1,11 @@
 package memfs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -42,6 +44,25 @@ type fileData struct {
 	perm      uint32
 	nlink     uint64
 	truncated bool
+	tail      *model.IndexTail // the rest counted, for a subagent's index read in part
+}
+
+// maxTailCount bounds how much of a subagent's index past the read cap is
+// counted: Claude Code would load all of it, but a file this big is an
+// attack, not an index, and memtui's time stays bounded. Past it the
+// counts are of the first maxTailCount bytes of the rest (lower bounds).
+const maxTailCount = 256 << 20
+
+// countTail counts the rest of a subagent's index read in part (head),
+// from where the read stopped (rest), as Claude Code measures it. nil
+// when the rest cannot be read: the counts are then of head alone.
+func countTail(head []byte, rest io.Reader) *model.IndexTail {
+	cut := model.IndexHeadCut(head)
+	t, err := model.CountIndexTail(io.MultiReader(bytes.NewReader(head[cut:]), io.LimitReader(rest, maxTailCount)))
+	if err != nil {
+		return nil
+	}
+	return &t
 }
 
 // LoadDir reads one memory directory: MEMORY.md into Index, every other
@@ -155,17 +176,20 @@ func policyOf(k model.DirKind) scanPolicy {
 
 // readJob is one file to read, and then its result.
 type readJob struct {
-	rel     string       // slash path relative to the memory dir
-	scanRel string       // the same relative to the scan root (a team dir's parent)
-	dir     string       // resolved directory holding the file (no symlinks in it)
-	name    string       // the file's name in dir
-	index   bool         // the top-level MEMORY.md
-	store   *model.Store // set for a store's index file (read like MEMORY.md)
-	link    string       // the link it was reached through, relative to the memory dir
-	ok      bool         // file holds what was read
-	nlink   uint64       // hard links, as read
-	file    model.File
-	prob    *model.Problem
+	rel     string // slash path relative to the memory dir
+	scanRel string // the same relative to the scan root (a team dir's parent)
+	dir     string // resolved directory holding the file (no symlinks in it)
+	name    string // the file's name in dir
+	index   bool   // the top-level MEMORY.md
+	// countTail is set for a subagent's MEMORY.md, which Claude Code
+	// loads whole: read in part, the rest is counted (fileData.tail).
+	countTail bool
+	store     *model.Store // set for a store's index file (read like MEMORY.md)
+	link      string       // the link it was reached through, relative to the memory dir
+	ok        bool         // file holds what was read
+	nlink     uint64       // hard links, as read
+	file      model.File
+	prob      *model.Problem
 }
 
 // chunkSize is how many files of one directory a worker reads per turn:
@@ -198,6 +222,11 @@ func loadDirs(ctx context.Context, dirs []*model.MemoryDir, opts Options) error 
 			dl.skipTeam = true
 		}
 		dl.walkRoot()
+		if dirs[i].Kind.LoadMode() == model.LoadAgent {
+			for k := range dl.jobs {
+				dl.jobs[k].countTail = dl.jobs[k].index
+			}
+		}
 		loads[i] = dl
 	})
 	if err := ctx.Err(); err != nil {
@@ -641,6 +670,7 @@ func (j *readJob) record(fd fileData, err error, max int64) {
 		Mode:      fd.perm,
 		Content:   fd.content,
 		Truncated: fd.truncated,
+		Tail:      fd.tail,
 		Link:      j.link,
 	}
 	if fd.truncated {

@@ -14,7 +14,7 @@ func readChunk(jobs []readJob, caps readCaps) {
 		j := &jobs[i]
 		beforeRead(j)
 		max := caps.of(j)
-		fd, err := readRegular(filepath.Join(j.dir, j.name), max)
+		fd, err := readRegularTail(filepath.Join(j.dir, j.name), max, j.countTail)
 		j.record(fd, err, max)
 	}
 }
@@ -24,6 +24,12 @@ func readChunk(jobs []readJob, caps readCaps) {
 // read (the portable twin of read_linux.go). A bigger file is truncated,
 // not refused: LoadDir reports it as such.
 func readRegular(p string, max int64) (fileData, error) {
+	return readRegularTail(p, max, false)
+}
+
+// readRegularTail is readRegular; with tail, a file read in part has the
+// rest counted as Claude Code measures a subagent's index (countTail).
+func readRegularTail(p string, max int64, tail bool) (fileData, error) {
 	f, fi, err := openRead(p, noFollow)
 	if err != nil {
 		return fileData{}, err
@@ -44,5 +50,8 @@ func readRegular(p string, max int64) (fileData, error) {
 		return fileData{}, err
 	}
 	fd.content = buf[:n]
+	if tail && fd.truncated {
+		fd.tail = countTail(fd.content, f)
+	}
 	return fd, nil
 }

@@ -3,6 +3,7 @@
 package memfs
 
 import (
+	"io"
 	"io/fs"
 	"syscall"
 	"time"
@@ -30,14 +31,14 @@ func readChunk(jobs []readJob, caps readCaps) {
 		j := &jobs[i]
 		beforeRead(j)
 		max := caps.of(j)
-		fd, err := readRegularAt(dfd, j.name, max)
+		fd, err := readRegularAt(dfd, j.name, max, j.countTail)
 		j.record(fd, err, max)
 	}
 }
 
 // readRegular reads up to max bytes of the regular file at p.
 func readRegular(p string, max int64) (fileData, error) {
-	return readRegularAt(atFDCWD, p, max)
+	return readRegularAt(atFDCWD, p, max, false)
 }
 
 // readRegularAt reads up to max bytes of the regular file name in the
@@ -46,8 +47,9 @@ func readRegular(p string, max int64) (fileData, error) {
 // a second read to see EOF; on 20,000 small files those extra calls are most
 // of the difference between memtui and cat (DESIGN §7). O_NONBLOCK keeps a
 // FIFO from blocking the open, O_NOFOLLOW refuses a symlink swapped in since
-// the walk.
-func readRegularAt(dirfd int, name string, max int64) (fileData, error) {
+// the walk. With tail, a file read in part has the rest counted as
+// Claude Code measures a subagent's index (countTail).
+func readRegularAt(dirfd int, name string, max int64, tail bool) (fileData, error) {
 	fd, err := openRetry(dirfd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK)
 	if err != nil {
 		return fileData{}, &fs.PathError{Op: "open", Path: name, Err: err}
@@ -90,7 +92,28 @@ func readRegularAt(dirfd int, name string, max int64) (fileData, error) {
 		n += m
 	}
 	out.content = buf[:n]
+	if tail && out.truncated {
+		out.tail = countTail(out.content, rawFD(fd))
+	}
 	return out, nil
+}
+
+// rawFD reads a descriptor with read(2), from its current offset.
+type rawFD int
+
+func (r rawFD) Read(b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(int(r), b)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(b) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
 }
 
 // atFDCWD is AT_FDCWD, which package syscall does not export on Linux: the

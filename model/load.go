@@ -216,6 +216,12 @@ func SimulateLoad(content []byte) Load { return SimulateLoadMode(content, LoadAu
 // (TooLarge): a reader that caps MEMORY.md at IndexMaxReadBytes+1 bytes
 // decides it right.
 func SimulateLoadMode(content []byte, mode LoadMode) Load {
+	return simulateLoad(content, mode, nil)
+}
+
+// simulateLoad is SimulateLoadMode of content followed by what tail
+// counts (nil: content is the whole file).
+func simulateLoad(content []byte, mode LoadMode, tail *IndexTail) Load {
 	ld := Load{Mode: mode}
 	body, fm := content, 0
 	pm := loadMap{{out: 0, src: 0, n: len(content)}}
@@ -232,11 +238,16 @@ func SimulateLoadMode(content []byte, mode LoadMode) Load {
 			body, pm, ld.CommentsStripped = stripBlockComments(body, fm)
 		}
 	}
-	a, b := jsTrimBounds(body)
+	a, b := tailTrim(body, tail)
 	t := body[a:b]
 	ld.Empty = len(t) == 0
 	ld.LineCount = bytes.Count(t, []byte{'\n'}) + 1
 	ld.Units = utf16Units(t)
+	if tail != nil && !tail.Blank {
+		ld.Empty = false
+		ld.LineCount += tail.Newlines
+		ld.Units += tail.Units
+	}
 	ld.LineTruncated = ld.LineCount > IndexMaxLines
 	ld.SizeTruncated = ld.Units > IndexMaxUnits
 	ld.Trimmed = jsString(t)

@@ -215,6 +215,10 @@ type File struct {
 	Content []byte
 	// Truncated is true when Content holds only the first part of the file.
 	Truncated bool
+	// Tail, set for a subagent's index read in part, counts the rest of
+	// the file as Claude Code measures it (it loads such an index whole):
+	// LoadIndex adds it.
+	Tail *IndexTail
 	// Scan is what Claude Code's memory scan makes of the file: ScanIn
 	// (the zero value) when it offers it to recall, else why not; ScanWhy
 	// says it in words for an excluded or unfollowed file. Set by the

@@ -62,11 +62,11 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 		dd.byFile[f.File] = append(dd.byFile[f.File], f)
 	}
 	if d.Index != nil {
-		l := model.SimulateLoadMode(d.Index.Content, d.Kind.LoadMode())
+		l := model.LoadIndex(d.Index, d.Kind.LoadMode())
 		dd.load = &l
 	}
 	for _, si := range d.StoreIndexes {
-		dd.storeLoads = append(dd.storeLoads, model.SimulateLoadMode(si.File.Content, d.Kind.LoadMode()))
+		dd.storeLoads = append(dd.storeLoads, model.LoadIndex(si.File, d.Kind.LoadMode()))
 	}
 	if p.Log != nil {
 		dd.log = p.Log
