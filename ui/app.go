@@ -895,8 +895,13 @@ func projectSummary(c *shared, pd *projectData) string {
 	var b strings.Builder
 	b.WriteString(safe.ShowLine(tilde(pd.p.Name(), c.home)) + "\n\n")
 	counts := projectFindingsCount(pd)
-	fmt.Fprintf(&b, "%d memories in %d %s · %d errors, %d warnings, %d info\n", pd.files, len(pd.dirs), model.Plural(len(pd.dirs), "store", "stores"),
+	fmt.Fprintf(&b, "%d %s in %d %s · %d errors, %d warnings, %d info\n", pd.memories, model.Plural(pd.memories, "memory", "memories"),
+		len(pd.dirs), model.Plural(len(pd.dirs), "store", "stores"),
 		counts[model.Error], counts[model.Warning], counts[model.Info])
+	if n := pd.unlisted; n > 0 {
+		fmt.Fprintf(&b, "%d %s not counted: Claude Code's scan never lists %s as %s (marked ⊘)\n", n, model.Plural(n, "file", "files"),
+			model.Plural(n, "it", "them"), model.Plural(n, "a memory", "memories"))
+	}
 	if pd.p.Root == "" {
 		b.WriteString("\nNo transcript confirms this project's real path, so it is shown by its slug.\n")
 	}

@@ -11,7 +11,12 @@ import (
 )
 
 // projectsPane lists every project with its worst-severity badge and its
-// number of memories, filled in as the loader gets to each.
+// number of memories, filled in as the loader gets to each. The number is
+// of the files Claude Code's scan lists as memories; the files it never
+// lists are counted in the project's summary in the preview, not here: at
+// 80 columns a row has 29 cells, and "12 (+3 excluded)" would cut most
+// names, while showing it only on the rows with room would make its
+// absence read as "none".
 type projectsPane struct {
 	c        *shared
 	projects []*projectData
@@ -76,10 +81,10 @@ func (p *projectsPane) row(i int) row {
 		r.badge, r.right = "…", ""
 	case pd.hasWorst:
 		r.badge, r.sev = sevSymbol(pd.worst), int(pd.worst)
-		r.right = strconv.Itoa(pd.files)
+		r.right = strconv.Itoa(pd.memories)
 	default:
 		r.badge, r.sev = "✓", -1
-		r.right = strconv.Itoa(pd.files)
+		r.right = strconv.Itoa(pd.memories)
 	}
 	if pd.loaded && !pd.hasWorst {
 		r.badge = "✓"
