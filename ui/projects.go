@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/model"
 )
 
@@ -47,7 +48,7 @@ func (p *projectsPane) rebuild() {
 	} else {
 		names := make([]string, len(p.projects))
 		for i, pd := range p.projects {
-			names[i] = tilde(pd.p.Name(), p.c.home)
+			names[i] = report.Tilde(pd.p.Name(), p.c.home)
 		}
 		for _, m := range fuzzy.Find(p.filter, names) {
 			idx = append(idx, m.Index)
@@ -75,7 +76,7 @@ func (p *projectsPane) refresh(i int) {
 
 func (p *projectsPane) row(i int) row {
 	pd := p.projects[i]
-	r := row{ref: i, left: tilde(pd.p.Name(), p.c.home), sev: -1}
+	r := row{ref: i, left: report.Tilde(pd.p.Name(), p.c.home), sev: -1}
 	switch {
 	case !pd.loaded:
 		r.badge, r.right = "…", ""
