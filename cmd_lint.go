@@ -86,10 +86,11 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	probs := report.TranscriptProblems(scan.Projects)
 	// The Claude Code versions the transcripts show, against the one
 	// memtui follows: one line after the text report's summary (before
-	// the transcript problems, which --verbose lists at length).
+	// the transcript problems, which --verbose lists at length), the
+	// JSON's claude_code object.
 	versions := report.ClaudeCodeVersions(scan.Projects)
 	if lf.json {
-		err = report.JSON(stdout, shown, sum, probs)
+		err = report.JSON(stdout, shown, sum, probs, versions)
 	} else {
 		home, _ := os.UserHomeDir()
 		w := colorprofile.NewWriter(stdout, environ(g.getenv))

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,5 +114,35 @@ func TestLintSaysWhichClaudeCodeRan(t *testing.T) {
 	_, stdout, _ = runCLI(t, e, "--config-dir", cfg, "--now", "2026-11-21", "--no-transcripts", "lint")
 	if strings.Contains(stdout, "claude code: ") {
 		t.Errorf("--no-transcripts still reports versions:\n%s", stdout)
+	}
+}
+
+// TestLintJSONSaysWhichClaudeCodeRan: lint --json carries what the text
+// line says: the newer version that ran, and the project whose newest
+// session ran an older one with the ids of the changes it lacks. Without
+// transcripts the object is there with nothing in it.
+func TestLintJSONSaysWhichClaudeCodeRan(t *testing.T) {
+	cfg := versionTree(t)
+	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", t.TempDir(), "XDG_CACHE_HOME", t.TempDir())
+	_, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "--now", "2026-11-21", "lint", "--json")
+	cc := decodeLint(t, stdout).ClaudeCode
+	if cc.Followed != "2.1.332" || cc.Newer != "2.1.400" {
+		t.Errorf("claude_code: followed %q newer %q, want 2.1.332 and 2.1.400\n%s%s", cc.Followed, cc.Newer, stdout, stderr)
+	}
+	if len(cc.Older) != 1 {
+		t.Fatalf("claude_code.older = %+v, want only /home/u/older-app", cc.Older)
+	}
+	o := cc.Older[0]
+	if o.Project != "/home/u/older-app" || o.Version != "2.1.200" || !o.Compared || len(o.MayDiffer) != 0 {
+		t.Errorf("claude_code.older[0] = %+v, want /home/u/older-app at its newest session's 2.1.200, compared", o)
+	}
+	if len(o.Differs) != len(model.ClaudeCodeChanges) || !slices.Contains(o.Differs, "index-backfill") || !slices.Contains(o.Differs, "scan-symlinks") {
+		t.Errorf("claude_code.older[0].differs = %q, want every change id", o.Differs)
+	}
+
+	_, stdout, _ = runCLI(t, e, "--config-dir", cfg, "--now", "2026-11-21", "--no-transcripts", "lint", "--json")
+	cc = decodeLint(t, stdout).ClaudeCode
+	if cc.Followed != "2.1.332" || cc.Newer != "" || cc.Older == nil || len(cc.Older) != 0 {
+		t.Errorf("--no-transcripts: claude_code = %+v, want the followed version and nothing else", cc)
 	}
 }

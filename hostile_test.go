@@ -286,6 +286,24 @@ func TestHostileTree(t *testing.T) {
 			}
 		}
 	})
+	// lint --json says the same in claude_code: the project whose cwd holds
+	// escapes is named as its transcripts hold it (the JSON escapes the
+	// bytes; the checks above ran on the raw output).
+	t.Run("attack/version-json-names-project", func(t *testing.T) {
+		o := outs["lint/json"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		for _, old := range decodeLint(t, o.stdout).ClaudeCode.Older {
+			if old.Project == tr.EscRoot {
+				if old.Version != "2.1.226" || !old.Compared || len(old.Differs) != len(model.ClaudeCodeChanges) {
+					t.Errorf("lint --json: claude_code.older names %q as %+v, want 2.1.226 lacking every change", tr.EscRoot, old)
+				}
+				return
+			}
+		}
+		t.Errorf("lint --json: claude_code.older does not name %q, whose sessions ran 2.1.226:\n%s", tr.EscRoot, hostile.Visible(o.stdout))
+	})
 	// Claude Code's scan follows link_outside.md out of the memory dir: ls
 	// lists it (its content is shown masked; the checks above say so).
 	t.Run("attack/outside-link-listed", func(t *testing.T) {

@@ -41,6 +41,15 @@ type lintJSON struct {
 		Errors, Warnings, Info, Projects, Files int
 	} `json:"summary"`
 	TranscriptProblems []model.TranscriptProblem `json:"transcript_problems"`
+	ClaudeCode         struct {
+		Followed, Newer string
+		Older           []struct {
+			Project, Version string
+			Compared         bool
+			Differs          []string
+			MayDiffer        []string `json:"may_differ"`
+		}
+	} `json:"claude_code"`
 }
 
 func decodeLint(t *testing.T, s string) lintJSON {

@@ -530,26 +530,8 @@ func loadNthNewline(t []byte, n int) int {
 // hard is true when no newline qualified; split when that hard cut falls
 // between the two halves of a surrogate pair.
 func loadSizeCut(t []byte) (end int, hard, split bool) {
-	units, lastNL, cut := 0, -1, len(t)
-	for i := 0; i < len(t); {
-		r, sz := rune(t[i]), 1
-		if r >= utf8.RuneSelf { // jsDecode is not inlined: keep ASCII out of it
-			r, sz = jsDecode(t, i)
-		}
-		if r == '\n' {
-			lastNL = i // units <= IndexMaxUnits here: the loop stops past it
-		}
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > IndexMaxUnits {
-			cut, split = i, units < IndexMaxUnits
-			break
-		}
-		units += w
-		i += sz
-	}
+	cut, split := unitPrefix(t, IndexMaxUnits)
+	lastNL := bytes.LastIndexByte(t[:cut], '\n')
 	// A newline sitting exactly at unit 25,000 still qualifies for
 	// lastIndexOf("\n", 25000).
 	if cut < len(t) && t[cut] == '\n' && !split {
@@ -570,6 +552,42 @@ func jsSpace(r rune) bool {
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200A
+}
+
+// unitPrefix is where JavaScript's slice(0, n) of b ends, n counted in
+// UTF-16 units over b decoded as Node decodes it (jsDecode: an invalid
+// sequence is one U+FFFD, one unit): end is the byte length of the longest
+// prefix of whole characters at most n units long, len(b) when all of b
+// fits. split is true when the character at end is a surrogate pair whose
+// high half is unit n: slice(0, n) keeps that half, which no Go string can
+// hold, and each caller decides what stands for it (the load's U+FFFD, the
+// quote leaving the character out, the list scanner's stand-in).
+func unitPrefix(b []byte, n int) (end int, split bool) {
+	units := 0
+	for i := 0; i < len(b); {
+		// ASCII, nearly all of a real index, eight bytes at a time.
+		for i+8 <= len(b) && units+8 <= n && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+			units += 8
+			i += 8
+		}
+		if i == len(b) {
+			break
+		}
+		r, sz := rune(b[i]), 1
+		if r >= utf8.RuneSelf { // jsDecode is not inlined: keep ASCII out of it
+			r, sz = jsDecode(b, i)
+		}
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > n {
+			return i, units < n // only a pair can overshoot from below n
+		}
+		units += w
+		i += sz
+	}
+	return len(b), false
 }
 
 // jsDecode decodes the character at b[i] as Node's UTF-8 decoder (WHATWG)
@@ -1599,22 +1617,14 @@ func mdLazyStop(line []byte, k int) bool {
 // mdSliceUnits is JavaScript's s.slice(n) for n UTF-16 units; a cut through a
 // surrogate pair leaves a stand-in character.
 func mdSliceUnits(s []byte, n int) []byte {
-	u := 0
-	for i := 0; i < len(s); {
-		if u >= n {
-			return s[i:]
-		}
-		r, sz := jsDecode(s, i)
-		u++
-		if r >= 0x10000 {
-			u++
-			if u > n {
-				return append([]byte("\uFFFD"), s[i+sz:]...)
-			}
-		}
-		i += sz
+	end, split := unitPrefix(s, n)
+	switch {
+	case split:
+		return append([]byte("\uFFFD"), s[end+4:]...) // a pair is 4 bytes of UTF-8
+	case end == len(s):
+		return nil
 	}
-	return nil
+	return s[end:]
 }
 
 func mdLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

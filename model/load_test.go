@@ -686,3 +686,40 @@ func TestUTF16Units(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitPrefix: the end of JavaScript's slice(0, n), n in UTF-16 units,
+// at its edges: ASCII (the eight-byte stride up to and across n), CJK
+// (one unit, three bytes) at 25,000 and 25,001 units, a surrogate pair
+// across the cut (split: only its high half is unit n) and just before it,
+// and invalid UTF-8 (one unit per maximal subpart, as Node decodes).
+func TestUnitPrefix(t *testing.T) {
+	cjk := strings.Repeat("記", IndexMaxUnits)
+	for _, tc := range []struct {
+		name  string
+		in    string
+		n     int
+		end   int
+		split bool
+	}{
+		{"empty", "", 5, 0, false},
+		{"n 0", "abc", 0, 0, false},
+		{"ASCII fits", "abcdefghij", 10, 10, false},
+		{"ASCII cut inside the stride", "abcdefghijklmnop", 11, 11, false},
+		{"ASCII cut at the stride", "abcdefghijklmnop", 8, 8, false},
+		{"ASCII 25,001 at 25,000", strings.Repeat("a", IndexMaxUnits+1), IndexMaxUnits, IndexMaxUnits, false},
+		{"CJK 25,000 at 25,000", cjk, IndexMaxUnits, len(cjk), false},
+		{"CJK 25,001 at 25,000", cjk + "記", IndexMaxUnits, len(cjk), false},
+		{"CJK 25,001 at 25,001", cjk + "記", IndexMaxUnits + 1, len(cjk) + 3, false},
+		{"pair across the cut", strings.Repeat("a", 9) + "😀b", 10, 9, true},
+		{"pair ending at the cut", strings.Repeat("a", 8) + "😀b", 10, 12, false},
+		{"pair across unit 25,000", strings.Repeat("記", IndexMaxUnits-1) + "😀", IndexMaxUnits, 3 * (IndexMaxUnits - 1), true},
+		{"pair after the cut", strings.Repeat("a", 10) + "😀", 10, 10, false},
+		{"invalid subpart is one unit", "\xe0\xa0" + "ab", 2, 3, false},
+		{"invalid bytes are one unit each", "\xff\xfe" + "ab", 2, 2, false},
+	} {
+		end, split := unitPrefix([]byte(tc.in), tc.n)
+		if end != tc.end || split != tc.split {
+			t.Errorf("%s: unitPrefix(…, %d) = %d, %v; want %d, %v", tc.name, tc.n, end, split, tc.end, tc.split)
+		}
+	}
+}

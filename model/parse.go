@@ -97,15 +97,6 @@ func headLines(content []byte, start, n int) []byte {
 	return rest[:off]
 }
 
-// isJSSpace reports whether r is whitespace for a JavaScript regexp \s.
-func isJSSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
-
 // matchOpen matches ^---\s*\n at the start of b and returns the offset just
 // past it. \s* is greedy and may itself swallow newlines; the regexp then
 // backtracks to the last \n it consumed.
@@ -116,7 +107,7 @@ func matchOpen(b []byte) (int, bool) {
 	i, lastNL := 3, -1
 	for i < len(b) {
 		r, n := utf8.DecodeRune(b[i:])
-		if !isJSSpace(r) {
+		if !jsSpace(r) {
 			break
 		}
 		if r == '\n' {
@@ -163,7 +154,7 @@ func parseBlock(d *Doc, content []byte, fenceStart, bodyFrom int, head []byte) {
 	after := bodyFrom + end + 3
 	for after < len(content) {
 		r, n := utf8.DecodeRune(content[after:])
-		if !isJSSpace(r) {
+		if !jsSpace(r) {
 			break
 		}
 		after += n
@@ -262,7 +253,7 @@ func claudeRequote(block []byte) (out []byte, n int) {
 		v := k + 1
 		for v < len(line) {
 			r, size := utf8.DecodeRuneInString(line[v:])
-			if !isJSSpace(r) {
+			if !jsSpace(r) {
 				break
 			}
 			v += size

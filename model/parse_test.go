@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -358,6 +359,24 @@ func TestParseDocTopLevelOrigin(t *testing.T) {
 		}
 		if body := string(d.Body([]byte(in))); strings.TrimLeft(body, "\n") != "Deploy with `make ship`.\n" {
 			t.Errorf("%q: body %q", in, body)
+		}
+	}
+}
+
+// TestJSSpaceIsECMAScriptWhiteSpace: jsSpace, which frontmatter parsing
+// (\s in Claude Code's regexps) and the load pipeline (trim()) share, is
+// exactly ECMAScript's WhiteSpace and LineTerminator: TAB, VT, FF, BOM,
+// every Zs character, LF, CR, U+2028 and U+2029. Not NEL (U+0085) and not
+// the zero-width space, which Go's unicode.IsSpace and a guess would take.
+func TestJSSpaceIsECMAScriptWhiteSpace(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.Is(unicode.Zs, r)
+		switch r {
+		case '\t', '\v', '\f', 0xFEFF, '\n', '\r', 0x2028, 0x2029:
+			want = true
+		}
+		if got := jsSpace(r); got != want {
+			t.Errorf("jsSpace(%U) = %v, want %v", r, got, want)
 		}
 	}
 }

@@ -195,32 +195,31 @@ func tagNameByte(c byte) bool {
 // s itself when it fits; otherwise its first n-1 units (a character that
 // would be split in two is left out), cut back to the last whitespace when
 // more than n/2 units remain before it, trailing whitespace removed, and
-// "…" appended.
+// "…" appended. s is a JavaScript string (valid UTF-8); invalid bytes
+// count as Node's decoder reads them.
 func ClipLikeClaude(s string, n int) string {
 	if utf16Units([]byte(s)) <= n {
 		return s
 	}
-	units, end := 0, 0
-	spaceUnits, spaceAt := -1, 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > n-1 {
-			break
-		}
-		if jsSpace(r) {
-			spaceUnits, spaceAt = units, i
-		}
-		units += w
-		end = i + utf8.RuneLen(r)
-	}
+	end, _ := unitPrefix([]byte(s), n-1)
 	c := s[:end]
-	if spaceUnits > n/2 {
-		c = s[:spaceAt]
+	if i := lastJSSpace(c); i >= 0 && utf16Units([]byte(c[:i])) > n/2 {
+		c = c[:i]
 	}
 	return jsTrimRightString(c) + "…"
+}
+
+// lastJSSpace is the byte offset of the last JavaScript white space
+// character in s, -1 when it has none.
+func lastJSSpace(s string) int {
+	for i := len(s); i > 0; {
+		r, sz := utf8.DecodeLastRuneInString(s[:i])
+		i -= sz
+		if jsSpace(r) {
+			return i
+		}
+	}
+	return -1
 }
 
 // jsTrimString is String.prototype.trim over s.

@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
@@ -834,7 +835,7 @@ func (m *Model) requestPreview(force bool) tea.Cmd {
 		m.preview.clear("No project selected.")
 		return nil
 	case !pd.loaded:
-		m.preview.clear("Reading " + safe.ShowLine(tilde(pd.p.Name(), m.c.home)) + "…")
+		m.preview.clear("Reading " + safe.ShowLine(report.Tilde(pd.p.Name(), m.c.home)) + "…")
 		return nil
 	case it == nil:
 		m.preview.clear(projectSummary(m.c, pd))
@@ -893,10 +894,15 @@ func (m *Model) requestPreview(force bool) tea.Cmd {
 // is selected.
 func projectSummary(c *shared, pd *projectData) string {
 	var b strings.Builder
-	b.WriteString(safe.ShowLine(tilde(pd.p.Name(), c.home)) + "\n\n")
+	b.WriteString(safe.ShowLine(report.Tilde(pd.p.Name(), c.home)) + "\n\n")
 	counts := projectFindingsCount(pd)
-	fmt.Fprintf(&b, "%d memories in %d %s · %d errors, %d warnings, %d info\n", pd.files, len(pd.dirs), model.Plural(len(pd.dirs), "store", "stores"),
+	fmt.Fprintf(&b, "%d %s in %d %s · %d errors, %d warnings, %d info\n", pd.memories, model.Plural(pd.memories, "memory", "memories"),
+		len(pd.dirs), model.Plural(len(pd.dirs), "store", "stores"),
 		counts[model.Error], counts[model.Warning], counts[model.Info])
+	if n := pd.unlisted; n > 0 {
+		fmt.Fprintf(&b, "%d %s not counted: Claude Code's scan never lists %s as %s (marked ⊘)\n", n, model.Plural(n, "file", "files"),
+			model.Plural(n, "it", "them"), model.Plural(n, "a memory", "memories"))
+	}
 	if pd.p.Root == "" {
 		b.WriteString("\nNo transcript confirms this project's real path, so it is shown by its slug.\n")
 	}
@@ -919,7 +925,7 @@ func projectSummary(c *shared, pd *projectData) string {
 func indexHeader(c *shared, dd *dirData, width int) string {
 	st := c.st
 	l := dd.load
-	lines := []string{st.Title.Render("MEMORY.md") + st.Faint.Render("  "+safe.ShowLine(tilde(dd.d.Path, c.home)))}
+	lines := []string{st.Title.Render("MEMORY.md") + st.Faint.Render("  "+safe.ShowLine(report.Tilde(dd.d.Path, c.home)))}
 	if l != nil {
 		state := st.OK.Render("✓ loads whole")
 		switch {
@@ -994,7 +1000,7 @@ func (m *Model) openIndex(line int) tea.Cmd {
 	}
 	m.view = viewIndex
 	m.layout()
-	m.index.open(dd, tilde(pd.p.Name(), m.c.home)+" · "+dirLabel(dd.d), line)
+	m.index.open(dd, report.Tilde(pd.p.Name(), m.c.home)+" · "+dirLabel(dd.d), line)
 	return nil
 }
 
@@ -1031,7 +1037,7 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 		} else {
 			m.setFocus(focusMemories)
 			if f.File != "" {
-				m.status = f.File + " is not a memory file memtui can show; it is in " + tilde(f.MemoryDir, m.c.home)
+				m.status = f.File + " is not a memory file memtui can show; it is in " + report.Tilde(f.MemoryDir, m.c.home)
 			}
 		}
 		m.layout()

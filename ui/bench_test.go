@@ -95,8 +95,8 @@ func BenchmarkCursorMemories(b *testing.B) {
 	d := loadedDriver(b, 160, 48)
 	big, most := 0, -1
 	for i, pd := range d.m.data {
-		if pd.files > most {
-			big, most = i, pd.files
+		if pd.memories > most {
+			big, most = i, pd.memories
 		}
 	}
 	d.m.projects.list.selectRef(big)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -178,7 +179,7 @@ func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
 				bases[dd.d.Path] = model.NewBaseline(dd.d, v.c.clock(), consolidate.SHA256Hex)
 			}
 		}
-		m.status = "marked " + tilde(pd.p.Name(), m.c.home) + " reviewed"
+		m.status = "marked " + report.Tilde(pd.p.Name(), m.c.home) + " reviewed"
 		return m.saveBaselines(bases)
 	}
 	return v.Update(k)
@@ -224,7 +225,7 @@ func (v *changesView) rebuild(m *Model) {
 			if !head {
 				head = true
 				v.nproj++
-				rows = append(rows, row{header: true, left: tilde(pd.p.Name(), v.c.home), right: "reviewed " + ago(v.c.clock(), base.Time)})
+				rows = append(rows, row{header: true, left: report.Tilde(pd.p.Name(), v.c.home), right: "reviewed " + ago(v.c.clock(), base.Time)})
 			}
 			if dd.d.Kind != model.DirAuto {
 				rows = append(rows, row{header: true, left: "  " + dirLabel(dd.d)})
@@ -326,7 +327,7 @@ func (v *changesView) diffItem(pd *projectData, dd *dirData, dl consolidate.Delt
 	it := &propItem{
 		p: model.Proposal{ID: "change\x00" + dd.d.Path + "\x00" + dl.Path + "\x00" + consolidate.SHA256Hex([]byte(dl.After)),
 			Kind: model.ProposalKind(dl.Kind), MemoryDir: dd.d.Path, Changes: []model.Change{c}},
-		project:   tilde(pd.p.Name(), v.c.home),
+		project:   report.Tilde(pd.p.Name(), v.c.home),
 		title:     string(dl.Kind) + " " + safe.Mask(v.sc, dl.Path),
 		rationale: safe.Mask(v.sc, strings.Join(why, "; ")),
 		label:     string(dl.Kind) + " since the review of " + since.Local().Format("2006-01-02 15:04"),

@@ -20,8 +20,13 @@ type projectData struct {
 	p      *model.Project
 	loaded bool
 	dirs   []*dirData // aligned with p.Dirs once loaded
-	// Summaries, kept current as directories (re)load.
-	files    int
+	// Summaries, kept current as directories (re)load. memories counts
+	// the topic files Claude Code's scan lists as memories (Scan.Memory:
+	// past the 200 and tied at it too); unlisted the rest, which the
+	// memories pane still shows (marked ⊘) but the agent never sees as
+	// memories: a count that included them would overstate the project.
+	memories int
+	unlisted int
 	findings int
 	worst    model.Severity
 	hasWorst bool
@@ -79,12 +84,18 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 
 // summarize recomputes the project's counts from its directories.
 func (pd *projectData) summarize() {
-	pd.files, pd.findings, pd.hasWorst, pd.worst, pd.cut = 0, 0, false, model.Info, false
+	pd.memories, pd.unlisted, pd.findings, pd.hasWorst, pd.worst, pd.cut = 0, 0, 0, false, model.Info, false
 	for _, dd := range pd.dirs {
 		if dd.load != nil && (dd.load.Truncated() || dd.load.TooLarge) {
 			pd.cut = true // (or not loaded at all)
 		}
-		pd.files += len(dd.d.Files)
+		for _, f := range dd.d.Files {
+			if f.Scan.Memory() {
+				pd.memories++
+			} else {
+				pd.unlisted++
+			}
+		}
 		pd.findings += len(dd.findings)
 		for _, f := range dd.findings {
 			if !pd.hasWorst || f.Severity > pd.worst {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
@@ -505,7 +506,7 @@ func (v *diffView) build() {
 		label = v.item.label
 	}
 	v.rows = append(v.rows, faint(ansi.Truncate(safe.ShowLine(label), w, "…")))
-	where := tilde(p.MemoryDir, v.c.home)
+	where := report.Tilde(p.MemoryDir, v.c.home)
 	if v.item.dir != "" {
 		where += " (" + v.item.dir + ")"
 	}

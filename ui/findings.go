@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
@@ -88,12 +89,12 @@ func (v *findingsView) apply() {
 		f := v.all[i]
 		loc := f.File
 		if f.MemoryDir == "" {
-			loc = tilde(loc, v.c.home) // configuration: an absolute path
+			loc = report.Tilde(loc, v.c.home) // configuration: an absolute path
 		}
 		if f.Line > 0 {
 			loc += ":" + itoa(f.Line)
 		}
-		proj := tilde(f.Project, v.c.home)
+		proj := report.Tilde(f.Project, v.c.home)
 		if proj == "" {
 			proj = "configuration"
 		}
@@ -176,10 +177,10 @@ func (v *findingsView) View() string {
 	listView := v.list.view(st.Item, st.Selected, st.GroupHeader, st.Badge, "No findings match. Press s to widen the severity, [ or ] to change the rule, esc to clear the filter.")
 	var detail []string
 	if f := v.selected(); f != nil {
-		where := tilde(f.MemoryDir, v.c.home)
+		where := report.Tilde(f.MemoryDir, v.c.home)
 		switch {
 		case f.MemoryDir == "":
-			where = tilde(f.File, v.c.home) // configuration: File is absolute
+			where = report.Tilde(f.File, v.c.home) // configuration: File is absolute
 		case f.File != "":
 			where += "/" + f.File
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/memfs"
@@ -101,7 +103,14 @@ func TestHostileTreeFrames(t *testing.T) {
 		for _, name := range projectNames(d) {
 			selectProjectNamed(d, name)
 			shot("project " + name)
+			// The project's summary (its name, its counts, the files
+			// its scan never lists) shows when no memory is selected:
+			// under a filter that matches none.
 			d.m.setFocus(focusMemories)
+			d.keys("/")
+			d.typeText("zzqqzzqq")
+			shot("project " + name + " (summary)")
+			d.keys("esc")
 			d.m.memories.list.top()
 			d.run(d.m.syncSelection())
 			for i := 0; i < len(d.m.memories.list.rows); i++ {
@@ -272,6 +281,15 @@ func TestHostileTreeFrames(t *testing.T) {
 		}
 		t.Errorf("no frame of the browse view shows %s, which Claude Code reads through %s", tr.Outside, tr.LinkOutside)
 	})
+	// Each project's summary was shown (so the checks above ran on it,
+	// its hostile name and its counts).
+	t.Run("browse/project-summaries-shown", func(t *testing.T) {
+		for _, f := range views["browse"] {
+			if strings.HasSuffix(f.where, "(summary)") && !summaryCounts.MatchString(ansi.Strip(f.content)) {
+				t.Errorf("%s: the preview is not the project's summary", hostile.Visible(f.where))
+			}
+		}
+	})
 	t.Run("journal/scoped-to-dirs-in-view", func(t *testing.T) {
 		shown, foreign := false, false
 		for _, f := range views["journal"] {
@@ -295,6 +313,9 @@ func TestHostileTreeFrames(t *testing.T) {
 		}
 	})
 }
+
+// summaryCounts is the counts line of a project's summary.
+var summaryCounts = regexp.MustCompile(`\d+ (memory|memories) in \d+ stores? · `)
 
 // selectProjectNamed selects the project called name, from the top of
 // the list (selectProject only moves down).

@@ -989,7 +989,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 	if len(changes) > 1 {
 		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, model.Plural(len(changes)-1, "file", "files"))
 	}
-	lines := append([]string{"", st.Bold.Render(safe.ShowLine(tilde(v.dd.d.Path, m.c.home)))}, files...)
+	lines := append([]string{"", st.Bold.Render(safe.ShowLine(report.Tilde(v.dd.d.Path, m.c.home)))}, files...)
 	m.dialog = &dialog{
 		kind:  dlgWriteIndex,
 		title: title,
@@ -1014,13 +1014,13 @@ func (m *Model) indexWritten(w *writeRun) {
 	if len(w.results) > 0 {
 		status, why = w.results[0].status, w.results[0].why
 	}
-	path := safe.ShowLine(tilde(v.dd.d.Path, m.c.home) + "/MEMORY.md")
+	path := safe.ShowLine(report.Tilde(v.dd.d.Path, m.c.home) + "/MEMORY.md")
 	switch status {
 	case memfs.StatusApplied:
 		dl.title = "Written: MEMORY.md"
 		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path}
 		for _, a := range v.pending() {
-			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+safe.ShowLine(tilde(v.dd.d.Path, m.c.home)+"/"+a.path))
+			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+safe.ShowLine(report.Tilde(v.dd.d.Path, m.c.home)+"/"+a.path))
 		}
 		dl.lines = append(dl.lines, "", st.Faint.Render("The journal (L) can undo it."))
 		m.status = "MEMORY.md written."

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -69,7 +70,7 @@ func (v *journalView) set(msg journalMsg) {
 		// shows when there is room (the lines below have it whole).
 		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s · %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title, e.ProposalID)}
 		if v.w >= wideWidth {
-			r.right = truncLeft(tilde(e.MemoryDir, v.c.home), v.w/4)
+			r.right = truncLeft(report.Tilde(e.MemoryDir, v.c.home), v.w/4)
 		}
 		rows[i] = r
 	}
@@ -154,7 +155,7 @@ func (v *journalView) View() string {
 		// text is masked and made safe as text from disk is.
 		det = append(det, st.Bold.Render(safe.ShowLine(e.Title)))
 		det = append(det, safe.ShowLine(fmt.Sprintf("%s · %s · %s · journal %s", e.Kind, e.ProposalID, stateWord(e.State), e.ID)))
-		det = append(det, truncLeft(safe.ShowLine(tilde(e.MemoryDir, v.c.home)), v.w))
+		det = append(det, truncLeft(safe.ShowLine(report.Tilde(e.MemoryDir, v.c.home)), v.w))
 		if e.UndoneBy != "" {
 			det = append(det, "undone by "+safe.Line(e.UndoneBy))
 		}
@@ -188,7 +189,7 @@ func (m *Model) askUndo() tea.Cmd {
 		m.status = "Only an applied (committed) entry can be undone; this one is " + stateWord(e.State) + "."
 		return nil
 	}
-	lines := []string{"", tilde(e.MemoryDir, m.c.home)}
+	lines := []string{"", report.Tilde(e.MemoryDir, m.c.home)}
 	for _, f := range e.Files {
 		var what string
 		switch f.Op {

@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -71,11 +69,3 @@ func age(now, t time.Time) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// tilde shows a path under home as ~/...
-func tilde(p, home string) string {
-	if home != "" && home != "/" && (p == home || strings.HasPrefix(p, home+string(filepath.Separator))) {
-		return "~" + p[len(home):]
-	}
-	return p
-}

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
@@ -217,7 +218,7 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 		kvStyled("modified", f.ModTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (file mtime · "+ago(c.now, f.ModTime)+")"))
 	}
 	size := " · " + model.FormatFileSize(int(f.Size))
-	kvStyled("file", truncLeft(safe.ShowLine(tilde(dd.d.Path, c.home)+"/"+f.Path), max(width-12-len(size), 10))+st.Faint.Render(size))
+	kvStyled("file", truncLeft(safe.ShowLine(report.Tilde(dd.d.Path, c.home)+"/"+f.Path), max(width-12-len(size), 10))+st.Faint.Render(size))
 	if doc.Status != model.FMOK && doc.Status != model.FMNone {
 		sev, status := model.Warning, doc.Status.String()
 		if doc.ClaudeSeesNone {

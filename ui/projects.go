@@ -7,11 +7,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/model"
 )
 
 // projectsPane lists every project with its worst-severity badge and its
-// number of memories, filled in as the loader gets to each.
+// number of memories, filled in as the loader gets to each. The number is
+// of the files Claude Code's scan lists as memories; the files it never
+// lists are counted in the project's summary in the preview, not here: at
+// 80 columns a row has 29 cells, and "12 (+3 excluded)" would cut most
+// names, while showing it only on the rows with room would make its
+// absence read as "none".
 type projectsPane struct {
 	c        *shared
 	projects []*projectData
@@ -42,7 +48,7 @@ func (p *projectsPane) rebuild() {
 	} else {
 		names := make([]string, len(p.projects))
 		for i, pd := range p.projects {
-			names[i] = tilde(pd.p.Name(), p.c.home)
+			names[i] = report.Tilde(pd.p.Name(), p.c.home)
 		}
 		for _, m := range fuzzy.Find(p.filter, names) {
 			idx = append(idx, m.Index)
@@ -70,16 +76,16 @@ func (p *projectsPane) refresh(i int) {
 
 func (p *projectsPane) row(i int) row {
 	pd := p.projects[i]
-	r := row{ref: i, left: tilde(pd.p.Name(), p.c.home), sev: -1}
+	r := row{ref: i, left: report.Tilde(pd.p.Name(), p.c.home), sev: -1}
 	switch {
 	case !pd.loaded:
 		r.badge, r.right = "…", ""
 	case pd.hasWorst:
 		r.badge, r.sev = sevSymbol(pd.worst), int(pd.worst)
-		r.right = strconv.Itoa(pd.files)
+		r.right = strconv.Itoa(pd.memories)
 	default:
 		r.badge, r.sev = "✓", -1
-		r.right = strconv.Itoa(pd.files)
+		r.right = strconv.Itoa(pd.memories)
 	}
 	if pd.loaded && !pd.hasWorst {
 		r.badge = "✓"

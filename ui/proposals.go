@@ -13,6 +13,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 )
@@ -128,7 +129,7 @@ func (m *Model) computeProposals() tea.Cmd {
 				c.Dirs = slices.Clone(pd.p.Dirs)
 				pc = &c
 			}
-			jobs = append(jobs, proposalJob{p: pc, dd: dd, project: tilde(pd.p.Name(), m.c.home)})
+			jobs = append(jobs, proposalJob{p: pc, dd: dd, project: report.Tilde(pd.p.Name(), m.c.home)})
 		}
 	}
 	if len(jobs) == 0 {
@@ -236,7 +237,7 @@ func (m *Model) assembleProposals() {
 		if !pd.loaded {
 			continue
 		}
-		g := propGroup{name: tilde(pd.p.Name(), m.c.home)}
+		g := propGroup{name: report.Tilde(pd.p.Name(), m.c.home)}
 		for _, dd := range pd.dirs {
 			live[dd] = true
 			g.items = append(g.items, m.props.cache[dd]...)

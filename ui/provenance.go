@@ -117,7 +117,7 @@ func provenanceLines(c *shared, dd *dirData, path, origin string) (written []str
 	if len(ws) == 0 {
 		written = append(written, "no write recorded in the transcripts")
 	} else if last := ws[len(ws)-1]; last.Cwd != "" {
-		cwd = tilde(last.Cwd, c.home)
+		cwd = report.Tilde(last.Cwd, c.home)
 	}
 	if origin != "" {
 		s := dd.log.Sessions[origin]
@@ -127,7 +127,7 @@ func provenanceLines(c *shared, dd *dirData, path, origin string) (written []str
 			if s.Title != "" {
 				originLine += " “" + s.Title + "”"
 			}
-			originLine += " · " + tilde(s.Transcript, c.home)
+			originLine += " · " + report.Tilde(s.Transcript, c.home)
 		default:
 			originLine = "session " + consolidate.ShortSession(origin) + " · transcript swept (Claude Code deletes them after cleanupPeriodDays, 30 by default)"
 		}
@@ -177,7 +177,7 @@ func problemLines(c *shared, l *model.TranscriptLog, tdir string, most int) []st
 	n := len(l.Problems)
 	lines := []string{fmt.Sprintf("%d %s reading the transcripts (provenance and use may miss what they hold):", n, model.Plural(n, "problem", "problems"))}
 	for _, pr := range l.Problems[:min(n, most)] {
-		where := tilde(pr.Transcript, c.home)
+		where := report.Tilde(pr.Transcript, c.home)
 		if tdir != "" {
 			if rel, err := filepath.Rel(tdir, pr.Transcript); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 				where = rel

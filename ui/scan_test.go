@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -87,5 +88,51 @@ func TestScanMarkers(t *testing.T) {
 	top("dotfiles")
 	if r, ok := d.rowOfMemory("note_196"); !ok || r.dim || strings.Contains(r.left, "⊘") {
 		t.Errorf("note_196.md, the newest: row %+v", r)
+	}
+}
+
+// TestProjectCountsOnlyMemories: a project's count in the projects pane,
+// the memories pane's title and the project's summary is of the files
+// Claude Code's scan lists as memories: webshop's 41 topic files include
+// sessions/feedback_cart_session_ttl.md, a path the scan skips, so it has
+// 40 (its store's header still counts the 41 files the pane lists). The
+// summary says the skipped file is there and why it is not counted; a
+// project with none says nothing of it.
+func TestProjectCountsOnlyMemories(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	d := newDriver(t, cfg, 80, 30)
+	d.selectProject("webshop")
+	var line string
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if strings.Contains(l, "~/webshop") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "✂ 40") || strings.Contains(line, "41") {
+		t.Errorf("at 80 columns webshop's row is %q, want its 40 memories (41 files, one of them under sessions/)", line)
+	}
+
+	d.send(tea.WindowSizeMsg{Width: 200, Height: 60})
+	d.keys("enter")
+	if out := d.screen(); !strings.Contains(out, "Memories (40)") || !strings.Contains(out, "41 files") {
+		t.Errorf("webshop: want the title to count 40 memories and the store 41 files:\n%s", out)
+	}
+	// The summary shows when no memory is selected: a filter that
+	// matches none.
+	d.keys("/")
+	d.typeText("zzzzzz")
+	for _, want := range []string{"40 memories in 1 store ", "1 file not counted: Claude Code's scan never lists it as a memory (marked ⊘)"} {
+		if out := d.screen(); !strings.Contains(out, want) {
+			t.Errorf("webshop's summary lacks %q:\n%s", want, out)
+		}
+	}
+	d.keys("esc")
+	d.m.setFocus(focusProjects)
+	d.keys("g")
+	d.selectProject("blog")
+	d.keys("enter", "/")
+	d.typeText("zzzzzz")
+	if out := d.screen(); !strings.Contains(out, "5 memories in ") || strings.Contains(out, "not counted") {
+		t.Errorf("blog, every file a memory: the summary should count 5 and say nothing of files not counted:\n%s", out)
 	}
 }

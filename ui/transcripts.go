@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/model"
 )
 
@@ -100,7 +101,7 @@ func (m *Model) onTranscripts(msg transcriptsMsg) tea.Cmd {
 	if msg.err != nil {
 		if !errors.Is(msg.err, context.Canceled) {
 			pd.logErr = msg.err
-			m.status = "transcripts of " + tilde(pd.p.Name(), m.c.home) + " could not be read: " + msg.err.Error()
+			m.status = "transcripts of " + report.Tilde(pd.p.Name(), m.c.home) + " could not be read: " + msg.err.Error()
 		}
 		return tea.Batch(cmds...)
 	}

@@ -169,7 +169,7 @@ func (m *Model) browseView(h int) string {
 		case focusMemories:
 			title = "Memories"
 			if pd := m.selectedProject(); pd != nil && pd.loaded {
-				title = fmt.Sprintf("Memories (%d)", pd.files)
+				title = fmt.Sprintf("Memories (%d)", pd.memories)
 			}
 			if m.memories.sortBy != sortName {
 				title += " · " + m.memories.sortBy.String()

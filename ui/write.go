@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -123,7 +124,7 @@ func (m *Model) startWrite() tea.Cmd {
 	var lines []string
 	for _, j := range jobs {
 		n += len(j.props)
-		lines = append(lines, "", m.c.st.Bold.Render(safe.ShowLine(tilde(j.dir, m.c.home))))
+		lines = append(lines, "", m.c.st.Bold.Render(safe.ShowLine(report.Tilde(j.dir, m.c.home))))
 		for i, p := range j.props {
 			lines = append(lines, "  "+safe.ShowLine(j.items[i].title))
 			for _, c := range p.Changes {
@@ -334,7 +335,7 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 				line.why = r.Err.Error()
 				if errors.As(r.Err, &held) {
 					locked = true
-					line.why = tilde(held.Dir, m.c.home) + ": " + held.Short()
+					line.why = report.Tilde(held.Dir, m.c.home) + ": " + held.Short()
 				}
 			}
 			w.results = append(w.results, line)
@@ -462,7 +463,7 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 	default:
 		var held *memfs.LockHeldError
 		if errors.As(r.Err, &held) {
-			m.err = fmt.Errorf("%s: %s", tilde(held.Dir, m.c.home), held.Short())
+			m.err = fmt.Errorf("%s: %s", report.Tilde(held.Dir, m.c.home), held.Short())
 		} else {
 			m.err = fmt.Errorf("undo refused: %v", r.Err)
 		}

@@ -63,10 +63,11 @@ func Summarize(scan *model.Scan, fs []model.Finding) Summary {
 }
 
 // JSON writes {"version":1,"findings":[...],"summary":{...},
-// "transcript_problems":[{"transcript":...,"message":...}]}. Every text
+// "transcript_problems":[{"transcript":...,"message":...}],
+// "claude_code":{...}} (claude_code is versions' VersionJSON). Every text
 // field has its secrets masked (a message quotes text from a file or a
 // transcript); JSON escapes the control characters itself.
-func JSON(w io.Writer, fs []model.Finding, sum Summary, probs []model.TranscriptProblem) error {
+func JSON(w io.Writer, fs []model.Finding, sum Summary, probs []model.TranscriptProblem, versions VersionNotice) error {
 	masked := make([]model.Finding, len(fs))
 	for i, f := range fs {
 		f.Project, f.MemoryDir, f.File = safe.Mask(nil, f.Project), safe.Mask(nil, f.MemoryDir), safe.Mask(nil, f.File)
@@ -79,11 +80,12 @@ func JSON(w io.Writer, fs []model.Finding, sum Summary, probs []model.Transcript
 		mp[i] = model.TranscriptProblem{Transcript: safe.Mask(nil, p.Transcript), Message: safe.Mask(nil, p.Message)}
 	}
 	return WriteJSON(w, struct {
-		Version  int                       `json:"version"`
-		Findings []model.Finding           `json:"findings"`
-		Summary  Summary                   `json:"summary"`
-		Problems []model.TranscriptProblem `json:"transcript_problems"`
-	}{1, fs, sum, mp})
+		Version    int                       `json:"version"`
+		Findings   []model.Finding           `json:"findings"`
+		Summary    Summary                   `json:"summary"`
+		Problems   []model.TranscriptProblem `json:"transcript_problems"`
+		ClaudeCode VersionJSON               `json:"claude_code"`
+	}{1, fs, sum, mp, versions.JSON()})
 }
 
 // WriteJSON writes v as indented JSON, as every --json output is: HTML

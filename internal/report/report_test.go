@@ -24,7 +24,7 @@ var sample = []model.Finding{
 func TestJSONShape(t *testing.T) {
 	var buf bytes.Buffer
 	probs := []model.TranscriptProblem{{Transcript: "/home/al/.claude/projects/-home-al-acme/s.jsonl", Message: "line 4 is not JSON and was skipped"}}
-	if err := JSON(&buf, sample, Summarize(nil, sample), probs); err != nil {
+	if err := JSON(&buf, sample, Summarize(nil, sample), probs, VersionNotice{}); err != nil {
 		t.Fatal(err)
 	}
 	var out map[string]any
@@ -52,7 +52,7 @@ func TestJSONShape(t *testing.T) {
 		t.Errorf("transcript_problems %v", tp)
 	}
 	var empty bytes.Buffer
-	JSON(&empty, nil, Summary{}, nil)
+	JSON(&empty, nil, Summary{}, nil, VersionNotice{})
 	if !strings.Contains(empty.String(), `"findings": []`) || !strings.Contains(empty.String(), `"transcript_problems": []`) {
 		t.Errorf("no findings or problems must print empty arrays, not null: %s", empty.String())
 	}

@@ -94,6 +94,56 @@ func ClaudeCodeVersions(ps []*model.Project) VersionNotice {
 	return n
 }
 
+// VersionJSON is the notice as lint --json's "claude_code": the version
+// memtui follows, the one its changes were checked against, the newest
+// version any session ran when it is newer than the followed one ("" when
+// none), and the projects whose newest session ran an older one. It is
+// there even when the transcripts show nothing (or were not read), so a
+// script need not test for it; arrays are [], never null.
+type VersionJSON struct {
+	Followed     string      `json:"followed"`
+	ComparedWith string      `json:"compared_with"`
+	Newer        string      `json:"newer"`
+	Older        []OlderJSON `json:"older"`
+}
+
+// OlderJSON is one project on an older Claude Code. Differs and MayDiffer
+// hold IDs of model.ClaudeCodeChanges (the ids of `memtui version --json`):
+// at or before ComparedWith (Compared) every change is missing there, so
+// all are in Differs; past it which ones the version has is not known, so
+// all are in MayDiffer. Two lists rather than one with the flag, so a
+// script that reads Differs alone never takes a guess for a fact.
+type OlderJSON struct {
+	Project   string   `json:"project"`
+	Version   string   `json:"version"`
+	Compared  bool     `json:"compared"`
+	Differs   []string `json:"differs"`
+	MayDiffer []string `json:"may_differ"`
+}
+
+// JSON is the notice for lint --json. Project names and versions come
+// from transcripts, so they are masked as every other text field is (a
+// version's pre-release part can hold any word).
+func (n VersionNotice) JSON() VersionJSON {
+	ids := make([]string, len(model.ClaudeCodeChanges))
+	for i, c := range model.ClaudeCodeChanges {
+		ids[i] = c.ID
+	}
+	out := VersionJSON{Followed: model.ClaudeCodeVersion, ComparedWith: model.ClaudeCodeComparedWith,
+		Newer: safe.Mask(nil, n.Newer), Older: make([]OlderJSON, 0, len(n.Older))}
+	for _, o := range n.Older {
+		j := OlderJSON{Project: safe.Mask(nil, o.Project), Version: safe.Mask(nil, o.Version), Compared: o.Compared,
+			Differs: []string{}, MayDiffer: []string{}}
+		if o.Compared {
+			j.Differs = ids
+		} else {
+			j.MayDiffer = ids
+		}
+		out.Older = append(out.Older, j)
+	}
+	return out
+}
+
 // mostOlderNamed bounds the projects the line names.
 const mostOlderNamed = 3
 

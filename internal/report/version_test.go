@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +118,82 @@ func TestClaudeCodeVersionsHostile(t *testing.T) {
 	}
 	if !strings.Contains(n.Line(""), `\x1b]52;`) {
 		t.Errorf("the name is not shown escaped: %q", n.Line(""))
+	}
+}
+
+// TestVersionJSON: lint --json's claude_code names the followed version,
+// the newest newer one, and each project on an older one with the ids of
+// the changes it lacks: in differs at or before 2.1.261, in may_differ
+// past it (never both); with nothing to say it is still there, its list
+// [] rather than null.
+func TestVersionJSON(t *testing.T) {
+	n := ClaudeCodeVersions([]*model.Project{
+		versionProject("/home/u/new", session("2.1.400", 3)),
+		versionProject("/home/u/old", session("2.1.200", 5)),
+		versionProject("/home/u/between", session("2.1.300", 2)),
+	})
+	var buf bytes.Buffer
+	if err := JSON(&buf, nil, Summary{}, nil, n); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		ClaudeCode struct {
+			Followed     string `json:"followed"`
+			ComparedWith string `json:"compared_with"`
+			Newer        string `json:"newer"`
+			Older        []struct {
+				Project   string   `json:"project"`
+				Version   string   `json:"version"`
+				Compared  bool     `json:"compared"`
+				Differs   []string `json:"differs"`
+				MayDiffer []string `json:"may_differ"`
+			} `json:"older"`
+		} `json:"claude_code"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	cc := out.ClaudeCode
+	if cc.Followed != "2.1.332" || cc.ComparedWith != "2.1.261" || cc.Newer != "2.1.400" || len(cc.Older) != 2 {
+		t.Fatalf("claude_code = %+v", cc)
+	}
+	old, between := cc.Older[0], cc.Older[1]
+	want := "truncation-warning comment-stripping index-backfill scan-symlinks claude-code-item autodream-permission-skip own-project-carve-out"
+	if old.Project != "/home/u/old" || old.Version != "2.1.200" || !old.Compared ||
+		strings.Join(old.Differs, " ") != want || old.MayDiffer == nil || len(old.MayDiffer) != 0 {
+		t.Errorf("older[0] = %+v, want /home/u/old at 2.1.200 lacking every change", old)
+	}
+	if between.Project != "/home/u/between" || between.Version != "2.1.300" || between.Compared ||
+		between.Differs == nil || len(between.Differs) != 0 || strings.Join(between.MayDiffer, " ") != want {
+		t.Errorf("older[1] = %+v, want /home/u/between at 2.1.300 that may lack every change", between)
+	}
+
+	buf.Reset()
+	if err := JSON(&buf, nil, Summary{}, nil, ClaudeCodeVersions(nil)); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`"followed": "2.1.332"`, `"newer": ""`, `"older": []`} {
+		if !strings.Contains(buf.String(), w) {
+			t.Errorf("nothing to say: the JSON lacks %s:\n%s", w, buf.String())
+		}
+	}
+}
+
+// TestVersionJSONHostile: a project name from a transcript's cwd has its
+// secret masked and its escapes kept out of the raw bytes.
+func TestVersionJSONHostile(t *testing.T) {
+	name := "/home/u/" + hostile.FakeToken + hostile.OSC52 + "\u202e"
+	var buf bytes.Buffer
+	if err := JSON(&buf, nil, Summary{}, nil, ClaudeCodeVersions([]*model.Project{versionProject(name, session("2.1.200", 1))})); err != nil {
+		t.Fatal(err)
+	}
+	if leaks := hostile.FakeLeaks(buf.String()); len(leaks) > 0 {
+		t.Errorf("the project name's token is in the JSON: %q", leaks)
+	}
+	if strings.ContainsAny(buf.String(), "\x1b\x07\u202e") {
+		t.Errorf("raw escapes in the JSON:\n%q", buf.String())
+	}
+	if !strings.Contains(buf.String(), `"project": "/home/u/`) {
+		t.Errorf("the project is not named:\n%s", buf.String())
 	}
 }
