@@ -5,9 +5,10 @@ import (
 	"path"
 	"runtime"
 	"strings"
-	"unicode/utf16"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/memtui/memtui/model"
 )
 
 // pathFlavor selects path semantics for override validation: Claude Code
@@ -102,7 +103,7 @@ func validateMemoryPath(raw string, expandTilde bool, home string, fl pathFlavor
 		}
 		return "", reasonRelative
 	}
-	if utf16Len(normalized) < 3 {
+	if model.UTF16Len(normalized) < 3 {
 		return "", reasonRoot
 	}
 	if strings.HasPrefix(normalized, `\\`) || strings.HasPrefix(normalized, "//") {
@@ -185,19 +186,6 @@ func isDriveRoot(s string) bool {
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
-
-// utf16Len counts UTF-16 code units, as JavaScript's String.length does.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if l := utf16.RuneLen(r); l > 0 {
-			n += l
-		} else {
-			n++
-		}
-	}
-	return n
-}
 
 func (fl pathFlavor) isAbs(p string) bool {
 	if fl == posixPaths {

@@ -171,18 +171,8 @@ func firstBodyLine(body []byte) string {
 			l = l[1:]
 		}
 		l = strings.TrimSpace(l)
-		units := 0
-		for i, r := range l {
-			n := 1
-			if r > 0xFFFF { // ranging a string never yields a lone surrogate
-				n = 2
-			}
-			if units+n > 120 {
-				return strings.TrimSpace(l[:i])
-			}
-			units += n
-		}
-		return l
+		end, _ := unitPrefix([]byte(l), 120) // a pair split at 120 is left out whole
+		return strings.TrimSpace(l[:end])
 	}
 	return ""
 }
