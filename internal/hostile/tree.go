@@ -210,6 +210,13 @@ func Build(root string, numbered int) (*Tree, error) {
 		t.Outside:                               memory("outside", "Not a memory", "user", t.Marker+" lives outside every memory dir, with the token "+outsideTok+".\n"),
 		filepath.Join(t.EvilRoot, "README.md"):  "a project\n",
 	}
+	// A memory in a folder Claude Code's scan skips (a dot folder), whose
+	// name holds escapes: the reason the scan gives names the folder.
+	skipped := filepath.Join(t.Evil, ".drafts"+OSC0)
+	if err := os.MkdirAll(skipped, 0o755); err != nil {
+		return nil, err
+	}
+	files[filepath.Join(skipped, "draft.md")] = memory("draft", "A draft \x1b[31mnever scanned", "project", "Draft.\n")
 	mount := "web" + OSC0 + "\x1b[2J"
 	storeTok := token("store-index")
 	t.Secrets["the GitHub token in the team store's index (team/<mount>/MEMORY.md of Esc)"] = []string{storeTok}
