@@ -266,6 +266,9 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 		var ce *ConflictError
 		if errors.As(err, &ce) {
 			res.Status = StatusConflict
+			if ce.Path != "" {
+				res.Path = ce.Path // the file that conflicted: a move's source, say
+			}
 		}
 		return res
 	}

@@ -153,6 +153,10 @@ func (j *entry) rollback(s *session, files []*fileTx) {
 	for i := len(files) - 1; i >= 0; i-- {
 		f := files[i]
 		if !f.applied {
+			if f.op == model.OpMove {
+				// It may have made its folders before it was refused.
+				removeEmptyDirs(s.rootfd, j.m.Files[f.idx].Dirs)
+			}
 			continue
 		}
 		if note := j.rollbackFile(s.rootfd, f.idx, f.held); note != "" {

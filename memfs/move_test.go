@@ -252,3 +252,28 @@ func TestUndoOfAMoveRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveRefusedAfterItsFolderWasMade: an agent writes the memory after
+// the move made .archive/ and before it moved the file: the move is a
+// conflict, the agent's write stays where it wrote it, and the folder the
+// move made is gone again.
+func TestMoveRefusedAfterItsFolderWasMade(t *testing.T) {
+	t.Cleanup(func() { testHookStep = nil })
+	w := newApplyWorld(t, map[string]string{"a.md": "alpha\n"})
+	testHookStep = func(s string) {
+		if s == "apply 0 folders" {
+			os.WriteFile(filepath.Join(w.dir, "a.md"), []byte("alpha, and an agent's line\n"), 0o644)
+		}
+	}
+	r := applyOne(t, w, archiveProp(mv("a.md", ".archive/a.md", "alpha\n")), w.opts())
+	testHookStep = nil
+	if r.Status != StatusConflict || r.Path != "a.md" {
+		t.Fatalf("%+v", r)
+	}
+	if got := w.read(t, "a.md"); got != "alpha, and an agent's line\n" {
+		t.Errorf("a.md = %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(w.dir, ".archive")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused move left .archive behind: %v", err)
+	}
+}
