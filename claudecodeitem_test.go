@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memtui/memtui/model"
 )
@@ -85,5 +86,66 @@ func TestClaudeCodeItemThroughApplyAndUndo(t *testing.T) {
 	back, _ := os.ReadFile(filepath.Join(mem, "stub.md"))
 	if string(back) != stub {
 		t.Errorf("undo of the prune gave back\n%q\nwant\n%q", back, stub)
+	}
+}
+
+// An archive moves a memory with its claudeCodeItem block into .archive/
+// and repoints a link to it in another memory whose block names it too:
+// both blocks come through the apply and the undo byte for byte.
+func TestClaudeCodeItemThroughArchiveAndUndo(t *testing.T) {
+	item := func(prompt string) string {
+		return "  claudeCodeItem: \n" +
+			"    id: 0b5c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90\n" +
+			"    state: acked\n" +
+			"    consent: on\n" +
+			"    typed: \n" +
+			"      turn: 2\n" +
+			"      prompt: \"" + prompt + "\"\n"
+	}
+	file := func(name, prompt, body string) string {
+		return "---\nname: " + name + "\ndescription: " + name + " and what it says\nmetadata: \n  node_type: memory\n  type: project\n" +
+			item(prompt) + "  modified: 2026-06-10T09:00:00.000Z\n---\n\n" + body
+	}
+	base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	dir, names := archiveDir(t, 201, base, "")
+	oldest := file("oldest", "the first ticket", "Ticket 0 came first.\n")
+	linker := file("linker", "see [[oldest]] and [it](project_ticket_000.md)", "Follows [[oldest]]; see [it](project_ticket_000.md).\n")
+	for name, c := range map[string]string{names[0]: oldest, names[150]: linker} {
+		p := filepath.Join(dir, name)
+		fi, _ := os.Stat(p)
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	}
+	blocks := func(b []byte) string {
+		var out []string
+		for _, s := range model.ItemSpans(b) {
+			out = append(out, string(b[s[0]:s[1]]))
+		}
+		return strings.Join(out, "|")
+	}
+	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", t.TempDir())
+	code, stdout, stderr := runCLI(t, e, "--memory-dir", dir, "--now", "2026-11-21", "dream", "--apply", "--yes", "--kind", "archive")
+	if code != exitOK || !strings.Contains(stdout, "applied   archive-") {
+		t.Fatalf("archive: exit %d\n%s%s", code, stdout, stderr)
+	}
+	moved, _ := os.ReadFile(filepath.Join(dir, ".archive", names[0]))
+	got, _ := os.ReadFile(filepath.Join(dir, names[150]))
+	if string(moved) != oldest {
+		t.Errorf("the archived memory changed:\n%s", moved)
+	}
+	if !strings.Contains(string(got), "Follows [[.archive/project_ticket_000]]; see [it](.archive/project_ticket_000.md).") || blocks(got) != blocks([]byte(linker)) {
+		t.Errorf("the linking memory: want its body repointed and its block as it was:\n%s", got)
+	}
+	_, stdout, _ = runCLI(t, e, "--memory-dir", dir, "undo", "--list")
+	id := strings.Fields(stdout)[0]
+	if code, stdout, stderr = runCLI(t, e, "--memory-dir", dir, "undo", id); code != exitOK {
+		t.Fatalf("undo %q: exit %d\n%s%s", id, code, stdout, stderr)
+	}
+	for name, want := range map[string]string{names[0]: oldest, names[150]: linker} {
+		if back, _ := os.ReadFile(filepath.Join(dir, name)); string(back) != want {
+			t.Errorf("undo gave back %s as\n%q\nwant\n%q", name, back, want)
+		}
 	}
 }

@@ -127,7 +127,12 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 				}
 				e.Files = slices.Clone(e.Files)
 				for j := range e.Files {
-					e.Files[j].Path = safe.Mask(nil, e.Files[j].Path)
+					f := &e.Files[j]
+					f.Path, f.From = safe.Mask(nil, f.Path), safe.Mask(nil, f.From)
+					f.Dirs = slices.Clone(f.Dirs)
+					for k := range f.Dirs {
+						f.Dirs[k] = safe.Mask(nil, f.Dirs[k])
+					}
 				}
 			}
 			return report.WriteJSON(stdout, struct {

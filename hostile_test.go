@@ -419,13 +419,17 @@ func TestHostileTree(t *testing.T) {
 				created[c.Path] = c.Op != model.OpDelete
 			}
 			// Lines an index already had are the attacker's own (moving
-			// them, or redacting a secret in them, is no copying); lines
+			// them, redacting a secret in them, or pointing one of their
+			// links elsewhere, as an archive does, is no copying); lines
 			// memtui writes anew must be text.
 			had := map[string]bool{}
 			for _, l := range strings.Split(readAll(filepath.Join(p.MemoryDir, "MEMORY.md")), "\n") {
 				had[l] = true
 				redacted, _ := consolidate.DefaultSecretScanner().Redact(l)
 				had[redacted] = true
+				if p.Kind == model.KindArchive {
+					had[link.ReplaceAllString(l, "]()")] = true
+				}
 			}
 			for _, c := range p.Changes {
 				if !isIndex.MatchString(c.Path) || c.Op == model.OpDelete {
@@ -435,7 +439,7 @@ func TestHostileTree(t *testing.T) {
 					had[l] = true
 				}
 				for _, l := range strings.Split(c.After, "\n") {
-					if had[l] {
+					if had[l] || p.Kind == model.KindArchive && had[link.ReplaceAllString(l, "]()")] {
 						continue
 					}
 					// A link target names a file as it is named; the text
@@ -987,4 +991,91 @@ func (h *hostileRun) checkLook(t *testing.T, o outcome, mode hostile.Mode) {
 	}
 	checkOutput(t, h.tr, o, mode)
 	t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, h.tr, h.before, o.name) })
+}
+
+// TestHostileArchive: the oldest memory of a folder past the cap has a
+// name full of escape sequences and a newline; dream (text, terminal,
+// JSON), the apply's dry run and the real apply, and the journal's list
+// show its move with the name made safe, on one line; in JSON, "from"
+// and "path" decode to the real names.
+func TestHostileArchive(t *testing.T) {
+	evil := "evil" + hostile.OSC52 + hostile.OSC0 + hostile.Clear + hostile.C1CSI + hostile.Bidi + "\n" + hostile.Forged + ".md"
+	dir, _ := archiveDir(t, 201, time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), evil)
+	home, state := t.TempDir(), t.TempDir()
+	plain := env("HOME", home, "XDG_STATE_HOME", state, "XDG_CACHE_HOME", t.TempDir())
+	colour := env("HOME", home, "XDG_STATE_HOME", state, "XDG_CACHE_HOME", t.TempDir(), "CLICOLOR_FORCE", "1", "TERM", "xterm-256color")
+	args := func(a ...string) []string { return append([]string{"--memory-dir", dir, "--now", "2026-11-21"}, a...) }
+	check := func(t *testing.T, o outcome, mode hostile.Mode, want string) {
+		t.Helper()
+		if !ranCleanly(t, o) {
+			return
+		}
+		for _, s := range []struct{ which, out string }{{"stdout", o.stdout}, {"stderr", o.stderr}} {
+			m := mode
+			if s.which == "stderr" {
+				m = hostile.Plain
+			}
+			for _, p := range hostile.Controls(s.out, m) {
+				t.Errorf("%s: %s: %s", o.name, s.which, p)
+			}
+		}
+		if mode != hostile.JSON {
+			for _, p := range hostile.Forgeries(o.both()) {
+				t.Errorf("%s: %s", o.name, p)
+			}
+		}
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("%s does not show %q:\n%s", o.name, want, hostile.Visible(o.stdout))
+		}
+	}
+	shown := `evil\x1b]52;c;aGVsbG8=\x07`
+	for _, c := range []struct {
+		name string
+		env  func(string) string
+		mode hostile.Mode
+		args []string
+		want string
+	}{
+		{"dream/piped", plain, hostile.Plain, []string{"dream", "--kind", "archive"}, "rename " + shown},
+		{"dream/terminal", colour, hostile.Terminal, []string{"dream", "--kind", "archive"}, "rename " + shown},
+		{"dream/json", plain, hostile.JSON, []string{"dream", "--json", "--kind", "archive"}, `"from": "evil\u001b]52`},
+		{"dream-apply-dry-run", plain, hostile.Plain, []string{"dream", "--apply", "--kind", "archive"}, "move   " + filepath.Join(dir, shown)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := runHostile(t, c.env, args(c.args...)...)
+			check(t, o, c.mode, c.want)
+			if c.mode == hostile.JSON && ranCleanly(t, o) {
+				ps := decodeDream(t, o.stdout).Proposals
+				found := false
+				for _, p := range ps {
+					for _, ch := range p.Changes {
+						found = found || ch.Op == model.OpMove && ch.From == evil && ch.Path == ".archive/"+evil
+					}
+				}
+				if !found {
+					t.Errorf("no move of the evil name decodes from dream --json")
+				}
+			}
+		})
+	}
+	t.Run("apply", func(t *testing.T) {
+		o := runHostile(t, plain, args("dream", "--apply", "--yes", "--kind", "archive")...)
+		check(t, o, hostile.Plain, "applied   archive-")
+		if _, err := os.Lstat(filepath.Join(dir, ".archive", evil)); err != nil {
+			t.Errorf("not archived: %v", err)
+		}
+	})
+	for _, c := range []struct {
+		name string
+		mode hostile.Mode
+		args []string
+		want string
+	}{
+		{"undo-list", hostile.Plain, []string{"undo", "--list"}, "archive"},
+		{"undo-list/json", hostile.JSON, []string{"undo", "--list", "--json"}, `"from": "evil\u001b]52`},
+		{"history", hostile.Plain, []string{"history"}, shown},
+		{"ls", hostile.Plain, []string{"ls"}, ".archive/" + shown},
+	} {
+		t.Run(c.name, func(t *testing.T) { check(t, runHostile(t, plain, args(c.args...)...), c.mode, c.want) })
+	}
 }

@@ -321,7 +321,11 @@ func applyProposals(ctx context.Context, g *globals, s *session, props []model.P
 		for _, p := range props {
 			fmt.Fprintf(stdout, "would apply %s  %s\n", safe.ShowLine(p.ID), safe.ShowLine(p.Title))
 			for _, c := range p.Changes {
-				fmt.Fprintf(stdout, "  %-6s %s\n", safe.Line(string(c.Op)), safe.ShowLine(filepath.Join(p.MemoryDir, c.Path)))
+				where := safe.ShowLine(filepath.Join(p.MemoryDir, c.Path))
+				if c.Op == model.OpMove {
+					where = safe.ShowLine(filepath.Join(p.MemoryDir, c.From)) + " → " + where
+				}
+				fmt.Fprintf(stdout, "  %-6s %s\n", safe.Line(string(c.Op)), where)
 			}
 		}
 		fmt.Fprintf(stdout, "Dry run: %d %s, nothing written. Add --yes to write.\n", len(props), report.Plural(len(props), "proposal", "proposals"))

@@ -49,9 +49,12 @@ func externalProposals(ctx context.Context, scan *model.Scan, dopts consolidate.
 			for i, prop := range res.Proposals {
 				// What is on disk at the paths it names, now: a symlink or
 				// a FIFO there is refused before anyone reviews it.
-				paths := make([]string, len(prop.Changes))
-				for i, c := range prop.Changes {
-					paths[i] = c.Path
+				paths := make([]string, 0, len(prop.Changes))
+				for _, c := range prop.Changes {
+					paths = append(paths, c.Path)
+					if c.From != "" {
+						paths = append(paths, c.From) // a move's source
+					}
 				}
 				checked, err := consolidate.CheckExternalOnDisk(p, d, prop, df.includeTeam, memfs.LstatPaths(d.Path, paths))
 				if err != nil {

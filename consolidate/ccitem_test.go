@@ -194,6 +194,28 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 				}
 			},
 		},
+		model.KindArchive: {
+			// Past the 200, the oldest memory moves into .archive/ with
+			// its block; a memory that links it, in its body and in its
+			// block, has the body's link repointed and its block kept.
+			dir: func() (*model.MemoryDir, *model.Project) {
+				d := capDir(201, testNow.AddDate(0, -3, 0))
+				d.Files[0].Content = []byte(itemFile("m0", "The oldest fact", "project", "first of all", "2026-08-01T10:00:00.000Z", "Ticket 0 ships first.\n"))
+				d.Files[100].Content = []byte(itemFile("m100", "A later fact", "project", "after [[m0]], see [zero](m000.md)", "2026-10-01T10:00:00.000Z",
+					"Ships after [[m0]]; see [zero](m000.md).\n"))
+				return d, dreamProject
+			},
+			target: "m100.md",
+			check: func(t *testing.T, p model.Proposal, after map[string][]byte) {
+				a := string(after["m100.md"])
+				if !strings.Contains(a, "Ships after [[.archive/m000]]; see [zero](.archive/m000.md).") || !strings.Contains(a, `prompt: "after [[m0]], see [zero](m000.md)"`) {
+					t.Errorf("m100.md: want the body's links repointed and the block's as written:\n%s", a)
+				}
+				if _, ok := after["m000.md"]; ok || len(blocks(after[".archive/m000.md"])) != 1 {
+					t.Errorf("m000.md is not archived with its block")
+				}
+			},
+		},
 		model.KindRestoreLost: {
 			// A subagent's line lost to a stale rewrite (as in
 			// TestLostUpdateSubagentEditLost), in a file with a block.
@@ -245,8 +267,18 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 			if err != nil {
 				t.Fatalf("apply: %v", err)
 			}
+			movedFrom := map[string]string{} // a moved file's blocks are its source's
+			for _, ch := range p.Changes {
+				if ch.Op == model.OpMove {
+					movedFrom[ch.Path] = ch.From
+				}
+			}
 			for path, b := range after {
-				if strings.Join(blocks(b), "") != strings.Join(blocks(before[path]), "") {
+				was := path
+				if from, ok := movedFrom[path]; ok {
+					was = from
+				}
+				if strings.Join(blocks(b), "") != strings.Join(blocks(before[was]), "") {
 					t.Errorf("after Apply, %s's claudeCodeItem block differs", path)
 				}
 				if a, ok := after[c.target]; ok && p.Kind != model.KindMerge && path == c.target && string(a) == string(before[c.target]) {

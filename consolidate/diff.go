@@ -126,10 +126,14 @@ func Hunks(lines []DiffLine, context int) []Hunk {
 
 // UnifiedDiff renders one change as a unified diff: --- a/path, +++ b/path
 // (or /dev/null for a create or a delete) and hunks with 3 lines of context.
+// A move is a rename, as git shows one: the two names and a "rename from
+// → to" line, no content diff (its bytes do not change).
 func UnifiedDiff(c model.Change, before string) string {
 	after := c.After
 	from, to := "a/"+c.Path, "b/"+c.Path
 	switch c.Op {
+	case model.OpMove:
+		return fmt.Sprintf("--- a/%s\n+++ b/%s\n%s\n", c.From, c.Path, RenameLine(c.From, c.Path))
 	case model.OpCreate:
 		before, from = "", "/dev/null"
 	case model.OpDelete:
@@ -230,4 +234,11 @@ func tokenizeWords(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
+}
+
+// RenameLine is how every diff shows a move in place of hunks: "rename
+// <from> → <to>". The names are given as they should be shown (made safe
+// by the caller when they come from disk).
+func RenameLine(from, to string) string {
+	return "rename " + from + " → " + to
 }

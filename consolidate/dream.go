@@ -59,6 +59,7 @@ var proposers = []proposer{
 	{model.KindAddYear, proposeYears},
 	{model.KindMerge, proposeMerges},
 	{model.KindPrune, proposePrunes},
+	{model.KindArchive, proposeArchives},
 	{model.KindReindex, proposeReindex},
 }
 
@@ -268,6 +269,11 @@ type dreamState struct {
 	// opaqueMemo caches opaque: whether a file is one memtui cannot
 	// represent as text.
 	opaqueMemo map[string]bool
+	// plan and inGroup are the prune plan and the near-duplicates, which
+	// the prune and archive proposers both need (see prunes,
+	// nearDuplicates); nil until asked for.
+	plan    *prunePlan
+	inGroup map[string]bool
 }
 
 func newDreamState(p *model.Project, d *model.MemoryDir, opts DreamOptions) *dreamState {
@@ -386,6 +392,11 @@ func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, 
 	fmt.Fprintf(h, "%s\x00%s\x00", kind, dirKey(s.p, s.d))
 	for _, c := range changes {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, c.After)
+		if c.From != "" {
+			// (only then: the IDs of proposals without a move stay as
+			// they were before moves existed)
+			fmt.Fprintf(h, "from\x00%s\x00", c.From)
+		}
 	}
 	p := model.Proposal{
 		ID:        string(kind) + "-" + hex.EncodeToString(h.Sum(nil))[:10],
@@ -406,7 +417,9 @@ func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, 
 	}
 	changed := map[string]bool{}
 	for _, c := range changes {
-		changed[c.Path] = true
+		// A move's source is compared as its base, and is gone once the
+		// move is made: it is no read to compare again after.
+		changed[c.Path], changed[c.Source()] = true, true
 	}
 	sort.Strings(reads)
 	for _, r := range reads {
@@ -418,10 +431,15 @@ func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, 
 	return p
 }
 
+// changedPaths are the paths a proposal writes: every change's, and a
+// move's source, which it takes away.
 func changedPaths(p model.Proposal) []string {
-	out := make([]string, len(p.Changes))
-	for i, c := range p.Changes {
-		out[i] = c.Path
+	out := make([]string, 0, len(p.Changes))
+	for _, c := range p.Changes {
+		out = append(out, c.Path)
+		if c.Op == model.OpMove {
+			out = append(out, c.From)
+		}
 	}
 	return out
 }
@@ -452,6 +470,18 @@ func Apply(files map[string][]byte, p model.Proposal) (map[string][]byte, error)
 	for _, c := range p.Changes {
 		b, exists := files[c.Path]
 		switch c.Op {
+		case model.OpMove:
+			src, ok := files[c.From]
+			switch {
+			case !ok:
+				return nil, fmt.Errorf("%s is gone", c.From)
+			case SHA256Hex(src) != c.BaseSHA256:
+				return nil, fmt.Errorf("%s changed since the proposal read it", c.From)
+			case exists:
+				return nil, fmt.Errorf("%s already exists", c.Path)
+			}
+			out[c.Path] = src
+			delete(out, c.From)
 		case model.OpCreate:
 			if exists {
 				return nil, fmt.Errorf("%s already exists", c.Path)

@@ -157,18 +157,58 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 	}
 	seen := map[string]bool{}
 	for _, c := range prop.Changes {
-		if err := checkChangePath(c.Path, includeTeam, c.Op == model.OpCreate); err != nil {
+		// A move's destination is a new name (checked as a create's, unless
+		// it keeps the file's own name, which is what it is); its source
+		// an existing file, checked as a delete's.
+		newName := c.Op == model.OpCreate || c.Op == model.OpMove && path.Base(c.Path) != path.Base(c.From)
+		if err := checkChangePath(c.Path, includeTeam, newName); err != nil {
 			return prop, err
 		}
-		if seen[c.Path] {
-			return prop, fmt.Errorf("%s is changed twice", c.Path)
+		paths := []string{c.Path}
+		if c.Op == model.OpMove {
+			if c.From == "" {
+				return prop, fmt.Errorf("%s: a move with no \"from\"", c.Path)
+			}
+			if err := checkChangePath(c.From, includeTeam, false); err != nil {
+				return prop, err
+			}
+			paths = append(paths, c.From)
+		} else if c.From != "" {
+			return prop, fmt.Errorf("%s: a %s with a \"from\" (only a move has one)", c.Path, c.Op)
 		}
-		seen[c.Path] = true
+		for _, p := range paths {
+			if seen[p] {
+				return prop, fmt.Errorf("%s is changed twice", p)
+			}
+			seen[p] = true
+		}
 		if err := checkPlace(c, problems, disk); err != nil {
 			return prop, err
 		}
 		f := files[c.Path]
 		switch c.Op {
+		case model.OpMove:
+			src := files[c.From]
+			switch {
+			case f != nil:
+				return prop, fmt.Errorf("%s: move, but the file exists; memtui never moves a file over another", c.Path)
+			case path.Base(c.From) == "MEMORY.md" || path.Base(c.Path) == "MEMORY.md":
+				return prop, fmt.Errorf("%s: a move of or onto an index; a proposal may rewrite MEMORY.md, never move it", c.Path)
+			case src == nil:
+				return prop, fmt.Errorf("%s: move from %s, but there is no such file", c.Path, c.From)
+			case src.Truncated:
+				return prop, fmt.Errorf("%s was only read in part; memtui does not let it be moved", c.From)
+			case !isText(src.Content):
+				return prop, fmt.Errorf("%s is not text memtui can represent (binary, UTF-16 or not UTF-8); memtui neither rewrites nor moves it", c.From)
+			case c.BaseSHA256 != SHA256Hex(src.Content):
+				return prop, fmt.Errorf("%s: base_sha256 %q does not match the file (%s)", c.From, short(c.BaseSHA256), short(SHA256Hex(src.Content)))
+			case c.After != "":
+				return prop, fmt.Errorf("%s: a move with content; a move keeps the file's bytes", c.Path)
+			}
+			if err := checkPlace(model.Change{Path: c.From, Op: model.OpDelete}, problems, disk); err != nil {
+				return prop, err
+			}
+			continue
 		case model.OpCreate:
 			if f != nil {
 				return prop, fmt.Errorf("%s: create, but the file exists", c.Path)
@@ -228,6 +268,9 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 	fmt.Fprintf(h, "external\x00%s\x00%s\x00", prop.Kind, d.Path)
 	for _, c := range prop.Changes {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, c.After)
+		if c.From != "" {
+			fmt.Fprintf(h, "from\x00%s\x00", c.From)
+		}
 	}
 	prop.ID = string(prop.Kind) + "-x" + hex.EncodeToString(h.Sum(nil))[:9]
 	prop.External = true
@@ -346,8 +389,8 @@ func checkPlace(c model.Change, problems map[string]model.Problem, disk OnDisk) 
 			return fmt.Errorf("%s is not a directory", where)
 		case last && !mode.IsRegular():
 			return fmt.Errorf("%s is a %s, not a regular file", where, model.FileKind(mode))
-		case last && c.Op == model.OpCreate:
-			return fmt.Errorf("%s: create, but a file memtui did not read as a memory is there", c.Path)
+		case last && (c.Op == model.OpCreate || c.Op == model.OpMove):
+			return fmt.Errorf("%s: %s, but a file memtui did not read as a memory is there", c.Path, c.Op)
 		}
 	}
 	return nil

@@ -129,6 +129,11 @@ func checkChains(s *dirState) {
 		return ok
 	}
 	for _, fs := range s.files {
+		if !isMemory(fs.f) {
+			// Claude Code's write-time lints judge only memory files
+			// (facts 3.3): not a daily log, not an archived memory.
+			continue
+		}
 		stem, ok := continuationOf(fs.f.Path, exists)
 		if !ok {
 			continue

@@ -123,9 +123,10 @@ func PartialMode(p model.Proposal, before func(path string) (string, bool), keep
 	if len(out.Changes) == 0 {
 		return p, errors.New("nothing of the proposal is kept: reject it instead")
 	}
-	// Re-validate: every file written must still read as a memory.
+	// Re-validate: every file written must still read as a memory (a
+	// move writes nothing: its bytes are the file's).
 	for _, c := range out.Changes {
-		if c.Op == model.OpDelete {
+		if c.Op == model.OpDelete || c.Op == model.OpMove {
 			continue
 		}
 		old, had := before(c.Path)
@@ -138,13 +139,19 @@ func PartialMode(p model.Proposal, before func(path string) (string, bool), keep
 		}
 	}
 	// And the index may point only at files that exist once the kept
-	// changes apply: a kept delete, or a create that was dropped, must not
-	// leave an entry behind. (Files the proposal never touches are as they
-	// were; a link already broken is not this proposal's doing.)
+	// changes apply: a kept delete or move, or a create or move that was
+	// dropped, must not leave an entry behind (an archive's index hunk
+	// that links a move's new path needs the move, and a kept move needs
+	// the hunk that repoints its old entry). (Files the proposal never
+	// touches are as they were; a link already broken is not this
+	// proposal's doing.)
 	gone := map[string]bool{}
 	for _, c := range out.Changes {
-		if c.Op == model.OpDelete {
+		switch c.Op {
+		case model.OpDelete:
 			gone[c.Path] = true
+		case model.OpMove:
+			gone[c.From] = true
 		}
 	}
 	kept := map[string]bool{}
@@ -152,7 +159,7 @@ func PartialMode(p model.Proposal, before func(path string) (string, bool), keep
 		kept[c.Path] = true
 	}
 	for _, c := range p.Changes {
-		if _, had := before(c.Path); c.Op == model.OpCreate && !kept[c.Path] && !had {
+		if _, had := before(c.Path); (c.Op == model.OpCreate || c.Op == model.OpMove) && !kept[c.Path] && !had {
 			gone[c.Path] = true
 		}
 	}
@@ -177,7 +184,7 @@ func PartialMode(p model.Proposal, before func(path string) (string, bool), keep
 		}
 		if len(missing) > 0 {
 			sort.Strings(missing)
-			return p, fmt.Errorf("with only these hunks, MEMORY.md would point at %s, which the kept changes delete; keep the index hunks that drop them, or keep the file", listNames(missing))
+			return p, fmt.Errorf("with only these hunks, MEMORY.md would point at %s, which the kept changes delete or move, or the dropped ones never make; keep the index hunks and the files' changes together", listNames(missing))
 		}
 	}
 	if out.Rationale != "" && !strings.HasSuffix(out.Rationale, "(partly accepted)") {

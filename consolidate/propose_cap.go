@@ -21,57 +21,13 @@ import (
 // Nothing is proposed without transcripts (use is unknown), nor when they
 // show the project's sessions in index mode only (there the cap does not
 // bite: Claude Code loads MEMORY.md and does not scan).
-func proposeCapPrunes(s *dreamState, pruned map[string]bool) []model.Proposal {
-	over := s.d.ScanListed - model.RecallScanCap
-	if over <= 0 || s.p == nil || s.p.Log == nil {
-		return nil
-	}
-	mode := ModeOf(s.p, s.d)
-	if mode.Known() && !mode.Recall && !mode.Agent {
-		return nil
-	}
-	// What other proposals remove already.
-	inGroup := map[string]bool{}
-	var items []DupItem
-	for _, f := range s.d.Files {
-		if dupSkipped(f) || s.opaque(f.Path) {
-			continue
-		}
-		doc := s.docs[f.Path]
-		items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
-	}
-	for _, g := range FindDuplicates(items) {
-		for _, p := range g.Paths {
-			inGroup[p] = true
-		}
-	}
-	over -= len(s.byRule[RuleDuplicateMemory]) + len(pruned)
-	if over <= 0 {
-		return nil
-	}
-	heat := HeatOf(s.d, s.p.Log)
-	oldest := s.p.Log.Oldest
-	var cands []*model.File
-	for _, f := range s.d.Files {
-		switch {
-		case !isMemory(f), pruned[f.Path], inGroup[f.Path], f.Link != "", f.Truncated, s.opaque(f.Path),
-			heat[f.Path].Uses() > 0, oldest.IsZero() || !f.ModTime.Before(oldest):
-			continue
-		}
-		cands = append(cands, f)
-	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if a, b := cands[i].ModTime, cands[j].ModTime; !a.Equal(b) {
-			return a.Before(b)
-		}
-		return cands[i].Path < cands[j].Path
-	})
-	if len(cands) > over {
-		cands = cands[:over]
-	}
+func proposeCapPrunes(s *dreamState) []model.Proposal {
+	pl := s.prunes()
+	cands, pruned := pl.capped, pl.pruned
 	if len(cands) == 0 {
 		return nil
 	}
+	oldest := s.p.Log.Oldest
 	since := "the transcripts (since " + oldest.Format("2006-01-02") + ")"
 	var names []string
 	changes := make([]model.Change, 0, len(cands)+1)
@@ -93,11 +49,75 @@ func proposeCapPrunes(s *dreamState, pruned map[string]bool) []model.Proposal {
 		why += fmt.Sprintf("Their %d index %s go with them. ", entries, model.Plural(entries, "entry", "entries"))
 	}
 	if left := s.d.ScanListed - len(cands) - len(s.byRule[RuleDuplicateMemory]) - len(pruned); left > model.RecallScanCap {
-		why += fmt.Sprintf("That leaves %d memory files: the other old ones were used, are new since the transcripts began, or are left to merges, so decide on them by hand. ", left)
+		why += fmt.Sprintf("That leaves %d memory files: the other old ones were used, are new since the transcripts began, or are left to merges; the archive proposal moves the rest out of the scan without deleting them, or decide on them by hand. ", left)
 	}
 	why += "Recall then chooses among what is left; everything pruned is kept in memtui's journal, so undo brings it back."
 	title := fmt.Sprintf("Prune %s past the recall scan's %d that nobody used", ixPlural(len(cands), "old memory"), model.RecallScanCap)
 	return []model.Proposal{s.proposal(model.KindPrune, title, why, s.byRule[RuleRecallCap], changes)}
+}
+
+// capPruneCandidates chooses the cap's prunes (see proposeCapPrunes), the
+// empty memories pruned already counted, oldest first.
+func capPruneCandidates(s *dreamState, pruned map[string]bool) []*model.File {
+	over := s.d.ScanListed - model.RecallScanCap
+	if over <= 0 || s.p == nil || s.p.Log == nil {
+		return nil
+	}
+	mode := ModeOf(s.p, s.d)
+	if mode.Known() && !mode.Recall && !mode.Agent {
+		return nil
+	}
+	// What other proposals remove already.
+	over -= len(s.byRule[RuleDuplicateMemory]) + len(pruned)
+	if over <= 0 {
+		return nil
+	}
+	inGroup := s.nearDuplicates()
+	heat := HeatOf(s.d, s.p.Log)
+	oldest := s.p.Log.Oldest
+	var cands []*model.File
+	for _, f := range s.d.Files {
+		switch {
+		case !isMemory(f), pruned[f.Path], inGroup[f.Path], f.Link != "", f.Truncated, s.opaque(f.Path),
+			heat[f.Path].Uses() > 0, oldest.IsZero() || !f.ModTime.Before(oldest):
+			continue
+		}
+		cands = append(cands, f)
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if a, b := cands[i].ModTime, cands[j].ModTime; !a.Equal(b) {
+			return a.Before(b)
+		}
+		return cands[i].Path < cands[j].Path
+	})
+	if len(cands) > over {
+		cands = cands[:over]
+	}
+	return cands
+}
+
+// nearDuplicates are the memories in a near-duplicate group (the merge
+// proposals' groups), which the cap's prunes and the archive leave to the
+// merges; worked out once per directory.
+func (s *dreamState) nearDuplicates() map[string]bool {
+	if s.inGroup != nil {
+		return s.inGroup
+	}
+	s.inGroup = map[string]bool{}
+	var items []DupItem
+	for _, f := range s.d.Files {
+		if dupSkipped(f) || s.opaque(f.Path) {
+			continue
+		}
+		doc := s.docs[f.Path]
+		items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
+	}
+	for _, g := range FindDuplicates(items) {
+		for _, p := range g.Paths {
+			s.inGroup[p] = true
+		}
+	}
+	return s.inGroup
 }
 
 // touchesLink reports whether a proposal changes a file reached through a

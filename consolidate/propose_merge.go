@@ -563,26 +563,35 @@ func yamlScalar(s string) string {
 // ---- links -----------------------------------------------------------------
 
 // linkMap says which [[names]] lose their memory when the group's other
-// members go, and what they name instead.
+// members go (or, for an archive, when the archived memories leave the
+// scan), and what they name instead.
 type linkMap struct {
 	gone  map[string]bool // normalised names, stems and paths of the deleted files
 	known map[string]bool // the same of every file that stays
 	keep  map[string]bool // the same of the survivor
 	to    string          // the survivor's name as a wikilink target
+	// dest, when set, gives per normalised name what a [[name]] that
+	// breaks names instead, in place of to: an archive sends each name
+	// to its own memory's new path.
+	dest map[string]string
+}
+
+// target is what a [[name]] that breaks names instead.
+func (m *linkMap) target(name string) string {
+	if t, ok := m.dest[normName(name)]; ok {
+		return t
+	}
+	return m.to
 }
 
 func (s *dreamState) newLinkMap(keep string, dropped map[string]bool) *linkMap {
 	m := &linkMap{gone: map[string]bool{}, known: map[string]bool{}, keep: map[string]bool{}}
-	keys := func(p string) []string {
-		stem := strings.TrimSuffix(p, ".md")
-		return []string{normName(stem), normName(path.Base(stem)), normName(s.docs[p].FM.Name)}
-	}
 	for _, f := range s.d.Files {
 		set := m.known
 		if dropped[f.Path] {
 			set = m.gone
 		}
-		for _, k := range keys(f.Path) {
+		for _, k := range s.linkKeys(f.Path) {
 			if k != "" {
 				set[k] = true
 				if f.Path == keep {
@@ -591,11 +600,21 @@ func (s *dreamState) newLinkMap(keep string, dropped map[string]bool) *linkMap {
 			}
 		}
 	}
+	if keep == "" {
+		return m // (an archive: no survivor; dest says where each name goes)
+	}
 	m.to = strings.TrimSuffix(keep, ".md")
 	if n := strings.TrimSpace(s.docs[keep].FM.Name); n != "" && !strings.ContainsAny(n, "[]|#\r\n") {
 		m.to = n
 	}
 	return m
+}
+
+// linkKeys are the normalised names a [[wikilink]] may use for the file
+// at p: its path without .md, its file name without .md, and its name.
+func (s *dreamState) linkKeys(p string) []string {
+	stem := strings.TrimSuffix(p, ".md")
+	return []string{normName(stem), normName(path.Base(stem)), normName(s.docs[p].FM.Name)}
 }
 
 // breaks reports whether a [[name]] would name nothing once the deleted
@@ -627,7 +646,7 @@ func (m *linkMap) repoint(content []byte) ([]byte, int) {
 		from := start + lead
 		to := from + len(strings.TrimSpace(inner))
 		b.WriteString(text[last:from])
-		b.WriteString(m.to)
+		b.WriteString(m.target(w.name))
 		last = to
 		n++
 	}
@@ -650,29 +669,8 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 		return nil, nil, ""
 	}
 	ix := model.ParseIndex(content)
-	lower := map[string]string{}
-	for _, f := range s.d.Files {
-		lower[strings.ToLower(f.Path)] = f.Path
-	}
-	dir := strings.TrimSuffix(strings.ReplaceAll(s.d.Path, "\\", "/"), "/")
-	// resolve names the topic file a link or code span points at ("" for
-	// none or a wikilink: those follow links.breaks).
-	resolve := func(r model.Ref) string {
-		t := r.Target
-		switch {
-		case r.Kind == model.RefWiki || r.Scope == model.RefExternal:
-			return ""
-		case r.Scope == model.RefOutside:
-			if dir == "" || !strings.HasPrefix(t, dir+"/") {
-				return ""
-			}
-			t = t[len(dir)+1:]
-		}
-		if _, ok := s.files[t]; ok {
-			return t
-		}
-		return lower[strings.ToLower(t)]
-	}
+	dir := s.slashDir()
+	resolve := s.refResolver()
 	gone := func(r model.Ref) bool {
 		if r.Kind == model.RefWiki {
 			return links.breaks(r.Target)
@@ -766,33 +764,13 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 	}
 
 	// Repoint what stays.
-	changed := len(drop) > 0
-	repointed := 0
-	for i := range ix.Lines {
-		l := &ix.Lines[i]
-		if drop[i] || len(l.Refs) == 0 {
-			continue
+	repointed, relinked := repointLines(&ix, drop, func(r model.Ref) (string, bool) {
+		if !gone(r) {
+			return "", false
 		}
-		text := l.Text
-		for k := len(l.Refs) - 1; k >= 0; k-- {
-			r := l.Refs[k]
-			if !gone(r) {
-				continue
-			}
-			raw, ok := repointRef(r, keep, links.to, dir)
-			if !ok || !strings.HasPrefix(text[r.Col:], r.Raw) {
-				continue
-			}
-			text = text[:r.Col] + raw + text[r.Col+len(r.Raw):]
-			repointed++
-		}
-		if text != l.Text {
-			l.Raw = text + l.Raw[len(l.Text):]
-			l.Text = text
-			changed = true
-		}
-	}
-	if !changed {
+		return repointRef(r, keep, links.to, dir)
+	})
+	if len(drop) == 0 && !relinked {
 		return nil, nil, ""
 	}
 	var lines []int
@@ -820,6 +798,71 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 		note += fmt.Sprintf(" (%s repointed to it)", model.Plural(repointed, "a reference", strconv.Itoa(repointed)+" references"))
 	}
 	return ix.Bytes(), lines, note
+}
+
+// slashDir is the memory dir's path with slashes and no trailing one, as
+// a link that names it absolutely starts.
+func (s *dreamState) slashDir() string {
+	return strings.TrimSuffix(strings.ReplaceAll(s.d.Path, "\\", "/"), "/")
+}
+
+// refResolver returns the function that names the topic file a link or a
+// code span (of MEMORY.md, or of another file read the same way: relative
+// to the memory dir) points at, matched exactly or ignoring case: "" for
+// none, for a URL and for a wikilink (those go by name, see linkMap). A
+// link that names the memory dir by its absolute path counts.
+func (s *dreamState) refResolver() func(model.Ref) string {
+	lower := map[string]string{}
+	for _, f := range s.d.Files {
+		lower[strings.ToLower(f.Path)] = f.Path
+	}
+	dir := s.slashDir()
+	return func(r model.Ref) string {
+		t := r.Target
+		switch {
+		case r.Kind == model.RefWiki || r.Scope == model.RefExternal:
+			return ""
+		case r.Scope == model.RefOutside:
+			if dir == "" || !strings.HasPrefix(t, dir+"/") {
+				return ""
+			}
+			t = t[len(dir)+1:]
+		}
+		if _, ok := s.files[t]; ok {
+			return t
+		}
+		return lower[strings.ToLower(t)]
+	}
+}
+
+// repointLines rewrites, on every line of ix that skip (0-based) does not
+// name, each reference to which newRef gives a new form, and says how many
+// it rewrote and whether a line changed. The merge repoints its deleted
+// members' references with it, the archive its archived memories'.
+func repointLines(ix *model.Index, skip map[int]bool, newRef func(model.Ref) (string, bool)) (int, bool) {
+	n, changed := 0, false
+	for i := range ix.Lines {
+		l := &ix.Lines[i]
+		if skip[i] || len(l.Refs) == 0 {
+			continue
+		}
+		text := l.Text
+		for k := len(l.Refs) - 1; k >= 0; k-- {
+			r := l.Refs[k]
+			raw, ok := newRef(r)
+			if !ok || !strings.HasPrefix(text[r.Col:], r.Raw) {
+				continue
+			}
+			text = text[:r.Col] + raw + text[r.Col+len(r.Raw):]
+			n++
+		}
+		if text != l.Text {
+			l.Raw = text + l.Raw[len(l.Text):]
+			l.Text = text
+			changed = true
+		}
+	}
+	return n, changed
 }
 
 // repointRef rewrites a reference to name the survivor: a link's

@@ -15,22 +15,8 @@ import (
 // a pruned file go in the same proposal, so no link is left dangling.
 func proposePrunes(s *dreamState) []model.Proposal {
 	var out []model.Proposal
-	pruned := map[string]bool{}
-	for _, f := range s.d.Files {
-		if f.Truncated || s.opaque(f.Path) || !isMemory(f) || f.Link != "" {
-			continue // a file memtui cannot read whole, or as text, or no memory to Claude Code, is a person's
-		}
-		doc := s.docs[f.Path]
-		var why string
-		switch {
-		case len(bytes.TrimSpace(f.Content)) == 0:
-			why = f.Path + " is empty"
-		case (doc.Status == model.FMOK || doc.Status == model.FMTolerant) && strings.TrimSpace(doc.FM.Description) == "" &&
-			countWords(doc.Body(f.Content), stubWords) == 0:
-			why = f.Path + " has frontmatter but no description and no body"
-		default:
-			continue
-		}
+	for _, e := range s.prunes().empty {
+		f, why, doc := e.f, e.why, s.docs[e.f.Path]
 		fixes := s.fileFindings(f.Path, RuleMemoryStub, RuleFrontmatterMissing, RuleFrontmatterIncomplete, RuleMemoryOrphan, RuleTypeMissing)
 		changes := []model.Change{s.remove(f.Path)}
 		if ix, ok := s.content("MEMORY.md"); ok {
@@ -46,9 +32,54 @@ func proposePrunes(s *dreamState) []model.Proposal {
 		out = append(out, s.proposal(model.KindPrune, "Prune "+f.Path,
 			why+". A memory with nothing in it only costs recall and index space. "+kept,
 			fixes, changes))
-		pruned[f.Path] = true
 	}
-	return append(out, proposeCapPrunes(s, pruned)...)
+	return append(out, proposeCapPrunes(s)...)
+}
+
+// emptyMemory is a memory with nothing in it, and why it counts as one.
+type emptyMemory struct {
+	f   *model.File
+	why string
+}
+
+// prunePlan is what the prune proposals take out of a directory: the
+// memories that hold nothing, then, in a folder past the recall cap, the
+// old ones nobody used. The archive proposal counts both before it moves
+// anything out of the scan, so the plan is worked out once, whichever
+// kinds are asked for: the same tree gives the same archive.
+type prunePlan struct {
+	empty  []emptyMemory
+	pruned map[string]bool // the empty ones' paths
+	capped []*model.File   // the cap's prunes, oldest first
+}
+
+// prunes is the directory's prune plan, worked out on first use.
+func (s *dreamState) prunes() *prunePlan {
+	if s.plan != nil {
+		return s.plan
+	}
+	pl := &prunePlan{pruned: map[string]bool{}}
+	for _, f := range s.d.Files {
+		if f.Truncated || s.opaque(f.Path) || !isMemory(f) || f.Link != "" {
+			continue // a file memtui cannot read whole, or as text, or no memory to Claude Code, is a person's
+		}
+		doc := s.docs[f.Path]
+		var why string
+		switch {
+		case len(bytes.TrimSpace(f.Content)) == 0:
+			why = f.Path + " is empty"
+		case (doc.Status == model.FMOK || doc.Status == model.FMTolerant) && strings.TrimSpace(doc.FM.Description) == "" &&
+			countWords(doc.Body(f.Content), stubWords) == 0:
+			why = f.Path + " has frontmatter but no description and no body"
+		default:
+			continue
+		}
+		pl.empty = append(pl.empty, emptyMemory{f, why})
+		pl.pruned[f.Path] = true
+	}
+	pl.capped = capPruneCandidates(s, pl.pruned)
+	s.plan = pl
+	return pl
 }
 
 // dropEntries removes the index lines whose entry points at path, with

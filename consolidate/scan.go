@@ -167,8 +167,14 @@ func namedFiles(fs []*fileState) string {
 }
 
 // checkExcluded reports a file the scan skips that has memory frontmatter:
-// someone meant it as a memory, and Claude Code never lists it as one.
+// someone meant it as a memory, and Claude Code never lists it as one. A
+// file in the archive folder (model.ArchiveDir) is out of the scan on
+// purpose: an archive proposal, or a person, put it there so that recall
+// never offers it, and it is no finding.
 func checkExcluded(s *dirState, fs *fileState, mode MemoryMode) {
+	if model.IsArchived(fs.f.Path) {
+		return
+	}
 	d := fs.doc
 	if d.Status != model.FMOK && d.Status != model.FMTolerant || !d.FM.HasName && !d.FM.HasDesc && d.FM.TypeKey == "" {
 		return

@@ -75,28 +75,33 @@ func TestRecallCapFinding(t *testing.T) {
 
 // TestExcludedFilesAreNoMemories: files the scan skips are no orphans, no
 // duplicates, no stubs and have no frontmatter findings; one that looks
-// like a memory says so.
+// like a memory says so, unless it is archived (.archive/ keeps memories
+// out of the scan on purpose).
 func TestExcludedFilesAreNoMemories(t *testing.T) {
 	mod := testNow.AddDate(0, 0, -3)
 	a := mem("feedback_deploy.md", topic("deploy", "How to deploy", "feedback", body), mod)
-	dup := mem(".archive/feedback_deploy.md", topic("deploy", "How to deploy", "feedback", body), mod)
-	dup.Scan, dup.ScanWhy = model.ScanExcluded, "the path has a part starting with a dot (.archive)"
+	dup := mem(".drafts/feedback_deploy.md", topic("deploy", "How to deploy", "feedback", body), mod)
+	dup.Scan, dup.ScanWhy = model.ScanExcluded, "the path has a part starting with a dot (.drafts)"
+	archived := mem(".archive/feedback_deploy.md", topic("deploy", "How to deploy", "feedback", body), mod)
+	archived.Scan, archived.ScanWhy = model.ScanExcluded, "the path has a part starting with a dot (.archive)"
+	chained := mem(".archive/feedback_deploy-2.md", topic("deploy-2", "More on deploys", "feedback", body), mod)
+	chained.Scan, chained.ScanWhy = model.ScanExcluded, "the path has a part starting with a dot (.archive)"
 	log := mem("logs/2026/11/2026-11-18.md", "Talked about tomorrow's release.\n", mod)
 	log.Scan, log.ScanWhy = model.ScanExcluded, "it is under logs/, a folder the scan skips"
 	stub := mem("proposals/p.md", topic("p", "", "project", "tbd\n"), mod)
 	stub.Scan, stub.ScanWhy = model.ScanExcluded, "it is under proposals/, a folder the scan skips"
-	d := &model.MemoryDir{Files: []*model.File{dup, a, log, stub}, Index: goodIndex(a)}
+	d := &model.MemoryDir{Files: []*model.File{archived, chained, dup, a, log, stub}, Index: goodIndex(a)}
 	fs := lint(t, nil, d, Options{})
 	for _, f := range fs {
-		if f.File != "feedback_deploy.md" && f.Rule != RuleScanExcluded {
+		if f.File != "feedback_deploy.md" && f.Rule != RuleScanExcluded || model.IsArchived(f.File) {
 			t.Errorf("a finding on a file the scan skips: %s %s: %s", f.Rule, f.File, f.Message)
 		}
 	}
 	ex := only(fs, RuleScanExcluded)
-	if len(ex) != 2 || ex[0].File != ".archive/feedback_deploy.md" || ex[1].File != "proposals/p.md" {
+	if len(ex) != 2 || ex[0].File != ".drafts/feedback_deploy.md" || ex[1].File != "proposals/p.md" {
 		t.Fatalf("scan-excluded: %+v", ex)
 	}
-	if !strings.Contains(ex[0].Message, "has memory frontmatter, but Claude Code's scan skips it (the path has a part starting with a dot (.archive))") {
+	if !strings.Contains(ex[0].Message, "has memory frontmatter, but Claude Code's scan skips it (the path has a part starting with a dot (.drafts))") {
 		t.Errorf("message: %s", ex[0].Message)
 	}
 	// A file past the 200 is a memory all the same (in index mode

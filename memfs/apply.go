@@ -186,7 +186,11 @@ type JournalEntry struct {
 
 // JournalFile is one change of a journal entry.
 type JournalFile struct {
-	Path   string `json:"path"`
+	// Path is the file changed (a move's destination), relative to the
+	// memory dir.
+	Path string `json:"path"`
+	// From is a move's source; empty for every other operation.
+	From   string `json:"from,omitempty"`
 	Op     string `json:"op"`
 	Before string `json:"before_sha256,omitempty"` // "" for a create
 	After  string `json:"after_sha256,omitempty"`  // "" for a delete
@@ -198,6 +202,10 @@ type JournalFile struct {
 	// update, delete): an undo or a rollback puts it back exactly. 0 in
 	// entries written before memtui recorded it.
 	Mtime int64 `json:"before_mtime_ns,omitempty"`
+	// Dirs are the folders a move makes for its destination (relative to
+	// the memory dir, outermost first): a rollback or an undo removes
+	// those it leaves empty.
+	Dirs []string `json:"made_dirs,omitempty"`
 }
 
 // RecoverReport is what Recover did with one unfinished journal entry.
@@ -251,6 +259,9 @@ const (
 //     (MEMORY.md too: a reindex adds pointers, not facts);
 //   - prune deletes a memory and drops its pointer from MEMORY.md: the
 //     index keeps its mtime;
+//   - archive moves memories out of the scan (a move keeps a file's mtime
+//     whatever the rule) and repoints the links to them: the files it
+//     rewrites keep their mtime, as a reindex's do;
 //   - restore-lost puts back text an agent wrote and lost to a later
 //     overwrite: that text is older than the overwrite whose mtime the file
 //     carries, so the file keeps its mtime (a file it has to re-create is
@@ -270,7 +281,7 @@ func mtimeRuleOf(p model.Proposal) mtimeRule {
 	}
 	switch p.Kind {
 	case model.KindFixFrontmatter, model.KindAbsolutizeDates, model.KindAddYear, model.KindRedactSecret,
-		model.KindReindex, model.KindPrune, model.KindRestoreLost:
+		model.KindReindex, model.KindPrune, model.KindRestoreLost, model.KindArchive:
 		return mtimeKeep
 	case model.KindMerge:
 		return mtimeNewest

@@ -360,19 +360,32 @@ func TestCrashHelper(t *testing.T) {
 	fmt.Println("RESULT", r[0].Status, r[0].Err)
 }
 
+// stateHashes is every file below dir by its relative path and hash, and
+// every folder as "dir" (a rolled-back move must not leave the folders it
+// made), the lock left out.
 func stateHashes(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if e.Name() == lockFileName {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		out[e.Name()] = sumHex(b)
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case rel == "." || rel == lockFileName:
+		case d.IsDir():
+			out[rel] = "dir"
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = sumHex(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
@@ -382,9 +395,43 @@ func stateHashes(t *testing.T, dir string) map[string]string {
 // checks after Recover that the memory dir is exactly as before or exactly
 // as after, by hashes, with no temporary file left.
 func TestCrashLeavesAllOrNothing(t *testing.T) {
+	crashEverywhere(t, crashWorld)
+}
+
+// moveCrashWorld archives two memories (one into a folder two levels
+// down, made by the move) and repoints the index.
+func moveCrashWorld(t *testing.T) (*applyWorld, model.Proposal, map[string]string, map[string]string) {
+	files := map[string]string{"MEMORY.md": "- [a](a.md)\n- [b](b.md)\n", "a.md": "alpha\n", "b.md": "beta\n"}
+	w := newApplyWorld(t, files)
+	ix := "- [a](.archive/a.md)\n- [b](.archive/deep/b.md)\n"
+	p := model.Proposal{ID: "crash-move", Kind: model.KindArchive, Title: "archive", Changes: []model.Change{
+		{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: sumHex([]byte("alpha\n"))},
+		{Path: ".archive/deep/b.md", From: "b.md", Op: model.OpMove, BaseSHA256: sumHex([]byte("beta\n"))},
+		upd("MEMORY.md", files["MEMORY.md"], ix),
+	}}
+	before := map[string]string{}
+	for k, v := range files {
+		before[k] = sumHex([]byte(v))
+	}
+	after := map[string]string{"MEMORY.md": sumHex([]byte(ix)), ".archive": "dir", ".archive/deep": "dir",
+		".archive/a.md": sumHex([]byte("alpha\n")), ".archive/deep/b.md": sumHex([]byte("beta\n"))}
+	return w, p, before, after
+}
+
+// TestCrashMoveLeavesAllOrNothing is TestCrashLeavesAllOrNothing for an
+// archive: killed anywhere, the memories are either all at their old
+// paths (no archive folder left) or all archived.
+func TestCrashMoveLeavesAllOrNothing(t *testing.T) {
+	crashEverywhere(t, moveCrashWorld)
+}
+
+// crashEverywhere kills a subprocess applying world's proposal at every
+// step of the transaction, then at random moments, and checks after
+// Recover that the memory dir is exactly as before or exactly as after.
+func crashEverywhere(t *testing.T, world func(*testing.T) (*applyWorld, model.Proposal, map[string]string, map[string]string)) {
 	outcomes := map[string]int{}
 	run := func(at int, randomKill time.Duration) (killed bool) {
-		w, p, before, after := crashWorld(t)
+		w, p, before, after := world(t)
 		pj, _ := json.Marshal(p)
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.v")
 		cmd.Env = append(os.Environ(), "MEMTUI_CRASH_DIR="+w.dir, "MEMTUI_CRASH_JOURNAL="+w.journal,

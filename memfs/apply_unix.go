@@ -53,7 +53,11 @@ func step(s string) {
 //     swap and wrote after it makes the proposal a conflict instead of
 //     losing its bytes: the proposal is rolled back, the agent's file put
 //     back;
-//   - a delete moves the file into the journal.
+//   - a delete moves the file into the journal;
+//   - a move renames the file to its new path (making the folders it
+//     needs), never over a file that is there, so the file keeps its
+//     bytes, its inode and its mtime (its place in the recall scan's
+//     ranking); like a delete's, the file compared must be the file moved.
 //
 // The whole run holds memtui's OS lock for the directory and Claude Code's
 // .consolidate-lock (see ApplyOptions.WaitForLock), released when the run
@@ -158,9 +162,11 @@ func (s *session) close() error {
 
 // spec is one change as the engine sees it.
 type spec struct {
-	path  string
-	op    model.ChangeOp
-	base  string // sha256 the file must have (update, delete)
+	path string
+	op   model.ChangeOp
+	// from is a move's source; path is then its destination.
+	from  string
+	base  string // sha256 the file must have (update, delete; a move's source)
 	after []byte
 	mode  uint32 // for a create: 0 = umask default
 	// mtime, when not zero, is the exact mtime (Unix ns) the written file
@@ -186,12 +192,16 @@ func (s *session) applyProposal(p model.Proposal) ApplyResult {
 	specs := make([]spec, 0, len(p.Changes))
 	for _, c := range p.Changes {
 		switch c.Op {
-		case model.OpCreate, model.OpUpdate, model.OpDelete:
+		case model.OpCreate, model.OpUpdate, model.OpDelete, model.OpMove:
 		default:
 			res.Path, res.Err = c.Path, fmt.Errorf("%s: unknown operation %q", c.Path, c.Op)
 			return res
 		}
-		specs = append(specs, spec{path: c.Path, op: c.Op, base: c.BaseSHA256, after: []byte(c.After)})
+		if c.Op == model.OpMove && c.After != "" {
+			res.Path, res.Err = c.Path, refuse(c.Path, "a move with new content; a move keeps the file's bytes")
+			return res
+		}
+		specs = append(specs, spec{path: c.Path, op: c.Op, from: c.From, base: c.BaseSHA256, after: []byte(c.After)})
 	}
 	return s.run(txnMeta{proposalID: p.ID, kind: string(p.Kind), title: p.Title, reads: p.Reads, team: s.opts.IncludeTeam, mtimes: mtimeRuleOf(p)}, specs)
 }
@@ -212,6 +222,22 @@ type fileTx struct {
 	// times, when set, are the atime and mtime the new version gets.
 	times   *[2]unix.Timespec
 	applied bool
+	// A move's destination: dstBase is the deepest of its folders that
+	// existed when it was checked, missing the folders to make below it,
+	// dstfd the destination's folder once made (-1 before), dstName the
+	// file's name there.
+	dstBase, dstfd int
+	missing        []string
+	dstName        string
+}
+
+// src is the path of the file the change replaces, deletes or moves away
+// (the one held open and compared): a move's source, else its path.
+func (f *fileTx) src() string {
+	if f.op == model.OpMove {
+		return f.from
+	}
+	return f.path
 }
 
 func (f *fileTx) tmpName(jid string) string { return tmpName(jid, f.idx) }
@@ -222,8 +248,10 @@ func (f *fileTx) close() {
 	if f.held != nil {
 		f.held.Close()
 	}
-	if f.dirfd >= 0 {
-		unix.Close(f.dirfd)
+	for _, fd := range []int{f.dirfd, f.dstBase, f.dstfd} {
+		if fd >= 0 {
+			unix.Close(fd)
+		}
 	}
 }
 
@@ -238,18 +266,32 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 		var ce *ConflictError
 		if errors.As(err, &ce) {
 			res.Status = StatusConflict
+			if ce.Path != "" {
+				res.Path = ce.Path // the file that conflicted: a move's source, say
+			}
 		}
 		return res
 	}
 	seen := map[string]bool{}
 	for _, sp := range specs {
-		if err := validRel(sp.path, meta.team); err != nil {
-			return fail(sp.path, err)
+		paths := []string{sp.path}
+		switch {
+		case sp.op == model.OpMove && sp.from == "":
+			return fail(sp.path, refuse(sp.path, "a move with no file to move"))
+		case sp.op == model.OpMove:
+			paths = append(paths, sp.from)
+		case sp.from != "":
+			return fail(sp.path, refuse(sp.path, "a %s with a file to move from", sp.op))
 		}
-		if seen[sp.path] {
-			return fail(sp.path, refuse(sp.path, "changed twice in one proposal"))
+		for _, p := range paths {
+			if err := validRel(p, meta.team); err != nil {
+				return fail(p, err)
+			}
+			if seen[p] {
+				return fail(p, refuse(p, "changed twice in one proposal"))
+			}
+			seen[p] = true
 		}
-		seen[sp.path] = true
 	}
 	for _, r := range meta.reads {
 		if err := validRel(r.Path, true); err != nil {
@@ -267,11 +309,30 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 		}
 	}()
 	for i, sp := range specs {
-		f := &fileTx{spec: sp, idx: i, dirfd: -1}
+		f := &fileTx{spec: sp, idx: i, dirfd: -1, dstBase: -1, dstfd: -1}
 		files[i] = f
 		var err error
-		if f.dirfd, f.name, err = openParent(s.rootfd, sp.path); err != nil {
-			return fail(sp.path, err)
+		if f.dirfd, f.name, err = openParent(s.rootfd, f.src()); err != nil {
+			return fail(f.src(), err)
+		}
+		if sp.op == model.OpMove {
+			// The destination: nothing may stand there; its folders may
+			// be missing (made when the move is applied), never links.
+			if f.dstBase, f.missing, f.dstName, err = destAt(s.rootfd, sp.path); err != nil {
+				return fail(sp.path, err)
+			}
+			if len(f.missing) == 0 {
+				st, exists, err := lstatAt(f.dstBase, f.dstName)
+				if err != nil {
+					return fail(sp.path, err)
+				}
+				if exists {
+					if p := kindProblem(&st); p != "" {
+						return fail(sp.path, refuse(sp.path, "%s", p))
+					}
+					return fail(sp.path, conflict(sp.path, "already exists; memtui never moves a file over another"))
+				}
+			}
 		}
 		switch sp.op {
 		case model.OpCreate:
@@ -286,12 +347,13 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 				return fail(sp.path, conflict(sp.path, "already exists"))
 			}
 		default:
-			h, st, err := openRegularAt(f.dirfd, f.name, sp.path)
+			src := f.src()
+			h, st, err := openRegularAt(f.dirfd, f.name, src)
 			if errors.Is(err, fs.ErrNotExist) {
-				return fail(sp.path, conflict(sp.path, "is gone"))
+				return fail(src, conflict(src, "is gone"))
 			}
 			if err != nil {
-				return fail(sp.path, err)
+				return fail(src, err)
 			}
 			f.held, f.heldIno, f.heldDev, f.mode = h, uint64(st.Ino), uint64(st.Dev), uint32(st.Mode)&0o7777
 			f.oldTimes = [2]unix.Timespec{st.Atim, st.Mtim}
@@ -299,13 +361,13 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 				// An atomic replace would give this name a new file and
 				// leave the other names with the old one; a delete would
 				// keep a live copy in the journal. Neither without asking.
-				return fail(sp.path, refuse(sp.path, "has %d hard links (other names for the same file); memtui would split it from them, so it does not change it: remove the other links (find -samefile) or edit it by hand", st.Nlink))
+				return fail(src, refuse(src, "has %d hard links (other names for the same file); memtui would split it from them, so it does not change it: remove the other links (find -samefile) or edit it by hand", st.Nlink))
 			}
 			if f.before, err = readAllFrom(h); err != nil {
-				return fail(sp.path, err)
+				return fail(src, err)
 			}
 			if sumHex(f.before) != sp.base {
-				return fail(sp.path, conflict(sp.path, "changed since the proposal read it"))
+				return fail(src, conflict(src, "changed since the proposal read it"))
 			}
 		}
 	}
@@ -416,10 +478,10 @@ func checkHeld(files []*fileTx) (string, error) {
 		}
 		b, err := readAllFrom(f.held)
 		if err != nil {
-			return f.path, err
+			return f.src(), err
 		}
 		if sumHex(b) != f.base {
-			return f.path, conflict(f.path, "written by someone else while memtui replaced it (the write is kept)")
+			return f.src(), conflict(f.src(), "written by someone else while memtui replaced it (the write is kept)")
 		}
 	}
 	return "", nil
@@ -456,7 +518,7 @@ func waitWriters(files []*fileTx) (string, error) {
 				break
 			}
 			if time.Now().After(deadline) {
-				return f.path, conflict(f.path, "is held open for writing by another process")
+				return f.src(), conflict(f.src(), "is held open for writing by another process")
 			}
 			time.Sleep(200 * time.Microsecond)
 		}
@@ -479,7 +541,7 @@ func holdLease(f *fileTx) (release func(), err error) {
 			return func() { leaseRelease(f.held) }, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, conflict(f.path, "is held open for writing by another process")
+			return nil, conflict(f.src(), "is held open for writing by another process")
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
@@ -493,17 +555,17 @@ func recheck(f *fileTx) error {
 		return err
 	}
 	if !exists {
-		return conflict(f.path, "was removed by someone else")
+		return conflict(f.src(), "was removed by someone else")
 	}
 	if uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev {
-		return conflict(f.path, "was replaced by someone else")
+		return conflict(f.src(), "was replaced by someone else")
 	}
 	b, err := readAllFrom(f.held)
 	if err != nil {
 		return err
 	}
 	if sumHex(b) != f.base {
-		return conflict(f.path, "changed since the proposal read it")
+		return conflict(f.src(), "changed since the proposal read it")
 	}
 	return nil
 }
@@ -609,6 +671,8 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 			return err
 		}
 		return fsyncDir(f.dirfd)
+	case model.OpMove:
+		return s.applyMove(f, tag)
 	case model.OpCreate:
 		if err := writeTempAt(f.dirfd, tmp, f.after, f.spec.mode, f.times); err != nil {
 			return opError("create", f.path, err)
@@ -633,6 +697,74 @@ func (s *session) applyOne(j *entry, f *fileTx) error {
 		return fsyncDir(f.dirfd)
 	}
 	return fmt.Errorf("%s: unknown operation %q", f.path, f.op)
+}
+
+// applyMove renames a move's source to its destination: the folders it
+// needs are made first, then, with the source leased and compared once
+// more, the file is renamed without replacing anything at the
+// destination. Like a delete, it is the file compared that must move: an
+// agent opening it for writing during the rename gets it back at its old
+// path at once (its write lands there), and a file an agent renamed over
+// the source just before makes the proposal a conflict (the rollback puts
+// it back). The file keeps its inode, bytes and mtime; an undo's move sets
+// the mtime the journal recorded.
+func (s *session) applyMove(f *fileTx, tag string) error {
+	dfd, err := makeDirsAt(f.dstBase, f.missing, f.path)
+	if err != nil {
+		return err
+	}
+	f.dstfd = dfd
+	if len(f.missing) > 0 {
+		step(tag + "folders")
+	}
+	release, err := holdLease(f)
+	if err != nil {
+		return err
+	}
+	if err := recheck(f); err != nil {
+		release()
+		return err
+	}
+	err = moveAt(f.dirfd, f.name, f.dstfd, f.dstName)
+	if err == unix.EEXIST {
+		release()
+		return conflict(f.path, "was created by someone else meanwhile; memtui never moves a file over another")
+	}
+	if err != nil {
+		release()
+		if _, ok, _ := lstatAt(f.dstfd, f.dstName); ok {
+			f.applied = true // (a link made before the unlink failed: the rollback unlinks it)
+		}
+		return opError("move", f.from, err)
+	}
+	f.applied = true
+	if leaseBroken(f.held) {
+		// Put it back before the agent opening it gets in.
+		if err := moveAt(f.dstfd, f.dstName, f.dirfd, f.name); err == nil {
+			f.applied = false
+		}
+		release()
+		return conflict(f.from, "an agent opened it for writing while memtui moved it (its write is kept)")
+	}
+	release()
+	step(tag + "moved")
+	st, _, err := lstatAt(f.dstfd, f.dstName)
+	if err != nil {
+		return err
+	}
+	if uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev {
+		return conflict(f.from, "was replaced by someone else while memtui moved it (their version is kept)")
+	}
+	if f.spec.mtime != 0 {
+		ts := unix.NsecToTimespec(f.spec.mtime)
+		if err := unix.UtimesNanoAt(f.dstfd, f.dstName, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return opError("date", f.path, err)
+		}
+	}
+	if err := fsyncDir(f.dstfd); err != nil {
+		return err
+	}
+	return fsyncDir(f.dirfd)
 }
 
 // oursGuard is memtui's new version of a file, open read-only with a write
@@ -802,8 +934,8 @@ func newJournalID(now time.Time) string {
 func setTimes(files []*fileTx, rule mtimeRule) {
 	var newest *unix.Timespec
 	for _, f := range files {
-		if f.op == model.OpCreate || isIndexPath(f.path) {
-			continue
+		if f.op == model.OpCreate || f.op == model.OpMove || isIndexPath(f.path) {
+			continue // (a moved file is not merged: it keeps its own mtime)
 		}
 		if newest == nil || unix.TimespecToNsec(f.oldTimes[1]) > unix.TimespecToNsec(*newest) {
 			t := f.oldTimes[1]
@@ -812,7 +944,9 @@ func setTimes(files []*fileTx, rule mtimeRule) {
 	}
 	for _, f := range files {
 		switch {
-		case f.op == model.OpDelete:
+		case f.op == model.OpDelete, f.op == model.OpMove:
+			// Nothing is written: a move keeps the file, mtime and all
+			// (applyMove sets an undo's recorded one).
 		case f.spec.mtime != 0:
 			ts := unix.NsecToTimespec(f.spec.mtime)
 			f.times = &[2]unix.Timespec{ts, ts}

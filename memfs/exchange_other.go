@@ -7,3 +7,9 @@ import "golang.org/x/sys/unix"
 // exchange has no atomic swap here; exchangeAt falls back to
 // exchangeFallback.
 func exchange(dirfd int, a, b string) error { return unix.ENOSYS }
+
+// renameNoReplace has no atomic no-replace rename here; moveAt falls back
+// to a link and an unlink.
+func renameNoReplace(olddirfd int, oldname string, newdirfd int, newname string) error {
+	return unix.ENOSYS
+}

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -51,7 +53,17 @@ func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
 		}
 	}
 	for _, f := range files {
-		jf := JournalFile{Path: f.path, Op: string(f.op), State: "pending", Mode: f.mode}
+		jf := JournalFile{Path: f.path, From: f.from, Op: string(f.op), State: "pending", Mode: f.mode}
+		if f.op == model.OpMove {
+			// Where the folders it makes go: a rollback or an undo
+			// removes those it leaves empty.
+			parent := path.Dir(f.path)
+			for i := len(f.missing) - 1; i >= 0; i-- {
+				jf.Dirs = append(jf.Dirs, parent)
+				parent = path.Dir(parent)
+			}
+			slices.Reverse(jf.Dirs)
+		}
 		if f.op != model.OpCreate {
 			jf.Before = f.base
 			jf.Mtime = unix.TimespecToNsec(f.oldTimes[1])
@@ -62,7 +74,11 @@ func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
 		} else {
 			jf.Mode = f.spec.mode
 		}
-		if f.op != model.OpDelete {
+		switch f.op {
+		case model.OpDelete:
+		case model.OpMove:
+			jf.After = f.base // the same bytes, at the new path
+		default:
 			jf.After = sumHex(f.after)
 		}
 		j.m.Files = append(j.m.Files, jf)
@@ -137,6 +153,10 @@ func (j *entry) rollback(s *session, files []*fileTx) {
 	for i := len(files) - 1; i >= 0; i-- {
 		f := files[i]
 		if !f.applied {
+			if f.op == model.OpMove {
+				// It may have made its folders before it was refused.
+				removeEmptyDirs(s.rootfd, j.m.Files[f.idx].Dirs)
+			}
 			continue
 		}
 		if note := j.rollbackFile(s.rootfd, f.idx, f.held); note != "" {
@@ -159,6 +179,9 @@ func (j *entry) rollback(s *session, files []*fileTx) {
 // keeps in the journal and says so in the returned note.
 func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 	jf := j.m.Files[i]
+	if model.ChangeOp(jf.Op) == model.OpMove {
+		return j.rollbackMove(rootfd, i, held)
+	}
 	dirfd, name, err := openParent(rootfd, jf.Path)
 	if err != nil {
 		return jf.Path + ": not rolled back: " + err.Error()
@@ -274,6 +297,79 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 		return ""
 	}
 	return ""
+}
+
+// rollbackMove puts a moved file back at its source, judging from disk
+// as rollbackFile does, and removes the folders the move made if they are
+// empty. The file at the destination goes back when it is the one moved
+// (held's inode, or without held, the moved bytes) or when the source is
+// free and nothing else can have put it there; the same file under both
+// names (a crash between the link and the unlink of moveAt) loses its new
+// name; a file gone from both places is made again at the source from
+// the before-image, with its recorded mtime. Nothing is ever moved over a
+// file: one that took the source's place leaves the moved file where it
+// is, and the note says where.
+func (j *entry) rollbackMove(rootfd, i int, held *os.File) string {
+	jf := j.m.Files[i]
+	defer removeEmptyDirs(rootfd, jf.Dirs)
+	sfd, sname, err := openParent(rootfd, jf.From)
+	if err != nil {
+		return jf.From + ": not moved back: " + err.Error()
+	}
+	defer unix.Close(sfd)
+	defer fsyncDir(sfd)
+	sst, srcOK, _ := lstatAt(sfd, sname)
+	dfd, dname, err := openParent(rootfd, jf.Path)
+	dstOK := false
+	var dst unix.Stat_t
+	if err == nil {
+		defer unix.Close(dfd)
+		defer fsyncDir(dfd)
+		dst, dstOK, _ = lstatAt(dfd, dname)
+	}
+	if dstOK && dst.Mode&unix.S_IFMT != unix.S_IFREG {
+		dstOK = false // a link or a folder someone put there is not the file moved
+	}
+	ours := func() bool {
+		if held != nil {
+			var hs unix.Stat_t
+			return unix.Fstat(int(held.Fd()), &hs) == nil && hs.Ino == dst.Ino && hs.Dev == dst.Dev
+		}
+		b, ok, _ := readAt(dfd, dname, jf.Path)
+		return ok && sumHex(b) == jf.Before
+	}
+	switch {
+	case dstOK && srcOK && sst.Ino == dst.Ino && sst.Dev == dst.Dev:
+		unix.Unlinkat(dfd, dname, 0)
+		return ""
+	case dstOK && srcOK:
+		if ours() {
+			return jf.From + ": not moved back: a new file took its place; the file memtui moved is left at " + jf.Path
+		}
+		return ""
+	case dstOK:
+		// The source is free: whatever stands at the destination came
+		// from the move (memtui made sure nothing was there), with any
+		// write an agent made to it since.
+		if err := moveAt(dfd, dname, sfd, sname); err != nil {
+			return jf.From + ": not moved back from " + jf.Path + ": " + err.Error()
+		}
+		return ""
+	case srcOK:
+		return "" // never moved, or back already
+	}
+	content, err := j.image(jf)
+	times := jf.times()
+	if held != nil {
+		if b, err2 := readAllFrom(held); err2 == nil {
+			content, err = b, nil
+			times = heldTimes(held, times)
+		}
+	}
+	if err != nil {
+		return jf.From + ": not restored: " + err.Error()
+	}
+	return createContent(sfd, sname, tmpName(j.m.ID, i), content, jf.Mode, times, jf.From)
 }
 
 // times are the atime and mtime a file put back from its before-image
@@ -514,6 +610,7 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 	}
 	jdir := filepath.Join(opts.JournalRoot, id)
 	var specs []spec
+	var made []string // the folders the entry's moves made
 	for i := len(m.Files) - 1; i >= 0; i-- {
 		jf := m.Files[i]
 		var img []byte
@@ -532,6 +629,11 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 			specs = append(specs, spec{path: jf.Path, op: model.OpDelete, base: jf.After})
 		case model.OpDelete:
 			specs = append(specs, spec{path: jf.Path, op: model.OpCreate, after: img, mode: jf.Mode, mtime: jf.Mtime})
+		case model.OpMove:
+			// Moved back, with the mtime it had: its place in the recall
+			// scan's ranking is its mtime, so it must not come back newer.
+			specs = append(specs, spec{path: jf.From, from: jf.Path, op: model.OpMove, base: jf.After, mtime: jf.Mtime})
+			made = append(made, jf.Dirs...)
 		}
 	}
 	s, err := openSession(ctx, m.RealDir, opts, false)
@@ -547,6 +649,8 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 		return res
 	}
 	if res.Status == StatusApplied {
+		// The archive folders the moves made go too, once empty.
+		removeEmptyDirs(s.rootfd, made)
 		m.State, m.UndoneBy = JournalUndone, res.JournalID
 		j := &entry{root: opts.JournalRoot, dir: jdir, m: *m, delfd: -1}
 		if err := j.save(); err != nil {
@@ -560,6 +664,9 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 // "before" or "after" when it holds the entry's before or after bytes,
 // "other" for anything else (or an error reading it).
 func (s *session) fileState(jf JournalFile) string {
+	if model.ChangeOp(jf.Op) == model.OpMove {
+		return s.moveState(jf)
+	}
 	dirfd, name, err := openParent(s.rootfd, jf.Path)
 	if err != nil {
 		return "other"
@@ -574,6 +681,35 @@ func (s *session) fileState(jf JournalFile) string {
 	case jf.Before != "" && sumHex(b) == jf.Before:
 		return "before"
 	case jf.After != "" && sumHex(b) == jf.After:
+		return "after"
+	}
+	return "other"
+}
+
+// moveState is fileState for a move: "before" when the file stands at its
+// source only, "after" when at its destination only, "" when at neither,
+// "other" for anything else (both, or other bytes).
+func (s *session) moveState(jf JournalFile) string {
+	at := func(rel string) (ok bool, sum string) {
+		dirfd, name, err := openParent(s.rootfd, rel)
+		if err != nil {
+			return false, ""
+		}
+		defer unix.Close(dirfd)
+		b, ok, err := readAt(dirfd, name, rel)
+		if err != nil || !ok {
+			return false, ""
+		}
+		return true, sumHex(b)
+	}
+	src, ssum := at(jf.From)
+	dst, dsum := at(jf.Path)
+	switch {
+	case !src && !dst:
+		return ""
+	case src && !dst && ssum == jf.Before:
+		return "before"
+	case dst && !src && dsum == jf.After:
 		return "after"
 	}
 	return "other"

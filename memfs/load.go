@@ -165,13 +165,7 @@ type scanPolicy struct {
 }
 
 func policyOf(k model.DirKind) scanPolicy {
-	switch k {
-	case model.DirAgentUser:
-		return scanPolicy{}
-	case model.DirAgentProject, model.DirAgentLocal:
-		return scanPolicy{regularOnly: true}
-	}
-	return scanPolicy{exclusions: true}
+	return scanPolicy{exclusions: k.ScanExcludes(), regularOnly: k == model.DirAgentProject || k == model.DirAgentLocal}
 }
 
 // readJob is one file to read, and then its result.

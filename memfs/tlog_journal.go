@@ -49,6 +49,28 @@ func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.M
 			if jf.State == "rolled_back" {
 				continue
 			}
+			if model.ChangeOp(jf.Op) == model.OpMove {
+				// A move takes the file away from From and puts the same
+				// bytes at Path: a delete there and a create here, so the
+				// text leaving From is known to be a reviewed change.
+				del := model.MemWrite{Path: filepath.Join(dir, filepath.FromSlash(jf.From)), Kind: model.WriteMemtui, Time: e.Time, HasAfter: true}
+				cre := model.MemWrite{Path: filepath.Join(dir, filepath.FromSlash(jf.Path)), Kind: model.WriteMemtui, Time: e.Time, Created: true, HasBefore: true}
+				if jf.Image != "" {
+					b, err := readIn(root, e.ID+"/"+jf.Image, maxImageBytes)
+					switch {
+					case err == nil:
+						del.Before, del.HasBefore = string(b), true
+						cre.After, cre.HasAfter = string(b), true
+						known[del.Path+"\x00"+jf.Before] = del.Before
+						known[cre.Path+"\x00"+jf.After] = cre.After
+					case !errors.Is(err, fs.ErrNotExist):
+						probs = append(probs, fmt.Sprintf("memtui's journal entry %s: the before-image of %s was not read: %v", e.ID, del.Path, unwrapPathErr(err)))
+					}
+				}
+				ws = append(ws, del, cre)
+				ats = append(ats, afterAt{dir: dir, rel: jf.From}, afterAt{dir: dir, rel: jf.Path, sum: jf.After})
+				continue
+			}
 			w := model.MemWrite{Path: filepath.Join(dir, filepath.FromSlash(jf.Path)), Kind: model.WriteMemtui, Time: e.Time}
 			switch model.ChangeOp(jf.Op) {
 			case model.OpCreate:

@@ -93,3 +93,30 @@ func TestJournalShared(t *testing.T) {
 		t.Errorf("paths %s, %s", a, z)
 	}
 }
+
+// TestJournalWritesOfAMove: an archived memory shows in memtui's writes as
+// a delete at its old path and a create, of the same text, at the new one,
+// so lost-update analysis knows the text left its old path on purpose.
+func TestJournalWritesOfAMove(t *testing.T) {
+	w := newApplyWorld(t, map[string]string{"a.md": "alpha\n"})
+	opts := w.opts()
+	p := model.Proposal{ID: "archive-1", Kind: model.KindArchive, Title: "archive", Changes: []model.Change{
+		{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: sumHex([]byte("alpha\n"))}}}
+	if r := applyOne(t, w, p, opts); r.Status != StatusApplied {
+		t.Fatalf("%+v", r)
+	}
+	l, err := ReadTranscripts(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: w.dir}}}, TranscriptOptions{JournalRoot: opts.JournalRoot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Writes) != 2 {
+		t.Fatalf("writes = %+v", l.Writes)
+	}
+	del, cre := l.Writes[0], l.Writes[1]
+	if del.Path != filepath.Join(w.dir, "a.md") || del.Before != "alpha\n" || !del.HasAfter || del.After != "" || del.Created {
+		t.Errorf("the old path's write = %+v, want a delete of \"alpha\\n\"", del)
+	}
+	if cre.Path != filepath.Join(w.dir, ".archive", "a.md") || !cre.Created || cre.After != "alpha\n" || !cre.HasAfter {
+		t.Errorf("the new path's write = %+v, want a create of \"alpha\\n\"", cre)
+	}
+}

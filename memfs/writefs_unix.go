@@ -15,6 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -349,4 +350,123 @@ func writeNewFile(path string, b []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// moveAt renames oldname (in olddirfd) to newname (in newdirfd) without
+// ever replacing what stands at newname: EEXIST when something does. Where
+// the atomic no-replace rename is missing, it links the new name (which
+// fails when it is taken) and then unlinks the old one; a crash in
+// between leaves the same file under both names, which a rollback tells
+// apart by its inode.
+func moveAt(olddirfd int, oldname string, newdirfd int, newname string) error {
+	err := renameNoReplace(olddirfd, oldname, newdirfd, newname)
+	if err != unix.EINVAL && err != unix.ENOSYS && err != unix.ENOTSUP {
+		return err
+	}
+	if err := unix.Linkat(olddirfd, oldname, newdirfd, newname, 0); err != nil {
+		return err
+	}
+	step("move linked")
+	return unix.Unlinkat(olddirfd, oldname, 0)
+}
+
+// destAt is openParent for a file memtui is about to create by a move:
+// rel's folders are walked from rootfd without following a symlink, but
+// a folder that does not exist yet is no error. It returns the deepest
+// folder that exists (the caller closes it), the names of the folders
+// still to make below it, in order, and the file's name. A symlink or a
+// file where a folder should be is refused, as openParent refuses it.
+func destAt(rootfd int, rel string) (fd int, missing []string, name string, err error) {
+	parts := strings.Split(rel, "/")
+	fd, err = unix.Dup(rootfd)
+	if err != nil {
+		return -1, nil, "", err
+	}
+	dirs := parts[:len(parts)-1]
+	for i, c := range dirs {
+		next, err := openat(fd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+		if err == unix.ENOENT {
+			return fd, dirs[i:], parts[len(parts)-1], nil
+		}
+		if err != nil {
+			var st unix.Stat_t
+			serr := unix.Fstatat(fd, c, &st, unix.AT_SYMLINK_NOFOLLOW)
+			unix.Close(fd)
+			sub := strings.Join(parts[:i+1], "/")
+			switch {
+			case serr == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK:
+				return -1, nil, "", refuse(rel, "%s is a symlink; memtui never writes through one", sub)
+			case err == unix.ENOTDIR || err == unix.ELOOP:
+				return -1, nil, "", refuse(rel, "%s is not a directory", sub)
+			}
+			return -1, nil, "", &fs.PathError{Op: "open", Path: sub, Err: err}
+		}
+		unix.Close(fd)
+		fd = next
+	}
+	return fd, nil, parts[len(parts)-1], nil
+}
+
+// makeDirsAt makes the folders names, one inside the other, below the
+// folder fd (closed by the caller), each with fd's permission bits (a
+// private memory dir makes private folders), and returns the innermost,
+// opened without following a link. A folder someone made meanwhile is
+// used as it is, unless it is a symlink or not a folder: refused. rel
+// names the file they are made for, in errors.
+func makeDirsAt(fd int, names []string, rel string) (int, error) {
+	cur, err := unix.Dup(fd)
+	if err != nil {
+		return -1, err
+	}
+	for _, c := range names {
+		var st unix.Stat_t
+		if err := unix.Fstat(cur, &st); err != nil {
+			unix.Close(cur)
+			return -1, err
+		}
+		if err := unix.Mkdirat(cur, c, uint32(st.Mode)&0o777); err != nil && err != unix.EEXIST {
+			unix.Close(cur)
+			return -1, opError("make the folder "+c+" for", rel, err)
+		}
+		next, err := openat(cur, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+		if err != nil {
+			unix.Close(cur)
+			if err == unix.ELOOP || err == unix.ENOTDIR {
+				return -1, refuse(rel, "%s is a symlink or not a directory; memtui never writes through one", c)
+			}
+			return -1, &fs.PathError{Op: "open", Path: c, Err: err}
+		}
+		if err := fsyncDir(cur); err != nil {
+			unix.Close(cur)
+			unix.Close(next)
+			return -1, err
+		}
+		unix.Close(cur)
+		cur = next
+	}
+	return cur, nil
+}
+
+// removeEmptyDirs removes the folders dirs (relative to the memory dir),
+// deepest first, each only if it is empty: the folders a move made, once
+// the move is rolled back or undone. A folder that holds anything (another
+// archived memory) stays; errors are no concern of the caller's.
+func removeEmptyDirs(rootfd int, dirs []string) {
+	sorted := slices.Clone(dirs)
+	slices.SortFunc(sorted, func(a, b string) int {
+		if n := strings.Count(b, "/") - strings.Count(a, "/"); n != 0 {
+			return n
+		}
+		return strings.Compare(a, b)
+	})
+	for _, d := range slices.Compact(sorted) {
+		pfd, name, err := openParent(rootfd, d)
+		if err != nil {
+			continue
+		}
+		if unix.Unlinkat(pfd, name, unix.AT_REMOVEDIR) == nil {
+			fsyncDir(pfd)
+		}
+		unix.Close(pfd)
+	}
 }

@@ -116,6 +116,19 @@ func (k DirKind) String() string {
 // MarshalJSON prints the kind by name.
 func (k DirKind) MarshalJSON() ([]byte, error) { return json.Marshal(k.String()) }
 
+// ScanExcludes reports whether Claude Code's scan of a dir of this kind
+// skips the excluded paths (facts 2.1: a part starting with a dot, logs/,
+// sessions/, proposals/): an auto-memory dir, whatever named it. Agent
+// memory is scanned without them, so there a dot folder hides nothing
+// (and an archive would archive nothing).
+func (k DirKind) ScanExcludes() bool {
+	switch k {
+	case DirAgentUser, DirAgentProject, DirAgentLocal:
+		return false
+	}
+	return true
+}
+
 // Project is one Claude Code project: a slug under <config>/projects, the real
 // path it stands for when transcripts confirm it, and its memory directories.
 type Project struct {

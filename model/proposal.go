@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // ProposalKind names what a consolidation proposal does (DESIGN.md section
 // 4). The names are part of the CLI contract.
 type ProposalKind string
@@ -14,13 +16,18 @@ const (
 	KindRedactSecret    ProposalKind = "redact-secret"
 	KindFixFrontmatter  ProposalKind = "fix-frontmatter"
 	KindRestoreLost     ProposalKind = "restore-lost"
+	// KindArchive moves memories into ArchiveDir, out of Claude Code's
+	// recall scan but still on disk (see ArchivePath).
+	KindArchive ProposalKind = "archive"
 )
 
 // ProposalKinds lists every kind memtui proposes, in the order it proposes
 // them for a directory. Lost text goes back right after secrets are
 // redacted and before anything tidies the files around it, so a reindex
-// proposed after a restore sees the restored entries.
-var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindReindex}
+// proposed after a restore sees the restored entries. An archive comes
+// after the merges and prunes, which it counts: it moves out of the scan
+// only what they leave over the recall cap.
+var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindArchive, KindReindex}
 
 // ParseProposalKind reads a kind by name.
 func ParseProposalKind(s string) (ProposalKind, bool) {
@@ -40,19 +47,37 @@ const (
 	OpCreate ChangeOp = "create" // a new file; BaseSHA256 is empty
 	OpUpdate ChangeOp = "update" // replace the file's bytes with After
 	OpDelete ChangeOp = "delete" // remove the file (applied as a move into the journal)
+	// OpMove renames the file From to Path inside the memory dir: the same
+	// bytes and the same mtime (its place in the recall scan's ranking is
+	// its mtime), nothing overwritten at Path. BaseSHA256 is From's hash;
+	// After is empty.
+	OpMove ChangeOp = "move"
 )
 
 // Change is one file of a proposal.
 type Change struct {
-	// Path is relative to the memory dir, slash-separated.
+	// Path is relative to the memory dir, slash-separated; for a move, the
+	// destination.
 	Path string   `json:"path"`
 	Op   ChangeOp `json:"op"`
-	// BaseSHA256 is the hex sha256 of the file as the proposal read it;
-	// applying refuses the proposal when the file no longer matches. Empty
-	// for a create.
+	// From is the file a move takes away (relative to the memory dir,
+	// slash-separated); empty for every other operation.
+	From string `json:"from,omitempty"`
+	// BaseSHA256 is the hex sha256 of the file as the proposal read it
+	// (a move's: From's); applying refuses the proposal when the file no
+	// longer matches. Empty for a create.
 	BaseSHA256 string `json:"base_sha256"`
-	// After is the file's full new content; empty for a delete.
+	// After is the file's full new content; empty for a delete and a move.
 	After string `json:"after"`
+}
+
+// Source is the file the change reads and replaces, moves or deletes:
+// From for a move, else Path.
+func (c Change) Source() string {
+	if c.Op == OpMove {
+		return c.From
+	}
+	return c.Path
 }
 
 // FileRead is a file a proposal read without changing it, with its hash:
@@ -89,6 +114,23 @@ type Proposal struct {
 	// mtime on that word's strength (see memfs's mtime rule).
 	External bool `json:"-"`
 }
+
+// ArchiveDir is the folder, inside a memory dir, that an archive proposal
+// moves memories into. Claude Code's scan of an auto-memory dir skips every
+// path with a part that starts with a dot (facts 2.1), so an archived file
+// is never listed or recalled, yet stays on disk, readable (an index entry
+// can still lead the agent to it) and easy to move back. Agent memory is
+// scanned without that exclusion, so it gets no archive.
+const ArchiveDir = ".archive"
+
+// ArchivePath is where an archive proposal moves the memory at rel: the
+// same relative path under ArchiveDir.
+func ArchivePath(rel string) string { return ArchiveDir + "/" + rel }
+
+// IsArchived reports whether rel (relative to the memory dir,
+// slash-separated) lies under ArchiveDir: a memory moved out of the scan
+// on purpose, not one the scan skips by accident.
+func IsArchived(rel string) bool { return strings.HasPrefix(rel, ArchiveDir+"/") }
 
 // Redacted is the mark that replaces a secret in anything memtui writes:
 // consolidate writes it, and memfs finds it again to scrub the copies it

@@ -22,3 +22,23 @@ func TestProposalKindsParse(t *testing.T) {
 		t.Error("a partial name parsed")
 	}
 }
+
+// TestArchivePathIsOutOfTheScan: wherever a memory sits, the place an
+// archive moves it to is one Claude Code's scan skips (facts 2.1), and
+// IsArchived knows it, and only it.
+func TestArchivePathIsOutOfTheScan(t *testing.T) {
+	for _, rel := range []string{"a.md", "sub/b.md", "Logs2/c.md", ".x/d.md"} {
+		to := ArchivePath(rel)
+		if ScanExclusion(to, MemoryStores{}) == "" {
+			t.Errorf("%s: Claude Code's scan would list %s", rel, to)
+		}
+		if !IsArchived(to) {
+			t.Errorf("IsArchived(%q) is false", to)
+		}
+	}
+	for _, rel := range []string{"a.md", ".archived/a.md", "x/.archive/a.md", ".archive.md"} {
+		if IsArchived(rel) {
+			t.Errorf("IsArchived(%q) is true", rel)
+		}
+	}
+}

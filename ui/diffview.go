@@ -42,7 +42,9 @@ type hunkDiff struct {
 // fileDiff is one change of a proposal, diffed in the background (the
 // proposals Cmd) so that drawing it is only styling.
 type fileDiff struct {
-	path           string
+	path string
+	// from is a move's source (path its destination).
+	from           string
 	op             model.ChangeOp
 	hunks          []hunkDiff
 	added, removed int
@@ -62,6 +64,9 @@ const wordDiffMax = 2000
 // Secrets never reach the screen: the texts are masked before the diff
 // (so a multi-line secret is caught) and every shown line again after.
 func diffChange(c model.Change, before string, sc *consolidate.SecretScanner) fileDiff {
+	if c.Op == model.OpMove {
+		return fileDiff{path: c.Path, from: c.From, op: c.Op, blocks: 1} // a rename: no text changes
+	}
 	after := c.After
 	switch c.Op {
 	case model.OpCreate:
@@ -578,7 +583,11 @@ func (v *diffView) build() {
 		if v.unitWhole {
 			v.tag(v.unitBase) // the cursor shows on the file's header too
 		}
-		if len(fd.hunks) == 0 {
+		switch {
+		case fd.op == model.OpMove:
+			rename := consolidate.RenameLine(safe.ShowLine(fd.from), safe.ShowLine(fd.path))
+			v.rows = append(v.rows, faint(ansi.Truncate("  "+rename+" (no change to the text)", w, "…")))
+		case len(fd.hunks) == 0:
 			v.rows = append(v.rows, faint(ansi.Truncate("  (no change to the text)", w, "…")))
 		}
 		for _, h := range fd.hunks {
@@ -638,10 +647,15 @@ func (v *diffView) fileHeader(fd fileDiff) string {
 		what = fmt.Sprintf("new file · +%d", fd.added)
 	case model.OpDelete:
 		what = fmt.Sprintf("deleted; kept in the journal when applied · -%d", fd.removed)
+	case model.OpMove:
+		what = "moved; bytes and mtime kept"
 	default:
 		what = fmt.Sprintf("+%d -%d", fd.added, fd.removed)
 	}
 	name := truncLeft(safe.ShowLine(fd.path), max(v.w*2/3, 1))
+	if fd.op == model.OpMove {
+		name = truncLeft(safe.ShowLine(fd.from)+" → "+safe.ShowLine(fd.path), max(v.w*2/3, 1))
+	}
 	rest := ansi.Truncate("  "+what, max(v.w-ansi.StringWidth(name), 0), "…")
 	return v.ds.pFile.Paint(name) + st.Faint.Render(rest)
 }

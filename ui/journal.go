@@ -163,7 +163,11 @@ func (v *journalView) View() string {
 			det = append(det, "undoes "+safe.Line(e.UndoOf))
 		}
 		for _, f := range e.Files {
-			det = append(det, "  "+safe.Line(f.Op)+"  "+safe.ShowLine(f.Path))
+			what := safe.ShowLine(f.Path)
+			if f.From != "" {
+				what = safe.ShowLine(f.From) + " → " + what // a move
+			}
+			det = append(det, "  "+safe.Line(f.Op)+"  "+what)
 		}
 		for _, n := range e.Notes {
 			det = append(det, safe.ShowLine(n))
@@ -192,15 +196,17 @@ func (m *Model) askUndo() tea.Cmd {
 	lines := []string{"", report.Tilde(e.MemoryDir, m.c.home)}
 	for _, f := range e.Files {
 		var what string
+		where := safe.ShowLine(f.Path)
 		switch f.Op {
 		case "create":
 			what = "delete " // undoing a create removes the file
-		case "delete":
-			what = "restore"
+		case "move":
+			what = "move   " // undoing a move moves the file back
+			where = safe.ShowLine(f.Path) + " → " + safe.ShowLine(f.From)
 		default:
 			what = "restore"
 		}
-		lines = append(lines, "  "+what+"  "+safe.ShowLine(f.Path))
+		lines = append(lines, "  "+what+"  "+where)
 	}
 	lines = append(lines, "", m.c.st.Faint.Render("Each file goes back byte for byte, with its mtime; a file changed since is refused, nothing written."))
 	title, hint := "Undo \""+e.Title+"\" ("+e.ProposalID+")?", "y undo · any other key cancels"

@@ -191,7 +191,7 @@ func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 			// Masked with the view's scanner; made safe where drawn.
 			title: safe.Mask(sc, p.Title), rationale: safe.Mask(sc, p.Rationale)}
 		for _, c := range p.Changes {
-			before := beforeText(d, c.Path)
+			before := beforeText(d, c.Source())
 			it.diffs = append(it.diffs, diffChange(c, before, sc))
 			it.blocks = append(it.blocks, consolidate.Blocks(c, before))
 		}

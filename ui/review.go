@@ -137,7 +137,7 @@ func (it *propItem) before(p string) (string, bool) {
 func (it *propItem) proposalBefore(p string) (string, bool) {
 	known := p == "MEMORY.md"
 	for _, c := range it.p.Changes {
-		known = known || c.Path == p
+		known = known || c.Path == p || c.From == p
 	}
 	for _, r := range it.p.Reads {
 		known = known || r.Path == p
@@ -355,8 +355,12 @@ func (m *Model) editProposal() tea.Cmd {
 		return nil
 	}
 	c := it.p.Changes[ci]
-	if c.Op == model.OpDelete {
+	switch c.Op {
+	case model.OpDelete:
 		m.status = c.Path + " is deleted by this proposal: there is no result to edit."
+		return nil
+	case model.OpMove:
+		m.status = c.From + " is moved by this proposal, unchanged: there is no result to edit."
 		return nil
 	}
 	d := v.decisionOf(it)

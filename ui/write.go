@@ -129,7 +129,11 @@ func (m *Model) startWrite() tea.Cmd {
 			lines = append(lines, "  "+safe.ShowLine(j.items[i].title))
 			for _, c := range p.Changes {
 				files++
-				lines = append(lines, "    "+opWord(c.Op)+"  "+safe.ShowLine(c.Path))
+				what := safe.ShowLine(c.Path)
+				if c.Op == model.OpMove {
+					what = safe.ShowLine(c.From) + " → " + what
+				}
+				lines = append(lines, "    "+opWord(c.Op)+"  "+what)
 			}
 		}
 	}
@@ -153,6 +157,8 @@ func opWord(op model.ChangeOp) string {
 		return "create"
 	case model.OpDelete:
 		return "delete"
+	case model.OpMove:
+		return "move  "
 	}
 	return "change"
 }

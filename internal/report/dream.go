@@ -26,6 +26,7 @@ func ProposalsJSON(w io.Writer, ps []model.Proposal) error {
 		p.Changes = append([]model.Change(nil), p.Changes...)
 		for j := range p.Changes {
 			p.Changes[j].Path = safe.Mask(nil, p.Changes[j].Path)
+			p.Changes[j].From = safe.Mask(nil, p.Changes[j].From)
 		}
 		p.Reads = append([]model.FileRead(nil), p.Reads...)
 		for j := range p.Reads {
@@ -91,7 +92,7 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 			bw.WriteString(why.Paint(hang("fixes: "+strings.Join(refs, ", "), width, 0)) + "\n")
 		}
 		for _, c := range p.Changes {
-			writeDiff(bw, DiffLines(c, before(p.MemoryDir, c.Path)), dp)
+			writeDiff(bw, DiffLines(c, before(p.MemoryDir, c.Source())), dp)
 		}
 	}
 	counts := map[model.ProposalKind]int{}
@@ -144,8 +145,14 @@ func writeDiff(bw *bufio.Writer, lines []string, p diffPainters) {
 // fit to print: secrets are masked in the whole of both texts before they
 // are compared (a PEM key is found only whole, and the lines a redaction
 // removes hold the secret), the file name is one line whatever it holds,
-// and each line's control characters are shown as escapes.
+// and each line's control characters are shown as escapes. A move is a
+// rename: its two names and "rename from → to", no content (its bytes do
+// not change).
 func DiffLines(c model.Change, before string) []string {
+	if c.Op == model.OpMove {
+		from, to := safe.ShowLine(c.From), safe.ShowLine(c.Path)
+		return []string{"--- a/" + from, "+++ b/" + to, consolidate.RenameLine(from, to)}
+	}
 	from, to := "a/"+safe.ShowLine(c.Path), "b/"+safe.ShowLine(c.Path)
 	switch c.Op {
 	case model.OpCreate:
