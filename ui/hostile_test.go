@@ -12,8 +12,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/memfs"
