@@ -14,7 +14,9 @@
 # The script must print {"version":1,"proposals":[...]} on stdout, each
 # proposal {"kind","title","rationale","changes":[{"path","op","base_sha256",
 # "after"}]} with op create/update/delete, base_sha256 the sha256 given for
-# the file it changes ("" for a create), after the file's whole new content.
+# the file it changes ("" for a create), after the file's whole new content;
+# or op move with "from" (the file moved, whose sha256 base_sha256 is) and
+# "path" its new place, after empty (an archive moves files to .archive/).
 #
 # The agent never writes anything: it only answers. memtui checks every
 # proposal (paths inside the directory, hashes, frontmatter, an index that
@@ -50,11 +52,12 @@ Work in four phases, as Claude Code's own Dream does:
    Remove pointers to deleted files, add pointers to orphans.
 
 Answer with JSON only, no prose, in exactly this shape:
-{"version":1,"proposals":[{"kind":"merge|prune|reindex|absolutize-dates|add-year|fix-frontmatter",
+{"version":1,"proposals":[{"kind":"merge|prune|archive|reindex|absolutize-dates|add-year|fix-frontmatter",
   "title":"one line","rationale":"why, naming the findings fixed",
-  "changes":[{"path":"file.md","op":"create|update|delete",
-              "base_sha256":"the sha256 given for that file, or empty for create",
-              "after":"the whole new file content (empty for delete)"}]}]}
+  "changes":[{"path":"file.md","op":"create|update|delete|move",
+              "from":"for move only: the file moved to path",
+              "base_sha256":"the sha256 given for that file (for move, of from), or empty for create",
+              "after":"the whole new file content (empty for delete and move)"}]}]}
 Each proposal is one transaction: group the changes that belong together
 (a merge updates the kept file, deletes the others and updates MEMORY.md).
 Keep files in their current frontmatter shape and line endings. Propose
