@@ -157,12 +157,22 @@ func TestConcurrentAgentsLoseNoWrite(t *testing.T) {
 	var mu sync.Mutex
 	var completed []string
 	var wg sync.WaitGroup
-	var stop atomic.Bool
+	var stop, slow atomic.Bool
+	// Past the window, on a machine busy enough that every proposal so
+	// far conflicted, the agents write with short pauses between their
+	// writes: still concurrently with memtui, but leaving it gaps to apply
+	// in, so both outcomes are exercised however loaded the machine is.
+	more := func() bool {
+		if slow.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		return !stop.Load()
+	}
 	for g := 0; g < 2*agentModes; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			done, err := agentLoop(w.dir, lockDir, "go-"+strconv.Itoa(g), g%agentModes, func() bool { return !stop.Load() }, uint64(g))
+			done, err := agentLoop(w.dir, lockDir, "go-"+strconv.Itoa(g), g%agentModes, more, uint64(g))
 			if err != nil {
 				t.Errorf("agent: %v", err)
 			}
@@ -183,6 +193,9 @@ func TestConcurrentAgentsLoseNoWrite(t *testing.T) {
 		now := time.Now()
 		if now.After(hardStop) || now.After(until) && status[StatusApplied] >= 3 && status[StatusConflict] >= 1 {
 			break
+		}
+		if now.After(until) && status[StatusApplied] < 3 {
+			slow.Store(true)
 		}
 		var changes []model.Change
 		for _, name := range agentFiles {
