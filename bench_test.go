@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/corpus"
 	"github.com/memtui/memtui/memfs"
-	"github.com/memtui/memtui/model"
 )
 
 // The lint benchmarks run on a generated tree. MEMTUI_BENCH_PROJECTS and
@@ -79,8 +79,8 @@ func BenchmarkLint(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fs := consolidate.Orient(scan, consolidate.Options{Now: now, Paths: &memfs.PathProbe{},
-			Load: func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }, DropContent: true})
+		ws := &app.Workspace{Scan: scan, ScanOpts: opts}
+		fs := ws.Check(ctx, consolidate.Options{Now: now, Paths: &memfs.PathProbe{}, DropContent: true})
 		if len(fs) == 0 {
 			b.Fatal("no findings on a corpus full of planted problems")
 		}
@@ -140,8 +140,11 @@ func BenchmarkDream(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				ps := consolidate.Dream(scan, consolidate.DreamOptions{Options: consolidate.Options{Now: now, Paths: &memfs.PathProbe{},
-					Load: func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }, DropContent: true}})
+				ws := &app.Workspace{Scan: scan, ScanOpts: opts, CheckOpts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}, DropContent: true}}
+				ps, err := ws.Propose(ctx, app.ProposeOptions{Drop: true})
+				if err != nil {
+					b.Fatal(err)
+				}
 				props = len(ps)
 			}
 			b.ReportMetric(float64(props), "proposals")

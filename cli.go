@@ -3,31 +3,200 @@ package main
 import (
 	"bufio"
 	"context"
+	"io"
+	"os"
+	"time"
 
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/internal/termbg"
 	"github.com/memtui/memtui/model"
 )
 
-// What several commands share: walking the loaded directories and the
-// per-project layout of their listings.
+// The command tree, the flags every command shares, and what several
+// commands share: opening the workspace, the terminal's facts, the
+// per-project layout of listings.
 
-// eachLoadedDir loads every directory of the session's scan in turn and
-// calls fn with it; the first error (a load's or fn's) ends the walk.
-func (s *session) eachLoadedDir(ctx context.Context, fn func(p *model.Project, d *model.MemoryDir) error) error {
-	for _, p := range s.scan.Projects {
-		for _, d := range p.Dirs {
-			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
-				return err
+// globals are the flags every command shares.
+type globals struct {
+	configDirs []string
+	memoryDirs []string
+	project    string
+	demo       bool
+	readonly   bool
+	// noTranscripts skips the session transcripts (no provenance, lost
+	// updates, heat or dream gate).
+	noTranscripts bool
+	now           string
+	getenv        func(string) string
+	// exit is the status of a command that succeeded in running (lint
+	// sets 1 when it found errors). It does not travel as an error: fang
+	// would then query the terminal's colours to print nothing.
+	exit int
+	// cleanup runs when the command is done (the demo's scratch copy).
+	cleanup []func()
+}
+
+func newRoot(g *globals, stdout, stderr io.Writer) *cobra.Command {
+	var lf lintFlags
+	root := &cobra.Command{
+		Use:   "memtui",
+		Short: "Review and curate what your coding agents remember",
+		Long: `memtui lists every project's Claude Code memory directory, checks each one
+the way Claude Code loads it (index cut-offs, stale relative dates, broken
+frontmatter, secrets, duplicates and more) and reports what is wrong.
+
+Run it on the built-in sample first:  memtui --demo`,
+		Args: cobra.NoArgs,
+		// On a terminal the bare command is the TUI; piped, it prints the
+		// lint report, so scripts get text rather than escape codes.
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !interactive(stdout) {
+				return runLint(cmd.Context(), g, lf, stdout, stderr)
 			}
-			if err := fn(p, d); err != nil {
-				return err
-			}
+			return runTUI(cmd.Context(), g, stdout, stderr)
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringArrayVar(&g.configDirs, "config-dir", nil, "Claude Code config dir (default $CLAUDE_CONFIG_DIR, else ~/.claude); repeatable")
+	pf.StringArrayVar(&g.memoryDirs, "memory-dir", nil, "open one memory directory directly; repeatable")
+	pf.StringVar(&g.project, "project", "", "only projects whose slug or real path contains `TEXT`")
+	pf.BoolVar(&g.demo, "demo", false, "use an embedded sample tree, copied to a fresh temp dir")
+	pf.BoolVar(&g.readonly, "readonly", false, "never write")
+	pf.BoolVar(&g.noTranscripts, "no-transcripts", false, "do not read session transcripts (no lost updates, provenance or use counts)")
+	pf.StringVar(&g.now, "now", "", "pin \"today\" (RFC3339 or YYYY-MM-DD), for reproducible output")
+	addLintFlags(root, &lf)
+
+	var lintOnly lintFlags
+	lint := &cobra.Command{
+		Use:   "lint",
+		Short: "Check every memory directory and print the findings",
+		Long: `Check every memory directory and print the findings, grouped by project.
+
+Exit status: 0 when nothing is at error severity, 1 when something is,
+2 on a usage or I/O error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLint(cmd.Context(), g, lintOnly, stdout, stderr)
+		},
+	}
+	addLintFlags(lint, &lintOnly)
+	root.AddCommand(lint)
+
+	root.AddCommand(newDreamCmd(g, stdout, stderr))
+
+	root.AddCommand(newIndexCmd(g, stdout, stderr))
+
+	root.AddCommand(newUndoCmd(g, stdout, stderr))
+	root.AddCommand(newJournalCmd(g, stdout, stderr))
+	root.AddCommand(newHistoryCmd(g, stdout, stderr))
+	root.AddCommand(newLsCmd(g, stdout, stderr))
+
+	root.AddCommand(newChangesCmd(g, stdout, stderr))
+
+	root.AddCommand(newVersionCmd(stdout))
+	return root
+}
+
+// start opens the workspace the shared flags describe; it is closed when
+// the command is done. A machine with no Claude Code memory gets the same
+// plain advice from every command.
+func start(ctx context.Context, g *globals, stderr io.Writer) (*app.Workspace, error) {
+	ws, err := app.Open(ctx, g.options(stderr))
+	if err != nil {
+		return nil, err
+	}
+	g.cleanup = append(g.cleanup, ws.Close)
+	return ws, nil
+}
+
+// options are the workspace options the shared flags give.
+func (g *globals) options(stderr io.Writer) app.Options {
+	return app.Options{ConfigDirs: g.configDirs, MemoryDirs: g.memoryDirs, Project: g.project, Demo: g.demo,
+		ReadOnly: g.readonly, NoTranscripts: g.noTranscripts, Now: g.now, Getenv: g.getenv, Notes: stderr}
+}
+
+// interactive reports whether the TUI can run: stdin and stdout are both
+// terminals.
+func interactive(stdout io.Writer) bool {
+	f, ok := stdout.(*os.File)
+	return ok && term.IsTerminal(f.Fd()) && term.IsTerminal(os.Stdin.Fd())
+}
+
+// darkBackground asks the terminal for its background colour, but only
+// when colour is going to a terminal at all: a pipe gets no query (and no
+// colour). Unknown counts as dark, the common case.
+func darkBackground(out io.Writer, p colorprofile.Profile) bool {
+	f, ok := out.(*os.File)
+	if !ok || p <= colorprofile.ASCII || !term.IsTerminal(f.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
+		return true
+	}
+	// Ask the controlling terminal, whose answer then cannot leak into
+	// stdin; stdout is the same terminal when /dev/tty cannot be opened.
+	tty := f
+	if t, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		defer t.Close()
+		tty = t
+	}
+	// Terminals answer in milliseconds; the wait only runs out on one
+	// that never answers, which then costs under a second.
+	dark, known := termbg.Dark(tty, 750*time.Millisecond)
+	return dark || !known
+}
+
+// termWidth is the terminal's width when out is one, else 0 (no wrapping,
+// so piped output keeps one finding per line for grep).
+func termWidth(out io.Writer) int {
+	f, ok := out.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return 0
+	}
+	w, _, err := term.GetSize(f.Fd())
+	if err != nil {
+		return 0
+	}
+	return w
+}
+
+// environ rebuilds the environment list colorprofile needs from getenv, so
+// tests can inject NO_COLOR and TERM.
+func environ(getenv func(string) string) []string {
+	var env []string
+	for _, k := range []string{"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "COLORTERM"} {
+		// NO_COLOR wins over CLICOLOR_FORCE (no-color.org: "regardless of
+		// its value, prevents the addition of ANSI color").
+		if k == "CLICOLOR_FORCE" && getenv("NO_COLOR") != "" {
+			continue
+		}
+		if v := getenv(k); v != "" {
+			env = append(env, k+"="+v)
 		}
 	}
-	return nil
+	return env
+}
+
+// filterFindings keeps the findings at or above min and, when rules is not
+// empty, of those rules. It filters fs in place (a run's tens of thousands of
+// findings are not copied again) and returns the kept prefix.
+func filterFindings(fs []model.Finding, min model.Severity, rules []string) []model.Finding {
+	want := map[string]bool{}
+	for _, r := range rules {
+		want[r] = true
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Severity < min || (len(want) > 0 && !want[f.Rule]) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // projectHeading starts a project's block in a per-directory listing

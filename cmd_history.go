@@ -79,11 +79,11 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 	seen := map[historyProblem]bool{}
 	// As readTranscripts, but a project whose transcripts could not be
 	// read at all is one of the problems too, not only a line on stderr.
-	errs := memfs.ReadAllTranscripts(ctx, s.scan.Projects, 2, s.transcriptOptions())
+	errs := memfs.ReadAllTranscripts(ctx, s.Scan.Projects, 2, s.TranscriptOptions())
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	for i, p := range s.scan.Projects {
+	for i, p := range s.Scan.Projects {
 		if errs[i] != nil {
 			pr := historyProblem{Transcript: p.TranscriptDir, Message: "the transcripts of " + p.Name() + " could not be read: " + errs[i].Error()}
 			fmt.Fprintf(stderr, "memtui: %s\n", safe.ShowLine(pr.Message))
@@ -96,7 +96,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 			}
 		}
 		for _, d := range p.Dirs {
-			if err := memfs.LoadDir(ctx, d, s.opts); err != nil {
+			if err := s.Load(ctx, d); err != nil {
 				fmt.Fprintf(stderr, "memtui: %s: %s\n", safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
@@ -140,7 +141,7 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	home := g.getenv("HOME")
 	checked, cut, skipped := 0, 0, 0
 	indexes := []indexJSON{}
-	err = s.eachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
+	err = s.EachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
 		for _, ix := range dirIndexes(d) {
 			checked++
 			l := model.LoadIndex(ix.file, d.Kind.LoadMode())
@@ -219,14 +220,14 @@ func printIndex(w io.Writer, d *model.MemoryDir, ix dirIndex, l *model.Load, hom
 
 // moveAboveCut moves one index entry above the load cut: the diff always,
 // the write only with --yes, through the same path as proposals.
-func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, stdout io.Writer) error {
+func moveAboveCut(ctx context.Context, g *globals, s *app.Workspace, xf indexFlags, stdout io.Writer) error {
 	target := filepath.ToSlash(filepath.Clean(xf.moveAboveCut))
 	type hit struct {
 		d  *model.MemoryDir
 		ed *model.IndexEditor
 	}
 	var hits []hit
-	err := s.eachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
+	err := s.EachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
 		if d.Index == nil || d.Index.Truncated {
 			return nil
 		}
@@ -276,7 +277,7 @@ func moveAboveCut(ctx context.Context, g *globals, s *session, xf indexFlags, st
 	if g.readonly {
 		return errors.New("--readonly forbids --yes")
 	}
-	r := s.applyIn(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.state.Journal, SeenRoot: s.state.Seen, WaitForLock: xf.wait})[0]
+	r := s.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.State.Journal, SeenRoot: s.State.Seen, WaitForLock: xf.wait})[0]
 	if r.Status != memfs.StatusApplied {
 		fmt.Fprintf(stdout, "not written (%s): %s\n", r.Status, safe.ShowLine(fmt.Sprint(r.Err)))
 		g.exit = exitFindings

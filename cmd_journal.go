@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
-	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 )
 
@@ -67,38 +67,38 @@ func parseAge(s string) (time.Duration, error) {
 }
 
 func runJournalPrune(g *globals, jf journalFlags, stdout, stderr io.Writer) error {
-	opts, err := scanOptions(g, stderr)
-	if err != nil {
-		return err
-	}
 	if g.readonly && !jf.dryRun {
 		return errors.New("--readonly forbids journal prune (--dry-run only says what it would drop)")
 	}
-	age := memfs.DefaultJournalRetention
+	// The journal needs no discovery: memtui's state (the demo's scratch
+	// one included), recovered, and its config file.
+	ws, err := app.OpenState(g.options(stderr))
+	if err != nil {
+		return err
+	}
+	g.cleanup = append(g.cleanup, ws.Close)
+	age := ws.Retention
 	if jf.olderThan != "" {
 		if age, err = parseAge(jf.olderThan); err != nil {
 			return err
 		}
-	} else if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(opts.Getenv)); err != nil {
-		fmt.Fprintf(stderr, "memtui: ignoring the config file: %s\n", safe.ShowLine(err.Error()))
-	} else {
-		age = cfg.JournalRetention()
 	}
-	root := stateDirs(g, opts).Journal
-	recoverJournal(root, stderr)
+	root := ws.State.Journal
 	cutoff := time.Now().Add(-age)
 	dropped, err := memfs.PruneJournal(root, cutoff, jf.dryRun)
 	verb := "dropped"
 	if jf.dryRun {
 		verb = "would drop"
 	}
-	printPruned(stdout, dropped, verb)
+	for _, l := range app.PrunedLines(dropped, verb) {
+		fmt.Fprintln(stdout, l)
+	}
 	if err != nil {
 		return err
 	}
-	files, bytes := prunedTotals(dropped)
+	files, bytes := app.PrunedTotals(dropped)
 	fmt.Fprintf(stdout, "%s %d %s older than %s (%d %s, %s)", capitalize(verb), len(dropped), report.Plural(len(dropped), "entry", "entries"),
-		cutoff.Local().Format("2006-01-02 15:04"), files, report.Plural(files, "file", "files"), sizeWords(bytes))
+		cutoff.Local().Format("2006-01-02 15:04"), files, report.Plural(files, "file", "files"), app.SizeWords(bytes))
 	if jf.dryRun {
 		fmt.Fprint(stdout, "; nothing dropped (--dry-run)")
 	}
@@ -106,51 +106,9 @@ func runJournalPrune(g *globals, jf journalFlags, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// enforceRetention drops the journal entries older than the retention, at
-// the start of a run that may write, and says what went.
-func enforceRetention(root string, retention time.Duration, stderr io.Writer) {
-	dropped, err := memfs.PruneJournal(root, time.Now().Add(-retention), false)
-	if err != nil {
-		fmt.Fprintf(stderr, "memtui: pruning the journal %s: %s\n", safe.ShowLine(root), safe.ShowLine(err.Error()))
-	}
-	if len(dropped) == 0 {
-		return
-	}
-	files, bytes := prunedTotals(dropped)
-	fmt.Fprintf(stderr, "memtui: the journal keeps entries %d days (journal_retention_days); dropped %d older %s (%d %s, %s):\n",
-		int(retention.Hours()/24), len(dropped), report.Plural(len(dropped), "entry", "entries"), files, report.Plural(files, "file", "files"), sizeWords(bytes))
-	printPruned(stderr, dropped, "dropped")
-}
-
-func printPruned(w io.Writer, es []memfs.PrunedEntry, verb string) {
-	for _, e := range es {
-		fmt.Fprintf(w, "%s %s  %s  %-16s %s  (%s): %d %s, %s\n", verb, e.ID, e.Time.Local().Format("2006-01-02 15:04"), safe.ShowLine(e.Kind), safe.ShowLine(e.Title),
-			safe.ShowLine(e.MemoryDir), e.Files, report.Plural(e.Files, "file", "files"), sizeWords(e.Bytes))
-	}
-}
-
-func prunedTotals(es []memfs.PrunedEntry) (files int, bytes int64) {
-	for _, e := range es {
-		files += e.Files
-		bytes += e.Bytes
-	}
-	return files, bytes
-}
-
 func capitalize(s string) string {
 	if s == "" {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// sizeWords is a byte count for people, exact below a KiB.
-func sizeWords(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d %s", n, report.Plural(int(n), "byte", "bytes"))
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

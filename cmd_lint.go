@@ -11,9 +11,9 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/report"
-	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -38,8 +38,11 @@ func addLintFlags(c *cobra.Command, lf *lintFlags) {
 // moreProblems is how the one-line problems summary points at the rest.
 const moreProblems = "memtui lint --verbose lists them all"
 
+// lintGCPercent is the collector's GOGC during lint (see runLint).
+const lintGCPercent = 200
+
 func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Writer) error {
-	if _, err := parseNow(g.now); err != nil {
+	if _, err := app.ParseNow(g.now); err != nil {
 		return err // before the other flags, as every command checks it
 	}
 	minSev, err := model.ParseSeverity(lf.minSeverity)
@@ -66,9 +69,8 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	s.readTranscripts(ctx, stderr)
-	scan, opts, copts := s.scan, s.opts, s.copts
-	copts.Load = func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }
+	s.ReadTranscripts(ctx)
+	scan, copts := s.Scan, s.CheckOpts
 	copts.DropContent = true
 	if lf.deepSecrets {
 		sc, err := consolidate.NewSecretScanner(true)
@@ -77,7 +79,7 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 		}
 		copts.Secrets = sc
 	}
-	all := consolidate.Orient(scan, copts)
+	all := s.Check(ctx, copts)
 	shown := filterFindings(all, minSev, lf.rules)
 	sum := report.Summarize(scan, shown)
 	// Problems met reading transcripts are no findings (nothing in a

@@ -72,9 +72,9 @@ func runLs(ctx context.Context, g *globals, lf lsFlags, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	stores := model.ParseMemoryStores(s.opts.Getenv("CLAUDE_MEMORY_STORES"))
+	stores := model.ParseMemoryStores(s.ScanOpts.Getenv("CLAUDE_MEMORY_STORES"))
 	var dirs []lsDir
-	err = s.eachLoadedDir(ctx, func(p *model.Project, d *model.MemoryDir) error {
+	err = s.EachLoadedDir(ctx, func(p *model.Project, d *model.MemoryDir) error {
 		dirs = append(dirs, lsDir{project: p, dir: d, entries: lsEntries(d, stores)})
 		d.DropContent()
 		return nil

@@ -55,45 +55,6 @@ is refused without --restore-secret.
 	return undo
 }
 
-// dirsInView are the memory dirs the command's flags selected: undo and
-// the journal act on these only.
-func (s *session) dirsInView() []string {
-	var out []string
-	for _, p := range s.scan.Projects {
-		for _, d := range p.Dirs {
-			out = append(out, d.Path)
-		}
-	}
-	return out
-}
-
-// dirInView is the memory dir of the scan at path (as given or resolved),
-// or nil.
-func (s *session) dirInView(path string) *model.MemoryDir {
-	for _, p := range s.scan.Projects {
-		for _, d := range p.Dirs {
-			if memfs.InScope(memfs.JournalEntry{MemoryDir: path, RealDir: path}, []string{d.Path}) {
-				return d
-			}
-		}
-	}
-	return nil
-}
-
-// applyIn is memfs.Apply behind the write scope: a memory dir only a
-// repository's own settings named (see memfs.WriteRefusal) gets every
-// proposal failed with the reason, nothing written.
-func (s *session) applyIn(ctx context.Context, dir string, props []model.Proposal, opts memfs.ApplyOptions) []memfs.ApplyResult {
-	if err := memfs.WriteRefusal(s.dirInView(dir), s.opts.MemoryDirs); err != nil {
-		out := make([]memfs.ApplyResult, len(props))
-		for i, p := range props {
-			out[i] = memfs.ApplyResult{ProposalID: p.ID, Status: memfs.StatusFailed, Err: err}
-		}
-		return out
-	}
-	return memfs.Apply(ctx, dir, props, opts)
-}
-
 // runUndo lists the journal or undoes one applied proposal, of the memory
 // directories in view only.
 func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdout, stderr io.Writer) error {
@@ -104,8 +65,8 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	if err != nil {
 		return err
 	}
-	root := s.state.Journal
-	dirs := s.dirsInView()
+	root := s.State.Journal
+	dirs := s.DirsInView()
 	if uf.list {
 		entries, err := memfs.List(root)
 		if err != nil {
@@ -164,7 +125,7 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	if !memfs.InScope(*e, dirs) {
 		return fmt.Errorf("journal entry %s is of %s, which is not among the memory directories in view; nothing undone (select it with --memory-dir, --project or --config-dir)", e.ID, e.MemoryDir)
 	}
-	if err := memfs.WriteRefusal(s.dirInView(e.MemoryDir), s.opts.MemoryDirs); err != nil {
+	if err := s.WriteRefusal(e.MemoryDir); err != nil {
 		return err
 	}
 	if model.ProposalKind(e.Kind) == model.KindRedactSecret && !uf.restoreSecret {

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/corpus"
 	"github.com/memtui/memtui/memfs"
@@ -227,8 +228,11 @@ func TestDreamProposalsHoldOnAGeneratedTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	copts := consolidate.Options{Now: now, Paths: &memfs.PathProbe{}, Load: func(d *model.MemoryDir) error { return memfs.LoadDir(ctx, d, opts) }}
-	props := consolidate.Dream(scan, consolidate.DreamOptions{Options: copts})
+	ws := &app.Workspace{Scan: scan, ScanOpts: opts, CheckOpts: consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}}
+	props, err := ws.Propose(ctx, app.ProposeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(props) < 50 {
 		t.Fatalf("only %d proposals on a tree full of problems", len(props))
 	}

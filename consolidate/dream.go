@@ -2,6 +2,7 @@ package consolidate
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 )
 
@@ -63,25 +65,15 @@ var proposers = []proposer{
 	{model.KindReindex, proposeReindex},
 }
 
-// Dream checks every memory directory of the scan and returns the
-// proposals for them, sorted by directory, kind and ID, so the same tree
+// Dream checks every memory directory of the scan (each loaded already)
+// and returns the proposals for them, sorted by directory, kind and ID, so the same tree
 // always gives the same list.
 func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
-	opts.Options = opts.Options.withDefaults()
-	opts.sessions = newSessionSet(scan.Projects)
+	opts = opts.ForScan(scan)
 	jobs := dirJobs(scan, func(d *model.MemoryDir) bool { return d.Kind != model.DirTeam || opts.IncludeTeam })
 	results := make([][]model.Proposal, len(jobs))
-	parallel(len(jobs), opts.Workers, func(i int) {
-		j := jobs[i]
-		if opts.Load != nil {
-			if err := opts.Load(j.d); err != nil {
-				return // lint reports the unreadable directory
-			}
-		}
-		results[i] = ProposeDir(j.p, j.d, opts)
-		if opts.DropContent {
-			j.d.DropContent()
-		}
+	pool.Run(context.Background(), len(jobs), opts.Workers, func(i int) {
+		results[i] = ProposeDir(jobs[i].p, jobs[i].d, opts)
 	})
 	var out []model.Proposal
 	for _, r := range results {
@@ -89,6 +81,12 @@ func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
 	}
 	SortProposals(out)
 	return out
+}
+
+// ForScan is opts ready for a run over the whole scan (Options.ForScan).
+func (o DreamOptions) ForScan(scan *model.Scan) DreamOptions {
+	o.Options = o.Options.ForScan(scan)
+	return o
 }
 
 // SortProposals orders proposals by directory, then kind (in the order

@@ -6,14 +6,15 @@
 package consolidate
 
 import (
+	"context"
 	"regexp"
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unsafe"
 
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 )
 
@@ -48,15 +49,11 @@ type Options struct {
 	StaleAfter time.Duration
 	// Workers bounds parallelism; 0 means GOMAXPROCS.
 	Workers int
-	// Load, when set, fills a directory from disk just before it is
-	// checked (memfs.LoadDir, injected so this package never touches the
-	// disk). Loading and checking then overlap: while one worker waits on
-	// the disk the other computes. A load error is reported as a finding.
-	Load func(*model.MemoryDir) error
-	// DropContent frees each directory's file contents once it is checked,
-	// so a lint run holds one directory per worker in memory, not the tree.
-	// The contents are handed over: the checks read them in place, without
-	// a string copy, so nothing may write to them during or after the run.
+	// DropContent says each directory's file contents are handed over:
+	// the caller frees them once the directory is checked (app's lint run
+	// does, so it holds one directory per worker in memory, not the tree).
+	// The checks then read them in place, without a string copy, so
+	// nothing may write to them during or after the run.
 	DropContent bool
 
 	// sessions knows which transcripts exist, across the whole scan.
@@ -67,71 +64,57 @@ type Options struct {
 // without an update.
 const DefaultStaleAfter = 90 * 24 * time.Hour
 
-// Orient runs every check over every memory directory of the scan, in
-// parallel, and returns the findings sorted by project, directory, file, line
-// and rule (so output is stable run to run). The scan's own configuration
-// findings are included.
+// Orient runs every check over every memory directory of the scan (each
+// loaded already), in parallel, and returns the findings sorted by project,
+// directory, file, line and rule (so output is stable run to run). The
+// scan's own configuration findings are included. A run that loads each
+// directory just before checking it, to hold only a few in memory, is
+// app's (it does the I/O); this is the same run over directories in hand.
 func Orient(scan *model.Scan, opts Options) []model.Finding {
-	opts = opts.withDefaults()
-	opts.sessions = newSessionSet(scan.Projects)
+	opts = opts.ForScan(scan)
 	jobs := dirJobs(scan, func(*model.MemoryDir) bool { return true })
 	results := make([][]model.Finding, len(jobs))
-	parallel(len(jobs), opts.Workers, func(i int) {
-		results[i] = orientJob(jobs[i].p, jobs[i].d, opts)
+	pool.Run(context.Background(), len(jobs), opts.Workers, func(i int) {
+		results[i] = OrientDir(jobs[i].p, jobs[i].d, opts)
 	})
+	return MergeFindings(scan, results)
+}
 
+// ForScan is opts ready for a run over the whole scan: defaults filled in,
+// and what the checks know across projects (which session transcripts
+// exist) gathered once. OrientDir and ProposeDir calls of one run share it.
+func (o Options) ForScan(scan *model.Scan) Options {
+	o = o.withDefaults()
+	o.sessions = newSessionSet(scan.Projects)
+	return o
+}
+
+// MergeFindings is the scan's configuration findings and every
+// directory's, sorted as Orient sorts them.
+func MergeFindings(scan *model.Scan, perDir [][]model.Finding) []model.Finding {
 	n := len(scan.Config)
-	for _, r := range results {
+	for _, r := range perDir {
 		n += len(r)
 	}
 	out := append(make([]model.Finding, 0, n), configFindings(scan.Config)...)
-	for _, r := range results {
+	for _, r := range perDir {
 		out = append(out, r...)
 	}
 	SortFindings(out)
 	return out
 }
 
-// parallel runs fn(0) … fn(n-1) on at most workers goroutines, in order
-// of index, and returns when all are done.
-func parallel(n, workers int, fn func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < max(workers, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
+// UnreadableDir is the finding for a memory directory that could not be
+// read at all.
+func UnreadableDir(p *model.Project, d *model.MemoryDir, err error) model.Finding {
+	return model.Finding{
+		Rule:       RuleFileUnreadable,
+		Severity:   rulesByID[RuleFileUnreadable].Severity,
+		Project:    projectName(p),
+		MemoryDir:  d.Path,
+		Message:    "the memory directory could not be read: " + err.Error(),
+		Suggestion: "Check the directory's permissions.",
 	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
-
-// orientJob loads (when asked), checks and releases one directory.
-func orientJob(p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
-	if opts.Load != nil {
-		if err := opts.Load(d); err != nil {
-			return []model.Finding{{
-				Rule:       RuleFileUnreadable,
-				Severity:   rulesByID[RuleFileUnreadable].Severity,
-				Project:    projectName(p),
-				MemoryDir:  d.Path,
-				Message:    "the memory directory could not be read: " + err.Error(),
-				Suggestion: "Check the directory's permissions.",
-			}}
-		}
-	}
-	out := OrientDir(p, d, opts)
-	if opts.DropContent {
-		d.DropContent()
-	}
-	return out
 }
 
 // dirJob is one memory directory with its project, for the worker pool.

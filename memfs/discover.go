@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 )
 
@@ -437,7 +438,7 @@ func (d *discoverer) projects(ctx context.Context, c configDir) ([]*model.Projec
 	sort.Strings(slugs)
 
 	out := make([]*model.Project, len(slugs))
-	parallel(ctx, len(slugs), d.opts.Workers, func(i int) { out[i] = d.project(c, slugs[i]) })
+	pool.Run(ctx, len(slugs), d.opts.Workers, func(i int) { out[i] = d.project(c, slugs[i]) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

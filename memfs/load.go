@@ -13,11 +13,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 )
 
@@ -209,7 +208,7 @@ func loadDirs(ctx context.Context, dirs []*model.MemoryDir, opts Options) error 
 	// can see (README, "The scan").
 	stores := model.ParseMemoryStores(opts.Getenv(envMemoryStores))
 	loads := make([]*dirLoad, len(dirs))
-	parallel(ctx, len(dirs), opts.Workers, func(i int) {
+	pool.Run(ctx, len(dirs), opts.Workers, func(i int) {
 		dl := &dirLoad{d: dirs[i], root: filepath.Clean(dirs[i].Path), policy: policyOf(dirs[i].Kind), stores: stores}
 		switch dirs[i].Kind {
 		case model.DirAuto, model.DirOverride, model.DirExplicit:
@@ -239,7 +238,7 @@ func loadDirs(ctx context.Context, dirs []*model.MemoryDir, opts Options) error 
 		}
 	}
 	caps := readCaps{file: opts.MaxFileBytes, index: opts.MaxIndexBytes}
-	parallel(ctx, len(chunks), opts.Workers, func(i int) { readChunk(chunks[i].jobs, caps) })
+	pool.Run(ctx, len(chunks), opts.Workers, func(i int) { readChunk(chunks[i].jobs, caps) })
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -247,40 +246,6 @@ func loadDirs(ctx context.Context, dirs []*model.MemoryDir, opts Options) error 
 		dl.finish()
 	}
 	return nil
-}
-
-// parallel runs fn(0..n-1) on at most workers goroutines, handing out
-// indices with an atomic counter (cheaper than a channel per item), and
-// stops handing out work once ctx is done.
-func parallel(ctx context.Context, n, workers int, fn func(int)) {
-	if n == 0 {
-		return
-	}
-	if workers > n {
-		workers = n
-	}
-	if workers <= 1 {
-		for i := 0; i < n && ctx.Err() == nil; i++ {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 func (dl *dirLoad) problem(rel string, kind model.ProblemKind, detail string) {

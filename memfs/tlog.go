@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 )
 
@@ -219,7 +220,7 @@ func ReadAllTranscripts(ctx context.Context, ps []*model.Project, projects int, 
 	if opts.journal == nil {
 		opts.journal = &journalListing{}
 	}
-	parallel(ctx, len(ps), projects, func(i int) {
+	pool.Run(ctx, len(ps), projects, func(i int) {
 		if ps[i].TranscriptDir == "" {
 			return // a --memory-dir: no transcripts of its own
 		}
@@ -528,7 +529,7 @@ func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, t
 		done []*fileState // scanned, held until the final selection
 		held int          // events they held when last trimmed, and since
 	)
-	parallel(ctx, len(todo), workers, func(k int) {
+	pool.Run(ctx, len(todo), workers, func(k int) {
 		sc := scanners.Get().(*scanner)
 		defer scanners.Put(sc)
 		i := todo[k]

@@ -1,0 +1,321 @@
+// Package app is memtui's application core: what both faces, the CLI and
+// the TUI, do with a tree of agent memory, written once. Open a Workspace
+// (options, the demo's scratch tree, discovery, memtui's state dirs and
+// config file, crash recovery of an interrupted write); then read
+// transcripts, load directories, propose (memtui's proposers or an
+// external command), apply and undo under the write scope, and keep review
+// baselines, all through it.
+//
+// app does I/O only through memfs and computes only through consolidate
+// and model; it never prints to a terminal (what it has to say goes to the
+// Notes writer, made safe) and never imports Bubble Tea.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/demo"
+	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// Options are what the user asked for: where to look, what "today" is,
+// and what memtui must not do.
+type Options struct {
+	ConfigDirs []string // --config-dir
+	MemoryDirs []string // --memory-dir
+	Project    string   // --project
+	// Demo opens a scratch copy of the embedded sample instead.
+	Demo bool
+	// ReadOnly writes nothing at all: no journal upkeep, no baselines.
+	ReadOnly bool
+	// NoTranscripts leaves the session transcripts unread.
+	NoTranscripts bool
+	// Now pins "today" (RFC3339 or a date); "" is the wall clock.
+	Now    string
+	Getenv func(string) string
+	// Notes receives what the workspace has to say as it opens and works
+	// (a write rolled back, a config file ignored, transcripts that could
+	// not be read), one safe line each; nil discards it.
+	Notes io.Writer
+}
+
+// Workspace is one opened tree: the projects discovered and everything a
+// command or the TUI needs to read, check and write them.
+type Workspace struct {
+	// Now is "today" for the checks; Pinned says --now fixed it.
+	Now    time.Time
+	Pinned bool
+	// Scan is the tree discovered (directories not loaded yet).
+	Scan *model.Scan
+	// ScanOpts say how the tree was found and how it is read.
+	ScanOpts memfs.Options
+	// CheckOpts are the checks' options, memtui's config file applied.
+	CheckOpts consolidate.Options
+	// State is memtui's own journal, review baselines and cache.
+	State memfs.StateDirs
+	// ReadOnly and NoTranscripts are as asked in Options.
+	ReadOnly, NoTranscripts bool
+	// Retention is how long the journal keeps an entry (the config
+	// file's journal_retention_days, else memfs's default).
+	Retention time.Duration
+
+	notes   io.Writer
+	cleanup []func()
+	// load stands in for memfs.LoadDir in tests of a load that fails.
+	load func(context.Context, *model.MemoryDir) error
+}
+
+// Advice is an error of several lines of memtui's own advice, whose quoted
+// parts were made safe when it was built: it may be shown as it is.
+type Advice string
+
+func (e Advice) Error() string { return string(e) }
+
+// Open discovers the tree and gets memtui's state ready: a run that died
+// half-way through writing is rolled back before anything reads the tree,
+// memtui's config file is applied, and (unless ReadOnly) the state dirs
+// are made owner-only and the journal trimmed to its retention. A machine
+// with no Claude Code memory gets Advice. Close the workspace when done.
+func Open(ctx context.Context, o Options) (*Workspace, error) {
+	w, err := OpenState(o)
+	if err != nil {
+		return nil, err
+	}
+	w.Scan, err = memfs.Discover(ctx, w.ScanOpts)
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	if len(w.Scan.Projects) == 0 && len(w.Scan.Config) == 0 {
+		w.Close()
+		return nil, noMemory(o, w.ScanOpts)
+	}
+	// memtui's copies of memory text are owner-only; the journal keeps
+	// them only as long as its retention says.
+	if !o.ReadOnly {
+		for _, n := range memfs.TightenState(w.State) {
+			w.note("memtui: %s", n)
+		}
+		w.EnforceRetention(w.Retention)
+	}
+	return w, nil
+}
+
+// OpenState gets memtui's own state ready without discovering the tree
+// (the journal commands need no more): the demo's scratch copy, the state
+// dirs, crash recovery, and memtui's config file.
+func OpenState(o Options) (*Workspace, error) {
+	now, err := ParseNow(o.Now)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{Now: now, Pinned: o.Now != "", ReadOnly: o.ReadOnly, NoTranscripts: o.NoTranscripts, notes: o.Notes}
+	if w.notes == nil {
+		w.notes = io.Discard
+	}
+	if err := w.scanOptions(o); err != nil {
+		w.Close()
+		return nil, err
+	}
+	w.CheckOpts = consolidate.Options{Now: now, Paths: &memfs.PathProbe{}}
+	if o.Demo && len(w.ScanOpts.ConfigDirs) == 1 {
+		// The demo never writes into the user's own state.
+		w.State = memfs.ScratchStateDirs(w.ScanOpts.ConfigDirs[0])
+	} else {
+		w.State = memfs.DefaultStateDirs(o.Getenv)
+	}
+	// A run that died half-way through writing (a crash, a kill) is
+	// rolled back before anything reads the tree.
+	w.recoverJournal()
+	w.Retention = memfs.DefaultJournalRetention
+	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(w.ScanOpts.Getenv)); err != nil {
+		w.note("memtui: ignoring the config file: %s", err.Error())
+	} else {
+		for _, ig := range cfg.Ignore {
+			w.CheckOpts.Ignore = append(w.CheckOpts.Ignore, consolidate.IgnoreRule{Project: ig.Project, Rules: ig.Rules})
+		}
+		if cfg.StaleAfterDays > 0 {
+			w.CheckOpts.StaleAfter = time.Duration(cfg.StaleAfterDays) * 24 * time.Hour
+		}
+		w.Retention = cfg.JournalRetention()
+	}
+	return w, nil
+}
+
+// Close removes what the workspace made for itself (the demo's scratch
+// tree). It is safe to call more than once.
+func (w *Workspace) Close() {
+	for _, f := range w.cleanup {
+		f()
+	}
+	w.cleanup = nil
+}
+
+// note writes one line to Notes, made safe (paths and errors quote disk).
+func (w *Workspace) note(format string, args ...any) {
+	fmt.Fprintln(w.notes, safe.ShowLine(fmt.Sprintf(format, args...)))
+}
+
+// ParseNow reads --now: RFC3339 or a date; "" is the wall clock.
+func ParseNow(s string) (time.Time, error) {
+	if s == "" {
+		return time.Now(), nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("invalid --now %q: want RFC3339 (2026-11-21T09:00:00Z) or a date (2026-11-21)", s)
+}
+
+// scanOptions turns the options into memfs's, copying the demo tree first
+// when asked.
+func (w *Workspace) scanOptions(o Options) error {
+	w.ScanOpts = memfs.Options{
+		ConfigDirs:         o.ConfigDirs,
+		MemoryDirs:         o.MemoryDirs,
+		Project:            o.Project,
+		Getenv:             o.Getenv,
+		IncludeAgentMemory: true,
+	}
+	// HOME comes through Getenv too, so tests (and wrappers) can move it.
+	if h := o.Getenv("HOME"); h != "" {
+		w.ScanOpts.Home = h
+	}
+	if !o.Demo {
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "memtui-demo-")
+	if err != nil {
+		return fmt.Errorf("cannot set up the demo: %w", err)
+	}
+	// The copy is scratch: writes go there, and it goes when memtui exits.
+	w.cleanup = append(w.cleanup, func() { os.RemoveAll(dir) })
+	if err := memfs.CopyTree(demo.FS(), dir); err != nil {
+		return fmt.Errorf("cannot copy the demo sample: %w", err)
+	}
+	w.note("memtui: demo tree copied to %s (any writes go there; removed on exit)", dir)
+	// The demo is hermetic: none of the user's own Claude Code environment
+	// (overrides, remote dirs, stores) may leak into it.
+	w.ScanOpts.ConfigDirs = []string{dir}
+	w.ScanOpts.MemoryDirs = nil
+	w.ScanOpts.Getenv = demo.Getenv(o.Getenv)
+	w.ScanOpts.Home = dir
+	// No policy file either: a path inside the demo that does not exist.
+	w.ScanOpts.ManagedSettings = filepath.Join(dir, "managed-settings.json")
+	return nil
+}
+
+// noMemory explains an empty scan, pointing a new user at --demo.
+func noMemory(o Options, opts memfs.Options) error {
+	where := "~/.claude"
+	switch {
+	case len(opts.ConfigDirs) > 0:
+		where = strings.Join(opts.ConfigDirs, ", ")
+	case o.Getenv("CLAUDE_CONFIG_DIR") != "":
+		where = o.Getenv("CLAUDE_CONFIG_DIR") + " ($CLAUDE_CONFIG_DIR)"
+	}
+	if o.Project != "" {
+		return fmt.Errorf("no project matches --project %q.", o.Project)
+	}
+	return Advice(fmt.Sprintf("no Claude Code memory found in %s.\n"+
+		"Claude Code keeps memory under <config>/projects/<project>/memory/; point memtui at it with --config-dir or --memory-dir,\n"+
+		"or see memtui on a sample first: memtui --demo", safe.ShowLine(where)))
+}
+
+// recoverJournal finishes or rolls back what an interrupted run left, and
+// says so in Notes, file by file.
+func (w *Workspace) recoverJournal() {
+	reports, err := memfs.Recover(w.State.Journal)
+	if err != nil {
+		w.note("memtui: could not check the journal %s: %s", w.State.Journal, err.Error())
+		return
+	}
+	for _, r := range reports {
+		msg := fmt.Sprintf("memtui: an interrupted write (journal %s, %s) was %s", r.ID, r.MemoryDir, r.Action)
+		if r.Err != nil {
+			msg += ": " + r.Err.Error()
+		}
+		w.note("%s", msg)
+		// What was put back, and what was left as someone else changed
+		// it since (with where its bytes are kept).
+		for _, f := range r.Files {
+			fmt.Fprintf(w.notes, "  %s: %s\n", safe.ShowLine(f.Path), safe.ShowLine(f.Outcome))
+		}
+		for _, n := range r.Notes {
+			if !noteShown(r.Files, n) {
+				fmt.Fprintln(w.notes, "  "+safe.ShowLine(n))
+			}
+		}
+	}
+}
+
+// noteShown reports whether a recovery note is already part of a file's
+// outcome.
+func noteShown(fs []memfs.RecoverFile, n string) bool {
+	for _, f := range fs {
+		if strings.Contains(f.Outcome, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// EnforceRetention drops the journal entries older than the retention, at
+// the start of a run that may write, and says in Notes what went.
+func (w *Workspace) EnforceRetention(retention time.Duration) {
+	dropped, err := memfs.PruneJournal(w.State.Journal, time.Now().Add(-retention), false)
+	if err != nil {
+		w.note("memtui: pruning the journal %s: %s", w.State.Journal, err.Error())
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	files, bytes := PrunedTotals(dropped)
+	fmt.Fprintf(w.notes, "memtui: the journal keeps entries %d days (journal_retention_days); dropped %d older %s (%d %s, %s):\n",
+		int(retention.Hours()/24), len(dropped), model.Plural(len(dropped), "entry", "entries"), files, model.Plural(files, "file", "files"), SizeWords(bytes))
+	for _, l := range PrunedLines(dropped, "dropped") {
+		fmt.Fprintln(w.notes, l)
+	}
+}
+
+// PrunedLines are journal entries dropped (or that would be), one line
+// each, made safe: verb, ID, time, kind, title, memory dir, files, size.
+func PrunedLines(es []memfs.PrunedEntry, verb string) []string {
+	out := make([]string, 0, len(es))
+	for _, e := range es {
+		out = append(out, fmt.Sprintf("%s %s  %s  %-16s %s  (%s): %d %s, %s", verb, e.ID, e.Time.Local().Format("2006-01-02 15:04"), safe.ShowLine(e.Kind), safe.ShowLine(e.Title),
+			safe.ShowLine(e.MemoryDir), e.Files, model.Plural(e.Files, "file", "files"), SizeWords(e.Bytes)))
+	}
+	return out
+}
+
+// PrunedTotals are the files and bytes of the entries.
+func PrunedTotals(es []memfs.PrunedEntry) (files int, bytes int64) {
+	for _, e := range es {
+		files += e.Files
+		bytes += e.Bytes
+	}
+	return files, bytes
+}
+
+// SizeWords is a byte count for people, exact below a KiB.
+func SizeWords(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d %s", n, model.Plural(int(n), "byte", "bytes"))
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}

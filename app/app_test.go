@@ -1,0 +1,149 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// tree writes a config dir with two projects' memory dirs: ok holds a
+// memory with an invalid type, indexed; broken is made unreadable to the
+// test's loader.
+func tree(t *testing.T) (cfg, ok, broken string) {
+	t.Helper()
+	cfg = t.TempDir()
+	ok = filepath.Join(cfg, "projects", "-work-ok", "memory")
+	broken = filepath.Join(cfg, "projects", "-work-broken", "memory")
+	for p, body := range map[string]string{
+		filepath.Join(ok, "MEMORY.md"):     "- [A](a.md) — a decision\n",
+		filepath.Join(ok, "a.md"):          "---\nname: a\ndescription: A decision\ntype: decision\n---\n\nWe use sqlc.\n",
+		filepath.Join(broken, "MEMORY.md"): "- [B](b.md) — b\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cfg, ok, broken
+}
+
+func open(t *testing.T, cfg string) *Workspace {
+	t.Helper()
+	home := t.TempDir()
+	env := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state"), "XDG_CACHE_HOME": filepath.Join(home, "cache")}
+	ws, err := Open(context.Background(), Options{ConfigDirs: []string{cfg}, Now: testNow.Format(time.RFC3339), NoTranscripts: true,
+		Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ws.Close)
+	return ws
+}
+
+// TestCheckLoadsEachDirAndDropsContent: Check loads each directory on the
+// pool, checks it, frees its contents when asked (keeping the file list,
+// which the summary counts), and turns a load error into a finding on
+// that directory.
+func TestCheckLoadsEachDirAndDropsContent(t *testing.T) {
+	cfg, ok, broken := tree(t)
+	ws := open(t, cfg)
+	ws.load = func(ctx context.Context, d *model.MemoryDir) error {
+		if d.Path == broken {
+			return errors.New("permission denied")
+		}
+		return memfs.LoadDir(ctx, d, ws.ScanOpts)
+	}
+	opts := ws.CheckOpts
+	opts.DropContent = true
+	got := ws.Check(context.Background(), opts)
+	var invalid, unreadable []model.Finding
+	for _, f := range got {
+		switch f.Rule {
+		case consolidate.RuleTypeInvalid:
+			invalid = append(invalid, f)
+		case consolidate.RuleFileUnreadable:
+			unreadable = append(unreadable, f)
+		}
+	}
+	if len(invalid) != 1 || invalid[0].MemoryDir != ok {
+		t.Errorf("the loaded dir was not checked: %+v", got)
+	}
+	if len(unreadable) != 1 || unreadable[0].MemoryDir != broken || !strings.Contains(unreadable[0].Message, "permission denied") {
+		t.Errorf("a load error must become a finding on its dir: %+v", unreadable)
+	}
+	d := ws.DirInView(ok)
+	if d == nil || len(d.Files) != 1 || d.Files[0].Content != nil || d.Index == nil || d.Index.Content != nil {
+		t.Errorf("DropContent must free the contents and keep the file list: %+v", d)
+	}
+}
+
+// TestProposeLoadsAndKeepsContent: Propose loads what it proposes for and
+// keeps the contents (the diffs are shown from them) unless Drop.
+func TestProposeLoadsAndKeepsContent(t *testing.T) {
+	cfg, ok, _ := tree(t)
+	for _, drop := range []bool{false, true} {
+		ws := open(t, cfg)
+		props, err := ws.Propose(context.Background(), ProposeOptions{Kinds: []model.ProposalKind{model.KindFixFrontmatter}, Drop: drop})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(props) != 1 || props[0].MemoryDir != ok || props[0].Kind != model.KindFixFrontmatter {
+			t.Fatalf("drop=%v: proposals %+v", drop, props)
+		}
+		before := ContentLookup(ws.Scan)(ok, "a.md")
+		if drop != (before == "") {
+			t.Errorf("drop=%v: the content of a.md as read is %q", drop, before)
+		}
+	}
+}
+
+// TestOpenAdvisesOnAnEmptyMachine: no memory anywhere is advice pointing
+// at --demo, not a bare error; a --project that matches nothing says so.
+func TestOpenAdvisesOnAnEmptyMachine(t *testing.T) {
+	env := func(string) string { return "" }
+	_, err := Open(context.Background(), Options{ConfigDirs: []string{t.TempDir()}, Getenv: env, ReadOnly: true})
+	var advice Advice
+	if !errors.As(err, &advice) || !strings.Contains(err.Error(), "memtui --demo") {
+		t.Errorf("empty machine: %v", err)
+	}
+	cfg, _, _ := tree(t)
+	_, err = Open(context.Background(), Options{ConfigDirs: []string{cfg}, Project: "nothing-like-it", Getenv: env, ReadOnly: true})
+	if err == nil || !strings.Contains(err.Error(), `no project matches --project "nothing-like-it"`) {
+		t.Errorf("unmatched --project: %v", err)
+	}
+}
+
+// TestDemoIsScratch: the demo opens a copy of the embedded sample, keeps
+// memtui's state inside it, and Close removes it.
+func TestDemoIsScratch(t *testing.T) {
+	home := t.TempDir()
+	ws, err := Open(context.Background(), Options{Demo: true, NoTranscripts: true, Getenv: func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := ws.ScanOpts.ConfigDirs[0]
+	if !strings.HasPrefix(ws.State.Journal, dir) || len(ws.Scan.Projects) == 0 {
+		t.Errorf("demo: state %+v, %d projects, in %s", ws.State, len(ws.Scan.Projects), dir)
+	}
+	ws.Close()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("Close left the demo tree %s: %v", dir, err)
+	}
+}

@@ -1,0 +1,332 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/pool"
+	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// TranscriptReader reads one project's session transcripts.
+type TranscriptReader func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error)
+
+// TranscriptOptions are how transcripts are read: cached under the state
+// dirs, with memtui's own journal as a record of its writes.
+func (w *Workspace) TranscriptOptions() memfs.TranscriptOptions {
+	return memfs.TranscriptOptions{CacheDir: w.State.Cache, Home: w.ScanOpts.Home, JournalRoot: w.State.Journal}
+}
+
+// ReadTranscripts fills each project's Log from its transcripts. A project
+// whose transcripts cannot be read keeps a nil Log and a note says why:
+// everything else still works without them. Nothing with NoTranscripts.
+func (w *Workspace) ReadTranscripts(ctx context.Context) {
+	if w.NoTranscripts {
+		return
+	}
+	ps := w.Scan.Projects
+	errs := memfs.ReadAllTranscripts(ctx, ps, 2, w.TranscriptOptions())
+	for i, err := range errs {
+		if err != nil && ctx.Err() == nil {
+			w.note("memtui: the transcripts of %s could not be read: %s", ps[i].Name(), err.Error())
+		}
+	}
+}
+
+// TranscriptReader reads a project's transcripts one at a time (the TUI
+// reads them as projects come into view); nil with NoTranscripts.
+func (w *Workspace) TranscriptReader() TranscriptReader {
+	if w.NoTranscripts {
+		return nil
+	}
+	opts := w.TranscriptOptions()
+	return func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
+		if p.TranscriptDir == "" {
+			return nil, nil
+		}
+		return memfs.ReadTranscripts(ctx, p, opts)
+	}
+}
+
+// Load reads one memory directory of the workspace.
+func (w *Workspace) Load(ctx context.Context, d *model.MemoryDir) error {
+	if w.load != nil {
+		return w.load(ctx, d)
+	}
+	return memfs.LoadDir(ctx, d, w.ScanOpts)
+}
+
+// dirJob is one memory directory with its project.
+type dirJob struct {
+	p *model.Project
+	d *model.MemoryDir
+}
+
+// jobs lists the scan's directories keep accepts, in scan order.
+func (w *Workspace) jobs(keep func(*model.MemoryDir) bool) []dirJob {
+	var out []dirJob
+	for _, p := range w.Scan.Projects {
+		for _, d := range p.Dirs {
+			if keep(d) {
+				out = append(out, dirJob{p, d})
+			}
+		}
+	}
+	return out
+}
+
+// Check runs every check over every directory of the scan on one bounded
+// pool, loading each just before it is checked, so reading and checking
+// overlap (while one worker waits on the disk another computes). With
+// opts.DropContent each directory's contents are freed once checked, so a
+// run holds one directory per worker in memory, not the tree. A directory
+// that cannot be read is a finding. The findings come sorted, the scan's
+// configuration findings included.
+func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model.Finding {
+	opts = opts.ForScan(w.Scan)
+	jobs := w.jobs(func(*model.MemoryDir) bool { return true })
+	results := make([][]model.Finding, len(jobs))
+	pool.Run(ctx, len(jobs), opts.Workers, func(i int) {
+		j := jobs[i]
+		if err := w.Load(ctx, j.d); err != nil {
+			results[i] = []model.Finding{consolidate.UnreadableDir(j.p, j.d, err)}
+			return
+		}
+		results[i] = consolidate.OrientDir(j.p, j.d, opts)
+		if opts.DropContent {
+			j.d.DropContent()
+		}
+	})
+	return consolidate.MergeFindings(w.Scan, results)
+}
+
+// EachLoadedDir loads every directory of the scan in turn and calls fn
+// with it; the first error (a load's or fn's) ends the walk.
+func (w *Workspace) EachLoadedDir(ctx context.Context, fn func(p *model.Project, d *model.MemoryDir) error) error {
+	for _, p := range w.Scan.Projects {
+		for _, d := range p.Dirs {
+			if err := w.Load(ctx, d); err != nil {
+				return err
+			}
+			if err := fn(p, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// DirsInView are the memory dirs the options selected: undo and the
+// journal act on these only.
+func (w *Workspace) DirsInView() []string {
+	var out []string
+	for _, p := range w.Scan.Projects {
+		for _, d := range p.Dirs {
+			out = append(out, d.Path)
+		}
+	}
+	return out
+}
+
+// DirInView is the memory dir of the scan at path (as given or resolved),
+// or nil.
+func (w *Workspace) DirInView(path string) *model.MemoryDir {
+	for _, p := range w.Scan.Projects {
+		for _, d := range p.Dirs {
+			if memfs.InScope(memfs.JournalEntry{MemoryDir: path, RealDir: path}, []string{d.Path}) {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// WriteRefusal says why memtui will not write into the memory dir at
+// path ("" when it will): a directory only a repository's own settings
+// named is never written unless the user named it (memfs.WriteRefusal).
+func (w *Workspace) WriteRefusal(path string) error {
+	return memfs.WriteRefusal(w.DirInView(path), w.ScanOpts.MemoryDirs)
+}
+
+// Apply writes proposals into one memory dir behind the write scope: a
+// refused dir gets every proposal failed with the reason, nothing
+// written. The journal and baselines are the workspace's unless opts
+// name others.
+func (w *Workspace) Apply(ctx context.Context, dir string, props []model.Proposal, opts memfs.ApplyOptions) []memfs.ApplyResult {
+	if err := w.WriteRefusal(dir); err != nil {
+		out := make([]memfs.ApplyResult, len(props))
+		for i, p := range props {
+			out[i] = memfs.ApplyResult{ProposalID: p.ID, Status: memfs.StatusFailed, Err: err}
+		}
+		return out
+	}
+	if opts.JournalRoot == "" {
+		opts.JournalRoot = w.State.Journal
+	}
+	if opts.SeenRoot == "" {
+		opts.SeenRoot = w.State.Seen
+	}
+	return memfs.Apply(ctx, dir, props, opts)
+}
+
+// ContentLookup finds a file's content as read by the scan's loaded
+// directories (dir, path relative to it), for diffs; "" when unknown.
+func ContentLookup(scan *model.Scan) func(dir, path string) string {
+	dirs := map[string]*model.MemoryDir{}
+	for _, p := range scan.Projects {
+		for _, d := range p.Dirs {
+			dirs[d.Path] = d
+		}
+	}
+	return func(dir, path string) string {
+		d := dirs[dir]
+		if d == nil {
+			return ""
+		}
+		if path == model.IndexFileName && d.Index != nil {
+			return string(d.Index.Content)
+		}
+		for _, f := range d.Files {
+			if f.Path == path {
+				return string(f.Content)
+			}
+		}
+		return ""
+	}
+}
+
+// ProposeOptions choose what Propose proposes.
+type ProposeOptions struct {
+	Kinds       []model.ProposalKind // none: every kind
+	IncludeTeam bool
+	// Proposer, when set, is a command run once per memory directory in
+	// place of memtui's proposers (the proposer protocol); Timeout kills
+	// it and everything it started.
+	Proposer string
+	Timeout  time.Duration
+	// Stderr receives the proposer's own stderr, made safe, and a line for
+	// each proposal memtui's checks rejected.
+	Stderr io.Writer
+	// Drop frees each directory's contents once its proposals are made
+	// (nothing then shows their diffs).
+	Drop bool
+}
+
+// Propose computes the proposals for every directory of the scan, loading
+// each as it goes on one bounded pool: memtui's own, or an external
+// proposer's, checked like memtui's. The contents stay loaded (the diffs
+// show them) unless Drop.
+func (w *Workspace) Propose(ctx context.Context, po ProposeOptions) ([]model.Proposal, error) {
+	dopts := consolidate.DreamOptions{Options: w.CheckOpts, Kinds: po.Kinds, IncludeTeam: po.IncludeTeam}.ForScan(w.Scan)
+	if po.Proposer != "" {
+		return w.external(ctx, dopts, po)
+	}
+	jobs := w.jobs(func(d *model.MemoryDir) bool { return d.Kind != model.DirTeam || po.IncludeTeam })
+	results := make([][]model.Proposal, len(jobs))
+	pool.Run(ctx, len(jobs), dopts.Workers, func(i int) {
+		j := jobs[i]
+		if err := w.Load(ctx, j.d); err != nil {
+			return // lint reports the unreadable directory
+		}
+		results[i] = consolidate.ProposeDir(j.p, j.d, dopts)
+		if po.Drop {
+			j.d.DropContent()
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []model.Proposal
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	consolidate.SortProposals(out)
+	return out, nil
+}
+
+// external runs the proposer once per memory directory that has files,
+// and keeps the proposals that pass memtui's checks; each rejected one is
+// reported with the reason.
+func (w *Workspace) external(ctx context.Context, dopts consolidate.DreamOptions, po ProposeOptions) ([]model.Proposal, error) {
+	stderr := po.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	var out []model.Proposal
+	for _, p := range w.Scan.Projects {
+		for _, d := range p.Dirs {
+			if d.Kind == model.DirTeam && !po.IncludeTeam {
+				continue
+			}
+			if err := w.Load(ctx, d); err != nil {
+				return nil, err
+			}
+			if len(d.Files) == 0 && d.Index == nil {
+				continue
+			}
+			in, err := json.Marshal(consolidate.NewProposerInput(p, d, dopts))
+			if err != nil {
+				return nil, err
+			}
+			// The proposer's own stderr is relayed made safe: it is not
+			// memtui's to trust.
+			raw, err := memfs.RunCommand(ctx, po.Proposer, in, po.Timeout, safe.Writer(stderr))
+			if err != nil {
+				return nil, fmt.Errorf("the proposer for %s: %w", d.Path, err)
+			}
+			var res consolidate.ProposerOutput
+			if err := json.Unmarshal(raw, &res); err != nil {
+				return nil, fmt.Errorf("the proposer for %s did not print proposals as JSON ({\"version\":1,\"proposals\":[...]}): %v", d.Path, err)
+			}
+			if res.Version != consolidate.ProposerVersion {
+				return nil, fmt.Errorf("the proposer for %s answered protocol version %d; memtui speaks %d", d.Path, res.Version, consolidate.ProposerVersion)
+			}
+			for i, prop := range res.Proposals {
+				// What is on disk at the paths it names, now: a symlink or
+				// a FIFO there is refused before anyone reviews it.
+				paths := make([]string, 0, len(prop.Changes))
+				for _, c := range prop.Changes {
+					paths = append(paths, c.Path)
+					if c.From != "" {
+						paths = append(paths, c.From) // a move's source
+					}
+				}
+				checked, err := consolidate.CheckExternalOnDisk(p, d, prop, po.IncludeTeam, memfs.LstatPaths(d.Path, paths))
+				if err != nil {
+					fmt.Fprintf(stderr, "memtui: rejected proposal %d (\"%s\") from the proposer for %s: %s\n", i+1, safe.ShowLine(prop.Title), safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
+					continue
+				}
+				if len(dopts.Kinds) > 0 && !slices.Contains(dopts.Kinds, checked.Kind) {
+					continue
+				}
+				out = append(out, checked)
+			}
+		}
+	}
+	consolidate.SortProposals(out)
+	return out, nil
+}
+
+// OpenBaseline is the memory dir's review baseline. A directory seen for
+// the first time gets one recorded at now (not when ReadOnly, which
+// records nothing), so "changes since" starts there; first says so.
+func (w *Workspace) OpenBaseline(d *model.MemoryDir, now time.Time) (base *model.Baseline, first bool, err error) {
+	return memfs.OpenBaseline(w.State.Seen, d, now, !w.ReadOnly)
+}
+
+// MarkReviewed records the memory dir as reviewed at now: the next
+// "changes since" starts from its files as they are.
+func (w *Workspace) MarkReviewed(d *model.MemoryDir, now time.Time) (*model.Baseline, error) {
+	if w.ReadOnly {
+		return nil, fmt.Errorf("--readonly records no review")
+	}
+	b := model.NewBaseline(d, now, consolidate.SHA256Hex)
+	return b, memfs.SaveBaseline(w.State.Seen, b)
+}

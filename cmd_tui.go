@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memtui/memtui/ui"
+)
+
+// runTUI starts the terminal UI. Bad flags and an empty machine are
+// reported before it starts; everything after shows inside it.
+func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
+	s, err := start(ctx, g, stderr)
+	if err != nil {
+		return err
+	}
+	editor := g.getenv("VISUAL")
+	if editor == "" {
+		editor = g.getenv("EDITOR")
+	}
+	var clock func() time.Time // the wall clock, unless --now pins it
+	if s.Pinned {
+		clock = func() time.Time { return s.Now }
+	}
+	m := ui.New(ui.Config{
+		Scan:        s.ScanOpts,
+		Orient:      s.CheckOpts,
+		ReadOnly:    g.readonly,
+		NoColor:     g.getenv("NO_COLOR") != "",
+		Home:        g.getenv("HOME"),
+		Editor:      editor,
+		Watch:       true,
+		Discovered:  s.Scan,
+		JournalRoot: s.State.Journal,
+		SeenRoot:    s.State.Seen,
+		Transcripts: ui.TranscriptReader(s.TranscriptReader()),
+		Clock:       clock,
+	})
+	defer m.Close()
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,60 @@
+package pool
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestRunCallsEachOnceWithinTheBound: every index is called exactly once,
+// and never more than workers at a time.
+func TestRunCallsEachOnceWithinTheBound(t *testing.T) {
+	for _, c := range []struct{ n, workers int }{{0, 4}, {1, 4}, {5, 1}, {100, 3}, {3, 100}, {10, 0}} {
+		var mu sync.Mutex
+		seen := map[int]int{}
+		var running, peak atomic.Int64
+		Run(context.Background(), c.n, c.workers, func(i int) {
+			r := running.Add(1)
+			for {
+				p := peak.Load()
+				if r <= p || peak.CompareAndSwap(p, r) {
+					break
+				}
+			}
+			mu.Lock()
+			seen[i]++
+			mu.Unlock()
+			running.Add(-1)
+		})
+		if len(seen) != c.n {
+			t.Errorf("n=%d workers=%d: %d indices called", c.n, c.workers, len(seen))
+		}
+		for i, k := range seen {
+			if k != 1 || i < 0 || i >= c.n {
+				t.Errorf("n=%d: index %d called %d times", c.n, i, k)
+			}
+		}
+		if bound := int64(max(c.workers, 1)); peak.Load() > bound {
+			t.Errorf("n=%d workers=%d: %d ran at once", c.n, c.workers, peak.Load())
+		}
+	}
+}
+
+// TestRunStopsWhenCancelled: once the context is done, no new index is
+// handed out.
+func TestRunStopsWhenCancelled(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var calls atomic.Int64
+		Run(ctx, 1000, workers, func(i int) {
+			if calls.Add(1) == 10 {
+				cancel()
+			}
+		})
+		if n := calls.Load(); n < 10 || n > 10+int64(workers) {
+			t.Errorf("workers=%d: %d calls after a cancel at the 10th", workers, n)
+		}
+		cancel()
+	}
+}
