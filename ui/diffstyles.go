@@ -2,10 +2,10 @@ package ui
 
 import (
 	"image/color"
-	"strings"
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -19,31 +19,9 @@ type diffStyles struct {
 	add, del, same, hunk, file, lineNo, sep lipgloss.Style
 	addWord, delWord                        lipgloss.Style
 
-	// The escape codes of each, drawn around a piece of a line.
-	pAdd, pDel, pSame, pHunk, pFile, pLineNo, pSep, pAddWord, pDelWord ink
-}
-
-// ink is a style reduced to the codes it writes around one piece of a
-// line (as internal/paint does), also for underline, which lipgloss
-// writes rune by rune.
-type ink struct{ pre, post string }
-
-func inkOf(s lipgloss.Style) ink {
-	const probe = "x"
-	r := s.Render(probe)
-	i := strings.Index(r, probe)
-	if i < 0 {
-		return ink{}
-	}
-	return ink{pre: r[:i], post: r[i+len(probe):]}
-}
-
-// Paint draws s (one line, no tabs) in the style.
-func (i ink) Paint(s string) string {
-	if s == "" || i.pre == "" && i.post == "" {
-		return s
-	}
-	return i.pre + s + i.post
+	// Each reduced to the codes it writes around a piece of a line: a
+	// diff is drawn word by word, already cut to its columns.
+	pAdd, pDel, pSame, pHunk, pFile, pLineNo, pSep, pAddWord, pDelWord paint.Painter
 }
 
 // Approximate backgrounds the tints are mixed into: the theme does not
@@ -79,11 +57,11 @@ func newDiffStyles(t themes.Theme) diffStyles {
 		s.addWord = plain.Foreground(t.SelectFg).Background(blend(t.OK, base, mix)).Bold(true)
 		s.delWord = plain.Foreground(t.SelectFg).Background(blend(t.Error, base, mix)).Bold(true)
 	}
-	s.pAdd, s.pDel, s.pSame = inkOf(s.add), inkOf(s.del), inkOf(s.same)
-	s.pHunk, s.pFile, s.pLineNo, s.pSep = inkOf(s.hunk), inkOf(s.file), inkOf(s.lineNo), inkOf(s.sep)
-	s.pAddWord, s.pDelWord = inkOf(s.addWord), inkOf(s.delWord)
+	s.pAdd, s.pDel, s.pSame = paint.Span(s.add), paint.Span(s.del), paint.Span(s.same)
+	s.pHunk, s.pFile, s.pLineNo, s.pSep = paint.Span(s.hunk), paint.Span(s.file), paint.Span(s.lineNo), paint.Span(s.sep)
+	s.pAddWord, s.pDelWord = paint.Span(s.addWord), paint.Span(s.delWord)
 	if t.NoColor {
-		s.pDelWord = ink{pre: "\x1b[4m", post: "\x1b[m"}
+		s.pDelWord = paint.FromCodes("\x1b[4m", "\x1b[m")
 	}
 	return s
 }
@@ -102,7 +80,7 @@ func blend(a, base color.Color, f float64) color.Color {
 }
 
 // line and word painters for a diff op.
-func (s diffStyles) forOp(op byte) (line, word ink) {
+func (s diffStyles) forOp(op byte) (line, word paint.Painter) {
 	switch op {
 	case '+':
 		return s.pAdd, s.pAddWord
