@@ -1,7 +1,10 @@
-// Package themes turns a palette into the styles memtui's panes draw with.
-// A Theme is plain semantic colours; NewStyles builds every lipgloss style
-// from one. Dark and light come from the terminal's background, and NoColor
-// (for NO_COLOR) draws with attributes only: bold, faint, reverse, underline.
+// Package themes is memtui's one palette and the styles built from it.
+// A Theme is plain semantic colours, each written once; NewStyles builds the
+// TUI's styles from one, NewDiffStyles its diffs', and NewReportStyles and
+// NewDiffReportStyles the CLI reports'. Dark and light come from the
+// terminal's background, and NoColor (for NO_COLOR) draws with attributes
+// only: bold, faint, reverse, underline. No colour is written outside this
+// package (a test holds it), so the TUI and the CLI cannot drift apart.
 package themes
 
 import (
