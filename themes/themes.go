@@ -1,7 +1,10 @@
-// Package themes turns a palette into the styles memtui's panes draw with.
-// A Theme is plain semantic colours; NewStyles builds every lipgloss style
-// from one. Dark and light come from the terminal's background, and NoColor
-// (for NO_COLOR) draws with attributes only: bold, faint, reverse, underline.
+// Package themes is memtui's one palette and the styles built from it.
+// A Theme is plain semantic colours, each written once; NewStyles builds the
+// TUI's styles from one, NewDiffStyles its diffs', and NewReportStyles and
+// NewDiffReportStyles the CLI reports'. Dark and light come from the
+// terminal's background, and NoColor (for NO_COLOR) draws with attributes
+// only: bold, faint, reverse, underline. No colour is written outside this
+// package (a test holds it), so the TUI and the CLI cannot drift apart.
 package themes
 
 import (
@@ -14,7 +17,8 @@ import (
 )
 
 // Theme is a palette of semantic colours plus the glamour style that suits
-// it. Nil colours mean "the terminal's own".
+// it: the one palette the TUI, its diffs and the CLI reports are drawn
+// from. Nil colours mean "the terminal's own".
 type Theme struct {
 	Name    string
 	Dark    bool
@@ -22,37 +26,108 @@ type Theme struct {
 	// Glamour is the glamour standard style name for rendering markdown.
 	Glamour string
 
+	// Text and chrome.
 	Text, Faint, Accent, Border, BorderFocus color.Color
-	SelectBg, SelectFg                       color.Color
-	Error, Warning, Info, OK                 color.Color
-	DateBg, SecretBg                         color.Color
-	MeterFill, MeterEmpty, Cut               color.Color
+	// The selected row.
+	SelectBg, SelectFg color.Color
+	// Severities, and success.
+	Error, Warning, Info, OK color.Color
+	// The preview's highlights of dates and secrets.
+	DateBg, SecretBg color.Color
+	// The index's meter and the cut marker.
+	MeterFill, MeterEmpty, Cut color.Color
+	// Line numbers, in the preview's source view and in diffs.
+	LineNo color.Color
+
+	// Diffs: added, removed and unchanged lines, hunk headers, and the
+	// tints behind the words that changed within a paired line.
+	DiffAdd, DiffDel, DiffContext, DiffHunk color.Color
+	DiffAddBg, DiffDelBg                    color.Color
+
+	// The CLI report's own shades, where they differ from the TUI's:
+	// neutral greys for its dim text and its locations, and (light palette
+	// only) its info and warning. The two palettes were written apart and
+	// are kept as they were so the report looks as it did; every other
+	// colour the report uses is the TUI's, by role.
+	ReportFaint, ReportText, ReportInfo, ReportWarning color.Color
 }
+
+// The tints behind changed words are the severity colour mixed into the
+// terminal's background. The theme knows only whether that is dark, so it
+// mixes into a typical one of each kind, more strongly on dark.
+const (
+	darkTint  = 0.38
+	lightTint = 0.22
+)
 
 // Dark is for terminals with a dark background.
 func Dark() Theme {
+	// Each colour is written once; roles that look alike share it.
+	var (
+		text    = lipgloss.Color("#D8DAE5")
+		faint   = lipgloss.Color("#7A7F99")
+		accent  = lipgloss.Color("#7AA2F7")
+		border  = lipgloss.Color("#3B3F55")
+		red     = lipgloss.Color("#F7768E")
+		amber   = lipgloss.Color("#E0AF68")
+		cyan    = lipgloss.Color("#7DCFFF")
+		green   = lipgloss.Color("#9ECE6A")
+		surface = lipgloss.Color("#1A1B26") // a typical dark background
+	)
 	return Theme{
 		Name: "dark", Dark: true, Glamour: styles.DarkStyle,
-		Text: lipgloss.Color("#D8DAE5"), Faint: lipgloss.Color("#7A7F99"), Accent: lipgloss.Color("#7AA2F7"),
-		Border: lipgloss.Color("#3B3F55"), BorderFocus: lipgloss.Color("#7AA2F7"),
+		Text: text, Faint: faint, Accent: accent, Border: border, BorderFocus: accent,
 		SelectBg: lipgloss.Color("#2E3A5C"), SelectFg: lipgloss.Color("#FFFFFF"),
-		Error: lipgloss.Color("#F7768E"), Warning: lipgloss.Color("#E0AF68"), Info: lipgloss.Color("#7DCFFF"), OK: lipgloss.Color("#9ECE6A"),
+		Error: red, Warning: amber, Info: cyan, OK: green,
 		DateBg: lipgloss.Color("#5C4A1E"), SecretBg: lipgloss.Color("#6B2234"),
-		MeterFill: lipgloss.Color("#7AA2F7"), MeterEmpty: lipgloss.Color("#3B3F55"), Cut: lipgloss.Color("#F7768E"),
+		MeterFill: accent, MeterEmpty: border, Cut: red,
+		LineNo:  faint,
+		DiffAdd: green, DiffDel: red, DiffContext: text, DiffHunk: cyan,
+		DiffAddBg: blend(green, surface, darkTint), DiffDelBg: blend(red, surface, darkTint),
+		ReportFaint: lipgloss.Color("#8A8A8A"), ReportText: lipgloss.Color("#D0D0D0"),
+		ReportInfo: cyan, ReportWarning: amber,
 	}
 }
 
 // Light is for terminals with a light background.
 func Light() Theme {
+	var (
+		text    = lipgloss.Color("#24292F")
+		faint   = lipgloss.Color("#6B6F7B")
+		accent  = lipgloss.Color("#1F4FA8")
+		border  = lipgloss.Color("#C8CCD6")
+		red     = lipgloss.Color("#C62828")
+		info    = lipgloss.Color("#1F6F8B")
+		green   = lipgloss.Color("#2E7D32")
+		surface = color.White // a typical light background
+	)
 	return Theme{
 		Name: "light", Dark: false, Glamour: styles.LightStyle,
-		Text: lipgloss.Color("#24292F"), Faint: lipgloss.Color("#6B6F7B"), Accent: lipgloss.Color("#1F4FA8"),
-		Border: lipgloss.Color("#C8CCD6"), BorderFocus: lipgloss.Color("#1F4FA8"),
+		Text: text, Faint: faint, Accent: accent, Border: border, BorderFocus: accent,
 		SelectBg: lipgloss.Color("#D6E2FA"), SelectFg: lipgloss.Color("#0B1F44"),
-		Error: lipgloss.Color("#C62828"), Warning: lipgloss.Color("#8A5A00"), Info: lipgloss.Color("#1F6F8B"), OK: lipgloss.Color("#2E7D32"),
+		Error: red, Warning: lipgloss.Color("#8A5A00"), Info: info, OK: green,
 		DateBg: lipgloss.Color("#FCE9B2"), SecretBg: lipgloss.Color("#F8C8D0"),
-		MeterFill: lipgloss.Color("#1F4FA8"), MeterEmpty: lipgloss.Color("#C8CCD6"), Cut: lipgloss.Color("#C62828"),
+		MeterFill: accent, MeterEmpty: border, Cut: red,
+		LineNo:  faint,
+		DiffAdd: green, DiffDel: red, DiffContext: text, DiffHunk: info,
+		DiffAddBg: blend(green, surface, lightTint), DiffDelBg: blend(red, surface, lightTint),
+		ReportFaint: lipgloss.Color("#6B6B6B"), ReportText: lipgloss.Color("#303030"),
+		ReportInfo: lipgloss.Color("#2E7D9A"), ReportWarning: lipgloss.Color("#9A6700"),
 	}
+}
+
+// blend mixes f of a into base: a tint of a that keeps text on it
+// readable. Nil stays nil (no colour to tint with).
+func blend(a, base color.Color, f float64) color.Color {
+	if a == nil {
+		return nil
+	}
+	ar, ag, ab, _ := a.RGBA()
+	br, bg, bb, _ := base.RGBA()
+	mix := func(x, y uint32) uint8 {
+		return uint8((f*float64(x>>8) + (1-f)*float64(y>>8)) + 0.5)
+	}
+	return color.RGBA{mix(ar, br), mix(ag, bg), mix(ab, bb), 0xFF}
 }
 
 // NoColor is for NO_COLOR: every colour is the terminal's own, and meaning
@@ -98,13 +173,6 @@ type Styles struct {
 // NewStyles builds the styles for a theme.
 func NewStyles(t Theme) Styles {
 	s := Styles{Theme: t}
-	fg := func(c color.Color) lipgloss.Style {
-		st := lipgloss.NewStyle()
-		if c != nil {
-			st = st.Foreground(c)
-		}
-		return st
-	}
 	bg := func(st lipgloss.Style, c color.Color) lipgloss.Style {
 		if c != nil {
 			st = st.Background(c)
@@ -156,7 +224,7 @@ func NewStyles(t Theme) Styles {
 		s.Date = bg(lipgloss.NewStyle(), t.DateBg).Underline(true)
 		s.Secret = bg(lipgloss.NewStyle(), t.SecretBg).Bold(true)
 	}
-	s.LineNo = fg(t.Faint)
+	s.LineNo = fg(t.LineNo)
 	s.LineMark = fg(t.Error).Bold(true)
 
 	s.MeterFill = fg(t.MeterFill)
@@ -172,4 +240,13 @@ func NewStyles(t Theme) Styles {
 	s.Error = fg(t.Error).Bold(true)
 	s.Filter = fg(t.Accent)
 	return s
+}
+
+// fg is a style in foreground c, or in the terminal's own when c is nil.
+func fg(c color.Color) lipgloss.Style {
+	st := lipgloss.NewStyle()
+	if c != nil {
+		st = st.Foreground(c)
+	}
+	return st
 }

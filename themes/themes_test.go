@@ -34,8 +34,15 @@ func TestNoColorStylesUseAttributes(t *testing.T) {
 	if s.Pane.GetBorderStyle() == s.PaneFocus.GetBorderStyle() {
 		t.Error("the focused pane must have a different border without colour")
 	}
+	d := NewDiffStyles(NoColor())
+	if !d.AddWord.GetReverse() || !d.DelWord.GetUnderline() {
+		t.Error("the words a diff changes need attributes without colour")
+	}
+	if hasColour(d.Add.GetForeground()) || hasColour(d.Del.GetForeground()) {
+		t.Error("a NO_COLOR diff must not colour its lines")
+	}
 	c := NewStyles(Dark())
-	if c.Selected.GetBackground() == nil {
+	if !hasColour(c.Selected.GetBackground()) {
 		t.Error("the dark theme's selection needs a background colour")
 	}
 }

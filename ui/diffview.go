@@ -832,7 +832,7 @@ func spansWidth(sp []span) int {
 	return n
 }
 
-func paintSpans(sp []span, line, word ink) string {
+func paintSpans(sp []span, line, word paint.Painter) string {
 	var b strings.Builder
 	for _, s := range sp {
 		if s.hl {

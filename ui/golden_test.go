@@ -103,3 +103,49 @@ func TestNoColorFrame(t *testing.T) {
 		t.Error("the selected row must be drawn in reverse video without colour")
 	}
 }
+
+// Frames the views above do not show: under NO_COLOR, where attributes
+// replace colours (the preview's date and secret highlights, the diff's
+// marks and word highlights), and a replaced word in every theme (the
+// removed word's highlight appears in no other frame).
+func TestGoldenHighlights(t *testing.T) {
+	cases := []struct{ view, theme string }{
+		{"browse", "nocolor"}, {"proposals_split", "nocolor"},
+		{"proposals", "nocolor"}, {"proposals", "dark"}, {"proposals", "light"},
+	}
+	for _, c := range cases {
+		t.Run(c.view+"_"+c.theme, func(t *testing.T) {
+			cfg, dir := demoConfig(t)
+			cfg.Home = dir
+			cfg.NoColor = c.theme == "nocolor"
+			if err := os.Remove(filepath.Join(dir, "settings.json")); err != nil {
+				t.Fatal(err)
+			}
+			d := newDriver(t, cfg, 160, 48)
+			if c.theme == "light" {
+				d.send(tea.BackgroundColorMsg{Color: lightBg{}})
+			}
+			d.selectProject("acme-api")
+			switch c.view {
+			case "browse":
+				d.keys("enter")
+				d.selectMemory("project_load_test")
+			case "proposals":
+				// At the hunk where "tomorrow" becomes a date: a
+				// removed word and an added one.
+				d.openProposals()
+				d.selectProposal(loadTestTitle)
+				d.keys("tab", "n")
+			case "proposals_split":
+				d.openProposals()
+				d.selectProposal(loadTestTitle)
+				d.keys("d", "tab", "n")
+			}
+			out := d.m.View().Content
+			if strings.Contains(out, dir) {
+				t.Fatalf("the frame shows the temp dir %s", dir)
+			}
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}

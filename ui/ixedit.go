@@ -571,8 +571,8 @@ func (v *ixEditView) showDiff() {
 		case strings.HasPrefix(ln, "@@"):
 			lines[i] = ds.pHunk.Paint(ln)
 		default:
-			paint, _ := ds.forOp(op)
-			lines[i] = paint.Paint(ln)
+			line, _ := ds.forOp(op)
+			lines[i] = line.Paint(ln)
 		}
 	}
 	v.diff.SetContent(strings.Join(lines, "\n"))

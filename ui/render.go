@@ -12,9 +12,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
@@ -229,17 +231,18 @@ func newHighlighter(t themes.Theme) highlighter {
 		return highlighter{dateOn: "\x1b[4m", dateOff: "\x1b[24m", secretOn: "\x1b[7m", secretOff: "\x1b[27m"}
 	}
 	return highlighter{
-		dateOn: "\x1b[4m" + sgrBg(t.DateBg), dateOff: "\x1b[24;49m",
-		secretOn: "\x1b[1m" + sgrBg(t.SecretBg), secretOff: "\x1b[22;49m",
+		dateOn: "\x1b[4m" + bgOn(t.DateBg), dateOff: "\x1b[24;49m",
+		secretOn: "\x1b[1m" + bgOn(t.SecretBg), secretOff: "\x1b[22;49m",
 	}
 }
 
-func sgrBg(c color.Color) string {
+// bgOn is the code that sets background c, as lipgloss writes it.
+func bgOn(c color.Color) string {
 	if c == nil {
 		return ""
 	}
-	r, g, b, _ := c.RGBA()
-	return "\x1b[48;2;" + strconv.Itoa(int(r>>8)) + ";" + strconv.Itoa(int(g>>8)) + ";" + strconv.Itoa(int(b>>8)) + "m"
+	pre, _ := paint.Span(lipgloss.NewStyle().Background(c)).Codes()
+	return pre
 }
 
 func (h highlighter) apply(s string) string {

@@ -46,3 +46,36 @@ func TestWritePlainMatchesPaint(t *testing.T) {
 		}
 	}
 }
+
+// A span painter puts lipgloss's codes around a whole piece: the same bytes
+// as lipgloss for one character, one code for a whole underlined piece
+// (lipgloss writes one per rune), and nothing at all for an empty piece.
+func TestSpan(t *testing.T) {
+	bold := lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#7AA2F7"))
+	if got, want := Span(bold).Paint("x"), bold.Render("x"); got != want {
+		t.Errorf("Span(bold).Paint(x) = %q, lipgloss renders %q", got, want)
+	}
+	pre, post := Span(bold).Codes()
+	if got := Span(bold).Paint("a b\tc"); got != pre+"a b\tc"+post || pre == "" || post == "" {
+		t.Errorf("Span(bold).Paint = %q: want the codes %q %q around the text as it is", got, pre, post)
+	}
+	ul := lipgloss.NewStyle().Underline(true)
+	pre, post = Span(ul).Codes()
+	if got := Span(ul).Paint("a b"); got != pre+"a b"+post || strings.Count(got, "\x1b[") != 2 {
+		t.Errorf("Span(underline).Paint(a b) = %q: want one code around the piece", got)
+	}
+	for _, p := range []Painter{Span(bold), Span(ul), Span(lipgloss.NewStyle()), FromCodes("\x1b[4m", "\x1b[m")} {
+		if got := p.Paint(""); got != "" {
+			t.Errorf("an empty piece painted as %q", got)
+		}
+	}
+	if got := Span(lipgloss.NewStyle()).Paint("plain"); got != "plain" {
+		t.Errorf("a plain span added codes: %q", got)
+	}
+	if got := FromCodes("\x1b[4m", "\x1b[m").Paint("word"); got != "\x1b[4mword\x1b[m" {
+		t.Errorf("FromCodes painted %q", got)
+	}
+	if _, ok := Span(bold).PlainLen("a", "b", "c"); ok {
+		t.Error("PlainLen promises lipgloss's bytes, which a span painter does not give")
+	}
+}

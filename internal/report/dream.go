@@ -6,12 +6,11 @@ import (
 	"io"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/themes"
 )
 
 // ProposalsJSON writes {"version":1,"proposals":[...]}. Titles, rationales
@@ -42,25 +41,14 @@ func ProposalsJSON(w io.Writer, ps []model.Proposal) error {
 	return WriteJSON(w, consolidate.ProposerOutput{Version: 1, Proposals: ps})
 }
 
-// DiffStyles colour the proposals report.
-type DiffStyles struct {
-	ID, Title, Rationale, File, Hunk, Add, Del, Summary lipgloss.Style
-}
+// DiffStyles colour the proposals and changes reports; the zero value is
+// plain text. They are built by themes from the one palette.
+type DiffStyles = themes.DiffReportStyles
 
-// DefaultDiffStyles colours for a dark or light terminal.
+// DefaultDiffStyles colours for a dark or light terminal (full colour, as
+// DefaultStyles).
 func DefaultDiffStyles(dark bool) DiffStyles {
-	ld := lipgloss.LightDark(dark)
-	faint := ld(lipgloss.Color("#6B6B6B"), lipgloss.Color("#8A8A8A"))
-	return DiffStyles{
-		ID:        lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#1F4FA8"), lipgloss.Color("#7AA2F7"))),
-		Title:     lipgloss.NewStyle().Bold(true),
-		Rationale: lipgloss.NewStyle().Foreground(faint),
-		File:      lipgloss.NewStyle().Bold(true),
-		Hunk:      lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#2E7D9A"), lipgloss.Color("#7DCFFF"))),
-		Add:       lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#2E7D32"), lipgloss.Color("#9ECE6A"))),
-		Del:       lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#C62828"), lipgloss.Color("#F7768E"))),
-		Summary:   lipgloss.NewStyle().Bold(true),
-	}
+	return themes.NewDiffReportStyles(themes.For(dark, false))
 }
 
 // Proposals writes each proposal as a header (ID, kind, directory, title,

@@ -14,12 +14,12 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/themes"
 )
 
 // Summary counts what a lint run found.
@@ -103,32 +103,14 @@ func WriteJSON(w io.Writer, v any) error {
 	return err
 }
 
-// Styles colour the human report. Plain() is the zero-colour set.
-type Styles struct {
-	Project, Dir, Location, Rule, Suggestion, Summary lipgloss.Style
-	Severity                                          [3]lipgloss.Style
-}
+// Styles colour the human report; the zero value is plain text. They are
+// built by themes from the one palette the TUI draws with too.
+type Styles = themes.ReportStyles
 
 // DefaultStyles colours for a dark or light terminal. Colour is written as
 // full ANSI; the caller's colorprofile writer downsamples or strips it for
 // pipes and NO_COLOR.
-func DefaultStyles(dark bool) Styles {
-	ld := lipgloss.LightDark(dark)
-	faint := ld(lipgloss.Color("#6B6B6B"), lipgloss.Color("#8A8A8A"))
-	return Styles{
-		Project:    lipgloss.NewStyle().Bold(true).Foreground(ld(lipgloss.Color("#1F4FA8"), lipgloss.Color("#7AA2F7"))),
-		Dir:        lipgloss.NewStyle().Foreground(faint),
-		Location:   lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#303030"), lipgloss.Color("#D0D0D0"))),
-		Rule:       lipgloss.NewStyle().Foreground(faint),
-		Suggestion: lipgloss.NewStyle().Foreground(faint).Italic(true),
-		Summary:    lipgloss.NewStyle().Bold(true),
-		Severity: [3]lipgloss.Style{
-			model.Info:    lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#2E7D9A"), lipgloss.Color("#7DCFFF"))),
-			model.Warning: lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#9A6700"), lipgloss.Color("#E0AF68"))),
-			model.Error:   lipgloss.NewStyle().Bold(true).Foreground(ld(lipgloss.Color("#C62828"), lipgloss.Color("#F7768E"))),
-		},
-	}
-}
+func DefaultStyles(dark bool) Styles { return themes.NewReportStyles(themes.For(dark, false)) }
 
 // findingIndent is where a finding's text starts: four spaces, the
 // seven-column severity and a space. Wrapped lines hang at the same column.
