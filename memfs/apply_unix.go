@@ -21,17 +21,6 @@ import (
 	"github.com/memtui/memtui/model"
 )
 
-// testHookStep, when set, runs at every step of a transaction that leaves
-// the disk in a new state ("journal", "apply 0 exchanged", "commit", ...).
-// The crash test kills the process there.
-var testHookStep func(step string)
-
-func step(s string) {
-	if testHookStep != nil {
-		testHookStep(s)
-	}
-}
-
 // Apply writes proposals to the memory dir dir, in order, each all or
 // nothing, and says what happened to each. For every proposal:
 //
