@@ -362,8 +362,9 @@ func TestCrashHelper(t *testing.T) {
 	}
 	at, _ := strconv.Atoi(os.Getenv("MEMTUI_CRASH_AT"))
 	n := 0
-	testHookStep = func(string) {
+	testHookStep = func(s string) {
 		n++
+		fmt.Println("STEP", s)
 		if n == at {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
@@ -443,7 +444,7 @@ func TestCrashMoveLeavesAllOrNothing(t *testing.T) {
 // Recover that the memory dir is exactly as before or exactly as after.
 func crashEverywhere(t *testing.T, world func(*testing.T) (*applyWorld, model.Proposal, map[string]string, map[string]string)) {
 	outcomes := map[string]int{}
-	run := func(at int, randomKill time.Duration) (killed bool) {
+	run := func(at int, randomKill time.Duration) (killed bool, steps []string) {
 		w, p, before, after := world(t)
 		pj, _ := json.Marshal(p)
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.v")
@@ -457,6 +458,9 @@ func crashEverywhere(t *testing.T, world func(*testing.T) (*applyWorld, model.Pr
 		var lines []string
 		for sc.Scan() {
 			lines = append(lines, sc.Text())
+			if name, ok := strings.CutPrefix(sc.Text(), "STEP "); ok {
+				steps = append(steps, name)
+			}
 			if sc.Text() == "READY" && randomKill >= 0 {
 				time.Sleep(randomKill)
 				cmd.Process.Signal(syscall.SIGKILL)
@@ -489,18 +493,26 @@ func crashEverywhere(t *testing.T, world func(*testing.T) (*applyWorld, model.Pr
 		if again, _ := Recover(w.journal); len(again) != 0 {
 			t.Errorf("second Recover did something: %+v", again)
 		}
-		return killed
+		return killed, steps
+	}
+	// The transaction's steps, from a run that is not killed: the process
+	// is killed after each of them in turn.
+	killed, names := run(0, -1)
+	if killed {
+		t.Fatal("the helper was killed without being asked")
 	}
 	steps := 0
-	for at := 1; at < 100; at++ {
-		if !run(at, -1) {
-			break
+	for at := 1; at <= len(names); at++ {
+		if killed, _ := run(at, -1); !killed {
+			t.Errorf("not killed after step %d (%s)", at, names[at-1])
+			continue
 		}
 		steps++
 	}
 	if steps < 10 {
 		t.Errorf("only %d kill points", steps)
 	}
+	t.Logf("steps: %s", strings.Join(names, ", "))
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 20; i++ {
 		run(0, time.Duration(rnd.IntN(8000))*time.Microsecond)

@@ -21,17 +21,6 @@ import (
 	"github.com/memtui/memtui/model"
 )
 
-// testHookStep, when set, runs at every step of a transaction that leaves
-// the disk in a new state ("journal", "apply 0 exchanged", "commit", ...).
-// The crash test kills the process there.
-var testHookStep func(step string)
-
-func step(s string) {
-	if testHookStep != nil {
-		testHookStep(s)
-	}
-}
-
 // Apply writes proposals to the memory dir dir, in order, each all or
 // nothing, and says what happened to each. For every proposal:
 //
@@ -116,48 +105,61 @@ type session struct {
 	claude  *claudeLock
 	changed bool
 	neutral bool // restore Claude Code's lock even after changes (recovery)
+	// opened are the steps that opened it (the dir, memtui's lock, Claude
+	// Code's lock): closing the session is undoing them.
+	opened []txStep
 }
 
 func openSession(ctx context.Context, dir string, opts ApplyOptions, neutral bool) (*session, error) {
-	rootfd, real, err := openRoot(dir)
-	if err != nil {
-		return nil, err
+	s := &session{opts: opts, dir: filepath.Clean(dir), rootfd: -1, neutral: neutral}
+	steps := []txStep{
+		{name: "opened", do: func() (err error) {
+			s.rootfd, s.realDir, err = openRoot(dir)
+			return err
+		}, undo: func() error { return unix.Close(s.rootfd) }},
+		{name: "locked", do: func() (err error) {
+			s.osLock, err = lockOS(ctx, opts.JournalRoot, s.realDir, opts.WaitForLock)
+			return err
+		}, undo: func() error { return s.osLock.Unlock() }},
+		// Released as it was taken, unless the user asked to mark the
+		// store consolidated and the run changed something (a recovery
+		// never marks it).
+		{name: "consolidate-lock taken", do: s.takeClaudeLock(ctx), undo: func() error {
+			return s.claude.release(s.changed && s.opts.MarkConsolidated && !s.neutral, s.opts.Now())
+		}},
 	}
-	s := &session{opts: opts, dir: filepath.Clean(dir), realDir: real, rootfd: rootfd, neutral: neutral}
-	s.osLock, err = lockOS(ctx, opts.JournalRoot, real, opts.WaitForLock)
-	if err != nil {
-		unix.Close(rootfd)
-		return nil, err
+	if f := runSteps(steps, step); f != nil {
+		return nil, f.joined()
 	}
-	deadline := time.Now().Add(opts.WaitForLock)
-	for {
-		s.claude, err = acquireClaudeLock(rootfd, s.dir, opts.pid(), opts.Now())
-		var held *LockHeldError
-		if err == nil || !errors.As(err, &held) || !time.Now().Before(deadline) {
-			break
-		}
-		opts.progress(ApplyEvent{Stage: "wait-lock", Index: -1, Err: err})
-		select {
-		case <-ctx.Done():
-			err = ctx.Err()
-		case <-time.After(min(lockPoll, time.Until(deadline))):
-			continue
-		}
-		break
-	}
-	if err != nil {
-		s.osLock.Unlock()
-		unix.Close(rootfd)
-		return nil, err
-	}
+	s.opened = steps
 	return s, nil
 }
 
+// takeClaudeLock takes .consolidate-lock, polling while Claude Code (or
+// another memtui) holds it, up to opts.WaitForLock.
+func (s *session) takeClaudeLock(ctx context.Context) func() error {
+	return func() (err error) {
+		deadline := time.Now().Add(s.opts.WaitForLock)
+		for {
+			s.claude, err = acquireClaudeLock(s.rootfd, s.dir, s.opts.pid(), s.opts.Now())
+			var held *LockHeldError
+			if err == nil || !errors.As(err, &held) || !time.Now().Before(deadline) {
+				return err
+			}
+			s.opts.progress(ApplyEvent{Stage: "wait-lock", Index: -1, Err: err})
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(min(lockPoll, time.Until(deadline))):
+			}
+		}
+	}
+}
+
+// close releases the locks (Claude Code's put back as it was, or marked
+// consolidated) and the dir, newest first.
 func (s *session) close() error {
-	err := s.claude.release(s.changed && s.opts.MarkConsolidated && !s.neutral, s.opts.Now())
-	s.osLock.Unlock()
-	unix.Close(s.rootfd)
-	return err
+	return errors.Join(unwind(s.opened)...)
 }
 
 // spec is one change as the engine sees it.
@@ -212,7 +214,7 @@ type fileTx struct {
 	idx     int
 	dirfd   int
 	name    string
-	held    *os.File // the file as compared (update, delete): the old inode
+	held    *os.File // the file as compared (update, delete, move): the old inode
 	heldIno uint64
 	heldDev uint64
 	before  []byte
@@ -220,15 +222,25 @@ type fileTx struct {
 	// oldTimes are the file's atime and mtime as compared (update, delete).
 	oldTimes [2]unix.Timespec
 	// times, when set, are the atime and mtime the new version gets.
-	times   *[2]unix.Timespec
-	applied bool
+	times *[2]unix.Timespec
 	// A move's destination: dstBase is the deepest of its folders that
 	// existed when it was checked, missing the folders to make below it,
-	// dstfd the destination's folder once made (-1 before), dstName the
-	// file's name there.
+	// dstfd the destination's folder once it exists (-1 before), dstName
+	// the file's name there.
 	dstBase, dstfd int
 	missing        []string
 	dstName        string
+
+	// What the steps hold while they run (txn_unix.go). staged: the temp
+	// name holds memtui's new version, not (yet) swapped in; guard:
+	// memtui's version, leased while it is swapped in; release drops the
+	// read lease on held (nil when none is held); movedFd and movedName:
+	// where a delete moved the file.
+	staged    bool
+	guard     *oursGuard
+	release   func()
+	movedFd   int
+	movedName string
 }
 
 // src is the path of the file the change replaces, deletes or moves away
@@ -240,9 +252,8 @@ func (f *fileTx) src() string {
 	return f.path
 }
 
-func (f *fileTx) tmpName(jid string) string { return tmpName(jid, f.idx) }
-func tmpName(jid string, i int) string      { return ".memtui-" + jid + "-" + strconv.Itoa(i) + ".tmp" }
-func asideName(jid string, i int) string    { return ".memtui-" + jid + "-" + strconv.Itoa(i) + ".del" }
+func tmpName(jid string, i int) string   { return ".memtui-" + jid + "-" + strconv.Itoa(i) + ".tmp" }
+func asideName(jid string, i int) string { return ".memtui-" + jid + "-" + strconv.Itoa(i) + ".del" }
 
 func (f *fileTx) close() {
 	if f.held != nil {
@@ -256,200 +267,6 @@ func (f *fileTx) close() {
 }
 
 func conflict(path, reason string) error { return &ConflictError{Path: path, Reason: reason} }
-
-// run is one transaction: check, journal, apply, check again, commit; or
-// roll back.
-func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
-	res := ApplyResult{ProposalID: meta.proposalID, Status: StatusFailed}
-	fail := func(path string, err error) ApplyResult {
-		res.Path, res.Err = path, err
-		var ce *ConflictError
-		if errors.As(err, &ce) {
-			res.Status = StatusConflict
-			if ce.Path != "" {
-				res.Path = ce.Path // the file that conflicted: a move's source, say
-			}
-		}
-		return res
-	}
-	seen := map[string]bool{}
-	for _, sp := range specs {
-		paths := []string{sp.path}
-		switch {
-		case sp.op == model.OpMove && sp.from == "":
-			return fail(sp.path, refuse(sp.path, "a move with no file to move"))
-		case sp.op == model.OpMove:
-			paths = append(paths, sp.from)
-		case sp.from != "":
-			return fail(sp.path, refuse(sp.path, "a %s with a file to move from", sp.op))
-		}
-		for _, p := range paths {
-			if err := validRel(p, meta.team); err != nil {
-				return fail(p, err)
-			}
-			if seen[p] {
-				return fail(p, refuse(p, "changed twice in one proposal"))
-			}
-			seen[p] = true
-		}
-	}
-	for _, r := range meta.reads {
-		if err := validRel(r.Path, true); err != nil {
-			return fail(r.Path, err)
-		}
-	}
-
-	// 1. Open and compare everything; nothing is written yet.
-	files := make([]*fileTx, len(specs))
-	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.close()
-			}
-		}
-	}()
-	for i, sp := range specs {
-		f := &fileTx{spec: sp, idx: i, dirfd: -1, dstBase: -1, dstfd: -1}
-		files[i] = f
-		var err error
-		if f.dirfd, f.name, err = openParent(s.rootfd, f.src()); err != nil {
-			return fail(f.src(), err)
-		}
-		if sp.op == model.OpMove {
-			// The destination: nothing may stand there; its folders may
-			// be missing (made when the move is applied), never links.
-			if f.dstBase, f.missing, f.dstName, err = destAt(s.rootfd, sp.path); err != nil {
-				return fail(sp.path, err)
-			}
-			if len(f.missing) == 0 {
-				st, exists, err := lstatAt(f.dstBase, f.dstName)
-				if err != nil {
-					return fail(sp.path, err)
-				}
-				if exists {
-					if p := kindProblem(&st); p != "" {
-						return fail(sp.path, refuse(sp.path, "%s", p))
-					}
-					return fail(sp.path, conflict(sp.path, "already exists; memtui never moves a file over another"))
-				}
-			}
-		}
-		switch sp.op {
-		case model.OpCreate:
-			st, exists, err := lstatAt(f.dirfd, f.name)
-			if err != nil {
-				return fail(sp.path, err)
-			}
-			if exists {
-				if p := kindProblem(&st); p != "" {
-					return fail(sp.path, refuse(sp.path, "%s", p))
-				}
-				return fail(sp.path, conflict(sp.path, "already exists"))
-			}
-		default:
-			src := f.src()
-			h, st, err := openRegularAt(f.dirfd, f.name, src)
-			if errors.Is(err, fs.ErrNotExist) {
-				return fail(src, conflict(src, "is gone"))
-			}
-			if err != nil {
-				return fail(src, err)
-			}
-			f.held, f.heldIno, f.heldDev, f.mode = h, uint64(st.Ino), uint64(st.Dev), uint32(st.Mode)&0o7777
-			f.oldTimes = [2]unix.Timespec{st.Atim, st.Mtim}
-			if st.Nlink > 1 {
-				// An atomic replace would give this name a new file and
-				// leave the other names with the old one; a delete would
-				// keep a live copy in the journal. Neither without asking.
-				return fail(src, refuse(src, "has %d hard links (other names for the same file); memtui would split it from them, so it does not change it: remove the other links (find -samefile) or edit it by hand", st.Nlink))
-			}
-			if f.before, err = readAllFrom(h); err != nil {
-				return fail(src, err)
-			}
-			if sumHex(f.before) != sp.base {
-				return fail(src, conflict(src, "changed since the proposal read it"))
-			}
-		}
-	}
-	if p, err := s.checkReads(meta.reads); err != nil {
-		return fail(p, err)
-	}
-	setTimes(files, meta.mtimes)
-
-	// 2. The journal, before the first change.
-	j, err := s.newEntry(meta, files)
-	if err != nil {
-		return fail("", fmt.Errorf("journal: %w", err))
-	}
-	res.JournalID = j.m.ID
-	step("journal")
-
-	// 3. The changes, 4. the checks after them, 5. commit.
-	abort := func(path string, cause error) ApplyResult {
-		j.rollback(s, files)
-		return fail(path, cause)
-	}
-	for _, f := range files {
-		if err := s.applyOne(j, f); err != nil {
-			return abort(f.path, err)
-		}
-	}
-	// The last window: an agent that opened an old file before it was
-	// swapped out may still write to it. Wait until nobody has it open for
-	// writing (nobody can open it by its old name any more), then compare.
-	if p, err := waitWriters(files); err != nil {
-		return abort(p, err)
-	}
-	step("settled")
-	if p, err := checkHeld(files); err != nil {
-		return abort(p, err)
-	}
-	if p, err := s.checkReads(meta.reads); err != nil {
-		return abort(p, err)
-	}
-	// The old files are unlinked, then compared a last time: an agent that
-	// wrote to one in the meantime is seen here, and the rollback writes its
-	// bytes back.
-	for _, f := range files {
-		if err := s.unlinkOld(j, f); err != nil {
-			return abort(f.path, err)
-		}
-	}
-	step("cleaned")
-	if p, err := waitWriters(files); err != nil {
-		return abort(p, err)
-	}
-	if p, err := checkHeld(files); err != nil {
-		return abort(p, err)
-	}
-	for i := range j.m.Files {
-		j.m.Files[i].State = "applied"
-	}
-	j.m.State = JournalCommitted
-	if err := j.save(); err != nil {
-		return abort("", fmt.Errorf("journal: %w", err))
-	}
-	step("commit")
-	// A deleted memory kept in the journal is owner-only from now on, as
-	// the before-images are (until the commit, a rollback may link it back
-	// with its own mode). Undo re-creates it from the before-image, with
-	// the mode recorded.
-	for _, f := range files {
-		if f.op == model.OpDelete {
-			// Only a regular file: a symlink's target is not memtui's to chmod.
-			p := filepath.Join(j.dir, "deleted", strconv.Itoa(f.idx))
-			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
-				os.Chmod(p, 0o600)
-			}
-		}
-	}
-	s.changed = true
-	if meta.kind != "undo" {
-		s.scrubAfterRedaction(j.m.ID, files)
-	}
-	res.Status = StatusApplied
-	return res
-}
 
 func (s *session) checkReads(reads []model.FileRead) (string, error) {
 	for _, r := range reads {
@@ -570,203 +387,6 @@ func recheck(f *fileTx) error {
 	return nil
 }
 
-func (s *session) applyOne(j *entry, f *fileTx) error {
-	tag := "apply " + strconv.Itoa(f.idx) + " "
-	tmp := f.tmpName(j.m.ID)
-	switch f.op {
-	case model.OpUpdate:
-		if err := writeTempAt(f.dirfd, tmp, f.after, f.mode, f.times); err != nil {
-			return opError("write the new version of", f.path, err)
-		}
-		step(tag + "temp")
-		// memtui's version gets a write lease until the swap is known good:
-		// if the swap has to be undone, anyone who opened memtui's version
-		// while it stood at the path is seen (they wait for the lease).
-		g, err := guardOurs(f.dirfd, tmp)
-		if err != nil {
-			unix.Unlinkat(f.dirfd, tmp, 0)
-			return err
-		}
-		defer g.release()
-		release, err := holdLease(f)
-		if err != nil {
-			g.release()
-			unix.Unlinkat(f.dirfd, tmp, 0)
-			return err
-		}
-		if err := recheck(f); err != nil {
-			release()
-			g.release()
-			unix.Unlinkat(f.dirfd, tmp, 0)
-			return err
-		}
-		if err := exchangeAt(f.dirfd, tmp, f.name); err != nil {
-			release()
-			g.release()
-			unix.Unlinkat(f.dirfd, tmp, 0)
-			return opError("replace", f.path, err)
-		}
-		// An agent opening the old file for writing right now (it waits for
-		// the read lease), or an agent's rename over the path between the
-		// recheck and the swap (the file swapped out is not the one
-		// compared): swap back at once, before anyone builds on memtui's
-		// version.
-		opening := leaseBroken(f.held)
-		st, _, err := lstatAt(f.dirfd, tmp)
-		hidden := err != nil || uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev
-		if opening || hidden {
-			return s.swapBack(j, f, tmp, g, release, hidden)
-		}
-		release()
-		g.release()
-		f.applied = true
-		step(tag + "exchanged")
-		return fsyncDir(f.dirfd)
-	case model.OpDelete:
-		release, err := holdLease(f)
-		if err != nil {
-			return err
-		}
-		if err := recheck(f); err != nil {
-			release()
-			return err
-		}
-		err = unix.Renameat(f.dirfd, f.name, j.delfd, strconv.Itoa(f.idx))
-		movedFd, movedName := j.delfd, strconv.Itoa(f.idx)
-		if err == unix.EXDEV {
-			movedFd, movedName = f.dirfd, asideName(j.m.ID, f.idx)
-			err = unix.Renameat(f.dirfd, f.name, movedFd, movedName)
-		}
-		if err != nil {
-			release()
-			return opError("delete", f.path, err)
-		}
-		f.applied = true
-		if leaseBroken(f.held) {
-			// Put it back before the agent opening it gets in.
-			if err := unix.Linkat(movedFd, movedName, f.dirfd, f.name, 0); err == nil {
-				unix.Unlinkat(movedFd, movedName, 0)
-				f.applied = false
-			}
-			release()
-			return conflict(f.path, "an agent opened it for writing while memtui deleted it (its write is kept)")
-		}
-		release()
-		step(tag + "moved")
-		st, _, err := lstatAt(movedFd, movedName)
-		if err != nil {
-			return err
-		}
-		if uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev {
-			return conflict(f.path, "was replaced by someone else while memtui deleted it (their version is kept)")
-		}
-		if movedFd != j.delfd {
-			// Another file system: copy into the journal; the aside is
-			// removed once every change is made.
-			if err := copyFileAt(movedFd, movedName, filepath.Join(j.dir, "deleted", strconv.Itoa(f.idx))); err != nil {
-				return err
-			}
-		}
-		if err := fsyncDir(j.delfd); err != nil {
-			return err
-		}
-		return fsyncDir(f.dirfd)
-	case model.OpMove:
-		return s.applyMove(f, tag)
-	case model.OpCreate:
-		if err := writeTempAt(f.dirfd, tmp, f.after, f.spec.mode, f.times); err != nil {
-			return opError("create", f.path, err)
-		}
-		step(tag + "temp")
-		// link fails if the name exists: an agent's file created since the
-		// check is never replaced.
-		err := unix.Linkat(f.dirfd, tmp, f.dirfd, f.name, 0)
-		if err == unix.EEXIST {
-			unix.Unlinkat(f.dirfd, tmp, 0)
-			return conflict(f.path, "was created by someone else meanwhile")
-		}
-		if err != nil {
-			unix.Unlinkat(f.dirfd, tmp, 0)
-			return opError("create", f.path, err)
-		}
-		f.applied = true
-		step(tag + "linked")
-		if err := unix.Unlinkat(f.dirfd, tmp, 0); err != nil {
-			return err
-		}
-		return fsyncDir(f.dirfd)
-	}
-	return fmt.Errorf("%s: unknown operation %q", f.path, f.op)
-}
-
-// applyMove renames a move's source to its destination: the folders it
-// needs are made first, then, with the source leased and compared once
-// more, the file is renamed without replacing anything at the
-// destination. Like a delete, it is the file compared that must move: an
-// agent opening it for writing during the rename gets it back at its old
-// path at once (its write lands there), and a file an agent renamed over
-// the source just before makes the proposal a conflict (the rollback puts
-// it back). The file keeps its inode, bytes and mtime; an undo's move sets
-// the mtime the journal recorded.
-func (s *session) applyMove(f *fileTx, tag string) error {
-	dfd, err := makeDirsAt(f.dstBase, f.missing, f.path)
-	if err != nil {
-		return err
-	}
-	f.dstfd = dfd
-	if len(f.missing) > 0 {
-		step(tag + "folders")
-	}
-	release, err := holdLease(f)
-	if err != nil {
-		return err
-	}
-	if err := recheck(f); err != nil {
-		release()
-		return err
-	}
-	err = moveAt(f.dirfd, f.name, f.dstfd, f.dstName)
-	if err == unix.EEXIST {
-		release()
-		return conflict(f.path, "was created by someone else meanwhile; memtui never moves a file over another")
-	}
-	if err != nil {
-		release()
-		if _, ok, _ := lstatAt(f.dstfd, f.dstName); ok {
-			f.applied = true // (a link made before the unlink failed: the rollback unlinks it)
-		}
-		return opError("move", f.from, err)
-	}
-	f.applied = true
-	if leaseBroken(f.held) {
-		// Put it back before the agent opening it gets in.
-		if err := moveAt(f.dstfd, f.dstName, f.dirfd, f.name); err == nil {
-			f.applied = false
-		}
-		release()
-		return conflict(f.from, "an agent opened it for writing while memtui moved it (its write is kept)")
-	}
-	release()
-	step(tag + "moved")
-	st, _, err := lstatAt(f.dstfd, f.dstName)
-	if err != nil {
-		return err
-	}
-	if uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev {
-		return conflict(f.from, "was replaced by someone else while memtui moved it (their version is kept)")
-	}
-	if f.spec.mtime != 0 {
-		ts := unix.NsecToTimespec(f.spec.mtime)
-		if err := unix.UtimesNanoAt(f.dstfd, f.dstName, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			return opError("date", f.path, err)
-		}
-	}
-	if err := fsyncDir(f.dstfd); err != nil {
-		return err
-	}
-	return fsyncDir(f.dirfd)
-}
-
 // oursGuard is memtui's new version of a file, open read-only with a write
 // lease (when the file system has them) from before it is swapped in until
 // the swap is known good.
@@ -810,71 +430,6 @@ func (g *oursGuard) release() {
 	}
 }
 
-// swapBack undoes the exchange of update f right after it, memtui's
-// version still guarded, when an agent is opening the old file for writing
-// or when what came out of the path is a file an agent renamed in after
-// the recheck (hidden). It always returns a conflict or an error, and
-// keeps in the journal (with a note) whatever an agent may lose through
-// memtui's version having stood at the path for a moment:
-//
-//   - the hidden file's bytes, when anyone opened memtui's version
-//     meanwhile: they may build on it and replace the agent's file;
-//   - memtui's version, when someone opened it for writing or wrote to it;
-//   - a file an agent renamed over memtui's version meanwhile is put back
-//     at the path, and the one it displaced kept.
-func (s *session) swapBack(j *entry, f *fileTx, tmp string, g *oursGuard, release func(), hidden bool) error {
-	note := func(n string) { j.m.Notes = append(j.m.Notes, n) }
-	var hiddenBytes []byte
-	var hiddenErr error
-	if hidden {
-		hiddenBytes, _, hiddenErr = readAt(f.dirfd, tmp, tmp)
-	}
-	if err := exchangeAt(f.dirfd, tmp, f.name); err != nil {
-		release()
-		g.release()
-		f.applied = true // the rollback sorts it out
-		return err
-	}
-	if st, ok, _ := lstatAt(f.dirfd, tmp); ok && !g.is(&st) {
-		// An agent renamed its version over memtui's while it stood at the
-		// path: that one is the newest; put it back, keep what it displaces.
-		err := exchangeAt(f.dirfd, tmp, f.name)
-		release()
-		g.release()
-		if err != nil {
-			note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent replaced memtui's version while memtui swapped it out, and it could not be put back ("+err.Error()+")"))
-		} else {
-			note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent replaced memtui's version while memtui swapped it out; the agent's is in place"))
-		}
-		return conflict(f.path, "was replaced by someone else while memtui wrote it (their version is kept)")
-	}
-	opened, forWriting := g.state()
-	release()
-	g.release()
-	if hidden && opened {
-		why := "an agent renamed its version in just before memtui's swap, and someone opened memtui's version while it was in place (they may have replaced the agent's version with one built on memtui's)"
-		if hiddenErr != nil {
-			note(f.path + ": " + why + "; the agent's version could not be copied: " + hiddenErr.Error())
-		} else {
-			note(j.keepCopy(hiddenBytes, f.path, f.idx, why))
-		}
-	}
-	if forWriting {
-		// The writer waited for the lease and gets in now: let it finish,
-		// so that its bytes are in what the journal keeps.
-		awaitWriter(f.dirfd, tmp)
-		note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent opened memtui's version for writing while it was briefly in place"))
-	} else if settledAs(f.dirfd, tmp, sumHex(f.after)) {
-		unix.Unlinkat(f.dirfd, tmp, 0)
-	} else {
-		note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent wrote to memtui's version while it was briefly in place"))
-	}
-	if hidden {
-		return conflict(f.path, "was replaced by someone else while memtui wrote it (their version is kept)")
-	}
-	return conflict(f.path, "an agent opened it for writing while memtui replaced it (its write is kept)")
-}
-
 // awaitWriter waits (up to writerWait) for a writer that is about to open
 // name (in dirfd) to get in and close it again; where the probe is not
 // available, it pauses writerSettle.
@@ -899,24 +454,6 @@ func awaitWriter(dirfd int, name string) {
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
-}
-
-// unlinkOld removes the old file's name from the memory dir once every
-// change is made and checked (it stays open, and in the journal).
-func (s *session) unlinkOld(j *entry, f *fileTx) error {
-	var name string
-	switch f.op {
-	case model.OpUpdate:
-		name = f.tmpName(j.m.ID)
-	case model.OpDelete:
-		name = asideName(j.m.ID, f.idx)
-	default:
-		return nil
-	}
-	if err := unix.Unlinkat(f.dirfd, name, 0); err != nil && err != unix.ENOENT {
-		return err
-	}
-	return fsyncDir(f.dirfd)
 }
 
 // newJournalID is sortable by time and unique.
@@ -946,7 +483,7 @@ func setTimes(files []*fileTx, rule mtimeRule) {
 		switch {
 		case f.op == model.OpDelete, f.op == model.OpMove:
 			// Nothing is written: a move keeps the file, mtime and all
-			// (applyMove sets an undo's recorded one).
+			// (a move's "dated" step sets an undo's recorded one).
 		case f.spec.mtime != 0:
 			ts := unix.NsecToTimespec(f.spec.mtime)
 			f.times = &[2]unix.Timespec{ts, ts}

@@ -147,28 +147,28 @@ func openEntry(root string, m *JournalEntry) (*entry, error) {
 	return j, nil
 }
 
-// rollback undoes the applied changes of a transaction in flight, newest
-// first, and marks the entry rolled back.
-func (j *entry) rollback(s *session, files []*fileTx) {
-	for i := len(files) - 1; i >= 0; i-- {
-		f := files[i]
-		if !f.applied {
-			if f.op == model.OpMove {
-				// It may have made its folders before it was refused.
-				removeEmptyDirs(s.rootfd, j.m.Files[f.idx].Dirs)
-			}
-			continue
-		}
-		if note := j.rollbackFile(s.rootfd, f.idx, f.held); note != "" {
-			j.m.Notes = append(j.m.Notes, note)
-		}
-		j.m.Files[f.idx].State = "rolled_back"
+// undoFile is the undo of change i, in a transaction in flight or one a
+// crash interrupted: rollbackFile, and the file marked rolled back. What
+// it could not put back cleanly (and where it kept the bytes) is its
+// error, a note of the entry.
+func (j *entry) undoFile(rootfd, i int, held *os.File) error {
+	note := j.rollbackFile(rootfd, i, held)
+	j.m.Files[i].State = "rolled_back"
+	if note != "" {
+		return errors.New(note)
+	}
+	return nil
+}
+
+// rolledBack records a rollback: what the undos reported, in the order
+// they ran, goes into the entry's notes, and the entry is marked rolled
+// back (no longer pending).
+func (j *entry) rolledBack(undoErrs []error) error {
+	for _, err := range undoErrs {
+		j.m.Notes = append(j.m.Notes, err.Error())
 	}
 	j.m.State = JournalRolledBack
-	if err := j.save(); err != nil {
-		j.m.Notes = append(j.m.Notes, "saving the journal: "+err.Error())
-	}
-	step("rolled back")
+	return j.save()
 }
 
 // rollbackFile puts change i's file back as it was, judging from what is on
@@ -565,30 +565,35 @@ func (s *session) recoverEntry(m *JournalEntry) RecoverReport {
 		r.Action, r.Err = "skipped", err
 		return r
 	}
-	for i := len(j.m.Files) - 1; i >= 0; i-- {
-		jf := j.m.Files[i]
-		pre := s.fileState(jf)
-		note := j.rollbackFile(s.rootfd, i, nil)
-		if note != "" {
-			j.m.Notes = append(j.m.Notes, note)
-		}
-		j.m.Files[i].State = "rolled_back"
-		r.Files = append(r.Files, recoverOutcome(jf, pre, s.fileState(jf), note))
+	// The entry's changes as it recorded them, each with the undo a
+	// transaction in flight would have run; which of them were made is
+	// not known, so all are undone, newest first: each undo judges from
+	// the disk what there is to put back.
+	changes := make([]txStep, len(j.m.Files))
+	for i, jf := range j.m.Files {
+		changes[i] = txStep{name: "apply " + strconv.Itoa(i), path: jf.Path, undo: func() error {
+			pre := s.fileState(jf)
+			err := j.undoFile(s.rootfd, i, nil)
+			note := ""
+			if err != nil {
+				note = err.Error()
+			}
+			r.Files = append(r.Files, recoverOutcome(jf, pre, s.fileState(jf), note))
+			return err
+		}}
 	}
-	// Oldest change first, as the entry lists them.
-	for a, b := 0, len(r.Files)-1; a < b; a, b = a+1, b-1 {
-		r.Files[a], r.Files[b] = r.Files[b], r.Files[a]
-	}
-	j.m.State = JournalRolledBack
+	r.Err = j.rolledBack(unwind(changes))
 	r.Notes = j.m.Notes
-	r.Err = j.save()
+	// Oldest change first, as the entry lists them.
+	slices.Reverse(r.Files)
 	s.changed = true
 	return r
 }
 
 // Undo restores the files of an applied proposal (journal entry id) as
-// they were before it, byte for byte, as a transaction of its own (with
-// its own journal entry, so an undo can be undone). It refuses, writing
+// they were before it, byte for byte, as a transaction of its own (the
+// entry's changes inverted, run through the same steps as any proposal's,
+// with its own journal entry, so an undo can be undone). It refuses, writing
 // nothing, when any of the files changed since memtui applied the
 // proposal: a conflict naming the file.
 func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
@@ -609,32 +614,10 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 		return res
 	}
 	jdir := filepath.Join(opts.JournalRoot, id)
-	var specs []spec
-	var made []string // the folders the entry's moves made
-	for i := len(m.Files) - 1; i >= 0; i-- {
-		jf := m.Files[i]
-		var img []byte
-		if jf.Image != "" {
-			if img, err = readIn(jdir, jf.Image, maxImageBytes); err != nil {
-				res.Path, res.Err = jf.Path, fmt.Errorf("before-image: %w", err)
-				return res
-			}
-		}
-		// Each file gets its recorded mtime back, to the nanosecond: the
-		// undo puts back the file as it was, not a newer-looking copy.
-		switch model.ChangeOp(jf.Op) {
-		case model.OpUpdate:
-			specs = append(specs, spec{path: jf.Path, op: model.OpUpdate, base: jf.After, after: img, mtime: jf.Mtime})
-		case model.OpCreate:
-			specs = append(specs, spec{path: jf.Path, op: model.OpDelete, base: jf.After})
-		case model.OpDelete:
-			specs = append(specs, spec{path: jf.Path, op: model.OpCreate, after: img, mode: jf.Mode, mtime: jf.Mtime})
-		case model.OpMove:
-			// Moved back, with the mtime it had: its place in the recall
-			// scan's ranking is its mtime, so it must not come back newer.
-			specs = append(specs, spec{path: jf.From, from: jf.Path, op: model.OpMove, base: jf.After, mtime: jf.Mtime})
-			made = append(made, jf.Dirs...)
-		}
+	specs, made, p, err := inverse(m, jdir)
+	if err != nil {
+		res.Path, res.Err = p, err
+		return res
 	}
 	s, err := openSession(ctx, m.RealDir, opts, false)
 	if err != nil {
@@ -658,6 +641,38 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 		}
 	}
 	return res
+}
+
+// inverse is the transaction that undoes entry m (its journal dir jdir):
+// its changes inverted, newest first, each file with its recorded mode
+// and mtime. made are the folders the entry's moves made. A before-image
+// that cannot be read fails it, naming the file.
+func inverse(m *JournalEntry, jdir string) (specs []spec, made []string, path string, err error) {
+	for i := len(m.Files) - 1; i >= 0; i-- {
+		jf := m.Files[i]
+		var img []byte
+		if jf.Image != "" {
+			if img, err = readIn(jdir, jf.Image, maxImageBytes); err != nil {
+				return nil, nil, jf.Path, fmt.Errorf("before-image: %w", err)
+			}
+		}
+		// Each file gets its recorded mtime back, to the nanosecond: the
+		// undo puts back the file as it was, not a newer-looking copy.
+		switch model.ChangeOp(jf.Op) {
+		case model.OpUpdate:
+			specs = append(specs, spec{path: jf.Path, op: model.OpUpdate, base: jf.After, after: img, mtime: jf.Mtime})
+		case model.OpCreate:
+			specs = append(specs, spec{path: jf.Path, op: model.OpDelete, base: jf.After})
+		case model.OpDelete:
+			specs = append(specs, spec{path: jf.Path, op: model.OpCreate, after: img, mode: jf.Mode, mtime: jf.Mtime})
+		case model.OpMove:
+			// Moved back, with the mtime it had: its place in the recall
+			// scan's ranking is its mtime, so it must not come back newer.
+			specs = append(specs, spec{path: jf.From, from: jf.Path, op: model.OpMove, base: jf.After, mtime: jf.Mtime})
+			made = append(made, jf.Dirs...)
+		}
+	}
+	return specs, made, "", nil
 }
 
 // fileState is what stands at a journal file's path: "" when absent,
