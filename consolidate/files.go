@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/prose"
 )
 
 // checkProblems reports what the reader could not read or would not follow.
@@ -343,7 +344,7 @@ func checkDates(s *dirState, fs *fileState) {
 	// Text in a claudeCodeItem block (a typed prompt) is Claude Code's
 	// record of the item, stripped before recall: not the memory's words.
 	items := fs.itemSpans()
-	for _, sp := range model.FindRelativeDates(fs.text, at) {
+	for _, sp := range prose.FindRelativeDates(fs.text, at) {
 		if model.InItem(items, sp.Start, sp.End) {
 			continue
 		}
@@ -354,7 +355,7 @@ func checkDates(s *dirState, fs *fileState) {
 		s.report(RuleRelativeDate, fs.f.Path, fs.lineOf(sp.Start), msg,
 			fmt.Sprintf("Write \"%s\" instead.", sp.Replacement))
 	}
-	for _, sp := range model.FindMissingYears(fs.text, at) {
+	for _, sp := range prose.FindMissingYears(fs.text, at) {
 		if model.InItem(items, sp.Start, sp.End) {
 			continue
 		}
@@ -622,7 +623,7 @@ func wikilinks(text string) []wikilink {
 		return nil
 	}
 	var out []wikilink
-	for _, r := range model.ProseRanges(text) {
+	for _, r := range prose.Ranges(text) {
 		for i := r[0]; i < r[1]; {
 			j := strings.Index(text[i:r[1]], "[[")
 			if j < 0 {

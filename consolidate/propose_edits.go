@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/prose"
 )
 
 // The per-file proposers: each rewrites spans of one file and nothing else,
@@ -142,7 +143,7 @@ var prepositions = map[string]bool{"by": true, "until": true, "till": true, "fro
 
 // fitReplacement adapts a date's replacement to the words around it: no
 // doubled preposition, and a capital where the phrase had one.
-func fitReplacement(text string, sp model.DateSpan) string {
+func fitReplacement(text string, sp prose.DateSpan) string {
 	r := sp.Replacement
 	if strings.HasPrefix(r, "on ") && prepositions[strings.ToLower(wordBefore(text, sp.Start))] {
 		r = strings.TrimPrefix(r, "on ")
@@ -174,15 +175,15 @@ func wordBefore(text string, i int) string {
 // proposeAbsoluteDates rewrites relative dates ("tomorrow", "next week",
 // 明天) as the dates they meant when the file was written.
 func proposeAbsoluteDates(s *dreamState) []model.Proposal {
-	return s.dateProposals(RuleRelativeDate, model.KindAbsolutizeDates, model.FindRelativeDates)
+	return s.dateProposals(RuleRelativeDate, model.KindAbsolutizeDates, prose.FindRelativeDates)
 }
 
 // proposeYears adds the year to dates written without one.
 func proposeYears(s *dreamState) []model.Proposal {
-	return s.dateProposals(RuleDateMissingYear, model.KindAddYear, model.FindMissingYears)
+	return s.dateProposals(RuleDateMissingYear, model.KindAddYear, prose.FindMissingYears)
 }
 
-func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find func(string, time.Time) []model.DateSpan) []model.Proposal {
+func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find func(string, time.Time) []prose.DateSpan) []model.Proposal {
 	var out []model.Proposal
 	for _, path := range s.ruleFiles(rule) {
 		content, ok := s.content(path)
@@ -198,7 +199,7 @@ func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find fu
 		if items := model.ItemSpans(content); len(items) > 0 {
 			// Text in a claudeCodeItem block (a typed prompt) is Claude
 			// Code's record, not the memory: it stays as written.
-			var keep []model.DateSpan
+			var keep []prose.DateSpan
 			for _, sp := range spans {
 				if !model.InItem(items, sp.Start, sp.End) {
 					keep = append(keep, sp)

@@ -19,6 +19,7 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/prose"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -91,7 +92,7 @@ func findMarks(text string, anchor time.Time, sc *consolidate.SecretScanner) []m
 		ms = append(ms, mark{start: s.Start, end: s.End, secret: true, show: s.Masked})
 	}
 	if !anchor.IsZero() {
-		for _, d := range append(model.FindRelativeDates(text, anchor), model.FindMissingYears(text, anchor)...) {
+		for _, d := range append(prose.FindRelativeDates(text, anchor), prose.FindMissingYears(text, anchor)...) {
 			ms = append(ms, mark{start: d.Start, end: d.End, show: text[d.Start:d.End]})
 		}
 	}
@@ -321,7 +322,7 @@ func render(in renderInput) (string, error) {
 	// The body is made safe before glamour sees it (secrets are masked by
 	// the marks), and glamour's output keeps only its colours: it makes
 	// OSC 8 links of the URLs a memory holds.
-	md := safe.Block(markText(body, ms, model.ProseRanges(body), true))
+	md := safe.Block(markText(body, ms, prose.Ranges(body), true))
 	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(in.theme.Glamour), glamour.WithWordWrap(in.key.width))
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package model
+package prose
 
 // Relative dates and dates without a year, found in memory prose.
 //
@@ -34,7 +34,7 @@ package model
 //     relAnchorsCJK, yearAnchorsCJK), each holding a byte that is rare in
 //     prose, found with vectorised strings.IndexByte; their positions anchor
 //     windows.
-//  3. ProseRanges says what is prose, up to the end of the last window.
+//  3. Ranges says what is prose, up to the end of the last window.
 //  4. Only windows of prose around the triggers are tokenized (English) or
 //     matched against literal tables (zh, ja, ko), so the cost grows with the
 //     number of triggers, not the size of the file.
@@ -149,7 +149,7 @@ func dtFind(text string, anchor time.Time, en, cjk []int, rel bool) []DateSpan {
 	if rel {
 		enW, cjkW = dtAnchorWindows(text, en, 80, 60, false), dtAnchorWindows(text, cjk, 40, 40, true)
 	}
-	// Only the prose inside a window is read, so ProseRanges may stop at the
+	// Only the prose inside a window is read, so Ranges may stop at the
 	// end of the last one.
 	end := 0
 	if n := len(enW); n > 0 {
@@ -466,7 +466,7 @@ var dtMonthAbbrev = map[string]time.Month{
 // The trigger words of relAnchorsEN are common: "days" in "every 8 days",
 // "day" in "47-day retention", "nightly" (a trigger because it starts with
 // night). On a realistic corpus half the memories hold one, and each of those
-// paid for ProseRanges and tokenize to find nothing; the many passes over
+// paid for Ranges and tokenize to find nothing; the many passes over
 // common letters (m, g, f, y: one IndexByte call per occurrence) were
 // themselves the largest single cost.
 //

@@ -1,4 +1,4 @@
-package model
+package prose
 
 import (
 	"io/fs"

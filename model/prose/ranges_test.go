@@ -1,4 +1,4 @@
-package model
+package prose
 
 import (
 	"reflect"
@@ -10,7 +10,7 @@ import (
 // in and what is out at a glance.
 func proseOf(text string) string {
 	var parts []string
-	for _, r := range ProseRanges(text) {
+	for _, r := range Ranges(text) {
 		parts = append(parts, text[r[0]:r[1]])
 	}
 	return strings.Join(parts, "|")
@@ -80,7 +80,7 @@ func TestProseRanges(t *testing.T) {
 		if got := proseOf(tt.text); got != tt.want {
 			t.Errorf("%s: prose(%q) = %q, want %q", tt.name, tt.text, got, tt.want)
 		}
-		checkProseRanges(t, tt.text, ProseRanges(tt.text))
+		checkProseRanges(t, tt.text, Ranges(tt.text))
 	}
 }
 
@@ -97,10 +97,10 @@ func TestProseRangesTo(t *testing.T) {
 		{"a `code` b\n```\nfence\n```\nc", 3},
 		{"plain text", 4},
 	} {
-		all, to := ProseRanges(tt.text), proseRangesTo(tt.text, tt.limit)
+		all, to := Ranges(tt.text), proseRangesTo(tt.text, tt.limit)
 		checkProseRanges(t, tt.text, to)
 		if a, b := proseClip(all, tt.limit), proseClip(to, tt.limit); !reflect.DeepEqual(a, b) {
-			t.Errorf("proseRangesTo(%q, %d) = %v; ProseRanges = %v", tt.text, tt.limit, to, all)
+			t.Errorf("proseRangesTo(%q, %d) = %v; Ranges = %v", tt.text, tt.limit, to, all)
 		}
 	}
 }
@@ -122,6 +122,6 @@ func BenchmarkProseRanges(b *testing.B) {
 	b.SetBytes(int64(len(dateMemoryNoDates)))
 	b.ReportAllocs()
 	for b.Loop() {
-		ProseRanges(dateMemoryNoDates)
+		Ranges(dateMemoryNoDates)
 	}
 }

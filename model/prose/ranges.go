@@ -1,8 +1,12 @@
-package model
+package prose
 
-import "strings"
+import (
+	"strings"
 
-// ProseRanges returns the byte ranges of text that are prose: the parts a
+	"github.com/memtui/memtui/model"
+)
+
+// Ranges returns the byte ranges of text that are prose: the parts a
 // date rule should read. The ranges are sorted, non-overlapping, non-empty and
 // within [0, len(text)].
 //
@@ -26,11 +30,11 @@ import "strings"
 // Indented code blocks (four spaces) are deliberately NOT left out: memory
 // text is full of indented continuation lines under list items, and
 // excluding them would silently skip real prose.
-func ProseRanges(text string) [][2]int {
+func Ranges(text string) [][2]int {
 	return proseRangesTo(text, len(text))
 }
 
-// proseRangesTo is ProseRanges for a caller that reads no prose at or after
+// proseRangesTo is Ranges for a caller that reads no prose at or after
 // limit: it stops classifying there, so its last range may run on where
 // ProseRanges would end it. Up to limit the two agree.
 func proseRangesTo(text string, limit int) [][2]int {
@@ -200,7 +204,7 @@ func prFrontmatter(text string) (r [2]int, ok bool) {
 		return r, false
 	}
 	line := open + 1
-	for n := 2; n <= FrontmatterMaxLines && line < len(text); n++ {
+	for n := 2; n <= model.FrontmatterMaxLines && line < len(text); n++ {
 		end := prLineEnd(text, line)
 		if prHasAt(text, line, "---") && prBlankFrom(text, line+3) {
 			next := end

@@ -1,4 +1,4 @@
-package model
+package prose
 
 import (
 	"math/rand/v2"
@@ -60,7 +60,7 @@ func FuzzProseRanges(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		all := ProseRanges(text)
+		all := Ranges(text)
 		checkProseRanges(t, text, all)
 		// proseRangesTo must agree with ProseRanges before its limit.
 		for _, limit := range [...]int{0, len(text) / 3, len(text) / 2, len(text) - 1} {
@@ -131,7 +131,7 @@ func prCodeSpanEndRef(text string, from, n int) int {
 // found.
 func findUnwindowed(text string, anchor time.Time, rel bool) []DateSpan {
 	day := dtCivil(anchor)
-	ranges := ProseRanges(text)
+	ranges := Ranges(text)
 	s := enScanner{text: text, day: day}
 	s.tokenize(ranges)
 	c := cjkScanner{text: text, day: day}
