@@ -15,6 +15,7 @@ import (
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/corpus"
 	"github.com/memtui/memtui/memfs"
 )
@@ -70,7 +71,7 @@ func BenchmarkLint(b *testing.B) {
 	opts := memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
 		ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true}
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	consolidate.DefaultSecretScanner() // built once per process; not part of a run
+	secrets.Default() // built once per process; not part of a run
 	b.ReportAllocs()
 	var files int
 	for i := 0; i < b.N; i++ {
@@ -131,7 +132,7 @@ func BenchmarkDream(b *testing.B) {
 			opts := memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
 				ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true}
 			now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-			consolidate.DefaultSecretScanner()
+			secrets.Default()
 			b.ReportAllocs()
 			var props int
 			for b.Loop() {

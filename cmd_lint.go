@@ -13,6 +13,7 @@ import (
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/model"
 )
@@ -73,7 +74,7 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	scan, copts := s.Scan, s.CheckOpts
 	copts.DropContent = true
 	if lf.deepSecrets {
-		sc, err := consolidate.NewSecretScanner(true)
+		sc, err := secrets.New(true)
 		if err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -425,7 +425,7 @@ func TestHostileTree(t *testing.T) {
 			had := map[string]bool{}
 			for _, l := range strings.Split(readAll(filepath.Join(p.MemoryDir, "MEMORY.md")), "\n") {
 				had[l] = true
-				redacted, _ := consolidate.DefaultSecretScanner().Redact(l)
+				redacted, _ := secrets.Default().Redact(l)
 				had[redacted] = true
 				if p.Kind == model.KindArchive {
 					had[link.ReplaceAllString(l, "]()")] = true

@@ -3,6 +3,7 @@ package consolidate
 import (
 	"strings"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
@@ -30,7 +31,7 @@ func WriterLabel(w model.MemWrite, log *model.TranscriptLog) string {
 		s += ", " + how
 	}
 	// The title and the branch come from transcripts.
-	return DefaultSecretScanner().MaskSecrets(s)
+	return secrets.Default().MaskSecrets(s)
 }
 
 // writeHow names the tool behind a write; a fork's and memtui's names

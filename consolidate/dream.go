@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 )
@@ -207,7 +208,7 @@ func (s *dreamState) keepsItems(p model.Proposal) bool {
 // secretsOutsideItems is sc.Scan(text) without the secrets that lie in a
 // claudeCodeItem block: memtui keeps that block byte for byte, so a
 // secret there is reported but never redacted by a rewrite.
-func secretsOutsideItems(sc *SecretScanner, text string) []Secret {
+func secretsOutsideItems(sc *secrets.Scanner, text string) []secrets.Secret {
 	secs := sc.Scan(text)
 	items := model.ItemSpans([]byte(text))
 	if len(items) == 0 || len(secs) == 0 {
@@ -224,13 +225,13 @@ func secretsOutsideItems(sc *SecretScanner, text string) []Secret {
 
 // redactOutsideItems replaces with [REDACTED] every secret of text that
 // lies outside its claudeCodeItem blocks.
-func redactOutsideItems(secs []Secret, text string) (string, int) {
+func redactOutsideItems(secs []secrets.Secret, text string) (string, int) {
 	if len(secs) == 0 {
 		return text, 0
 	}
 	edits := make([]edit, len(secs))
 	for i, sec := range secs {
-		edits[i] = edit{sec.Start, sec.End, sec.redaction()}
+		edits[i] = edit{sec.Start, sec.End, sec.Redaction()}
 	}
 	return string(applyEdits([]byte(text), edits)), len(secs)
 }
@@ -239,9 +240,9 @@ func redactOutsideItems(secs []Secret, text string) (string, int) {
 // to a file: a markdown link's ](dest) or a wikilink's [[name]], on the
 // secret's line. A link to a URL ("](https://user:pass@host)") is not one:
 // redacting a password there breaks nothing that worked.
-func secretInFileLink(text string, secs []Secret) bool {
+func secretInFileLink(text string, secs []secrets.Secret) bool {
 	for _, sec := range secs {
-		before := text[secLineStart(text, sec.Start):sec.Start]
+		before := text[strings.LastIndexByte(text[:sec.Start], '\n')+1 : sec.Start]
 		if i := strings.LastIndex(before, "]("); i >= 0 && !strings.ContainsAny(before[i:], ")") && !strings.Contains(before[i:], "://") {
 			return true
 		}

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
@@ -72,7 +73,7 @@ func NewProposerInput(p *model.Project, d *model.MemoryDir, opts DreamOptions) P
 	opts.Options = opts.Options.withDefaults()
 	redact := func(s string) string {
 		s, _ = opts.Secrets.Redact(s)
-		if def := DefaultSecretScanner(); opts.Secrets != def {
+		if def := secrets.Default(); opts.Secrets != def {
 			s, _ = def.Redact(s)
 		}
 		return s
@@ -253,7 +254,7 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 	}
 	// No secret goes back to disk through memtui, whoever proposed it.
 	for i, c := range prop.Changes {
-		prop.Changes[i].After, _ = DefaultSecretScanner().Redact(c.After)
+		prop.Changes[i].After, _ = secrets.Default().Redact(c.After)
 	}
 	for _, r := range prop.Reads {
 		f := files[r.Path]

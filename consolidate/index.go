@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
@@ -165,7 +166,7 @@ func (c *indexChecker) tooLarge() {
 func toldAgent(ld *model.Load) string {
 	var spans []model.Span
 	if ld.Detail != "" && strings.HasSuffix(ld.Detail, "\")") {
-		for _, s := range DefaultSecretScanner().Scan(ld.Trimmed) {
+		for _, s := range secrets.Default().Scan(ld.Trimmed) {
 			spans = append(spans, model.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
 		}
 	}
@@ -1053,7 +1054,7 @@ func ixThousands(n int) string {
 // message. Secrets are masked before the cut: a cut token no longer looks
 // like one, so the printers' masking could not find what was left of it.
 func ixClip(s string, n int) string {
-	s = DefaultSecretScanner().MaskSecrets(s)
+	s = secrets.Default().MaskSecrets(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

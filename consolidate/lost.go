@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
@@ -1238,7 +1239,7 @@ func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + "
 // shorten cuts s to about n characters, at a rune boundary, with "…", for
 // a message. Secrets are masked before the cut (see ixClip).
 func shorten(s string, n int) string {
-	s = DefaultSecretScanner().MaskSecrets(s)
+	s = secrets.Default().MaskSecrets(s)
 	r := []rune(s)
 	if len(r) <= n {
 		return s

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
@@ -52,7 +53,7 @@ func lostPlace(d *model.MemoryDir, content string, l Lost) (int, string) {
 // transcripts (the text, session titles, the branch), so its secrets are
 // masked: those of the lost text before it is cut to 80 characters (a cut
 // token would no longer be recognised), the others at the end.
-func lostMessage(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
+func lostMessage(sc *secrets.Scanner, log *model.TranscriptLog, l Lost) string {
 	var b strings.Builder
 	if l.Definite {
 		b.WriteString("lost: ")
@@ -80,7 +81,7 @@ func lostMessage(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 // maskedLine is line i of lines, trimmed, with its secrets masked as they
 // are in all of lines together: a line of a private key is masked as the
 // key's. (Masks keep the line count.)
-func maskedLine(sc *SecretScanner, lines []string, i int) string {
+func maskedLine(sc *secrets.Scanner, lines []string, i int) string {
 	m := strings.Split(sc.MaskSecrets(strings.Join(lines, "\n")), "\n")
 	if len(m) != len(lines) {
 		return strings.TrimSpace(sc.MaskSecrets(lines[i]))

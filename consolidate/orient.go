@@ -14,6 +14,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 )
@@ -42,7 +43,7 @@ type Options struct {
 	// Paths answers dangling-path questions; nil disables that check.
 	Paths PathProbe
 	// Secrets scans for credentials; nil means the default scanner.
-	Secrets *SecretScanner
+	Secrets *secrets.Scanner
 	// Ignore silences rules per project (from the config file).
 	Ignore []IgnoreRule
 	// StaleAfter is the age after which a memory is reported stale.
@@ -216,7 +217,7 @@ func (o Options) withDefaults() Options {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
 	if o.Secrets == nil {
-		o.Secrets = DefaultSecretScanner()
+		o.Secrets = secrets.Default()
 	}
 	return o
 }

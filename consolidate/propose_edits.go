@@ -89,7 +89,7 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 		var kinds []string
 		seen := map[string]bool{}
 		for i, sec := range secrets {
-			edits[i] = edit{sec.Start, sec.End, sec.redaction()}
+			edits[i] = edit{sec.Start, sec.End, sec.Redaction()}
 			if l := secretLabel(sec.Description); !seen[l] {
 				seen[l] = true
 				kinds = append(kinds, l)

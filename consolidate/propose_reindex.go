@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
@@ -1524,7 +1525,7 @@ func rxOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // token no longer looks like one, and the redaction every proposal's
 // content gets could not find what was left of it.
 func rxClip(s string, n int) string {
-	s, _ = DefaultSecretScanner().Redact(s)
+	s, _ = secrets.Default().Redact(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
@@ -105,7 +106,7 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 }
 
 // restoreReason tells one Lost's story for a rationale.
-func restoreReason(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
+func restoreReason(sc *secrets.Scanner, log *model.TranscriptLog, l Lost) string {
 	w := &l.Writer
 	s := capitalize(writerName(log, w))
 	if w.Session != "" && w.Kind != model.WriteMemtui {
@@ -123,7 +124,7 @@ func restoreReason(sc *SecretScanner, log *model.TranscriptLog, l Lost) string {
 	return s
 }
 
-func describeLines(sc *SecretScanner, lines []string) string {
+func describeLines(sc *secrets.Scanner, lines []string) string {
 	q := fmt.Sprintf("\"%s\"", shorten(maskedLine(sc, lines, 0), 80))
 	if len(lines) > 1 {
 		q += fmt.Sprintf(" and %d more %s", len(lines)-1, model.Plural(len(lines)-1, "line", "lines"))

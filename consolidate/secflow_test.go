@@ -1,38 +1,40 @@
 package consolidate
 
 import (
+	"github.com/memtui/memtui/internal/testgen"
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
-// secShown reports which of the secrets (or 8 bytes of a key's material)
+// secShown reports which of the tokens (or 8 bytes of a key's material)
 // text shows.
-func secShown(text string, secrets []string, material []string) string {
-	for _, s := range secrets {
+func secShown(text string, toks []string, material []string) string {
+	for _, s := range toks {
 		if strings.Contains(text, s) || len(s) > 12 && strings.Contains(text, s[4:12]) {
 			return s
 		}
 	}
-	return secLeaks(text, material)
+	return testgen.Leaks(text, material)
 }
 
 // proposalShows checks every text of every proposal: title, rationale and
 // what each change writes.
-func proposalShows(t *testing.T, ps []model.Proposal, secrets []string, material []string) {
+func proposalShows(t *testing.T, ps []model.Proposal, toks []string, material []string) {
 	t.Helper()
 	for _, p := range ps {
 		for what, text := range map[string]string{"title": p.Title, "rationale": p.Rationale} {
-			if s := secShown(text, secrets, material); s != "" {
+			if s := secShown(text, toks, material); s != "" {
 				t.Errorf("%s %s shows %q: %s", p.ID, what, s, text)
 			}
 		}
 		for _, c := range p.Changes {
-			if s := secShown(c.After, secrets, material); s != "" {
+			if s := secShown(c.After, toks, material); s != "" {
 				t.Errorf("%s writes %q into %s:\n%s", p.ID, s, c.Path, c.After)
 			}
-			if strings.Contains(c.After, Redacted+".md") || strings.Contains(c.After, "("+Redacted) {
+			if strings.Contains(c.After, secrets.Redacted+".md") || strings.Contains(c.After, "("+secrets.Redacted) {
 				t.Errorf("%s writes a link to a redacted name into %s:\n%s", p.ID, c.Path, c.After)
 			}
 		}
@@ -42,7 +44,7 @@ func proposalShows(t *testing.T, ps []model.Proposal, secrets []string, material
 // A secret in a file's name is a finding on that file, and no proposal
 // links to the file: neither with the secret nor as "[REDACTED].md".
 func TestSecretInFileName(t *testing.T) {
-	tok := "ghp_" + newSecFakeGen(41).s(secAlnum, 36)
+	tok := "ghp_" + testgen.New(41).S(testgen.Alnum, 36)
 	name := "reference_" + tok + ".md"
 	files := map[string]string{
 		name:               topic("ci-token", "Where the CI token lives", "reference", "The CI bot uses the token this file is named after.\n"),
@@ -111,11 +113,11 @@ func TestSecretInFileName(t *testing.T) {
 // its branch) reaches the lost-update finding and the restore proposal
 // masked, and the restored file redacted.
 func TestLostUpdateSecretsMasked(t *testing.T) {
-	g := newSecFakeGen(42)
-	tok, brTok, titleTok := "ghp_"+g.s(secAlnum, 36), "ghp_"+g.s(secAlnum, 36), "glpat-"+g.s(secAlnum, 20)
-	key := secTestKeys(g)[3]
+	g := testgen.New(42)
+	tok, brTok, titleTok := "ghp_"+g.S(testgen.Alnum, 36), "ghp_"+g.S(testgen.Alnum, 36), "glpat-"+g.S(testgen.Alnum, 20)
+	key := testgen.Keys(g)[3]
 	c0 := topic("deploy-notes", "How the deploy works", "project", "Deploy with make ship.\n")
-	added := "Deploy token: " + tok + "\n" + key.text + "\n"
+	added := "Deploy token: " + tok + "\n" + key.Text + "\n"
 	cB := c0 + "Freeze on Fridays.\n"
 	log := newLogOf().
 		session(raceA, "Set up "+titleTok, "feat/"+brTok, at(0)).
@@ -126,14 +128,14 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 		write(raceB, at(20), "project_deploy.md", c0, cB).
 		build()
 	d := lostMemDir(map[string]string{"project_deploy.md": cB})
-	secrets := []string{tok, brTok, titleTok}
+	toks := []string{tok, brTok, titleTok}
 
 	fs := lostFindings(t, lostProject(log), d, Options{})
 	if len(fs) == 0 {
 		t.Fatal("want a lost-update finding")
 	}
 	for _, f := range fs {
-		if s := secShown(f.Message+"\n"+f.Suggestion, secrets, key.material); s != "" {
+		if s := secShown(f.Message+"\n"+f.Suggestion, toks, key.Material); s != "" {
 			t.Errorf("the finding shows %q: %s / %s", s, f.Message, f.Suggestion)
 		}
 		if !strings.Contains(f.Message, "ghp_…(40 chars)") {
@@ -141,18 +143,18 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 		}
 	}
 	ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}})
-	proposalShows(t, ps, secrets, key.material)
+	proposalShows(t, ps, toks, key.Material)
 	restored := false
 	for _, p := range ps {
 		if p.Kind == model.KindRestoreLost {
-			restored = strings.Contains(p.Changes[0].After, "Deploy token: "+Redacted) && strings.Contains(p.Rationale, "on branch feat/")
+			restored = strings.Contains(p.Changes[0].After, "Deploy token: "+secrets.Redacted) && strings.Contains(p.Rationale, "on branch feat/")
 		}
 	}
 	if !restored {
 		t.Errorf("want a restore-lost proposal putting the text back redacted: %+v", ps)
 	}
 	for _, w := range log.Writes {
-		if l := WriterLabel(w, log); secShown(l, secrets, nil) != "" {
+		if l := WriterLabel(w, log); secShown(l, toks, nil) != "" {
 			t.Errorf("WriterLabel shows a secret: %s", l)
 		}
 	}
@@ -162,22 +164,39 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 // file keeps its line count, no line of the key survives, and the result
 // holds no secret.
 func TestRedactSecretPrivateKeyLineByLine(t *testing.T) {
-	for _, k := range secTestKeys(newSecFakeGen(43)) {
-		content := topic("deploy-key", "The staging deploy key", "reference", "The key:\n"+k.text+"\nRotate it monthly.\n")
+	for _, k := range testgen.Keys(testgen.New(43)) {
+		content := topic("deploy-key", "The staging deploy key", "reference", "The key:\n"+k.Text+"\nRotate it monthly.\n")
 		d := dreamDir(map[string]string{"reference_key.md": content}, testNow.AddDate(0, 0, -2))
 		ps := propose(t, d, model.KindRedactSecret)
 		if len(ps) != 1 || len(ps[0].Changes) != 1 {
-			t.Fatalf("%s: want one redaction, got %+v", k.name, ps)
+			t.Fatalf("%s: want one redaction, got %+v", k.Name, ps)
 		}
 		after := ps[0].Changes[0].After
-		if leak := secLeaks(after, k.material); leak != "" {
-			t.Errorf("%s: the redaction keeps %q:\n%s", k.name, leak, after)
+		if leak := testgen.Leaks(after, k.Material); leak != "" {
+			t.Errorf("%s: the redaction keeps %q:\n%s", k.Name, leak, after)
 		}
 		if strings.Count(after, "\n") != strings.Count(content, "\n") || !strings.Contains(after, "The key:\n[REDACTED]\n[REDACTED]\n") || !strings.HasSuffix(after, "[REDACTED]\nRotate it monthly.\n") {
-			t.Errorf("%s: want every line of the key [REDACTED], the rest as it was:\n%s", k.name, after)
+			t.Errorf("%s: want every line of the key [REDACTED], the rest as it was:\n%s", k.Name, after)
 		}
-		if got := DefaultSecretScanner().Scan(after); len(got) != 0 {
-			t.Errorf("%s: the redacted file still holds %+v", k.name, got)
+		if got := secrets.Default().Scan(after); len(got) != 0 {
+			t.Errorf("%s: the redacted file still holds %+v", k.Name, got)
 		}
+	}
+}
+
+// TestAWSSecretKeyIsALintError: the generic rule would find an AWS secret
+// access key only under --deep-secrets; its own rule makes it a secret
+// finding, an error, in lint by default, masked.
+func TestAWSSecretKeyIsALintError(t *testing.T) {
+	key := testgen.New(25).S(testgen.B64, 40) // the key the scanner's own test finds
+	d := dreamDir(map[string]string{"reference_aws.md": topic("aws", "The deploy user's AWS credentials", "reference", "aws_secret_access_key = "+key+"\n")}, testNow)
+	var found []model.Finding
+	for _, f := range OrientDir(dreamProject, d, Options{Now: testNow}) {
+		if f.Rule == RuleSecret {
+			found = append(found, f)
+		}
+	}
+	if len(found) != 1 || found[0].Severity != model.Error || found[0].File != "reference_aws.md" || strings.Contains(found[0].Message, key[4:]) {
+		t.Errorf("want one secret error on reference_aws.md, masked; got %+v", found)
 	}
 }

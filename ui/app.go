@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
@@ -186,7 +187,7 @@ func New(cfg Config) *Model {
 		cfg.Orient.Now = time.Now()
 	}
 	if cfg.Orient.Secrets == nil {
-		cfg.Orient.Secrets = consolidate.DefaultSecretScanner()
+		cfg.Orient.Secrets = secrets.Default()
 	}
 	if cfg.WatchLimit <= 0 {
 		cfg.WatchLimit = 2000

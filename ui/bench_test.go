@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/corpus"
 	"github.com/memtui/memtui/memfs"
 )
@@ -126,7 +127,7 @@ func BenchmarkPreview2KB(b *testing.B) {
 			for _, f := range dd.d.Files {
 				if f.Size >= 1800 && f.Size <= 2300 && !found {
 					in = renderInput{key: renderKey{width: 80, theme: "dark"}, content: f.Content, doc: dd.docs[f.Path],
-						anchor: f.ModTime, theme: d.m.c.st.Theme, scanner: consolidate.DefaultSecretScanner(), st: d.m.c.st}
+						anchor: f.ModTime, theme: d.m.c.st.Theme, scanner: secrets.Default(), st: d.m.c.st}
 					found = true
 				}
 			}

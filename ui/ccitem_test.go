@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
 )
@@ -53,7 +54,7 @@ func TestPreviewFoldsClaudeCodeItem(t *testing.T) {
 	th := themes.For(true, true)
 	c := []byte(itemMemory)
 	src := ansi.Strip(renderSource(renderInput{key: renderKey{width: 100, source: true, theme: th.Name}, content: c, doc: model.ParseDoc(c),
-		theme: th, scanner: consolidate.DefaultSecretScanner(), st: themes.NewStyles(th)}))
+		theme: th, scanner: secrets.Default(), st: themes.NewStyles(th)}))
 	for _, want := range []string{"claudeCodeItem:", "state: acked", "line_hash: 0123456789abcdef"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the source view lacks %q:\n%s", want, src)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
@@ -30,7 +31,7 @@ type chgItem struct {
 // one file seen, M the whole project reviewed.
 type changesView struct {
 	listDiff
-	sc    *consolidate.SecretScanner
+	sc    *secrets.Scanner
 	items []*chgItem
 	// nproj counts the projects with changes; first counts directories
 	// seen for the first time (their baseline is being recorded).
@@ -47,7 +48,7 @@ type chgCache struct {
 	items []*chgItem
 }
 
-func newChangesView(c *shared, sc *consolidate.SecretScanner) *changesView {
+func newChangesView(c *shared, sc *secrets.Scanner) *changesView {
 	v := &changesView{listDiff: newListDiff(c), sc: sc}
 	v.diff.empty = "Select a change to see its diff."
 	return v

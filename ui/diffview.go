@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
@@ -63,7 +64,7 @@ const wordDiffMax = 2000
 // diffChange diffs one change against the file as the proposal read it.
 // Secrets never reach the screen: the texts are masked before the diff
 // (so a multi-line secret is caught) and every shown line again after.
-func diffChange(c model.Change, before string, sc *consolidate.SecretScanner) fileDiff {
+func diffChange(c model.Change, before string, sc *secrets.Scanner) fileDiff {
 	if c.Op == model.OpMove {
 		return fileDiff{path: c.Path, from: c.From, op: c.Op, blocks: 1} // a rename: no text changes
 	}

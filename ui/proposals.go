@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
@@ -177,7 +178,7 @@ func (m *Model) computeProposals() tea.Cmd {
 func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 	sc := opts.Secrets
 	if sc == nil {
-		sc = consolidate.DefaultSecretScanner()
+		sc = secrets.Default()
 	}
 	d := j.dd.d
 	label := ""
@@ -266,7 +267,7 @@ type proposalsView struct {
 	nproj int
 	// dec is the decisions, by proposal ID; sc masks edited results.
 	dec map[string]*decision
-	sc  *consolidate.SecretScanner
+	sc  *secrets.Scanner
 	// progress is a write in progress; lastWrite the last one's counts.
 	progress, lastWrite string
 	groups              []propGroup
@@ -275,7 +276,7 @@ type proposalsView struct {
 	loading             bool
 }
 
-func newProposalsView(c *shared, sc *consolidate.SecretScanner) *proposalsView {
+func newProposalsView(c *shared, sc *secrets.Scanner) *proposalsView {
 	v := &proposalsView{listDiff: newListDiff(c), sc: sc, dec: map[string]*decision{}}
 	if !c.readonly {
 		v.diff.decOf = v.decisionOf

@@ -15,7 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -86,7 +86,7 @@ const (
 
 // findMarks locates the relative dates, year-less dates and secrets in
 // text. Secrets win over dates where they overlap; every secret is masked.
-func findMarks(text string, anchor time.Time, sc *consolidate.SecretScanner) []mark {
+func findMarks(text string, anchor time.Time, sc *secrets.Scanner) []mark {
 	var ms []mark
 	for _, s := range sc.Scan(text) {
 		ms = append(ms, mark{start: s.Start, end: s.End, secret: true, show: s.Masked})
@@ -299,7 +299,7 @@ type renderInput struct {
 	doc     model.Doc
 	anchor  time.Time
 	theme   themes.Theme
-	scanner *consolidate.SecretScanner
+	scanner *secrets.Scanner
 	// lines are the 1-based file lines to flag in source mode.
 	lines map[int]model.Severity
 	st    themes.Styles

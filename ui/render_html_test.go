@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
@@ -23,7 +23,7 @@ func renderIn(t *testing.T, content string, th themes.Theme) string {
 	t.Helper()
 	c := []byte(content)
 	out, err := render(renderInput{key: renderKey{width: 80, theme: th.Name}, content: c, doc: model.ParseDoc(c),
-		theme: th, scanner: consolidate.DefaultSecretScanner(), st: themes.NewStyles(th)})
+		theme: th, scanner: secrets.Default(), st: themes.NewStyles(th)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
 
@@ -69,12 +69,12 @@ func ShowLine(s string) string { return Line(Mask(nil, s)) }
 // Mask replaces every secret sc finds in the whole of s by its mask (nil
 // sc: the default scanner). It is always given a whole text, never a line
 // of one: a secret spanning lines is found only whole.
-func Mask(sc *consolidate.SecretScanner, s string) string {
+func Mask(sc *secrets.Scanner, s string) string {
 	if s == "" {
 		return s
 	}
 	if sc == nil {
-		sc = consolidate.DefaultSecretScanner()
+		sc = secrets.Default()
 	}
 	return sc.MaskSecrets(s)
 }
@@ -87,7 +87,7 @@ func Mask(sc *consolidate.SecretScanner, s string) string {
 // it). The result is still raw text: show it through Line, Block or JSON.
 func LoadText(l *model.Load) (text, warning string) {
 	var spans []model.Span
-	for _, s := range consolidate.DefaultSecretScanner().Scan(l.Trimmed) {
+	for _, s := range secrets.Default().Scan(l.Trimmed) {
 		spans = append(spans, model.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
 	}
 	text, warning = l.MaskedText(spans)

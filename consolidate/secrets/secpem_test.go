@@ -1,78 +1,11 @@
-package consolidate
+package secrets
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
 	"strings"
 	"testing"
-
-	"github.com/memtui/memtui/model"
 )
-
-// secTestKey is a fake PEM private key: its text and the lines of its body
-// that are key material (what must never be printed).
-type secTestKey struct {
-	name     string
-	text     string
-	material []string
-}
-
-// secTestKeys builds fake keys of several types in the shapes the PEM
-// (RFC 7468), OpenSSH, encrypted-PKCS#1 (RFC 1421 headers) and OpenPGP
-// armor formats give them: 64- or 70-byte lines, a short padded last line.
-func secTestKeys(g *secFakeGen) []secTestKey {
-	body := func(width, lines int, last string) []string {
-		var out []string
-		for range lines {
-			out = append(out, g.s(secB64, width))
-		}
-		return append(out, last)
-	}
-	mk := func(name, label string, headers []string, material []string) secTestKey {
-		var sb strings.Builder
-		sb.WriteString("-----BEGIN " + label + "-----\n")
-		for _, h := range headers {
-			sb.WriteString(h + "\n")
-		}
-		for _, l := range material {
-			sb.WriteString(l + "\n")
-		}
-		end := strings.TrimSuffix(label, " BLOCK")
-		if strings.HasSuffix(label, "BLOCK") {
-			end = label
-		}
-		sb.WriteString("-----END " + end + "-----")
-		return secTestKey{name, sb.String(), material}
-	}
-	pgpBody := body(64, 5, g.s(secB64, 30)+"=")
-	pgpBody = append(pgpBody, "="+g.s(secB64, 4))
-	return []secTestKey{
-		mk("rsa", "RSA PRIVATE KEY", nil, body(64, 8, g.s(secB64, 22)+"==")),
-		mk("pkcs8", "PRIVATE KEY", nil, append([]string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC" + g.s(secB64, 13)}, body(64, 6, g.s(secB64, 39)+"=")...)),
-		mk("ec", "EC PRIVATE KEY", nil, body(64, 2, g.s(secB64, 32))),
-		mk("openssh", "OPENSSH PRIVATE KEY", nil, body(70, 6, g.s(secB64, 27)+"=")),
-		mk("encrypted", "ENCRYPTED PRIVATE KEY", nil, body(64, 4, g.s(secB64, 14)+"==")),
-		mk("rsa-proc-type", "RSA PRIVATE KEY", []string{"Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,3F17F5316E2BAC89" + strings.ToUpper(g.s(secHexLow, 16)), ""}, body(64, 5, g.s(secB64, 42)+"==")),
-		mk("pgp", "PGP PRIVATE KEY BLOCK", []string{"Version: GnuPG v2", ""}, pgpBody),
-		mk("dsa", "DSA PRIVATE KEY", nil, body(64, 3, g.s(secB64, 10)+"==")),
-	}
-}
-
-// secLeaks reports a piece of key material (8 bytes or more of any of its
-// lines) that out shows.
-func secLeaks(out string, material []string) string {
-	for _, l := range material {
-		core := strings.TrimLeft(l, "=")
-		for i := 0; i+8 <= len(core); i++ {
-			if strings.Contains(out, core[i:i+8]) {
-				return core[i : i+8]
-			}
-		}
-		if len(core) < 8 && strings.Contains(out, l) {
-			return l
-		}
-	}
-	return ""
-}
 
 // secLayouts are the places a key turns up in: alone, in prose, in a YAML
 // block scalar, in a markdown fence, cut short (no END line), and as the
@@ -106,20 +39,20 @@ var secLayouts = []struct {
 // TestSecretPrivateKeyEveryLine masks and redacts private keys of several
 // types on every line, in every layout, keeping the line count.
 func TestSecretPrivateKeyEveryLine(t *testing.T) {
-	sc := DefaultSecretScanner()
-	for _, k := range secTestKeys(newSecFakeGen(21)) {
+	sc := Default()
+	for _, k := range testgen.Keys(testgen.New(21)) {
 		for _, lay := range secLayouts {
-			text := lay.make(k.text)
-			what := k.name + "/" + lay.name
+			text := lay.make(k.Text)
+			what := k.Name + "/" + lay.name
 			masked := sc.MaskSecrets(text)
-			if leak := secLeaks(masked, k.material); leak != "" {
+			if leak := testgen.Leaks(masked, k.Material); leak != "" {
 				t.Errorf("%s: MaskSecrets shows %q:\n%s", what, leak, masked)
 			}
 			if strings.Count(masked, "\n") != strings.Count(text, "\n") {
 				t.Errorf("%s: MaskSecrets changed the line count:\n%s", what, masked)
 			}
 			red, n := sc.Redact(text)
-			if leak := secLeaks(red, k.material); leak != "" || n == 0 {
+			if leak := testgen.Leaks(red, k.Material); leak != "" || n == 0 {
 				t.Errorf("%s: Redact shows %q (%d redactions):\n%s", what, leak, n, red)
 			}
 			if strings.Count(red, "\n") != strings.Count(text, "\n") {
@@ -139,7 +72,7 @@ func TestSecretPrivateKeyEveryLine(t *testing.T) {
 					keys = append(keys, s)
 				}
 			}
-			if len(keys) != 1 || strings.Contains(keys[0].Short, "\n") || secLeaks(keys[0].Short, k.material) != "" {
+			if len(keys) != 1 || strings.Contains(keys[0].Short, "\n") || testgen.Leaks(keys[0].Short, k.Material) != "" {
 				t.Errorf("%s: want one private-key finding with a one-line Short, got %+v", what, keys)
 			} else if lay.name != "diff" && !strings.HasPrefix(text[keys[0].Start:], "-----BEGIN") {
 				t.Errorf("%s: the finding starts at %q", what, text[keys[0].Start:min(len(text), keys[0].Start+20)])
@@ -151,17 +84,17 @@ func TestSecretPrivateKeyEveryLine(t *testing.T) {
 // TestSecretPrivateKeyBeginAndEndStay keeps the key's BEGIN and END lines
 // on screen: they name the key type and hold nothing secret.
 func TestSecretPrivateKeyBeginAndEndStay(t *testing.T) {
-	k := secTestKeys(newSecFakeGen(22))[0]
-	lines := strings.Split(k.text, "\n")
+	k := testgen.Keys(testgen.New(22))[0]
+	lines := strings.Split(k.Text, "\n")
 	want := lines[0] + "\n" + strings.Repeat("[masked]\n", len(lines)-2) + lines[len(lines)-1]
-	if got := DefaultSecretScanner().MaskSecrets(k.text); got != want {
+	if got := Default().MaskSecrets(k.Text); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if got, _ := DefaultSecretScanner().Redact(k.text); got != strings.TrimSuffix(strings.Repeat("[REDACTED]\n", len(lines)), "\n") {
+	if got, _ := Default().Redact(k.Text); got != strings.TrimSuffix(strings.Repeat("[REDACTED]\n", len(lines)), "\n") {
 		t.Errorf("redacted:\n%s", got)
 	}
 	// In a message the key is one line: its BEGIN line and its size.
-	if got := DefaultSecretScanner().Scan(k.text); len(got) != 1 || got[0].Short != fmt.Sprintf("-----BEGIN RSA PRIVATE KEY-----…(%d lines)", len(lines)) {
+	if got := Default().Scan(k.Text); len(got) != 1 || got[0].Short != fmt.Sprintf("-----BEGIN RSA PRIVATE KEY-----…(%d lines)", len(lines)) {
 		t.Errorf("Short: %+v", got)
 	}
 }
@@ -169,10 +102,10 @@ func TestSecretPrivateKeyBeginAndEndStay(t *testing.T) {
 // TestSecretKeyLinesAlone masks any one line of a key seen without the rest
 // (what a diff printed line by line, or a hunk inside the key, shows).
 func TestSecretKeyLinesAlone(t *testing.T) {
-	sc := DefaultSecretScanner()
-	for _, k := range secTestKeys(newSecFakeGen(23)) {
-		lines := strings.Split(k.text, "\n")
-		for i, l := range k.material {
+	sc := Default()
+	for _, k := range testgen.Keys(testgen.New(23)) {
+		lines := strings.Split(k.Text, "\n")
+		for i, l := range k.Material {
 			full := len(strings.TrimRight(l, "=")) >= secKeyMin
 			for _, pre := range []string{"", "-", "+", " ", "    ", `"`} {
 				in := pre + l
@@ -180,16 +113,16 @@ func TestSecretKeyLinesAlone(t *testing.T) {
 					in += `\n",`
 				}
 				out := sc.MaskSecrets(in)
-				if full && secLeaks(out, []string{l}) != "" {
-					t.Errorf("%s line %d alone as %q: shown: %s", k.name, i, in, out)
+				if full && testgen.Leaks(out, []string{l}) != "" {
+					t.Errorf("%s line %d alone as %q: shown: %s", k.Name, i, in, out)
 				}
 			}
 		}
 		// The last body line, however short, with the END line after it.
-		last := k.material[len(k.material)-1]
+		last := k.Material[len(k.Material)-1]
 		tail := "-" + last + "\n-" + lines[len(lines)-1] + "\n"
 		if out := sc.MaskSecrets(tail); strings.Contains(out, last) {
-			t.Errorf("%s: the last line before END is shown: %s", k.name, out)
+			t.Errorf("%s: the last line before END is shown: %s", k.Name, out)
 		}
 	}
 	// The line from the issue: the DER header of a PKCS#8 RSA key.
@@ -206,9 +139,9 @@ func TestSecretKeyLinesAlone(t *testing.T) {
 // tokens memories hold that are not keys.
 func TestSecretKeyLineQuietOnProse(t *testing.T) {
 	cert := "-----BEGIN CERTIFICATE-----\n"
-	g := newSecFakeGen(24)
+	g := testgen.New(24)
 	for range 5 {
-		cert += g.s(secB64, 64) + "\n"
+		cert += g.S(testgen.B64, 64) + "\n"
 	}
 	cert += "-----END CERTIFICATE-----\n"
 	quiet := []string{
@@ -239,7 +172,7 @@ func TestSecretKeyLineQuietOnProse(t *testing.T) {
 		"Keys start with -----BEGIN OPENSSH PRIVATE KEY----- and end with -----END OPENSSH PRIVATE KEY-----.\n",
 	}
 	for _, q := range quiet {
-		if got := DefaultSecretScanner().Scan(q); len(got) != 0 {
+		if got := Default().Scan(q); len(got) != 0 {
 			t.Errorf("%.50q: want nothing, got %+v", q, got)
 		}
 	}
@@ -248,9 +181,9 @@ func TestSecretKeyLineQuietOnProse(t *testing.T) {
 // TestSecretAWSSecretKey finds an AWS secret access key by its name, by
 // default, and only where the value is unmistakable.
 func TestSecretAWSSecretKey(t *testing.T) {
-	g := newSecFakeGen(25)
-	key := g.s(secB64, 40)
-	sc := DefaultSecretScanner()
+	g := testgen.New(25)
+	key := g.S(testgen.B64, 40)
+	sc := Default()
 	fire := []string{
 		"aws_secret_access_key = %s",
 		"aws_secret_access_key=%s\n",
@@ -290,17 +223,5 @@ func TestSecretAWSSecretKey(t *testing.T) {
 		if got := sc.Scan(q); len(got) != 0 {
 			t.Errorf("%q: want nothing, got %+v", q, got)
 		}
-	}
-	// The generic rule would find it only under --deep-secrets; by default
-	// it is a secret finding, an error, in lint.
-	d := dreamDir(map[string]string{"reference_aws.md": topic("aws", "The deploy user's AWS credentials", "reference", "aws_secret_access_key = "+key+"\n")}, testNow)
-	var found []model.Finding
-	for _, f := range OrientDir(dreamProject, d, Options{Now: testNow}) {
-		if f.Rule == RuleSecret {
-			found = append(found, f)
-		}
-	}
-	if len(found) != 1 || found[0].Severity != model.Error || found[0].File != "reference_aws.md" || strings.Contains(found[0].Message, key[4:]) {
-		t.Errorf("want one secret error on reference_aws.md, masked; got %+v", found)
 	}
 }

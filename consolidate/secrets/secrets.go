@@ -1,4 +1,4 @@
-package consolidate
+package secrets
 
 // Secret detection for the `secret` check.
 //
@@ -318,9 +318,9 @@ type secAnchor struct {
 	rules []int32
 }
 
-// SecretScanner finds credentials in memory text. It is immutable after
+// Scanner finds credentials in memory text. It is immutable after
 // construction and safe for concurrent use.
-type SecretScanner struct {
+type Scanner struct {
 	rules   []secretRule
 	global  []*config.Allowlist
 	anchors []secAnchor
@@ -333,17 +333,17 @@ type SecretScanner struct {
 }
 
 var (
-	defaultScanner     *SecretScanner
+	defaultScanner     *Scanner
 	defaultScannerOnce sync.Once
 )
 
-// DefaultSecretScanner returns the shared scanner with the distinctive-prefix
+// Default returns the shared scanner with the distinctive-prefix
 // rules and the URL-credentials rule (no generic rule). It is built once; the
 // embedded gitleaks config is known good, so a failure is a programming error
 // (an upgrade of gitleaks that renamed a rule) and panics, caught by tests.
-func DefaultSecretScanner() *SecretScanner {
+func Default() *Scanner {
 	defaultScannerOnce.Do(func() {
-		s, err := NewSecretScanner(false)
+		s, err := New(false)
 		if err != nil {
 			panic("consolidate: " + err.Error())
 		}
@@ -352,15 +352,15 @@ func DefaultSecretScanner() *SecretScanner {
 	return defaultScanner
 }
 
-// NewSecretScanner builds a scanner from gitleaks' embedded default config:
+// New builds a scanner from gitleaks' embedded default config:
 // the 53 ScannerRuleIDs, memtui's own rules (URL credentials, AWS secret
 // keys, key material), and GenericRuleID when generic is true.
-func NewSecretScanner(generic bool) (*SecretScanner, error) {
+func New(generic bool) (*Scanner, error) {
 	lr, err := secLoadGitleaks()
 	if err != nil {
 		return nil, err
 	}
-	s := &SecretScanner{global: lr.global}
+	s := &Scanner{global: lr.global}
 	for _, id := range PrefixRuleIDs {
 		r := lr.rules[id]
 		if r.tail == nil {
@@ -551,7 +551,7 @@ type secHit struct {
 
 // Scan returns the secrets in text, ordered by offset. Texts without any
 // anchor cost one pass over their bytes and no allocation.
-func (s *SecretScanner) Scan(text string) []Secret {
+func (s *Scanner) Scan(text string) []Secret {
 	var buf [8]secHit
 	hits := s.prefilter(text, buf[:0])
 	var out []Secret
@@ -569,7 +569,7 @@ func (s *SecretScanner) Scan(text string) []Secret {
 // block holds a candidate. (About 2x faster than one bitset test per byte,
 // and 6-10x faster than lower-casing the text and running an Aho-Corasick
 // automaton over it as gitleaks does; see BenchmarkSecretPrefilter.)
-func (s *SecretScanner) prefilter(text string, hits []secHit) []secHit {
+func (s *Scanner) prefilter(text string, hits []secHit) []secHit {
 	t := &s.tab
 	i := 0
 	for ; i+16 < len(text); i += 16 {
@@ -602,7 +602,7 @@ func (s *SecretScanner) prefilter(text string, hits []secHit) []secHit {
 	return hits
 }
 
-func (s *SecretScanner) verify(text string, pos int, b uint8, hits []secHit) []secHit {
+func (s *Scanner) verify(text string, pos int, b uint8, hits []secHit) []secHit {
 	for _, ai := range s.buckets[b-1] {
 		a := &s.anchors[ai]
 		st := pos - a.off
@@ -645,7 +645,7 @@ func secEqualFoldLower(s, lit string) bool {
 // confirm runs the rules behind the anchor hits on windows around them. It
 // also returns the PEM blocks it saw, private or not, whose lines the
 // key-material rule leaves to them.
-func (s *SecretScanner) confirm(text string, hits []secHit) (out []Secret, blocks []secSpan) {
+func (s *Scanner) confirm(text string, hits []secHit) (out []Secret, blocks []secSpan) {
 	// Group by rule, in text order within a rule (the prefilter emits text
 	// order). Stable and allocation-free: usually a handful of hits.
 	slices.SortStableFunc(hits, func(a, b secHit) int { return int(a.rule) - int(b.rule) })
@@ -743,7 +743,7 @@ func secLineEnd(text string, i int) int {
 // does (detectRule): trim newlines off the match, take the secret group (or
 // the first non-empty group), then entropy, "gitleaks:allow", the global and
 // the rule's allowlists.
-func (s *SecretScanner) runRule(out []Secret, r *secretRule, text string, ws, we int, cut bool) []Secret {
+func (s *Scanner) runRule(out []Secret, r *secretRule, text string, ws, we int, cut bool) []Secret {
 	win := text[ws:we]
 	matches := r.re.FindAllStringSubmatchIndex(win, -1)
 	if n := len(matches); cut && n > 0 && matches[n-1][1] == len(win) {
@@ -1505,13 +1505,13 @@ const Redacted = model.Redacted
 // Redact returns text with every secret the scanner finds replaced by
 // Redacted, and how many there were. Proposals, the external proposer's
 // input and anything memtui writes go through it.
-func (s *SecretScanner) Redact(text string) (string, int) {
-	return s.replaceSecrets(text, Secret.redaction)
+func (s *Scanner) Redact(text string) (string, int) {
+	return s.replaceSecrets(text, Secret.Redaction)
 }
 
-// redaction is what replaces the secret in what memtui writes: Redacted,
+// Redaction is what replaces the secret in what memtui writes: Redacted,
 // once per line of a multi-line secret (so line numbers stay put).
-func (sec Secret) redaction() string {
+func (sec Secret) Redaction() string {
 	if sec.redacted != "" {
 		return sec.redacted
 	}
@@ -1520,12 +1520,12 @@ func (sec Secret) redaction() string {
 
 // MaskSecrets returns text with every secret replaced by its mask, for
 // display: a secret is never printed whole.
-func (s *SecretScanner) MaskSecrets(text string) string {
+func (s *Scanner) MaskSecrets(text string) string {
 	out, _ := s.replaceSecrets(text, func(sec Secret) string { return sec.Masked })
 	return out
 }
 
-func (s *SecretScanner) replaceSecrets(text string, with func(Secret) string) (string, int) {
+func (s *Scanner) replaceSecrets(text string, with func(Secret) string) (string, int) {
 	if text == "" {
 		return text, 0
 	}
@@ -1533,9 +1533,19 @@ func (s *SecretScanner) replaceSecrets(text string, with func(Secret) string) (s
 	if len(secrets) == 0 {
 		return text, 0
 	}
-	edits := make([]edit, len(secrets))
-	for i, sec := range secrets {
-		edits[i] = edit{sec.Start, sec.End, with(sec)}
+	// Scan reports secrets in order and without overlap; sorting keeps
+	// that true whatever a rule adds.
+	sort.SliceStable(secrets, func(i, j int) bool { return secrets[i].Start < secrets[j].Start })
+	var b strings.Builder
+	last := 0
+	for _, sec := range secrets {
+		if sec.Start < last {
+			continue // overlapping: the first one wins
+		}
+		b.WriteString(text[last:sec.Start])
+		b.WriteString(with(sec))
+		last = sec.End
 	}
-	return string(applyEdits([]byte(text), edits)), len(secrets)
+	b.WriteString(text[last:])
+	return b.String(), len(secrets)
 }

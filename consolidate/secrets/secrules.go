@@ -1,4 +1,4 @@
-package consolidate
+package secrets
 
 // The 17 rules Claude Code's secret scanner gained after 2.1.88
 // (claude-memory-format.md section 7.2; present in 2.1.261 and 2.1.332).

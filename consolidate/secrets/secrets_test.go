@@ -1,8 +1,8 @@
-package consolidate
+package secrets
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"github.com/memtui/memtui/internal/testgen"
 	"slices"
 	"strings"
 	"sync"
@@ -12,76 +12,54 @@ import (
 	"github.com/zricethezav/gitleaks/v8/detect"
 )
 
-const (
-	secAlnum  = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	secLower  = "abcdefghijklmnopqrstuvwxyz"
-	secHexLow = "0123456789abcdef"
-	secUpper2 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-	secB64    = secAlnum + "+/"
-)
-
-// fakeGen makes random strings from a fixed seed, so fake tokens are
-// high-entropy (as real ones are) yet the same on every run.
-type secFakeGen struct{ r *rand.Rand }
-
-func newSecFakeGen(seed uint64) *secFakeGen { return &secFakeGen{rand.New(rand.NewPCG(seed, 7))} }
-
-func (g *secFakeGen) s(charset string, n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = charset[g.r.IntN(len(charset))]
-	}
-	return string(b)
-}
-
 // fakeTokens returns, for each of the 36 prefix rules, a token built to
 // match the rule's regex in gitleaks v8.30.1. None of these is a real key.
-func secFakeTokens(g *secFakeGen) map[string]string {
+func secFakeTokens(g *testgen.Gen) map[string]string {
 	return map[string]string{
-		"aws-access-token":              "AKIA" + g.s(secUpper2, 16),
-		"gcp-api-key":                   "AIza" + g.s(secAlnum+"_-", 35),
-		"azure-ad-client-secret":        g.s(secAlnum, 3) + "8Q~" + g.s(secAlnum, 34),
-		"digitalocean-pat":              "dop_v1_" + g.s(secHexLow, 64),
-		"digitalocean-access-token":     "doo_v1_" + g.s(secHexLow, 64),
-		"anthropic-api-key":             "sk-ant-api03-" + g.s(secAlnum+"_-", 93) + "AA",
-		"anthropic-admin-api-key":       "sk-ant-admin01-" + g.s(secAlnum+"_-", 93) + "AA",
-		"openai-api-key":                "sk-proj-" + g.s(secAlnum, 74) + "T3BlbkFJ" + g.s(secAlnum, 74),
-		"huggingface-access-token":      "hf_" + g.s(secLower, 34),
-		"github-pat":                    "ghp_" + g.s(secAlnum, 36),
-		"github-fine-grained-pat":       "github_pat_" + g.s(secAlnum+"_", 82),
-		"github-app-token":              "ghs_" + g.s(secAlnum, 36),
-		"github-oauth":                  "gho_" + g.s(secAlnum, 36),
-		"github-refresh-token":          "ghr_" + g.s(secAlnum, 36),
-		"gitlab-pat":                    "glpat-" + g.s(secAlnum, 20),
-		"gitlab-deploy-token":           "gldt-" + g.s(secAlnum, 20),
-		"slack-bot-token":               "xoxb-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 13) + "-" + g.s(secAlnum, 24),
-		"slack-user-token":              "xoxp-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 12) + "-" + g.s(secHexLow, 32),
-		"slack-app-token":               "xapp-1-A" + g.s("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 10) + "-" + g.s("0123456789", 13) + "-" + g.s(secHexLow, 64),
-		"twilio-api-key":                "SK" + g.s(secHexLow, 32),
-		"sendgrid-api-token":            "SG." + g.s(secAlnum, 22) + "." + g.s(secAlnum, 43),
-		"npm-access-token":              "npm_" + g.s(secAlnum, 36),
-		"pypi-upload-token":             "pypi-AgEIcHlwaS5vcmc" + g.s(secAlnum, 60),
-		"databricks-api-token":          "dapi" + g.s(secHexLow, 32),
-		"hashicorp-tf-api-token":        g.s("abcdefghijklmnopqrstuvwxyz0123456789", 14) + ".atlasv1." + g.s("abcdefghijklmnopqrstuvwxyz0123456789", 67),
-		"pulumi-api-token":              "pul-" + g.s(secHexLow, 40),
-		"postman-api-token":             "PMAK-" + g.s(secHexLow, 24) + "-" + g.s(secHexLow, 34),
-		"grafana-api-key":               "eyJrIjoi" + g.s(secAlnum, 80),
-		"grafana-cloud-api-token":       "glc_" + g.s(secB64, 60),
-		"grafana-service-account-token": "glsa_" + g.s(secAlnum, 32) + "_" + g.s(secHexLow, 8),
-		"sentry-user-token":             "sntryu_" + g.s(secHexLow, 64),
-		"sentry-org-token":              "sntrys_eyJpYXQiO" + g.s(secB64, 40) + "LCJyZWdpb25fdXJs" + g.s(secB64, 40) + "_" + g.s(secB64, 43),
-		"stripe-access-token":           "sk_live_" + g.s(secAlnum, 24),
-		"shopify-access-token":          "shpat_" + g.s(secHexLow, 32),
-		"shopify-shared-secret":         "shpss_" + g.s(secHexLow, 32),
+		"aws-access-token":              "AKIA" + g.S(testgen.Upper2, 16),
+		"gcp-api-key":                   "AIza" + g.S(testgen.Alnum+"_-", 35),
+		"azure-ad-client-secret":        g.S(testgen.Alnum, 3) + "8Q~" + g.S(testgen.Alnum, 34),
+		"digitalocean-pat":              "dop_v1_" + g.S(testgen.HexLow, 64),
+		"digitalocean-access-token":     "doo_v1_" + g.S(testgen.HexLow, 64),
+		"anthropic-api-key":             "sk-ant-api03-" + g.S(testgen.Alnum+"_-", 93) + "AA",
+		"anthropic-admin-api-key":       "sk-ant-admin01-" + g.S(testgen.Alnum+"_-", 93) + "AA",
+		"openai-api-key":                "sk-proj-" + g.S(testgen.Alnum, 74) + "T3BlbkFJ" + g.S(testgen.Alnum, 74),
+		"huggingface-access-token":      "hf_" + g.S(testgen.Lower, 34),
+		"github-pat":                    "ghp_" + g.S(testgen.Alnum, 36),
+		"github-fine-grained-pat":       "github_pat_" + g.S(testgen.Alnum+"_", 82),
+		"github-app-token":              "ghs_" + g.S(testgen.Alnum, 36),
+		"github-oauth":                  "gho_" + g.S(testgen.Alnum, 36),
+		"github-refresh-token":          "ghr_" + g.S(testgen.Alnum, 36),
+		"gitlab-pat":                    "glpat-" + g.S(testgen.Alnum, 20),
+		"gitlab-deploy-token":           "gldt-" + g.S(testgen.Alnum, 20),
+		"slack-bot-token":               "xoxb-" + g.S("0123456789", 12) + "-" + g.S("0123456789", 13) + "-" + g.S(testgen.Alnum, 24),
+		"slack-user-token":              "xoxp-" + g.S("0123456789", 12) + "-" + g.S("0123456789", 12) + "-" + g.S("0123456789", 12) + "-" + g.S(testgen.HexLow, 32),
+		"slack-app-token":               "xapp-1-A" + g.S("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 10) + "-" + g.S("0123456789", 13) + "-" + g.S(testgen.HexLow, 64),
+		"twilio-api-key":                "SK" + g.S(testgen.HexLow, 32),
+		"sendgrid-api-token":            "SG." + g.S(testgen.Alnum, 22) + "." + g.S(testgen.Alnum, 43),
+		"npm-access-token":              "npm_" + g.S(testgen.Alnum, 36),
+		"pypi-upload-token":             "pypi-AgEIcHlwaS5vcmc" + g.S(testgen.Alnum, 60),
+		"databricks-api-token":          "dapi" + g.S(testgen.HexLow, 32),
+		"hashicorp-tf-api-token":        g.S("abcdefghijklmnopqrstuvwxyz0123456789", 14) + ".atlasv1." + g.S("abcdefghijklmnopqrstuvwxyz0123456789", 67),
+		"pulumi-api-token":              "pul-" + g.S(testgen.HexLow, 40),
+		"postman-api-token":             "PMAK-" + g.S(testgen.HexLow, 24) + "-" + g.S(testgen.HexLow, 34),
+		"grafana-api-key":               "eyJrIjoi" + g.S(testgen.Alnum, 80),
+		"grafana-cloud-api-token":       "glc_" + g.S(testgen.B64, 60),
+		"grafana-service-account-token": "glsa_" + g.S(testgen.Alnum, 32) + "_" + g.S(testgen.HexLow, 8),
+		"sentry-user-token":             "sntryu_" + g.S(testgen.HexLow, 64),
+		"sentry-org-token":              "sntrys_eyJpYXQiO" + g.S(testgen.B64, 40) + "LCJyZWdpb25fdXJs" + g.S(testgen.B64, 40) + "_" + g.S(testgen.B64, 43),
+		"stripe-access-token":           "sk_live_" + g.S(testgen.Alnum, 24),
+		"shopify-access-token":          "shpat_" + g.S(testgen.HexLow, 32),
+		"shopify-shared-secret":         "shpss_" + g.S(testgen.HexLow, 32),
 		"private-key":                   secFakePrivateKey(g),
 	}
 }
 
-func secFakePrivateKey(g *secFakeGen) string {
+func secFakePrivateKey(g *testgen.Gen) string {
 	var sb strings.Builder
 	sb.WriteString("-----BEGIN RSA PRIVATE KEY-----\n")
 	for range 6 {
-		sb.WriteString(g.s(secB64, 64) + "\n")
+		sb.WriteString(g.S(testgen.B64, 64) + "\n")
 	}
 	sb.WriteString("-----END RSA PRIVATE KEY-----")
 	return sb.String()
@@ -139,8 +117,8 @@ func TestSecretRulesExistInGitleaks(t *testing.T) {
 			t.Errorf("%s: whole-text window", id)
 		}
 	}
-	if DefaultSecretScanner() != DefaultSecretScanner() {
-		t.Error("DefaultSecretScanner built twice")
+	if Default() != Default() {
+		t.Error("Default built twice")
 	}
 }
 
@@ -191,7 +169,7 @@ func TestSecretAnchorsMatchRegexes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id, tok := range secFakeTokens(newSecFakeGen(1)) {
+	for id, tok := range secFakeTokens(testgen.New(1)) {
 		r := l.rules[id]
 		text := "x " + tok + " y\n"
 		if !r.re.MatchString(text) {
@@ -244,7 +222,7 @@ func secFlipCase(s string) string {
 // TestSecretRulesFire embeds each fake token in memory prose in several
 // positions and expects exactly that rule, at the token's offsets.
 func TestSecretRulesFire(t *testing.T) {
-	sc := DefaultSecretScanner()
+	sc := Default()
 	layouts := []string{
 		"Use the key %s for the staging deploy.\n",
 		"%s",
@@ -253,7 +231,7 @@ func TestSecretRulesFire(t *testing.T) {
 		"```\nTOKEN=\"%s\"\n```\n",
 		secRealisticBody + "\nOne more thing: %s\n",
 	}
-	for id, tok := range secFakeTokens(newSecFakeGen(2)) {
+	for id, tok := range secFakeTokens(testgen.New(2)) {
 		for li, layout := range layouts {
 			text := fmt.Sprintf(layout, tok)
 			at := strings.Index(text, tok)
@@ -286,8 +264,8 @@ func TestSecretRulesFire(t *testing.T) {
 // find exactly what it finds.
 func TestSecretParityWithDetector(t *testing.T) {
 	det := detect.NewDetector(secPrefixOnlyConfig(secTranslatedDefaultConfig(t)))
-	sc := DefaultSecretScanner()
-	g := newSecFakeGen(3)
+	sc := Default()
+	g := testgen.New(3)
 	var texts []string
 	for _, tok := range secFakeTokens(g) {
 		texts = append(texts,
@@ -350,34 +328,34 @@ func TestSecretParityGeneric(t *testing.T) {
 		cfg.Keywords[k] = struct{}{}
 	}
 	det := detect.NewDetector(cfg)
-	deep, err := NewSecretScanner(true)
+	deep, err := New(true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newSecFakeGen(8)
+	g := testgen.New(8)
 	fired := 0
 	texts := []string{
 		secRealisticBody,
-		"api_key = \"" + g.s(secAlnum, 24) + "\"\n",
-		"export AUTH_TOKEN=" + g.s(secAlnum, 32) + "\n",
-		"secret:\n  " + g.s(secAlnum, 20) + "\n",
-		"password:  \n\n  " + g.s(secAlnum, 20) + "\n",
-		"client_secret => '" + g.s(secAlnum+"-_", 40) + "'\n",
+		"api_key = \"" + g.S(testgen.Alnum, 24) + "\"\n",
+		"export AUTH_TOKEN=" + g.S(testgen.Alnum, 32) + "\n",
+		"secret:\n  " + g.S(testgen.Alnum, 20) + "\n",
+		"password:  \n\n  " + g.S(testgen.Alnum, 20) + "\n",
+		"client_secret => '" + g.S(testgen.Alnum+"-_", 40) + "'\n",
 		"The access token expires after an hour; refresh it with the CLI.\n",
-		"creds, " + g.s(secAlnum, 18) + ";\n",
+		"creds, " + g.S(testgen.Alnum, 18) + ";\n",
 		"KEY: " + strings.Repeat("a", 30) + "\n",
-		"passwd ?= " + g.s(secAlnum, 16) + "\n",
-		"key                      = " + g.s(secAlnum, 16) + "\n",
-		"the keyword is far away from it                     : " + g.s(secAlnum, 16) + "\n",
-		secRealisticBody + "\nDB_PASSWORD=" + g.s(secAlnum, 20) + "\n",
+		"passwd ?= " + g.S(testgen.Alnum, 16) + "\n",
+		"key                      = " + g.S(testgen.Alnum, 16) + "\n",
+		"the keyword is far away from it                     : " + g.S(testgen.Alnum, 16) + "\n",
+		secRealisticBody + "\nDB_PASSWORD=" + g.S(testgen.Alnum, 20) + "\n",
 		// Windows cut mid-line: a base64 value longer than the window, a
 		// keyword deep inside a long identifier, allowlisted names, and
 		// several assignments on one long line.
-		"token = " + g.s("abcdefghijklmnopqrstuvwxyz0123456789+/", 400) + " end\n",
-		"token = " + g.s("abcdefghijklmnopqrstuvwxyz0123456789+/", 240) + "\n",
-		strings.Repeat("x", 70) + "_api_key = " + g.s(secAlnum, 20) + "\n",
-		"public_key = " + g.s(secAlnum, 30) + " and key_id = " + g.s(secAlnum, 30) + "\n",
-		"a secret=" + g.s(secAlnum, 20) + strings.Repeat(" then some prose", 30) + " token: " + g.s(secAlnum, 20) + strings.Repeat(" more", 60) + " auth=" + g.s(secAlnum, 20) + "\n",
+		"token = " + g.S("abcdefghijklmnopqrstuvwxyz0123456789+/", 400) + " end\n",
+		"token = " + g.S("abcdefghijklmnopqrstuvwxyz0123456789+/", 240) + "\n",
+		strings.Repeat("x", 70) + "_api_key = " + g.S(testgen.Alnum, 20) + "\n",
+		"public_key = " + g.S(testgen.Alnum, 30) + " and key_id = " + g.S(testgen.Alnum, 30) + "\n",
+		"a secret=" + g.S(testgen.Alnum, 20) + strings.Repeat(" then some prose", 30) + " token: " + g.S(testgen.Alnum, 20) + strings.Repeat(" more", 60) + " auth=" + g.S(testgen.Alnum, 20) + "\n",
 	}
 	for i, text := range texts {
 		var want []string
@@ -405,7 +383,7 @@ func TestSecretParityGeneric(t *testing.T) {
 }
 
 func TestSecretURLCredentials(t *testing.T) {
-	sc := DefaultSecretScanner()
+	sc := Default()
 	fire := []struct{ text, secret string }{
 		{"DATABASE_URL=postgres://app:Xk9#mQ2vLp7w@db.internal:5432/app", "Xk9#mQ2vLp7w"},
 		{"clone with https://bob:9f8a7b6c5d4e3f2a1b0c@github.com/acme/api.git", "9f8a7b6c5d4e3f2a1b0c"},
@@ -493,7 +471,7 @@ func TestSecretQuietOnProse(t *testing.T) {
 		"-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nhello\n",
 		"npm_config_cache is set in CI; hf_hub_download fetches weights; glc_ prefix = Grafana Cloud.\n",
 	}
-	for _, sc := range []*SecretScanner{DefaultSecretScanner()} {
+	for _, sc := range []*Scanner{Default()} {
 		for _, text := range texts {
 			if got := sc.Scan(text); len(got) != 0 {
 				for _, s := range got {
@@ -506,10 +484,10 @@ func TestSecretQuietOnProse(t *testing.T) {
 
 func TestSecretGeneric(t *testing.T) {
 	text := "config:\n  api_key = \"a8F3kQ9zL2xV7mN4pR6tW1yB\"\n"
-	if got := DefaultSecretScanner().Scan(text); len(got) != 0 {
+	if got := Default().Scan(text); len(got) != 0 {
 		t.Fatalf("default scanner ran the generic rule: %+v", got)
 	}
-	deep, err := NewSecretScanner(true)
+	deep, err := New(true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -518,7 +496,7 @@ func TestSecretGeneric(t *testing.T) {
 		t.Fatalf("deep scanner: %+v", got)
 	}
 	// A specific rule takes precedence over the generic one on the same span.
-	tok := "ghp_" + newSecFakeGen(9).s(secAlnum, 36)
+	tok := "ghp_" + testgen.New(9).S(testgen.Alnum, 36)
 	got = deep.Scan("token = " + tok + "\n")
 	if len(got) != 1 || got[0].RuleID != "github-pat" {
 		t.Fatalf("want github-pat only, got %+v", got)
@@ -543,10 +521,10 @@ func TestSecretMask(t *testing.T) {
 			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
 		}
 	}
-	g := newSecFakeGen(4)
+	g := testgen.New(4)
 	for n := 1; n < 200; n++ {
-		for _, cs := range []string{secAlnum, "*", "…(0123456789 chars)", "*[masked]"} {
-			s := g.s(cs, n)
+		for _, cs := range []string{testgen.Alnum, "*", "…(0123456789 chars)", "*[masked]"} {
+			s := g.S(cs, n)
 			if m := Mask(s); strings.Contains(m, s) {
 				t.Errorf("Mask(%q) = %q reveals it", s, m)
 			}
@@ -559,12 +537,12 @@ func TestSecretMask(t *testing.T) {
 
 // TestSecretConcurrent shares one scanner between goroutines; run with -race.
 func TestSecretConcurrent(t *testing.T) {
-	sc, err := NewSecretScanner(true)
+	sc, err := New(true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var texts []string
-	for _, tok := range secFakeTokens(newSecFakeGen(5)) {
+	for _, tok := range secFakeTokens(testgen.New(5)) {
 		texts = append(texts, secRealisticBody+"\n"+tok+"\n", "postgres://a:Zq81LmPq93Rt@db/x "+tok)
 	}
 	want := make([][]Secret, len(texts))

@@ -1,7 +1,8 @@
-package consolidate
+package secrets
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
 	"slices"
 	"strings"
 	"testing"
@@ -11,35 +12,35 @@ import (
 // in the vendor's documented format (none is a real credential; they are
 // built at run time so the source holds none whole). The first of each is
 // the plain form; others are variants the rule must also mask whole.
-func secAddedTokens(g *secFakeGen) map[string][]string {
+func secAddedTokens(g *testgen.Gen) map[string][]string {
 	digits := "0123456789"
-	tok := secAlnum + "_-"
-	jwt := "eyJ" + g.s(tok, 40) + "." + g.s(tok, 60) + "." + g.s(tok, 43)
+	tok := testgen.Alnum + "_-"
+	jwt := "eyJ" + g.S(tok, 40) + "." + g.S(tok, 60) + "." + g.S(tok, 43)
 	return map[string][]string{
-		"google-oauth-client-secret": {"GOCSPX-" + g.s(tok, 28),
-			"GOCSPX-" + g.s(tok, 36)}, // longer than documented: masked whole
-		"anthropic-oauth-token": {"sk-ant-oat01-" + g.s(tok, 93) + "AA", "sk-ant-ort01-" + g.s(tok, 93) + "AA",
-			"sk-ant-oat02-" + g.s(tok, 60)},
-		"openai-legacy-api-key": {"sk-" + g.s(secAlnum, 20) + "T3BlbkFJ" + g.s(secAlnum, 20)},
-		"supabase-secret-key":   {"sb_secret_" + g.s(secAlnum, 22) + "_" + g.s(secAlnum, 8), "sb_secret_" + g.s(tok, 41)},
-		"supabase-access-token": {"sbp_" + g.s(secHexLow, 40), "sbp_oauth_" + g.s(secHexLow, 40)},
-		"gitlab-runner-authentication-token": {"glrt-" + g.s(tok, 20),
+		"google-oauth-client-secret": {"GOCSPX-" + g.S(tok, 28),
+			"GOCSPX-" + g.S(tok, 36)}, // longer than documented: masked whole
+		"anthropic-oauth-token": {"sk-ant-oat01-" + g.S(tok, 93) + "AA", "sk-ant-ort01-" + g.S(tok, 93) + "AA",
+			"sk-ant-oat02-" + g.S(tok, 60)},
+		"openai-legacy-api-key": {"sk-" + g.S(testgen.Alnum, 20) + "T3BlbkFJ" + g.S(testgen.Alnum, 20)},
+		"supabase-secret-key":   {"sb_secret_" + g.S(testgen.Alnum, 22) + "_" + g.S(testgen.Alnum, 8), "sb_secret_" + g.S(tok, 41)},
+		"supabase-access-token": {"sbp_" + g.S(testgen.HexLow, 40), "sbp_oauth_" + g.S(testgen.HexLow, 40)},
+		"gitlab-runner-authentication-token": {"glrt-" + g.S(tok, 20),
 			// The routable form: longer, with a dotted suffix.
-			"glrt-t1_" + g.s(tok, 27) + "." + g.s(secLower+digits, 2) + g.s(secLower+digits, 7)},
-		"gitlab-oauth-app-secret":          {"gloas-" + g.s(tok, 64)},
-		"gitlab-pipeline-trigger-token":    {"glptt-" + g.s(secHexLow, 40)},
-		"gitlab-kubernetes-agent-token":    {"glagent-" + g.s(tok, 50)},
-		"gitlab-incoming-mail-token":       {"glimt-" + g.s(tok, 25)},
-		"gitlab-scim-oauth-token":          {"glsoat-" + g.s(tok, 20)},
-		"gitlab-ci-build-token":            {"glcbt-64_" + g.s(secAlnum, 20), "glcbt-" + jwt},
-		"gitlab-feed-token":                {"glft-" + g.s(tok, 20)},
-		"gitlab-feature-flag-client-token": {"glffct-" + g.s(tok, 20)},
-		"slack-rotation-token": {"xoxe.xoxp-1-" + g.s(secAlnum, 163), "xoxe.xoxb-1-" + g.s(secAlnum, 163),
-			"xoxe-1-" + g.s(secAlnum, 146)},
-		"slack-workflow-token": {"xwfp-" + g.s(digits, 13) + "-" + g.s(digits, 13) + "-" + g.s(secAlnum, 24)},
-		"slack-webhook-url": {"https://hooks.slack.com/services/T" + g.s(secUpper2, 10) + "/B" + g.s(secUpper2, 10) + "/" + g.s(secAlnum, 24),
+			"glrt-t1_" + g.S(tok, 27) + "." + g.S(testgen.Lower+digits, 2) + g.S(testgen.Lower+digits, 7)},
+		"gitlab-oauth-app-secret":          {"gloas-" + g.S(tok, 64)},
+		"gitlab-pipeline-trigger-token":    {"glptt-" + g.S(testgen.HexLow, 40)},
+		"gitlab-kubernetes-agent-token":    {"glagent-" + g.S(tok, 50)},
+		"gitlab-incoming-mail-token":       {"glimt-" + g.S(tok, 25)},
+		"gitlab-scim-oauth-token":          {"glsoat-" + g.S(tok, 20)},
+		"gitlab-ci-build-token":            {"glcbt-64_" + g.S(testgen.Alnum, 20), "glcbt-" + jwt},
+		"gitlab-feed-token":                {"glft-" + g.S(tok, 20)},
+		"gitlab-feature-flag-client-token": {"glffct-" + g.S(tok, 20)},
+		"slack-rotation-token": {"xoxe.xoxp-1-" + g.S(testgen.Alnum, 163), "xoxe.xoxb-1-" + g.S(testgen.Alnum, 163),
+			"xoxe-1-" + g.S(testgen.Alnum, 146)},
+		"slack-workflow-token": {"xwfp-" + g.S(digits, 13) + "-" + g.S(digits, 13) + "-" + g.S(testgen.Alnum, 24)},
+		"slack-webhook-url": {"https://hooks.slack.com/services/T" + g.S(testgen.Upper2, 10) + "/B" + g.S(testgen.Upper2, 10) + "/" + g.S(testgen.Alnum, 24),
 			// Longer than gitleaks' 56-byte cap: still masked whole.
-			"https://hooks.slack.com/workflows/T" + g.s(secUpper2, 10) + "/A" + g.s(secUpper2, 10) + "/" + g.s(digits, 18) + "/" + g.s(secAlnum, 24)},
+			"https://hooks.slack.com/workflows/T" + g.S(testgen.Upper2, 10) + "/A" + g.S(testgen.Upper2, 10) + "/" + g.S(digits, 18) + "/" + g.S(testgen.Alnum, 24)},
 	}
 }
 
@@ -65,7 +66,7 @@ func TestSecretScannerHasClaudeCodesRules(t *testing.T) {
 		}
 		seen[id] = true
 	}
-	sc := DefaultSecretScanner()
+	sc := Default()
 	have := map[string]bool{}
 	for _, r := range sc.rules {
 		have[r.id] = true
@@ -102,7 +103,7 @@ func TestSecretScannerHasClaudeCodesRules(t *testing.T) {
 // it; the anchors are sound (each token holds one, and a case-sensitive
 // anchor flipped stops the rule).
 func TestSecretAddedRulesFire(t *testing.T) {
-	sc := DefaultSecretScanner()
+	sc := Default()
 	layouts := []string{
 		"Use the key %s for the staging deploy.\n",
 		"%s",
@@ -112,7 +113,7 @@ func TestSecretAddedRulesFire(t *testing.T) {
 		"It was %s.\n",
 		secRealisticBody + "\nOne more thing: %s\n",
 	}
-	tokens := secAddedTokens(newSecFakeGen(11))
+	tokens := secAddedTokens(testgen.New(11))
 	for _, id := range AddedRuleIDs {
 		if len(tokens[id]) == 0 {
 			t.Errorf("%s: no synthetic token", id)
@@ -162,33 +163,33 @@ func TestSecretAddedRulesFire(t *testing.T) {
 // but are not (too short, a placeholder, another prefix or charset, glued
 // to a word, the vendors' own elided examples) fire nothing.
 func TestSecretAddedRulesNearMisses(t *testing.T) {
-	g := newSecFakeGen(12)
-	tok := secAlnum + "_-"
+	g := testgen.New(12)
+	tok := testgen.Alnum + "_-"
 	misses := map[string][]string{
-		"google-oauth-client-secret": {"GOCSPX-" + g.s(tok, 20), "GOCSPX-" + strings.Repeat("x", 28), "gocspx-" + g.s(tok, 28),
-			"XGOCSPX-" + g.s(tok, 28), "GOCSPX_" + g.s(tok, 28), "GOOGLE_CLIENT_SECRET=GOCSPX-[redacted]"},
-		"anthropic-oauth-token": {"sk-ant-oat01-" + g.s(tok, 20), "sk-ant-oat01-your-token-here", "sk-ant-oat01-" + strings.Repeat("a", 95),
-			"sk-ant-oatxx-" + g.s(tok, 95), "export CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-..."},
-		"openai-legacy-api-key": {"sk-" + g.s(secAlnum, 20) + "T3BlbkFX" + g.s(secAlnum, 20), "sk-" + g.s(secAlnum, 19) + "T3BlbkFJ" + g.s(secAlnum, 20),
-			"sk-" + g.s(secAlnum, 48), "ask-" + g.s(secAlnum, 20) + "T3BlbkFJ" + g.s(secAlnum, 20)},
-		"supabase-secret-key": {"SUPABASE_SECRET_KEY=sb_secret_...", "sb_secret_" + g.s(secAlnum, 12), "sb_secret_" + strings.Repeat("x", 30),
-			"sb_publishable_" + g.s(secAlnum, 30)},
-		"supabase-access-token": {"sbp_" + g.s(secHexLow, 39), "sbp_" + strings.ToUpper(g.s("abcdef", 40)), "Must be like `sbp_0102...1920`.",
-			"sbp_" + g.s("ghijklmnopqrstuvwxyz", 40)},
-		"gitlab-runner-authentication-token": {"glrt-" + g.s(tok, 19), "glrt-" + strings.Repeat("x", 20)},
-		"gitlab-oauth-app-secret":            {"gloas-" + g.s(tok, 63)},
-		"gitlab-pipeline-trigger-token":      {"glptt-" + g.s("ghijklmnopqrstuvwxyz", 40), "glptt-xxx...", "glptt-" + g.s(secHexLow, 39)},
-		"gitlab-kubernetes-agent-token":      {"glagent-" + g.s(tok, 49)},
-		"gitlab-incoming-mail-token":         {"glimt-" + g.s(tok, 24)},
-		"gitlab-scim-oauth-token":            {"glsoat-" + g.s(tok, 19)},
-		"gitlab-ci-build-token":              {"token=glcbt-64", "glcbt-eyJabc.def.ghi", "glcbt-64_" + g.s(secAlnum, 19), "glcbt-abcdef_" + g.s(secAlnum, 20)},
-		"gitlab-feed-token":                  {"glft-" + g.s(tok, 19)},
-		"gitlab-feature-flag-client-token":   {"glffct-" + g.s(tok, 19), "It should start with glffct."},
-		"slack-rotation-token":               {`"refresh_token": "xoxe-1-abcdefg"`, `"token": "xoxe.xoxp-...",`, "xoxe-1-" + g.s(secAlnum, 30), "xoxe.xoxa-1-" + g.s(secAlnum, 163)},
-		"slack-workflow-token":               {`"bot_access_token": "xwfp-111"`, "Workflow token (`xwfp-`)", "xwfp-" + g.s(secAlnum, 18)},
+		"google-oauth-client-secret": {"GOCSPX-" + g.S(tok, 20), "GOCSPX-" + strings.Repeat("x", 28), "gocspx-" + g.S(tok, 28),
+			"XGOCSPX-" + g.S(tok, 28), "GOCSPX_" + g.S(tok, 28), "GOOGLE_CLIENT_SECRET=GOCSPX-[redacted]"},
+		"anthropic-oauth-token": {"sk-ant-oat01-" + g.S(tok, 20), "sk-ant-oat01-your-token-here", "sk-ant-oat01-" + strings.Repeat("a", 95),
+			"sk-ant-oatxx-" + g.S(tok, 95), "export CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-..."},
+		"openai-legacy-api-key": {"sk-" + g.S(testgen.Alnum, 20) + "T3BlbkFX" + g.S(testgen.Alnum, 20), "sk-" + g.S(testgen.Alnum, 19) + "T3BlbkFJ" + g.S(testgen.Alnum, 20),
+			"sk-" + g.S(testgen.Alnum, 48), "ask-" + g.S(testgen.Alnum, 20) + "T3BlbkFJ" + g.S(testgen.Alnum, 20)},
+		"supabase-secret-key": {"SUPABASE_SECRET_KEY=sb_secret_...", "sb_secret_" + g.S(testgen.Alnum, 12), "sb_secret_" + strings.Repeat("x", 30),
+			"sb_publishable_" + g.S(testgen.Alnum, 30)},
+		"supabase-access-token": {"sbp_" + g.S(testgen.HexLow, 39), "sbp_" + strings.ToUpper(g.S("abcdef", 40)), "Must be like `sbp_0102...1920`.",
+			"sbp_" + g.S("ghijklmnopqrstuvwxyz", 40)},
+		"gitlab-runner-authentication-token": {"glrt-" + g.S(tok, 19), "glrt-" + strings.Repeat("x", 20)},
+		"gitlab-oauth-app-secret":            {"gloas-" + g.S(tok, 63)},
+		"gitlab-pipeline-trigger-token":      {"glptt-" + g.S("ghijklmnopqrstuvwxyz", 40), "glptt-xxx...", "glptt-" + g.S(testgen.HexLow, 39)},
+		"gitlab-kubernetes-agent-token":      {"glagent-" + g.S(tok, 49)},
+		"gitlab-incoming-mail-token":         {"glimt-" + g.S(tok, 24)},
+		"gitlab-scim-oauth-token":            {"glsoat-" + g.S(tok, 19)},
+		"gitlab-ci-build-token":              {"token=glcbt-64", "glcbt-eyJabc.def.ghi", "glcbt-64_" + g.S(testgen.Alnum, 19), "glcbt-abcdef_" + g.S(testgen.Alnum, 20)},
+		"gitlab-feed-token":                  {"glft-" + g.S(tok, 19)},
+		"gitlab-feature-flag-client-token":   {"glffct-" + g.S(tok, 19), "It should start with glffct."},
+		"slack-rotation-token":               {`"refresh_token": "xoxe-1-abcdefg"`, `"token": "xoxe.xoxp-...",`, "xoxe-1-" + g.S(testgen.Alnum, 30), "xoxe.xoxa-1-" + g.S(testgen.Alnum, 163)},
+		"slack-workflow-token":               {`"bot_access_token": "xwfp-111"`, "Workflow token (`xwfp-`)", "xwfp-" + g.S(testgen.Alnum, 18)},
 		"slack-webhook-url":                  {"https://hooks.slack.com/services/...", "hooks.slack.com/services/T000/B000/XXXX"},
 	}
-	sc := DefaultSecretScanner()
+	sc := Default()
 	for _, id := range AddedRuleIDs {
 		if len(misses[id]) == 0 {
 			t.Errorf("%s: no near miss", id)
@@ -206,8 +207,8 @@ func TestSecretAddedRulesNearMisses(t *testing.T) {
 // TestSecretOpenAILegacyOnce: a legacy OpenAI key matches gitleaks'
 // openai-api-key as well; it is reported once, by the narrower rule.
 func TestSecretOpenAILegacyOnce(t *testing.T) {
-	g := newSecFakeGen(13)
-	key := "sk-" + g.s(secAlnum, 20) + "T3BlbkFJ" + g.s(secAlnum, 20)
+	g := testgen.New(13)
+	key := "sk-" + g.S(testgen.Alnum, 20) + "T3BlbkFJ" + g.S(testgen.Alnum, 20)
 	l, err := secLoadGitleaks()
 	if err != nil {
 		t.Fatal(err)
@@ -215,13 +216,13 @@ func TestSecretOpenAILegacyOnce(t *testing.T) {
 	if !l.rules["openai-api-key"].re.MatchString("x " + key + " y") {
 		t.Fatal("the fixture no longer exercises the overlap")
 	}
-	got := DefaultSecretScanner().Scan("OPENAI_API_KEY=" + key + "\n")
+	got := Default().Scan("OPENAI_API_KEY=" + key + "\n")
 	if len(got) != 1 || got[0].RuleID != "openai-legacy-api-key" {
 		t.Errorf("got %+v", got)
 	}
 	// The new form is still openai-api-key's.
 	proj := secFakeTokens(g)["openai-api-key"]
-	if got := DefaultSecretScanner().Scan(proj); len(got) != 1 || got[0].RuleID != "openai-api-key" {
+	if got := Default().Scan(proj); len(got) != 1 || got[0].RuleID != "openai-api-key" {
 		t.Errorf("sk-proj key: %+v", got)
 	}
 }
@@ -231,7 +232,7 @@ func TestSecretOpenAILegacyOnce(t *testing.T) {
 // since) is found from its start to its end, so no output shows its tail;
 // a sentence's full stop after it is not part of it.
 func TestSecretLongerTokensMaskedWhole(t *testing.T) {
-	sc := DefaultSecretScanner()
+	sc := Default()
 	for _, c := range []struct{ id, tok string }{
 		// glpat- + 27 characters, a dotted version and a routing part.
 		{"gitlab-pat", "glpat-Xq7vR2mK9pL4sT8wZ3nB6yC1dFh.01.1a2b3c4d5"},

@@ -1,7 +1,8 @@
-package consolidate
+package secrets
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
 	"strings"
 	"testing"
 
@@ -36,15 +37,15 @@ var secBenchSentences = []string{
 
 // benchMemoryText returns a memory file of about 1.6 KB: frontmatter plus
 // prose. extra is appended to the body (a URL, a secret, or nothing).
-func secBenchMemoryText(g *secFakeGen, i int, extra string) string {
+func secBenchMemoryText(g *testgen.Gen, i int, extra string) string {
 	var sb strings.Builder
 	types := []string{"user", "feedback", "project", "reference"}
 	fmt.Fprintf(&sb, "---\nname: Memory %d about %s\ndescription: %s\nmetadata:\n  type: %s\n  originSessionId: %s-%s-4%s-8%s-%s\n  modified: 2026-05-%02dT10:%02d:00Z\n---\n\n",
-		i, g.s(secLower, 8), secBenchSentences[i%len(secBenchSentences)], types[i%4],
-		g.s(secHexLow, 8), g.s(secHexLow, 4), g.s(secHexLow, 3), g.s(secHexLow, 3), g.s(secHexLow, 12), 1+i%28, i%60)
+		i, g.S(testgen.Lower, 8), secBenchSentences[i%len(secBenchSentences)], types[i%4],
+		g.S(testgen.HexLow, 8), g.S(testgen.HexLow, 4), g.S(testgen.HexLow, 3), g.S(testgen.HexLow, 3), g.S(testgen.HexLow, 12), 1+i%28, i%60)
 	for sb.Len() < 1550 {
-		sb.WriteString(secBenchSentences[g.r.IntN(len(secBenchSentences))])
-		if g.r.IntN(3) == 0 {
+		sb.WriteString(secBenchSentences[g.IntN(len(secBenchSentences))])
+		if g.IntN(3) == 0 {
 			sb.WriteString("\n\n")
 		} else {
 			sb.WriteByte(' ')
@@ -58,7 +59,7 @@ func secBenchMemoryText(g *secFakeGen, i int, extra string) string {
 // benchCorpus is n memory texts; one in 100 holds a secret and one in 10 a
 // URL with (placeholder) credentials, roughly what real trees hold.
 func secBenchCorpus(n int) ([]string, int64) {
-	g := newSecFakeGen(42)
+	g := testgen.New(42)
 	toks := secFakeTokens(g)
 	ids := append([]string(nil), PrefixRuleIDs...)
 	var texts []string
@@ -79,14 +80,14 @@ func secBenchCorpus(n int) ([]string, int64) {
 }
 
 func BenchmarkSecretScan(b *testing.B) {
-	g := newSecFakeGen(1)
+	g := testgen.New(1)
 	cases := []struct{ name, extra string }{
 		{"clean", ""},
 		{"url", "Connect with postgres://app:Zq81LmPq93Rt@db.internal:5432/app."},
 		{"secret", "Temporary key: " + secFakeTokens(g)["github-pat"]},
 		{"private-key", "Deploy key:\n" + secFakeTokens(g)["private-key"]},
 	}
-	sc := DefaultSecretScanner()
+	sc := Default()
 	for _, c := range cases {
 		text := secBenchMemoryText(g, 1, c.extra)
 		b.Run(c.name, func(b *testing.B) {
@@ -103,7 +104,7 @@ func BenchmarkSecretScan(b *testing.B) {
 // over the same ~2,000 memory texts (about 3.3 MB).
 func BenchmarkSecretThroughput(b *testing.B) {
 	texts, total := secBenchCorpus(2000)
-	deep, err := NewSecretScanner(true)
+	deep, err := New(true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func BenchmarkSecretThroughput(b *testing.B) {
 			b.ReportMetric(float64(n)/float64(b.N), "findings/op")
 		})
 	}
-	run("memtui", func(t string) int { return len(DefaultSecretScanner().Scan(t)) })
+	run("memtui", func(t string) int { return len(Default().Scan(t)) })
 	run("memtui-deep", func(t string) int { return len(deep.Scan(t)) })
 	run("gitleaks-prefix-rules", func(t string) int { return len(prefixDet.DetectString(t)) })
 	run("gitleaks-default", func(t string) int { return len(defaultDet.DetectString(t)) })
@@ -139,7 +140,7 @@ func BenchmarkSecretThroughput(b *testing.B) {
 // it (lower-cased copy of the text, then the automaton).
 func BenchmarkSecretPrefilter(b *testing.B) {
 	texts, total := secBenchCorpus(2000)
-	sc := DefaultSecretScanner()
+	sc := Default()
 	var lits []string
 	for _, a := range sc.anchors {
 		lits = append(lits, strings.ToLower(a.lit))
@@ -176,7 +177,7 @@ func BenchmarkSecretPrefilter(b *testing.B) {
 
 func BenchmarkNewSecretScanner(b *testing.B) {
 	for b.Loop() {
-		if _, err := NewSecretScanner(false); err != nil {
+		if _, err := New(false); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -184,7 +185,7 @@ func BenchmarkNewSecretScanner(b *testing.B) {
 
 // BenchmarkSecretLoadConfig is the one-off cost of reading and compiling
 // the 36 rules from the embedded gitleaks.toml (what the first
-// DefaultSecretScanner call pays), against gitleaks' own viper + Translate
+// Default call pays), against gitleaks' own viper + Translate
 // path over the whole file.
 func BenchmarkSecretLoadConfig(b *testing.B) {
 	b.Run("memtui", func(b *testing.B) {
