@@ -563,18 +563,18 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.filtering {
 		return m.filterKey(k)
 	}
-	keys := m.c.keys
+	keys, views := m.c.keys, m.c.keys.Views
 	switch {
-	case key.Matches(k, keys.Quit):
+	case key.Matches(k, keys.Global.Quit):
 		m.Close()
 		return tea.Quit
-	case key.Matches(k, keys.Help):
+	case key.Matches(k, keys.Global.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
 		return nil
-	case key.Matches(k, keys.Refresh):
+	case key.Matches(k, keys.Global.Refresh):
 		return m.refresh()
-	case key.Matches(k, keys.Filter):
+	case key.Matches(k, keys.Browse.Filter):
 		if m.view == viewIndex || m.view == viewProposals || m.view == viewJournal || m.view == viewChanges {
 			return nil
 		}
@@ -583,24 +583,24 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.input.CursorEnd()
 		m.layout()
 		return m.input.Focus()
-	case key.Matches(k, keys.Findings) && m.view != viewFindings:
+	case key.Matches(k, views.Findings) && m.view != viewFindings:
 		m.view = viewFindings
 		m.refreshFindings()
 		m.layout()
 		return nil
-	case key.Matches(k, keys.Proposals) && m.view != viewProposals:
+	case key.Matches(k, views.Proposals) && m.view != viewProposals:
 		return m.openProposals()
-	case key.Matches(k, keys.Journal) && m.view != viewJournal:
+	case key.Matches(k, views.Journal) && m.view != viewJournal:
 		return m.openJournal()
-	case key.Matches(k, keys.Changes) && m.view != viewChanges:
+	case key.Matches(k, views.Changes) && m.view != viewChanges:
 		return m.openChanges()
-	case key.Matches(k, keys.Browse) && m.view != viewBrowse:
+	case key.Matches(k, views.Browse) && m.view != viewBrowse:
 		m.view = viewBrowse
 		m.layout()
 		return m.syncSelection()
-	case key.Matches(k, keys.Index):
+	case key.Matches(k, views.Index):
 		return m.openIndex(0)
-	case key.Matches(k, keys.Edit):
+	case key.Matches(k, keys.Browse.Edit):
 		return m.edit()
 	}
 	switch m.view {
@@ -609,32 +609,32 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case viewFindings:
 		return m.findingsKey(k)
 	case viewProposals:
-		if key.Matches(k, keys.Back) && !m.proposals.back() {
+		if key.Matches(k, keys.Proposals.Back) && !m.proposals.back() {
 			m.view = viewBrowse
 			m.layout()
 			return m.syncSelection()
 		}
-		if key.Matches(k, keys.Write) {
+		if key.Matches(k, keys.Proposals.Write) {
 			return m.startWrite()
 		}
 		return m.proposals.Update(k)
 	case viewJournal:
 		switch {
-		case key.Matches(k, keys.Back):
+		case key.Matches(k, keys.Journal.Back):
 			m.view = viewBrowse
 			m.layout()
 			return m.syncSelection()
-		case key.Matches(k, keys.Undo):
+		case key.Matches(k, keys.Journal.Undo):
 			return m.askUndo()
 		}
 		return m.journal.Update(k)
 	case viewIndex:
-		if key.Matches(k, keys.Back) {
+		if key.Matches(k, keys.Index.Back) {
 			m.view = viewBrowse
 			m.layout()
 			return m.syncSelection()
 		}
-		if key.Matches(k, keys.EditIndex) {
+		if key.Matches(k, keys.Index.EditIndex) {
 			return m.openIndexEditor()
 		}
 		return m.index.Update(k)
@@ -643,9 +643,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys
+	keys, preview := m.c.keys.Browse, m.c.keys.Preview
 	switch {
-	case key.Matches(k, keys.ClearFilter) && m.currentFilter() != "":
+	case key.Matches(k, keys.Back) && m.currentFilter() != "":
 		m.setFilter("")
 		return m.syncSelection()
 	case key.Matches(k, keys.NextPane):
@@ -658,13 +658,13 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 		m.memories.cycleSort()
 		m.status = "memories sorted " + m.memories.sortBy.String()
 		return m.syncSelection()
-	case key.Matches(k, keys.Source):
+	case key.Matches(k, preview.Source):
 		m.source = !m.source
 		return m.requestPreview(true)
-	case key.Matches(k, keys.ScrollDown):
+	case key.Matches(k, preview.ScrollDown):
 		m.preview.scroll(max(m.preview.vp.Height()/2, 1))
 		return nil
-	case key.Matches(k, keys.ScrollUp):
+	case key.Matches(k, preview.ScrollUp):
 		m.preview.scroll(-max(m.preview.vp.Height()/2, 1))
 		return nil
 	case key.Matches(k, keys.Open):
@@ -675,7 +675,7 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 			m.setFocus(focusPreview)
 		}
 		return nil
-	case key.Matches(k, keys.Back):
+	case key.Matches(k, keys.Back, keys.Left):
 		switch m.focus {
 		case focusPreview:
 			m.setFocus(focusMemories)
@@ -696,13 +696,13 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) findingsKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys
+	keys := m.c.keys.Findings
 	switch {
-	case key.Matches(k, keys.ClearFilter) && m.findings.filter != "":
+	case key.Matches(k, keys.Back) && m.findings.filter != "":
 		m.findings.filter = ""
 		m.findings.apply()
 		return nil
-	case key.Matches(k, keys.Back):
+	case key.Matches(k, keys.Back, keys.Leave):
 		m.view = viewBrowse
 		m.layout()
 		return m.syncSelection()

@@ -148,7 +148,7 @@ func (m *Model) openChanges() tea.Cmd {
 
 // changesKey handles the changes view's own keys.
 func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys
+	keys := m.c.keys.Changes
 	v := m.changes
 	switch {
 	case key.Matches(k, keys.Back):
@@ -367,13 +367,13 @@ func (v *changesView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := v.c.keys
+	keys, diff := v.c.keys.Changes, v.c.keys.Diff
 	switch {
 	case key.Matches(k, keys.NextPane, keys.PrevPane):
 		v.setFocus(!v.focusDiff)
 	case key.Matches(k, keys.Open):
 		v.setFocus(true)
-	case v.focusDiff, key.Matches(k, keys.DiffMode, keys.NextHunk, keys.PrevHunk, keys.ScrollDown, keys.ScrollUp):
+	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		v.follow()
@@ -408,19 +408,16 @@ func (v *changesView) statusLine() string {
 
 func (v *changesView) ShortHelp() []key.Binding {
 	k := v.c.keys
+	c := k.Changes
 	if v.focusDiff {
-		return v.diff.ShortHelp()
+		return v.diff.shortHelp(c.Back)
 	}
-	return []key.Binding{k.Up, k.Down, k.MarkSeen, k.MarkReviewed, k.NextPane, k.DiffMode, k.Back}
+	return []key.Binding{k.Move.Up, k.Move.Down, c.MarkSeen, c.MarkReviewed, c.NextPane, k.Diff.Mode, c.Back}
 }
 
 func (v *changesView) FullHelp() [][]key.Binding {
 	k := v.c.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextPane, k.Open, k.Back, k.ScrollDown, k.ScrollUp},
-		{k.MarkSeen, k.MarkReviewed, k.DiffMode, k.NextHunk, k.PrevHunk},
-	}
+	return [][]key.Binding{k.Move.Group().Bindings, k.Changes.Group().Bindings, k.Diff.Group().Bindings}
 }
 
 // wheel scrolls the part under the pointer; x and y count from the view's

@@ -142,7 +142,7 @@ func (v *findingsView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := v.c.keys
+	keys := v.c.keys.Findings
 	switch {
 	case listKeys(&v.list, v.c, k):
 	case key.Matches(k, keys.Severity):
@@ -203,10 +203,10 @@ func (v *findingsView) View() string {
 
 func (v *findingsView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Severity, k.NextRule, k.Filter}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Findings.Open, k.Findings.Severity, k.Findings.NextRule, k.Findings.Filter}
 }
 
 func (v *findingsView) FullHelp() [][]key.Binding {
 	k := v.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Severity, k.NextRule, k.PrevRule, k.Filter, k.Back}}
+	return [][]key.Binding{k.Move.Group().Bindings, k.Findings.Group().Bindings}
 }

@@ -252,12 +252,12 @@ func (v *indexView) View() string {
 
 func (v *indexView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.EditIndex, k.Edit, k.Back}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, k.Index.EditIndex, k.Index.Edit, k.Index.Back}
 }
 
 func (v *indexView) FullHelp() [][]key.Binding {
 	k := v.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.EditIndex, k.Edit, k.Back}}
+	return [][]key.Binding{k.Move.Group().Bindings, k.Index.Group().Bindings}
 }
 
 // shownLines masks the secrets in the whole of text and returns line i of

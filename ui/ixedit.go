@@ -166,12 +166,12 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 	if !ok || v.ed == nil {
 		return nil
 	}
-	keys := v.c.keys
+	keys, mv := v.c.keys.Editor, v.c.keys.Move
 	switch v.mode {
 	case ixeHook:
 		return v.hookKey(k)
 	case ixeDiff:
-		if key.Matches(k, keys.Back, keys.ShowDiff) {
+		if key.Matches(k, v.c.keys.EditorDiff.Close) {
 			v.mode = ixeList
 			return nil
 		}
@@ -182,7 +182,7 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 	}
 	v.note = ""
 	// Any edit ends a range; moving the cursor extends it.
-	if v.anchor >= 0 && !key.Matches(k, keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom,
+	if v.anchor >= 0 && !key.Matches(k, mv.Up, mv.Down, mv.PageUp, mv.PageDown, mv.Top, mv.Bottom,
 		keys.SelectRows, keys.Demote, keys.ShowDiff, keys.RowUp, keys.RowDown) {
 		v.anchor = -1
 	}
@@ -197,17 +197,17 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 		}
 	case key.Matches(k, keys.Demote):
 		v.demote()
-	case key.Matches(k, keys.Up):
+	case key.Matches(k, mv.Up):
 		v.cur--
-	case key.Matches(k, keys.Down):
+	case key.Matches(k, mv.Down):
 		v.cur++
-	case key.Matches(k, keys.PageUp):
+	case key.Matches(k, mv.PageUp):
 		v.cur -= max(v.listHeight()-1, 1)
-	case key.Matches(k, keys.PageDown):
+	case key.Matches(k, mv.PageDown):
 		v.cur += max(v.listHeight()-1, 1)
-	case key.Matches(k, keys.Top):
+	case key.Matches(k, mv.Top):
 		v.cur = 0
-	case key.Matches(k, keys.Bottom):
+	case key.Matches(k, mv.Bottom):
 		v.cur = v.ed.Len() - 1
 	case key.Matches(k, keys.RowUp):
 		v.move(-1)
@@ -225,9 +225,9 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 		return v.startHook()
 	case key.Matches(k, keys.ShortenHooks):
 		v.shorten()
-	case key.Matches(k, keys.EditUndo):
+	case key.Matches(k, keys.Undo):
 		v.history(v.ed.Undo, "undone")
-	case key.Matches(k, keys.EditRedo):
+	case key.Matches(k, keys.Redo):
 		v.history(v.ed.Redo, "redone")
 	case key.Matches(k, keys.ShowDiff):
 		v.showDiff()
@@ -317,7 +317,7 @@ func (v *ixEditView) demote() {
 	if at := v.ed.FindRow(p); at >= 0 {
 		v.cur = at
 	}
-	v.say("demoted %d %s to %s (written with MEMORY.md; %s undoes it)", len(sel), model.Plural(len(sel), "entry", "entries"), p, v.c.keys.EditUndo.Help().Key)
+	v.say("demoted %d %s to %s (written with MEMORY.md; %s undoes it)", len(sel), model.Plural(len(sel), "entry", "entries"), p, v.c.keys.Editor.Undo.Help().Key)
 }
 
 // move shifts the row under the cursor, or the whole range when one is
@@ -371,7 +371,7 @@ func (v *ixEditView) delete() {
 		v.fail(fmt.Errorf("cannot delete this row: %w", err))
 		return
 	}
-	v.say("deleted %q (the file stays); %s restores it", ansi.Truncate(name, 40, "…"), v.c.keys.RestoreRow.Help().Key)
+	v.say("deleted %q (the file stays); %s restores it", ansi.Truncate(name, 40, "…"), v.c.keys.Editor.RestoreRow.Help().Key)
 }
 
 func (v *ixEditView) restore() {
@@ -411,7 +411,7 @@ func (v *ixEditView) shorten() {
 	case n == 0:
 		v.say("no hook is over %d characters", model.DefaultHookMax)
 	default:
-		v.say("shortened %d %s (one step: %s undoes it)", n, model.Plural(n, "hook", "hooks"), v.c.keys.EditUndo.Help().Key)
+		v.say("shortened %d %s (one step: %s undoes it)", n, model.Plural(n, "hook", "hooks"), v.c.keys.Editor.Undo.Help().Key)
 	}
 }
 
@@ -488,15 +488,15 @@ func (v *ixEditView) openOrphans() {
 }
 
 func (v *ixEditView) orphanKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := v.c.keys
+	keys, mv := v.c.keys.Picker, v.c.keys.Move
 	switch {
-	case key.Matches(k, keys.Back):
+	case key.Matches(k, keys.Cancel):
 		v.mode = ixeList
-	case key.Matches(k, keys.Up):
+	case key.Matches(k, mv.Up):
 		v.ocur = max(v.ocur-1, 0)
-	case key.Matches(k, keys.Down):
+	case key.Matches(k, mv.Down):
 		v.ocur = min(v.ocur+1, len(v.orphans)-1)
-	case key.Matches(k, keys.Open):
+	case key.Matches(k, keys.Pick):
 		p := v.orphans[v.ocur]
 		doc := v.dd.docs[p]
 		title := strings.TrimSpace(doc.FM.Name)
@@ -828,29 +828,25 @@ func (v *ixEditView) wheel(n int) {
 }
 
 func (v *ixEditView) ShortHelp() []key.Binding {
-	k := v.c.keys
+	k, e := v.c.keys, v.c.keys.Editor
 	switch v.mode {
 	case ixeDiff:
-		return []key.Binding{k.Up, k.Down, k.PageDown, k.Back}
+		return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, k.EditorDiff.Close}
 	case ixeOrphans:
-		return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+		return []key.Binding{k.Move.Up, k.Move.Down, k.Picker.Pick, k.Picker.Cancel}
 	}
-	return []key.Binding{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.EditHook, k.Demote, k.ShowDiff, k.WriteIndex, k.Back}
+	return []key.Binding{e.RowUp, e.RowDown, e.AboveCut, e.DeleteRow, e.EditHook, e.Demote, e.ShowDiff, e.Write, e.Back}
 }
 
 func (v *ixEditView) FullHelp() [][]key.Binding {
 	k := v.c.keys
 	switch v.mode {
 	case ixeDiff:
-		return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Back}}
+		return [][]key.Binding{k.Move.Group().Bindings, k.EditorDiff.Group().Bindings}
 	case ixeOrphans:
-		return [][]key.Binding{{k.Up, k.Down, k.Open, k.Back}}
+		return [][]key.Binding{k.Move.Group().Bindings, k.Picker.Group().Bindings}
 	}
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.RestoreRow, k.AddOrphan, k.SelectRows, k.Demote},
-		{k.EditHook, k.ShortenHooks, k.EditUndo, k.EditRedo, k.ShowDiff, k.WriteIndex, k.Back},
-	}
+	return [][]key.Binding{k.Move.Group().Bindings, k.Editor.Group().Bindings}
 }
 
 // ---- the root's side: opening, leaving, writing ----
@@ -881,7 +877,7 @@ func (m *Model) openIndexEditor() tea.Cmd {
 func (m *Model) ixeditKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := m.c.keys
 	if m.ixedit.mode != ixeList {
-		if m.ixedit.mode != ixeHook && key.Matches(k, keys.Help) {
+		if m.ixedit.mode != ixeHook && key.Matches(k, keys.Global.Help) {
 			m.help.ShowAll = !m.help.ShowAll
 			m.layout()
 			return nil
@@ -889,26 +885,26 @@ func (m *Model) ixeditKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.ixedit.Update(k)
 	}
 	switch {
-	case key.Matches(k, keys.Quit):
+	case key.Matches(k, keys.Global.Quit):
 		return m.leaveEditor(func() tea.Cmd {
 			m.Close()
 			return tea.Quit
 		})
-	case key.Matches(k, keys.Help):
+	case key.Matches(k, keys.Global.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
 		return nil
-	case key.Matches(k, keys.Refresh):
+	case key.Matches(k, keys.Global.Refresh):
 		return m.refresh()
-	case key.Matches(k, keys.Back) && m.ixedit.anchor >= 0:
+	case key.Matches(k, keys.Editor.Back) && m.ixedit.anchor >= 0:
 		m.ixedit.anchor = -1
 		m.ixedit.say("range cleared")
 		return nil
-	case key.Matches(k, keys.Back):
+	case key.Matches(k, keys.Editor.Back):
 		return m.leaveEditor(func() tea.Cmd { return nil })
-	case key.Matches(k, keys.Findings, keys.Proposals, keys.Journal, keys.Browse, keys.Index):
+	case key.Matches(k, keys.Views.Findings, keys.Views.Proposals, keys.Views.Journal, keys.Views.Browse, keys.Views.Index):
 		return m.leaveEditor(func() tea.Cmd { return m.onKey(k) })
-	case key.Matches(k, keys.WriteIndex):
+	case key.Matches(k, keys.Editor.Write):
 		return m.askWriteIndex()
 	}
 	return m.ixedit.Update(k)

@@ -223,10 +223,10 @@ func (m *Model) askUndo() tea.Cmd {
 
 func (v *journalView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Up, k.Down, k.Undo, k.Back}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Journal.Undo, k.Journal.Back}
 }
 
 func (v *journalView) FullHelp() [][]key.Binding {
 	k := v.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Undo, k.Back}}
+	return [][]key.Binding{k.Move.Group().Bindings, k.Journal.Group().Bindings}
 }

@@ -287,12 +287,12 @@ func (m *memoriesPane) View() string {
 
 func (m *memoriesPane) ShortHelp() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.Up, k.Down, k.Back, k.Index, k.Edit, k.Filter, k.Sort}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Browse.Back, k.Views.Index, k.Browse.Edit, k.Browse.Filter, k.Browse.Sort}
 }
 
 func (m *memoriesPane) FullHelp() [][]key.Binding {
 	k := m.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Back, k.Index, k.Edit, k.Filter, k.Sort}}
+	return [][]key.Binding{k.Move.Group().Bindings, {k.Browse.Open, k.Browse.Back, k.Views.Index, k.Browse.Edit, k.Browse.Filter, k.Browse.Sort}}
 }
 
 // shortSize is a file size in at most five cells: 539B, 2.1K, 14K, 1.2M.

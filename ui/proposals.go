@@ -440,7 +440,7 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := v.c.keys
+	keys, diff := v.c.keys.Proposals, v.c.keys.Diff
 	switch {
 	case key.Matches(k, keys.NextPane, keys.PrevPane):
 		v.setFocus(!v.focusDiff)
@@ -460,13 +460,13 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 		} else {
 			v.diff.anchor = v.diff.cur
 		}
-	case key.Matches(k, keys.NextHunk, keys.PrevHunk) && v.diff.deciding():
+	case key.Matches(k, diff.NextHunk, diff.PrevHunk) && v.diff.deciding():
 		step := 1
-		if key.Matches(k, keys.PrevHunk) {
+		if key.Matches(k, diff.PrevHunk) {
 			step = -1
 		}
 		v.diff.moveUnit(step)
-	case v.focusDiff, key.Matches(k, keys.DiffMode, keys.NextHunk, keys.PrevHunk, keys.ScrollDown, keys.ScrollUp):
+	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		v.follow()
@@ -582,18 +582,14 @@ func (v *proposalsView) statusLine() string {
 
 func (v *proposalsView) ShortHelp() []key.Binding {
 	k := v.c.keys
+	p := k.Proposals
 	if v.focusDiff {
-		return append(v.diff.ShortHelp(), k.Toggle, k.Range, k.Write)
+		return append(v.diff.shortHelp(p.Back), p.Toggle, p.Range, p.Write)
 	}
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.Accept, k.Reject, k.Write, k.NextPane, k.DiffMode, k.NextHunk, k.Back}
+	return []key.Binding{k.Move.Up, k.Move.Down, p.Toggle, p.Accept, p.Reject, p.Write, p.NextPane, k.Diff.Mode, k.Diff.NextHunk, p.Back}
 }
 
 func (v *proposalsView) FullHelp() [][]key.Binding {
 	k := v.c.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextPane, k.Open, k.Back, k.ScrollDown, k.ScrollUp},
-		{k.DiffMode, k.NextHunk, k.PrevHunk},
-		{k.Toggle, k.Accept, k.Reject, k.Range, k.Edit, k.Write, k.Journal},
-	}
+	return [][]key.Binding{k.Move.Group().Bindings, k.Proposals.Group().Bindings, k.Diff.Group().Bindings, {k.Views.Journal}}
 }

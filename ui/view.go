@@ -370,29 +370,24 @@ func (m *Model) activePane() pane {
 	return m.projects
 }
 
-func (m *Model) globalKeys() []key.Binding {
-	k := m.c.keys
-	return []key.Binding{k.NextPane, k.Findings, k.Proposals, k.Changes, k.Journal, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
-}
-
 func (m *Model) shortHelp() []key.Binding {
 	k := m.c.keys
 	if m.view == viewIndexEdit && m.ixedit.mode != ixeList {
-		return append(m.ixedit.ShortHelp(), k.Help) // the diff, the picker: their keys only
+		return append(m.ixedit.ShortHelp(), k.Global.Help) // the diff, the picker: their keys only
 	}
-	return append(m.activePane().ShortHelp(), k.Findings, k.Help, k.Quit)
+	return append(m.activePane().ShortHelp(), k.Views.Findings, k.Global.Help, k.Global.Quit)
 }
 
 func (m *Model) helpGroups() [][]key.Binding {
 	k := m.c.keys
 	groups := m.activePane().FullHelp()
 	if m.view == viewIndexEdit && m.ixedit.mode != ixeList {
-		return append(groups, []key.Binding{k.Help})
+		return append(groups, []key.Binding{k.Global.Help})
 	}
-	if m.view != viewProposals && m.view != viewJournal && m.view != viewIndexEdit && m.view != viewChanges { // their own help has their keys
-		groups = append(groups, []key.Binding{k.ScrollDown, k.ScrollUp, k.Source, k.PrevPane})
+	if m.view == viewBrowse { // the panes' own help has their keys
+		groups = append(groups, k.Preview.Group().Bindings, []key.Binding{k.Browse.NextPane, k.Browse.PrevPane})
 	}
-	return append(groups, m.globalKeys())
+	return append(groups, k.Views.Group().Bindings, k.Global.Group().Bindings)
 }
 
 // onWheel scrolls whatever is under the pointer.

@@ -27,11 +27,6 @@ type writeJob struct {
 // lockWait is how long a retry waits for Claude Code's lock.
 const lockWait = time.Minute
 
-// markKey, in the write dialog, writes and marks the store consolidated:
-// .consolidate-lock gets mtime now, which postpones Claude Code's
-// autoDream by a day. y writes and leaves the lock as it was.
-var markKey = key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "write and mark consolidated"))
-
 // dialogKind says what y does in a dialog.
 type dialogKind int
 
@@ -168,10 +163,13 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	dl := m.dialog
 	m.dialog = nil
 	m.layout()
-	if dl.kind == dlgWrite && key.Matches(k, markKey) {
+	// Mark, in the write dialog, writes and marks the store consolidated:
+	// .consolidate-lock gets mtime now, which postpones Claude Code's
+	// autoDream by a day. Confirm writes and leaves the lock as it was.
+	if dl.kind == dlgWrite && key.Matches(k, m.c.keys.Dialog.Mark) {
 		return m.runWriteMarked(dl.jobs, 0, true)
 	}
-	if !key.Matches(k, m.c.keys.Confirm) {
+	if !key.Matches(k, m.c.keys.Dialog.Confirm) {
 		switch dl.kind {
 		case dlgResult:
 		case dlgDiscard:
