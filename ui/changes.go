@@ -12,6 +12,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -140,9 +141,8 @@ func (m *Model) onBaselineSaved(msg baselineSavedMsg) {
 
 // openChanges shows the changes view.
 func (m *Model) openChanges() tea.Cmd {
-	m.view = viewChanges
 	m.changes.rebuild(m)
-	m.layout()
+	m.show(viewChanges)
 	return nil
 }
 
@@ -156,9 +156,7 @@ func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
 			v.setFocus(false)
 			return nil
 		}
-		m.view = viewBrowse
-		m.layout()
-		return m.syncSelection()
+		return m.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.MarkSeen):
 		it := v.selected()
 		if it == nil || m.cfg.SeenRoot == "" {
@@ -406,6 +404,8 @@ func (v *changesView) statusLine() string {
 	return v.c.st.Faint.Render(layoutRow(left, hint, v.w))
 }
 
+func (v *changesView) scope() keymap.Scope { return keymap.ScopeChanges }
+
 func (v *changesView) ShortHelp() []key.Binding {
 	k := v.c.keys
 	c := k.Changes
@@ -413,11 +413,6 @@ func (v *changesView) ShortHelp() []key.Binding {
 		return v.diff.shortHelp(c.Back)
 	}
 	return []key.Binding{k.Move.Up, k.Move.Down, c.MarkSeen, c.MarkReviewed, c.NextPane, k.Diff.Mode, c.Back}
-}
-
-func (v *changesView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{k.Move.Group().Bindings, k.Changes.Group().Bindings, k.Diff.Group().Bindings}
 }
 
 // wheel scrolls the part under the pointer; x and y count from the view's

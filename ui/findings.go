@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -201,12 +202,9 @@ func (v *findingsView) View() string {
 	return v.filterLine() + "\n" + listView + "\n" + fit(strings.Join(detail, "\n"), v.w, detailLines)
 }
 
+func (v *findingsView) scope() keymap.Scope { return keymap.ScopeFindings }
+
 func (v *findingsView) ShortHelp() []key.Binding {
 	k := v.c.keys
 	return []key.Binding{k.Move.Up, k.Move.Down, k.Findings.Open, k.Findings.Severity, k.Findings.NextRule, k.Findings.Filter}
-}
-
-func (v *findingsView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{k.Move.Group().Bindings, k.Findings.Group().Bindings}
 }

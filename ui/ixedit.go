@@ -16,6 +16,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
@@ -440,8 +441,9 @@ func (v *ixEditView) startHook() tea.Cmd {
 }
 
 func (v *ixEditView) hookKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "enter":
+	in := v.c.keys.Input
+	switch {
+	case key.Matches(k, in.Accept):
 		v.mode = ixeList
 		v.input.Blur()
 		switch err := v.ed.EditHook(v.cur, v.input.Value()); {
@@ -453,7 +455,7 @@ func (v *ixEditView) hookKey(k tea.KeyPressMsg) tea.Cmd {
 			v.say("hook changed")
 		}
 		return nil
-	case "esc":
+	case key.Matches(k, in.Cancel):
 		v.mode = ixeList
 		v.input.Blur()
 		v.say("hook edit cancelled")
@@ -827,6 +829,20 @@ func (v *ixEditView) wheel(n int) {
 	}
 }
 
+// scope is the editor's rows, or the part of it that has the keys: the
+// hook's input, the pending diff, the orphan picker.
+func (v *ixEditView) scope() keymap.Scope {
+	switch v.mode {
+	case ixeHook:
+		return keymap.ScopeInput
+	case ixeDiff:
+		return keymap.ScopeEditorDiff
+	case ixeOrphans:
+		return keymap.ScopePicker
+	}
+	return keymap.ScopeEditor
+}
+
 func (v *ixEditView) ShortHelp() []key.Binding {
 	k, e := v.c.keys, v.c.keys.Editor
 	switch v.mode {
@@ -836,17 +852,6 @@ func (v *ixEditView) ShortHelp() []key.Binding {
 		return []key.Binding{k.Move.Up, k.Move.Down, k.Picker.Pick, k.Picker.Cancel}
 	}
 	return []key.Binding{e.RowUp, e.RowDown, e.AboveCut, e.DeleteRow, e.EditHook, e.Demote, e.ShowDiff, e.Write, e.Back}
-}
-
-func (v *ixEditView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	switch v.mode {
-	case ixeDiff:
-		return [][]key.Binding{k.Move.Group().Bindings, k.EditorDiff.Group().Bindings}
-	case ixeOrphans:
-		return [][]key.Binding{k.Move.Group().Bindings, k.Picker.Group().Bindings}
-	}
-	return [][]key.Binding{k.Move.Group().Bindings, k.Editor.Group().Bindings}
 }
 
 // ---- the root's side: opening, leaving, writing ----
@@ -866,69 +871,45 @@ func (m *Model) openIndexEditor() tea.Cmd {
 		return nil
 	}
 	m.ixedit.open(dd, m.index.title)
-	m.view = viewIndexEdit
-	m.layout()
+	m.show(viewIndexEdit)
 	return nil
 }
 
-// ixeditKey routes a key in the index editor: its input, diff and picker
-// take every key; in the list, leaving and writing are the root's, the
-// rest the editor's.
+// ixeditKey routes a key in the index editor. Its text input and
+// overlays take their keys in the editor itself; on the rows, leaving and
+// writing are the root's, the rest the editor's. Quitting, help, refresh
+// and the view switches are the root's global keys (see onKey).
 func (m *Model) ixeditKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys
-	if m.ixedit.mode != ixeList {
-		if m.ixedit.mode != ixeHook && key.Matches(k, keys.Global.Help) {
-			m.help.ShowAll = !m.help.ShowAll
-			m.layout()
+	keys := m.c.keys.Editor
+	if m.ixedit.mode == ixeList {
+		switch {
+		case key.Matches(k, keys.Back) && m.ixedit.anchor >= 0:
+			m.ixedit.anchor = -1
+			m.ixedit.say("range cleared")
 			return nil
+		case key.Matches(k, keys.Back):
+			return m.navigate(navigateMsg{to: viewIndex, back: true})
+		case key.Matches(k, keys.Write):
+			return m.askWriteIndex()
 		}
-		return m.ixedit.Update(k)
-	}
-	switch {
-	case key.Matches(k, keys.Global.Quit):
-		return m.leaveEditor(func() tea.Cmd {
-			m.Close()
-			return tea.Quit
-		})
-	case key.Matches(k, keys.Global.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.layout()
-		return nil
-	case key.Matches(k, keys.Global.Refresh):
-		return m.refresh()
-	case key.Matches(k, keys.Editor.Back) && m.ixedit.anchor >= 0:
-		m.ixedit.anchor = -1
-		m.ixedit.say("range cleared")
-		return nil
-	case key.Matches(k, keys.Editor.Back):
-		return m.leaveEditor(func() tea.Cmd { return nil })
-	case key.Matches(k, keys.Views.Findings, keys.Views.Proposals, keys.Views.Journal, keys.Views.Browse, keys.Views.Index):
-		return m.leaveEditor(func() tea.Cmd { return m.onKey(k) })
-	case key.Matches(k, keys.Editor.Write):
-		return m.askWriteIndex()
 	}
 	return m.ixedit.Update(k)
 }
 
-// leaveEditor goes back to the index view, then runs then; pending edits
-// are dropped only after a confirmation that defaults to No.
+// leaveEditor runs then once the index editor's pending edits may be
+// dropped: at once when there are none (or the editor is not open), else
+// after a confirmation that defaults to No.
 func (m *Model) leaveEditor(then func() tea.Cmd) tea.Cmd {
-	leave := func() tea.Cmd {
-		m.view = viewIndex
-		m.layout()
+	if m.view != viewIndexEdit || !m.ixedit.modified() || m.cfg.ReadOnly {
 		return then()
 	}
-	if !m.ixedit.modified() || m.cfg.ReadOnly {
-		return leave()
-	}
-	m.dialog = &dialog{
+	m.openDialog(&dialog{
 		kind:  dlgDiscard,
 		title: "Discard the pending edits to MEMORY.md?",
 		lines: []string{"", "They are in memory only: nothing has been written.", m.ixedit.diffSummary()},
 		hint:  "y discards them · any other key keeps editing",
-		after: leave,
-	}
-	m.layout()
+		after: then,
+	})
 	return nil
 }
 
@@ -986,7 +967,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, model.Plural(len(changes)-1, "file", "files"))
 	}
 	lines := append([]string{"", st.Bold.Render(safe.ShowLine(report.Tilde(v.dd.d.Path, m.c.home)))}, files...)
-	m.dialog = &dialog{
+	m.openDialog(&dialog{
 		kind:  dlgWriteIndex,
 		title: title,
 		lines: append(lines, "", v.diffSummary(),
@@ -994,8 +975,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 			st.Faint.Render("Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written.")),
 		hint: "y write · any other key cancels",
 		jobs: []writeJob{{dir: v.dd.d.Path, props: []model.Proposal{prop}}},
-	}
-	m.layout()
+	})
 	return nil
 }
 
@@ -1020,8 +1000,8 @@ func (m *Model) indexWritten(w *writeRun) {
 		}
 		dl.lines = append(dl.lines, "", st.Faint.Render("The journal (L) can undo it."))
 		m.status = "MEMORY.md written."
-		m.view = viewIndex
-		m.layout()
+		// Written: the edits are on disk, nothing to ask about.
+		m.show(viewIndex)
 	case memfs.StatusConflict:
 		dl.title = "Not written: MEMORY.md changed on disk"
 		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
@@ -1037,5 +1017,5 @@ func (m *Model) indexWritten(w *writeRun) {
 		dl.jobs = w.lockHeld
 		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
 	}
-	m.dialog = dl
+	m.openDialog(dl)
 }

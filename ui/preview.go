@@ -11,6 +11,7 @@ import (
 
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -160,14 +161,11 @@ func (p *previewPane) View() string {
 	return fit(p.vp.View(), p.vp.Width(), p.vp.Height())
 }
 
+func (p *previewPane) scope() keymap.Scope { return keymap.ScopeBrowse }
+
 func (p *previewPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	return []key.Binding{k.Move.Up, k.Move.Down, k.Preview.Source, k.Browse.Edit}
-}
-
-func (p *previewPane) FullHelp() [][]key.Binding {
-	k := p.c.keys
-	return [][]key.Binding{k.Move.Group().Bindings, {k.Preview.Source, k.Browse.Edit, k.Views.Index}}
 }
 
 // memoryHeader draws a memory's frontmatter as a tidy table, then its

@@ -8,6 +8,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -133,14 +134,11 @@ func listPaneView(l *list, c *shared, focused bool, empty string) string {
 	return l.view(c.st.Item, sel, c.st.GroupHeader, c.st.Badge, empty)
 }
 
+func (p *projectsPane) scope() keymap.Scope { return keymap.ScopeBrowse }
+
 func (p *projectsPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	return []key.Binding{k.Move.Up, k.Move.Down, k.Browse.Open, k.Browse.Filter}
-}
-
-func (p *projectsPane) FullHelp() [][]key.Binding {
-	k := p.c.keys
-	return [][]key.Binding{k.Move.Group().Bindings, {k.Browse.Open, k.Browse.Filter}}
 }
 
 // listKeys moves a list's cursor for the movement keys; it reports whether

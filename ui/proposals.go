@@ -15,6 +15,7 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -78,9 +79,8 @@ type proposalJob struct {
 
 // openProposals shows the proposals view and computes what is stale.
 func (m *Model) openProposals() tea.Cmd {
-	m.view = viewProposals
 	m.props.wanted = true
-	m.layout()
+	m.show(viewProposals)
 	if m.props.dirty || !m.proposals.computed {
 		return m.computeProposals()
 	}
@@ -580,6 +580,8 @@ func (v *proposalsView) statusLine() string {
 	return st.Faint.Render(layoutRow(left, hint, v.w))
 }
 
+func (v *proposalsView) scope() keymap.Scope { return keymap.ScopeProposals }
+
 func (v *proposalsView) ShortHelp() []key.Binding {
 	k := v.c.keys
 	p := k.Proposals
@@ -587,9 +589,4 @@ func (v *proposalsView) ShortHelp() []key.Binding {
 		return append(v.diff.shortHelp(p.Back), p.Toggle, p.Range, p.Write)
 	}
 	return []key.Binding{k.Move.Up, k.Move.Down, p.Toggle, p.Accept, p.Reject, p.Write, p.NextPane, k.Diff.Mode, k.Diff.NextHunk, p.Back}
-}
-
-func (v *proposalsView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{k.Move.Group().Bindings, k.Proposals.Group().Bindings, k.Diff.Group().Bindings, {k.Views.Journal}}
 }
