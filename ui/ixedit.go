@@ -498,6 +498,14 @@ func (v *ixEditView) orphanKey(k tea.KeyPressMsg) tea.Cmd {
 		v.ocur = max(v.ocur-1, 0)
 	case key.Matches(k, mv.Down):
 		v.ocur = min(v.ocur+1, len(v.orphans)-1)
+	case key.Matches(k, mv.PageUp):
+		v.ocur = max(v.ocur-max(v.listHeight()-3, 1), 0)
+	case key.Matches(k, mv.PageDown):
+		v.ocur = min(v.ocur+max(v.listHeight()-3, 1), len(v.orphans)-1)
+	case key.Matches(k, mv.Top):
+		v.ocur = 0
+	case key.Matches(k, mv.Bottom):
+		v.ocur = len(v.orphans) - 1
 	case key.Matches(k, keys.Pick):
 		p := v.orphans[v.ocur]
 		doc := v.dd.docs[p]
