@@ -293,8 +293,8 @@ func Default() KeyMap {
 			NextPane: nextPane,
 			PrevPane: prevPane,
 			Open:     open,
-			// esc alone clears a filter; h and ← only ever move left, as
-			// they did before esc cleared filters.
+			// esc alone clears a filter first; h and ← only move left,
+			// even with a filter set.
 			Back:   b(ks("esc"), "esc", "back"),
 			Left:   b(ks("h", "left"), "h/←", "pane to the left"),
 			Filter: filter,

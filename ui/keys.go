@@ -32,7 +32,8 @@ const (
 // key typed right after lands in the new view; a Cmd may return it too.
 type navigateMsg struct {
 	to viewID
-	// line, for the index view, is the line to scroll to (0: the cut).
+	// line, for the index view, is the line to scroll to (0: the cut, if
+	// any, else the top).
 	line int
 	// back returns to the view as it was left (the index view under the
 	// index editor) instead of opening it afresh.
