@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -125,8 +124,8 @@ type Model struct {
 	pendingEdit *pendingEdit
 	help        help.Model
 	input       textinput.Model
-	// filtering is the input mode: keys go to the filter box.
-	filtering bool
+	// mode says who gets a key first (see inputMode).
+	mode inputMode
 
 	scan *model.Scan
 	data []*projectData
@@ -361,6 +360,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = fmt.Errorf("the editor failed: %w", msg.err)
 		}
 		return m, m.reloadPath(msg.path)
+	case navigateMsg:
+		return m, m.navigate(msg)
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -545,197 +546,6 @@ func (m *Model) reloadPath(path string) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-// onKey routes a key press: the filter box when typing, then the global
-// keys, then the current view.
-func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
-	// A key press acknowledges the last error or note.
-	m.err = nil
-	if m.status != refreshing {
-		m.status = ""
-	}
-	if m.dialog != nil {
-		return m.dialogKey(k)
-	}
-	if m.view == viewIndexEdit {
-		return m.ixeditKey(k)
-	}
-	if m.filtering {
-		return m.filterKey(k)
-	}
-	keys := m.c.keys
-	switch {
-	case key.Matches(k, keys.Quit):
-		m.Close()
-		return tea.Quit
-	case key.Matches(k, keys.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.layout()
-		return nil
-	case key.Matches(k, keys.Refresh):
-		return m.refresh()
-	case key.Matches(k, keys.Filter):
-		if m.view == viewIndex || m.view == viewProposals || m.view == viewJournal || m.view == viewChanges {
-			return nil
-		}
-		m.filtering = true
-		m.input.SetValue(m.currentFilter())
-		m.input.CursorEnd()
-		m.layout()
-		return m.input.Focus()
-	case key.Matches(k, keys.Findings) && m.view != viewFindings:
-		m.view = viewFindings
-		m.refreshFindings()
-		m.layout()
-		return nil
-	case key.Matches(k, keys.Proposals) && m.view != viewProposals:
-		return m.openProposals()
-	case key.Matches(k, keys.Journal) && m.view != viewJournal:
-		return m.openJournal()
-	case key.Matches(k, keys.Changes) && m.view != viewChanges:
-		return m.openChanges()
-	case key.Matches(k, keys.Browse) && m.view != viewBrowse:
-		m.view = viewBrowse
-		m.layout()
-		return m.syncSelection()
-	case key.Matches(k, keys.Index):
-		return m.openIndex(0)
-	case key.Matches(k, keys.Edit):
-		return m.edit()
-	}
-	switch m.view {
-	case viewChanges:
-		return m.changesKey(k)
-	case viewFindings:
-		return m.findingsKey(k)
-	case viewProposals:
-		if key.Matches(k, keys.Back) && !m.proposals.back() {
-			m.view = viewBrowse
-			m.layout()
-			return m.syncSelection()
-		}
-		if key.Matches(k, keys.Write) {
-			return m.startWrite()
-		}
-		return m.proposals.Update(k)
-	case viewJournal:
-		switch {
-		case key.Matches(k, keys.Back):
-			m.view = viewBrowse
-			m.layout()
-			return m.syncSelection()
-		case key.Matches(k, keys.Undo):
-			return m.askUndo()
-		}
-		return m.journal.Update(k)
-	case viewIndex:
-		if key.Matches(k, keys.Back) {
-			m.view = viewBrowse
-			m.layout()
-			return m.syncSelection()
-		}
-		if key.Matches(k, keys.EditIndex) {
-			return m.openIndexEditor()
-		}
-		return m.index.Update(k)
-	}
-	return m.browseKey(k)
-}
-
-func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys
-	switch {
-	case key.Matches(k, keys.ClearFilter) && m.currentFilter() != "":
-		m.setFilter("")
-		return m.syncSelection()
-	case key.Matches(k, keys.NextPane):
-		m.setFocus((m.focus + 1) % 3)
-		return nil
-	case key.Matches(k, keys.PrevPane):
-		m.setFocus((m.focus + 2) % 3)
-		return nil
-	case key.Matches(k, keys.Sort):
-		m.memories.cycleSort()
-		m.status = "memories sorted " + m.memories.sortBy.String()
-		return m.syncSelection()
-	case key.Matches(k, keys.Source):
-		m.source = !m.source
-		return m.requestPreview(true)
-	case key.Matches(k, keys.ScrollDown):
-		m.preview.scroll(max(m.preview.vp.Height()/2, 1))
-		return nil
-	case key.Matches(k, keys.ScrollUp):
-		m.preview.scroll(-max(m.preview.vp.Height()/2, 1))
-		return nil
-	case key.Matches(k, keys.Open):
-		switch m.focus {
-		case focusProjects:
-			m.setFocus(focusMemories)
-		case focusMemories:
-			m.setFocus(focusPreview)
-		}
-		return nil
-	case key.Matches(k, keys.Back):
-		switch m.focus {
-		case focusPreview:
-			m.setFocus(focusMemories)
-		case focusMemories:
-			m.setFocus(focusProjects)
-		}
-		return nil
-	}
-	switch m.focus {
-	case focusProjects:
-		m.projects.Update(k)
-	case focusMemories:
-		m.memories.Update(k)
-	case focusPreview:
-		m.preview.Update(k)
-	}
-	return m.syncSelection()
-}
-
-func (m *Model) findingsKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys
-	switch {
-	case key.Matches(k, keys.ClearFilter) && m.findings.filter != "":
-		m.findings.filter = ""
-		m.findings.apply()
-		return nil
-	case key.Matches(k, keys.Back):
-		m.view = viewBrowse
-		m.layout()
-		return m.syncSelection()
-	case key.Matches(k, keys.Open):
-		if f := m.findings.selected(); f != nil {
-			return m.jump(*f)
-		}
-		return nil
-	}
-	return m.findings.Update(k)
-}
-
-// filterKey edits the filter; it applies as you type, enter keeps it, esc
-// drops it.
-func (m *Model) filterKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "enter":
-		m.filtering = false
-		m.input.Blur()
-		m.layout()
-		return m.syncSelection()
-	case "esc":
-		m.filtering = false
-		m.input.Blur()
-		m.setFilter("")
-		m.layout()
-		return m.syncSelection()
-	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
-	m.setFilter(m.input.Value())
-	return tea.Batch(cmd, m.syncSelection())
 }
 
 // currentFilter is the filter of the list the filter box applies to.
@@ -999,8 +809,7 @@ func (m *Model) openIndex(line int) tea.Cmd {
 		}
 		dd = pd.dirs[0]
 	}
-	m.view = viewIndex
-	m.layout()
+	m.show(viewIndex)
 	m.index.open(dd, report.Tilde(pd.p.Name(), m.c.home)+" · "+dirLabel(dd.d), line)
 	return nil
 }
@@ -1026,9 +835,8 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 		m.shownProject = pi
 		if f.File == "MEMORY.md" && pd.dirs[di].d.Index != nil {
 			m.memories.selectFile(di, nil)
-			return m.openIndex(f.Line)
+			return m.navigate(navigateMsg{to: viewIndex, line: f.Line})
 		}
-		m.view = viewBrowse
 		if f.File != "" && m.memories.selectPath(di, f.File) {
 			m.setFocus(focusPreview)
 			if f.Line > 0 {
@@ -1041,7 +849,7 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 				m.status = f.File + " is not a memory file memtui can show; it is in " + report.Tilde(f.MemoryDir, m.c.home)
 			}
 		}
-		m.layout()
+		m.show(viewBrowse)
 		return m.requestPreview(true)
 	}
 	m.status = "That finding's directory is no longer loaded."

@@ -13,6 +13,7 @@ import (
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -141,15 +142,14 @@ func (m *Model) onBaselineSaved(msg baselineSavedMsg) {
 
 // openChanges shows the changes view.
 func (m *Model) openChanges() tea.Cmd {
-	m.view = viewChanges
 	m.changes.rebuild(m)
-	m.layout()
+	m.show(viewChanges)
 	return nil
 }
 
 // changesKey handles the changes view's own keys.
 func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys
+	keys := m.c.keys.Changes
 	v := m.changes
 	switch {
 	case key.Matches(k, keys.Back):
@@ -157,9 +157,7 @@ func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
 			v.setFocus(false)
 			return nil
 		}
-		m.view = viewBrowse
-		m.layout()
-		return m.syncSelection()
+		return m.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.MarkSeen):
 		it := v.selected()
 		if it == nil || m.cfg.SeenRoot == "" {
@@ -368,13 +366,13 @@ func (v *changesView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := v.c.keys
+	keys, diff := v.c.keys.Changes, v.c.keys.Diff
 	switch {
 	case key.Matches(k, keys.NextPane, keys.PrevPane):
 		v.setFocus(!v.focusDiff)
 	case key.Matches(k, keys.Open):
 		v.setFocus(true)
-	case v.focusDiff, key.Matches(k, keys.DiffMode, keys.NextHunk, keys.PrevHunk, keys.ScrollDown, keys.ScrollUp):
+	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		v.follow()
@@ -407,21 +405,15 @@ func (v *changesView) statusLine() string {
 	return v.c.st.Faint.Render(layoutRow(left, hint, v.w))
 }
 
+func (v *changesView) scope() keymap.Scope { return keymap.ScopeChanges }
+
 func (v *changesView) ShortHelp() []key.Binding {
 	k := v.c.keys
+	c := k.Changes
 	if v.focusDiff {
-		return v.diff.ShortHelp()
+		return v.diff.shortHelp(c.Back)
 	}
-	return []key.Binding{k.Up, k.Down, k.MarkSeen, k.MarkReviewed, k.NextPane, k.DiffMode, k.Back}
-}
-
-func (v *changesView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextPane, k.Open, k.Back, k.ScrollDown, k.ScrollUp},
-		{k.MarkSeen, k.MarkReviewed, k.DiffMode, k.NextHunk, k.PrevHunk},
-	}
+	return []key.Binding{k.Move.Up, k.Move.Down, c.MarkSeen, c.MarkReviewed, c.NextPane, k.Diff.Mode, c.Back}
 }
 
 // wheel scrolls the part under the pointer; x and y count from the view's

@@ -417,19 +417,19 @@ func (v *diffView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := v.c.keys
+	mv, keys := v.c.keys.Move, v.c.keys.Diff
 	switch {
-	case key.Matches(k, keys.Up):
+	case key.Matches(k, mv.Up):
 		v.scroll(-1)
-	case key.Matches(k, keys.Down):
+	case key.Matches(k, mv.Down):
 		v.scroll(1)
-	case key.Matches(k, keys.PageUp):
+	case key.Matches(k, mv.PageUp):
 		v.scroll(-max(v.h-1, 1))
-	case key.Matches(k, keys.PageDown):
+	case key.Matches(k, mv.PageDown):
 		v.scroll(max(v.h-1, 1))
-	case key.Matches(k, keys.Top):
+	case key.Matches(k, mv.Top):
 		v.setOff(0)
-	case key.Matches(k, keys.Bottom):
+	case key.Matches(k, mv.Bottom):
 		v.setOff(len(v.rows))
 	case key.Matches(k, keys.ScrollDown):
 		v.scroll(max(v.h/2, 1))
@@ -439,7 +439,7 @@ func (v *diffView) Update(msg tea.Msg) tea.Cmd {
 		v.nextHunk(1)
 	case key.Matches(k, keys.PrevHunk):
 		v.nextHunk(-1)
-	case key.Matches(k, keys.DiffMode):
+	case key.Matches(k, keys.Mode):
 		v.toggleMode()
 	}
 	return nil
@@ -460,14 +460,11 @@ func (v *diffView) View() string {
 	return fit(b.String(), v.w, v.h)
 }
 
-func (v *diffView) ShortHelp() []key.Binding {
+// shortHelp is the footer's keys while the diff has them; back is the
+// owning view's (it leaves the diff for the list).
+func (v *diffView) shortHelp(back key.Binding) []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Up, k.Down, k.NextHunk, k.DiffMode, k.Back}
-}
-
-func (v *diffView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollDown, k.ScrollUp}, {k.NextHunk, k.PrevHunk, k.DiffMode}}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Diff.NextHunk, k.Diff.Mode, back}
 }
 
 // modeName says how the diff is drawn, for the pane's heading.

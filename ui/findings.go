@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -142,7 +143,7 @@ func (v *findingsView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := v.c.keys
+	keys := v.c.keys.Findings
 	switch {
 	case listKeys(&v.list, v.c, k):
 	case key.Matches(k, keys.Severity):
@@ -201,12 +202,9 @@ func (v *findingsView) View() string {
 	return v.filterLine() + "\n" + listView + "\n" + fit(strings.Join(detail, "\n"), v.w, detailLines)
 }
 
+func (v *findingsView) scope() keymap.Scope { return keymap.ScopeFindings }
+
 func (v *findingsView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Severity, k.NextRule, k.Filter}
-}
-
-func (v *findingsView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Severity, k.NextRule, k.PrevRule, k.Filter, k.Back}}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Findings.Open, k.Findings.Severity, k.Findings.NextRule, k.Findings.Filter}
 }

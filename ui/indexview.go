@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
 )
@@ -250,14 +251,11 @@ func (v *indexView) View() string {
 	return v.meters() + "\n" + fit(v.vp.View(), v.w, max(v.h-indexHeaderLines, 1))
 }
 
+func (v *indexView) scope() keymap.Scope { return keymap.ScopeIndex }
+
 func (v *indexView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.EditIndex, k.Edit, k.Back}
-}
-
-func (v *indexView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.EditIndex, k.Edit, k.Back}}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, k.Index.EditIndex, k.Index.Edit, k.Index.Back}
 }
 
 // shownLines masks the secrets in the whole of text and returns line i of

@@ -16,6 +16,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/themes"
@@ -166,12 +167,12 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 	if !ok || v.ed == nil {
 		return nil
 	}
-	keys := v.c.keys
+	keys, mv := v.c.keys.Editor, v.c.keys.Move
 	switch v.mode {
 	case ixeHook:
 		return v.hookKey(k)
 	case ixeDiff:
-		if key.Matches(k, keys.Back, keys.ShowDiff) {
+		if key.Matches(k, v.c.keys.EditorDiff.Close) {
 			v.mode = ixeList
 			return nil
 		}
@@ -182,7 +183,7 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 	}
 	v.note = ""
 	// Any edit ends a range; moving the cursor extends it.
-	if v.anchor >= 0 && !key.Matches(k, keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom,
+	if v.anchor >= 0 && !key.Matches(k, mv.Up, mv.Down, mv.PageUp, mv.PageDown, mv.Top, mv.Bottom,
 		keys.SelectRows, keys.Demote, keys.ShowDiff, keys.RowUp, keys.RowDown) {
 		v.anchor = -1
 	}
@@ -197,17 +198,17 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 		}
 	case key.Matches(k, keys.Demote):
 		v.demote()
-	case key.Matches(k, keys.Up):
+	case key.Matches(k, mv.Up):
 		v.cur--
-	case key.Matches(k, keys.Down):
+	case key.Matches(k, mv.Down):
 		v.cur++
-	case key.Matches(k, keys.PageUp):
+	case key.Matches(k, mv.PageUp):
 		v.cur -= max(v.listHeight()-1, 1)
-	case key.Matches(k, keys.PageDown):
+	case key.Matches(k, mv.PageDown):
 		v.cur += max(v.listHeight()-1, 1)
-	case key.Matches(k, keys.Top):
+	case key.Matches(k, mv.Top):
 		v.cur = 0
-	case key.Matches(k, keys.Bottom):
+	case key.Matches(k, mv.Bottom):
 		v.cur = v.ed.Len() - 1
 	case key.Matches(k, keys.RowUp):
 		v.move(-1)
@@ -225,9 +226,9 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 		return v.startHook()
 	case key.Matches(k, keys.ShortenHooks):
 		v.shorten()
-	case key.Matches(k, keys.EditUndo):
+	case key.Matches(k, keys.Undo):
 		v.history(v.ed.Undo, "undone")
-	case key.Matches(k, keys.EditRedo):
+	case key.Matches(k, keys.Redo):
 		v.history(v.ed.Redo, "redone")
 	case key.Matches(k, keys.ShowDiff):
 		v.showDiff()
@@ -317,7 +318,7 @@ func (v *ixEditView) demote() {
 	if at := v.ed.FindRow(p); at >= 0 {
 		v.cur = at
 	}
-	v.say("demoted %d %s to %s (written with MEMORY.md; %s undoes it)", len(sel), model.Plural(len(sel), "entry", "entries"), p, v.c.keys.EditUndo.Help().Key)
+	v.say("demoted %d %s to %s (written with MEMORY.md; %s undoes it)", len(sel), model.Plural(len(sel), "entry", "entries"), p, v.c.keys.Editor.Undo.Help().Key)
 }
 
 // move shifts the row under the cursor, or the whole range when one is
@@ -371,7 +372,7 @@ func (v *ixEditView) delete() {
 		v.fail(fmt.Errorf("cannot delete this row: %w", err))
 		return
 	}
-	v.say("deleted %q (the file stays); %s restores it", ansi.Truncate(name, 40, "…"), v.c.keys.RestoreRow.Help().Key)
+	v.say("deleted %q (the file stays); %s restores it", ansi.Truncate(name, 40, "…"), v.c.keys.Editor.RestoreRow.Help().Key)
 }
 
 func (v *ixEditView) restore() {
@@ -411,7 +412,7 @@ func (v *ixEditView) shorten() {
 	case n == 0:
 		v.say("no hook is over %d characters", model.DefaultHookMax)
 	default:
-		v.say("shortened %d %s (one step: %s undoes it)", n, model.Plural(n, "hook", "hooks"), v.c.keys.EditUndo.Help().Key)
+		v.say("shortened %d %s (one step: %s undoes it)", n, model.Plural(n, "hook", "hooks"), v.c.keys.Editor.Undo.Help().Key)
 	}
 }
 
@@ -440,8 +441,9 @@ func (v *ixEditView) startHook() tea.Cmd {
 }
 
 func (v *ixEditView) hookKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "enter":
+	in := v.c.keys.Input
+	switch {
+	case key.Matches(k, in.Accept):
 		v.mode = ixeList
 		v.input.Blur()
 		switch err := v.ed.EditHook(v.cur, v.input.Value()); {
@@ -453,7 +455,7 @@ func (v *ixEditView) hookKey(k tea.KeyPressMsg) tea.Cmd {
 			v.say("hook changed")
 		}
 		return nil
-	case "esc":
+	case key.Matches(k, in.Cancel):
 		v.mode = ixeList
 		v.input.Blur()
 		v.say("hook edit cancelled")
@@ -488,15 +490,23 @@ func (v *ixEditView) openOrphans() {
 }
 
 func (v *ixEditView) orphanKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := v.c.keys
+	keys, mv := v.c.keys.Picker, v.c.keys.Move
 	switch {
-	case key.Matches(k, keys.Back):
+	case key.Matches(k, keys.Cancel):
 		v.mode = ixeList
-	case key.Matches(k, keys.Up):
+	case key.Matches(k, mv.Up):
 		v.ocur = max(v.ocur-1, 0)
-	case key.Matches(k, keys.Down):
+	case key.Matches(k, mv.Down):
 		v.ocur = min(v.ocur+1, len(v.orphans)-1)
-	case key.Matches(k, keys.Open):
+	case key.Matches(k, mv.PageUp):
+		v.ocur = max(v.ocur-max(v.listHeight()-3, 1), 0)
+	case key.Matches(k, mv.PageDown):
+		v.ocur = min(v.ocur+max(v.listHeight()-3, 1), len(v.orphans)-1)
+	case key.Matches(k, mv.Top):
+		v.ocur = 0
+	case key.Matches(k, mv.Bottom):
+		v.ocur = len(v.orphans) - 1
+	case key.Matches(k, keys.Pick):
 		p := v.orphans[v.ocur]
 		doc := v.dd.docs[p]
 		title := strings.TrimSpace(doc.FM.Name)
@@ -827,30 +837,29 @@ func (v *ixEditView) wheel(n int) {
 	}
 }
 
-func (v *ixEditView) ShortHelp() []key.Binding {
-	k := v.c.keys
+// scope is the editor's rows, or the part of it that has the keys: the
+// hook's input, the pending diff, the orphan picker.
+func (v *ixEditView) scope() keymap.Scope {
 	switch v.mode {
+	case ixeHook:
+		return keymap.ScopeInput
 	case ixeDiff:
-		return []key.Binding{k.Up, k.Down, k.PageDown, k.Back}
+		return keymap.ScopeEditorDiff
 	case ixeOrphans:
-		return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+		return keymap.ScopePicker
 	}
-	return []key.Binding{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.EditHook, k.Demote, k.ShowDiff, k.WriteIndex, k.Back}
+	return keymap.ScopeEditor
 }
 
-func (v *ixEditView) FullHelp() [][]key.Binding {
-	k := v.c.keys
+func (v *ixEditView) ShortHelp() []key.Binding {
+	k, e := v.c.keys, v.c.keys.Editor
 	switch v.mode {
 	case ixeDiff:
-		return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Back}}
+		return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, k.EditorDiff.Close}
 	case ixeOrphans:
-		return [][]key.Binding{{k.Up, k.Down, k.Open, k.Back}}
+		return []key.Binding{k.Move.Up, k.Move.Down, k.Picker.Pick, k.Picker.Cancel}
 	}
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.RowUp, k.RowDown, k.AboveCut, k.DeleteRow, k.RestoreRow, k.AddOrphan, k.SelectRows, k.Demote},
-		{k.EditHook, k.ShortenHooks, k.EditUndo, k.EditRedo, k.ShowDiff, k.WriteIndex, k.Back},
-	}
+	return []key.Binding{e.RowUp, e.RowDown, e.AboveCut, e.DeleteRow, e.EditHook, e.Demote, e.ShowDiff, e.Write, e.Back}
 }
 
 // ---- the root's side: opening, leaving, writing ----
@@ -870,69 +879,45 @@ func (m *Model) openIndexEditor() tea.Cmd {
 		return nil
 	}
 	m.ixedit.open(dd, m.index.title)
-	m.view = viewIndexEdit
-	m.layout()
+	m.show(viewIndexEdit)
 	return nil
 }
 
-// ixeditKey routes a key in the index editor: its input, diff and picker
-// take every key; in the list, leaving and writing are the root's, the
-// rest the editor's.
+// ixeditKey routes a key in the index editor. Its text input and
+// overlays take their keys in the editor itself; on the rows, leaving and
+// writing are the root's, the rest the editor's. Quitting, help, refresh
+// and the view switches are the root's global keys (see onKey).
 func (m *Model) ixeditKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys
-	if m.ixedit.mode != ixeList {
-		if m.ixedit.mode != ixeHook && key.Matches(k, keys.Help) {
-			m.help.ShowAll = !m.help.ShowAll
-			m.layout()
+	keys := m.c.keys.Editor
+	if m.ixedit.mode == ixeList {
+		switch {
+		case key.Matches(k, keys.Back) && m.ixedit.anchor >= 0:
+			m.ixedit.anchor = -1
+			m.ixedit.say("range cleared")
 			return nil
+		case key.Matches(k, keys.Back):
+			return m.navigate(navigateMsg{to: viewIndex, back: true})
+		case key.Matches(k, keys.Write):
+			return m.askWriteIndex()
 		}
-		return m.ixedit.Update(k)
-	}
-	switch {
-	case key.Matches(k, keys.Quit):
-		return m.leaveEditor(func() tea.Cmd {
-			m.Close()
-			return tea.Quit
-		})
-	case key.Matches(k, keys.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.layout()
-		return nil
-	case key.Matches(k, keys.Refresh):
-		return m.refresh()
-	case key.Matches(k, keys.Back) && m.ixedit.anchor >= 0:
-		m.ixedit.anchor = -1
-		m.ixedit.say("range cleared")
-		return nil
-	case key.Matches(k, keys.Back):
-		return m.leaveEditor(func() tea.Cmd { return nil })
-	case key.Matches(k, keys.Findings, keys.Proposals, keys.Journal, keys.Browse, keys.Index):
-		return m.leaveEditor(func() tea.Cmd { return m.onKey(k) })
-	case key.Matches(k, keys.WriteIndex):
-		return m.askWriteIndex()
 	}
 	return m.ixedit.Update(k)
 }
 
-// leaveEditor goes back to the index view, then runs then; pending edits
-// are dropped only after a confirmation that defaults to No.
+// leaveEditor runs then once the index editor's pending edits may be
+// dropped: at once when there are none (or the editor is not open), else
+// after a confirmation that defaults to No.
 func (m *Model) leaveEditor(then func() tea.Cmd) tea.Cmd {
-	leave := func() tea.Cmd {
-		m.view = viewIndex
-		m.layout()
+	if m.view != viewIndexEdit || !m.ixedit.modified() || m.cfg.ReadOnly {
 		return then()
 	}
-	if !m.ixedit.modified() || m.cfg.ReadOnly {
-		return leave()
-	}
-	m.dialog = &dialog{
+	m.openDialog(&dialog{
 		kind:  dlgDiscard,
 		title: "Discard the pending edits to MEMORY.md?",
 		lines: []string{"", "They are in memory only: nothing has been written.", m.ixedit.diffSummary()},
 		hint:  "y discards them · any other key keeps editing",
-		after: leave,
-	}
-	m.layout()
+		after: then,
+	})
 	return nil
 }
 
@@ -990,7 +975,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, model.Plural(len(changes)-1, "file", "files"))
 	}
 	lines := append([]string{"", st.Bold.Render(safe.ShowLine(report.Tilde(v.dd.d.Path, m.c.home)))}, files...)
-	m.dialog = &dialog{
+	m.openDialog(&dialog{
 		kind:  dlgWriteIndex,
 		title: title,
 		lines: append(lines, "", v.diffSummary(),
@@ -998,8 +983,7 @@ func (m *Model) askWriteIndex() tea.Cmd {
 			st.Faint.Render("Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written.")),
 		hint: "y write · any other key cancels",
 		jobs: []writeJob{{dir: v.dd.d.Path, props: []model.Proposal{prop}}},
-	}
-	m.layout()
+	})
 	return nil
 }
 
@@ -1024,8 +1008,8 @@ func (m *Model) indexWritten(w *writeRun) {
 		}
 		dl.lines = append(dl.lines, "", st.Faint.Render("The journal (L) can undo it."))
 		m.status = "MEMORY.md written."
-		m.view = viewIndex
-		m.layout()
+		// Written: the edits are on disk, nothing to ask about.
+		m.show(viewIndex)
 	case memfs.StatusConflict:
 		dl.title = "Not written: MEMORY.md changed on disk"
 		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
@@ -1041,5 +1025,5 @@ func (m *Model) indexWritten(w *writeRun) {
 		dl.jobs = w.lockHeld
 		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
 	}
-	m.dialog = dl
+	m.openDialog(dl)
 }

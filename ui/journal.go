@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -53,8 +54,7 @@ func (m *Model) journalChanged() tea.Cmd {
 }
 
 func (m *Model) openJournal() tea.Cmd {
-	m.view = viewJournal
-	m.layout()
+	m.show(viewJournal)
 	return loadJournalCmd(m.journalRoot(), m.dirsInView())
 }
 
@@ -217,16 +217,13 @@ func (m *Model) askUndo() tea.Cmd {
 			m.c.st.Error.Render("Claude Code then injects it into every prompt again.")}, lines...)
 		hint = "y put the credential back · any other key cancels"
 	}
-	m.dialog = &dialog{kind: dlgUndo, title: title, lines: lines, hint: hint, entry: *e}
+	m.openDialog(&dialog{kind: dlgUndo, title: title, lines: lines, hint: hint, entry: *e})
 	return nil
 }
 
+func (v *journalView) scope() keymap.Scope { return keymap.ScopeJournal }
+
 func (v *journalView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Up, k.Down, k.Undo, k.Back}
-}
-
-func (v *journalView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Undo, k.Back}}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Journal.Undo, k.Journal.Back}
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -285,14 +286,11 @@ func (m *memoriesPane) View() string {
 	return listPaneView(&m.list, m.c, m.focused, empty)
 }
 
+func (m *memoriesPane) scope() keymap.Scope { return keymap.ScopeBrowse }
+
 func (m *memoriesPane) ShortHelp() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.Up, k.Down, k.Back, k.Index, k.Edit, k.Filter, k.Sort}
-}
-
-func (m *memoriesPane) FullHelp() [][]key.Binding {
-	k := m.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Back, k.Index, k.Edit, k.Filter, k.Sort}}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Browse.Back, k.Views.Index, k.Browse.Edit, k.Browse.Filter, k.Browse.Sort}
 }
 
 // shortSize is a file size in at most five cells: 539B, 2.1K, 14K, 1.2M.

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/keymap"
@@ -19,7 +19,12 @@ type pane interface {
 	Update(tea.Msg) tea.Cmd
 	View() string
 	SetSize(w, h int)
-	help.KeyMap
+	// ShortHelp is the few keys the footer names while the pane has them.
+	ShortHelp() []key.Binding
+	// scope names the groups of keys live while the pane has them: the
+	// help screen lists them (keymap.Live), and a scope of a text input or
+	// an overlay sets the root's input mode.
+	scope() keymap.Scope
 }
 
 // shared is what every pane reads and the root owns: styles (rebuilt when

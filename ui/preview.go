@@ -11,6 +11,7 @@ import (
 
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -127,7 +128,7 @@ func (p *previewPane) Update(msg tea.Msg) tea.Cmd {
 // scrollKeys scrolls a viewport for the movement keys; it reports whether
 // the key was one of them.
 func scrollKeys(vp *viewport.Model, c *shared, k tea.KeyPressMsg) bool {
-	keys := c.keys
+	keys := c.keys.Move
 	switch {
 	case key.Matches(k, keys.Up):
 		vp.ScrollUp(1)
@@ -160,14 +161,11 @@ func (p *previewPane) View() string {
 	return fit(p.vp.View(), p.vp.Width(), p.vp.Height())
 }
 
+func (p *previewPane) scope() keymap.Scope { return keymap.ScopeBrowse }
+
 func (p *previewPane) ShortHelp() []key.Binding {
 	k := p.c.keys
-	return []key.Binding{k.Up, k.Down, k.Source, k.Edit}
-}
-
-func (p *previewPane) FullHelp() [][]key.Binding {
-	k := p.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Source, k.Edit, k.Index}}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Preview.Source, k.Browse.Edit}
 }
 
 // memoryHeader draws a memory's frontmatter as a tidy table, then its

@@ -8,6 +8,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -133,31 +134,28 @@ func listPaneView(l *list, c *shared, focused bool, empty string) string {
 	return l.view(c.st.Item, sel, c.st.GroupHeader, c.st.Badge, empty)
 }
 
+func (p *projectsPane) scope() keymap.Scope { return keymap.ScopeBrowse }
+
 func (p *projectsPane) ShortHelp() []key.Binding {
 	k := p.c.keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter}
-}
-
-func (p *projectsPane) FullHelp() [][]key.Binding {
-	k := p.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Filter}}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Browse.Open, k.Browse.Filter}
 }
 
 // listKeys moves a list's cursor for the movement keys; it reports whether
 // the key was one of them.
 func listKeys(l *list, c *shared, k tea.KeyPressMsg) bool {
 	switch {
-	case key.Matches(k, c.keys.Up):
+	case key.Matches(k, c.keys.Move.Up):
 		l.move(-1)
-	case key.Matches(k, c.keys.Down):
+	case key.Matches(k, c.keys.Move.Down):
 		l.move(1)
-	case key.Matches(k, c.keys.PageUp):
+	case key.Matches(k, c.keys.Move.PageUp):
 		l.move(-max(l.height-1, 1))
-	case key.Matches(k, c.keys.PageDown):
+	case key.Matches(k, c.keys.Move.PageDown):
 		l.move(max(l.height-1, 1))
-	case key.Matches(k, c.keys.Top):
+	case key.Matches(k, c.keys.Move.Top):
 		l.top()
-	case key.Matches(k, c.keys.Bottom):
+	case key.Matches(k, c.keys.Move.Bottom):
 		l.bottom()
 	default:
 		return false

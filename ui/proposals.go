@@ -16,6 +16,7 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
 
@@ -79,9 +80,8 @@ type proposalJob struct {
 
 // openProposals shows the proposals view and computes what is stale.
 func (m *Model) openProposals() tea.Cmd {
-	m.view = viewProposals
 	m.props.wanted = true
-	m.layout()
+	m.show(viewProposals)
 	if m.props.dirty || !m.proposals.computed {
 		return m.computeProposals()
 	}
@@ -441,7 +441,7 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := v.c.keys
+	keys, diff := v.c.keys.Proposals, v.c.keys.Diff
 	switch {
 	case key.Matches(k, keys.NextPane, keys.PrevPane):
 		v.setFocus(!v.focusDiff)
@@ -461,13 +461,13 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 		} else {
 			v.diff.anchor = v.diff.cur
 		}
-	case key.Matches(k, keys.NextHunk, keys.PrevHunk) && v.diff.deciding():
+	case key.Matches(k, diff.NextHunk, diff.PrevHunk) && v.diff.deciding():
 		step := 1
-		if key.Matches(k, keys.PrevHunk) {
+		if key.Matches(k, diff.PrevHunk) {
 			step = -1
 		}
 		v.diff.moveUnit(step)
-	case v.focusDiff, key.Matches(k, keys.DiffMode, keys.NextHunk, keys.PrevHunk, keys.ScrollDown, keys.ScrollUp):
+	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		v.follow()
@@ -581,20 +581,13 @@ func (v *proposalsView) statusLine() string {
 	return st.Faint.Render(layoutRow(left, hint, v.w))
 }
 
+func (v *proposalsView) scope() keymap.Scope { return keymap.ScopeProposals }
+
 func (v *proposalsView) ShortHelp() []key.Binding {
 	k := v.c.keys
+	p := k.Proposals
 	if v.focusDiff {
-		return append(v.diff.ShortHelp(), k.Toggle, k.Range, k.Write)
+		return append(v.diff.shortHelp(p.Back), p.Toggle, p.Range, p.Write)
 	}
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.Accept, k.Reject, k.Write, k.NextPane, k.DiffMode, k.NextHunk, k.Back}
-}
-
-func (v *proposalsView) FullHelp() [][]key.Binding {
-	k := v.c.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextPane, k.Open, k.Back, k.ScrollDown, k.ScrollUp},
-		{k.DiffMode, k.NextHunk, k.PrevHunk},
-		{k.Toggle, k.Accept, k.Reject, k.Range, k.Edit, k.Write, k.Journal},
-	}
+	return []key.Binding{k.Move.Up, k.Move.Down, p.Toggle, p.Accept, p.Reject, p.Write, p.NextPane, k.Diff.Mode, k.Diff.NextHunk, p.Back}
 }

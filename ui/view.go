@@ -25,45 +25,49 @@ const (
 
 // footerHeight is one line, or the full help's rows.
 func (m *Model) footerHeight() int {
-	if m.help.ShowAll && !m.filtering {
+	if m.help.ShowAll && m.mode != modeFilter && m.mode != modeInput && m.mode != modeDialog {
 		return len(m.fullHelp())
 	}
 	return 1
 }
 
-// fullHelp lays every live binding out in as many columns as fit, so the
-// whole list (quit included) shows at 80 columns too.
+// fullHelp lists the keys live where the user is (keymap.Live of the
+// current scope): each group under its title, the view's own first, the
+// global keys last, in as many columns as fit, so the whole list (quit
+// included) shows at 80 columns too.
 func (m *Model) fullHelp() []string {
-	var bs []key.Binding
-	seen := map[string]bool{}
-	for _, g := range m.helpGroups() {
-		for _, b := range g {
-			h := b.Help()
-			if !b.Enabled() || seen[h.Key] {
-				continue
+	var cells []helpCell
+	for _, g := range m.c.keys.Live(m.scope()) {
+		var live []helpCell
+		for _, b := range g.Bindings {
+			if b.Enabled() { // --readonly hides what writes
+				live = append(live, helpCell{key: b.Help().Key, desc: b.Help().Desc})
 			}
-			seen[h.Key] = true
-			bs = append(bs, b)
+		}
+		if len(live) > 0 {
+			cells = append(append(cells, helpCell{title: g.Title}), live...)
 		}
 	}
-	keyW, descW := 0, 0
-	for _, b := range bs {
-		keyW = max(keyW, ansi.StringWidth(b.Help().Key))
-		descW = max(descW, ansi.StringWidth(b.Help().Desc))
+	at, widths := layoutHelp(cells, m.width)
+	rows := 0
+	for _, p := range at {
+		rows = max(rows, p.row+1)
 	}
-	colW := keyW + 1 + descW + 3
-	cols := max(min(m.width/colW, len(bs)), 1)
-	rows := (len(bs) + cols - 1) / cols
 	st := m.help.Styles
 	lines := make([]string, rows)
-	for i, b := range bs {
-		r, c := i%rows, i/rows
-		h := b.Help()
-		cell := st.FullKey.Render(padRight(h.Key, keyW)) + " " + st.FullDesc.Render(padRight(h.Desc, descW))
-		if c < cols-1 {
-			cell += "   "
+	x := make([]int, len(widths)) // where each column starts
+	for c := 1; c < len(widths); c++ {
+		x[c] = x[c-1] + widths[c-1].key + 1 + widths[c-1].desc + helpGap
+	}
+	for i, cl := range cells {
+		p, w := at[i], widths[at[i].col]
+		// A column may start beside a shorter one: pad up to it.
+		lines[p.row] = padRight(lines[p.row], x[p.col])
+		if cl.title != "" {
+			lines[p.row] += m.c.st.GroupHeader.Render(ansi.Truncate(cl.title, w.key+1+w.desc, "…"))
+			continue
 		}
-		lines[r] += cell
+		lines[p.row] += st.FullKey.Render(padRight(cl.key, w.key)) + " " + st.FullDesc.Render(cl.desc)
 	}
 	// Keep three rows for the view; a very small window gets a note.
 	if most := max(m.height-4, 1); len(lines) > most {
@@ -71,6 +75,62 @@ func (m *Model) fullHelp() []string {
 		lines[most-1] = m.c.st.Faint.Render("… more keys: enlarge the window")
 	}
 	return lines
+}
+
+// helpCell is one line of the help screen: a group's title, or a key and
+// what it does.
+type helpCell struct{ title, key, desc string }
+
+// helpGap is the space between the help screen's columns.
+const helpGap = 3
+
+type helpPos struct{ row, col int }
+
+type helpWidth struct{ key, desc int }
+
+// layoutHelp flows the cells down columns, each column as wide as its
+// widest cell, with the fewest rows that fit width: it tries the most
+// columns first. A title never ends a column (it moves to the next, beside
+// its keys).
+func layoutHelp(cells []helpCell, width int) ([]helpPos, []helpWidth) {
+	place := func(rows int) ([]helpPos, int) {
+		at := make([]helpPos, len(cells))
+		r, c := 0, 0
+		for i, cl := range cells {
+			if r == rows || cl.title != "" && r == rows-1 && rows > 1 {
+				r, c = 0, c+1
+			}
+			at[i] = helpPos{r, c}
+			r++
+		}
+		return at, c + 1
+	}
+	measure := func(at []helpPos, cols int) ([]helpWidth, int) {
+		ws := make([]helpWidth, cols)
+		titles := make([]int, cols)
+		for i, cl := range cells {
+			c := at[i].col
+			if cl.title != "" {
+				titles[c] = max(titles[c], ansi.StringWidth(cl.title))
+				continue
+			}
+			ws[c].key = max(ws[c].key, ansi.StringWidth(cl.key))
+			ws[c].desc = max(ws[c].desc, ansi.StringWidth(cl.desc))
+		}
+		total := (cols - 1) * helpGap
+		for c := range ws {
+			ws[c].desc = max(ws[c].desc, titles[c]-ws[c].key-1) // a title wider than its keys
+			total += ws[c].key + 1 + ws[c].desc
+		}
+		return ws, total
+	}
+	for rows := 1; ; rows++ {
+		at, cols := place(rows)
+		ws, total := measure(at, cols)
+		if total <= width || cols == 1 {
+			return at, ws
+		}
+	}
 }
 
 // layout sizes every pane for the window; it runs on every resize and
@@ -146,7 +206,7 @@ func (m *Model) View() tea.View {
 	} else {
 		content = m.activePane().View()
 	}
-	if m.dialog != nil {
+	if m.mode == modeDialog {
 		content = m.dialogView(m.width, bodyH)
 	} else if m.view != viewBrowse {
 		content = fit(content, m.width, bodyH) // the browse panes are drawn to size
@@ -326,13 +386,13 @@ func (m *Model) proposalsTab() string {
 func (m *Model) footer() string {
 	st := m.c.st
 	switch {
-	case m.filtering:
+	case m.mode == modeFilter:
 		return fit(m.input.View(), m.width, 1)
-	case m.view == viewIndexEdit && m.ixedit.mode == ixeHook && m.dialog == nil:
+	case m.mode == modeInput: // the index editor's hook: the one view with an input
 		return fit(m.ixedit.input.View(), m.width, 1)
 	case m.err != nil:
 		return fit(st.Error.Render("✗ "+safe.ShowLine(m.err.Error())), m.width, 1)
-	case m.dialog != nil:
+	case m.mode == modeDialog:
 		return fit(st.Faint.Render("the answer is No unless you press y"), m.width, 1)
 	}
 	if m.help.ShowAll {
@@ -370,29 +430,14 @@ func (m *Model) activePane() pane {
 	return m.projects
 }
 
-func (m *Model) globalKeys() []key.Binding {
-	k := m.c.keys
-	return []key.Binding{k.NextPane, k.Findings, k.Proposals, k.Changes, k.Journal, k.Index, k.Browse, k.Refresh, k.Help, k.Quit}
-}
-
+// shortHelp is the footer's line: the pane's few keys, then the global
+// ones (an overlay switches no views, so it offers no f).
 func (m *Model) shortHelp() []key.Binding {
 	k := m.c.keys
-	if m.view == viewIndexEdit && m.ixedit.mode != ixeList {
-		return append(m.ixedit.ShortHelp(), k.Help) // the diff, the picker: their keys only
+	if m.mode == modeOverlay {
+		return append(m.activePane().ShortHelp(), k.Global.Help, k.Global.Quit)
 	}
-	return append(m.activePane().ShortHelp(), k.Findings, k.Help, k.Quit)
-}
-
-func (m *Model) helpGroups() [][]key.Binding {
-	k := m.c.keys
-	groups := m.activePane().FullHelp()
-	if m.view == viewIndexEdit && m.ixedit.mode != ixeList {
-		return append(groups, []key.Binding{k.Help})
-	}
-	if m.view != viewProposals && m.view != viewJournal && m.view != viewIndexEdit && m.view != viewChanges { // their own help has their keys
-		groups = append(groups, []key.Binding{k.ScrollDown, k.ScrollUp, k.Source, k.PrevPane})
-	}
-	return append(groups, m.globalKeys())
+	return append(m.activePane().ShortHelp(), k.Views.Findings, k.Global.Help, k.Global.Quit)
 }
 
 // onWheel scrolls whatever is under the pointer.

@@ -27,11 +27,6 @@ type writeJob struct {
 // lockWait is how long a retry waits for Claude Code's lock.
 const lockWait = time.Minute
 
-// markKey, in the write dialog, writes and marks the store consolidated:
-// .consolidate-lock gets mtime now, which postpones Claude Code's
-// autoDream by a day. y writes and leaves the lock as it was.
-var markKey = key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "write and mark consolidated"))
-
 // dialogKind says what y does in a dialog.
 type dialogKind int
 
@@ -54,6 +49,8 @@ type dialog struct {
 	jobs  []writeJob // dlgWrite, dlgWriteIndex, and dlgResult's retry
 	entry memfs.JournalEntry
 	after func() tea.Cmd // dlgDiscard
+	// resume is the mode the keys go back to once it is answered.
+	resume inputMode
 	// editor: the result of (and a retry is) an index editor write.
 	editor bool
 	// mark: the write (and its retry) marks the store consolidated.
@@ -140,14 +137,14 @@ func (m *Model) startWrite() tea.Cmd {
 	for _, it := range invalid {
 		lines = append(lines, "", m.c.st.Error.Render(safe.ShowLine("not written: "+it.title+": "+m.proposals.dec[it.p.ID].err.Error())))
 	}
-	m.dialog = &dialog{
+	m.openDialog(&dialog{
 		kind: dlgWrite,
 		title: fmt.Sprintf("Write %d %s (%d %s) to %d memory %s?", n, model.Plural(n, "proposal", "proposals"),
 			files, model.Plural(files, "file", "files"), len(jobs), model.Plural(len(jobs), "directory", "directories")),
 		lines: lines,
 		hint:  "y write · m write and mark the store consolidated (postpones Claude Code's autoDream a day) · any other key cancels",
 		jobs:  jobs,
-	}
+	})
 	return nil
 }
 
@@ -165,13 +162,14 @@ func opWord(op model.ChangeOp) string {
 
 // dialogKey answers a dialog: y confirms, any other key cancels.
 func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
-	dl := m.dialog
-	m.dialog = nil
-	m.layout()
-	if dl.kind == dlgWrite && key.Matches(k, markKey) {
+	dl := m.closeDialog()
+	// Mark, in the write dialog, writes and marks the store consolidated:
+	// .consolidate-lock gets mtime now, which postpones Claude Code's
+	// autoDream by a day. Confirm writes and leaves the lock as it was.
+	if dl.kind == dlgWrite && key.Matches(k, m.c.keys.Dialog.Mark) {
 		return m.runWriteMarked(dl.jobs, 0, true)
 	}
-	if !key.Matches(k, m.c.keys.Confirm) {
+	if !key.Matches(k, m.c.keys.Dialog.Confirm) {
 		switch dl.kind {
 		case dlgResult:
 		case dlgDiscard:
@@ -425,7 +423,7 @@ func (m *Model) showResults(w *writeRun) {
 		dl.jobs, dl.mark = w.lockHeld, w.mark
 		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
 	}
-	m.dialog = dl
+	m.openDialog(dl)
 }
 
 // journalRoot is where the journal lives.
