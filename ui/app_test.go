@@ -1,16 +1,20 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/internal/demo"
+	"github.com/memtui/memtui/internal/pool"
 )
 
 // selectProject moves the projects cursor to the project whose name
@@ -471,31 +475,9 @@ func TestResizeRendersOnceSettled(t *testing.T) {
 	}
 }
 
-// A project selected before the loader reaches it is read next.
+// A project selected before the loader reaches it is read next (the
+// queue's order itself is pool's to test).
 func TestSelectedProjectLoadsFirst(t *testing.T) {
-	l := &loader{want: make(chan int, 4), claimed: make([]bool, 8)}
-	l.prefer(7)
-	first, _ := l.take()
-	second, _ := l.take()
-	if first != 7 || second != 0 {
-		t.Errorf("with project 7 preferred, the loader took %d then %d", first, second)
-	}
-	n := 2
-	for {
-		i, ok := l.take()
-		if !ok {
-			break
-		}
-		if i == 7 {
-			t.Error("a preferred project was read twice")
-		}
-		n++
-	}
-	if n != 8 {
-		t.Errorf("the loader took %d projects, want 8", n)
-	}
-
-	// Moving the cursor onto a project not yet read asks for it.
 	cfg, _ := demoConfig(t)
 	m := New(cfg)
 	defer m.Close()
@@ -503,10 +485,26 @@ func TestSelectedProjectLoadsFirst(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(discoverCmd(m.ctx, m.gen, cfg.Scan)())
 	m.loader.stop()
-	m.loader = &loader{want: make(chan int, 4), claimed: make([]bool, len(m.data))}
+	// A stand-in queue over the same projects: one worker, held on the
+	// first item until the cursor has moved.
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var order []int
+	q := pool.Start(context.Background(), len(m.data), 1, func(i int) {
+		if i == 0 {
+			<-release
+		}
+		mu.Lock()
+		order = append(order, i)
+		mu.Unlock()
+	})
+	m.loader = &loader{q: q}
 	m.projects.list.bottom()
 	m.syncSelection()
-	if got, _ := m.loader.take(); got != len(m.data)-1 {
-		t.Errorf("selecting the last project queued %d", got)
+	close(release)
+	q.Wait()
+	last := len(m.data) - 1
+	if slices.Index(order, last) > slices.Index(order, 1) {
+		t.Errorf("selecting the last project did not queue it first: read in the order %v", order)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"sort"
 	"strings"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -145,50 +145,37 @@ func discoverCmd(ctx context.Context, gen int, opts memfs.Options) tea.Cmd {
 	}
 }
 
-// loader reads and checks every project in the background, two at a time,
-// in list order except that a project the user selects before it is read
-// jumps the queue; it sends one loadedMsg per project on its channel.
+// loader reads and checks every project in the background on the pool
+// (pool.Queue), in list order except that a project the user selects
+// before it is read jumps the queue; it sends one loadedMsg per project on
+// its channel, then loadDoneMsg.
 type loader struct {
 	ch     chan tea.Msg
 	cancel context.CancelFunc
-	want   chan int
-
-	mu      sync.Mutex
-	claimed []bool
-	pos     int
+	q      *pool.Queue
 }
 
 func startLoader(parent context.Context, gen int, projects []*model.Project, sopts memfs.Options, copts consolidate.Options, workers int) *loader {
 	ctx, cancel := context.WithCancel(parent)
-	l := &loader{ch: make(chan tea.Msg, 64), cancel: cancel, want: make(chan int, 16), claimed: make([]bool, len(projects))}
-	go func() {
-		var wg sync.WaitGroup
-		for w := 0; w < max(workers, 1); w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i, ok := l.take()
-					if !ok || ctx.Err() != nil {
-						return
-					}
-					p := projects[i]
-					dirs := make([]*dirData, 0, len(p.Dirs))
-					for _, d := range p.Dirs {
-						if err := memfs.LoadDir(ctx, d, sopts); err != nil {
-							return // cancelled
-						}
-						dirs = append(dirs, newDirData(p, d, copts))
-					}
-					select {
-					case l.ch <- loadedMsg{gen: gen, idx: i, dirs: dirs}:
-					case <-ctx.Done():
-						return
-					}
-				}
-			}()
+	l := &loader{ch: make(chan tea.Msg, 64), cancel: cancel}
+	// The checks of one run share what they know across projects.
+	copts = copts.ForScan(&model.Scan{Projects: projects})
+	l.q = pool.Start(ctx, len(projects), workers, func(i int) {
+		p := projects[i]
+		dirs := make([]*dirData, 0, len(p.Dirs))
+		for _, d := range p.Dirs {
+			if err := memfs.LoadDir(ctx, d, sopts); err != nil {
+				return // cancelled
+			}
+			dirs = append(dirs, newDirData(p, d, copts))
 		}
-		wg.Wait()
+		select {
+		case l.ch <- loadedMsg{gen: gen, idx: i, dirs: dirs}:
+		case <-ctx.Done():
+		}
+	})
+	go func() {
+		l.q.Wait()
 		select {
 		case l.ch <- loadDoneMsg{gen: gen}:
 		case <-ctx.Done():
@@ -207,37 +194,9 @@ func (l *loader) stop() {
 
 // prefer asks for project i to be read next (the user selected it).
 func (l *loader) prefer(i int) {
-	select {
-	case l.want <- i:
-	default: // enough requests queued; the newest selection will come round
+	if l != nil && l.q != nil {
+		l.q.Prefer(i)
 	}
-}
-
-// take claims the next project to read: a preferred one first, else the
-// next in order. ok is false when none is left.
-func (l *loader) take() (int, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for {
-		select {
-		case i := <-l.want:
-			if i >= 0 && i < len(l.claimed) && !l.claimed[i] {
-				l.claimed[i] = true
-				return i, true
-			}
-			continue
-		default:
-		}
-		break
-	}
-	for l.pos < len(l.claimed) && l.claimed[l.pos] {
-		l.pos++
-	}
-	if l.pos == len(l.claimed) {
-		return 0, false
-	}
-	l.claimed[l.pos] = true
-	return l.pos, true
 }
 
 // next waits for the loader's next message. The root re-issues it after

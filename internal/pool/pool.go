@@ -43,3 +43,79 @@ func Run(ctx context.Context, n, workers int, fn func(i int)) {
 	}
 	wg.Wait()
 }
+
+// Queue is Run in the background, with a way to move an item up: it
+// calls fn(0) … fn(n-1) on at most workers goroutines, in index order,
+// except that an index asked for with Prefer (the project the user just
+// selected) is taken next. Once ctx is done no further index is taken.
+type Queue struct {
+	mu      sync.Mutex
+	claimed []bool
+	pos     int
+	want    []int
+	wg      sync.WaitGroup
+}
+
+// maxWant bounds the Prefer requests kept.
+const maxWant = 64
+
+// Start starts a Queue over n items.
+func Start(ctx context.Context, n, workers int, fn func(i int)) *Queue {
+	q := &Queue{claimed: make([]bool, max(n, 0))}
+	for w := 0; w < min(max(workers, 1), max(n, 1)) && n > 0; w++ {
+		q.wg.Add(1)
+		go func() {
+			defer q.wg.Done()
+			for ctx.Err() == nil {
+				i, ok := q.take()
+				if !ok {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	return q
+}
+
+// Prefer asks for item i to be taken next; an item taken already, or out
+// of range, is ignored. The newest request goes first.
+func (q *Queue) Prefer(i int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if i >= 0 && i < len(q.claimed) && !q.claimed[i] {
+		// Bounded: a user holding a key down asks for hundreds; only
+		// the newest few matter.
+		if len(q.want) == maxWant {
+			q.want = append(q.want[:0], q.want[1:]...)
+		}
+		q.want = append(q.want, i)
+	}
+}
+
+// Wait returns once every worker has stopped: every item done, or ctx done
+// and the calls then running returned.
+func (q *Queue) Wait() { q.wg.Wait() }
+
+// take claims the next item: the newest preferred one not yet taken, else
+// the next in order. ok is false when none is left.
+func (q *Queue) take() (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.want) > 0 {
+		i := q.want[len(q.want)-1]
+		q.want = q.want[:len(q.want)-1]
+		if !q.claimed[i] {
+			q.claimed[i] = true
+			return i, true
+		}
+	}
+	for q.pos < len(q.claimed) && q.claimed[q.pos] {
+		q.pos++
+	}
+	if q.pos == len(q.claimed) {
+		return 0, false
+	}
+	q.claimed[q.pos] = true
+	return q.pos, true
+}

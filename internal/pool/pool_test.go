@@ -2,6 +2,7 @@ package pool
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -57,4 +58,49 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 		}
 		cancel()
 	}
+}
+
+// TestQueueTakesAPreferredItemNext: with one worker blocked on item 0,
+// items preferred meanwhile are taken next, newest first, then the rest in
+// order; each exactly once.
+func TestQueueTakesAPreferredItemNext(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var order []int
+	q := Start(context.Background(), 6, 1, func(i int) {
+		if i == 0 {
+			<-release
+		}
+		mu.Lock()
+		order = append(order, i)
+		mu.Unlock()
+	})
+	q.Prefer(4)
+	q.Prefer(2)
+	q.Prefer(0)  // taken already: ignored
+	q.Prefer(99) // out of range: ignored
+	close(release)
+	q.Wait()
+	want := []int{0, 2, 4, 1, 3, 5}
+	if fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Errorf("order %v, want %v", order, want)
+	}
+}
+
+// TestQueueStopsWhenCancelled: a cancelled queue takes no new item, and
+// Wait returns.
+func TestQueueStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int64
+	q := Start(ctx, 1000, 2, func(i int) {
+		if calls.Add(1) == 5 {
+			cancel()
+		}
+	})
+	q.Wait()
+	if n := calls.Load(); n > 7 {
+		t.Errorf("%d calls after a cancel at the 5th", n)
+	}
+	cancel()
+	Start(context.Background(), 0, 3, func(int) { t.Error("called on no item") }).Wait()
 }
