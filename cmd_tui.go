@@ -27,18 +27,12 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 		clock = func() time.Time { return s.Now }
 	}
 	m := ui.New(ui.Config{
-		Scan:        s.ScanOpts,
-		Orient:      s.CheckOpts,
-		ReadOnly:    g.readonly,
-		NoColor:     g.getenv("NO_COLOR") != "",
-		Home:        g.getenv("HOME"),
-		Editor:      editor,
-		Watch:       true,
-		Discovered:  s.Scan,
-		JournalRoot: s.State.Journal,
-		SeenRoot:    s.State.Seen,
-		Transcripts: ui.TranscriptReader(s.TranscriptReader()),
-		Clock:       clock,
+		Workspace: s,
+		NoColor:   g.getenv("NO_COLOR") != "",
+		Home:      g.getenv("HOME"),
+		Editor:    editor,
+		Watch:     true,
+		Clock:     clock,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))

@@ -67,6 +67,9 @@ type Workspace struct {
 	// Retention is how long the journal keeps an entry (the config
 	// file's journal_retention_days, else memfs's default).
 	Retention time.Duration
+	// Transcripts, when set, reads a project's transcripts in place of
+	// memfs (a caller with its own source: tests replaying a log).
+	Transcripts TranscriptReader
 
 	notes   io.Writer
 	cleanup []func()

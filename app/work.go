@@ -46,6 +46,9 @@ func (w *Workspace) TranscriptReader() TranscriptReader {
 	if w.NoTranscripts {
 		return nil
 	}
+	if w.Transcripts != nil {
+		return w.Transcripts
+	}
 	opts := w.TranscriptOptions()
 	return func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
 		if p.TranscriptDir == "" {
@@ -319,6 +322,15 @@ func (w *Workspace) external(ctx context.Context, dopts consolidate.DreamOptions
 // records nothing), so "changes since" starts there; first says so.
 func (w *Workspace) OpenBaseline(d *model.MemoryDir, now time.Time) (base *model.Baseline, first bool, err error) {
 	return memfs.OpenBaseline(w.State.Seen, d, now, !w.ReadOnly)
+}
+
+// SaveBaseline records a review baseline made already (the TUI builds
+// them as the user marks files seen).
+func (w *Workspace) SaveBaseline(b *model.Baseline) error {
+	if w.ReadOnly {
+		return fmt.Errorf("--readonly records no review")
+	}
+	return memfs.SaveBaseline(w.State.Seen, b)
 }
 
 // MarkReviewed records the memory dir as reviewed at now: the next

@@ -18,6 +18,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
@@ -30,16 +31,14 @@ import (
 
 // Config is what main hands the TUI.
 type Config struct {
-	// Scan says where to look (memfs.Discover) and how to read.
-	Scan memfs.Options
-	// Orient tunes the checks (Now, Paths, Ignore, StaleAfter, Secrets).
-	Orient consolidate.Options
-	// ReadOnly hides every action that writes (editing, deciding on and
-	// writing proposals, undoing).
-	ReadOnly bool
-	// JournalRoot is where applied proposals are journaled (and undone
-	// from); "" means memfs.DefaultJournalRoot().
-	JournalRoot string
+	// Workspace is the tree opened (app.Open), which the TUI reads,
+	// checks and writes through: where to look and how to read
+	// (ScanOpts; its Scan, when set, is a discovery already made, which the
+	// first frame starts from), the checks' options (CheckOpts), memtui's
+	// journal, review baselines and cache (State; a State.Seen of "" turns
+	// the changes view's memory off), the transcripts, and ReadOnly, which
+	// hides every action that writes.
+	Workspace *app.Workspace
 	// NoColor draws with attributes only (NO_COLOR).
 	NoColor bool
 	// Keys are the bindings; the zero value means keymap.Default().
@@ -54,18 +53,8 @@ type Config struct {
 	WatchLimit int
 	// Workers bounds background reading (0: 2).
 	Workers int
-	// Transcripts reads a project's session transcripts (provenance, lost
-	// updates, heat, the dream gate); nil leaves them unread.
-	Transcripts TranscriptReader
-	// SeenRoot is where review baselines are kept (memfs.StateDirs.Seen);
-	// "" turns the changes view's memory off (nothing is recorded).
-	SeenRoot string
 	// Clock is the wall clock (nil: time.Now); tests and --now pin it.
 	Clock func() time.Time
-	// Discovered, when set, is a discovery already made (main makes one
-	// to say "no memory found" before taking over the screen); the TUI
-	// starts from it rather than discovering again.
-	Discovered *model.Scan
 }
 
 type viewID int
@@ -90,7 +79,15 @@ const (
 
 // Model is the root of the TUI.
 type Model struct {
-	cfg  Config
+	cfg Config
+	// ws is the workspace (cfg.Workspace); copts its checks' options with
+	// the TUI's defaults; transcripts its reader (nil: none read);
+	// discovered the discovery the first frame starts from.
+	ws          *app.Workspace
+	copts       consolidate.Options
+	transcripts app.TranscriptReader
+	discovered  *model.Scan
+
 	c    *shared
 	ctx  context.Context
 	stop context.CancelFunc
@@ -179,14 +176,17 @@ func New(cfg Config) *Model {
 	if cfg.Keys != nil {
 		keys = *cfg.Keys
 	}
-	if cfg.ReadOnly {
+	ws := cfg.Workspace
+	if ws.ReadOnly {
 		keys = keys.ReadOnly()
 	}
-	if cfg.Orient.Now.IsZero() {
-		cfg.Orient.Now = time.Now()
+	// The checks' options with what the TUI needs of them filled in.
+	copts := ws.CheckOpts
+	if copts.Now.IsZero() {
+		copts.Now = time.Now()
 	}
-	if cfg.Orient.Secrets == nil {
-		cfg.Orient.Secrets = secrets.Default()
+	if copts.Secrets == nil {
+		copts.Secrets = secrets.Default()
 	}
 	if cfg.WatchLimit <= 0 {
 		cfg.WatchLimit = 2000
@@ -195,11 +195,11 @@ func New(cfg Config) *Model {
 		cfg.Workers = 2
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	m := &Model{cfg: cfg, ctx: ctx, stop: stop, dark: true, renders: map[renderKey]string{}, shownProject: -1}
+	m := &Model{cfg: cfg, ws: ws, copts: copts, transcripts: ws.TranscriptReader(), discovered: ws.Scan, ctx: ctx, stop: stop, dark: true, renders: map[renderKey]string{}, shownProject: -1}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	m.c = &shared{keys: keys, now: cfg.Orient.Now, clock: cfg.Clock, home: cfg.Home, readonly: cfg.ReadOnly}
+	m.c = &shared{keys: keys, now: copts.Now, clock: cfg.Clock, home: cfg.Home, readonly: ws.ReadOnly}
 	m.c.st = themes.NewStyles(themes.For(m.dark, cfg.NoColor))
 	m.projects = newProjectsPane(m.c)
 	m.memories = newMemoriesPane(m.c)
@@ -207,9 +207,9 @@ func New(cfg Config) *Model {
 	m.findings = newFindingsView(m.c)
 	m.index = newIndexView(m.c)
 	m.ixedit = newIxEditView(m.c)
-	m.proposals = newProposalsView(m.c, cfg.Orient.Secrets)
+	m.proposals = newProposalsView(m.c, copts.Secrets)
 	m.journal = newJournalView(m.c)
-	m.changes = newChangesView(m.c, cfg.Orient.Secrets)
+	m.changes = newChangesView(m.c, copts.Secrets)
 	m.help = help.New()
 	m.input = textinput.New()
 	m.input.Prompt = "/"
@@ -223,11 +223,11 @@ func New(cfg Config) *Model {
 func (m *Model) Init() tea.Cmd {
 	m.gen++
 	m.loading = true
-	discover := discoverCmd(m.ctx, m.gen, m.cfg.Scan)
-	if scan := m.cfg.Discovered; scan != nil {
+	discover := discoverCmd(m.ctx, m.gen, m.ws.ScanOpts)
+	if scan := m.discovered; scan != nil {
 		gen := m.gen
 		discover = func() tea.Msg { return scanMsg{gen: gen, scan: scan} }
-		m.cfg.Discovered = nil // a refresh discovers afresh
+		m.discovered = nil // a refresh discovers afresh
 	}
 	return tea.Batch(tea.RequestBackgroundColor, discover)
 }
@@ -408,7 +408,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	m.memories.setProject(nil)
 	m.shownProject = -1
 	m.loader.stop()
-	m.loader = startLoader(m.ctx, m.gen, msg.scan.Projects, m.cfg.Scan, m.cfg.Orient, m.cfg.Workers)
+	m.loader = startLoader(m.ctx, m.gen, msg.scan.Projects, m.ws.ScanOpts, m.copts, m.cfg.Workers)
 	cmds := []tea.Cmd{m.loader.next(), m.syncSelection()}
 	if m.cfg.Watch {
 		cmds = append(cmds, m.startWatching())
@@ -532,7 +532,7 @@ func (m *Model) refresh() tea.Cmd {
 	m.loading = true
 	m.status = refreshing
 	m.loader.stop()
-	return discoverCmd(m.ctx, m.gen, m.cfg.Scan)
+	return discoverCmd(m.ctx, m.gen, m.ws.ScanOpts)
 }
 
 // reloadPath re-reads the memory directory at path, wherever it is.
@@ -542,7 +542,7 @@ func (m *Model) reloadPath(path string) tea.Cmd {
 			continue
 		}
 		if di := pd.dirIndex(path); di >= 0 {
-			return reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), pd.dirs[di].d, m.cfg.Scan, m.cfg.Orient)
+			return reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), pd.dirs[di].d, m.ws.ScanOpts, m.copts)
 		}
 	}
 	return nil
@@ -698,7 +698,7 @@ func (m *Model) requestPreview(force bool) tea.Cmd {
 	}
 	m.preview.show(header, "", k, true)
 	return renderCmd(renderInput{key: k, content: content, doc: doc, anchor: anchor, theme: t,
-		scanner: m.cfg.Orient.Secrets, lines: lines, st: m.c.st})
+		scanner: m.copts.Secrets, lines: lines, st: m.c.st})
 }
 
 // projectSummary is what the preview says when a project, not a memory,
@@ -859,7 +859,7 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 // edit opens the selected memory (or, in the index view, MEMORY.md) in the
 // user's editor; the directory reloads when the editor exits.
 func (m *Model) edit() tea.Cmd {
-	if m.cfg.ReadOnly {
+	if m.ws.ReadOnly {
 		return nil
 	}
 	var path, dir string
@@ -979,7 +979,7 @@ func (m *Model) onChanges(paths []string) tea.Cmd {
 			}
 			for _, dd := range pd.dirs {
 				if dd.d.Path == p || !dd.d.Exists && filepath.Dir(dd.d.Path) == p {
-					cmds = append(cmds, reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), dd.d, m.cfg.Scan, m.cfg.Orient))
+					cmds = append(cmds, reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), dd.d, m.ws.ScanOpts, m.copts))
 					found = true
 				}
 			}

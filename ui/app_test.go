@@ -69,7 +69,7 @@ func TestProjectsFillInAsTheyLoad(t *testing.T) {
 	defer m.Close()
 	m.Init() // its discovery is run by hand below
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	scan := discoverCmd(m.ctx, m.gen, cfg.Scan)().(scanMsg)
+	scan := discoverCmd(m.ctx, m.gen, cfg.Workspace.ScanOpts)().(scanMsg)
 	_, next := m.Update(scan)
 	out := ansi.Strip(m.View().Content)
 	if !strings.Contains(out, "… ~/acme-api") || !strings.Contains(out, "reading 0/8 projects") {
@@ -344,7 +344,7 @@ func TestHelpAndReadOnly(t *testing.T) {
 			t.Errorf("full help lacks %q:\n%s", want, out)
 		}
 	}
-	cfg.ReadOnly = true
+	cfg.Workspace.ReadOnly = true
 	ro := newDriver(t, cfg, 120, 40)
 	ro.keys("enter", "?")
 	if out := ro.screen(); strings.Contains(out, "edit") || !strings.Contains(out, "read-only") {
@@ -406,7 +406,7 @@ func TestMouseWheelAndClick(t *testing.T) {
 // Nothing is drawn past the window's edge, at any size, in any view.
 func TestLayoutFitsEverySize(t *testing.T) {
 	cfg, _ := demoConfig(t)
-	cfg.JournalRoot = t.TempDir()
+	cfg.Workspace.State.Journal = t.TempDir()
 	for _, size := range [][2]int{{80, 24}, {100, 30}, {119, 35}, {160, 48}, {220, 60}, {50, 16}} {
 		d := newDriver(t, cfg, size[0], size[1])
 		d.selectProject("acme-api")
@@ -483,7 +483,7 @@ func TestSelectedProjectLoadsFirst(t *testing.T) {
 	defer m.Close()
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.Update(discoverCmd(m.ctx, m.gen, cfg.Scan)())
+	m.Update(discoverCmd(m.ctx, m.gen, cfg.Workspace.ScanOpts)())
 	m.loader.stop()
 	// A stand-in queue over the same projects: one worker, held on the
 	// first item until the cursor has moved.

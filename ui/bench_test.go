@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,10 +44,12 @@ func benchTree(b *testing.B) Config {
 		b.Fatal(benchErr)
 	}
 	return Config{
-		Scan: memfs.Options{ConfigDirs: []string{benchDir}, Getenv: func(string) string { return "" }, Home: benchDir,
-			ManagedSettings: filepath.Join(benchDir, "none.json"), IncludeAgentMemory: true},
-		Orient: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
-		Home:   benchDir,
+		Workspace: &app.Workspace{
+			ScanOpts: memfs.Options{ConfigDirs: []string{benchDir}, Getenv: func(string) string { return "" }, Home: benchDir,
+				ManagedSettings: filepath.Join(benchDir, "none.json"), IncludeAgentMemory: true},
+			CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+		},
+		Home: benchDir,
 	}
 }
 
@@ -165,7 +168,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 		m := New(cfg)
 		m.Init()
 		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-		msg := discoverCmd(m.ctx, m.gen, cfg.Scan)()
+		msg := discoverCmd(m.ctx, m.gen, cfg.Workspace.ScanOpts)()
 		m.Update(msg)
 		_ = m.View()
 		m.Close()

@@ -14,7 +14,6 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
-	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -72,7 +71,7 @@ type (
 // the first time gets one recorded now, so "changes since" starts here
 // (not under --readonly, which records nothing).
 func (m *Model) loadBaselines(idx int) tea.Cmd {
-	if m.cfg.SeenRoot == "" || idx < 0 || idx >= len(m.data) || !m.data[idx].loaded {
+	if m.ws.State.Seen == "" || idx < 0 || idx >= len(m.data) || !m.data[idx].loaded {
 		return nil
 	}
 	pd := m.data[idx]
@@ -84,11 +83,11 @@ func (m *Model) loadBaselines(idx int) tea.Cmd {
 	}
 	// A review happens on the wall clock, not on a pinned "today": the
 	// writes that count are those after it.
-	root, gen, now, readonly := m.cfg.SeenRoot, m.gen, m.c.clock(), m.cfg.ReadOnly
+	ws, gen, now := m.ws, m.gen, m.c.clock()
 	return func() tea.Msg {
 		msg := baselinesMsg{gen: gen, idx: idx, bases: map[string]*model.Baseline{}}
 		for _, d := range dirs {
-			b, _, err := memfs.OpenBaseline(root, d, now, !readonly)
+			b, _, err := ws.OpenBaseline(d, now)
 			if err != nil {
 				msg.errs = append(msg.errs, err)
 			}
@@ -118,10 +117,10 @@ func (m *Model) onBaselines(msg baselinesMsg) {
 
 // saveBaselines writes new baselines in the background.
 func (m *Model) saveBaselines(bases map[string]*model.Baseline) tea.Cmd {
-	root := m.cfg.SeenRoot
+	ws := m.ws
 	return func() tea.Msg {
 		for _, b := range bases {
-			if err := memfs.SaveBaseline(root, b); err != nil {
+			if err := ws.SaveBaseline(b); err != nil {
 				return baselineSavedMsg{err: err}
 			}
 		}
@@ -160,7 +159,7 @@ func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.MarkSeen):
 		it := v.selected()
-		if it == nil || m.cfg.SeenRoot == "" {
+		if it == nil || m.ws.State.Seen == "" {
 			return nil
 		}
 		b := consolidate.MarkSeen(m.bases[it.dd.d.Path], it.dd.d, it.delta.Path, v.c.clock())
@@ -168,7 +167,7 @@ func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.saveBaselines(map[string]*model.Baseline{it.dd.d.Path: b})
 	case key.Matches(k, keys.MarkReviewed):
 		it := v.selected()
-		if it == nil || m.cfg.SeenRoot == "" {
+		if it == nil || m.ws.State.Seen == "" {
 			return nil
 		}
 		pd := m.data[it.project]

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/memtui/memtui/app"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -29,17 +30,19 @@ func demoConfig(t testing.TB) (Config, string) {
 		t.Fatal(err)
 	}
 	return Config{
-		Scan: memfs.Options{ConfigDirs: []string{dir}, Getenv: demo.Getenv(func(string) string { return "" }), Home: dir,
-			ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true},
-		Orient:  consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+		Workspace: &app.Workspace{
+			ScanOpts: memfs.Options{ConfigDirs: []string{dir}, Getenv: demo.Getenv(func(string) string { return "" }), Home: dir,
+				ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true},
+			CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+			// The demo's transcripts, read for real (no cache: each test
+			// has its own copy).
+			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
+				return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: dir})
+			},
+		},
 		NoColor: false,
 		Home:    "/home/dev",
 		Clock:   func() time.Time { return testNow },
-		// The demo's transcripts, read for real (no cache: each test has
-		// its own copy).
-		Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
-			return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: dir})
-		},
 	}, dir
 }
 

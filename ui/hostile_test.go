@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,20 +38,21 @@ func TestHostileTreeFrames(t *testing.T) {
 	state := t.TempDir()
 	journalRoot := filepath.Join(state, "journal")
 	cfg := Config{
-		Scan: memfs.Options{ConfigDirs: []string{tr.Config}, Getenv: func(k string) string {
-			if k == "CLAUDE_MEMORY_STORES" {
-				return tr.MemoryStores // a team store whose mount and index hold escapes
-			}
-			return ""
-		}, Home: t.TempDir(),
-			ManagedSettings: filepath.Join(tr.Root, "none.json"), IncludeAgentMemory: true},
-		Orient:      consolidate.Options{Now: hostile.Now, Paths: &memfs.PathProbe{}},
-		Home:        "/home/dev",
-		JournalRoot: journalRoot,
-		SeenRoot:    filepath.Join(state, "seen"),
-		Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
-			return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: tr.Root})
+		Workspace: &app.Workspace{
+			ScanOpts: memfs.Options{ConfigDirs: []string{tr.Config}, Getenv: func(k string) string {
+				if k == "CLAUDE_MEMORY_STORES" {
+					return tr.MemoryStores // a team store whose mount and index hold escapes
+				}
+				return ""
+			}, Home: t.TempDir(),
+				ManagedSettings: filepath.Join(tr.Root, "none.json"), IncludeAgentMemory: true},
+			CheckOpts: consolidate.Options{Now: hostile.Now, Paths: &memfs.PathProbe{}},
+			State:     memfs.StateDirs{Journal: journalRoot, Seen: filepath.Join(state, "seen")},
+			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
+				return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: tr.Root})
+			},
 		},
+		Home: "/home/dev",
 	}
 	d := newDriver(t, cfg, 160, 48)
 	// A first look at every project records its review baseline; the
@@ -382,13 +384,14 @@ func TestArchiveProposalShownAndWritten(t *testing.T) {
 	}
 	state := t.TempDir()
 	cfg := Config{
-		Scan: memfs.Options{MemoryDirs: []string{mem}, Getenv: func(string) string { return "" }, Home: t.TempDir(),
-			ManagedSettings: filepath.Join(state, "none.json")},
-		Orient:      consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
-		Home:        "/home/dev",
-		Clock:       func() time.Time { return testNow },
-		JournalRoot: filepath.Join(state, "journal"),
-		SeenRoot:    filepath.Join(state, "seen"),
+		Workspace: &app.Workspace{
+			ScanOpts: memfs.Options{MemoryDirs: []string{mem}, Getenv: func(string) string { return "" }, Home: t.TempDir(),
+				ManagedSettings: filepath.Join(state, "none.json")},
+			CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+			State:     memfs.StateDirs{Journal: filepath.Join(state, "journal"), Seen: filepath.Join(state, "seen")},
+		},
+		Home:  "/home/dev",
+		Clock: func() time.Time { return testNow },
 	}
 	d := newDriver(t, cfg, 160, 48)
 	var frames []frame

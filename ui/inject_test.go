@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,29 +45,30 @@ func hostileConfig(t *testing.T) (Config, string) {
 		writeTestFile(t, filepath.Join(mem, name), content)
 	}
 	cfg := Config{
-		Scan: memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
-			ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true},
-		Orient:      consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
-		Home:        "/home/dev",
-		Clock:       func() time.Time { return testNow },
-		JournalRoot: t.TempDir(),
-		SeenRoot:    t.TempDir(),
-		Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
-			return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: dir})
+		Workspace: &app.Workspace{
+			ScanOpts: memfs.Options{ConfigDirs: []string{dir}, Getenv: func(string) string { return "" }, Home: dir,
+				ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true},
+			CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+			State:     memfs.StateDirs{Journal: t.TempDir(), Seen: t.TempDir()},
+			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
+				return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: dir})
+			},
 		},
+		Home:  "/home/dev",
+		Clock: func() time.Time { return testNow },
 	}
 	ctx := context.Background()
 
 	// The review baseline of the tree as it is now.
-	scan, err := memfs.Discover(ctx, cfg.Scan)
+	scan, err := memfs.Discover(ctx, cfg.Workspace.ScanOpts)
 	if err != nil || len(scan.Projects) != 1 || len(scan.Projects[0].Dirs) == 0 {
 		t.Fatalf("the hostile tree is not discovered: %v", err)
 	}
 	d := scan.Projects[0].Dirs[0]
-	if err := memfs.LoadDir(ctx, d, cfg.Scan); err != nil {
+	if err := memfs.LoadDir(ctx, d, cfg.Workspace.ScanOpts); err != nil {
 		t.Fatal(err)
 	}
-	if err := memfs.SaveBaseline(cfg.SeenRoot, model.NewBaseline(d, testNow.Add(-2*time.Hour), consolidate.SHA256Hex)); err != nil {
+	if err := memfs.SaveBaseline(cfg.Workspace.State.Seen, model.NewBaseline(d, testNow.Add(-2*time.Hour), consolidate.SHA256Hex)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -76,7 +78,7 @@ func hostileConfig(t *testing.T) (Config, string) {
 		Rationale: "because " + hostile.OSC8ST,
 		Changes: []model.Change{{Path: "plain.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(plainV1)),
 			After: strings.Replace(plainV1, "tomorrow", "on 2026-11-22", 1)}}}
-	if r := memfs.Apply(ctx, mem, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: cfg.JournalRoot})[0]; r.Status != memfs.StatusApplied {
+	if r := memfs.Apply(ctx, mem, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: cfg.Workspace.State.Journal})[0]; r.Status != memfs.StatusApplied {
 		t.Fatalf("the hostile proposal did not apply: %s %v", r.Status, r.Err)
 	}
 

@@ -908,7 +908,7 @@ func (m *Model) ixeditKey(k tea.KeyPressMsg) tea.Cmd {
 // dropped: at once when there are none (or the editor is not open), else
 // after a confirmation that defaults to No.
 func (m *Model) leaveEditor(then func() tea.Cmd) tea.Cmd {
-	if m.view != viewIndexEdit || !m.ixedit.modified() || m.cfg.ReadOnly {
+	if m.view != viewIndexEdit || !m.ixedit.modified() || m.ws.ReadOnly {
 		return then()
 	}
 	m.openDialog(&dialog{
@@ -941,7 +941,7 @@ func (v *ixEditView) diffSummary() string {
 func (m *Model) askWriteIndex() tea.Cmd {
 	v := m.ixedit
 	switch {
-	case m.cfg.ReadOnly:
+	case m.ws.ReadOnly:
 		return nil
 	case m.anyWriteBusy():
 		m.status = "Still writing; wait for it to finish."

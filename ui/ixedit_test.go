@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,7 +220,7 @@ func TestIndexEditorWrite(t *testing.T) {
 	if !strings.Contains(model.SimulateLoad([]byte(got)).Loaded, statusPage) {
 		t.Error("after the write Claude Code must load " + statusPage)
 	}
-	es, err := memfs.List(cfg.JournalRoot)
+	es, err := memfs.List(cfg.Workspace.State.Journal)
 	if err != nil || len(es) != 1 {
 		t.Fatalf("want one journal entry, got %d (%v)", len(es), err)
 	}
@@ -342,7 +343,7 @@ func TestIndexEditorShortenHooks(t *testing.T) {
 // --readonly: the editor opens to explore; no key edits or writes.
 func TestIndexEditorReadOnly(t *testing.T) {
 	cfg, dir := reviewConfig(t)
-	cfg.ReadOnly = true
+	cfg.Workspace.ReadOnly = true
 	path := filepath.Join(acmeMemory(dir), "MEMORY.md")
 	orig := readFile(t, path)
 	d := openEditor(t, cfg, 160, 48)
@@ -448,7 +449,7 @@ func TestIndexEditorDemoteRange(t *testing.T) {
 	if got := readFile(t, filepath.Join(mem, "memory-archive-2.md")); got != string(p[0].content) {
 		t.Error("the archive must be written as the editor made it")
 	}
-	if es, err := memfs.List(cfg.JournalRoot); err != nil || len(es) != 1 {
+	if es, err := memfs.List(cfg.Workspace.State.Journal); err != nil || len(es) != 1 {
 		t.Fatalf("want one journal entry for both files, got %d (%v)", len(es), err)
 	}
 }
@@ -535,11 +536,13 @@ func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 		t.Fatalf("the fixture must be ~390 lines / ~71 KB over both caps: %d lines, %d bytes, %d units", ld.LineCount, len(orig), ld.Units)
 	}
 	cfg := Config{
-		Scan: memfs.Options{ConfigDirs: []string{root}, Getenv: func(string) string { return "" }, Home: root,
-			ManagedSettings: filepath.Join(root, "none.json"), IncludeAgentMemory: true},
-		Orient:      consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
-		Home:        "/home/dev",
-		JournalRoot: t.TempDir(),
+		Workspace: &app.Workspace{
+			ScanOpts: memfs.Options{ConfigDirs: []string{root}, Getenv: func(string) string { return "" }, Home: root,
+				ManagedSettings: filepath.Join(root, "none.json"), IncludeAgentMemory: true},
+			CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+			State:     memfs.StateDirs{Journal: t.TempDir()},
+		},
+		Home: "/home/dev",
 	}
 	d := newDriver(t, cfg, 160, 48)
 	d.selectProject("ledger")
@@ -600,7 +603,7 @@ func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 			t.Errorf("%s is linked from neither MEMORY.md nor the archive", tg)
 		}
 	}
-	if es, err := memfs.List(cfg.JournalRoot); err != nil || len(es) != 1 {
+	if es, err := memfs.List(cfg.Workspace.State.Journal); err != nil || len(es) != 1 {
 		t.Fatalf("want one journal entry, got %d (%v)", len(es), err)
 	}
 }

@@ -182,7 +182,7 @@ func (v *journalView) View() string {
 // askUndo asks to undo the selected entry.
 func (m *Model) askUndo() tea.Cmd {
 	e := m.journal.selected()
-	if e == nil || m.cfg.ReadOnly {
+	if e == nil || m.ws.ReadOnly {
 		return nil
 	}
 	if m.anyWriteBusy() {

@@ -34,7 +34,7 @@ func TestWriteWhileClaudeCodeHoldsTheLock(t *testing.T) {
 	if readFile(t, path) != before {
 		t.Fatal("nothing may be written while Claude Code holds its lock")
 	}
-	if es, _ := memfs.List(cfg.JournalRoot); len(es) != 0 {
+	if es, _ := memfs.List(cfg.Workspace.State.Journal); len(es) != 0 {
 		t.Fatalf("no journal entry may exist: %+v", es)
 	}
 	// Claude Code finishes: its lock goes; the retry writes.

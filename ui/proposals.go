@@ -139,7 +139,7 @@ func (m *Model) computeProposals() tea.Cmd {
 	}
 	m.props.running++
 	m.proposals.computing = true
-	opts := consolidate.DreamOptions{Options: m.cfg.Orient}
+	opts := consolidate.DreamOptions{Options: m.copts}
 	gen, ctx, workers := m.gen, m.ctx, max(m.cfg.Workers, 1)
 	return func() tea.Msg {
 		// As many workers as the loader: proposing re-runs the checks, a

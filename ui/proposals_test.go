@@ -281,7 +281,7 @@ func TestDiffCreateAndDelete(t *testing.T) {
 	m := New(cfg)
 	defer m.Close()
 	v := newDiffView(m.c)
-	sc := m.cfg.Orient.Secrets
+	sc := m.copts.Secrets
 	it := &propItem{
 		p:     model.Proposal{ID: "merge-0000000000", Kind: model.KindMerge, MemoryDir: "/home/dev/x/memory"},
 		title: "Merge a.md into b.md", rationale: "Because.",
@@ -427,7 +427,7 @@ func TestProposalsFollowAReload(t *testing.T) {
 func TestProposalsHelpAndReadOnly(t *testing.T) {
 	cfg, _ := demoConfig(t)
 	for _, ro := range []bool{false, true} {
-		cfg.ReadOnly = ro
+		cfg.Workspace.ReadOnly = ro
 		d := newDriver(t, cfg, 120, 40)
 		d.openProposals()
 		d.keys("?")

@@ -344,7 +344,7 @@ type proposalEditedMsg struct {
 func (m *Model) editProposal() tea.Cmd {
 	v := m.proposals
 	it := v.selected()
-	if it == nil || m.cfg.ReadOnly {
+	if it == nil || m.ws.ReadOnly {
 		return nil
 	}
 	ci := 0

@@ -21,7 +21,7 @@ const (
 func reviewConfig(t *testing.T) (Config, string) {
 	t.Helper()
 	cfg, dir := demoConfig(t)
-	cfg.JournalRoot = t.TempDir()
+	cfg.Workspace.State.Journal = t.TempDir()
 	return cfg, dir
 }
 
@@ -246,7 +246,7 @@ func TestWriteAsksAndCancels(t *testing.T) {
 			}
 		}
 	}
-	if es, _ := memfs.List(cfg.JournalRoot); len(es) != 0 {
+	if es, _ := memfs.List(cfg.Workspace.State.Journal); len(es) != 0 {
 		t.Errorf("cancelled writes left %d journal entries", len(es))
 	}
 }
@@ -271,7 +271,7 @@ func TestWriteAppliesAndRefreshes(t *testing.T) {
 	if !strings.Contains(out, "Written: 1 applied · 0 conflict · 0 failed") || !strings.Contains(out, "✓ applied   "+sunsetTitle) {
 		t.Errorf("the summary must say applied:\n%s", out)
 	}
-	es, err := memfs.List(cfg.JournalRoot)
+	es, err := memfs.List(cfg.Workspace.State.Journal)
 	if err != nil || len(es) != 1 || es[0].ProposalID != it.p.ID || es[0].State != memfs.JournalCommitted {
 		t.Fatalf("the journal must hold one committed entry for %s: %+v %v", it.p.ID, es, err)
 	}
@@ -414,7 +414,7 @@ func TestEditProposedResult(t *testing.T) {
 // Under --readonly nothing decides, edits or writes.
 func TestReadOnlyWritesNothing(t *testing.T) {
 	cfg, _ := reviewConfig(t)
-	cfg.ReadOnly = true
+	cfg.Workspace.ReadOnly = true
 	cfg.Editor = "true"
 	d := newDriver(t, cfg, 160, 48)
 	d.openProposals()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,14 +68,16 @@ func sessionTree(t *testing.T) (Config, string, *model.TranscriptLog) {
 		Files:  2,
 	}
 	cfg := Config{
-		Scan: memfs.Options{ConfigDirs: []string{cfgDir}, Getenv: func(string) string { return "" }, Home: cfgDir,
-			ManagedSettings: filepath.Join(cfgDir, "none.json")},
-		Orient: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
-		Home:   "/home/dev",
-		Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
-			return log, nil
+		Workspace: &app.Workspace{
+			ScanOpts: memfs.Options{ConfigDirs: []string{cfgDir}, Getenv: func(string) string { return "" }, Home: cfgDir,
+				ManagedSettings: filepath.Join(cfgDir, "none.json")},
+			CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+			State:     memfs.StateDirs{Seen: filepath.Join(t.TempDir(), "seen")},
+			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
+				return log, nil
+			},
 		},
-		SeenRoot: filepath.Join(t.TempDir(), "seen"),
+		Home: "/home/dev",
 	}
 	return cfg, memDir, log
 }
@@ -177,7 +180,7 @@ func TestChangesSinceLastReviewView(t *testing.T) {
 	if s := d.screen(); !strings.Contains(s, "Nothing changed since the last review") {
 		t.Fatalf("first look: want nothing changed:\n%s", s)
 	}
-	if ents, _ := os.ReadDir(cfg.SeenRoot); len(ents) != 1 {
+	if ents, _ := os.ReadDir(cfg.Workspace.State.Seen); len(ents) != 1 {
 		t.Fatalf("first look recorded %d baselines, want 1", len(ents))
 	}
 
@@ -214,7 +217,7 @@ func TestChangesSinceLastReviewView(t *testing.T) {
 	if s := d.screen(); !strings.Contains(s, "Nothing changed since the last review") {
 		t.Errorf("after M:\n%s", s)
 	}
-	b, err := memfs.LoadBaseline(cfg.SeenRoot, memDir)
+	b, err := memfs.LoadBaseline(cfg.Workspace.State.Seen, memDir)
 	if err != nil || b == nil || b.Files["user_role.md"].Text == "" {
 		t.Fatalf("the review was not recorded: %v %+v", err, b)
 	}
@@ -225,11 +228,11 @@ func TestChangesSinceLastReviewView(t *testing.T) {
 
 func TestReadOnlyRecordsNoReview(t *testing.T) {
 	cfg, _, _ := sessionTree(t)
-	cfg.ReadOnly = true
+	cfg.Workspace.ReadOnly = true
 	d := newDriver(t, cfg, 120, 40)
 	d.selectProject("work-shop")
 	d.keys("C", "M")
-	if ents, _ := os.ReadDir(cfg.SeenRoot); len(ents) != 0 {
+	if ents, _ := os.ReadDir(cfg.Workspace.State.Seen); len(ents) != 0 {
 		t.Fatalf("--readonly recorded %d baselines", len(ents))
 	}
 	if s := d.screen(); !strings.Contains(s, "read-only") {

@@ -12,11 +12,6 @@ import (
 	"github.com/memtui/memtui/model"
 )
 
-// TranscriptReader reads what a project's session transcripts say about
-// its memories (memfs.ReadTranscripts behind a closure main builds, with
-// its cache dir). It runs in the background and must honour ctx.
-type TranscriptReader func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error)
-
 // transcriptsMsg carries one project's log and its directories checked
 // again with it. olds are the directories the new values replace: one
 // reloaded meanwhile is not replaced by a stale value.
@@ -40,7 +35,7 @@ func snapshot(p *model.Project) *model.Project {
 // wrote a memory: its transcript has the write by now). At most
 // cfg.Workers reads run at once: a first start may read gigabytes.
 func (m *Model) readTranscripts(idx int) tea.Cmd {
-	if m.cfg.Transcripts == nil || idx < 0 || idx >= len(m.data) {
+	if m.transcripts == nil || idx < 0 || idx >= len(m.data) {
 		return nil
 	}
 	pd := m.data[idx]
@@ -61,7 +56,7 @@ func (m *Model) readTranscripts(idx int) tea.Cmd {
 	}
 	snap := snapshot(pd.p)
 	olds := slices.Clone(pd.dirs)
-	gen, seq, ctx, sem, read, copts := m.gen, pd.logSeq, m.logCtx, m.logSem, m.cfg.Transcripts, m.cfg.Orient
+	gen, seq, ctx, sem, read, copts := m.gen, pd.logSeq, m.logCtx, m.logSem, m.transcripts, m.copts
 	return func() tea.Msg {
 		select {
 		case sem <- struct{}{}:

@@ -358,7 +358,7 @@ func (m *Model) titleBar() string {
 			break
 		}
 	}
-	if m.cfg.ReadOnly {
+	if m.ws.ReadOnly {
 		right = "read-only · " + right
 	}
 	return layoutRow(left, st.Faint.Render(right), m.width)

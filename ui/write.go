@@ -100,7 +100,7 @@ type resultLine struct {
 
 // startWrite asks to write the accepted proposals.
 func (m *Model) startWrite() tea.Cmd {
-	if m.cfg.ReadOnly {
+	if m.ws.ReadOnly {
 		return nil
 	}
 	if m.write != nil {
@@ -215,7 +215,7 @@ func (m *Model) writeRefusal(dir string) error {
 	for _, p := range m.scan.Projects {
 		for _, d := range p.Dirs {
 			if d.Path == dir {
-				return memfs.WriteRefusal(d, m.cfg.Scan.MemoryDirs)
+				return memfs.WriteRefusal(d, m.ws.ScanOpts.MemoryDirs)
 			}
 		}
 	}
@@ -245,7 +245,7 @@ func (m *Model) runWriteMarked(jobs []writeJob, wait time.Duration, mark bool) t
 	for i, j := range jobs {
 		refused[i] = m.writeRefusal(j.dir)
 	}
-	seen := m.cfg.SeenRoot
+	seen := m.ws.State.Seen
 	for _, j := range jobs {
 		w.total += len(j.props)
 	}
@@ -428,8 +428,8 @@ func (m *Model) showResults(w *writeRun) {
 
 // journalRoot is where the journal lives.
 func (m *Model) journalRoot() string {
-	if m.cfg.JournalRoot != "" {
-		return m.cfg.JournalRoot
+	if m.ws.State.Journal != "" {
+		return m.ws.State.Journal
 	}
 	return memfs.DefaultJournalRoot()
 }
@@ -438,7 +438,7 @@ func (m *Model) journalRoot() string {
 // what comes back, a redacted credential included: confirming it is the
 // explicit request memfs.Undo wants for a redaction.
 func (m *Model) runUndo(e memfs.JournalEntry) tea.Cmd {
-	if m.cfg.ReadOnly {
+	if m.ws.ReadOnly {
 		return nil
 	}
 	if !memfs.InScope(e, m.dirsInView()) {
@@ -450,7 +450,7 @@ func (m *Model) runUndo(e memfs.JournalEntry) tea.Cmd {
 		return nil
 	}
 	m.undoing = true
-	ctx, root, seen := m.ctx, m.journalRoot(), m.cfg.SeenRoot
+	ctx, root, seen := m.ctx, m.journalRoot(), m.ws.State.Seen
 	return func() tea.Msg {
 		return undoDoneMsg{entry: e, res: memfs.Undo(ctx, e.ID, memfs.ApplyOptions{JournalRoot: root, SeenRoot: seen, RestoreSecret: true})}
 	}
@@ -484,14 +484,14 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 // reloadBaseline reads dir's review baseline from disk again, after a
 // write that may have scrubbed a secret from it.
 func (m *Model) reloadBaseline(dir string) tea.Cmd {
-	if m.cfg.SeenRoot == "" {
+	if m.ws.State.Seen == "" {
 		return nil
 	}
 	for i, pd := range m.data {
 		if !pd.loaded || pd.dirIndex(dir) < 0 {
 			continue
 		}
-		root, gen := m.cfg.SeenRoot, m.gen
+		root, gen := m.ws.State.Seen, m.gen
 		return func() tea.Msg {
 			msg := baselinesMsg{gen: gen, idx: i, bases: map[string]*model.Baseline{}}
 			b, err := memfs.LoadBaseline(root, dir)

@@ -89,7 +89,7 @@ func TestJournalScopedToDirsInView(t *testing.T) {
 	d.openProposals()
 	d.selectProposal(sunsetTitle)
 	d.keys("a", "w", "y", "esc")
-	writeOther(t, cfg.JournalRoot, other)
+	writeOther(t, cfg.Workspace.State.Journal, other)
 	d.keys("L")
 	out := d.screen()
 	if !strings.Contains(out, "Journal (1)") || strings.Contains(out, other) || strings.Contains(out, "other tree") {
@@ -161,7 +161,7 @@ func TestWorkspaceDirNotWritten(t *testing.T) {
 	if readFile(t, path) != orig {
 		t.Error("the workspace-named dir was written")
 	}
-	if es, _ := memfs.List(cfg.JournalRoot); len(es) != 0 {
+	if es, _ := memfs.List(cfg.Workspace.State.Journal); len(es) != 0 {
 		t.Errorf("nothing may be journaled: %+v", es)
 	}
 }
@@ -170,7 +170,7 @@ func TestWorkspaceDirNotWritten(t *testing.T) {
 // disk: marking something seen later cannot save the secret back.
 func TestRedactionScrubsTheBaselineInMemory(t *testing.T) {
 	cfg, _ := reviewConfig(t)
-	cfg.SeenRoot = t.TempDir()
+	cfg.Workspace.State.Seen = t.TempDir()
 	d := newDriver(t, cfg, 160, 48)
 	d.openProposals()
 	it := d.selectProposal(ciBotTitle)
@@ -183,7 +183,7 @@ func TestRedactionScrubsTheBaselineInMemory(t *testing.T) {
 	if got := d.m.bases[it.p.MemoryDir].Files[c.Path].Text; got != c.After {
 		t.Errorf("the baseline in memory still holds the old text:\n%s", got)
 	}
-	disk, err := memfs.LoadBaseline(cfg.SeenRoot, it.p.MemoryDir)
+	disk, err := memfs.LoadBaseline(cfg.Workspace.State.Seen, it.p.MemoryDir)
 	if err != nil || disk.Files[c.Path].Text != c.After {
 		t.Errorf("the baseline on disk: %v", err)
 	}
