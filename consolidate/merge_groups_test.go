@@ -2,10 +2,12 @@ package consolidate
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
 )
 
@@ -39,7 +41,7 @@ var templates = []struct {
 
 // surname is a made-up name of its own for each i.
 func surname(i int) string {
-	l := dupLetters(i)
+	l := testgen.Letters(i)
 	return strings.ToUpper(l[:1]) + l[1:] + "son"
 }
 
@@ -60,17 +62,17 @@ func templateDir(n, copies int) (*model.MemoryDir, [][]string) {
 		}
 	}
 	var want [][]string
-	for i, p := range dupPairs {
-		if !p.dup || p.kind == "dated series" {
+	for i, p := range testgen.SimilarPairs {
+		if !p.Dup || p.Kind == "dated series" {
 			continue
 		}
-		a, b := fmt.Sprintf("pair%02d_%s", i, p.a.Path), fmt.Sprintf("pair%02d_%s", i, p.b.Path)
-		files[a] = "---\nname: " + p.a.Name + "\ndescription: " + p.a.Description + "\ntype: project\n---\n\n" + p.a.Body + "\n"
-		files[b] = "---\nname: " + p.b.Name + "\ndescription: " + p.b.Description + "\ntype: project\n---\n\n" + p.b.Body + "\n"
+		a, b := fmt.Sprintf("pair%02d_%s", i, p.A.Path), fmt.Sprintf("pair%02d_%s", i, p.B.Path)
+		files[a] = "---\nname: " + p.A.Name + "\ndescription: " + p.A.Description + "\ntype: project\n---\n\n" + p.A.Body + "\n"
+		files[b] = "---\nname: " + p.B.Name + "\ndescription: " + p.B.Description + "\ntype: project\n---\n\n" + p.B.Body + "\n"
 		want = append(want, []string{a, b})
 	}
 	for i := range copies {
-		files[fmt.Sprintf("copy-%s.md", dupLetters(i))] = topic("release", "Release day", "project", "Releases go out on Tuesdays after the 10:00 sync; the release captain tags main and posts the notes in #releases.\n")
+		files[fmt.Sprintf("copy-%s.md", testgen.Letters(i))] = topic("release", "Release day", "project", "Releases go out on Tuesdays after the 10:00 sync; the release captain tags main and posts the notes in #releases.\n")
 	}
 	return dreamDir(files, testNow.AddDate(0, 0, -3)), want
 }
@@ -99,8 +101,8 @@ func TestMergesAreOfMemoriesThatSayTheSameThing(t *testing.T) {
 				}
 			}
 		}
-		if len(group) > dupMaxGroup {
-			t.Errorf("%s merges %d files, over the cap of %d", p.ID, len(group), dupMaxGroup)
+		if len(group) > similar.MaxGroup {
+			t.Errorf("%s merges %d files, over the cap of %d", p.ID, len(group), similar.MaxGroup)
 		}
 		if strings.HasPrefix(keep, "copy-") {
 			copies += len(group)
@@ -129,14 +131,14 @@ func TestMergesAreOfMemoriesThatSayTheSameThing(t *testing.T) {
 func TestNumberedTemplatesAreNotDuplicates(t *testing.T) {
 	for _, tpl := range templates {
 		for _, n := range []int{2, 5, 1200} {
-			var items []DupItem
+			var items []similar.Item
 			for i := 1; i <= n; i++ {
 				p, c := tpl.gen(i)
 				f := mem(p, c, testNow)
 				doc := model.ParseDoc(f.Content)
 				items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
 			}
-			if gs := FindDuplicates(items); len(gs) > 0 {
+			if gs := similar.Find(items); len(gs) > 0 {
 				t.Errorf("%s, %d memories: %d groups, the first %v (%s)", tpl.name, n, len(gs), gs[0].Paths[:min(len(gs[0].Paths), 4)], gs[0].Reason)
 			}
 		}
@@ -144,13 +146,13 @@ func TestNumberedTemplatesAreNotDuplicates(t *testing.T) {
 }
 
 func TestIdenticalBodiesMustAgreeOnNumbers(t *testing.T) {
-	a := DupItem{Path: "a.md", Body: "The staging database accepts at most 50 connections per pod."}
-	b := DupItem{Path: "b.md", Body: "The staging database accepts at most 500 connections per pod."}
-	if gs := FindDuplicates([]DupItem{a, b}); len(gs) != 0 {
+	a := similar.Item{Path: "a.md", Body: "The staging database accepts at most 50 connections per pod."}
+	b := similar.Item{Path: "b.md", Body: "The staging database accepts at most 500 connections per pod."}
+	if gs := similar.Find([]similar.Item{a, b}); len(gs) != 0 {
 		t.Errorf("bodies that differ in a number grouped: %+v", gs)
 	}
 	b.Body = "the staging database accepts at most 50 connections per pod"
-	if gs := FindDuplicates([]DupItem{a, b}); len(gs) != 1 || gs[0].Reason != "identical bodies" {
+	if gs := similar.Find([]similar.Item{a, b}); len(gs) != 1 || gs[0].Reason != "identical bodies" {
 		t.Errorf("the same body in other case and punctuation: %+v", gs)
 	}
 }
@@ -165,7 +167,7 @@ func BenchmarkMergeLargeDir(b *testing.B) {
 	for b.Loop() {
 		props := ProposeDir(dreamProject, d, opts)
 		for _, p := range props {
-			if len(p.Changes) > dupMaxGroup+1 {
+			if len(p.Changes) > similar.MaxGroup+1 {
 				b.Fatalf("%s changes %d files", p.ID, len(p.Changes))
 			}
 		}

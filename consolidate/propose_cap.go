@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
 )
 
@@ -104,7 +105,7 @@ func (s *dreamState) nearDuplicates() map[string]bool {
 		return s.inGroup
 	}
 	s.inGroup = map[string]bool{}
-	var items []DupItem
+	var items []similar.Item
 	for _, f := range s.d.Files {
 		if dupSkipped(f) || s.opaque(f.Path) {
 			continue
@@ -112,7 +113,7 @@ func (s *dreamState) nearDuplicates() map[string]bool {
 		doc := s.docs[f.Path]
 		items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
 	}
-	for _, g := range FindDuplicates(items) {
+	for _, g := range similar.Find(items) {
 		for _, p := range g.Paths {
 			s.inGroup[p] = true
 		}

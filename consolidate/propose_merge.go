@@ -50,6 +50,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
 )
 
@@ -65,7 +66,7 @@ func proposeMerges(s *dreamState) []model.Proposal {
 	}
 	// The groups are lint's: the same items, through the same finder. The
 	// findings only say which members lint still reports.
-	items := make([]DupItem, 0, len(s.d.Files))
+	items := make([]similar.Item, 0, len(s.d.Files))
 	for _, f := range s.d.Files {
 		if dupSkipped(f) || s.opaque(f.Path) {
 			continue
@@ -74,9 +75,9 @@ func proposeMerges(s *dreamState) []model.Proposal {
 		items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
 	}
 	var out []model.Proposal
-	for _, g := range FindDuplicates(items) {
-		if len(g.Paths) > dupMaxGroup {
-			continue // (FindDuplicates never makes one; a merge that large is not reviewable)
+	for _, g := range similar.Find(items) {
+		if len(g.Paths) > similar.MaxGroup {
+			continue // (similar.Find never makes one; a merge that large is not reviewable)
 		}
 		var drop []string
 		for _, p := range g.Paths[1:] {
@@ -116,7 +117,7 @@ func (s *dreamState) mergeable(p string) bool {
 
 // mergeGroup builds the proposal for one group; ok is false when the group
 // cannot be merged safely.
-func (s *dreamState) mergeGroup(g DupGroup, drop []string, flagged map[string][]model.Finding) (model.Proposal, bool) {
+func (s *dreamState) mergeGroup(g similar.Group, drop []string, flagged map[string][]model.Finding) (model.Proposal, bool) {
 	keep := g.Paths[0]
 	for _, p := range append([]string{keep}, drop...) {
 		if !s.mergeable(p) {

@@ -1,4 +1,4 @@
-package consolidate
+package similar
 
 // Near-duplicate memories (the duplicate-memory check, and the input of
 // Dream's merge proposals).
@@ -6,7 +6,7 @@ package consolidate
 // Real duplicates are rewrites, not copies: an agent that forgot it already
 // wrote "deploy with make ship" writes it again in other words, under a
 // similar name, or starts a dated series (standup_2026_05_26.md,
-// standup_2026_05_27.md). So FindDuplicates matches on the file stem, the
+// standup_2026_05_27.md). So Find matches on the file stem, the
 // frontmatter name and description as well as on the body:
 //
 //   - exact: the same body once case, punctuation, whitespace and filler
@@ -47,7 +47,7 @@ package consolidate
 // times, not a family of memories that resemble each other (a template
 // filled in 1,200 times, a numbered series) chained together pair by
 // pair. Each member must be linked to the member kept, directly; and a
-// group has at most dupMaxGroup members (see there).
+// group has at most MaxGroup members (see there).
 //
 // Precision matters more than recall here: a rule that cries wolf gets
 // switched off. Two different feedback memories about one subject ("run
@@ -67,12 +67,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/memtui/memtui/model"
 )
 
-// DupItem is one memory as FindDuplicates sees it.
-type DupItem struct {
+// Item is one memory as Find sees it.
+type Item struct {
 	Path        string // relative to the memory dir, slash-separated
 	Name        string // frontmatter name
 	Description string // frontmatter description
@@ -84,8 +82,8 @@ type DupItem struct {
 	Type string
 }
 
-// DupGroup is a set of memories that say the same thing.
-type DupGroup struct {
+// Group is a set of memories that say the same thing.
+type Group struct {
 	// Paths[0] is the memory to keep: the oldest by Modified (it has the
 	// history), ties broken by path. The rest follow sorted by path.
 	Paths []string
@@ -141,7 +139,7 @@ const (
 	// dupMinBodyTokens: a body with fewer content words is a stub; it
 	// takes part in exact, series and name+description matches only.
 	dupMinBodyTokens = 5
-	// dupMaxGroup caps a group. A merge is reviewed as one diff, and
+	// MaxGroup caps a group. A merge is reviewed as one diff, and
 	// past a handful of files nobody reads it. Real duplicates are an
 	// agent writing one memory again two to four times; the generated
 	// corpus (internal/corpus) peaks at seven, a dated series of six days
@@ -149,9 +147,9 @@ const (
 	// each other are a family (two series of one stem months apart, a
 	// template filled in, tickets), not one memory. Larger sets of fuzzy, series or
 	// name+description matches form no group at all; identical copies
-	// (bodies equal, numbers included) are grouped dupMaxGroup at a time,
+	// (bodies equal, numbers included) are grouped MaxGroup at a time,
 	// which loses nothing, and the next run merges the survivors.
-	dupMaxGroup = 8
+	MaxGroup = 8
 	// dupMaxNums caps the distinct numbers kept of a body; a body with
 	// more is not judged on its numbers (the sets may have been cut where
 	// they would meet).
@@ -171,7 +169,7 @@ const (
 	dupMaxTokens = 600
 )
 
-// dupDoc is what FindDuplicates derives from an item, once. Everything
+// dupDoc is what Find derives from an item, once. Everything
 // only verification needs (sorted sets, weights, the shingle set, the
 // MinHash of the content words) is derived on demand: most documents are
 // never verified.
@@ -211,10 +209,10 @@ type dupDoc struct {
 	hasBodySig  bool
 }
 
-// FindDuplicates groups the items that say the same thing. Each group has at
+// Find groups the items that say the same thing. Each group has at
 // least two members; groups are sorted by their first path. It runs in time
 // roughly linear in the number of items.
-func FindDuplicates(items []DupItem) []DupGroup {
+func Find(items []Item) []Group {
 	if len(items) < 2 {
 		return nil
 	}
@@ -237,7 +235,7 @@ func FindDuplicates(items []DupItem) []DupGroup {
 	return f.groups()
 }
 
-// dupScratch is the working memory of FindDuplicates, pooled: lint runs it
+// dupScratch is the working memory of Find, pooled: lint runs it
 // once per memory directory, and allocating (and then collecting) the
 // token buffers, documents and tables of every directory afresh cost about
 // as much as the work itself. Only the tokenizer's word cache and word
@@ -1032,9 +1030,9 @@ func jaccardSorted(a, b []uint64) float64 {
 // a candidate: pairs chain (A like B, B like C, C nothing like A), so
 // each group is the oldest member and those linked to it directly, and
 // the rest form groups of their own the same way. A set larger than
-// dupMaxGroup is a family, not a memory said again: only its identical
+// MaxGroup is a family, not a memory said again: only its identical
 // copies are grouped.
-func (f *dupFinder) groups() []DupGroup {
+func (f *dupFinder) groups() []Group {
 	n := len(f.docs)
 	root, size, at := f.sc.i32.alloc(n), f.sc.i32.alloc(n), f.sc.i32.alloc(n)
 	clear(size)
@@ -1054,15 +1052,15 @@ func (f *dupFinder) groups() []DupGroup {
 		}
 		members[at[r]] = append(members[at[r]], int32(i))
 	}
-	var out []DupGroup
+	var out []Group
 	for _, ms := range members {
-		if len(ms) > dupMaxGroup {
+		if len(ms) > MaxGroup {
 			out = append(out, f.copyGroups(ms)...)
 			continue
 		}
 		for len(ms) >= 2 {
 			keep := f.oldest(ms)
-			g := DupGroup{Paths: []string{f.docs[keep].path}}
+			g := Group{Paths: []string{f.docs[keep].path}}
 			var weakest dupEdge
 			rest := ms[:0:0]
 			for _, m := range ms {
@@ -1087,7 +1085,7 @@ func (f *dupFinder) groups() []DupGroup {
 			ms = rest
 		}
 	}
-	slices.SortFunc(out, func(a, b DupGroup) int { return strings.Compare(a.Paths[0], b.Paths[0]) })
+	slices.SortFunc(out, func(a, b Group) int { return strings.Compare(a.Paths[0], b.Paths[0]) })
 	return out
 }
 
@@ -1123,9 +1121,9 @@ func (f *dupFinder) link(a, b int32) (dupEdge, bool) {
 }
 
 // copyGroups groups the identical copies among a set too large to be one
-// memory: each set of equal bodies, oldest first, dupMaxGroup at a time
+// memory: each set of equal bodies, oldest first, MaxGroup at a time
 // (a last copy alone waits for the next run).
-func (f *dupFinder) copyGroups(ms []int32) []DupGroup {
+func (f *dupFinder) copyGroups(ms []int32) []Group {
 	// Sorted by body, then oldest first: each run of one body is a set
 	// of copies (sorting in place: ms is not used again).
 	slices.SortFunc(ms, func(a, b int32) int {
@@ -1141,7 +1139,7 @@ func (f *dupFinder) copyGroups(ms []int32) []DupGroup {
 		}
 		return strings.Compare(x.path, y.path)
 	})
-	var out []DupGroup
+	var out []Group
 	for lo := 0; lo < len(ms); {
 		h := f.docs[ms[lo]].bodyHash
 		hi := lo + 1
@@ -1151,9 +1149,9 @@ func (f *dupFinder) copyGroups(ms []int32) []DupGroup {
 		copies := ms[lo:hi]
 		lo = hi
 		for h != 0 && len(copies) >= 2 {
-			chunk := copies[:min(len(copies), dupMaxGroup)]
+			chunk := copies[:min(len(copies), MaxGroup)]
 			copies = copies[len(chunk):]
-			g := DupGroup{Reason: "identical bodies", Score: 1, Paths: make([]string, len(chunk))}
+			g := Group{Reason: "identical bodies", Score: 1, Paths: make([]string, len(chunk))}
 			for k, m := range chunk {
 				g.Paths[k] = f.docs[m].path
 			}
@@ -1170,7 +1168,7 @@ func (f *dupFinder) copyGroups(ms []int32) []DupGroup {
 // boilerplate dropped, light stemming), the MinHash signature of the
 // body's word pairs, and the meta words of its stem, name and description.
 // The document's sets are carved from the scratch arena.
-func (sc *dupScratch) newDoc(d *dupDoc, it DupItem) {
+func (sc *dupScratch) newDoc(d *dupDoc, it Item) {
 	*d = dupDoc{path: it.Path, text: it.Body, modified: it.Modified, typ: strings.ToLower(strings.TrimSpace(it.Type))}
 	dir, file := path.Split(it.Path)
 	stem := strings.TrimSuffix(file, path.Ext(file))
@@ -1753,7 +1751,7 @@ func dupLongWord(w string, meta bool) (h, keep uint64) {
 }
 
 // dupSeed seeds the hash of long bodies (equal within a process, which is
-// all FindDuplicates needs).
+// all Find needs).
 var dupSeed = maphash.MakeSeed()
 
 // dupFold maps a byte to its lower-case self when it belongs in a word
@@ -1906,65 +1904,4 @@ func dupHashSet(words string) *dupWordSet {
 		}
 	}
 	return &s
-}
-
-// --- The check ---------------------------------------------------------------
-
-// checkDuplicates reports every member of a duplicate group except the one
-// to keep. Files under logs/ are skipped: daily logs are a series by design.
-func checkDuplicates(s *dirState) {
-	for _, g := range FindDuplicates(dupItems(s)) {
-		keep := g.Paths[0]
-		for _, p := range g.Paths[1:] {
-			s.report(RuleDuplicateMemory, p, 0,
-				fmt.Sprintf("duplicate of %s (%s); %s is kept as the older one", keep, g.Reason, keep),
-				fmt.Sprintf("merge it into %s and delete it", keep))
-		}
-	}
-}
-
-// dupItems is what checkDuplicates hands FindDuplicates: the directory's
-// topic files outside logs/, with the frontmatter's modified date when
-// there is one (else the file's mtime).
-func dupItems(s *dirState) []DupItem {
-	items := make([]DupItem, 0, len(s.files))
-	for _, fs := range s.files {
-		if dupSkipped(fs.f) {
-			continue
-		}
-		items = append(items, dupItem(fs.f, &fs.doc, dupBody(fs)))
-	}
-	return items
-}
-
-// dupSkipped reports the files checkDuplicates leaves alone: daily logs,
-// and whatever Claude Code's scan does not list as a memory (facts 2.1).
-func dupSkipped(f *model.File) bool {
-	return !isMemory(f) || strings.HasPrefix(f.Path, "logs/") || strings.Contains(f.Path, "/logs/")
-}
-
-// dupItem is a topic file as FindDuplicates sees it (Dream's merge
-// proposer builds the same items, so its groups are lint's).
-func dupItem(f *model.File, doc *model.Doc, body string) DupItem {
-	mod := doc.FM.ModifiedTime
-	if mod.IsZero() {
-		mod = f.ModTime
-	}
-	return DupItem{
-		Path:        f.Path,
-		Name:        doc.FM.Name,
-		Description: doc.FM.Description,
-		Body:        body,
-		Modified:    mod,
-		Type:        doc.FM.Type,
-	}
-}
-
-// dupBody is fs.doc.Body(content) without copying the content again:
-// fs.text already holds it as a string.
-func dupBody(fs *fileState) string {
-	if fs.doc.BodyStart > len(fs.text) {
-		return ""
-	}
-	return fs.text[fs.doc.BodyStart:]
 }
