@@ -53,7 +53,7 @@ package similar
 // switched off. Two different feedback memories about one subject ("run
 // tests with -race" and "never mock the database in tests") share a
 // vocabulary and a type but are not duplicates; the thresholds below come
-// from the table of realistic pairs in similar_test.go.
+// from the table of realistic pairs in internal/testgen (SimilarPairs).
 
 import (
 	"encoding/binary"
