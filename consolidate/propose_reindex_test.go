@@ -507,9 +507,6 @@ func TestRxHelpers(t *testing.T) {
 	if rxSlug("How the Pipeline fits!", "x") != "how-the-pipeline-fits" || rxSlug("待办", "index-notes") != "index-notes" {
 		t.Errorf("slug")
 	}
-	if rxDest("a b.md") != "<a b.md>" || rxEscapeTitle("[x]") != `\[x\]` {
-		t.Errorf("dest or title")
-	}
 }
 
 // TestReindexIndexTooLargeToLoad: an index over the 4 MiB Claude Code
