@@ -203,7 +203,7 @@ func newReindexer(s *dreamState) *reindexer {
 	r.ed = model.NewIndexEditorMode(content, s.d.Kind.LoadMode())
 	r.ed.SetRedact(rxRedact)
 	if s.d.Index != nil {
-		r.ix = model.ParseIndex(content)
+		r.ix = r.ed.Index() // the parse of content (the editor's first state never changes)
 		_, r.c = r.check(content, nil)
 		for _, row := range r.ed.Rows() {
 			r.orig[row.ID] = row.Line
@@ -357,8 +357,8 @@ func (r *reindexer) rewrite() {
 // a row keeps its ID wherever edits move it.
 func (r *reindexer) at(rows []model.IndexRow) func(i int) int {
 	now := make(map[int]int, len(rows))
-	for k, row := range r.ed.Rows() {
-		now[row.ID] = k
+	for k, id := range r.ed.IDs() {
+		now[id] = k
 	}
 	return func(i int) int {
 		if k, ok := now[rows[i].ID]; ok {
@@ -379,8 +379,8 @@ func (r *reindexer) removeRows(rows []model.IndexRow, remove []int) {
 		want[rows[i].ID] = true
 	}
 	var now []int
-	for i, row := range r.ed.Rows() {
-		if want[row.ID] {
+	for i, id := range r.ed.IDs() {
+		if want[id] {
 			now = append(now, i)
 		}
 	}
@@ -967,7 +967,7 @@ func (r *reindexer) looseAt(ix *model.Index, i int) bool {
 func (r *reindexer) removeEmptySections() bool {
 	ix := r.ed.Index()
 	c := &indexChecker{ix: &ix}
-	rows := r.ed.Rows()
+	ids := r.ed.IDs()
 	h1 := 0
 	for _, h := range ix.Headings {
 		if h.Level == 1 {
@@ -984,7 +984,7 @@ func (r *reindexer) removeEmptySections() bool {
 			continue
 		}
 		row := r.ed.RowAt(h.Line)
-		orig := r.orig[rows[row].ID] // 0 for a line the rewrite wrote
+		orig := r.orig[ids[row]] // 0 for a line the rewrite wrote
 		if !(orig == 0 || r.has(RuleIndexEmptySection, orig) || r.hadContent[orig]) {
 			continue // empty as written, and its finding silenced
 		}
@@ -1324,8 +1324,8 @@ func (r *reindexer) uncut(before *model.Load) int {
 		cut[before.LastLine] = true
 	}
 	n := 0
-	for _, row := range r.ed.Rows() {
-		if l, ok := r.orig[row.ID]; ok && cut[l] {
+	for _, id := range r.ed.IDs() {
+		if l, ok := r.orig[id]; ok && cut[l] {
 			if e := r.ix.EntryAt(l); e != nil && e.Line == l {
 				n++
 			}
