@@ -19,7 +19,9 @@ import (
 // its line ending, so Bytes returns the file byte for byte until something
 // is edited, and the lines an edit does not touch stay as they were. All
 // operations are pure; each one that changes the index is a step of the
-// undo history.
+// undo history. It is memtui's one writer of index text: the TUI's index
+// editor, memtui index --move-above-cut and the reindex proposal all edit
+// MEMORY.md through it, so they write entries alike.
 type IndexEditor struct {
 	hist   []*ixeState
 	cur    int
@@ -1005,7 +1007,7 @@ type NewEntry struct {
 
 // AddEntry adds an entry for the memory at path (a slash path relative to
 // the memory dir) after row afterRow (-1: at the top), in the index's own
-// style. It returns the new row's index.
+// style (see AddEntries). It returns the new row's index.
 func (e *IndexEditor) AddEntry(p, title, hook string, afterRow int) (int, error) {
 	at, err := e.AddEntries([]NewEntry{{Path: p, Title: title, Hook: hook, After: afterRow}})
 	if err != nil {
