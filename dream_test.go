@@ -418,3 +418,41 @@ func TestIndexMoveAboveCut(t *testing.T) {
 		t.Errorf("an unknown entry: exit %d %s", code, stderr)
 	}
 }
+
+// On a table-style MEMORY.md, dream --kind reindex adds the orphan as a
+// table row, the way the index editor's add writes it, not as a bullet
+// under the table.
+func TestDreamReindexTableIndex(t *testing.T) {
+	cfg := t.TempDir()
+	mem := filepath.Join(cfg, "projects", "-work-tbl", "memory")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(mem, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []string{"alpha", "beta", "gamma"} {
+		write(n+".md", "---\nname: "+n+"\ndescription: What "+n+" holds\ntype: project\n---\n\nThe fact about "+n+", with enough words to be a memory.\n")
+	}
+	index := "# Memories\n\n| File | What it holds |\n|---|---|\n| `alpha.md` | What alpha holds |\n| `beta.md` | What beta holds |\n"
+	write("MEMORY.md", index)
+	code, stdout, stderr := runCLI(t, env("HOME", t.TempDir()), "--config-dir", cfg, "--now", "2026-11-21", "dream", "--kind", "reindex", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	out := decodeDream(t, stdout)
+	if len(out.Proposals) != 1 {
+		t.Fatalf("%d proposals, want 1: %s", len(out.Proposals), stdout)
+	}
+	var after string
+	for _, c := range out.Proposals[0].Changes {
+		if c.Path == "MEMORY.md" {
+			after = c.After
+		}
+	}
+	if want := index + "| `gamma.md` | What gamma holds |\n"; after != want {
+		t.Errorf("MEMORY.md after:\n%s\nwant:\n%s", after, want)
+	}
+}

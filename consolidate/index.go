@@ -821,11 +821,7 @@ func ixOrphanSuggestion(f *fileState) string {
 	if hook == "" {
 		hook = "one-line hook"
 	}
-	link := f.f.Path
-	if strings.ContainsAny(link, " ()") {
-		link = "<" + link + ">"
-	}
-	return fmt.Sprintf("Add a line to MEMORY.md, - [%s](%s) — %s, or delete the file if the memory is obsolete.", title, link, ixClip(hook, 100))
+	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", model.IndexLink(title, f.f.Path), ixClip(hook, 100))
 }
 
 // reached returns the topic files the index references, following overflow
@@ -1050,14 +1046,10 @@ func ixThousands(n int) string {
 	return s
 }
 
-// ixClip shortens s to at most n characters, marking the cut, for a
-// message. Secrets are masked before the cut: a cut token no longer looks
+// ixClip shortens s to at most n characters for a message, with
+// model.Clip, the cut the index writer uses, so a quote ends the way a cut
+// hook does. Secrets are masked before the cut: a cut token no longer looks
 // like one, so the printers' masking could not find what was left of it.
 func ixClip(s string, n int) string {
-	s = secrets.Default().MaskSecrets(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return model.Clip(secrets.Default().MaskSecrets(s), n)
 }

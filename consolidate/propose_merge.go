@@ -9,7 +9,7 @@ package consolidate
 // as it is. name-duplicate alone never merges: two memories that share a
 // name but say different things (a pool-settings note and a bastion-tools
 // note both named "db-notes") need a rename, not a merge; when their bodies
-// (or names and descriptions) are near-duplicates too, FindDuplicates
+// (or names and descriptions) are near-duplicates too, similar.Find
 // groups them and lint reports duplicate-memory, so they merge through
 // that, and the proposal lists the name-duplicate finding it resolves.
 //

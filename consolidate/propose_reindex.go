@@ -15,9 +15,14 @@ import (
 )
 
 // The reindex proposer rewrites MEMORY.md so that Claude Code loads it
-// whole, and makes one proposal per directory. It works on the index line by
-// line and keeps every line it has no reason to touch byte for byte (line
-// endings included), so the diff shows only the repairs:
+// whole, and makes one proposal per directory. It writes the index only
+// through model.IndexEditor, the writer the TUI's index editor and memtui
+// index --move-above-cut use: each repair below is a sequence of editor
+// operations (remove rows, fit hooks, fold rows, unlink references, add
+// entries, demote to an archive), so a new entry reads as the editor would
+// write it (a table row in a table, a wikilink among wikilinks) and every
+// line it has no reason to touch stays byte for byte (line endings, trailing
+// blanks, comments), so the diff shows only the repairs:
 //
 //   - an entry whose main link names a missing file (index-broken-link) is
 //     dropped; a broken link elsewhere on a kept line (a hook, prose, a
@@ -40,7 +45,8 @@ import (
 //     frontmatter in the shape the directory uses, named after the heading
 //     it sat under, and one entry pointing at it takes its place;
 //   - topic files nothing reaches (memory-orphan) get an entry built from
-//     their frontmatter, - [name](file.md) — description. When the index
+//     their frontmatter, - [name](file.md) — description in the index's own
+//     style, its hook cut to keep the line under 150 characters. When the index
 //     groups entries by type (a section whose entries are mostly of one
 //     type), an orphan goes at the end of the section for its type, else
 //     after the last entry;
@@ -80,20 +86,12 @@ var reindexRules = []string{
 const (
 	rxArchive   = "memory-archive.md" // the overflow index this proposer creates
 	rxMovedHead = "Moved here from MEMORY.md:"
-	rxMinHook   = 12  // fewer characters than this left for a hook: drop it rather than cut it
 	rxCovered   = 0.9 // share of a text's words a topic file must hold for the text to be "already there"
 	rxNoteTitle = "Notes from MEMORY.md"
 
-	rxArchiveHook = "older entries moved out to keep this index loading whole"
+	rxArchiveTitle = "Memory archive"
+	rxArchiveHook  = "older entries moved out to keep this index loading whole"
 )
-
-// rxLine is one line of the index being rewritten.
-type rxLine struct {
-	raw  string // without "\n"; with "\r" when the line ends in CRLF
-	nl   bool   // false only for a last line with no newline
-	orig int    // 1-based line of the original index; 0 for a new line
-	del  bool
-}
 
 // rxNewFile is a file the proposal creates or rewrites.
 type rxNewFile struct {
@@ -102,18 +100,20 @@ type rxNewFile struct {
 	create  bool
 }
 
-// reindexer carries one directory's index through the rewrite.
+// reindexer carries one directory's index through the rewrite. Every
+// change to MEMORY.md is an operation of model.IndexEditor, the one writer
+// of index text (the TUI's index editor is the same): this type decides
+// what to repair, and where, and keeps the topic files' side of it.
 type reindexer struct {
-	s      *dreamState
-	now    time.Time
-	ix     model.Index             // the index as read (empty when there is none)
-	c      *indexChecker           // references of ix resolved to topic files
-	doc    []rxLine                // the index being written
-	cr     bool                    // new lines end in CRLF
-	flag   map[string]map[int]bool // rule → lines of MEMORY.md with a finding
-	marker string                  // list marker of new entries ("- ")
-	sep    string                  // separator between link and hook (" — ")
-	legacy bool                    // new files get a top-level type (the directory's shape)
+	s    *dreamState
+	now  time.Time
+	ix   model.Index             // the index as read (empty when there is none)
+	c    *indexChecker           // references of ix resolved to topic files
+	ed   *model.IndexEditor      // the index being written
+	orig map[int]int             // row ID → the line of ix its first line is
+	flag map[string]map[int]bool // rule → lines of MEMORY.md with a finding
+
+	legacy bool // new files get a top-level type (the directory's shape)
 
 	hadContent map[int]bool // original heading lines with entries under them
 
@@ -170,7 +170,7 @@ func (s *dreamState) hasReindexFindings() bool {
 }
 
 func newReindexer(s *dreamState) *reindexer {
-	r := &reindexer{s: s, now: s.opts.Now, flag: map[string]map[int]bool{}, marker: "- ", sep: " — ",
+	r := &reindexer{s: s, now: s.opts.Now, flag: map[string]map[int]bool{}, orig: map[int]int{},
 		hadContent: map[int]bool{}, moved: map[string][]string{}, movedSeen: map[string]bool{},
 		taken: map[string]bool{}, reads: map[string]bool{}, lowText: map[string]string{}}
 	for _, rule := range reindexRules {
@@ -197,22 +197,33 @@ func newReindexer(s *dreamState) *reindexer {
 		}
 	}
 	r.legacy = old > cur
+	var content []byte
 	if s.d.Index != nil {
-		r.ix = model.ParseIndex(s.d.Index.Content)
-		r.cr = r.ix.CRLF
-		_, r.c = r.check(s.d.Index.Content, nil)
-		for i := range r.ix.Lines {
-			l := &r.ix.Lines[i]
-			r.doc = append(r.doc, rxLine{raw: l.Raw, nl: l.Newline, orig: l.Num})
+		content = s.d.Index.Content
+	}
+	r.ed = model.NewIndexEditorMode(content, s.d.Kind.LoadMode())
+	r.ed.SetRedact(rxRedact)
+	if s.d.Index != nil {
+		r.ix = r.ed.Index() // the parse of content (the editor's first state never changes)
+		_, r.c = r.check(content, nil)
+		for _, row := range r.ed.Rows() {
+			r.orig[row.ID] = row.Line
 		}
 		for i, h := range r.ix.Headings {
 			if r.c.hasContent(h.Line+1, r.sectionEnd(&r.ix, i)) {
 				r.hadContent[h.Line] = true
 			}
 		}
-		r.style()
 	}
 	return r
+}
+
+// rxRedact takes secrets out of text the rewrite cuts to fit: a token cut
+// in half no longer looks like one, and the redaction every proposal's
+// content gets could not find what was left of it.
+func rxRedact(s string) string {
+	s, _ = secrets.Default().Redact(s)
+	return s
 }
 
 // check runs the index rules over the directory with the given index and
@@ -252,137 +263,244 @@ func (r *reindexer) check(index []byte, extra []rxNewFile) ([]model.Finding, *in
 
 func (r *reindexer) has(rule string, line int) bool { return r.flag[rule][line] }
 
-// style learns the list marker and separator the index's entries use.
-func (r *reindexer) style() {
-	seps, marks := map[string]int{}, map[string]int{}
-	var sepOrder, markOrder []string
-	for i := range r.ix.Entries {
-		e := &r.ix.Entries[i]
-		if e.Form != model.EntryList || len(e.Refs) == 0 {
-			continue
-		}
-		ref := e.Refs[0]
-		if m := e.Raw[:ref.Col]; m == "- " || m == "* " || m == "+ " {
-			if marks[m]++; marks[m] == 1 {
-				markOrder = append(markOrder, m)
-			}
-		}
-		if e.Hook == "" || e.Sep == "" {
-			continue
-		}
-		if start, _, ok := rxHookSpan(e); ok && start >= ref.Col+len(ref.Raw) {
-			between := e.Raw[ref.Col+len(ref.Raw) : start]
-			if strings.TrimSpace(between) == e.Sep && strings.HasSuffix(between, " ") {
-				if seps[between]++; seps[between] == 1 {
-					sepOrder = append(sepOrder, between)
-				}
-			}
-		}
+// addEntries adds entries through the editor as one step, or, when the
+// editor refuses the batch, one by one; it reports which went in.
+func (r *reindexer) addEntries(adds []model.NewEntry) []bool {
+	ok := make([]bool, len(adds))
+	if len(adds) == 0 {
+		return ok
 	}
-	r.sep = rxMost(seps, sepOrder, r.sep)
-	r.marker = rxMost(marks, markOrder, r.marker)
-}
-
-func rxMost(counts map[string]int, order []string, def string) string {
-	best, n := def, 0
+	if _, err := r.ed.AddEntries(adds); err == nil {
+		for k := range ok {
+			ok[k] = true
+		}
+		return ok
+	}
+	// One by one, in the order of the rows they follow, each shifted by
+	// the rows added before it.
+	order := make([]int, len(adds))
+	for k := range order {
+		order[k] = k
+	}
+	sort.SliceStable(order, func(i, j int) bool { return adds[order[i]].After < adds[order[j]].After })
+	shift := 0
 	for _, k := range order {
-		if counts[k] > n {
-			best, n = k, counts[k]
+		a, before := adds[k], r.ed.Len()
+		a.After += shift
+		if _, err := r.ed.AddEntries([]model.NewEntry{a}); err == nil {
+			ok[k] = true
+			shift += r.ed.Len() - before
 		}
 	}
-	return best
-}
-
-// rxHookSpan locates an entry's hook in its raw text: the hook is the end of
-// a list or prose line, or one cell of a table row.
-func rxHookSpan(e *model.Entry) (start, end int, ok bool) {
-	if e.Hook == "" {
-		return 0, 0, false
-	}
-	t := strings.TrimRightFunc(e.Raw, unicode.IsSpace)
-	if strings.HasSuffix(t, e.Hook) {
-		return len(t) - len(e.Hook), len(t), true
-	}
-	if e.Form == model.EntryTable {
-		if k := strings.LastIndex(e.Raw, e.Hook); k > 0 && len(e.Refs) > 0 && k >= e.Refs[0].Col+len(e.Refs[0].Raw) {
-			return k, k + len(e.Hook), true
-		}
-	}
-	return 0, 0, false
+	return ok
 }
 
 // ---- the rewrite ----
 
+// rewrite makes every repair but the fitting under the caps as editor
+// operations: the edits of single lines first, while rows still have the
+// places the findings name, then the entries for moved content, the
+// removals, the orphans' entries and the empty headings.
 func (r *reindexer) rewrite() {
-	for i := range r.ix.Lines {
-		if r.ix.Lines[i].Kind == model.LineFrontmatter {
-			r.doc[i].del = true
-			r.frontmatter = true
+	rows := r.ed.Rows()
+	rowOf := make([]int, len(r.ix.Lines)+1) // line of ix → its row
+	for i, row := range rows {
+		for n := row.Line; n < row.Line+row.Lines; n++ {
+			rowOf[n] = i
 		}
 	}
-	r.moveContent()
-	for i := range r.ix.Entries {
-		r.entry(&r.ix.Entries[i])
+	gone := map[int]bool{} // lines of ix the rewrite removes
+	var remove []int       // rows to remove, as numbered in rows
+	drop := func(i int) {
+		remove = append(remove, i)
+		for n := rows[i].Line; n < rows[i].Line+rows[i].Lines; n++ {
+			gone[n] = true
+		}
 	}
-	r.unlinkBroken()
-	r.compact()
+	if len(rows) > 0 && rows[0].Kind == model.LineFrontmatter {
+		drop(0)
+		r.frontmatter = true
+	}
+	blocks := r.moveContent(rowOf, gone)
+	r.entries(rows, rowOf, gone, drop)
+	r.unlinkBroken(rows, rowOf, gone)
+
+	// The entries for moved content go in before the rows go, so that
+	// closing up the blank lines around a block keeps one after its entry.
+	at := r.at(rows)
+	var adds []model.NewEntry
+	var moves []rxMove
+	for _, b := range blocks {
+		if first := at(b.first); first >= 0 {
+			b.entry.After = first - 1
+			adds = append(adds, b.entry)
+			moves = append(moves, b)
+		}
+	}
+	for k, ok := range r.addEntries(adds) {
+		b := moves[k]
+		if !ok {
+			continue // (cannot happen short of a parser surprise: the block stays)
+		}
+		r.created = append(r.created, b.file)
+		r.notes = append(r.notes, b.note)
+		for i := b.first; i <= b.last; i++ {
+			remove = append(remove, i)
+		}
+	}
+	r.removeRows(rows, remove)
 	r.addOrphans()
 	r.removeEmptySections()
 	r.fit()
 }
 
-// line returns the working line for an original line number.
-func (r *reindexer) line(n int) *rxLine { return &r.doc[n-1] }
-
-// text is a working line without its "\r".
-func (l *rxLine) text() string { return strings.TrimSuffix(l.raw, "\r") }
-
-// set replaces a line's text, keeping its line ending.
-func (l *rxLine) set(text string) {
-	if strings.HasSuffix(l.raw, "\r") {
-		text += "\r"
+// at maps the rows of an earlier listing to where they are now (-1: gone):
+// a row keeps its ID wherever edits move it.
+func (r *reindexer) at(rows []model.IndexRow) func(i int) int {
+	now := make(map[int]int, len(rows))
+	for k, id := range r.ed.IDs() {
+		now[id] = k
 	}
-	l.raw = text
+	return func(i int) int {
+		if k, ok := now[rows[i].ID]; ok {
+			return k
+		}
+		return -1
+	}
 }
 
-func (r *reindexer) newLine(text string) rxLine {
-	if r.cr {
-		text += "\r"
+// removeRows removes rows given by their index in rows, a listing of an
+// earlier state: their IDs say where they are now.
+func (r *reindexer) removeRows(rows []model.IndexRow, remove []int) {
+	if len(remove) == 0 {
+		return
 	}
-	return rxLine{raw: text, nl: true}
+	want := map[int]bool{}
+	for _, i := range remove {
+		want[rows[i].ID] = true
+	}
+	var now []int
+	for i, id := range r.ed.IDs() {
+		if want[id] {
+			now = append(now, i)
+		}
+	}
+	r.ed.RemoveRows(now)
 }
 
-// entry repairs one entry: drops it when broken or a duplicate, else
-// shortens its hook and folds its hanging lines.
-func (r *reindexer) entry(e *model.Entry) {
-	if r.line(e.Line).del {
-		return // inside content moved out
-	}
-	t := r.c.target(e)
-	if e.Form != model.EntryProse && t.ok && r.has(RuleIndexBrokenLink, e.Line) && r.refBroken(t.ref, t.file) {
-		r.drop(e)
-		r.broken = append(r.broken, fmt.Sprintf("%s (%s)", rxQuote(e.Name()), t.ref.Target))
-		return
-	}
-	if e.Form != model.EntryProse && r.has(RuleIndexDuplicateEntry, e.Line) {
-		var check, write []string
-		if e.Hook != "" {
-			check, write = append(check, e.Hook), append(write, e.Title+": "+e.Hook)
+// rxPlan is what the rewrite does to one entry of the index as read.
+type rxPlan struct {
+	e             *model.Entry
+	t             ixTarget
+	dup           bool     // drop it as a duplicate, its text carried
+	check, write  []string // a duplicate's text: judged, and written into its file
+	fit, fold     int      // its request to FitHooks and FoldRows (with a hook), -1 when none
+	plain         int      // its request to FoldRows without a hook, -1 when none
+	multi         bool     // fold its hanging lines
+	texts         []string // their text
+	fitted, folds bool
+}
+
+// entries repairs the entries: drops those broken or duplicated, shortens
+// long hooks and folds hanging lines. Every decision is taken on the index
+// as read; the edits are then made in three editor steps (hooks, folds
+// that make a hook, plain folds), and what they did is recorded in entry
+// order, the order the rationale and the topic files' notes follow.
+func (r *reindexer) entries(rows []model.IndexRow, rowOf []int, gone map[int]bool, drop func(int)) {
+	var plans []*rxPlan
+	var fits []model.HookFit
+	var folds []model.Fold
+	for i := range r.ix.Entries {
+		e := &r.ix.Entries[i]
+		if gone[e.Line] {
+			continue // inside content moved out
 		}
-		conts := r.contTexts(e)
-		check, write = append(check, conts...), append(write, conts...)
-		if len(check) > 0 && !r.carryAs(t.file, check, write) {
-			return // its words exist only here and there is nowhere to put them
+		t := r.c.target(e)
+		if e.Form != model.EntryProse && t.ok && r.has(RuleIndexBrokenLink, e.Line) && r.refBroken(t.ref, t.file) {
+			drop(rowOf[e.Line])
+			r.broken = append(r.broken, fmt.Sprintf("%s (%s)", rxQuote(e.Name()), t.ref.Target))
+			continue
 		}
-		r.drop(e)
-		r.dups = append(r.dups, fmt.Sprintf("%s (line %d, %s)", rxQuote(e.Name()), e.Line, t.name()))
-		return
+		p := &rxPlan{e: e, t: t, fit: -1, fold: -1, plain: -1}
+		if e.Form != model.EntryProse && r.has(RuleIndexDuplicateEntry, e.Line) {
+			if e.Hook != "" {
+				p.check, p.write = append(p.check, e.Hook), append(p.write, e.Title+": "+e.Hook)
+			}
+			conts := r.contTexts(e)
+			p.check, p.write = append(p.check, conts...), append(p.write, conts...)
+			if len(p.check) > 0 && !r.canCarry(t.file, p.check) {
+				continue // its words exist only here and there is nowhere to put them
+			}
+			drop(rowOf[e.Line])
+			p.dup = true
+			plans = append(plans, p)
+			continue
+		}
+		// A long hook is cut only when its words have a place to go: the
+		// topic file, read whole and as text.
+		if r.has(RuleIndexEntryTooLong, e.Line) && e.Hook != "" && e.Form != model.EntryProse &&
+			t.file != nil && !t.file.f.Truncated && !r.s.opaque(t.file.f.Path) {
+			r.read(t.file.f.Path)
+			p.fit = len(fits)
+			fits = append(fits, model.HookFit{Row: rowOf[e.Line], Desc: t.file.doc.FM.Description})
+		}
+		if r.has(RuleIndexEntryMultiline, e.Line) && len(e.Continuations) > 0 {
+			p.multi, p.texts = true, r.contTexts(e)
+			if e.Hook == "" && len(p.texts) == 1 && len(e.Continuations) == 1 {
+				p.fold = len(folds)
+				folds = append(folds, model.Fold{Row: rowOf[e.Line], Hook: p.texts[0]})
+			}
+		}
+		plans = append(plans, p)
 	}
-	if r.has(RuleIndexEntryTooLong, e.Line) {
-		r.shorten(e, t)
+	if fitted, err := r.ed.FitHooks(fits, indexEntryMaxChars); err == nil {
+		for _, p := range plans {
+			p.fitted = p.fit >= 0 && fitted[p.fit]
+		}
 	}
-	if r.has(RuleIndexEntryMultiline, e.Line) && len(e.Continuations) > 0 {
-		r.fold(e, t)
+	if folded, err := r.ed.FoldRows(folds, indexEntryMaxChars); err == nil {
+		for _, p := range plans {
+			p.folds = p.fold >= 0 && folded[p.fold]
+		}
+	}
+	// A fold that could not make a hook, and every other, moves the lines'
+	// words into the topic file. (A fold closes up blank lines: rows are
+	// found again by their IDs.)
+	at := r.at(rows)
+	var plain []model.Fold
+	for _, p := range plans {
+		if p.multi && !p.folds && !p.dup && r.canCarry(p.t.file, p.texts) {
+			p.plain = len(plain)
+			plain = append(plain, model.Fold{Row: at(rowOf[p.e.Line])})
+		}
+	}
+	if folded, err := r.ed.FoldRows(plain, 0); err == nil {
+		for _, p := range plans {
+			if p.plain >= 0 && folded[p.plain] {
+				p.folds = true
+			}
+		}
+	}
+	for _, p := range plans {
+		e := p.e
+		if p.dup {
+			r.carryAs(p.t.file, p.check, p.write)
+			r.dups = append(r.dups, fmt.Sprintf("%s (line %d, %s)", rxQuote(e.Name()), e.Line, p.t.name()))
+			continue
+		}
+		if p.fitted {
+			r.carry(p.t.file, []string{e.Hook})
+			r.shortened = append(r.shortened, rxQuote(e.Name()))
+		}
+		if p.folds {
+			if p.plain >= 0 {
+				r.carry(p.t.file, p.texts)
+			}
+			for _, n := range e.Continuations {
+				gone[n] = true
+			}
+			r.folded = append(r.folded, rxQuote(e.Name()))
+		}
 	}
 }
 
@@ -401,13 +519,6 @@ func (r *reindexer) refBroken(ref model.Ref, file *fileState) bool {
 		target = rel
 	}
 	return r.c.missing(target, file)
-}
-
-func (r *reindexer) drop(e *model.Entry) {
-	r.line(e.Line).del = true
-	for _, n := range e.Continuations {
-		r.line(n).del = true
-	}
 }
 
 // contTexts are an entry's hanging lines without indentation and list
@@ -433,68 +544,6 @@ func rxItemText(s string) string {
 	return s
 }
 
-// shorten brings an entry line under 150 characters through its hook.
-func (r *reindexer) shorten(e *model.Entry, t ixTarget) {
-	start, end, ok := rxHookSpan(e)
-	if !ok || t.file == nil || t.file.f.Truncated || r.s.opaque(t.file.f.Path) {
-		return // no hook to cut, or nowhere to keep the long one
-	}
-	l := r.line(e.Line)
-	text := l.text()
-	prefix, tail := text[:start], text[end:]
-	room := indexEntryMaxChars - utf8.RuneCountInString(prefix) - utf8.RuneCountInString(tail)
-	desc := rxOneLine(t.file.doc.FM.Description)
-	r.read(t.file.f.Path)
-	var hook string
-	switch {
-	case desc != "" && utf8.RuneCountInString(desc) <= room:
-		hook = desc
-	case room >= rxMinHook && desc != "":
-		hook = rxClip(desc, room)
-	case room >= rxMinHook:
-		hook = rxClip(e.Hook, room)
-	}
-	var next string
-	if hook != "" {
-		next = prefix + hook + tail
-	} else {
-		next = strings.TrimRightFunc(strings.TrimSuffix(strings.TrimRightFunc(prefix, unicode.IsSpace), e.Sep), unicode.IsSpace)
-		if e.Form == model.EntryTable {
-			return
-		}
-	}
-	if utf8.RuneCountInString(next) > indexEntryMaxChars {
-		return // the title alone is too long: left for a person
-	}
-	if !r.carry(t.file, []string{e.Hook}) {
-		return
-	}
-	l.set(next)
-	r.shortened = append(r.shortened, rxQuote(e.Name()))
-}
-
-// fold removes an entry's hanging lines, keeping their detail.
-func (r *reindexer) fold(e *model.Entry, t ixTarget) {
-	texts := r.contTexts(e)
-	l := r.line(e.Line)
-	if e.Hook == "" && len(texts) == 1 && len(e.Continuations) == 1 {
-		next := strings.TrimRightFunc(l.text(), unicode.IsSpace) + r.sep + texts[0]
-		if utf8.RuneCountInString(next) <= indexEntryMaxChars {
-			l.set(next)
-			r.line(e.Continuations[0]).del = true
-			r.folded = append(r.folded, rxQuote(e.Name()))
-			return
-		}
-	}
-	if !r.carry(t.file, texts) {
-		return
-	}
-	for _, n := range e.Continuations {
-		r.line(n).del = true
-	}
-	r.folded = append(r.folded, rxQuote(e.Name()))
-}
-
 // carry keeps the given lines of index text in a topic file: the ones whose
 // words the file holds already need nothing; the others are appended to
 // it. It reports false when some need a place and the file cannot take
@@ -505,24 +554,29 @@ func (r *reindexer) carry(f *fileState, lines []string) bool { return r.carryAs(
 // (write[i]) differ: a duplicate's hook is judged alone but written after
 // its title.
 func (r *reindexer) carryAs(f *fileState, check, write []string) bool {
-	var need []string
-	for i, s := range check {
-		if f == nil || !r.covered(f.f.Path, s) {
-			need = append(need, write[i])
-		}
-	}
-	if len(need) == 0 {
-		return true
-	}
-	if f == nil || f.f.Truncated || r.s.opaque(f.f.Path) {
+	if !r.canCarry(f, check) {
 		return false
 	}
-	p := f.f.Path
-	for _, s := range need {
-		if !r.movedSeen[p+"\x00"+s] {
-			r.movedSeen[p+"\x00"+s] = true
-			r.moved[p] = append(r.moved[p], s)
+	for i, s := range check {
+		if f == nil || r.covered(f.f.Path, s) {
+			continue
+		}
+		p, w := f.f.Path, write[i]
+		if !r.movedSeen[p+"\x00"+w] {
+			r.movedSeen[p+"\x00"+w] = true
+			r.moved[p] = append(r.moved[p], w)
 			r.movedLines++
+		}
+	}
+	return true
+}
+
+// canCarry reports whether carry would succeed, changing nothing: every
+// line's words are in the file already, or the file can take them.
+func (r *reindexer) canCarry(f *fileState, check []string) bool {
+	for _, s := range check {
+		if f == nil || !r.covered(f.f.Path, s) {
+			return f != nil && !f.f.Truncated && !r.s.opaque(f.f.Path)
 		}
 	}
 	return true
@@ -556,75 +610,31 @@ func (r *reindexer) covered(p, text string) bool {
 }
 
 // unlinkBroken turns broken references on kept lines into their text.
-func (r *reindexer) unlinkBroken() {
+func (r *reindexer) unlinkBroken(rows []model.IndexRow, rowOf []int, gone map[int]bool) {
+	at := r.at(rows)
+	var us []model.Unlink
 	for i := range r.ix.Lines {
 		l := &r.ix.Lines[i]
-		w := &r.doc[i]
-		if w.del || !r.has(RuleIndexBrokenLink, l.Num) {
+		if gone[l.Num] || !r.has(RuleIndexBrokenLink, l.Num) {
 			continue
 		}
 		files := r.c.lineFiles(i)
-		text := w.text()
-		changed := false
+		var refs []model.Ref
 		for k, ref := range l.Refs {
-			if !r.refBroken(ref, files[k]) || !strings.Contains(text, ref.Raw) {
-				continue
+			if r.refBroken(ref, files[k]) {
+				refs = append(refs, ref)
 			}
-			plain := ref.Dest
-			if ref.Kind == model.RefLink && strings.TrimSpace(ref.Text) != "" {
-				plain = ref.Text
-			}
-			text = strings.Replace(text, ref.Raw, plain, 1)
-			changed = true
+		}
+		if row := rowOf[l.Num]; len(refs) > 0 && at(row) >= 0 {
+			us = append(us, model.Unlink{Row: at(row), Line: l.Num - rows[row].Line, Refs: refs})
+		}
+	}
+	done, _ := r.ed.UnlinkRefs(us)
+	for _, refs := range done {
+		for _, ref := range refs {
 			r.unlinked = append(r.unlinked, ref.Target)
 		}
-		if changed {
-			w.set(text)
-		}
 	}
-}
-
-// compact removes deleted lines, closing up the blank lines around them: a
-// removal never leaves two blank lines in a row, or blank lines at the start
-// or the end of the file.
-func (r *reindexer) compact() {
-	out := make([]rxLine, 0, len(r.doc))
-	gap := false // a line was removed since the last kept non-blank line
-	for _, l := range r.doc {
-		if l.del {
-			gap = true
-			continue
-		}
-		blank := strings.TrimSpace(l.raw) == ""
-		if blank && gap && (len(out) == 0 || strings.TrimSpace(out[len(out)-1].raw) == "") {
-			continue
-		}
-		if !blank {
-			gap = false
-		}
-		out = append(out, l)
-	}
-	if gap {
-		for len(out) > 0 && strings.TrimSpace(out[len(out)-1].raw) == "" {
-			out = out[:len(out)-1]
-		}
-		if len(out) > 0 && !out[len(out)-1].nl && len(r.doc) > 0 && r.doc[len(r.doc)-1].nl {
-			out[len(out)-1].nl = true
-		}
-	}
-	r.doc = out
-}
-
-// bytes assembles the working index.
-func (r *reindexer) bytes() []byte {
-	var b bytes.Buffer
-	for _, l := range r.doc {
-		b.WriteString(l.raw)
-		if l.nl {
-			b.WriteByte('\n')
-		}
-	}
-	return b.Bytes()
 }
 
 // ---- content written into the index ----
@@ -632,9 +642,18 @@ func (r *reindexer) bytes() []byte {
 // rxBlock is a run of index lines that is memory content.
 type rxBlock struct{ first, last int } // 1-based lines
 
-// moveContent moves each block index-not-pointer reports into a new topic
-// file and leaves an entry in its place.
-func (r *reindexer) moveContent() {
+// rxMove is a block moving into a new topic file: the entry that takes its
+// place, the block's first and last rows, the new file.
+type rxMove struct {
+	entry       model.NewEntry
+	first, last int
+	file        rxNewFile
+	note        string
+}
+
+// moveContent plans moving each block index-not-pointer reports into a new
+// topic file, with an entry in its place.
+func (r *reindexer) moveContent(rowOf []int, gone map[int]bool) []rxMove {
 	var blocks []rxBlock
 	ls := r.ix.Lines
 	for n := range r.flag[RuleIndexNotPointer] {
@@ -666,9 +685,16 @@ func (r *reindexer) moveContent() {
 		}
 		merged = append(merged, b)
 	}
+	var out []rxMove
 	for _, b := range merged {
-		r.moveBlock(b)
+		m := r.moveBlock(b)
+		m.first, m.last = rowOf[b.first], rowOf[b.last]
+		for n := b.first; n <= b.last; n++ {
+			gone[n] = true
+		}
+		out = append(out, m)
 	}
+	return out
 }
 
 func (r *reindexer) onlyBlank(from, to int) bool {
@@ -680,7 +706,8 @@ func (r *reindexer) onlyBlank(from, to int) bool {
 	return true
 }
 
-func (r *reindexer) moveBlock(b rxBlock) {
+// moveBlock names the new topic file for a block and writes it.
+func (r *reindexer) moveBlock(b rxBlock) rxMove {
 	title, section := rxNoteTitle, -1
 	n := b.first - 1
 	for n >= 1 && r.ix.Line(n).Kind == model.LineBlank {
@@ -717,13 +744,9 @@ func (r *reindexer) moveBlock(b rxBlock) {
 	}
 	p := r.freshName(stem)
 	content := r.frontmatterFor(strings.TrimSuffix(p, ".md"), desc, typ) + strings.Join(body, "\n") + "\n"
-	r.created = append(r.created, rxNewFile{path: p, content: []byte(content), create: true})
-	r.notes = append(r.notes, fmt.Sprintf("%s (lines %d-%d)", p, b.first, b.last))
-	first := r.line(b.first)
-	first.set(r.entryLine(title, p, desc))
-	for n := b.first + 1; n <= b.last; n++ {
-		r.line(n).del = true
-	}
+	return rxMove{entry: model.NewEntry{Path: p, Title: title, Hook: desc},
+		file: rxNewFile{path: p, content: []byte(content), create: true},
+		note: fmt.Sprintf("%s (lines %d-%d)", p, b.first, b.last)}
 }
 
 // rxContentSummary describes content moved out of the index: its first
@@ -778,26 +801,11 @@ func (r *reindexer) frontmatterFor(name, desc string, typ model.Type) string {
 		model.YAMLScalar(name), model.YAMLScalar(desc), typ, r.now.UTC().Format("2006-01-02T15:04:05.000Z"))
 }
 
-// entryLine writes a new entry in the index's style, its hook cut to keep
-// the line under 150 characters.
-func (r *reindexer) entryLine(title, file, hook string) string {
-	head := r.marker + "[" + rxEscapeTitle(title) + "](" + rxDest(file) + ")"
-	hook = rxOneLine(hook)
-	if hook == "" {
-		return head
-	}
-	room := indexEntryMaxChars - utf8.RuneCountInString(head) - utf8.RuneCountInString(r.sep)
-	if room < rxMinHook {
-		return head
-	}
-	return head + r.sep + rxClip(hook, room)
-}
-
 // ---- orphans ----
 
 // addOrphans gives every topic file the index does not reach an entry.
 func (r *reindexer) addOrphans() {
-	findings, c := r.check(r.bytes(), nil)
+	findings, c := r.check(r.ed.Bytes(), nil)
 	var orphans []*fileState
 	for _, f := range findings {
 		if f.Rule == RuleMemoryOrphan {
@@ -815,8 +823,10 @@ func (r *reindexer) addOrphans() {
 	}
 	ix := c.ix
 	types := r.sectionTypes(ix, c)
-	after := map[int][]rxLine{} // working line index → new lines after it
 	end := r.lastEntryLine(ix, -1)
+	var adds []model.NewEntry
+	var paths []string
+	group := map[int]int{} // row → entries added after it so far
 	for _, fs := range orphans {
 		if r.secretName(fs.f.Path) {
 			continue
@@ -829,43 +839,32 @@ func (r *reindexer) addOrphans() {
 			at = r.lastEntryLine(ix, sec)
 			loose = r.looseAt(ix, at)
 		}
-		var add []rxLine
+		// After the last entry of its place, a blank line before it in a
+		// loose list; with no entry anywhere, at the end after one blank
+		// line for the whole group.
+		a := model.NewEntry{Path: fs.f.Path, Blank: loose}
 		if at < 0 {
-			at = len(r.doc) - 1
-			if at >= 0 && strings.TrimSpace(r.doc[at].raw) != "" {
-				add = append(add, r.newLine(""))
-			}
-		} else if loose || ix.Lines[at].Kind == model.LineProse && ix.Lines[at].Entry >= 0 && ix.Entries[ix.Lines[at].Entry].Form == model.EntryTable {
-			add = append(add, r.newLine(""))
+			a.After, a.Blank = r.ed.Len()-1, group[r.ed.Len()-1] == 0
+		} else {
+			a.After = r.ed.RowAt(at + 1)
 		}
-		title := fs.doc.FM.Name
-		if title == "" {
-			title = strings.TrimSuffix(path.Base(fs.f.Path), path.Ext(fs.f.Path))
+		group[a.After]++
+		a.Title = fs.doc.FM.Name
+		if a.Title == "" {
+			a.Title = strings.TrimSuffix(path.Base(fs.f.Path), path.Ext(fs.f.Path))
 		}
-		hook := fs.doc.FM.Description
-		if strings.TrimSpace(hook) == "" {
-			hook = rxFirstLine(fs.doc.Body(fs.f.Content))
+		a.Hook = fs.doc.FM.Description
+		if strings.TrimSpace(a.Hook) == "" {
+			a.Hook = rxFirstLine(fs.doc.Body(fs.f.Content))
 		}
-		add = append(add, r.newLine(r.entryLine(title, fs.f.Path, hook)))
-		if len(after[at]) > 0 && strings.TrimSpace(add[0].raw) == "" && !loose {
-			add = add[1:] // one blank before a group appended at the end is enough
-		}
-		after[at] = append(after[at], add...)
-		r.orphans = append(r.orphans, fs.f.Path)
+		adds = append(adds, a)
+		paths = append(paths, fs.f.Path)
 	}
-	var out []rxLine
-	if lines, ok := after[-1]; ok { // an index with no lines at all
-		out = append(out, lines...)
-	}
-	for i, l := range r.doc {
-		if lines, ok := after[i]; ok && !l.nl {
-			l.nl = true
-			lines[len(lines)-1].nl = false
+	for k, ok := range r.addEntries(adds) {
+		if ok {
+			r.orphans = append(r.orphans, paths[k])
 		}
-		out = append(out, l)
-		out = append(out, after[i]...)
 	}
-	r.doc = out
 }
 
 // sectionTypes maps each section (index into ix.Headings) whose entries are
@@ -926,9 +925,10 @@ func (r *reindexer) sectionFor(ix *model.Index, types map[int]model.Type, typ mo
 	return -1
 }
 
-// lastEntryLine is the working line index of the last list entry (or its
-// last hanging line) in a section, or in the whole index for sec -1; -1 when
-// there is none. For a section with no entries it is the heading itself.
+// lastEntryLine is the 0-based line of the last list or table entry (or
+// its last hanging line) in a section, or in the whole index for sec -1;
+// -1 when there is none. For a section with no entries it is the heading
+// itself.
 func (r *reindexer) lastEntryLine(ix *model.Index, sec int) int {
 	last := -1
 	for i := range ix.Entries {
@@ -963,17 +963,19 @@ func (r *reindexer) looseAt(ix *model.Index, i int) bool {
 // ---- empty sections ----
 
 // removeEmptySections removes headings with nothing under them: those
-// index-empty-section reports, and those the rewrite emptied.
-func (r *reindexer) removeEmptySections() {
-	ix := model.ParseIndex(r.bytes())
+// index-empty-section reports, and those the rewrite emptied. It reports
+// whether it changed the index.
+func (r *reindexer) removeEmptySections() bool {
+	ix := r.ed.Index()
 	c := &indexChecker{ix: &ix}
+	ids := r.ed.IDs()
 	h1 := 0
 	for _, h := range ix.Headings {
 		if h.Level == 1 {
 			h1++
 		}
 	}
-	any := false
+	var remove []int
 	for i, h := range ix.Headings {
 		if i == 0 && h.Level == 1 && h1 == 1 {
 			continue // the document's title
@@ -982,25 +984,23 @@ func (r *reindexer) removeEmptySections() {
 		if c.hasContent(h.Line+1, end) {
 			continue
 		}
-		w := &r.doc[h.Line-1]
-		if !(w.orig == 0 || r.has(RuleIndexEmptySection, w.orig) || r.hadContent[w.orig]) {
+		row := r.ed.RowAt(h.Line)
+		orig := r.orig[ids[row]] // 0 for a line the rewrite wrote
+		if !(orig == 0 || r.has(RuleIndexEmptySection, orig) || r.hadContent[orig]) {
 			continue // empty as written, and its finding silenced
 		}
-		w.del = true
+		remove = append(remove, row)
 		r.emptied = append(r.emptied, rxQuote(h.Text))
 		// A lone placeholder ("none yet") goes with it.
 		for n := h.Line + 1; n < end; n++ {
 			if l := ix.Line(n); l.Kind == model.LineHeading {
 				break
 			} else if l.Kind == model.LineProse {
-				r.doc[n-1].del = true
+				remove = append(remove, r.ed.RowAt(n))
 			}
 		}
-		any = true
 	}
-	if any {
-		r.compact()
-	}
+	return len(remove) > 0 && r.ed.RemoveRows(remove) == nil
 }
 
 // sectionEnd is the line after heading i's section (sub-sections included).
@@ -1016,11 +1016,9 @@ func (r *reindexer) sectionEnd(ix *model.Index, i int) int {
 
 // ---- fitting under the caps ----
 
-// load is Claude Code's load of index as this directory's MEMORY.md (a
-// subagent's is loaded raw).
-func (r *reindexer) load(index []byte) model.Load {
-	return model.SimulateLoadMode(index, r.s.d.Kind.LoadMode())
-}
+// load is Claude Code's load of the index being written, as the editor
+// measures it (a subagent's index is loaded raw).
+func (r *reindexer) load() model.Load { return r.ed.Budget().Load }
 
 // rxFits reports whether an index loads under 70% of both caps.
 func rxFits(ld *model.Load) bool {
@@ -1031,11 +1029,11 @@ func rxFits(ld *model.Load) bool {
 // between entries and runs of blank lines, then by archiving the least
 // recently modified entries.
 func (r *reindexer) fit() {
-	if ld := r.load(r.bytes()); rxFits(&ld) {
+	if ld := r.load(); rxFits(&ld) {
 		return
 	}
 	r.tighten()
-	if ld := r.load(r.bytes()); rxFits(&ld) {
+	if ld := r.load(); rxFits(&ld) {
 		return
 	}
 	r.archive()
@@ -1044,9 +1042,10 @@ func (r *reindexer) fit() {
 // tighten drops blank lines that only space out entries, and every second
 // blank line of a run.
 func (r *reindexer) tighten() {
-	ix := model.ParseIndex(r.bytes())
+	ix := r.ed.Index()
 	ls := ix.Lines
 	entryish := func(k model.LineKind) bool { return k == model.LineEntry || k == model.LineContinuation }
+	var remove []int
 	for i := range ls {
 		if ls[i].Kind != model.LineBlank || i == 0 {
 			continue
@@ -1057,35 +1056,37 @@ func (r *reindexer) tighten() {
 		}
 		prev := ls[i-1].Kind
 		if prev == model.LineBlank || (entryish(prev) && j < len(ls) && ls[j].Kind == model.LineEntry) {
-			r.doc[i].del = true
-			r.tightened = true
+			remove = append(remove, r.ed.RowAt(i+1))
 		}
 	}
-	r.compact()
+	if len(remove) > 0 && r.ed.RemoveRows(remove) == nil {
+		r.tightened = true
+	}
 }
 
 // rxCandidate is an entry that may move to the archive.
 type rxCandidate struct {
-	line int // 0-based working line
+	row  int // its row in the editor
+	text string
 	date time.Time
 	file string
 }
 
 // archive moves the oldest entries into the archive index until the index
-// fits, and links the archive.
+// fits, and links the archive: each try is a Demote of the editor, undone
+// when it is not enough.
 func (r *reindexer) archive() {
-	_, c := r.check(r.bytes(), nil)
+	_, c := r.check(r.ed.Bytes(), nil)
 	ix := c.ix
 	archive, existing := r.archiveFile(c)
 	var cands []rxCandidate
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
-		if e.Form != model.EntryList || len(e.Continuations) > 0 {
+		if e.Form == model.EntryProse || len(e.Continuations) > 0 {
 			continue
 		}
 		t := c.target(e)
-		var cand rxCandidate
-		cand.line = e.Line - 1
+		cand := rxCandidate{row: r.ed.RowAt(e.Line), text: e.Raw}
 		if t.file != nil {
 			if strings.EqualFold(t.file.f.Path, archive) || ixOverflowIndex(t.file) {
 				continue // an archive stays linked
@@ -1102,40 +1103,63 @@ func (r *reindexer) archive() {
 		if !cands[i].date.Equal(cands[j].date) {
 			return cands[i].date.Before(cands[j].date)
 		}
-		return cands[i].line > cands[j].line
+		return cands[i].row > cands[j].row
 	})
-	base := append([]rxLine(nil), r.doc...)
+	// Every candidate's date was compared to choose the entries that go.
+	for _, cand := range cands {
+		if cand.file != "" {
+			r.read(cand.file)
+		}
+	}
 	emptied := r.emptied
-	pointer := r.entryLine("Memory archive", archive, rxArchiveHook)
-	ld := r.load(r.bytes())
-	lines, units := ld.LineCount+2, ld.Units+rxUnits(pointer)+2 // the pointer and a blank line before it
+	spec := model.Archive{Path: archive, Title: rxArchiveTitle, NoLink: true}
+	if existing != nil {
+		spec.Content = existing.f.Content
+	} else {
+		spec.Frontmatter = r.frontmatterFor(strings.TrimSuffix(archive, ".md"),
+			"Older MEMORY.md entries, moved out so the index loads whole; look here when a memory is not in MEMORY.md", model.TypeReference)
+		spec.Intro = "The least recently modified entries of MEMORY.md, moved here on " + r.now.UTC().Format("2006-01-02") +
+			" to keep the index under Claude Code's load caps, under the headings they had there."
+	}
+	link := model.NewEntry{Path: archive, Title: rxArchiveTitle, Hook: rxArchiveHook, Blank: true}
+	ld := r.load()
+	lines, units := ld.LineCount+2, ld.Units+rxUnits(r.ed.EntryText(link))+2 // the link and a blank line before it
 	k := 0
 	for k < len(cands) && (lines >= model.IndexTargetLines || units >= model.IndexTargetUnits) {
 		lines--
-		units -= rxUnits(base[cands[k].line].text()) + 1
+		units -= rxUnits(cands[k].text) + 1
 		k++
 	}
 	for ; k <= len(cands); k++ {
-		r.doc = append([]rxLine(nil), base...)
-		moved := map[int]bool{}
-		for _, cand := range cands[:k] {
-			moved[cand.line] = true
-			r.doc[cand.line].del = true
+		if k == 0 {
+			continue // archiving nothing only adds the link
 		}
-		r.compact()
+		rows := make([]int, k)
+		for i, cand := range cands[:k] {
+			rows[i] = cand.row
+		}
+		content, err := r.ed.DemoteTo(rows, spec)
+		if err != nil {
+			return // (the editor found a reference the move would lose: nothing is archived)
+		}
+		steps := 1
 		r.emptied = emptied
-		r.removeEmptySections()
-		r.linkArchive(archive, existing, c)
-		if ld := r.load(r.bytes()); rxFits(&ld) || k == len(cands) {
-			r.writeArchive(archive, existing, ix, moved)
-			r.archived = k
-			// Every candidate's date was compared to choose these.
-			for _, cand := range cands {
-				if cand.file != "" {
-					r.read(cand.file)
-				}
+		if r.removeEmptySections() {
+			steps++
+		}
+		if r.linkArchive(link, existing, c) {
+			steps++
+		}
+		if ld := r.load(); rxFits(&ld) || k == len(cands) {
+			r.archivePath, r.archived = archive, k
+			if existing != nil {
+				content = stamp(content, r.now)
 			}
+			r.created = append(r.created, rxNewFile{path: archive, content: content, create: existing == nil})
 			return
+		}
+		for ; steps > 0; steps-- {
+			r.ed.Undo()
 		}
 	}
 }
@@ -1151,65 +1175,21 @@ func (r *reindexer) archiveFile(c *indexChecker) (string, *fileState) {
 	return r.freshName(strings.TrimSuffix(rxArchive, ".md")), nil
 }
 
-// linkArchive appends the entry pointing at the archive, unless the index
-// links it already (archive candidates never link it, so such a link stays).
-func (r *reindexer) linkArchive(archive string, existing *fileState, c *indexChecker) {
+// linkArchive appends the entry pointing at the archive after a blank
+// line, unless the index links it already (archive candidates never link
+// it, so such a link stays). It reports whether it changed the index.
+func (r *reindexer) linkArchive(link model.NewEntry, existing *fileState, c *indexChecker) bool {
 	if existing != nil {
 		for i := range c.ix.Lines {
 			for _, f := range c.lineFiles(i) {
 				if f == existing {
-					return
+					return false
 				}
 			}
 		}
 	}
-	if n := len(r.doc); n > 0 {
-		r.doc[n-1].nl = true
-		r.doc = append(r.doc, r.newLine(""))
-	}
-	r.doc = append(r.doc, r.newLine(r.entryLine("Memory archive", archive, rxArchiveHook)))
-}
-
-// writeArchive writes the moved entries into the archive, under the
-// headings they sat under in the index.
-func (r *reindexer) writeArchive(archive string, existing *fileState, ix *model.Index, moved map[int]bool) {
-	r.archivePath = archive
-	var b strings.Builder
-	sec := -2
-	for i := range ix.Entries {
-		e := &ix.Entries[i]
-		if !moved[e.Line-1] {
-			continue
-		}
-		if e.Section != sec {
-			sec = e.Section
-			if sec >= 0 {
-				b.WriteString("\n## " + ix.Headings[sec].Text + "\n\n")
-			} else if b.Len() > 0 {
-				b.WriteString("\n")
-			}
-		}
-		b.WriteString(e.Raw + "\n")
-	}
-	list := strings.TrimLeft(b.String(), "\n")
-	if existing != nil {
-		old := existing.f.Content
-		nl := eol(old)
-		add := strings.ReplaceAll(list, "\n", nl)
-		out := append([]byte(nil), old...)
-		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
-			out = append(out, nl...)
-		}
-		out = append(out, nl...)
-		out = append(out, add...)
-		r.created = append(r.created, rxNewFile{path: archive, content: stamp(out, r.now)})
-		return
-	}
-	head := r.frontmatterFor(strings.TrimSuffix(archive, ".md"),
-		"Older MEMORY.md entries, moved out so the index loads whole; look here when a memory is not in MEMORY.md", model.TypeReference)
-	body := head + "# Memory archive\n\nThe least recently modified entries of MEMORY.md, moved here on " + r.now.UTC().Format("2006-01-02") +
-		" to keep the index under Claude Code's load caps, under the headings they had there.\n\n" + list
-	r.created = append(r.created, rxNewFile{path: archive, content: []byte(body), create: true})
+	link.After = r.ed.Len() - 1
+	return r.addEntries([]model.NewEntry{link})[0]
 }
 
 // ---- the proposal ----
@@ -1254,12 +1234,12 @@ func (r *reindexer) files() []rxNewFile {
 
 // finish checks the rewrite and assembles the proposal.
 func (r *reindexer) finish() []model.Proposal {
-	index := r.bytes()
+	index := r.ed.Bytes()
 	create := r.s.d.Index == nil
 	if !create && bytes.Equal(index, r.s.d.Index.Content) {
 		return nil
 	}
-	after := r.load(index)
+	after := r.load()
 	if after.Truncated() {
 		return nil // cannot happen short of an index made of one huge non-entry block; never propose a cut index
 	}
@@ -1313,7 +1293,7 @@ func (r *reindexer) title(after *model.Load) string {
 	if r.s.d.Index == nil {
 		return fmt.Sprintf("Create MEMORY.md indexing %s", ixPlural(len(r.orphans), "memory"))
 	}
-	before := r.load(r.s.d.Index.Content)
+	before := model.SimulateLoadMode(r.s.d.Index.Content, r.s.d.Kind.LoadMode())
 	var parts []string
 	switch {
 	case before.TooLarge:
@@ -1345,9 +1325,9 @@ func (r *reindexer) uncut(before *model.Load) int {
 		cut[before.LastLine] = true
 	}
 	n := 0
-	for _, l := range r.doc {
-		if l.orig > 0 && cut[l.orig] {
-			if e := r.ix.EntryAt(l.orig); e != nil && e.Line == l.orig {
+	for _, id := range r.ed.IDs() {
+		if l, ok := r.orig[id]; ok && cut[l] {
+			if e := r.ix.EntryAt(l); e != nil && e.Line == l {
 				n++
 			}
 		}
@@ -1471,15 +1451,13 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 			continue
 		}
 		if headed {
-			if len(r.doc) > 0 {
-				r.doc = append(r.doc, r.newLine(""))
-			}
 			name := "Other"
 			if typ != "" {
 				name = strings.ToUpper(string(typ[:1])) + string(typ[1:])
 			}
-			r.doc = append(r.doc, r.newLine("## "+name), r.newLine(""))
+			r.ed.AddSection(2, name)
 		}
+		var adds []model.NewEntry
 		for _, f := range groups[typ] {
 			d := s.docs[f.Path]
 			title := d.FM.Name
@@ -1490,9 +1468,13 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 			if strings.TrimSpace(hook) == "" {
 				hook = rxFirstLine(d.Body(f.Content))
 			}
-			r.doc = append(r.doc, r.newLine(r.entryLine(title, f.Path, hook)))
-			r.orphans = append(r.orphans, f.Path)
+			adds = append(adds, model.NewEntry{Path: f.Path, Title: title, Hook: hook, After: r.ed.Len() - 1})
 			r.read(f.Path)
+		}
+		for k, ok := range r.addEntries(adds) {
+			if ok {
+				r.orphans = append(r.orphans, adds[k].Path)
+			}
 		}
 	}
 	if len(r.orphans) == 0 {
@@ -1519,29 +1501,9 @@ func (r *reindexer) secretName(p string) bool {
 // rxOneLine folds whitespace runs (newlines included) into single spaces.
 func rxOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// rxClip cuts s to at most n characters, at a word boundary when one is
-// in the second half, and marks the cut with "…". What it returns is
-// written into an index, so secrets are redacted before the cut: a cut
-// token no longer looks like one, and the redaction every proposal's
-// content gets could not find what was left of it.
-func rxClip(s string, n int) string {
-	s, _ = secrets.Default().Redact(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	rs := []rune(s)
-	cut := n - 1
-	for k := cut; k > cut/2; k-- {
-		if unicode.IsSpace(rs[k]) {
-			cut = k
-			break
-		}
-	}
-	out := strings.TrimRightFunc(string(rs[:cut]), func(c rune) bool {
-		return unicode.IsSpace(c) || strings.ContainsRune(",;:—–-(", c)
-	})
-	return out + "…"
-}
+// rxClip is model.Clip, the one cut of index text, after redaction (see
+// rxRedact): what it returns is written into an index or a new memory.
+func rxClip(s string, n int) string { return model.Clip(rxRedact(s), n) }
 
 // rxFirstLine is the first line of text in a body that is not a heading,
 // for a memory with no description.
@@ -1577,22 +1539,6 @@ func rxSlug(s, fallback string) string {
 		return fallback
 	}
 	return out
-}
-
-// rxEscapeTitle escapes what would end a link's text early.
-func rxEscapeTitle(s string) string {
-	s = rxOneLine(s)
-	r := strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`)
-	return r.Replace(s)
-}
-
-// rxDest writes a link destination; one with blanks or parentheses goes in
-// angle brackets.
-func rxDest(p string) string {
-	if strings.ContainsAny(p, " \t()<>") {
-		return "<" + p + ">"
-	}
-	return p
 }
 
 func rxQuote(s string) string { return "\u201c" + ixClip(s, 60) + "\u201d" }

@@ -507,9 +507,6 @@ func TestRxHelpers(t *testing.T) {
 	if rxSlug("How the Pipeline fits!", "x") != "how-the-pipeline-fits" || rxSlug("待办", "index-notes") != "index-notes" {
 		t.Errorf("slug")
 	}
-	if rxDest("a b.md") != "<a b.md>" || rxEscapeTitle("[x]") != `\[x\]` {
-		t.Errorf("dest or title")
-	}
 }
 
 // TestReindexIndexTooLargeToLoad: an index over the 4 MiB Claude Code
@@ -524,4 +521,31 @@ func TestReindexIndexTooLargeToLoad(t *testing.T) {
 		t.Errorf("title %q", p.Title)
 	}
 	rxApply(t, d, p)
+}
+
+// BenchmarkReindex is the reindex proposer alone on one directory whose
+// index is past the line cut, with orphans, a broken entry, a duplicate,
+// a long hook and hanging lines to repair, at two sizes: doubling the
+// entries should about double the time.
+func BenchmarkReindex(b *testing.B) {
+	for _, n := range []int{250, 500} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			index, files := ixEntryLines(n, "\n")
+			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			for i, f := range files {
+				f.ModTime = base.Add(time.Duration(i) * time.Hour)
+			}
+			index = "# Memory\n\n## Notes\n\n" + index + "- [Gone](gone.md) — y\n- [Entry 3 again](entry-3.md) — again\n" +
+				"- [Long](entry-4.md) — " + strings.Repeat("a long hook that goes on ", 8) + "\n- [Hanging](entry-5.md)\n  detail under it\n"
+			for i := 0; i < n/10; i++ {
+				files = append(files, ixTopic(fmt.Sprintf("orphan-%d.md", i), fmt.Sprintf("orphan-%d", i), "an orphan"))
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if ps := rxPropose(rxTestDir(index, files)); len(ps) != 1 {
+					b.Fatalf("%d proposals", len(ps))
+				}
+			}
+		})
+	}
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path"
@@ -18,7 +19,9 @@ import (
 // its line ending, so Bytes returns the file byte for byte until something
 // is edited, and the lines an edit does not touch stay as they were. All
 // operations are pure; each one that changes the index is a step of the
-// undo history.
+// undo history. It is memtui's one writer of index text: the TUI's index
+// editor, memtui index --move-above-cut and the reindex proposal all edit
+// MEMORY.md through it, so they write entries alike.
 type IndexEditor struct {
 	hist   []*ixeState
 	cur    int
@@ -26,6 +29,7 @@ type IndexEditor struct {
 	noEOL  bool   // the file's last line has no "\n": keep it that way
 	nextID int
 	mode   LoadMode // the pipeline Claude Code loads this index with
+	redact func(string) string
 }
 
 // IndexRow describes one row of the editor's current state, from a parse
@@ -84,9 +88,18 @@ type IndexBudget struct {
 	TargetRow int
 }
 
-// DefaultHookMax is the hook length the index format asks for ("under ~150
-// characters").
+// DefaultHookMax is the hook length the index editor's ShortenHooks cuts
+// to by default.
 const DefaultHookMax = 150
+
+// EntryMaxChars is the length of an index entry's line the format asks for
+// ("one line per entry, under ~150 characters"): new entries are written
+// within it, and FitHooks brings long ones back under it.
+const EntryMaxChars = 150
+
+// ixeMinHook is the shortest hook worth writing: with less room than this,
+// a new or fitted entry goes without one rather than with a stub.
+const ixeMinHook = 12
 
 // Errors of the index editor.
 var (
@@ -124,12 +137,13 @@ type ixeState struct {
 
 // ixeView is the current bytes parsed and loaded, with rows mapped to lines.
 type ixeView struct {
-	bytes []byte
-	ix    Index
-	first []int // first[r] is row r's first line (1-based)
-	row   []int // row[l-1] is the row holding line l
-	ld    *Load
-	mode  LoadMode
+	bytes  []byte
+	ix     Index
+	first  []int // first[r] is row r's first line (1-based)
+	row    []int // row[l-1] is the row holding line l
+	ld     *Load
+	mode   LoadMode
+	styles *ixeStyles // lazily computed
 }
 
 // NewIndexEditor makes an editor over the bytes of an auto-memory
@@ -441,9 +455,13 @@ func ixeMove(rows []ixeRow, from, to, at int) []ixeRow {
 
 // keepsRefs reports whether rows show the parser every reference the
 // current state shows it.
-func (e *IndexEditor) keepsRefs(rows []ixeRow) bool {
+func (e *IndexEditor) keepsRefs(rows []ixeRow) bool { return e.keeps(e.viewOf(rows)) }
+
+// keeps reports whether view w shows the parser every reference the
+// current state shows it.
+func (e *IndexEditor) keeps(w *ixeView) bool {
 	before := e.view().refTargets()
-	after := e.viewOf(rows).refTargets()
+	after := w.refTargets()
 	for t, k := range before {
 		if after[t] < k {
 			return false
@@ -629,9 +647,68 @@ func (e *IndexEditor) RestoreRow(k int) error {
 	return nil
 }
 
+// RemoveRows takes rows out of the index as one step and closes up the
+// blank lines around them, the way a person tidies a list after crossing
+// items out: a removal never leaves two blank lines in a row, nor blank
+// lines at the start or the end of the file. Unlike DeleteRow it may take
+// the frontmatter block (Claude Code strips it unread), and it keeps
+// nothing for RestoreRow: Undo brings the rows back.
+func (e *IndexEditor) RemoveRows(rows []int) error {
+	st := e.state()
+	drop := make([]bool, len(st.rows))
+	n := 0
+	for _, i := range rows {
+		if i < 0 || i >= len(st.rows) {
+			return fmt.Errorf("row %d: %w", i, ErrNoRow)
+		}
+		if !drop[i] {
+			drop[i] = true
+			n++
+		}
+	}
+	if n == 0 {
+		return ErrNoChange
+	}
+	e.push(&ixeState{rows: ixeClose(st.rows, drop, nil), deleted: st.deleted})
+	return nil
+}
+
+// ixeClose returns rows without those marked in drop, closing up the blank
+// rows around each removal; a row marked in cut lost lines at its end, which
+// closes up the blank rows after it the same way.
+func ixeClose(rows []ixeRow, drop, cut []bool) []ixeRow {
+	out := make([]ixeRow, 0, len(rows))
+	gap := false // lines were removed since the last kept non-blank row
+	for k, r := range rows {
+		if drop[k] {
+			gap = true
+			continue
+		}
+		blank := r.blank()
+		if blank && gap && (len(out) == 0 || out[len(out)-1].blank()) {
+			continue
+		}
+		if !blank {
+			gap = cut != nil && cut[k]
+		}
+		out = append(out, r)
+	}
+	if gap {
+		for len(out) > 0 && out[len(out)-1].blank() {
+			out = out[:len(out)-1]
+		}
+	}
+	return out
+}
+
+// blank reports a row that is one blank line.
+func (r ixeRow) blank() bool {
+	return len(r.lines) == 1 && strings.TrimSpace(r.lines[0].text) == ""
+}
+
 // ---- style ----
 
-// ixeStyle is how this index writes entries.
+// ixeStyle is one way the index writes entries.
 type ixeStyle struct {
 	table  bool
 	prefix string  // list: indent, marker and blank before the reference
@@ -644,26 +721,35 @@ type ixeStyle struct {
 	piped                   bool
 }
 
-// style finds the index's usual entry style: the list marker, reference
-// kind and separator used most, or a table row when most entries are.
-func (e *IndexEditor) style() ixeStyle {
-	ix := &e.view().ix
-	s := ixeStyle{prefix: "- ", kind: RefLink, gap: " — "}
-	var list, table int
+// ixeStyles are the ways an index writes entries: its usual list item, and
+// the row of its first table with a reference cell.
+type ixeStyles struct {
+	list   ixeStyle
+	table  ixeStyle
+	hasTbl bool // table is set
+}
+
+// ixeListDefault is the entry the format asks for: - [Title](file.md) — hook.
+var ixeListDefault = ixeStyle{prefix: "- ", kind: RefLink, gap: " — "}
+
+// styles finds the index's entry styles: the list marker, reference kind
+// and separator its list entries use most, and its first table's row.
+func (e *IndexEditor) styles() ixeStyles {
+	v := e.view()
+	if v.styles != nil {
+		return *v.styles
+	}
+	ix := &v.ix
+	ss := ixeStyles{list: ixeListDefault}
 	prefixes, kinds, gaps := map[string]int{}, map[RefKind]int{}, map[string]int{}
-	var tmpl *Entry
 	for k := range ix.Entries {
 		en := &ix.Entries[k]
 		switch en.Form {
 		case EntryTable:
-			table++
-			if tmpl == nil {
-				if _, ri := ixeRefCell(en); ri >= 0 {
-					tmpl = en
-				}
+			if !ss.hasTbl {
+				ss.table, ss.hasTbl = ixeTableStyle(en)
 			}
 		case EntryList:
-			list++
 			body, _ := ixListBody(en.Raw)
 			if ixIndent(en.Raw) == 0 {
 				prefixes[en.Raw[:len(en.Raw)-len(body)]]++
@@ -674,24 +760,60 @@ func (e *IndexEditor) style() ixeStyle {
 			}
 		}
 	}
-	if table > list && tmpl != nil {
-		cells, ri := ixeRefCell(tmpl)
-		s.table, s.cells, s.refCell, s.kind = true, cells, ri, tmpl.Refs[0].Kind
-		s.titleCell, s.hkc = ri-1, ixeHookCell(cells, ri)
-		s.piped = strings.HasPrefix(strings.TrimSpace(tmpl.Raw), "|")
-		return s
-	}
-	s.prefix = ixeMost(prefixes, s.prefix)
-	s.gap = ixeMost(gaps, s.gap)
+	ss.list.prefix = ixeMost(prefixes, ss.list.prefix)
+	ss.list.gap = ixeMost(gaps, ss.list.gap)
 	if len(kinds) > 0 {
 		best := -1
 		for _, k := range []RefKind{RefLink, RefWiki, RefCode} {
 			if kinds[k] > best {
-				s.kind, best = k, kinds[k]
+				ss.list.kind, best = k, kinds[k]
 			}
 		}
 	}
-	return s
+	v.styles = &ss
+	return ss
+}
+
+// styleAfter is the style of an entry written right after row i of view v
+// (-1: at the top), with a blank line before it when blank: a row of the
+// table it continues when i is a table's header or row, else the index's
+// list item, since a table row standing alone is not one.
+func (e *IndexEditor) styleAfter(v *ixeView, i int, blank bool) ixeStyle {
+	ss := e.styles()
+	if blank || i < 0 || i >= len(v.first) {
+		return ss.list
+	}
+	if en := v.entry(i); en != nil {
+		if en.Form == EntryTable {
+			if s, ok := ixeTableStyle(en); ok {
+				return s
+			}
+		}
+		return ss.list
+	}
+	if l := v.ix.Line(v.first[i]); l != nil && l.Kind == LineTableHeader {
+		if i+1 < len(v.first) {
+			if en := v.entry(i + 1); en != nil && en.Form == EntryTable {
+				if s, ok := ixeTableStyle(en); ok {
+					return s
+				}
+			}
+		}
+		if ss.hasTbl {
+			return ss.table
+		}
+	}
+	return ss.list
+}
+
+// ixeTableStyle takes a table entry as the template of new rows.
+func ixeTableStyle(en *Entry) (ixeStyle, bool) {
+	cells, ri := ixeRefCell(en)
+	if ri < 0 {
+		return ixeStyle{}, false
+	}
+	return ixeStyle{table: true, cells: cells, refCell: ri, kind: en.Refs[0].Kind, titleCell: ri - 1, hkc: ixeHookCell(cells, ri),
+		piped: strings.HasPrefix(strings.TrimSpace(en.Raw), "|")}, true
 }
 
 // ixeMost returns the key counted most (ties: the smallest), else def.
@@ -758,17 +880,38 @@ func ixeHookSpan(en *Entry) ixeSpan {
 // ixeOneLine folds s to one line of single blanks.
 func ixeOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// ixeEscTitle escapes what would end a link's text early.
 func ixeEscTitle(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(ixeOneLine(s))
+	return ixeTitleEsc.Replace(ixeOneLine(s))
 }
+
+// ixeTitleEsc and ixeAliasEsc are built once: the orphan check writes a
+// link into every orphan's suggestion.
+var (
+	ixeTitleEsc = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`)
+	ixeAliasEsc = strings.NewReplacer("]", "", "|", "/")
+)
 
 func ixeEscCell(s string) string { return strings.ReplaceAll(ixeOneLine(s), "|", `\|`) }
 
+// ixeDest writes a link destination; one with blanks, parentheses or
+// angle brackets goes in angle brackets, where CommonMark allows them.
 func ixeDest(p string) string {
 	if strings.ContainsAny(p, " \t()<>") {
 		return "<" + p + ">"
 	}
 	return p
+}
+
+// IndexLink writes a markdown link to the memory at slash path p as an
+// index entry writes it: the title on one line with what would end the
+// link's text early escaped, the destination in angle brackets when it
+// holds blanks or parentheses.
+func IndexLink(title, p string) string {
+	if title == "" {
+		title = strings.TrimSuffix(path.Base(p), ".md")
+	}
+	return "[" + ixeEscTitle(title) + "](" + ixeDest(p) + ")"
 }
 
 // ref writes a reference to p in the style's kind.
@@ -779,26 +922,46 @@ func (s ixeStyle) ref(p, title string) string {
 	case RefWiki:
 		name := strings.TrimSuffix(p, ".md")
 		if t := ixeOneLine(title); t != "" && t != name {
-			return "[[" + name + "|" + strings.NewReplacer("]", "", "|", "/").Replace(t) + "]]"
+			return "[[" + name + "|" + ixeAliasEsc.Replace(t) + "]]"
 		}
 		return "[[" + name + "]]"
 	}
-	if title == "" {
-		title = strings.TrimSuffix(path.Base(p), ".md")
-	}
-	return "[" + ixeEscTitle(title) + "](" + ixeDest(p) + ")"
+	return IndexLink(title, p)
 }
 
-// line writes an entry for p in the style.
-func (s ixeStyle) line(p, title, hook string) string {
+// line writes an entry for p in the style, its hook cut with cut so that
+// the line stays within EntryMaxChars characters, or left out when fewer
+// than ixeMinHook characters would be left for it.
+func (s ixeStyle) line(p, title, hook string, cut func(string, int) string) string {
+	hook = ixeOneLine(hook)
+	if s.kind == RefCode && hook == "" && !s.table {
+		hook = ixeOneLine(title) // a code span has no room for a title
+	}
+	bare := s.render(p, title, "")
+	if hook == "" || s.table && s.hkc < 0 {
+		return bare
+	}
+	room := EntryMaxChars - utf8.RuneCountInString(bare)
+	if !s.table {
+		room -= utf8.RuneCountInString(s.gap)
+	}
+	for room >= ixeMinHook {
+		out := s.render(p, title, cut(hook, room))
+		over := utf8.RuneCountInString(out) - EntryMaxChars
+		if over <= 0 {
+			return out
+		}
+		room -= over // a table cell's escaped pipes took the room
+	}
+	return bare
+}
+
+// render writes an entry for p in the style with the hook as given.
+func (s ixeStyle) render(p, title, hook string) string {
 	if !s.table {
 		out := s.prefix + s.ref(p, title)
-		h := ixeOneLine(hook)
-		if s.kind == RefCode && h == "" {
-			h = ixeOneLine(title) // a code span has no room for a title
-		}
-		if h != "" {
-			out += s.gap + h
+		if hook != "" {
+			out += s.gap + hook
 		}
 		return out
 	}
@@ -829,41 +992,146 @@ func (s ixeStyle) line(p, title, hook string) string {
 
 // ---- add ----
 
+// NewEntry is an entry AddEntries writes.
+type NewEntry struct {
+	// Path is the memory's slash path relative to the memory dir; Title and
+	// Hook are written in the index's style (the hook cut to keep the line
+	// within EntryMaxChars characters).
+	Path, Title, Hook string
+	// After is the row it goes after (-1: at the top).
+	After int
+	// Blank puts a blank line before it, unless the line before is blank
+	// already (or there is none).
+	Blank bool
+}
+
 // AddEntry adds an entry for the memory at path (a slash path relative to
 // the memory dir) after row afterRow (-1: at the top), in the index's own
-// style. It returns the new row's index.
+// style (see AddEntries). It returns the new row's index.
 func (e *IndexEditor) AddEntry(p, title, hook string, afterRow int) (int, error) {
-	p = strings.TrimSpace(p)
-	if p == "" || strings.ContainsAny(p, "\r\n") {
-		return -1, fmt.Errorf("add entry: empty path")
+	at, err := e.AddEntries([]NewEntry{{Path: p, Title: title, Hook: hook, After: afterRow}})
+	if err != nil {
+		return -1, err
 	}
-	p = path.Clean(p)
-	at := afterRow + 1
-	if at < e.pinned() || at > e.Len() {
-		return -1, fmt.Errorf("after row %d: %w", afterRow, ErrNoRow)
+	return at[0], nil
+}
+
+// AddEntries adds the entries as one step and returns their rows'
+// indexes, in the order given. Entries after the same row go in the order
+// given. Each is written in the style of where it goes: a row of the table
+// it continues, else the index's usual list item (marker, reference kind
+// and separator); its hook is cut so the line stays within EntryMaxChars
+// characters. A path already indexed, given twice, or whose line would
+// not read as its entry where it goes is refused, and so is a batch that
+// would hide a reference inside code, a comment or frontmatter.
+func (e *IndexEditor) AddEntries(adds []NewEntry) ([]int, error) {
+	if len(adds) == 0 {
+		return nil, ErrNoChange
 	}
-	if e.FindRow(p) >= 0 {
-		return -1, fmt.Errorf("add entry: %s is already indexed", p)
+	st, v := e.state(), e.view()
+	indexed := v.indexed()
+	paths := make([]string, len(adds))
+	for k, a := range adds {
+		p := strings.TrimSpace(a.Path)
+		if p == "" || strings.ContainsAny(p, "\r\n") {
+			return nil, fmt.Errorf("add entry: empty path")
+		}
+		p = path.Clean(p)
+		if at := a.After + 1; at < e.pinned() || at > len(st.rows) {
+			return nil, fmt.Errorf("after row %d: %w", a.After, ErrNoRow)
+		}
+		if indexed(p) || slices.Contains(paths[:k], p) {
+			return nil, fmt.Errorf("add entry: %s is already indexed", p)
+		}
+		paths[k] = p
 	}
-	row := e.newRow(e.style().line(p, title, hook))
-	st := e.state()
-	rows := slices.Concat(st.rows[:at], []ixeRow{row}, st.rows[at:])
-	if !e.keepsRefs(rows) {
-		return -1, ErrHides
+	order := make([]int, len(adds)) // adds by the row they follow, stable
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return adds[a].After - adds[b].After })
+	rows := make([]ixeRow, 0, len(st.rows)+2*len(adds))
+	at := make([]int, len(adds))
+	next := 0
+	emit := func(after int) {
+		var prev *ixeStyle // the style of the entry just added here
+		for ; next < len(order) && adds[order[next]].After == after; next++ {
+			a := adds[order[next]]
+			blank := a.Blank && len(rows) > 0 && !rows[len(rows)-1].blank()
+			if blank {
+				rows = append(rows, e.newRow(""))
+			}
+			s := e.styleAfter(v, after, a.Blank)
+			if prev != nil && !a.Blank {
+				s = *prev
+			}
+			prev = &s
+			at[order[next]] = len(rows)
+			rows = append(rows, e.newRow(s.line(paths[order[next]], a.Title, a.Hook, e.clip)))
+		}
+	}
+	emit(-1)
+	for i, r := range st.rows {
+		rows = append(rows, r)
+		emit(i)
 	}
 	w := e.viewOf(rows)
-	if en := w.entry(at); en == nil || !ixeMatches(en, p) {
-		return -1, fmt.Errorf("add entry: the new line would not read as an entry for %s here", p)
+	if !e.keeps(w) {
+		return nil, ErrHides
+	}
+	for k, i := range at {
+		if en := w.entry(i); en == nil || !ixeMatches(en, paths[k]) {
+			return nil, fmt.Errorf("add entry: the new line would not read as an entry for %s here", paths[k])
+		}
 	}
 	e.push(&ixeState{rows: rows, deleted: st.deleted})
 	e.state().view = w
 	return at, nil
 }
 
+// indexed returns a test of whether some entry points at a slash path
+// already (see ixeMatches), built once for the view.
+func (v *ixeView) indexed() func(p string) bool {
+	targets, wiki := map[string]bool{}, map[string]bool{}
+	for k := range v.ix.Entries {
+		if r, ok := v.ix.Entries[k].Primary(); ok {
+			targets[r.Target] = true
+			if r.Kind == RefWiki {
+				wiki[r.Target] = true
+			}
+		}
+	}
+	return func(p string) bool {
+		return targets[p] || wiki[strings.TrimSuffix(p, ".md")] || wiki[strings.TrimSuffix(path.Base(p), ".md")]
+	}
+}
+
 func (e *IndexEditor) newRow(text string) ixeRow {
 	r := ixeRow{id: e.nextID, lines: []ixeLine{{text: text, eol: e.eol}}}
 	e.nextID++
 	return r
+}
+
+// AddSection appends a heading of the given level (1 to 6) at the end of
+// the index, with a blank line before it (unless the index is empty or
+// ends with one) and one after it, and returns the heading's row.
+func (e *IndexEditor) AddSection(level int, title string) (int, error) {
+	title = ixeOneLine(title)
+	if level < 1 || level > 6 || title == "" {
+		return -1, fmt.Errorf("add section %q at level %d: %w", title, level, ErrNoChange)
+	}
+	st := e.state()
+	rows := slices.Clone(st.rows)
+	if n := len(rows); n > 0 && !rows[n-1].blank() {
+		rows = append(rows, e.newRow(""))
+	}
+	at := len(rows)
+	rows = append(rows, e.newRow(strings.Repeat("#", level)+" "+title), e.newRow(""))
+	if !e.keepsRefs(rows) {
+		return -1, ErrHides
+	}
+	e.push(&ixeState{rows: rows, deleted: st.deleted})
+	return at, nil
 }
 
 // ---- hooks ----
@@ -957,7 +1225,24 @@ func (e *IndexEditor) withHook(en *Entry, hook string) (string, error) {
 		}
 		return pre + hook + t[h.end:], nil
 	}
-	return t[:h.base] + e.style().gap + hook + t[h.end:], nil
+	return t[:h.base] + e.styles().list.gap + hook + t[h.end:], nil
+}
+
+// hookText is the entry's hook as written: the text after the separator,
+// or a table row's hook cell.
+func hookText(en *Entry) (string, bool) {
+	switch en.Form {
+	case EntryTable:
+		cells, ri := ixeRefCell(en)
+		hc := ixeHookCell(cells, ri)
+		if ri < 0 || hc < 0 {
+			return "", false
+		}
+		return strings.TrimSpace(cells[hc].text), true
+	case EntryList:
+		return en.Hook, true
+	}
+	return "", false
 }
 
 // ShortenHooks replaces every hook longer than max characters (max ≤ 0
@@ -978,26 +1263,18 @@ func (e *IndexEditor) ShortenHooks(descriptions map[string]string, max int) (int
 	n := 0
 	for i := range rows {
 		en := v.entry(i)
-		if en == nil || en.Form == EntryProse {
+		if en == nil {
 			continue
 		}
-		cur := en.Hook
-		if en.Form == EntryTable {
-			cells, ri := ixeRefCell(en)
-			hc := ixeHookCell(cells, ri)
-			if ri < 0 || hc < 0 {
-				continue
-			}
-			cur = strings.TrimSpace(cells[hc].text)
-		}
-		if utf8.RuneCountInString(cur) <= max {
+		cur, ok := hookText(en)
+		if !ok || utf8.RuneCountInString(cur) <= max {
 			continue
 		}
 		hook := ""
 		if d := ixeOneLine(descriptions[ixeTarget(en)]); d != "" && utf8.RuneCountInString(d) <= max {
 			hook = d
 		} else {
-			hook = ixeClip(cur, max)
+			hook = e.clip(cur, max)
 		}
 		text, err := e.withHook(en, hook)
 		if err != nil || text == en.Raw || !ixeKeepsPrimary(en, text) {
@@ -1012,32 +1289,243 @@ func (e *IndexEditor) ShortenHooks(descriptions map[string]string, max int) (int
 	return n, nil
 }
 
-// ixeClip cuts s to at most n characters ("…" included) at a word
-// boundary, never inside a reference.
-func ixeClip(s string, n int) string {
-	rs := []rune(s)
-	if len(rs) <= n {
+// HookFit asks FitHooks to bring one entry's line within the length: Row
+// is the entry's row, Desc the description of the memory it points at.
+type HookFit struct {
+	Row  int
+	Desc string
+}
+
+// FitHooks brings the line of each given entry within max characters
+// (max ≤ 0: EntryMaxChars) through its hook: the description when the line
+// fits with it, else the description cut to fit, else the hook cut to fit,
+// else (a list entry; a table keeps its cell) no hook and no separator.
+// Everything around the hook stays byte for byte. An entry whose line fits
+// already, or would not fit even without a hook (its title is too long,
+// which is for a person to shorten), is left as it is. It reports which
+// entries changed; all of them are one undo step.
+func (e *IndexEditor) FitHooks(fits []HookFit, max int) ([]bool, error) {
+	if max <= 0 {
+		max = EntryMaxChars
+	}
+	st, v := e.state(), e.view()
+	rows := slices.Clone(st.rows)
+	done := make([]bool, len(fits))
+	n := 0
+	for k, f := range fits {
+		if f.Row < e.pinned() || f.Row >= len(rows) {
+			return nil, fmt.Errorf("row %d: %w", f.Row, ErrNoRow)
+		}
+		en := v.entry(f.Row)
+		if en == nil || utf8.RuneCountInString(rows[f.Row].lines[0].text) <= max {
+			continue
+		}
+		if text, ok := e.fitHook(en, ixeOneLine(f.Desc), max); ok && ixeKeepsPrimary(en, text) {
+			rows[f.Row] = ixeReplaceFirst(rows[f.Row], text)
+			done[k] = true
+			n++
+		}
+	}
+	if n == 0 {
+		return done, nil
+	}
+	e.push(&ixeState{rows: rows, deleted: st.deleted})
+	return done, nil
+}
+
+// fitHook returns the entry's line with the hook FitHooks chooses.
+func (e *IndexEditor) fitHook(en *Entry, desc string, max int) (string, bool) {
+	cur, ok := hookText(en)
+	if !ok {
+		return "", false
+	}
+	probe, err := e.withHook(en, "x")
+	if err != nil {
+		return "", false
+	}
+	room := max - (utf8.RuneCountInString(probe) - 1)
+	for {
+		var hook string
+		switch {
+		case desc != "" && utf8.RuneCountInString(desc) <= room:
+			hook = desc
+		case room >= ixeMinHook && desc != "":
+			hook = e.clip(desc, room)
+		case room >= ixeMinHook:
+			hook = e.clip(cur, room)
+		case en.Form == EntryTable:
+			return "", false
+		}
+		text, err := e.withHook(en, hook)
+		if err != nil {
+			return "", false
+		}
+		over := utf8.RuneCountInString(text) - max
+		if over <= 0 {
+			return text, text != en.Raw
+		}
+		if hook == "" || room < ixeMinHook {
+			return "", false // the title alone is too long
+		}
+		room -= over // a table cell's escaped pipes took the room
+	}
+}
+
+// Fold asks FoldRows to fold one entry: Row is the entry's row; Hook, when
+// not empty, becomes the hook of an entry that has none.
+type Fold struct {
+	Row  int
+	Hook string
+}
+
+// FoldRows drops the hanging lines of each given entry, leaving its first
+// line, and closes up the blank lines after it as RemoveRows does. With a
+// Hook, the entry (which must have no hook) takes it as its hook, after the
+// index's usual separator, and is left as it is when that would take its
+// line past max characters (max ≤ 0: EntryMaxChars). It reports which
+// entries changed; all of them are one undo step.
+func (e *IndexEditor) FoldRows(folds []Fold, max int) ([]bool, error) {
+	if max <= 0 {
+		max = EntryMaxChars
+	}
+	st, v := e.state(), e.view()
+	rows := slices.Clone(st.rows)
+	done := make([]bool, len(folds))
+	cut := make([]bool, len(rows))
+	n := 0
+	for k, f := range folds {
+		if f.Row < e.pinned() || f.Row >= len(rows) {
+			return nil, fmt.Errorf("row %d: %w", f.Row, ErrNoRow)
+		}
+		en := v.entry(f.Row)
+		if en == nil || len(rows[f.Row].lines) < 2 {
+			continue
+		}
+		r := rows[f.Row]
+		r.lines = r.lines[:1:1]
+		if hook := ixeOneLine(f.Hook); hook != "" {
+			if en.Hook != "" {
+				continue
+			}
+			text, err := e.withHook(en, hook)
+			if err != nil || utf8.RuneCountInString(text) > max {
+				continue
+			}
+			r = ixeReplaceFirst(r, text)
+		}
+		rows[f.Row] = r
+		done[k], cut[f.Row] = true, true
+		n++
+	}
+	if n == 0 {
+		return done, nil
+	}
+	e.push(&ixeState{rows: ixeClose(rows, make([]bool, len(rows)), cut), deleted: st.deleted})
+	return done, nil
+}
+
+// Unlink asks UnlinkRefs to turn references on one line into text: Row is
+// the row, Line the line within it (0: its first), Refs the references as
+// parsed.
+type Unlink struct {
+	Row, Line int
+	Refs      []Ref
+}
+
+// UnlinkRefs turns each given reference into its plain text, the rest of
+// its line kept byte for byte: a link into its text (its destination when
+// the text is blank), a backticked name or a wikilink into its
+// destination. A reference no longer on its line is skipped. It returns
+// the references it unlinked, per request; all of them are one undo step.
+func (e *IndexEditor) UnlinkRefs(us []Unlink) ([][]Ref, error) {
+	st := e.state()
+	rows := slices.Clone(st.rows)
+	out := make([][]Ref, len(us))
+	n := 0
+	for k, u := range us {
+		if u.Row < 0 || u.Row >= len(rows) || u.Line < 0 || u.Line >= len(rows[u.Row].lines) {
+			continue // the line went with an earlier edit
+		}
+		text := rows[u.Row].lines[u.Line].text
+		for _, r := range u.Refs {
+			if !strings.Contains(text, r.Raw) {
+				continue
+			}
+			plain := r.Dest
+			if r.Kind == RefLink && strings.TrimSpace(r.Text) != "" {
+				plain = r.Text
+			}
+			text = strings.Replace(text, r.Raw, plain, 1)
+			out[k] = append(out[k], r)
+		}
+		if len(out[k]) > 0 {
+			row := rows[u.Row]
+			row.lines = slices.Clone(row.lines)
+			row.lines[u.Line].text = text
+			rows[u.Row] = row
+			n++
+		}
+	}
+	if n == 0 {
+		return out, ErrNoChange
+	}
+	e.push(&ixeState{rows: rows, deleted: st.deleted})
+	return out, nil
+}
+
+// SetRedact makes the editor pass every text it cuts to fit (a new entry's
+// hook, a hook FitHooks or ShortenHooks writes) through redact first: a
+// token cut in half no longer looks like a secret, so a scan of the result
+// could not find what is left of it. The reindex proposer sets it to the
+// secret scanner's redaction; model itself knows no secrets.
+func (e *IndexEditor) SetRedact(redact func(string) string) { e.redact = redact }
+
+// clip is Clip after the editor's redaction.
+func (e *IndexEditor) clip(s string, n int) string {
+	if e.redact != nil {
+		s = e.redact(s)
+	}
+	return Clip(s, n)
+}
+
+// Clip cuts s to at most n characters, "…" included: at the last blank in
+// the second half of what fits when there is one (else inside the word),
+// never inside a link, code span or wikilink of its first line, and
+// without the blank or punctuation the cut would leave dangling. s is
+// returned as it is when it fits. It is the one cut of text memtui writes
+// into an index and of the quotes in its messages, so a hook cut by the
+// reindex proposal, by the index editor and in a finding ends alike.
+func Clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	if n <= 0 {
+		return ""
+	}
+	if n == 1 {
+		return "…"
+	}
+	rs := []rune(s)
 	cut := n - 1
-	for k := cut; k > 0; k-- {
+	for k := cut; k > cut/2; k-- {
 		if unicode.IsSpace(rs[k]) {
 			cut = k
 			break
 		}
 	}
-	// Never cut inside a link, code span or wikilink.
 	head := string(rs[:cut])
-	for _, r := range ParseIndexText(s).Lines[0].Refs {
-		if r.Col < len(head) && r.Col+len(r.Raw) > len(head) {
-			head = head[:r.Col]
-			break
+	if strings.ContainsAny(head, "[`") { // only then can a reference straddle the cut
+		for _, r := range ParseIndexText(s).Lines[0].Refs {
+			if r.Col < len(head) && r.Col+len(r.Raw) > len(head) {
+				head = head[:r.Col]
+				break
+			}
 		}
 	}
 	out := strings.TrimRightFunc(head, func(c rune) bool {
 		return unicode.IsSpace(c) || strings.ContainsRune(",;:—–-(", c)
 	})
-	if out == "" { // one long word: cut it
+	if out == "" { // one long word, or a reference from the start: cut it
 		out = string(rs[:n-1])
 	}
 	return out + "…"
@@ -1045,34 +1533,64 @@ func ixeClip(s string, n int) string {
 
 // ---- demote ----
 
+// Archive says where Demote and DemoteTo move entries and how the index
+// links them.
+type Archive struct {
+	// Path is the archive, relative to the memory dir; it must sit beside
+	// MEMORY.md so the moved links still resolve.
+	Path string
+	// Title names a new archive (frontmatter name and heading) and is the
+	// title of the entry linking it ("Archived index entries" when empty).
+	Title string
+	// Hook is that entry's hook; empty names the moved entries.
+	Hook string
+	// Content is the archive as it is when it exists: the rows are
+	// appended to it, in its own line endings. Nil makes a new one.
+	Content []byte
+	// Frontmatter is a new archive's frontmatter block, with the blank
+	// line after it; empty writes name, description, node_type memory and
+	// type reference.
+	Frontmatter string
+	// Intro is a paragraph under a new archive's heading.
+	Intro string
+	// NoLink leaves MEMORY.md without an entry for the archive (the caller
+	// links it, or the index does already); otherwise one entry, in the
+	// moved rows' style, takes the first moved row's place.
+	NoLink bool
+}
+
 // Demote moves entry rows out of MEMORY.md into a new archive index and
 // leaves one entry, in the index's style and at the first moved row's
-// place, pointing at it. It returns the archive file's content: frontmatter
-// (name, description, metadata node_type: memory, type: reference), a
-// heading, then the moved rows as written (continuation lines included;
-// table rows under their table's header). archivePath is relative to the
-// memory dir and must sit beside MEMORY.md so the moved links still
-// resolve. Undo restores MEMORY.md; writing or removing the archive is the
-// caller's.
+// place, pointing at it; see DemoteTo.
 func (e *IndexEditor) Demote(rows []int, archivePath, archiveTitle string) ([]byte, error) {
-	archivePath = path.Clean(strings.TrimSpace(archivePath))
+	return e.DemoteTo(rows, Archive{Path: archivePath, Title: archiveTitle})
+}
+
+// DemoteTo moves entry rows out of MEMORY.md into the archive a describes
+// and returns the archive's content: a new archive has frontmatter, a
+// heading and a.Intro; then the moved rows as written (continuation lines
+// included) under the headings they sat under, table rows under their
+// table's header. The blank lines around the moved rows close up as
+// RemoveRows closes them. Undo restores MEMORY.md; writing or removing the
+// archive is the caller's.
+func (e *IndexEditor) DemoteTo(rows []int, a Archive) ([]byte, error) {
+	archivePath := path.Clean(strings.TrimSpace(a.Path))
 	switch {
 	case len(rows) == 0:
 		return nil, fmt.Errorf("demote: %w", ErrNoChange)
 	case !strings.HasSuffix(archivePath, ".md") || strings.Contains(archivePath, "/") || strings.EqualFold(archivePath, "MEMORY.md") || strings.ContainsAny(archivePath, "\r\n"):
 		return nil, fmt.Errorf("demote: archive %q must be a .md file beside MEMORY.md", archivePath)
-	case e.FindRow(archivePath) >= 0:
+	case !a.NoLink && e.FindRow(archivePath) >= 0:
 		return nil, fmt.Errorf("demote: %s is already indexed", archivePath)
 	}
-	archiveTitle = ixeOneLine(archiveTitle)
-	if archiveTitle == "" {
-		archiveTitle = "Archived index entries"
+	title := ixeOneLine(a.Title)
+	if title == "" {
+		title = "Archived index entries"
 	}
 	sel := slices.Clone(rows)
 	slices.Sort(sel)
 	st, v := e.state(), e.view()
-	var list, table, names []string
-	var header []ixeLine
+	var names []string
 	for k, i := range sel {
 		en, err := e.checkEntry(i)
 		if err != nil {
@@ -1082,68 +1600,65 @@ func (e *IndexEditor) Demote(rows []int, archivePath, archiveTitle string) ([]by
 			return nil, fmt.Errorf("demote: row %d twice", i)
 		}
 		names = append(names, en.Name())
-		var lines []string
-		for _, l := range st.rows[i].lines {
-			lines = append(lines, l.text)
-		}
-		if en.Form == EntryTable {
-			if header == nil {
-				header = e.tableHeader(v, i)
-			}
-			table = append(table, lines...)
-		} else {
-			list = append(list, lines...)
-		}
 	}
-	var b strings.Builder
 	nl := e.eol
-	desc := fmt.Sprintf("Index entries moved out of MEMORY.md (%d): %s", len(sel), strings.Join(names, ", "))
-	b.WriteString("---" + nl + "name: " + YAMLScalar(archiveTitle) + nl + "description: " + YAMLScalar(ixeClip(desc, 250)) + nl)
-	b.WriteString("metadata:" + nl + "  node_type: memory" + nl + "  type: reference" + nl + "---" + nl + nl)
-	b.WriteString("# " + archiveTitle + nl + nl)
-	for _, l := range list {
-		b.WriteString(l + nl)
+	if a.Content != nil {
+		nl = ixeEOL(a.Content)
 	}
-	if len(table) > 0 {
-		if len(list) > 0 {
+	body := e.archiveBody(v, sel, nl)
+	var b strings.Builder
+	if a.Content == nil {
+		fm := a.Frontmatter
+		if fm == "" {
+			desc := fmt.Sprintf("Index entries moved out of MEMORY.md (%d): %s", len(sel), strings.Join(names, ", "))
+			fm = "---\nname: " + YAMLScalar(title) + "\ndescription: " + YAMLScalar(Clip(desc, 250)) + "\n" +
+				"metadata:\n  node_type: memory\n  type: reference\n---\n\n"
+		}
+		b.WriteString(strings.ReplaceAll(fm, "\n", nl))
+		b.WriteString("# " + title + nl + nl)
+		if intro := ixeOneLine(a.Intro); intro != "" {
+			b.WriteString(intro + nl + nl)
+		}
+	} else {
+		b.Write(a.Content)
+		if len(a.Content) > 0 && a.Content[len(a.Content)-1] != '\n' {
 			b.WriteString(nl)
 		}
-		for _, l := range header {
-			b.WriteString(l.text + nl)
-		}
-		for _, l := range table {
-			b.WriteString(l + nl)
-		}
+		b.WriteString(nl)
 	}
+	b.WriteString(body)
 
-	s := e.style()
-	firstEn := v.entry(sel[0])
-	if firstEn.Form != EntryTable && s.table {
-		s = ixeStyle{prefix: "- ", kind: RefLink, gap: " — "}
-	} else if firstEn.Form == EntryTable && !s.table {
-		s.kind = RefLink
-		if cells, ri := ixeRefCell(firstEn); ri >= 0 {
-			s.table, s.cells, s.refCell, s.titleCell, s.hkc = true, cells, ri, ri-1, ixeHookCell(cells, ri)
-			s.piped = strings.HasPrefix(strings.TrimSpace(firstEn.Raw), "|")
-		}
+	drop := make([]bool, len(st.rows))
+	for _, i := range sel {
+		drop[i] = true
 	}
-	room := max(40, DefaultHookMax-utf8.RuneCountInString(archiveTitle)-len(archivePath)-10)
-	hook := ixeClip(fmt.Sprintf("%d older entries: %s", len(sel), strings.Join(names, ", ")), room)
-	keep := make([]ixeRow, 0, len(st.rows)-len(sel)+1)
-	for i, r := range st.rows {
-		if i == sel[0] {
-			keep = append(keep, e.newRow(s.line(archivePath, archiveTitle, hook)))
+	all, linkID := st.rows, -1
+	if !a.NoLink {
+		s := e.styles().list
+		if firstEn := v.entry(sel[0]); firstEn.Form == EntryTable {
+			if ts, ok := ixeTableStyle(firstEn); ok {
+				s = ts
+			}
 		}
-		if !slices.Contains(sel, i) {
-			keep = append(keep, r)
+		hook := a.Hook
+		if hook == "" {
+			room := max(40, DefaultHookMax-utf8.RuneCountInString(title)-len(archivePath)-10)
+			hook = Clip(fmt.Sprintf("%d older entries: %s", len(sel), strings.Join(names, ", ")), room)
 		}
+		link := e.newRow(s.line(archivePath, title, hook, e.clip))
+		all = slices.Concat(st.rows[:sel[0]], []ixeRow{link}, st.rows[sel[0]:])
+		drop = slices.Insert(drop, sel[0], false)
+		linkID = link.id
 	}
+	keep := ixeClose(all, drop, nil)
 	w := e.viewOf(keep)
-	if en := w.entry(sel[0]); en == nil || !ixeMatches(en, archivePath) {
-		return nil, fmt.Errorf("demote: the archive entry would not read as an entry here")
+	if !a.NoLink {
+		if i := slices.IndexFunc(keep, func(r ixeRow) bool { return r.id == linkID }); i < 0 || w.entry(i) == nil || !ixeMatches(w.entry(i), archivePath) {
+			return nil, fmt.Errorf("demote: the archive entry would not read as an entry here")
+		}
 	}
 	// Every reference that leaves MEMORY.md must be in the archive.
-	arch := ParseIndexText(b.String())
+	arch := ParseIndexText(body)
 	left, moved := w.refTargets(), arch.refTargetsAll()
 	for t, k := range v.refTargets() {
 		if left[t]+moved[t] < k {
@@ -1153,6 +1668,59 @@ func (e *IndexEditor) Demote(rows []int, archivePath, archiveTitle string) ([]by
 	e.push(&ixeState{rows: keep, deleted: st.deleted})
 	e.state().view = w
 	return []byte(b.String()), nil
+}
+
+// archiveBody writes the rows sel (sorted) for an archive: grouped under
+// the headings they sat under ("## " and the heading's text), table rows
+// under their table's header.
+func (e *IndexEditor) archiveBody(v *ixeView, sel []int, nl string) string {
+	const none = -2
+	rows := e.state().rows
+	var b strings.Builder
+	// The section and the table (its header's row, -1 when made up) written
+	// last, and whether a list row was.
+	sec, table, listed := none, none, false
+	for _, i := range sel {
+		en := v.entry(i)
+		if en.Section != sec {
+			if b.Len() > 0 {
+				b.WriteString(nl)
+			}
+			if en.Section >= 0 {
+				b.WriteString("## " + v.ix.Headings[en.Section].Text + nl + nl)
+			}
+			sec, table, listed = en.Section, none, false
+		}
+		if en.Form == EntryTable {
+			if h, header := e.tableHeader(v, i); table == none || h != table {
+				if table != none || listed {
+					b.WriteString(nl) // a table starts after a blank line
+				}
+				for _, l := range header {
+					b.WriteString(l.text + nl)
+				}
+				table, listed = h, false
+			}
+		} else {
+			if table != none {
+				b.WriteString(nl) // a blank line ends the table
+				table = none
+			}
+			listed = true
+		}
+		for _, l := range rows[i].lines {
+			b.WriteString(l.text + nl)
+		}
+	}
+	return b.String()
+}
+
+// ixeEOL is the line ending content uses: its first one.
+func ixeEOL(content []byte) string {
+	if i := bytes.IndexByte(content, '\n'); i > 0 && content[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
 }
 
 // refTargetsAll counts the targets of every reference in ix.
@@ -1166,9 +1734,10 @@ func (ix *Index) refTargetsAll() map[string]int {
 	return m
 }
 
-// tableHeader returns the header and delimiter lines of the table row i
-// sits in, or a plain header with as many columns.
-func (e *IndexEditor) tableHeader(v *ixeView, i int) []ixeLine {
+// tableHeader returns the row of the header of the table row i sits in
+// and its header and delimiter lines, or -1 and a plain header with as
+// many columns.
+func (e *IndexEditor) tableHeader(v *ixeView, i int) (int, []ixeLine) {
 	rows := e.state().rows
 	for k := i - 1; k >= 0; k-- {
 		l := v.ix.Line(v.first[k])
@@ -1176,14 +1745,14 @@ func (e *IndexEditor) tableHeader(v *ixeView, i int) []ixeLine {
 			break
 		}
 		if l.Kind == LineTableHeader {
-			return rows[k].lines
+			return k, rows[k].lines
 		}
 		if en := v.entry(k); l.Kind != LineProse && (en == nil || en.Form != EntryTable) {
 			break
 		}
 	}
 	n := len(ixCells(rows[i].lines[0].text))
-	return []ixeLine{{text: "|" + strings.Repeat(" |", n)}, {text: "|" + strings.Repeat("---|", n)}}
+	return -1, []ixeLine{{text: "|" + strings.Repeat(" |", n)}, {text: "|" + strings.Repeat("---|", n)}}
 }
 
 // ---- history ----
@@ -1244,4 +1813,30 @@ func (e *IndexEditor) Budget() IndexBudget {
 		}
 	}
 	return b
+}
+
+// IDs returns the rows' IDs in order: a cheaper Rows for a caller that
+// only follows rows through edits.
+func (e *IndexEditor) IDs() []int {
+	rows := e.state().rows
+	out := make([]int, len(rows))
+	for i, r := range rows {
+		out[i] = r.id
+	}
+	return out
+}
+
+// RowAt returns the row holding line n (1-based) of Bytes, or -1.
+func (e *IndexEditor) RowAt(n int) int {
+	v := e.view()
+	if n < 1 || n > len(v.row) {
+		return -1
+	}
+	return v.row[n-1]
+}
+
+// EntryText is the line AddEntries would write for a where a.After and
+// a.Blank put it, for a caller that measures it before adding it.
+func (e *IndexEditor) EntryText(a NewEntry) string {
+	return e.styleAfter(e.view(), a.After, a.Blank).line(path.Clean(strings.TrimSpace(a.Path)), a.Title, a.Hook, e.clip)
 }
