@@ -496,3 +496,19 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(ks)
 	return ks
 }
+
+// TestCreateRefusedWhereAFolderIsMissing: a create names its folders; one
+// that does not exist is refused, naming the first missing folder, and
+// nothing is written.
+func TestCreateRefusedWhereAFolderIsMissing(t *testing.T) {
+	for _, c := range []struct{ path, missing string }{{"notes/x.md", "notes"}, {"a/b/c/x.md", "a/b"}} {
+		w := newApplyWorld(t, map[string]string{"MEMORY.md": "# index\n", "a/keep.md": "k\n"})
+		r := applyOne(t, w, prop("p", model.Change{Path: c.path, Op: model.OpCreate, After: "new\n"}), w.opts())
+		if r.Status == StatusApplied || r.Err == nil || !strings.Contains(r.Err.Error(), "the directory "+c.missing+" does not exist") {
+			t.Errorf("%s: %s %v", c.path, r.Status, r.Err)
+		}
+		if _, err := os.Stat(filepath.Join(w.dir, c.path)); !os.IsNotExist(err) {
+			t.Errorf("%s was written: %v", c.path, err)
+		}
+	}
+}

@@ -129,32 +129,17 @@ func validRel(p string, team bool) error {
 // openParent opens the directory holding rel, walking down from rootfd one
 // component at a time without following symlinks. The caller closes it.
 func openParent(rootfd int, rel string) (int, string, error) {
-	parts := strings.Split(rel, "/")
-	fd, err := unix.Dup(rootfd)
+	fd, missing, name, err := destAt(rootfd, rel)
 	if err != nil {
 		return -1, "", err
 	}
-	for i, c := range parts[:len(parts)-1] {
-		next, err := openat(fd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
-		if err != nil {
-			var st unix.Stat_t
-			serr := unix.Fstatat(fd, c, &st, unix.AT_SYMLINK_NOFOLLOW)
-			unix.Close(fd)
-			sub := strings.Join(parts[:i+1], "/")
-			switch {
-			case serr == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK:
-				return -1, "", refuse(rel, "%s is a symlink; memtui never writes through one", sub)
-			case err == unix.ENOENT:
-				return -1, "", refuse(rel, "the directory %s does not exist", sub)
-			case err == unix.ENOTDIR || err == unix.ELOOP:
-				return -1, "", refuse(rel, "%s is not a directory", sub)
-			}
-			return -1, "", &fs.PathError{Op: "open", Path: sub, Err: err}
-		}
+	if len(missing) > 0 {
 		unix.Close(fd)
-		fd = next
+		parts := strings.Split(rel, "/")
+		sub := strings.Join(parts[:len(parts)-len(missing)], "/") // up to the first missing folder
+		return -1, "", refuse(rel, "the directory %s does not exist", sub)
 	}
-	return fd, parts[len(parts)-1], nil
+	return fd, name, nil
 }
 
 // lstatAt stats name in dirfd without following a symlink; exists is false
