@@ -313,7 +313,7 @@ func readProjectTranscripts(ctx context.Context, tdir string, others, dirs []str
 		c := finalCuts(states, opts.maxEvents, opts.maxText)
 		c.join(keep.cuts())
 		c.join(cache.Cuts)
-		cache.Cuts = c
+		cache.Cuts = c.norm()
 		for _, st := range states {
 			if st != nil && st.trim(cache.Cuts) {
 				trimmed = true

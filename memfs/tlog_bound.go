@@ -108,6 +108,18 @@ func (c *cuts) join(o cuts) {
 	}
 }
 
+// norm drops a text cut at or before the event cut: every event whose
+// text it would drop is left out whole already. Which of them a read meets
+// depends on what it scanned (a cold read pops texts of events the event
+// cut then removes; a warm one never sees those events again), so without
+// this a warm read and a cold one could report a different TextSince.
+func (c cuts) norm() cuts {
+	if c.HasCut && c.HasTextCut && !c.Cut.before(c.TextCut) {
+		c.TextCut, c.HasTextCut = evKey{}, false
+	}
+	return c
+}
+
 func (c *cuts) any() bool              { return c.HasCut || c.HasTextCut }
 func (c *cuts) drops(k evKey) bool     { return c.HasCut && !c.Cut.before(k) }
 func (c *cuts) dropsText(k evKey) bool { return c.HasTextCut && !c.TextCut.before(k) }

@@ -97,7 +97,7 @@ func FuzzTranscript(f *testing.F) {
 		steps := read(cache)
 		if !reflect.DeepEqual(whole.Writes, steps.Writes) || !reflect.DeepEqual(whole.Observations, steps.Observations) ||
 			!whole.Since.Equal(steps.Since) || !whole.TextSince.Equal(steps.TextSince) {
-			t.Fatalf("reading in two steps (cut at %d) differs from one read:\nwhole: %+v\n%+v\nsteps: %+v\n%+v", k, whole.Writes, whole.Observations, steps.Writes, steps.Observations)
+			t.Fatalf("reading in two steps (cut at %d) differs from one read:\nwhole: %+v\n%+v\nsince %v, text since %v\nsteps: %+v\n%+v\nsince %v, text since %v", k, whole.Writes, whole.Observations, whole.Since, whole.TextSince, steps.Writes, steps.Observations, steps.Since, steps.TextSince)
 		}
 	})
 }
