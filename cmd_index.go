@@ -17,6 +17,7 @@ import (
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // indexFlags are index's own flags.
@@ -224,14 +225,14 @@ func moveAboveCut(ctx context.Context, g *globals, s *app.Workspace, xf indexFla
 	target := filepath.ToSlash(filepath.Clean(xf.moveAboveCut))
 	type hit struct {
 		d  *model.MemoryDir
-		ed *model.IndexEditor
+		ed *memindex.IndexEditor
 	}
 	var hits []hit
 	err := s.EachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
 		if d.Index == nil || d.Index.Truncated {
 			return nil
 		}
-		ed := model.NewIndexEditorMode(d.Index.Content, d.Kind.LoadMode())
+		ed := memindex.NewIndexEditorMode(d.Index.Content, d.Kind.LoadMode())
 		if ed.FindRow(target) >= 0 {
 			hits = append(hits, hit{d, ed})
 		}

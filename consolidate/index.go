@@ -12,6 +12,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // Thresholds of the index rules that are memtui's own (the load caps are
@@ -39,7 +40,7 @@ func checkIndex(s *dirState) {
 		}
 		return
 	}
-	ix := model.ParseIndexText(s.index.text) // shares the text newFileState already made
+	ix := memindex.ParseIndexText(s.index.text) // shares the text newFileState already made
 	ld := model.LoadIndex(s.index.f, s.dir.Kind.LoadMode())
 	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
 	if s.index.f.Truncated && s.index.f.Tail == nil {
@@ -58,7 +59,7 @@ func checkIndex(s *dirState) {
 // first use.
 type indexChecker struct {
 	s       *dirState
-	ix      *model.Index
+	ix      *memindex.Index
 	path    string // the index's path, "MEMORY.md"
 	atLeast string // "at least " when the reader kept only part of the file
 
@@ -266,17 +267,17 @@ func (c *indexChecker) checkEntries() {
 
 // ixTarget is what an entry points at.
 type ixTarget struct {
-	ref  model.Ref  // the entry's primary reference
-	ok   bool       // false when the entry has none (only URLs and anchors)
-	file *fileState // the topic file ref resolves to, nil when none
+	ref  memindex.Ref // the entry's primary reference
+	ok   bool         // false when the entry has none (only URLs and anchors)
+	file *fileState   // the topic file ref resolves to, nil when none
 }
 
 // target returns an entry's primary reference (as Entry.Primary picks it)
 // and the file it names.
-func (c *indexChecker) target(e *model.Entry) ixTarget {
+func (c *indexChecker) target(e *memindex.Entry) ixTarget {
 	files := c.lineFiles(e.Line - 1) // an entry's Refs are its line's
 	for k, r := range e.Refs {
-		if r.Scope != model.RefExternal {
+		if r.Scope != memindex.RefExternal {
 			return ixTarget{ref: r, ok: true, file: files[k]}
 		}
 	}
@@ -295,7 +296,7 @@ func (t *ixTarget) name() string {
 }
 
 // entryTooLong reports an entry line over ~150 characters.
-func (c *indexChecker) entryTooLong(e *model.Entry, t *ixTarget) {
+func (c *indexChecker) entryTooLong(e *memindex.Entry, t *ixTarget) {
 	if len(e.Raw) <= indexEntryMaxChars {
 		return // no more characters than bytes: skip counting the short ones
 	}
@@ -312,7 +313,7 @@ func (c *indexChecker) entryTooLong(e *model.Entry, t *ixTarget) {
 }
 
 // entryMultiline reports indented lines hanging under an entry.
-func (c *indexChecker) entryMultiline(e *model.Entry, t *ixTarget) {
+func (c *indexChecker) entryMultiline(e *memindex.Entry, t *ixTarget) {
 	n := len(e.Continuations)
 	if n == 0 {
 		return
@@ -336,16 +337,16 @@ type ixDupKey struct {
 
 // duplicate reports a list or table entry whose main target an earlier
 // entry already points at.
-func (c *indexChecker) duplicate(e *model.Entry, t *ixTarget, first map[ixDupKey]int) {
-	if e.Form == model.EntryProse {
+func (c *indexChecker) duplicate(e *memindex.Entry, t *ixTarget, first map[ixDupKey]int) {
+	if e.Form == memindex.EntryProse {
 		return // prose mentions a memory as often as it likes
 	}
 	r := t.ref
-	if !t.ok || r.Scope != model.RefFile {
+	if !t.ok || r.Scope != memindex.RefFile {
 		return
 	}
 	key := ixDupKey{name: r.Target}
-	if r.Kind == model.RefWiki {
+	if r.Kind == memindex.RefWiki {
 		key = ixDupKey{wiki: true, name: strings.ToLower(strings.TrimSuffix(r.Target, ".md"))}
 	} else if t.file != nil {
 		key.name = t.file.f.Path
@@ -361,8 +362,8 @@ func (c *indexChecker) duplicate(e *model.Entry, t *ixTarget, first map[ixDupKey
 }
 
 // hookEcho reports a hook that only repeats the target's description.
-func (c *indexChecker) hookEcho(e *model.Entry, t *ixTarget) {
-	if e.Form == model.EntryProse || e.Hook == "" {
+func (c *indexChecker) hookEcho(e *memindex.Entry, t *ixTarget) {
+	if e.Form == memindex.EntryProse || e.Hook == "" {
 		return
 	}
 	fs := t.file
@@ -467,12 +468,12 @@ func (c *indexChecker) checkRefs() {
 		files := c.lineFiles(i)
 		done = done[:0]
 		for k, r := range l.Refs {
-			if r.Kind == model.RefWiki || r.Scope == model.RefExternal || ixContains(done, r.Target) {
+			if r.Kind == memindex.RefWiki || r.Scope == memindex.RefExternal || ixContains(done, r.Target) {
 				continue
 			}
 			done = append(done, r.Target)
 			target := r.Target
-			if r.Scope == model.RefOutside {
+			if r.Scope == memindex.RefOutside {
 				rel, ok := c.inside(target)
 				if !ok {
 					c.reportOutside(l.Num, r)
@@ -488,7 +489,7 @@ func (c *indexChecker) checkRefs() {
 }
 
 // reportOutside reports a reference that leaves the memory directory.
-func (c *indexChecker) reportOutside(line int, r model.Ref) {
+func (c *indexChecker) reportOutside(line int, r memindex.Ref) {
 	c.s.report(RuleIndexLinkOutside, c.path, line,
 		fmt.Sprintf("%s points outside the memory directory (%s); Claude Code treats only files inside it as memories", ixClip(r.Raw, 80), r.Target),
 		"Move the file into the memory directory and link it by a relative path, or drop the link if it is not a memory.")
@@ -496,7 +497,7 @@ func (c *indexChecker) reportOutside(line int, r model.Ref) {
 
 // reportBroken reports a reference to a file that does not exist, naming a
 // file of the same name elsewhere when there is one.
-func (c *indexChecker) reportBroken(line int, r model.Ref, target string) {
+func (c *indexChecker) reportBroken(line int, r memindex.Ref, target string) {
 	sugg := "Remove the entry, or restore the file it names."
 	if alt := c.similar(target); alt != "" {
 		sugg = fmt.Sprintf("Point it at %s, which exists, or remove the entry if the memory is gone.", alt)
@@ -595,15 +596,15 @@ func (c *indexChecker) similar(target string) string {
 }
 
 // refFile resolves a reference of the index to a topic file, or nil.
-func (c *indexChecker) refFile(r model.Ref) *fileState {
+func (c *indexChecker) refFile(r memindex.Ref) *fileState {
 	switch {
-	case r.Kind == model.RefWiki:
+	case r.Kind == memindex.RefWiki:
 		if fs := c.wikiFiles(r.Target); len(fs) > 0 {
 			return fs[0]
 		}
-	case r.Scope == model.RefFile:
+	case r.Scope == memindex.RefFile:
 		return c.lookup(r.Target)
-	case r.Scope == model.RefOutside:
+	case r.Scope == memindex.RefOutside:
 		if rel, ok := c.inside(r.Target); ok {
 			return c.lookup(rel)
 		}
@@ -640,7 +641,7 @@ func (c *indexChecker) checkNotPointer() {
 	ls := c.ix.Lines
 	for i := 0; i < len(ls); {
 		kind := ls[i].Kind
-		if kind != model.LineCode && kind != model.LineProse {
+		if kind != memindex.LineCode && kind != memindex.LineProse {
 			i++
 			continue
 		}
@@ -655,10 +656,10 @@ func (c *indexChecker) checkNotPointer() {
 
 // notPointerBlock judges one fenced block or one paragraph (a run of
 // reference-less text lines between blank lines, headings and entries).
-func (c *indexChecker) notPointerBlock(run []model.Line) {
+func (c *indexChecker) notPointerBlock(run []memindex.Line) {
 	a, b := run[0].Num, run[len(run)-1].Num
 	sugg := "Move it into a topic file with frontmatter and leave a one-line pointer here, - [Title](file.md) — hook; Claude Code's own prompt says never to write memory content into MEMORY.md."
-	if run[0].Kind == model.LineCode {
+	if run[0].Kind == memindex.LineCode {
 		c.s.report(RuleIndexNotPointer, c.path, a,
 			fmt.Sprintf("a fenced code block (lines %d-%d) is memory content written into the index", a, b), sugg)
 		return
@@ -692,7 +693,7 @@ type indexPara struct {
 // intro ("Pointers to this project's memories; details live in the
 // files."), one line or two about the index, is not content; neither are
 // setext headings and lines that are only an HTML tag (<details>).
-func notePara(run []model.Line) indexPara {
+func notePara(run []memindex.Line) indexPara {
 	var p indexPara
 	var text []string
 	for i, l := range run {
@@ -782,9 +783,9 @@ func (c *indexChecker) hasContent(from, to int) bool {
 	for n := from; n < to; n++ {
 		l := c.ix.Line(n)
 		switch l.Kind {
-		case model.LineEntry, model.LineContinuation, model.LineCode:
+		case memindex.LineEntry, memindex.LineContinuation, memindex.LineCode:
 			return true
-		case model.LineProse:
+		case memindex.LineProse:
 			prose++
 			if prose > 1 || utf8.RuneCountInString(strings.TrimSpace(l.Text)) > indexPlaceholder {
 				return true
@@ -821,7 +822,7 @@ func ixOrphanSuggestion(f *fileState) string {
 	if hook == "" {
 		hook = "one-line hook"
 	}
-	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", model.IndexLink(title, f.f.Path), ixClip(hook, 100))
+	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", memindex.IndexLink(title, f.f.Path), ixClip(hook, 100))
 }
 
 // reached returns the topic files the index references, following overflow
@@ -853,7 +854,7 @@ func (c *indexChecker) reached() map[*fileState]bool {
 	c.collect(c.ix, "", mark)
 	for i := 0; i < len(queue) && left > 0; i++ {
 		if f := queue[i]; ixOverflowIndex(f) {
-			sub := model.ParseIndexText(f.text)
+			sub := memindex.ParseIndexText(f.text)
 			c.collect(&sub, path.Dir(f.f.Path), mark)
 		}
 	}
@@ -864,10 +865,10 @@ func (c *indexChecker) reached() map[*fileState]bool {
 // directory of the index within the memory dir: links in an overflow index
 // are relative to it, though some are written from the root, so both are
 // tried.
-func (c *indexChecker) collect(ix *model.Index, base string, mark func(*fileState)) {
+func (c *indexChecker) collect(ix *memindex.Index, base string, mark func(*fileState)) {
 	for i := range ix.Lines {
 		for k, r := range ix.Lines[i].Refs {
-			if r.Kind == model.RefWiki {
+			if r.Kind == memindex.RefWiki {
 				for _, f := range c.wikiFiles(r.Target) {
 					mark(f)
 				}
@@ -877,7 +878,7 @@ func (c *indexChecker) collect(ix *model.Index, base string, mark func(*fileStat
 				mark(c.lineFiles(i)[k]) // the index's own, resolved already
 				continue
 			}
-			if base != "" && base != "." && r.Scope == model.RefFile {
+			if base != "" && base != "." && r.Scope == memindex.RefFile {
 				if f := c.lookup(path.Join(base, r.Target)); f != nil {
 					mark(f)
 					continue
@@ -1047,9 +1048,9 @@ func ixThousands(n int) string {
 }
 
 // ixClip shortens s to at most n characters for a message, with
-// model.Clip, the cut the index writer uses, so a quote ends the way a cut
+// memindex.Clip, the cut the index writer uses, so a quote ends the way a cut
 // hook does. Secrets are masked before the cut: a cut token no longer looks
 // like one, so the printers' masking could not find what was left of it.
 func ixClip(s string, n int) string {
-	return model.Clip(secrets.Default().MaskSecrets(s), n)
+	return memindex.Clip(secrets.Default().MaskSecrets(s), n)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // This file finds lost updates: text a session wrote into a memory file
@@ -243,7 +244,7 @@ func newHistory(d *model.MemoryDir, log *model.TranscriptLog, f *model.File, ws 
 	}
 	if h.isIndex() {
 		h.curEntries = map[string]bool{}
-		ix := model.ParseIndexText(h.current)
+		ix := memindex.ParseIndexText(h.current)
 		for i := range ix.Entries {
 			if r, ok := ix.Entries[i].Primary(); ok && r.IsFile() {
 				h.curEntries[r.Target] = true
@@ -709,7 +710,7 @@ func wordJaccard(a, b []string) float64 {
 // entryTarget is the memory file an index line links to, "" when it is
 // not an index entry.
 func entryTarget(line string) string {
-	ix := model.ParseIndexText(line)
+	ix := memindex.ParseIndexText(line)
 	if len(ix.Entries) == 0 {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // The lost-update finding. It places lost text through the same restoreDoc
@@ -178,10 +179,10 @@ func (r *restoreDoc) place(a Anchor) (pos int, anchored bool) {
 		}
 	}
 	if r.index {
-		ix := model.ParseIndexText(strings.Join(r.lines, ""))
+		ix := memindex.ParseIndexText(strings.Join(r.lines, ""))
 		last := -1
 		for i := range ix.Lines {
-			if k := ix.Lines[i].Kind; k == model.LineEntry || k == model.LineContinuation {
+			if k := ix.Lines[i].Kind; k == memindex.LineEntry || k == memindex.LineContinuation {
 				last = i
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // Partial acceptance: a person may keep only some of a proposal's hunks.
@@ -174,7 +175,7 @@ func PartialMode(p model.Proposal, before func(path string) (string, bool), keep
 	}
 	if ok {
 		var missing []string
-		ix := model.ParseIndex([]byte(index))
+		ix := memindex.ParseIndex([]byte(index))
 		for _, e := range ix.Entries {
 			for _, r := range e.Refs {
 				if r.IsFile() && gone[r.Target] {

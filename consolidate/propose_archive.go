@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // Archive proposals bring a memory folder back under the recall scan's
@@ -204,9 +205,9 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 	// MEMORY.md: every reference to an archived memory, to its new path.
 	if s.d.Index != nil {
 		content, _ := s.content("MEMORY.md") // (proposeArchives made sure it reads whole)
-		ix := model.ParseIndex(content)
-		n, changed := repointLines(&ix, nil, func(r model.Ref) (string, bool) {
-			if r.Kind == model.RefWiki {
+		ix := memindex.ParseIndex(content)
+		n, changed := repointLines(&ix, nil, func(r memindex.Ref) (string, bool) {
+			if r.Kind == memindex.RefWiki {
 				if !links.breaks(r.Target) {
 					return "", false
 				}
@@ -240,9 +241,9 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 				refs = append(refs, byKey[normName(w.name)]...)
 			}
 		}
-		ix := model.ParseIndex(append(append([]byte{}, head...), body...))
-		repointLines(&ix, nil, func(r model.Ref) (string, bool) {
-			if r.Kind != model.RefLink {
+		ix := memindex.ParseIndex(append(append([]byte{}, head...), body...))
+		repointLines(&ix, nil, func(r memindex.Ref) (string, bool) {
+			if r.Kind != memindex.RefLink {
 				return "", false // (a backticked name in a memory is as likely a project file)
 			}
 			p, relative := s.linkedFrom(f.Path, r, resolve)
@@ -289,8 +290,8 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 // leads to: read from from's folder first (as Markdown reads a relative
 // link), then from the memory dir (as the index's links read); relative
 // says the first.
-func (s *dreamState) linkedFrom(from string, r model.Ref, resolve func(model.Ref) string) (p string, relative bool) {
-	if base := path.Dir(from); base != "." && r.Scope == model.RefFile {
+func (s *dreamState) linkedFrom(from string, r memindex.Ref, resolve func(memindex.Ref) string) (p string, relative bool) {
+	if base := path.Dir(from); base != "." && r.Scope == memindex.RefFile {
 		if p := path.Join(base, r.Target); s.files[p] != nil {
 			return p, true
 		}

@@ -52,6 +52,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // proposeMerges folds near-duplicate memories into one file.
@@ -669,22 +670,22 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 	if !ok {
 		return nil, nil, ""
 	}
-	ix := model.ParseIndex(content)
+	ix := memindex.ParseIndex(content)
 	dir := s.slashDir()
 	resolve := s.refResolver()
-	gone := func(r model.Ref) bool {
-		if r.Kind == model.RefWiki {
+	gone := func(r memindex.Ref) bool {
+		if r.Kind == memindex.RefWiki {
 			return links.breaks(r.Target)
 		}
 		return dropped[resolve(r)]
 	}
 	// member says whether a reference points into the group (and so may
 	// go with a dropped entry); other says it points at another memory.
-	member := func(r model.Ref) (in, other bool) {
-		if r.Scope == model.RefExternal {
+	member := func(r memindex.Ref) (in, other bool) {
+		if r.Scope == memindex.RefExternal {
 			return false, false
 		}
-		if r.Kind == model.RefWiki {
+		if r.Kind == memindex.RefWiki {
 			n := normName(r.Target)
 			if links.gone[n] || links.keep[n] {
 				return true, false
@@ -705,13 +706,13 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		r, ok := e.Primary()
-		if !ok || e.Form == model.EntryProse {
+		if !ok || e.Form == memindex.EntryProse {
 			continue
 		}
 		if in, _ := member(r); !in {
 			continue
 		}
-		if kept < 0 && (r.Kind == model.RefWiki && links.keep[normName(r.Target)] || r.Kind != model.RefWiki && resolve(r) == keep) {
+		if kept < 0 && (r.Kind == memindex.RefWiki && links.keep[normName(r.Target)] || r.Kind != memindex.RefWiki && resolve(r) == keep) {
 			kept = i
 		}
 		candidates = append(candidates, i)
@@ -752,20 +753,20 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 		prevBlank := true
 		for k := i - 1; k >= 0; k-- {
 			if !drop[k] {
-				prevBlank = ix.Lines[k].Kind == model.LineBlank
+				prevBlank = ix.Lines[k].Kind == memindex.LineBlank
 				break
 			}
 		}
-		if prevBlank && j < len(ix.Lines) && ix.Lines[j].Kind == model.LineBlank {
+		if prevBlank && j < len(ix.Lines) && ix.Lines[j].Kind == memindex.LineBlank {
 			drop[j] = true
-		} else if prevBlank && j == len(ix.Lines) && i > 0 && ix.Lines[i-1].Kind == model.LineBlank {
+		} else if prevBlank && j == len(ix.Lines) && i > 0 && ix.Lines[i-1].Kind == memindex.LineBlank {
 			drop[i-1] = true
 		}
 		i = j
 	}
 
 	// Repoint what stays.
-	repointed, relinked := repointLines(&ix, drop, func(r model.Ref) (string, bool) {
+	repointed, relinked := repointLines(&ix, drop, func(r memindex.Ref) (string, bool) {
 		if !gone(r) {
 			return "", false
 		}
@@ -812,18 +813,18 @@ func (s *dreamState) slashDir() string {
 // to the memory dir) points at, matched exactly or ignoring case: "" for
 // none, for a URL and for a wikilink (those go by name, see linkMap). A
 // link that names the memory dir by its absolute path counts.
-func (s *dreamState) refResolver() func(model.Ref) string {
+func (s *dreamState) refResolver() func(memindex.Ref) string {
 	lower := map[string]string{}
 	for _, f := range s.d.Files {
 		lower[strings.ToLower(f.Path)] = f.Path
 	}
 	dir := s.slashDir()
-	return func(r model.Ref) string {
+	return func(r memindex.Ref) string {
 		t := r.Target
 		switch {
-		case r.Kind == model.RefWiki || r.Scope == model.RefExternal:
+		case r.Kind == memindex.RefWiki || r.Scope == memindex.RefExternal:
 			return ""
-		case r.Scope == model.RefOutside:
+		case r.Scope == memindex.RefOutside:
 			if dir == "" || !strings.HasPrefix(t, dir+"/") {
 				return ""
 			}
@@ -840,7 +841,7 @@ func (s *dreamState) refResolver() func(model.Ref) string {
 // name, each reference to which newRef gives a new form, and says how many
 // it rewrote and whether a line changed. The merge repoints its deleted
 // members' references with it, the archive its archived memories'.
-func repointLines(ix *model.Index, skip map[int]bool, newRef func(model.Ref) (string, bool)) (int, bool) {
+func repointLines(ix *memindex.Index, skip map[int]bool, newRef func(memindex.Ref) (string, bool)) (int, bool) {
 	n, changed := 0, false
 	for i := range ix.Lines {
 		l := &ix.Lines[i]
@@ -869,15 +870,15 @@ func repointLines(ix *model.Index, skip map[int]bool, newRef func(model.Ref) (st
 // repointRef rewrites a reference to name the survivor: a link's
 // destination (its text too when that was the old file name), a code
 // span's content, a wikilink's name.
-func repointRef(r model.Ref, keep, name, dir string) (string, bool) {
+func repointRef(r memindex.Ref, keep, name, dir string) (string, bool) {
 	switch r.Kind {
-	case model.RefWiki:
+	case memindex.RefWiki:
 		i := strings.Index(r.Raw, r.Target)
 		if i < 0 {
 			return "", false
 		}
 		return r.Raw[:i] + name + r.Raw[i+len(r.Target):], true
-	case model.RefCode:
+	case memindex.RefCode:
 		i := strings.Index(r.Raw, r.Dest)
 		if i < 0 {
 			return "", false
@@ -895,12 +896,12 @@ func repointRef(r model.Ref, keep, name, dir string) (string, bool) {
 	}
 	i += at
 	dest := (&url.URL{Path: keep}).EscapedPath()
-	if r.Scope == model.RefOutside {
+	if r.Scope == memindex.RefOutside {
 		dest = dir + "/" + dest
 	}
 	if strings.HasPrefix(r.Raw[i-1:], "<") {
 		dest = keep
-		if r.Scope == model.RefOutside {
+		if r.Scope == memindex.RefOutside {
 			dest = dir + "/" + keep
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // Merge proposals over realistic directories: every test builds the
@@ -67,11 +68,11 @@ func bodyOf(b []byte) string { return string(model.ParseDoc(b).Body(b)) }
 // indexEntriesFor counts the list and table entries of MEMORY.md whose
 // main reference names p.
 func indexEntriesFor(index []byte, p string) int {
-	ix := model.ParseIndex(index)
+	ix := memindex.ParseIndex(index)
 	n := 0
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
-		if r, ok := e.Primary(); ok && e.Form != model.EntryProse && (r.Target == p || r.Kind == model.RefWiki && normName(r.Target) == normName(strings.TrimSuffix(p, ".md"))) {
+		if r, ok := e.Primary(); ok && e.Form != memindex.EntryProse && (r.Target == p || r.Kind == memindex.RefWiki && normName(r.Target) == normName(strings.TrimSuffix(p, ".md"))) {
 			n++
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // proposePrunes deletes memories that hold nothing: an empty file, or
@@ -85,7 +86,7 @@ func (s *dreamState) prunes() *prunePlan {
 // dropEntries removes the index lines whose entry points at path, with
 // their indented continuation lines; n is how many entries went.
 func dropEntries(index []byte, path string) ([]byte, int) {
-	ix := model.ParseIndex(index)
+	ix := memindex.ParseIndex(index)
 	drop := map[int]bool{}
 	n := 0
 	for i := range ix.Lines {

@@ -12,11 +12,12 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // The reindex proposer rewrites MEMORY.md so that Claude Code loads it
 // whole, and makes one proposal per directory. It writes the index only
-// through model.IndexEditor, the writer the TUI's index editor and memtui
+// through memindex.IndexEditor, the writer the TUI's index editor and memtui
 // index --move-above-cut use: each repair below is a sequence of editor
 // operations (remove rows, fit hooks, fold rows, unlink references, add
 // entries, demote to an archive), so a new entry reads as the editor would
@@ -101,15 +102,15 @@ type rxNewFile struct {
 }
 
 // reindexer carries one directory's index through the rewrite. Every
-// change to MEMORY.md is an operation of model.IndexEditor, the one writer
+// change to MEMORY.md is an operation of memindex.IndexEditor, the one writer
 // of index text (the TUI's index editor is the same): this type decides
 // what to repair, and where, and keeps the topic files' side of it.
 type reindexer struct {
 	s    *dreamState
 	now  time.Time
-	ix   model.Index             // the index as read (empty when there is none)
+	ix   memindex.Index          // the index as read (empty when there is none)
 	c    *indexChecker           // references of ix resolved to topic files
-	ed   *model.IndexEditor      // the index being written
+	ed   *memindex.IndexEditor   // the index being written
 	orig map[int]int             // row ID → the line of ix its first line is
 	flag map[string]map[int]bool // rule → lines of MEMORY.md with a finding
 
@@ -201,7 +202,7 @@ func newReindexer(s *dreamState) *reindexer {
 	if s.d.Index != nil {
 		content = s.d.Index.Content
 	}
-	r.ed = model.NewIndexEditorMode(content, s.d.Kind.LoadMode())
+	r.ed = memindex.NewIndexEditorMode(content, s.d.Kind.LoadMode())
 	r.ed.SetRedact(rxRedact)
 	if s.d.Index != nil {
 		r.ix = r.ed.Index() // the parse of content (the editor's first state never changes)
@@ -255,7 +256,7 @@ func (r *reindexer) check(index []byte, extra []rxNewFile) ([]model.Finding, *in
 	}
 	ds := newDirState(r.s.p, &d, r.s.opts.Options)
 	checkIndex(ds)
-	ix := model.ParseIndex(index)
+	ix := memindex.ParseIndex(index)
 	c := &indexChecker{s: ds, ix: &ix, path: "MEMORY.md", lowPath: "memory.md"}
 	c.resolve()
 	return ds.findings, c
@@ -265,7 +266,7 @@ func (r *reindexer) has(rule string, line int) bool { return r.flag[rule][line] 
 
 // addEntries adds entries through the editor as one step, or, when the
 // editor refuses the batch, one by one; it reports which went in.
-func (r *reindexer) addEntries(adds []model.NewEntry) []bool {
+func (r *reindexer) addEntries(adds []memindex.NewEntry) []bool {
 	ok := make([]bool, len(adds))
 	if len(adds) == 0 {
 		return ok
@@ -287,7 +288,7 @@ func (r *reindexer) addEntries(adds []model.NewEntry) []bool {
 	for _, k := range order {
 		a, before := adds[k], r.ed.Len()
 		a.After += shift
-		if _, err := r.ed.AddEntries([]model.NewEntry{a}); err == nil {
+		if _, err := r.ed.AddEntries([]memindex.NewEntry{a}); err == nil {
 			ok[k] = true
 			shift += r.ed.Len() - before
 		}
@@ -317,7 +318,7 @@ func (r *reindexer) rewrite() {
 			gone[n] = true
 		}
 	}
-	if len(rows) > 0 && rows[0].Kind == model.LineFrontmatter {
+	if len(rows) > 0 && rows[0].Kind == memindex.LineFrontmatter {
 		drop(0)
 		r.frontmatter = true
 	}
@@ -328,7 +329,7 @@ func (r *reindexer) rewrite() {
 	// The entries for moved content go in before the rows go, so that
 	// closing up the blank lines around a block keeps one after its entry.
 	at := r.at(rows)
-	var adds []model.NewEntry
+	var adds []memindex.NewEntry
 	var moves []rxMove
 	for _, b := range blocks {
 		if first := at(b.first); first >= 0 {
@@ -356,7 +357,7 @@ func (r *reindexer) rewrite() {
 
 // at maps the rows of an earlier listing to where they are now (-1: gone):
 // a row keeps its ID wherever edits move it.
-func (r *reindexer) at(rows []model.IndexRow) func(i int) int {
+func (r *reindexer) at(rows []memindex.IndexRow) func(i int) int {
 	now := make(map[int]int, len(rows))
 	for k, id := range r.ed.IDs() {
 		now[id] = k
@@ -371,7 +372,7 @@ func (r *reindexer) at(rows []model.IndexRow) func(i int) int {
 
 // removeRows removes rows given by their index in rows, a listing of an
 // earlier state: their IDs say where they are now.
-func (r *reindexer) removeRows(rows []model.IndexRow, remove []int) {
+func (r *reindexer) removeRows(rows []memindex.IndexRow, remove []int) {
 	if len(remove) == 0 {
 		return
 	}
@@ -390,7 +391,7 @@ func (r *reindexer) removeRows(rows []model.IndexRow, remove []int) {
 
 // rxPlan is what the rewrite does to one entry of the index as read.
 type rxPlan struct {
-	e             *model.Entry
+	e             *memindex.Entry
 	t             ixTarget
 	dup           bool     // drop it as a duplicate, its text carried
 	check, write  []string // a duplicate's text: judged, and written into its file
@@ -406,23 +407,23 @@ type rxPlan struct {
 // as read; the edits are then made in three editor steps (hooks, folds
 // that make a hook, plain folds), and what they did is recorded in entry
 // order, the order the rationale and the topic files' notes follow.
-func (r *reindexer) entries(rows []model.IndexRow, rowOf []int, gone map[int]bool, drop func(int)) {
+func (r *reindexer) entries(rows []memindex.IndexRow, rowOf []int, gone map[int]bool, drop func(int)) {
 	var plans []*rxPlan
-	var fits []model.HookFit
-	var folds []model.Fold
+	var fits []memindex.HookFit
+	var folds []memindex.Fold
 	for i := range r.ix.Entries {
 		e := &r.ix.Entries[i]
 		if gone[e.Line] {
 			continue // inside content moved out
 		}
 		t := r.c.target(e)
-		if e.Form != model.EntryProse && t.ok && r.has(RuleIndexBrokenLink, e.Line) && r.refBroken(t.ref, t.file) {
+		if e.Form != memindex.EntryProse && t.ok && r.has(RuleIndexBrokenLink, e.Line) && r.refBroken(t.ref, t.file) {
 			drop(rowOf[e.Line])
 			r.broken = append(r.broken, fmt.Sprintf("%s (%s)", rxQuote(e.Name()), t.ref.Target))
 			continue
 		}
 		p := &rxPlan{e: e, t: t, fit: -1, fold: -1, plain: -1}
-		if e.Form != model.EntryProse && r.has(RuleIndexDuplicateEntry, e.Line) {
+		if e.Form != memindex.EntryProse && r.has(RuleIndexDuplicateEntry, e.Line) {
 			if e.Hook != "" {
 				p.check, p.write = append(p.check, e.Hook), append(p.write, e.Title+": "+e.Hook)
 			}
@@ -438,17 +439,17 @@ func (r *reindexer) entries(rows []model.IndexRow, rowOf []int, gone map[int]boo
 		}
 		// A long hook is cut only when its words have a place to go: the
 		// topic file, read whole and as text.
-		if r.has(RuleIndexEntryTooLong, e.Line) && e.Hook != "" && e.Form != model.EntryProse &&
+		if r.has(RuleIndexEntryTooLong, e.Line) && e.Hook != "" && e.Form != memindex.EntryProse &&
 			t.file != nil && !t.file.f.Truncated && !r.s.opaque(t.file.f.Path) {
 			r.read(t.file.f.Path)
 			p.fit = len(fits)
-			fits = append(fits, model.HookFit{Row: rowOf[e.Line], Desc: t.file.doc.FM.Description})
+			fits = append(fits, memindex.HookFit{Row: rowOf[e.Line], Desc: t.file.doc.FM.Description})
 		}
 		if r.has(RuleIndexEntryMultiline, e.Line) && len(e.Continuations) > 0 {
 			p.multi, p.texts = true, r.contTexts(e)
 			if e.Hook == "" && len(p.texts) == 1 && len(e.Continuations) == 1 {
 				p.fold = len(folds)
-				folds = append(folds, model.Fold{Row: rowOf[e.Line], Hook: p.texts[0]})
+				folds = append(folds, memindex.Fold{Row: rowOf[e.Line], Hook: p.texts[0]})
 			}
 		}
 		plans = append(plans, p)
@@ -467,11 +468,11 @@ func (r *reindexer) entries(rows []model.IndexRow, rowOf []int, gone map[int]boo
 	// words into the topic file. (A fold closes up blank lines: rows are
 	// found again by their IDs.)
 	at := r.at(rows)
-	var plain []model.Fold
+	var plain []memindex.Fold
 	for _, p := range plans {
 		if p.multi && !p.folds && !p.dup && r.canCarry(p.t.file, p.texts) {
 			p.plain = len(plain)
-			plain = append(plain, model.Fold{Row: at(rowOf[p.e.Line])})
+			plain = append(plain, memindex.Fold{Row: at(rowOf[p.e.Line])})
 		}
 	}
 	if folded, err := r.ed.FoldRows(plain, 0); err == nil {
@@ -506,12 +507,12 @@ func (r *reindexer) entries(rows []model.IndexRow, rowOf []int, gone map[int]boo
 
 // refBroken reports a reference index-broken-link reports: a link or
 // backticked name to a file missing from the directory.
-func (r *reindexer) refBroken(ref model.Ref, file *fileState) bool {
-	if ref.Kind == model.RefWiki || ref.Scope == model.RefExternal {
+func (r *reindexer) refBroken(ref memindex.Ref, file *fileState) bool {
+	if ref.Kind == memindex.RefWiki || ref.Scope == memindex.RefExternal {
 		return false
 	}
 	target := ref.Target
-	if ref.Scope == model.RefOutside {
+	if ref.Scope == memindex.RefOutside {
 		rel, ok := r.c.inside(target)
 		if !ok {
 			return false
@@ -523,7 +524,7 @@ func (r *reindexer) refBroken(ref model.Ref, file *fileState) bool {
 
 // contTexts are an entry's hanging lines without indentation and list
 // markers.
-func (r *reindexer) contTexts(e *model.Entry) []string {
+func (r *reindexer) contTexts(e *memindex.Entry) []string {
 	var out []string
 	for _, n := range e.Continuations {
 		if t := rxItemText(r.ix.Lines[n-1].Text); t != "" {
@@ -610,23 +611,23 @@ func (r *reindexer) covered(p, text string) bool {
 }
 
 // unlinkBroken turns broken references on kept lines into their text.
-func (r *reindexer) unlinkBroken(rows []model.IndexRow, rowOf []int, gone map[int]bool) {
+func (r *reindexer) unlinkBroken(rows []memindex.IndexRow, rowOf []int, gone map[int]bool) {
 	at := r.at(rows)
-	var us []model.Unlink
+	var us []memindex.Unlink
 	for i := range r.ix.Lines {
 		l := &r.ix.Lines[i]
 		if gone[l.Num] || !r.has(RuleIndexBrokenLink, l.Num) {
 			continue
 		}
 		files := r.c.lineFiles(i)
-		var refs []model.Ref
+		var refs []memindex.Ref
 		for k, ref := range l.Refs {
 			if r.refBroken(ref, files[k]) {
 				refs = append(refs, ref)
 			}
 		}
 		if row := rowOf[l.Num]; len(refs) > 0 && at(row) >= 0 {
-			us = append(us, model.Unlink{Row: at(row), Line: l.Num - rows[row].Line, Refs: refs})
+			us = append(us, memindex.Unlink{Row: at(row), Line: l.Num - rows[row].Line, Refs: refs})
 		}
 	}
 	done, _ := r.ed.UnlinkRefs(us)
@@ -645,7 +646,7 @@ type rxBlock struct{ first, last int } // 1-based lines
 // rxMove is a block moving into a new topic file: the entry that takes its
 // place, the block's first and last rows, the new file.
 type rxMove struct {
-	entry       model.NewEntry
+	entry       memindex.NewEntry
 	first, last int
 	file        rxNewFile
 	note        string
@@ -658,7 +659,7 @@ func (r *reindexer) moveContent(rowOf []int, gone map[int]bool) []rxMove {
 	ls := r.ix.Lines
 	for n := range r.flag[RuleIndexNotPointer] {
 		l := r.ix.Line(n)
-		if l == nil || (l.Kind != model.LineCode && l.Kind != model.LineProse) {
+		if l == nil || (l.Kind != memindex.LineCode && l.Kind != memindex.LineProse) {
 			continue
 		}
 		a, b := n, n
@@ -699,7 +700,7 @@ func (r *reindexer) moveContent(rowOf []int, gone map[int]bool) []rxMove {
 
 func (r *reindexer) onlyBlank(from, to int) bool {
 	for n := from; n < to; n++ {
-		if r.ix.Line(n).Kind != model.LineBlank {
+		if r.ix.Line(n).Kind != memindex.LineBlank {
 			return false
 		}
 	}
@@ -710,10 +711,10 @@ func (r *reindexer) onlyBlank(from, to int) bool {
 func (r *reindexer) moveBlock(b rxBlock) rxMove {
 	title, section := rxNoteTitle, -1
 	n := b.first - 1
-	for n >= 1 && r.ix.Line(n).Kind == model.LineBlank {
+	for n >= 1 && r.ix.Line(n).Kind == memindex.LineBlank {
 		n--
 	}
-	if l := r.ix.Line(n); l != nil && l.Kind == model.LineHeading {
+	if l := r.ix.Line(n); l != nil && l.Kind == memindex.LineHeading {
 		for i, h := range r.ix.Headings {
 			if h.Line == n {
 				if t := strings.Trim(h.Text, " \t*_~`"); t != "" {
@@ -733,7 +734,7 @@ func (r *reindexer) moveBlock(b rxBlock) rxMove {
 	for n := b.first; n <= b.last; n++ {
 		body = append(body, r.ix.Line(n).Text)
 	}
-	desc := rxContentSummary(r.ix.Line(b.first).Kind == model.LineCode, body)
+	desc := rxContentSummary(r.ix.Line(b.first).Kind == memindex.LineCode, body)
 	typ := model.TypeProject
 	if t, ok := r.sectionTypes(&r.ix, r.c)[section]; ok {
 		typ = t
@@ -744,7 +745,7 @@ func (r *reindexer) moveBlock(b rxBlock) rxMove {
 	}
 	p := r.freshName(stem)
 	content := r.frontmatterFor(strings.TrimSuffix(p, ".md"), desc, typ) + strings.Join(body, "\n") + "\n"
-	return rxMove{entry: model.NewEntry{Path: p, Title: title, Hook: desc},
+	return rxMove{entry: memindex.NewEntry{Path: p, Title: title, Hook: desc},
 		file: rxNewFile{path: p, content: []byte(content), create: true},
 		note: fmt.Sprintf("%s (lines %d-%d)", p, b.first, b.last)}
 }
@@ -824,7 +825,7 @@ func (r *reindexer) addOrphans() {
 	ix := c.ix
 	types := r.sectionTypes(ix, c)
 	end := r.lastEntryLine(ix, -1)
-	var adds []model.NewEntry
+	var adds []memindex.NewEntry
 	var paths []string
 	group := map[int]int{} // row → entries added after it so far
 	for _, fs := range orphans {
@@ -842,7 +843,7 @@ func (r *reindexer) addOrphans() {
 		// After the last entry of its place, a blank line before it in a
 		// loose list; with no entry anywhere, at the end after one blank
 		// line for the whole group.
-		a := model.NewEntry{Path: fs.f.Path, Blank: loose}
+		a := memindex.NewEntry{Path: fs.f.Path, Blank: loose}
 		if at < 0 {
 			a.After, a.Blank = r.ed.Len()-1, group[r.ed.Len()-1] == 0
 		} else {
@@ -869,7 +870,7 @@ func (r *reindexer) addOrphans() {
 
 // sectionTypes maps each section (index into ix.Headings) whose entries are
 // mostly of one type to that type: the index groups by type there.
-func (r *reindexer) sectionTypes(ix *model.Index, c *indexChecker) map[int]model.Type {
+func (r *reindexer) sectionTypes(ix *memindex.Index, c *indexChecker) map[int]model.Type {
 	counts := map[int]map[model.Type]int{}
 	totals := map[int]int{}
 	for i := range ix.Entries {
@@ -906,7 +907,7 @@ func (r *reindexer) sectionTypes(ix *model.Index, c *indexChecker) map[int]model
 // sectionFor picks the section an entry of type typ belongs in: the one
 // whose entries are mostly of that type (the first of several), else a
 // heading named after the type; -1 when none.
-func (r *reindexer) sectionFor(ix *model.Index, types map[int]model.Type, typ model.Type) int {
+func (r *reindexer) sectionFor(ix *memindex.Index, types map[int]model.Type, typ model.Type) int {
 	if typ == "" {
 		return -1
 	}
@@ -929,11 +930,11 @@ func (r *reindexer) sectionFor(ix *model.Index, types map[int]model.Type, typ mo
 // its last hanging line) in a section, or in the whole index for sec -1;
 // -1 when there is none. For a section with no entries it is the heading
 // itself.
-func (r *reindexer) lastEntryLine(ix *model.Index, sec int) int {
+func (r *reindexer) lastEntryLine(ix *memindex.Index, sec int) int {
 	last := -1
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
-		if sec >= 0 && e.Section != sec || e.Form == model.EntryProse {
+		if sec >= 0 && e.Section != sec || e.Form == memindex.EntryProse {
 			continue
 		}
 		last = e.Line - 1
@@ -949,15 +950,15 @@ func (r *reindexer) lastEntryLine(ix *model.Index, sec int) int {
 
 // looseAt reports whether the entry on line i sits in a loose list: a blank
 // line, then an entry, above it.
-func (r *reindexer) looseAt(ix *model.Index, i int) bool {
-	if i < 2 || ix.Lines[i].Kind != model.LineEntry && ix.Lines[i].Kind != model.LineContinuation {
+func (r *reindexer) looseAt(ix *memindex.Index, i int) bool {
+	if i < 2 || ix.Lines[i].Kind != memindex.LineEntry && ix.Lines[i].Kind != memindex.LineContinuation {
 		return false
 	}
 	n := i
-	for n > 0 && ix.Lines[n].Kind == model.LineContinuation {
+	for n > 0 && ix.Lines[n].Kind == memindex.LineContinuation {
 		n--
 	}
-	return n >= 2 && ix.Lines[n-1].Kind == model.LineBlank && (ix.Lines[n-2].Kind == model.LineEntry || ix.Lines[n-2].Kind == model.LineContinuation)
+	return n >= 2 && ix.Lines[n-1].Kind == memindex.LineBlank && (ix.Lines[n-2].Kind == memindex.LineEntry || ix.Lines[n-2].Kind == memindex.LineContinuation)
 }
 
 // ---- empty sections ----
@@ -993,9 +994,9 @@ func (r *reindexer) removeEmptySections() bool {
 		r.emptied = append(r.emptied, rxQuote(h.Text))
 		// A lone placeholder ("none yet") goes with it.
 		for n := h.Line + 1; n < end; n++ {
-			if l := ix.Line(n); l.Kind == model.LineHeading {
+			if l := ix.Line(n); l.Kind == memindex.LineHeading {
 				break
-			} else if l.Kind == model.LineProse {
+			} else if l.Kind == memindex.LineProse {
 				remove = append(remove, r.ed.RowAt(n))
 			}
 		}
@@ -1004,7 +1005,7 @@ func (r *reindexer) removeEmptySections() bool {
 }
 
 // sectionEnd is the line after heading i's section (sub-sections included).
-func (r *reindexer) sectionEnd(ix *model.Index, i int) int {
+func (r *reindexer) sectionEnd(ix *memindex.Index, i int) int {
 	h := ix.Headings[i]
 	for _, n := range ix.Headings[i+1:] {
 		if n.Level <= h.Level {
@@ -1044,18 +1045,18 @@ func (r *reindexer) fit() {
 func (r *reindexer) tighten() {
 	ix := r.ed.Index()
 	ls := ix.Lines
-	entryish := func(k model.LineKind) bool { return k == model.LineEntry || k == model.LineContinuation }
+	entryish := func(k memindex.LineKind) bool { return k == memindex.LineEntry || k == memindex.LineContinuation }
 	var remove []int
 	for i := range ls {
-		if ls[i].Kind != model.LineBlank || i == 0 {
+		if ls[i].Kind != memindex.LineBlank || i == 0 {
 			continue
 		}
 		j := i + 1
-		for j < len(ls) && ls[j].Kind == model.LineBlank {
+		for j < len(ls) && ls[j].Kind == memindex.LineBlank {
 			j++
 		}
 		prev := ls[i-1].Kind
-		if prev == model.LineBlank || (entryish(prev) && j < len(ls) && ls[j].Kind == model.LineEntry) {
+		if prev == memindex.LineBlank || (entryish(prev) && j < len(ls) && ls[j].Kind == memindex.LineEntry) {
 			remove = append(remove, r.ed.RowAt(i+1))
 		}
 	}
@@ -1082,7 +1083,7 @@ func (r *reindexer) archive() {
 	var cands []rxCandidate
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
-		if e.Form == model.EntryProse || len(e.Continuations) > 0 {
+		if e.Form == memindex.EntryProse || len(e.Continuations) > 0 {
 			continue
 		}
 		t := c.target(e)
@@ -1112,7 +1113,7 @@ func (r *reindexer) archive() {
 		}
 	}
 	emptied := r.emptied
-	spec := model.Archive{Path: archive, Title: rxArchiveTitle, NoLink: true}
+	spec := memindex.Archive{Path: archive, Title: rxArchiveTitle, NoLink: true}
 	if existing != nil {
 		spec.Content = existing.f.Content
 	} else {
@@ -1121,7 +1122,7 @@ func (r *reindexer) archive() {
 		spec.Intro = "The least recently modified entries of MEMORY.md, moved here on " + r.now.UTC().Format("2006-01-02") +
 			" to keep the index under Claude Code's load caps, under the headings they had there."
 	}
-	link := model.NewEntry{Path: archive, Title: rxArchiveTitle, Hook: rxArchiveHook, Blank: true}
+	link := memindex.NewEntry{Path: archive, Title: rxArchiveTitle, Hook: rxArchiveHook, Blank: true}
 	ld := r.load()
 	lines, units := ld.LineCount+2, ld.Units+rxUnits(r.ed.EntryText(link))+2 // the link and a blank line before it
 	k := 0
@@ -1178,7 +1179,7 @@ func (r *reindexer) archiveFile(c *indexChecker) (string, *fileState) {
 // linkArchive appends the entry pointing at the archive after a blank
 // line, unless the index links it already (archive candidates never link
 // it, so such a link stays). It reports whether it changed the index.
-func (r *reindexer) linkArchive(link model.NewEntry, existing *fileState, c *indexChecker) bool {
+func (r *reindexer) linkArchive(link memindex.NewEntry, existing *fileState, c *indexChecker) bool {
 	if existing != nil {
 		for i := range c.ix.Lines {
 			for _, f := range c.lineFiles(i) {
@@ -1189,7 +1190,7 @@ func (r *reindexer) linkArchive(link model.NewEntry, existing *fileState, c *ind
 		}
 	}
 	link.After = r.ed.Len() - 1
-	return r.addEntries([]model.NewEntry{link})[0]
+	return r.addEntries([]memindex.NewEntry{link})[0]
 }
 
 // ---- the proposal ----
@@ -1457,7 +1458,7 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 			}
 			r.ed.AddSection(2, name)
 		}
-		var adds []model.NewEntry
+		var adds []memindex.NewEntry
 		for _, f := range groups[typ] {
 			d := s.docs[f.Path]
 			title := d.FM.Name
@@ -1468,7 +1469,7 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 			if strings.TrimSpace(hook) == "" {
 				hook = rxFirstLine(d.Body(f.Content))
 			}
-			adds = append(adds, model.NewEntry{Path: f.Path, Title: title, Hook: hook, After: r.ed.Len() - 1})
+			adds = append(adds, memindex.NewEntry{Path: f.Path, Title: title, Hook: hook, After: r.ed.Len() - 1})
 			r.read(f.Path)
 		}
 		for k, ok := range r.addEntries(adds) {
@@ -1501,9 +1502,9 @@ func (r *reindexer) secretName(p string) bool {
 // rxOneLine folds whitespace runs (newlines included) into single spaces.
 func rxOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// rxClip is model.Clip, the one cut of index text, after redaction (see
+// rxClip is memindex.Clip, the one cut of index text, after redaction (see
 // rxRedact): what it returns is written into an index or a new memory.
-func rxClip(s string, n int) string { return model.Clip(rxRedact(s), n) }
+func rxClip(s string, n int) string { return memindex.Clip(rxRedact(s), n) }
 
 // rxFirstLine is the first line of text in a body that is not a heading,
 // for a memory with no description.

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // rxTestDir builds a memory dir from an index (ixNoIndex for none) and
@@ -124,7 +125,7 @@ func rxLinked(files map[string][]byte) map[string]bool {
 	seen := map[string]bool{}
 	var walk func(p string)
 	walk = func(p string) {
-		ix := model.ParseIndex(files[p])
+		ix := memindex.ParseIndex(files[p])
 		for _, l := range ix.Lines {
 			for _, r := range l.Refs {
 				if r.IsFile() && !seen[r.Target] {

@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
-// The reindex proposer writes MEMORY.md only through model.IndexEditor:
+// The reindex proposer writes MEMORY.md only through memindex.IndexEditor:
 // these tests make the same edits with the editor by hand and expect the
 // proposal's bytes, so the two cannot drift apart again.
 
@@ -32,7 +33,7 @@ func TestReindexAgreesWithEditorTable(t *testing.T) {
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
 
-	e := model.NewIndexEditor([]byte(index))
+	e := memindex.NewIndexEditor([]byte(index))
 	if _, err := e.AddEntry("c.md", "c", "about c", e.FindRow("b.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestReindexAgreesWithEditorTable(t *testing.T) {
 	if !strings.HasSuffix(got, "| `b.md` | about b |\n| `c.md` | about c |\n") || strings.Contains(got, "- [") {
 		t.Errorf("want a table row for c.md:\n%s", got)
 	}
-	if ix := model.ParseIndex([]byte(got)); len(ix.Entries) != 3 || ix.Entries[2].Form != model.EntryTable {
+	if ix := memindex.ParseIndex([]byte(got)); len(ix.Entries) != 3 || ix.Entries[2].Form != memindex.EntryTable {
 		t.Errorf("the new line does not read as a table row: %+v", ix.Entries)
 	}
 	rxApply(t, d, p)
@@ -59,9 +60,9 @@ func TestReindexAgreesWithEditorWikilinks(t *testing.T) {
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
 
-	e := model.NewIndexEditor([]byte(index))
+	e := memindex.NewIndexEditor([]byte(index))
 	ix := e.Index()
-	if _, err := e.UnlinkRefs([]model.Unlink{{Row: e.FindRow("a.md"), Refs: ix.Lines[2].Refs[1:]}}); err != nil {
+	if _, err := e.UnlinkRefs([]memindex.Unlink{{Row: e.FindRow("a.md"), Refs: ix.Lines[2].Refs[1:]}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.RemoveRows([]int{e.FindRow("gone.md")}); err != nil {
@@ -91,7 +92,7 @@ func TestReindexAgreesWithEditorCRLF(t *testing.T) {
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
 
-	e := model.NewIndexEditor([]byte(index))
+	e := memindex.NewIndexEditor([]byte(index))
 	if err := e.RemoveRows([]int{e.FindRow("gone.md")}); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestReindexAgreesWithEditorNearCut(t *testing.T) {
 	}
 	moved := strings.Count(arch.After, "\n- [Entry ")
 
-	e := model.NewIndexEditor([]byte(index))
+	e := memindex.NewIndexEditor([]byte(index))
 	if _, err := e.AddEntry("orphan.md", "orphan", "the newest memory", e.Len()-1); err != nil {
 		t.Fatal(err)
 	}
@@ -141,11 +142,11 @@ func TestReindexAgreesWithEditorNearCut(t *testing.T) {
 	for i := 1; i <= moved; i++ {
 		oldest = append(oldest, e.FindRow(fmt.Sprintf("entry-%d.md", i)))
 	}
-	body, err := e.DemoteTo(oldest, model.Archive{Path: "memory-archive.md", NoLink: true})
+	body, err := e.DemoteTo(oldest, memindex.Archive{Path: "memory-archive.md", NoLink: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.AddEntries([]model.NewEntry{{Path: "memory-archive.md", Title: "Memory archive",
+	if _, err := e.AddEntries([]memindex.NewEntry{{Path: "memory-archive.md", Title: "Memory archive",
 		Hook: "older entries moved out to keep this index loading whole", After: e.Len() - 1, Blank: true}}); err != nil {
 		t.Fatal(err)
 	}

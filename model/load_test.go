@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -313,16 +313,6 @@ func warnText(reason, detail string) string {
 	return "> WARNING: MEMORY.md is " + reason + ". Only part of it was loaded: " + detail + warnTail
 }
 
-// entries builds n index lines "- [Entry i](entry-i.md) — hook i", joined
-// with sep (and ended with it).
-func entries(n int, sep string) string {
-	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "- [Entry %d](entry-%d.md) — hook %d%s", i, i, i, sep)
-	}
-	return b.String()
-}
-
 func seq(a, b int) []int {
 	var out []int
 	for i := a; i <= b; i++ {
@@ -340,14 +330,14 @@ func TestSimulateLoadLineCap(t *testing.T) {
 		dropped   []int
 		warning   string
 	}{
-		{"200 lines load whole", entries(200, "\n"), false, 200, nil, ""},
-		{"201 lines lose the last", entries(201, "\n"), true, 201, []int{201}, warnText("201 lines (limit: 200)", `1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md) — hook 201")`)},
-		{"no final newline", strings.TrimSuffix(entries(201, "\n"), "\n"), true, 201, []int{201}, warnText("201 lines (limit: 200)", `1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md) — hook 201")`)},
-		{"trailing blank run does not count", entries(200, "\n") + "\n\n   \n\t\n\n", false, 200, nil, ""},
-		{"leading blank run does not count", "\n\n  \n" + entries(200, "\n"), false, 200, nil, ""},
-		{"CRLF counts the same lines", entries(201, "\r\n"), true, 201, []int{201}, warnText("201 lines (limit: 200)", `1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md) — hook 201")`)},
-		{"250 lines", entries(250, "\n"), true, 250, seq(201, 250), warnText("250 lines (limit: 200)", `50 of 250 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md) — hook 201")`)},
-		{"a blank first line cut off is not quoted", entries(200, "\n") + "\n" + entries(1, "\n"), true, 202, []int{202}, warnText("202 lines (limit: 200)", "2 of 202 lines were cut off, starting at line 201")},
+		{"200 lines load whole", testgen.Entries(200, "\n"), false, 200, nil, ""},
+		{"201 lines lose the last", testgen.Entries(201, "\n"), true, 201, []int{201}, warnText("201 lines (limit: 200)", `1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md) — hook 201")`)},
+		{"no final newline", strings.TrimSuffix(testgen.Entries(201, "\n"), "\n"), true, 201, []int{201}, warnText("201 lines (limit: 200)", `1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md) — hook 201")`)},
+		{"trailing blank run does not count", testgen.Entries(200, "\n") + "\n\n   \n\t\n\n", false, 200, nil, ""},
+		{"leading blank run does not count", "\n\n  \n" + testgen.Entries(200, "\n"), false, 200, nil, ""},
+		{"CRLF counts the same lines", testgen.Entries(201, "\r\n"), true, 201, []int{201}, warnText("201 lines (limit: 200)", `1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md) — hook 201")`)},
+		{"250 lines", testgen.Entries(250, "\n"), true, 250, seq(201, 250), warnText("250 lines (limit: 200)", `50 of 250 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md) — hook 201")`)},
+		{"a blank first line cut off is not quoted", testgen.Entries(200, "\n") + "\n" + testgen.Entries(1, "\n"), true, 202, []int{202}, warnText("202 lines (limit: 200)", "2 of 202 lines were cut off, starting at line 201")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ld := SimulateLoad([]byte(tc.content))
@@ -375,13 +365,13 @@ func TestSimulateLoadLineCap(t *testing.T) {
 }
 
 func TestSimulateLoadCRLFKeepsCarriageReturns(t *testing.T) {
-	ld := SimulateLoad([]byte(entries(201, "\r\n")))
+	ld := SimulateLoad([]byte(testgen.Entries(201, "\r\n")))
 	// JavaScript splits on "\n" only: each loaded line keeps its "\r",
 	// which counts as a unit.
 	if !strings.HasSuffix(ld.Loaded, "hook 200\r") || strings.Count(ld.Loaded, "\r") != 200 {
 		t.Errorf("loaded text should keep its carriage returns: ...%q", ld.Loaded[len(ld.Loaded)-20:])
 	}
-	lf := SimulateLoad([]byte(entries(201, "\n")))
+	lf := SimulateLoad([]byte(testgen.Entries(201, "\n")))
 	if ld.Units != lf.Units+200 {
 		t.Errorf("CRLF units %d, LF units %d: each \\r should count one", ld.Units, lf.Units)
 	}
@@ -389,11 +379,11 @@ func TestSimulateLoadCRLFKeepsCarriageReturns(t *testing.T) {
 	// CR-normalised source: then the carriage returns no longer count. A
 	// comment that is not a top-level block (inline, in code) strips
 	// nothing, and the original text, CRs and all, is measured.
-	withComment := SimulateLoad([]byte("<!-- note -->\r\n" + entries(10, "\r\n")))
-	if strings.Contains(withComment.Trimmed, "\r") || withComment.Units != SimulateLoad([]byte(entries(10, "\n"))).Units {
+	withComment := SimulateLoad([]byte("<!-- note -->\r\n" + testgen.Entries(10, "\r\n")))
+	if strings.Contains(withComment.Trimmed, "\r") || withComment.Units != SimulateLoad([]byte(testgen.Entries(10, "\n"))).Units {
 		t.Errorf("comment stripping should normalise CRLF: %q", withComment.Trimmed[:40])
 	}
-	inline := SimulateLoad([]byte("x <!-- note --> y\r\n" + entries(10, "\r\n")))
+	inline := SimulateLoad([]byte("x <!-- note --> y\r\n" + testgen.Entries(10, "\r\n")))
 	if strings.Count(inline.Trimmed, "\r") != 10 || inline.CommentsStripped {
 		t.Errorf("an inline comment strips nothing, so CRLF stays: %q", inline.Trimmed[:40])
 	}
@@ -515,7 +505,7 @@ func head(s []int) []int { return s[:min(len(s), 3)] }
 func TestSimulateLoadMapsDroppedLinesToTheFile(t *testing.T) {
 	// 5 lines of frontmatter, a 10-line comment block, then 205 entries:
 	// lines 1-15 never count, so the cut falls after file line 215.
-	content := "---\nname: index\ndescription: x\ntype: reference\n---\n<!--\n" + strings.Repeat("note\n", 8) + "-->\n" + entries(205, "\n")
+	content := "---\nname: index\ndescription: x\ntype: reference\n---\n<!--\n" + strings.Repeat("note\n", 8) + "-->\n" + testgen.Entries(205, "\n")
 	ld := SimulateLoad([]byte(content))
 	if ld.LineCount != 205 || !ld.LineTruncated {
 		t.Fatalf("lines %d truncated %v", ld.LineCount, ld.LineTruncated)
@@ -527,7 +517,7 @@ func TestSimulateLoadMapsDroppedLinesToTheFile(t *testing.T) {
 		t.Errorf("frontmatter end %d, comments stripped %v", ld.FrontmatterEnd, ld.CommentsStripped)
 	}
 	// Comments between entries shift the mapping too.
-	mixed := entries(150, "\n") + "<!-- a -->\n<!-- b -->\n" + entries(60, "\n")
+	mixed := testgen.Entries(150, "\n") + "<!-- a -->\n<!-- b -->\n" + testgen.Entries(60, "\n")
 	ld = SimulateLoad([]byte(mixed))
 	if ld.LastLine != 202 || ld.Dropped[0] != 203 || len(ld.Dropped) != 10 {
 		t.Errorf("mixed: last %d dropped %v", ld.LastLine, ld.Dropped)
@@ -599,10 +589,10 @@ func TestLoadPercentages(t *testing.T) {
 		overUnits      int
 		usedPctAtLeast float64
 	}{
-		{entries(159, "\n"), false, 79.5, 19, 0, 79.5},
-		{entries(160, "\n"), true, 80, 20, 0, 80},
-		{entries(200, "\n"), true, 100, 60, 0, 100},
-		{entries(201, "\n"), false, 100.5, 61, 0, 100.5}, // over: not "near"
+		{testgen.Entries(159, "\n"), false, 79.5, 19, 0, 79.5},
+		{testgen.Entries(160, "\n"), true, 80, 20, 0, 80},
+		{testgen.Entries(200, "\n"), true, 100, 60, 0, 100},
+		{testgen.Entries(201, "\n"), false, 100.5, 61, 0, 100.5}, // over: not "near"
 		{strings.Repeat("u", 20000), true, 0.5, 0, 2500, 80},
 		{strings.Repeat("u", 19999), false, 0.5, 0, 2499, 79.9},
 		{"", false, 0.5, 0, 0, 0.5},
@@ -642,10 +632,10 @@ func TestSimulateLoadDroppedAroundComments(t *testing.T) {
 		dropped, size []int
 	}{
 		{"comments past the line cut",
-			entries(198, "\n") + "<!-- a\nb -->\n" + entries(4, "\n") + "x <!-- c\nd --> y\n" + "<!--\n\n-->\n" + entries(2, "\n"),
+			testgen.Entries(198, "\n") + "<!-- a\nb -->\n" + testgen.Entries(4, "\n") + "x <!-- c\nd --> y\n" + "<!--\n\n-->\n" + testgen.Entries(2, "\n"),
 			202, []int{203, 204, 205, 206, 210, 211}, nil},
 		{"lone carriage returns",
-			entries(198, "\r\n") + "tail\rmore\r\n" + entries(5, "\r") + "<!-- z -->\r" + entries(2, "\r\n"),
+			testgen.Entries(198, "\r\n") + "tail\rmore\r\n" + testgen.Entries(5, "\r") + "<!-- z -->\r" + testgen.Entries(2, "\r\n"),
 			199, []int{200, 201}, nil},
 		{"comments past the size cut",
 			strings.Repeat("- [Long](l.md) — "+strings.Repeat("w", 400)+"\n", 62) + "<!-- k\n -->\n" + "last \u3000 line\n\u2028\n  \nend",

@@ -19,6 +19,7 @@ import (
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -32,7 +33,7 @@ const (
 	ixeOrphans                // picking an orphan file to add an entry for
 )
 
-// ixEditView edits a MEMORY.md in memory with model.IndexEditor: one line
+// ixEditView edits a MEMORY.md in memory with memindex.IndexEditor: one line
 // per row (an entry with its target's type and age and a badge for the
 // findings on its lines; a heading or other line as written), the cut
 // drawn where the edited index would be cut, meters for both caps with
@@ -42,7 +43,7 @@ type ixEditView struct {
 	c     *shared
 	dd    *dirData
 	title string
-	ed    *model.IndexEditor
+	ed    *memindex.IndexEditor
 	// base is MEMORY.md as the editor read it: the write's base hash.
 	base []byte
 	// files are the directory's topic files by path.
@@ -89,7 +90,7 @@ func newIxEditView(c *shared) *ixEditView {
 func (v *ixEditView) open(dd *dirData, title string) {
 	v.dd, v.title = dd, title
 	v.base = dd.d.Index.Content
-	v.ed = model.NewIndexEditorMode(v.base, dd.d.Kind.LoadMode())
+	v.ed = memindex.NewIndexEditorMode(v.base, dd.d.Kind.LoadMode())
 	v.mode, v.note, v.noteErr, v.off = ixeList, "", false, 0
 	v.anchor, v.archives = -1, nil
 	v.files = map[string]*model.File{}
@@ -294,7 +295,7 @@ func (v *ixEditView) demote() {
 	from, to := v.selection()
 	var sel []int
 	for i, r := range v.ed.Rows()[from:to] {
-		if r.Entry == nil || r.Entry.Form == model.EntryProse {
+		if r.Entry == nil || r.Entry.Form == memindex.EntryProse {
 			continue
 		}
 		if slices.ContainsFunc(v.pending(), func(a pendingArchive) bool { return a.path == r.Target }) {
@@ -410,7 +411,7 @@ func (v *ixEditView) shorten() {
 	case err != nil:
 		v.fail(err)
 	case n == 0:
-		v.say("no hook is over %d characters", model.DefaultHookMax)
+		v.say("no hook is over %d characters", memindex.DefaultHookMax)
 	default:
 		v.say("shortened %d %s (one step: %s undoes it)", n, model.Plural(n, "hook", "hooks"), v.c.keys.Editor.Undo.Help().Key)
 	}
@@ -424,7 +425,7 @@ func (v *ixEditView) startHook() tea.Cmd {
 		v.fail(errors.New("only an index entry has a hook"))
 		return nil
 	}
-	if rows[v.cur].Entry.Form == model.EntryProse {
+	if rows[v.cur].Entry.Form == memindex.EntryProse {
 		v.fail(errors.New("a prose entry has no hook to edit"))
 		return nil
 	}
@@ -447,7 +448,7 @@ func (v *ixEditView) hookKey(k tea.KeyPressMsg) tea.Cmd {
 		v.mode = ixeList
 		v.input.Blur()
 		switch err := v.ed.EditHook(v.cur, v.input.Value()); {
-		case errors.Is(err, model.ErrNoChange):
+		case errors.Is(err, memindex.ErrNoChange):
 			v.say("the hook is unchanged")
 		case err != nil:
 			v.fail(fmt.Errorf("hook not changed: %w", err))
@@ -595,7 +596,7 @@ func (v *ixEditView) showDiff() {
 func (v *ixEditView) listHeight() int { return max(v.h-indexHeaderLines, 1) }
 
 // header is the title, the two meters with their marks, a note and a rule.
-func (v *ixEditView) header(b model.IndexBudget) string {
+func (v *ixEditView) header(b memindex.IndexBudget) string {
 	st := v.c.st
 	status := st.OK.Render("✓ loads whole")
 	switch {
@@ -675,7 +676,7 @@ type dispLine struct {
 	text string
 }
 
-func (v *ixEditView) lines(b model.IndexBudget) []dispLine {
+func (v *ixEditView) lines(b memindex.IndexBudget) []dispLine {
 	st := v.c.st
 	rows := v.ed.Rows()
 	rule := func(s string) string { return s + " " + strings.Repeat("┄", max(v.w, 1)) }
@@ -697,7 +698,7 @@ func (v *ixEditView) lines(b model.IndexBudget) []dispLine {
 
 // rowText draws one row: badge, line, then the entry's title, target,
 // the target's type and age and the hook, or the line as written.
-func (v *ixEditView) rowText(r model.IndexRow, selected, ranged, cut bool) string {
+func (v *ixEditView) rowText(r memindex.IndexRow, selected, ranged, cut bool) string {
 	st := v.c.st
 	badge := " "
 	if s, ok := v.sev[r.ID]; ok {
@@ -742,7 +743,7 @@ func (v *ixEditView) rowText(r model.IndexRow, selected, ranged, cut bool) strin
 		switch {
 		case cut:
 			styled = st.Dropped.Render(plain)
-		case r.Kind == model.LineHeading:
+		case r.Kind == memindex.LineHeading:
 			styled = st.Bold.Render(plain)
 		default:
 			styled = st.Faint.Render(plain)

@@ -14,6 +14,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // statusPage is the demo's last index entry, below acme-api's cut.
@@ -585,7 +586,7 @@ func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 	if doc := model.ParseDoc(archB); doc.Status != model.FMOK {
 		t.Errorf("the archive's frontmatter must parse: %v %s", doc.Status, doc.Problem)
 	}
-	linked := func(ix model.Index) map[string]bool {
+	linked := func(ix memindex.Index) map[string]bool {
 		m := map[string]bool{}
 		for _, l := range ix.Lines {
 			for _, r := range l.Refs {
@@ -594,7 +595,7 @@ func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 		}
 		return m
 	}
-	inIndex, inArchive := linked(model.ParseIndex([]byte(got))), linked(model.ParseIndexText(string(archB)))
+	inIndex, inArchive := linked(memindex.ParseIndex([]byte(got))), linked(memindex.ParseIndexText(string(archB)))
 	if !inIndex["memory-archive.md"] {
 		t.Error("MEMORY.md must link the archive")
 	}
@@ -626,7 +627,7 @@ func TestIndexEditorMovesARange(t *testing.T) {
 		d.keys("down")
 	}
 	start := v.cur
-	before := append([]model.IndexRow(nil), v.ed.Rows()...)
+	before := append([]memindex.IndexRow(nil), v.ed.Rows()...)
 	d.keys("V", "down", "down", "K")
 	rows := v.ed.Rows()
 	for i := 0; i < 3; i++ {

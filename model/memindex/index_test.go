@@ -1,6 +1,7 @@
-package model
+package memindex
 
 import (
+	"github.com/memtui/memtui/internal/testgen"
 	"reflect"
 	"strings"
 	"testing"
@@ -297,7 +298,7 @@ func TestParseIndexBracketPairing(t *testing.T) {
 }
 
 func TestParseIndexText(t *testing.T) {
-	for _, s := range fuzzSeeds {
+	for _, s := range testgen.IndexSeeds {
 		if a, b := ParseIndex([]byte(s)), ParseIndexText(s); !reflect.DeepEqual(a, b) {
 			t.Errorf("%q: ParseIndexText differs from ParseIndex", s)
 		}

@@ -1,9 +1,10 @@
-package model
+package memindex
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/memtui/memtui/model"
 	"path"
 	"slices"
 	"strings"
@@ -28,7 +29,7 @@ type IndexEditor struct {
 	eol    string // the ending new lines get: the file's first one
 	noEOL  bool   // the file's last line has no "\n": keep it that way
 	nextID int
-	mode   LoadMode // the pipeline Claude Code loads this index with
+	mode   model.LoadMode // the pipeline Claude Code loads this index with
 	redact func(string) string
 }
 
@@ -67,12 +68,12 @@ type CutMove struct {
 	// move and are now cut, wholly or in part.
 	Pushed []int
 	// Load is the simulated load after the move.
-	Load Load
+	Load model.Load
 }
 
 // IndexBudget is the load of the current bytes, for a live meter.
 type IndexBudget struct {
-	Load      Load
+	Load      model.Load
 	Lines     int  // Load.LineCount
 	Units     int  // Load.Units
 	Truncated bool // Load.Truncated()
@@ -141,19 +142,19 @@ type ixeView struct {
 	ix     Index
 	first  []int // first[r] is row r's first line (1-based)
 	row    []int // row[l-1] is the row holding line l
-	ld     *Load
-	mode   LoadMode
+	ld     *model.Load
+	mode   model.LoadMode
 	styles *ixeStyles // lazily computed
 }
 
 // NewIndexEditor makes an editor over the bytes of an auto-memory
 // MEMORY.md.
-func NewIndexEditor(content []byte) *IndexEditor { return NewIndexEditorMode(content, LoadAuto) }
+func NewIndexEditor(content []byte) *IndexEditor { return NewIndexEditorMode(content, model.LoadAuto) }
 
 // NewIndexEditorMode makes an editor over the bytes of a MEMORY.md that
 // Claude Code loads with the given pipeline (a subagent's is loaded raw):
 // the cut, the meters and the marks follow it.
-func NewIndexEditorMode(content []byte, mode LoadMode) *IndexEditor {
+func NewIndexEditorMode(content []byte, mode model.LoadMode) *IndexEditor {
 	ix := ParseIndex(content)
 	e := &IndexEditor{eol: "\n", noEOL: len(content) > 0 && content[len(content)-1] != '\n', mode: mode}
 	if ix.CRLF {
@@ -290,9 +291,9 @@ func (e *IndexEditor) viewOf(rows []ixeRow) *ixeView {
 	return v
 }
 
-func (v *ixeView) load() *Load {
+func (v *ixeView) load() *model.Load {
 	if v.ld == nil {
-		ld := SimulateLoadMode(v.bytes, v.mode)
+		ld := model.SimulateLoadMode(v.bytes, v.mode)
 		v.ld = &ld
 	}
 	return v.ld
@@ -1611,7 +1612,7 @@ func (e *IndexEditor) DemoteTo(rows []int, a Archive) ([]byte, error) {
 		fm := a.Frontmatter
 		if fm == "" {
 			desc := fmt.Sprintf("Index entries moved out of MEMORY.md (%d): %s", len(sel), strings.Join(names, ", "))
-			fm = "---\nname: " + YAMLScalar(title) + "\ndescription: " + YAMLScalar(Clip(desc, 250)) + "\n" +
+			fm = "---\nname: " + model.YAMLScalar(title) + "\ndescription: " + model.YAMLScalar(Clip(desc, 250)) + "\n" +
 				"metadata:\n  node_type: memory\n  type: reference\n---\n\n"
 		}
 		b.WriteString(strings.ReplaceAll(fm, "\n", nl))
@@ -1794,7 +1795,7 @@ func (e *IndexEditor) Budget() IndexBudget {
 	}
 	lines, units, started := 0, 0, false
 	for i, r := range st.rows {
-		if r.fm && e.mode == LoadAuto {
+		if r.fm && e.mode == model.LoadAuto {
 			continue // stripped before the count (a subagent's index keeps it)
 		}
 		for _, l := range r.lines {
@@ -1803,12 +1804,12 @@ func (e *IndexEditor) Budget() IndexBudget {
 			}
 			started = true
 			lines++
-			units += utf16Units([]byte(l.text)) + 1
+			units += model.UTF16Len(l.text) + 1
 		}
-		if b.TargetRow < 0 && (lines > IndexTargetLines || units > IndexTargetUnits) {
+		if b.TargetRow < 0 && (lines > model.IndexTargetLines || units > model.IndexTargetUnits) {
 			b.TargetRow = i
 		}
-		if b.NearRow < 0 && (lines >= IndexNearLines || units >= IndexNearUnits) {
+		if b.NearRow < 0 && (lines >= model.IndexNearLines || units >= model.IndexNearUnits) {
 			b.NearRow = i
 		}
 	}

@@ -1,8 +1,10 @@
-package model
+package memindex
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
+	"github.com/memtui/memtui/model"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -203,7 +205,7 @@ func TestIndexEditorMoveAboveCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ld := SimulateLoad(e.Bytes())
+	ld := model.SimulateLoad(e.Bytes())
 	if !strings.Contains(ld.Loaded, "(e205.md)") {
 		t.Fatalf("e205 not loaded after the move")
 	}
@@ -508,7 +510,7 @@ func TestIndexEditorDemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ld := SimulateLoad(e.Bytes())
+	ld := model.SimulateLoad(e.Bytes())
 	if ld.Truncated() {
 		t.Fatalf("still cut: %d lines", ld.LineCount)
 	}
@@ -524,8 +526,8 @@ func TestIndexEditorDemote(t *testing.T) {
 	if !got["MEMORY-archive.md"] {
 		t.Fatalf("no entry points at the archive")
 	}
-	doc := ParseDoc(arch)
-	if doc.Status != FMOK || doc.FM.Name != "Archive" || doc.FM.Type != "reference" || doc.FM.Description == "" {
+	doc := model.ParseDoc(arch)
+	if doc.Status != model.FMOK || doc.FM.Name != "Archive" || doc.FM.Type != "reference" || doc.FM.Description == "" {
 		t.Fatalf("archive frontmatter %+v %v\n%s", doc.FM, doc.Status, arch)
 	}
 	if !strings.Contains(string(arch), "node_type: memory") {
@@ -645,7 +647,7 @@ func FuzzIndexEditor(f *testing.F) {
 	for _, s := range ieShapes {
 		f.Add([]byte(s), []byte{0, 1, 3, 5, 2, 7, 6, 3, 1, 3, 1, 0, 4, 0, 0, 8, 1, 2, 7, 0, 9})
 	}
-	for _, s := range fuzzSeeds {
+	for _, s := range testgen.IndexSeeds {
 		f.Add([]byte(s), []byte{1, 0, 200, 3, 0, 0, 6, 0, 1, 0, 2, 3})
 	}
 	f.Add([]byte(ieBig(205)), []byte{2, 203, 0, 2, 202, 0, 8, 3, 9, 0, 190, 1, 3, 4, 0})
@@ -811,11 +813,11 @@ func TestIndexEditorMoveAboveSizeCut(t *testing.T) {
 // raw, as Claude Code loads it: a 33-line comment counts, so 13 entries
 // fall below the cut.
 func TestIndexEditorAgentMode(t *testing.T) {
-	content := "<!--\n" + strings.Repeat("note\n", 31) + "-->\n" + entries(180, "\n")
+	content := "<!--\n" + strings.Repeat("note\n", 31) + "-->\n" + testgen.Entries(180, "\n")
 	if b := NewIndexEditor([]byte(content)).Budget(); b.Truncated || b.Lines != 180 {
 		t.Fatalf("auto: %d lines, cut %v", b.Lines, b.Truncated)
 	}
-	ed := NewIndexEditorMode([]byte(content), LoadAgent)
+	ed := NewIndexEditorMode([]byte(content), model.LoadAgent)
 	b := ed.Budget()
 	if !b.Truncated || b.Lines != 213 || b.CutRow < 0 {
 		t.Fatalf("agent: %d lines, cut %v at row %d", b.Lines, b.Truncated, b.CutRow)

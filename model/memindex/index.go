@@ -1,7 +1,8 @@
-package model
+package memindex
 
 import (
 	"bytes"
+	"github.com/memtui/memtui/model"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -291,7 +292,7 @@ func (p *ixParser) frontmatter() {
 	if len(ls) == 0 || strings.TrimRight(ls[0].Text, " \t") != "---" {
 		return
 	}
-	for i := 1; i < len(ls) && i < FrontmatterMaxLines; i++ {
+	for i := 1; i < len(ls) && i < model.FrontmatterMaxLines; i++ {
 		if strings.TrimRight(ls[i].Text, " \t") == "---" {
 			for j := 0; j <= i; j++ {
 				ls[j].Kind = LineFrontmatter
