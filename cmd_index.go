@@ -225,14 +225,14 @@ func moveAboveCut(ctx context.Context, g *globals, s *app.Workspace, xf indexFla
 	target := filepath.ToSlash(filepath.Clean(xf.moveAboveCut))
 	type hit struct {
 		d  *model.MemoryDir
-		ed *memindex.IndexEditor
+		ed *memindex.Editor
 	}
 	var hits []hit
 	err := s.EachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
 		if d.Index == nil || d.Index.Truncated {
 			return nil
 		}
-		ed := memindex.NewIndexEditorMode(d.Index.Content, d.Kind.LoadMode())
+		ed := memindex.NewEditorMode(d.Index.Content, d.Kind.LoadMode())
 		if ed.FindRow(target) >= 0 {
 			hits = append(hits, hit{d, ed})
 		}

@@ -40,7 +40,7 @@ func checkIndex(s *dirState) {
 		}
 		return
 	}
-	ix := memindex.ParseIndexText(s.index.text) // shares the text newFileState already made
+	ix := memindex.ParseText(s.index.text) // shares the text newFileState already made
 	ld := model.LoadIndex(s.index.f, s.dir.Kind.LoadMode())
 	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
 	if s.index.f.Truncated && s.index.f.Tail == nil {
@@ -822,7 +822,7 @@ func ixOrphanSuggestion(f *fileState) string {
 	if hook == "" {
 		hook = "one-line hook"
 	}
-	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", memindex.IndexLink(title, f.f.Path), ixClip(hook, 100))
+	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", memindex.Link(title, f.f.Path), ixClip(hook, 100))
 }
 
 // reached returns the topic files the index references, following overflow
@@ -854,7 +854,7 @@ func (c *indexChecker) reached() map[*fileState]bool {
 	c.collect(c.ix, "", mark)
 	for i := 0; i < len(queue) && left > 0; i++ {
 		if f := queue[i]; ixOverflowIndex(f) {
-			sub := memindex.ParseIndexText(f.text)
+			sub := memindex.ParseText(f.text)
 			c.collect(&sub, path.Dir(f.f.Path), mark)
 		}
 	}

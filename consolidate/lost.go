@@ -244,7 +244,7 @@ func newHistory(d *model.MemoryDir, log *model.TranscriptLog, f *model.File, ws 
 	}
 	if h.isIndex() {
 		h.curEntries = map[string]bool{}
-		ix := memindex.ParseIndexText(h.current)
+		ix := memindex.ParseText(h.current)
 		for i := range ix.Entries {
 			if r, ok := ix.Entries[i].Primary(); ok && r.IsFile() {
 				h.curEntries[r.Target] = true
@@ -710,7 +710,7 @@ func wordJaccard(a, b []string) float64 {
 // entryTarget is the memory file an index line links to, "" when it is
 // not an index entry.
 func entryTarget(line string) string {
-	ix := memindex.ParseIndexText(line)
+	ix := memindex.ParseText(line)
 	if len(ix.Entries) == 0 {
 		return ""
 	}

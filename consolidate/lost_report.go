@@ -179,7 +179,7 @@ func (r *restoreDoc) place(a Anchor) (pos int, anchored bool) {
 		}
 	}
 	if r.index {
-		ix := memindex.ParseIndexText(strings.Join(r.lines, ""))
+		ix := memindex.ParseText(strings.Join(r.lines, ""))
 		last := -1
 		for i := range ix.Lines {
 			if k := ix.Lines[i].Kind; k == memindex.LineEntry || k == memindex.LineContinuation {

@@ -175,7 +175,7 @@ func PartialMode(p model.Proposal, before func(path string) (string, bool), keep
 	}
 	if ok {
 		var missing []string
-		ix := memindex.ParseIndex([]byte(index))
+		ix := memindex.Parse([]byte(index))
 		for _, e := range ix.Entries {
 			for _, r := range e.Refs {
 				if r.IsFile() && gone[r.Target] {

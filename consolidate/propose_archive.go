@@ -205,7 +205,7 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 	// MEMORY.md: every reference to an archived memory, to its new path.
 	if s.d.Index != nil {
 		content, _ := s.content("MEMORY.md") // (proposeArchives made sure it reads whole)
-		ix := memindex.ParseIndex(content)
+		ix := memindex.Parse(content)
 		n, changed := repointLines(&ix, nil, func(r memindex.Ref) (string, bool) {
 			if r.Kind == memindex.RefWiki {
 				if !links.breaks(r.Target) {
@@ -241,7 +241,7 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 				refs = append(refs, byKey[normName(w.name)]...)
 			}
 		}
-		ix := memindex.ParseIndex(append(append([]byte{}, head...), body...))
+		ix := memindex.Parse(append(append([]byte{}, head...), body...))
 		repointLines(&ix, nil, func(r memindex.Ref) (string, bool) {
 			if r.Kind != memindex.RefLink {
 				return "", false // (a backticked name in a memory is as likely a project file)

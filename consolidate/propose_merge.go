@@ -670,7 +670,7 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 	if !ok {
 		return nil, nil, ""
 	}
-	ix := memindex.ParseIndex(content)
+	ix := memindex.Parse(content)
 	dir := s.slashDir()
 	resolve := s.refResolver()
 	gone := func(r memindex.Ref) bool {

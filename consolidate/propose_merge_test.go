@@ -68,7 +68,7 @@ func bodyOf(b []byte) string { return string(model.ParseDoc(b).Body(b)) }
 // indexEntriesFor counts the list and table entries of MEMORY.md whose
 // main reference names p.
 func indexEntriesFor(index []byte, p string) int {
-	ix := memindex.ParseIndex(index)
+	ix := memindex.Parse(index)
 	n := 0
 	for i := range ix.Entries {
 		e := &ix.Entries[i]

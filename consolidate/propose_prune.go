@@ -86,7 +86,7 @@ func (s *dreamState) prunes() *prunePlan {
 // dropEntries removes the index lines whose entry points at path, with
 // their indented continuation lines; n is how many entries went.
 func dropEntries(index []byte, path string) ([]byte, int) {
-	ix := memindex.ParseIndex(index)
+	ix := memindex.Parse(index)
 	drop := map[int]bool{}
 	n := 0
 	for i := range ix.Lines {

@@ -17,7 +17,7 @@ import (
 
 // The reindex proposer rewrites MEMORY.md so that Claude Code loads it
 // whole, and makes one proposal per directory. It writes the index only
-// through memindex.IndexEditor, the writer the TUI's index editor and memtui
+// through memindex.Editor, the writer the TUI's index editor and memtui
 // index --move-above-cut use: each repair below is a sequence of editor
 // operations (remove rows, fit hooks, fold rows, unlink references, add
 // entries, demote to an archive), so a new entry reads as the editor would
@@ -102,7 +102,7 @@ type rxNewFile struct {
 }
 
 // reindexer carries one directory's index through the rewrite. Every
-// change to MEMORY.md is an operation of memindex.IndexEditor, the one writer
+// change to MEMORY.md is an operation of memindex.Editor, the one writer
 // of index text (the TUI's index editor is the same): this type decides
 // what to repair, and where, and keeps the topic files' side of it.
 type reindexer struct {
@@ -110,7 +110,7 @@ type reindexer struct {
 	now  time.Time
 	ix   memindex.Index          // the index as read (empty when there is none)
 	c    *indexChecker           // references of ix resolved to topic files
-	ed   *memindex.IndexEditor   // the index being written
+	ed   *memindex.Editor        // the index being written
 	orig map[int]int             // row ID → the line of ix its first line is
 	flag map[string]map[int]bool // rule → lines of MEMORY.md with a finding
 
@@ -202,7 +202,7 @@ func newReindexer(s *dreamState) *reindexer {
 	if s.d.Index != nil {
 		content = s.d.Index.Content
 	}
-	r.ed = memindex.NewIndexEditorMode(content, s.d.Kind.LoadMode())
+	r.ed = memindex.NewEditorMode(content, s.d.Kind.LoadMode())
 	r.ed.SetRedact(rxRedact)
 	if s.d.Index != nil {
 		r.ix = r.ed.Index() // the parse of content (the editor's first state never changes)
@@ -256,7 +256,7 @@ func (r *reindexer) check(index []byte, extra []rxNewFile) ([]model.Finding, *in
 	}
 	ds := newDirState(r.s.p, &d, r.s.opts.Options)
 	checkIndex(ds)
-	ix := memindex.ParseIndex(index)
+	ix := memindex.Parse(index)
 	c := &indexChecker{s: ds, ix: &ix, path: "MEMORY.md", lowPath: "memory.md"}
 	c.resolve()
 	return ds.findings, c
@@ -357,7 +357,7 @@ func (r *reindexer) rewrite() {
 
 // at maps the rows of an earlier listing to where they are now (-1: gone):
 // a row keeps its ID wherever edits move it.
-func (r *reindexer) at(rows []memindex.IndexRow) func(i int) int {
+func (r *reindexer) at(rows []memindex.Row) func(i int) int {
 	now := make(map[int]int, len(rows))
 	for k, id := range r.ed.IDs() {
 		now[id] = k
@@ -372,7 +372,7 @@ func (r *reindexer) at(rows []memindex.IndexRow) func(i int) int {
 
 // removeRows removes rows given by their index in rows, a listing of an
 // earlier state: their IDs say where they are now.
-func (r *reindexer) removeRows(rows []memindex.IndexRow, remove []int) {
+func (r *reindexer) removeRows(rows []memindex.Row, remove []int) {
 	if len(remove) == 0 {
 		return
 	}
@@ -407,7 +407,7 @@ type rxPlan struct {
 // as read; the edits are then made in three editor steps (hooks, folds
 // that make a hook, plain folds), and what they did is recorded in entry
 // order, the order the rationale and the topic files' notes follow.
-func (r *reindexer) entries(rows []memindex.IndexRow, rowOf []int, gone map[int]bool, drop func(int)) {
+func (r *reindexer) entries(rows []memindex.Row, rowOf []int, gone map[int]bool, drop func(int)) {
 	var plans []*rxPlan
 	var fits []memindex.HookFit
 	var folds []memindex.Fold
@@ -611,7 +611,7 @@ func (r *reindexer) covered(p, text string) bool {
 }
 
 // unlinkBroken turns broken references on kept lines into their text.
-func (r *reindexer) unlinkBroken(rows []memindex.IndexRow, rowOf []int, gone map[int]bool) {
+func (r *reindexer) unlinkBroken(rows []memindex.Row, rowOf []int, gone map[int]bool) {
 	at := r.at(rows)
 	var us []memindex.Unlink
 	for i := range r.ix.Lines {

@@ -125,7 +125,7 @@ func rxLinked(files map[string][]byte) map[string]bool {
 	seen := map[string]bool{}
 	var walk func(p string)
 	walk = func(p string) {
-		ix := memindex.ParseIndex(files[p])
+		ix := memindex.Parse(files[p])
 		for _, l := range ix.Lines {
 			for _, r := range l.Refs {
 				if r.IsFile() && !seen[r.Target] {

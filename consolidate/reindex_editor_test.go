@@ -10,7 +10,7 @@ import (
 	"github.com/memtui/memtui/model/memindex"
 )
 
-// The reindex proposer writes MEMORY.md only through memindex.IndexEditor:
+// The reindex proposer writes MEMORY.md only through memindex.Editor:
 // these tests make the same edits with the editor by hand and expect the
 // proposal's bytes, so the two cannot drift apart again.
 
@@ -33,7 +33,7 @@ func TestReindexAgreesWithEditorTable(t *testing.T) {
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
 
-	e := memindex.NewIndexEditor([]byte(index))
+	e := memindex.NewEditor([]byte(index))
 	if _, err := e.AddEntry("c.md", "c", "about c", e.FindRow("b.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestReindexAgreesWithEditorTable(t *testing.T) {
 	if !strings.HasSuffix(got, "| `b.md` | about b |\n| `c.md` | about c |\n") || strings.Contains(got, "- [") {
 		t.Errorf("want a table row for c.md:\n%s", got)
 	}
-	if ix := memindex.ParseIndex([]byte(got)); len(ix.Entries) != 3 || ix.Entries[2].Form != memindex.EntryTable {
+	if ix := memindex.Parse([]byte(got)); len(ix.Entries) != 3 || ix.Entries[2].Form != memindex.EntryTable {
 		t.Errorf("the new line does not read as a table row: %+v", ix.Entries)
 	}
 	rxApply(t, d, p)
@@ -60,7 +60,7 @@ func TestReindexAgreesWithEditorWikilinks(t *testing.T) {
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
 
-	e := memindex.NewIndexEditor([]byte(index))
+	e := memindex.NewEditor([]byte(index))
 	ix := e.Index()
 	if _, err := e.UnlinkRefs([]memindex.Unlink{{Row: e.FindRow("a.md"), Refs: ix.Lines[2].Refs[1:]}}); err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestReindexAgreesWithEditorCRLF(t *testing.T) {
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
 
-	e := memindex.NewIndexEditor([]byte(index))
+	e := memindex.NewEditor([]byte(index))
 	if err := e.RemoveRows([]int{e.FindRow("gone.md")}); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestReindexAgreesWithEditorNearCut(t *testing.T) {
 	}
 	moved := strings.Count(arch.After, "\n- [Entry ")
 
-	e := memindex.NewIndexEditor([]byte(index))
+	e := memindex.NewEditor([]byte(index))
 	if _, err := e.AddEntry("orphan.md", "orphan", "the newest memory", e.Len()-1); err != nil {
 		t.Fatal(err)
 	}

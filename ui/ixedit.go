@@ -33,7 +33,7 @@ const (
 	ixeOrphans                // picking an orphan file to add an entry for
 )
 
-// ixEditView edits a MEMORY.md in memory with memindex.IndexEditor: one line
+// ixEditView edits a MEMORY.md in memory with memindex.Editor: one line
 // per row (an entry with its target's type and age and a badge for the
 // findings on its lines; a heading or other line as written), the cut
 // drawn where the edited index would be cut, meters for both caps with
@@ -43,7 +43,7 @@ type ixEditView struct {
 	c     *shared
 	dd    *dirData
 	title string
-	ed    *memindex.IndexEditor
+	ed    *memindex.Editor
 	// base is MEMORY.md as the editor read it: the write's base hash.
 	base []byte
 	// files are the directory's topic files by path.
@@ -90,7 +90,7 @@ func newIxEditView(c *shared) *ixEditView {
 func (v *ixEditView) open(dd *dirData, title string) {
 	v.dd, v.title = dd, title
 	v.base = dd.d.Index.Content
-	v.ed = memindex.NewIndexEditorMode(v.base, dd.d.Kind.LoadMode())
+	v.ed = memindex.NewEditorMode(v.base, dd.d.Kind.LoadMode())
 	v.mode, v.note, v.noteErr, v.off = ixeList, "", false, 0
 	v.anchor, v.archives = -1, nil
 	v.files = map[string]*model.File{}
@@ -596,7 +596,7 @@ func (v *ixEditView) showDiff() {
 func (v *ixEditView) listHeight() int { return max(v.h-indexHeaderLines, 1) }
 
 // header is the title, the two meters with their marks, a note and a rule.
-func (v *ixEditView) header(b memindex.IndexBudget) string {
+func (v *ixEditView) header(b memindex.Budget) string {
 	st := v.c.st
 	status := st.OK.Render("✓ loads whole")
 	switch {
@@ -676,7 +676,7 @@ type dispLine struct {
 	text string
 }
 
-func (v *ixEditView) lines(b memindex.IndexBudget) []dispLine {
+func (v *ixEditView) lines(b memindex.Budget) []dispLine {
 	st := v.c.st
 	rows := v.ed.Rows()
 	rule := func(s string) string { return s + " " + strings.Repeat("┄", max(v.w, 1)) }
@@ -698,7 +698,7 @@ func (v *ixEditView) lines(b memindex.IndexBudget) []dispLine {
 
 // rowText draws one row: badge, line, then the entry's title, target,
 // the target's type and age and the hook, or the line as written.
-func (v *ixEditView) rowText(r memindex.IndexRow, selected, ranged, cut bool) string {
+func (v *ixEditView) rowText(r memindex.Row, selected, ranged, cut bool) string {
 	st := v.c.st
 	badge := " "
 	if s, ok := v.sev[r.ID]; ok {

@@ -595,7 +595,7 @@ func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 		}
 		return m
 	}
-	inIndex, inArchive := linked(memindex.ParseIndex([]byte(got))), linked(memindex.ParseIndexText(string(archB)))
+	inIndex, inArchive := linked(memindex.Parse([]byte(got))), linked(memindex.ParseText(string(archB)))
 	if !inIndex["memory-archive.md"] {
 		t.Error("MEMORY.md must link the archive")
 	}
@@ -627,7 +627,7 @@ func TestIndexEditorMovesARange(t *testing.T) {
 		d.keys("down")
 	}
 	start := v.cur
-	before := append([]memindex.IndexRow(nil), v.ed.Rows()...)
+	before := append([]memindex.Row(nil), v.ed.Rows()...)
 	d.keys("V", "down", "down", "K")
 	rows := v.ed.Rows()
 	for i := 0; i < 3; i++ {

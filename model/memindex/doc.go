@@ -2,7 +2,7 @@
 // (lines, entries, their links and hooks, in every style real indexes use:
 // bullets, tables, [[wikilinks]]) and the index editor, the one writer of
 // index text. The TUI's editor, `memtui index --move-above-cut` and Dream's
-// reindex proposer all edit through IndexEditor, so a table index gets a
+// reindex proposer all edit through Editor, so a table index gets a
 // table row and a wikilink index a wikilink whoever adds the entry. Every
 // edit keeps the lines it does not touch byte for byte and is measured
 // with Claude Code's load pipeline (model.SimulateLoadMode), so an edit

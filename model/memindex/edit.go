@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-// IndexEditor edits MEMORY.md as a list of rows: one row per entry (the
+// Editor edits MEMORY.md as a list of rows: one row per entry (the
 // entry line and the indented continuation lines hanging under it, which
 // move together) and one per other line. A fenced code block, a run of HTML
 // comment lines, a table's header with its |---| row and a frontmatter block
@@ -23,7 +23,7 @@ import (
 // undo history. It is memtui's one writer of index text: the TUI's index
 // editor, memtui index --move-above-cut and the reindex proposal all edit
 // MEMORY.md through it, so they write entries alike.
-type IndexEditor struct {
+type Editor struct {
 	hist   []*ixeState
 	cur    int
 	eol    string // the ending new lines get: the file's first one
@@ -33,9 +33,9 @@ type IndexEditor struct {
 	redact func(string) string
 }
 
-// IndexRow describes one row of the editor's current state, from a parse
+// Row describes one row of the editor's current state, from a parse
 // of the current bytes.
-type IndexRow struct {
+type Row struct {
 	// ID is stable across edits: the same row keeps it wherever it moves.
 	ID int
 	// Line is the 1-based line of the row's first line in Bytes; Lines is
@@ -71,8 +71,8 @@ type CutMove struct {
 	Load model.Load
 }
 
-// IndexBudget is the load of the current bytes, for a live meter.
-type IndexBudget struct {
+// Budget is the load of the current bytes, for a live meter.
+type Budget struct {
 	Load      model.Load
 	Lines     int  // Load.LineCount
 	Units     int  // Load.Units
@@ -147,16 +147,16 @@ type ixeView struct {
 	styles *ixeStyles // lazily computed
 }
 
-// NewIndexEditor makes an editor over the bytes of an auto-memory
+// NewEditor makes an editor over the bytes of an auto-memory
 // MEMORY.md.
-func NewIndexEditor(content []byte) *IndexEditor { return NewIndexEditorMode(content, model.LoadAuto) }
+func NewEditor(content []byte) *Editor { return NewEditorMode(content, model.LoadAuto) }
 
-// NewIndexEditorMode makes an editor over the bytes of a MEMORY.md that
+// NewEditorMode makes an editor over the bytes of a MEMORY.md that
 // Claude Code loads with the given pipeline (a subagent's is loaded raw):
 // the cut, the meters and the marks follow it.
-func NewIndexEditorMode(content []byte, mode model.LoadMode) *IndexEditor {
-	ix := ParseIndex(content)
-	e := &IndexEditor{eol: "\n", noEOL: len(content) > 0 && content[len(content)-1] != '\n', mode: mode}
+func NewEditorMode(content []byte, mode model.LoadMode) *Editor {
+	ix := Parse(content)
+	e := &Editor{eol: "\n", noEOL: len(content) > 0 && content[len(content)-1] != '\n', mode: mode}
 	if ix.CRLF {
 		e.eol = "\r\n"
 	}
@@ -224,19 +224,19 @@ func ixeLineOf(l Line) ixeLine {
 	return ixeLine{text: l.Text, eol: eol}
 }
 
-func (e *IndexEditor) state() *ixeState { return e.hist[e.cur] }
+func (e *Editor) state() *ixeState { return e.hist[e.cur] }
 
 // push makes st the current state, dropping any redo steps.
-func (e *IndexEditor) push(st *ixeState) {
+func (e *Editor) push(st *ixeState) {
 	st.view = nil
 	e.hist = append(e.hist[:e.cur+1], st)
 	e.cur++
 }
 
 // Bytes returns the current content of MEMORY.md.
-func (e *IndexEditor) Bytes() []byte { return e.render(e.state().rows) }
+func (e *Editor) Bytes() []byte { return e.render(e.state().rows) }
 
-func (e *IndexEditor) render(rows []ixeRow) []byte {
+func (e *Editor) render(rows []ixeRow) []byte {
 	n, last := 0, -1
 	for i, r := range rows {
 		for _, l := range r.lines {
@@ -267,7 +267,7 @@ func (e *IndexEditor) render(rows []ixeRow) []byte {
 }
 
 // view parses the current state (cached per state).
-func (e *IndexEditor) view() *ixeView {
+func (e *Editor) view() *ixeView {
 	st := e.state()
 	if st.view == nil {
 		st.view = e.viewOf(st.rows)
@@ -275,9 +275,9 @@ func (e *IndexEditor) view() *ixeView {
 	return st.view
 }
 
-func (e *IndexEditor) viewOf(rows []ixeRow) *ixeView {
+func (e *Editor) viewOf(rows []ixeRow) *ixeView {
 	v := &ixeView{bytes: e.render(rows), mode: e.mode}
-	v.ix = ParseIndex(v.bytes)
+	v.ix = Parse(v.bytes)
 	v.first = make([]int, len(rows))
 	v.row = make([]int, 0, len(v.ix.Lines))
 	n := 1
@@ -328,22 +328,22 @@ func (v *ixeView) cutRows(nrows int) []bool {
 func (v *ixeView) refTargets() map[string]int { return v.ix.refTargetsAll() }
 
 // Len is the number of rows.
-func (e *IndexEditor) Len() int { return len(e.state().rows) }
+func (e *Editor) Len() int { return len(e.state().rows) }
 
 // Index returns the parse of the current bytes.
-func (e *IndexEditor) Index() Index { return e.view().ix }
+func (e *Editor) Index() Index { return e.view().ix }
 
 // Modified reports whether the current bytes differ from the original.
-func (e *IndexEditor) Modified() bool {
+func (e *Editor) Modified() bool {
 	return string(e.Bytes()) != string(e.render(e.hist[0].rows))
 }
 
 // Rows describes the current rows.
-func (e *IndexEditor) Rows() []IndexRow {
+func (e *Editor) Rows() []Row {
 	st, v := e.state(), e.view()
-	out := make([]IndexRow, len(st.rows))
+	out := make([]Row, len(st.rows))
 	for i, r := range st.rows {
-		row := IndexRow{ID: r.id, Line: v.first[i], Lines: len(r.lines)}
+		row := Row{ID: r.id, Line: v.first[i], Lines: len(r.lines)}
 		if l := v.ix.Line(v.first[i]); l != nil {
 			row.Kind, row.Text = l.Kind, l.Text
 		}
@@ -379,7 +379,7 @@ func ixeMatches(en *Entry, p string) bool {
 
 // FindRow returns the row of the first entry pointing at target (a slash
 // path relative to the memory dir), or -1.
-func (e *IndexEditor) FindRow(target string) int {
+func (e *Editor) FindRow(target string) int {
 	target = path.Clean(target)
 	v := e.view()
 	for i := range e.state().rows {
@@ -390,14 +390,14 @@ func (e *IndexEditor) FindRow(target string) int {
 	return -1
 }
 
-func (e *IndexEditor) pinned() int {
+func (e *Editor) pinned() int {
 	if rows := e.state().rows; len(rows) > 0 && rows[0].fm {
 		return 1
 	}
 	return 0
 }
 
-func (e *IndexEditor) checkRow(i int) error {
+func (e *Editor) checkRow(i int) error {
 	if i < 0 || i >= e.Len() {
 		return fmt.Errorf("row %d: %w", i, ErrNoRow)
 	}
@@ -407,7 +407,7 @@ func (e *IndexEditor) checkRow(i int) error {
 	return nil
 }
 
-func (e *IndexEditor) checkEntry(i int) (*Entry, error) {
+func (e *Editor) checkEntry(i int) (*Entry, error) {
 	if err := e.checkRow(i); err != nil {
 		return nil, err
 	}
@@ -421,12 +421,12 @@ func (e *IndexEditor) checkEntry(i int) (*Entry, error) {
 // ---- moves ----
 
 // MoveRow moves row i by delta rows (negative is up), across headings.
-func (e *IndexEditor) MoveRow(i, delta int) error { return e.MoveRange(i, i+1, delta) }
+func (e *Editor) MoveRow(i, delta int) error { return e.MoveRange(i, i+1, delta) }
 
 // MoveRange moves rows [from, to) by delta rows (negative is up). A move
 // that would put a reference inside a code block, a comment or frontmatter
 // is refused.
-func (e *IndexEditor) MoveRange(from, to, delta int) error {
+func (e *Editor) MoveRange(from, to, delta int) error {
 	n, p := e.Len(), e.pinned()
 	switch {
 	case from < 0 || to > n || from >= to:
@@ -456,11 +456,11 @@ func ixeMove(rows []ixeRow, from, to, at int) []ixeRow {
 
 // keepsRefs reports whether rows show the parser every reference the
 // current state shows it.
-func (e *IndexEditor) keepsRefs(rows []ixeRow) bool { return e.keeps(e.viewOf(rows)) }
+func (e *Editor) keepsRefs(rows []ixeRow) bool { return e.keeps(e.viewOf(rows)) }
 
 // keeps reports whether view w shows the parser every reference the
 // current state shows it.
-func (e *IndexEditor) keeps(w *ixeView) bool {
+func (e *Editor) keeps(w *ixeView) bool {
 	before := e.view().refTargets()
 	after := w.refTargets()
 	for t, k := range before {
@@ -474,7 +474,7 @@ func (e *IndexEditor) keeps(w *ixeView) bool {
 // MoveAboveCut moves the entry pointing at target (a slash path relative to
 // the memory dir) up to the end of the part of MEMORY.md that Claude Code
 // loads; see MoveRowAboveCut.
-func (e *IndexEditor) MoveAboveCut(target string) (CutMove, error) {
+func (e *Editor) MoveAboveCut(target string) (CutMove, error) {
 	i := e.FindRow(target)
 	if i < 0 {
 		return CutMove{}, fmt.Errorf("no entry points at %s: %w", target, ErrNotEntry)
@@ -487,7 +487,7 @@ func (e *IndexEditor) MoveAboveCut(target string) (CutMove, error) {
 // loads (at the end of the heading's section when the section ends above
 // the cut). The move pushes other rows below the cut: the report lists
 // them.
-func (e *IndexEditor) MoveRowAboveCut(i int) (CutMove, error) {
+func (e *Editor) MoveRowAboveCut(i int) (CutMove, error) {
 	en, err := e.checkEntry(i)
 	if err != nil {
 		return CutMove{}, err
@@ -596,7 +596,7 @@ func ixeShape(ix *Index) [4]int {
 
 // DeleteRow takes row i out of the index (the topic file stays). The row
 // is kept in Deleted so RestoreRow can put it back.
-func (e *IndexEditor) DeleteRow(i int) error {
+func (e *Editor) DeleteRow(i int) error {
 	if err := e.checkRow(i); err != nil {
 		return err
 	}
@@ -612,14 +612,14 @@ func (e *IndexEditor) DeleteRow(i int) error {
 }
 
 // Deleted lists the rows deleted so far, oldest first.
-func (e *IndexEditor) Deleted() []DeletedRow {
+func (e *Editor) Deleted() []DeletedRow {
 	st := e.state()
 	out := make([]DeletedRow, len(st.deleted))
 	for k, d := range st.deleted {
 		out[k] = DeletedRow{ID: d.row.id, At: d.at}
 		if len(d.row.lines) > 0 {
 			out[k].Text = d.row.lines[0].text
-			line := ParseIndexText(d.row.lines[0].text)
+			line := ParseText(d.row.lines[0].text)
 			if len(line.Entries) > 0 {
 				out[k].Target = ixeTarget(&line.Entries[0])
 			}
@@ -630,7 +630,7 @@ func (e *IndexEditor) Deleted() []DeletedRow {
 
 // RestoreRow puts deleted row k (an index into Deleted) back where it was:
 // after the row that preceded it, or at its old index when that row is gone.
-func (e *IndexEditor) RestoreRow(k int) error {
+func (e *Editor) RestoreRow(k int) error {
 	st := e.state()
 	if k < 0 || k >= len(st.deleted) {
 		return fmt.Errorf("deleted row %d: %w", k, ErrNoRow)
@@ -654,7 +654,7 @@ func (e *IndexEditor) RestoreRow(k int) error {
 // lines at the start or the end of the file. Unlike DeleteRow it may take
 // the frontmatter block (Claude Code strips it unread), and it keeps
 // nothing for RestoreRow: Undo brings the rows back.
-func (e *IndexEditor) RemoveRows(rows []int) error {
+func (e *Editor) RemoveRows(rows []int) error {
 	st := e.state()
 	drop := make([]bool, len(st.rows))
 	n := 0
@@ -735,7 +735,7 @@ var ixeListDefault = ixeStyle{prefix: "- ", kind: RefLink, gap: " — "}
 
 // styles finds the index's entry styles: the list marker, reference kind
 // and separator its list entries use most, and its first table's row.
-func (e *IndexEditor) styles() ixeStyles {
+func (e *Editor) styles() ixeStyles {
 	v := e.view()
 	if v.styles != nil {
 		return *v.styles
@@ -779,7 +779,7 @@ func (e *IndexEditor) styles() ixeStyles {
 // (-1: at the top), with a blank line before it when blank: a row of the
 // table it continues when i is a table's header or row, else the index's
 // list item, since a table row standing alone is not one.
-func (e *IndexEditor) styleAfter(v *ixeView, i int, blank bool) ixeStyle {
+func (e *Editor) styleAfter(v *ixeView, i int, blank bool) ixeStyle {
 	ss := e.styles()
 	if blank || i < 0 || i >= len(v.first) {
 		return ss.list
@@ -904,11 +904,11 @@ func ixeDest(p string) string {
 	return p
 }
 
-// IndexLink writes a markdown link to the memory at slash path p as an
+// Link writes a markdown link to the memory at slash path p as an
 // index entry writes it: the title on one line with what would end the
 // link's text early escaped, the destination in angle brackets when it
 // holds blanks or parentheses.
-func IndexLink(title, p string) string {
+func Link(title, p string) string {
 	if title == "" {
 		title = strings.TrimSuffix(path.Base(p), ".md")
 	}
@@ -927,7 +927,7 @@ func (s ixeStyle) ref(p, title string) string {
 		}
 		return "[[" + name + "]]"
 	}
-	return IndexLink(title, p)
+	return Link(title, p)
 }
 
 // line writes an entry for p in the style, its hook cut with cut so that
@@ -1009,7 +1009,7 @@ type NewEntry struct {
 // AddEntry adds an entry for the memory at path (a slash path relative to
 // the memory dir) after row afterRow (-1: at the top), in the index's own
 // style (see AddEntries). It returns the new row's index.
-func (e *IndexEditor) AddEntry(p, title, hook string, afterRow int) (int, error) {
+func (e *Editor) AddEntry(p, title, hook string, afterRow int) (int, error) {
 	at, err := e.AddEntries([]NewEntry{{Path: p, Title: title, Hook: hook, After: afterRow}})
 	if err != nil {
 		return -1, err
@@ -1025,7 +1025,7 @@ func (e *IndexEditor) AddEntry(p, title, hook string, afterRow int) (int, error)
 // characters. A path already indexed, given twice, or whose line would
 // not read as its entry where it goes is refused, and so is a batch that
 // would hide a reference inside code, a comment or frontmatter.
-func (e *IndexEditor) AddEntries(adds []NewEntry) ([]int, error) {
+func (e *Editor) AddEntries(adds []NewEntry) ([]int, error) {
 	if len(adds) == 0 {
 		return nil, ErrNoChange
 	}
@@ -1107,7 +1107,7 @@ func (v *ixeView) indexed() func(p string) bool {
 	}
 }
 
-func (e *IndexEditor) newRow(text string) ixeRow {
+func (e *Editor) newRow(text string) ixeRow {
 	r := ixeRow{id: e.nextID, lines: []ixeLine{{text: text, eol: e.eol}}}
 	e.nextID++
 	return r
@@ -1116,7 +1116,7 @@ func (e *IndexEditor) newRow(text string) ixeRow {
 // AddSection appends a heading of the given level (1 to 6) at the end of
 // the index, with a blank line before it (unless the index is empty or
 // ends with one) and one after it, and returns the heading's row.
-func (e *IndexEditor) AddSection(level int, title string) (int, error) {
+func (e *Editor) AddSection(level int, title string) (int, error) {
 	title = ixeOneLine(title)
 	if level < 1 || level > 6 || title == "" {
 		return -1, fmt.Errorf("add section %q at level %d: %w", title, level, ErrNoChange)
@@ -1142,7 +1142,7 @@ func (e *IndexEditor) AddSection(level int, title string) (int, error) {
 // entry without a separator gets the index's usual one; an empty hook
 // removes the separator too. For a table row the hook cell (the longest
 // after the reference) is replaced. Prose entries have no hook.
-func (e *IndexEditor) EditHook(i int, hook string) error {
+func (e *Editor) EditHook(i int, hook string) error {
 	en, err := e.checkEntry(i)
 	if err != nil {
 		return err
@@ -1171,7 +1171,7 @@ func ixeKeepsPrimary(en *Entry, text string) bool {
 	if !ok {
 		return true
 	}
-	for _, r := range ParseIndexText(text).Lines[0].Refs {
+	for _, r := range ParseText(text).Lines[0].Refs {
 		if r.Target == p.Target {
 			return true
 		}
@@ -1188,7 +1188,7 @@ func ixeReplaceFirst(r ixeRow, text string) ixeRow {
 }
 
 // withHook returns the entry's line with its hook replaced.
-func (e *IndexEditor) withHook(en *Entry, hook string) (string, error) {
+func (e *Editor) withHook(en *Entry, hook string) (string, error) {
 	hook = ixeOneLine(hook)
 	t := en.Raw
 	switch en.Form {
@@ -1252,7 +1252,7 @@ func hookText(en *Entry) (string, bool) {
 // when that description is missing or too long too, cuts the hook at a word
 // boundary and marks the cut with "…". It returns how many hooks changed;
 // all of them are one undo step.
-func (e *IndexEditor) ShortenHooks(descriptions map[string]string, max int) (int, error) {
+func (e *Editor) ShortenHooks(descriptions map[string]string, max int) (int, error) {
 	if max <= 0 {
 		max = DefaultHookMax
 	}
@@ -1305,7 +1305,7 @@ type HookFit struct {
 // already, or would not fit even without a hook (its title is too long,
 // which is for a person to shorten), is left as it is. It reports which
 // entries changed; all of them are one undo step.
-func (e *IndexEditor) FitHooks(fits []HookFit, max int) ([]bool, error) {
+func (e *Editor) FitHooks(fits []HookFit, max int) ([]bool, error) {
 	if max <= 0 {
 		max = EntryMaxChars
 	}
@@ -1335,7 +1335,7 @@ func (e *IndexEditor) FitHooks(fits []HookFit, max int) ([]bool, error) {
 }
 
 // fitHook returns the entry's line with the hook FitHooks chooses.
-func (e *IndexEditor) fitHook(en *Entry, desc string, max int) (string, bool) {
+func (e *Editor) fitHook(en *Entry, desc string, max int) (string, bool) {
 	cur, ok := hookText(en)
 	if !ok {
 		return "", false
@@ -1385,7 +1385,7 @@ type Fold struct {
 // index's usual separator, and is left as it is when that would take its
 // line past max characters (max ≤ 0: EntryMaxChars). It reports which
 // entries changed; all of them are one undo step.
-func (e *IndexEditor) FoldRows(folds []Fold, max int) ([]bool, error) {
+func (e *Editor) FoldRows(folds []Fold, max int) ([]bool, error) {
 	if max <= 0 {
 		max = EntryMaxChars
 	}
@@ -1438,7 +1438,7 @@ type Unlink struct {
 // the text is blank), a backticked name or a wikilink into its
 // destination. A reference no longer on its line is skipped. It returns
 // the references it unlinked, per request; all of them are one undo step.
-func (e *IndexEditor) UnlinkRefs(us []Unlink) ([][]Ref, error) {
+func (e *Editor) UnlinkRefs(us []Unlink) ([][]Ref, error) {
 	st := e.state()
 	rows := slices.Clone(st.rows)
 	out := make([][]Ref, len(us))
@@ -1479,10 +1479,10 @@ func (e *IndexEditor) UnlinkRefs(us []Unlink) ([][]Ref, error) {
 // token cut in half no longer looks like a secret, so a scan of the result
 // could not find what is left of it. The reindex proposer sets it to the
 // secret scanner's redaction; model itself knows no secrets.
-func (e *IndexEditor) SetRedact(redact func(string) string) { e.redact = redact }
+func (e *Editor) SetRedact(redact func(string) string) { e.redact = redact }
 
 // clip is Clip after the editor's redaction.
-func (e *IndexEditor) clip(s string, n int) string {
+func (e *Editor) clip(s string, n int) string {
 	if e.redact != nil {
 		s = e.redact(s)
 	}
@@ -1516,7 +1516,7 @@ func Clip(s string, n int) string {
 	}
 	head := string(rs[:cut])
 	if strings.ContainsAny(head, "[`") { // only then can a reference straddle the cut
-		for _, r := range ParseIndexText(s).Lines[0].Refs {
+		for _, r := range ParseText(s).Lines[0].Refs {
 			if r.Col < len(head) && r.Col+len(r.Raw) > len(head) {
 				head = head[:r.Col]
 				break
@@ -1563,7 +1563,7 @@ type Archive struct {
 // Demote moves entry rows out of MEMORY.md into a new archive index and
 // leaves one entry, in the index's style and at the first moved row's
 // place, pointing at it; see DemoteTo.
-func (e *IndexEditor) Demote(rows []int, archivePath, archiveTitle string) ([]byte, error) {
+func (e *Editor) Demote(rows []int, archivePath, archiveTitle string) ([]byte, error) {
 	return e.DemoteTo(rows, Archive{Path: archivePath, Title: archiveTitle})
 }
 
@@ -1574,7 +1574,7 @@ func (e *IndexEditor) Demote(rows []int, archivePath, archiveTitle string) ([]by
 // table's header. The blank lines around the moved rows close up as
 // RemoveRows closes them. Undo restores MEMORY.md; writing or removing the
 // archive is the caller's.
-func (e *IndexEditor) DemoteTo(rows []int, a Archive) ([]byte, error) {
+func (e *Editor) DemoteTo(rows []int, a Archive) ([]byte, error) {
 	archivePath := path.Clean(strings.TrimSpace(a.Path))
 	switch {
 	case len(rows) == 0:
@@ -1659,7 +1659,7 @@ func (e *IndexEditor) DemoteTo(rows []int, a Archive) ([]byte, error) {
 		}
 	}
 	// Every reference that leaves MEMORY.md must be in the archive.
-	arch := ParseIndexText(body)
+	arch := ParseText(body)
 	left, moved := w.refTargets(), arch.refTargetsAll()
 	for t, k := range v.refTargets() {
 		if left[t]+moved[t] < k {
@@ -1674,7 +1674,7 @@ func (e *IndexEditor) DemoteTo(rows []int, a Archive) ([]byte, error) {
 // archiveBody writes the rows sel (sorted) for an archive: grouped under
 // the headings they sat under ("## " and the heading's text), table rows
 // under their table's header.
-func (e *IndexEditor) archiveBody(v *ixeView, sel []int, nl string) string {
+func (e *Editor) archiveBody(v *ixeView, sel []int, nl string) string {
 	const none = -2
 	rows := e.state().rows
 	var b strings.Builder
@@ -1738,7 +1738,7 @@ func (ix *Index) refTargetsAll() map[string]int {
 // tableHeader returns the row of the header of the table row i sits in
 // and its header and delimiter lines, or -1 and a plain header with as
 // many columns.
-func (e *IndexEditor) tableHeader(v *ixeView, i int) (int, []ixeLine) {
+func (e *Editor) tableHeader(v *ixeView, i int) (int, []ixeLine) {
 	rows := e.state().rows
 	for k := i - 1; k >= 0; k-- {
 		l := v.ix.Line(v.first[k])
@@ -1759,7 +1759,7 @@ func (e *IndexEditor) tableHeader(v *ixeView, i int) (int, []ixeLine) {
 // ---- history ----
 
 // Undo steps back one edit.
-func (e *IndexEditor) Undo() error {
+func (e *Editor) Undo() error {
 	if e.cur == 0 {
 		return ErrNoHistory
 	}
@@ -1768,7 +1768,7 @@ func (e *IndexEditor) Undo() error {
 }
 
 // Redo steps forward one undone edit.
-func (e *IndexEditor) Redo() error {
+func (e *Editor) Redo() error {
 	if e.cur+1 >= len(e.hist) {
 		return ErrNoHistory
 	}
@@ -1777,19 +1777,19 @@ func (e *IndexEditor) Redo() error {
 }
 
 // CanUndo reports whether Undo has a step to take back.
-func (e *IndexEditor) CanUndo() bool { return e.cur > 0 }
+func (e *Editor) CanUndo() bool { return e.cur > 0 }
 
 // CanRedo reports whether Redo has a step to take.
-func (e *IndexEditor) CanRedo() bool { return e.cur+1 < len(e.hist) }
+func (e *Editor) CanRedo() bool { return e.cur+1 < len(e.hist) }
 
 // ---- budget ----
 
 // Budget is the simulated load of the current bytes with the rows where
 // the cut, the 80% mark and the 70% mark fall.
-func (e *IndexEditor) Budget() IndexBudget {
+func (e *Editor) Budget() Budget {
 	st, v := e.state(), e.view()
 	ld := v.load()
-	b := IndexBudget{Load: *ld, Lines: ld.LineCount, Units: ld.Units, Truncated: ld.Truncated(), CutRow: -1, NearRow: -1, TargetRow: -1}
+	b := Budget{Load: *ld, Lines: ld.LineCount, Units: ld.Units, Truncated: ld.Truncated(), CutRow: -1, NearRow: -1, TargetRow: -1}
 	if ld.Truncated() {
 		b.CutRow = slices.Index(v.cutRows(len(st.rows)), true)
 	}
@@ -1818,7 +1818,7 @@ func (e *IndexEditor) Budget() IndexBudget {
 
 // IDs returns the rows' IDs in order: a cheaper Rows for a caller that
 // only follows rows through edits.
-func (e *IndexEditor) IDs() []int {
+func (e *Editor) IDs() []int {
 	rows := e.state().rows
 	out := make([]int, len(rows))
 	for i, r := range rows {
@@ -1828,7 +1828,7 @@ func (e *IndexEditor) IDs() []int {
 }
 
 // RowAt returns the row holding line n (1-based) of Bytes, or -1.
-func (e *IndexEditor) RowAt(n int) int {
+func (e *Editor) RowAt(n int) int {
 	v := e.view()
 	if n < 1 || n > len(v.row) {
 		return -1
@@ -1838,6 +1838,6 @@ func (e *IndexEditor) RowAt(n int) int {
 
 // EntryText is the line AddEntries would write for a where a.After and
 // a.Blank put it, for a caller that measures it before adding it.
-func (e *IndexEditor) EntryText(a NewEntry) string {
+func (e *Editor) EntryText(a NewEntry) string {
 	return e.styleAfter(e.view(), a.After, a.Blank).line(path.Clean(strings.TrimSpace(a.Path)), a.Title, a.Hook, e.clip)
 }

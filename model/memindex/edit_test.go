@@ -61,7 +61,7 @@ func ieUntouched(t *testing.T, before, after []byte, changed ...string) {
 
 // ieTargets lists the primary targets of the entries of content.
 func ieTargets(b []byte) []string {
-	ix := ParseIndex(b)
+	ix := Parse(b)
 	var out []string
 	for i := range ix.Entries {
 		if r, ok := ix.Entries[i].Primary(); ok {
@@ -73,14 +73,14 @@ func ieTargets(b []byte) []string {
 
 // ieRefs counts every reference target in content.
 func ieRefs(b []byte) map[string]int {
-	ix := ParseIndex(b)
+	ix := Parse(b)
 	return ix.refTargetsAll()
 }
 
 func TestIndexEditorRoundTrip(t *testing.T) {
 	for name, s := range ieShapes {
 		t.Run(name, func(t *testing.T) {
-			e := NewIndexEditor([]byte(s))
+			e := NewEditor([]byte(s))
 			if got := string(e.Bytes()); got != s {
 				t.Fatalf("round trip:\n%q\nwant\n%q", got, s)
 			}
@@ -88,7 +88,7 @@ func TestIndexEditorRoundTrip(t *testing.T) {
 				t.Fatalf("fresh editor is modified")
 			}
 			// Every entry is one row; its continuations ride with it.
-			ix := ParseIndex([]byte(s))
+			ix := Parse([]byte(s))
 			entries := 0
 			for _, r := range e.Rows() {
 				if r.Entry != nil {
@@ -104,7 +104,7 @@ func TestIndexEditorRoundTrip(t *testing.T) {
 		})
 	}
 	for _, s := range []string{"", "\n", "x", "\r\n\r\n", "a\r", "```\n- [a](a.md)\n"} {
-		if got := string(NewIndexEditor([]byte(s)).Bytes()); got != s {
+		if got := string(NewEditor([]byte(s)).Bytes()); got != s {
 			t.Errorf("round trip of %q gave %q", s, got)
 		}
 	}
@@ -139,7 +139,7 @@ func TestIndexEditorMove(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := NewIndexEditor([]byte(tc.in))
+			e := NewEditor([]byte(tc.in))
 			err := e.MoveRange(tc.from, tc.to, tc.delta)
 			if tc.wantErr {
 				if err == nil {
@@ -167,7 +167,7 @@ func TestIndexEditorMove(t *testing.T) {
 func TestIndexEditorMoveRefusesHiding(t *testing.T) {
 	// An unclosed fence swallows the rest of the file: moving an entry
 	// below it would hide it.
-	e := NewIndexEditor([]byte("- [A](a.md) — about a\n```\ncode\n"))
+	e := NewEditor([]byte("- [A](a.md) — about a\n```\ncode\n"))
 	if err := e.MoveRow(0, 1); err == nil {
 		t.Fatalf("moved an entry into an unclosed code block:\n%s", e.Bytes())
 	}
@@ -194,7 +194,7 @@ func ieBig(n int) string {
 
 func TestIndexEditorMoveAboveCut(t *testing.T) {
 	in := ieBig(209)
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	bud := e.Budget()
 	if !bud.Truncated || bud.Lines != 209 || bud.CutRow != 200 {
 		t.Fatalf("budget %+v", bud)
@@ -225,7 +225,7 @@ func TestIndexEditorMoveAboveCut(t *testing.T) {
 
 	// An entry whose heading loads stays in its section: here the section
 	// "Section 5" starts at line 162 and runs past the cut.
-	e = NewIndexEditor([]byte(in))
+	e = NewEditor([]byte(in))
 	rows := e.Rows()
 	head := -1
 	for i, r := range rows {
@@ -250,7 +250,7 @@ func TestIndexEditorMoveAboveCut(t *testing.T) {
 	ieUntouched(t, before, e.Bytes())
 
 	// An index that loads whole: nothing to do.
-	e = NewIndexEditor([]byte(ieShapes["emdash"]))
+	e = NewEditor([]byte(ieShapes["emdash"]))
 	if _, err := e.MoveAboveCut("user_role.md"); err == nil {
 		t.Fatalf("moved in an index that loads whole")
 	}
@@ -266,7 +266,7 @@ func TestIndexEditorMoveAboveCutHeadingAtCut(t *testing.T) {
 	}
 	b.WriteString("## Late\n- [L1](l1.md) — l\n- [L2](l2.md) — l\n")
 	in := b.String()
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	if bud := e.Budget(); bud.CutRow != 200 {
 		t.Fatalf("cut row %d", bud.CutRow)
 	}
@@ -287,7 +287,7 @@ func TestIndexEditorMoveAboveCutHeadingAtCut(t *testing.T) {
 func TestIndexEditorDeleteRestore(t *testing.T) {
 	for name, s := range ieShapes {
 		t.Run(name, func(t *testing.T) {
-			e := NewIndexEditor([]byte(s))
+			e := NewEditor([]byte(s))
 			for i, r := range e.Rows() {
 				if r.Entry == nil {
 					continue
@@ -322,7 +322,7 @@ func TestIndexEditorDeleteRestore(t *testing.T) {
 	}
 	// Restore after the rows around it moved: it goes back after the row
 	// that preceded it.
-	e := NewIndexEditor([]byte(ieShapes["hyphen"]))
+	e := NewEditor([]byte(ieShapes["hyphen"]))
 	if err := e.DeleteRow(2); err != nil { // B
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestIndexEditorDeleteRestore(t *testing.T) {
 	if e.DeleteRow(99) == nil || e.RestoreRow(5) == nil {
 		t.Fatalf("bad rows accepted")
 	}
-	if e := NewIndexEditor([]byte(ieShapes["fm"])); e.DeleteRow(0) == nil {
+	if e := NewEditor([]byte(ieShapes["fm"])); e.DeleteRow(0) == nil {
 		t.Fatalf("deleted the frontmatter")
 	}
 }
@@ -362,7 +362,7 @@ func TestIndexEditorAddEntry(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.shape+"/"+tc.path, func(t *testing.T) {
 			in := ieShapes[tc.shape]
-			e := NewIndexEditor([]byte(in))
+			e := NewEditor([]byte(in))
 			at, err := e.AddEntry(tc.path, tc.title, tc.hook, tc.after)
 			if err != nil {
 				t.Fatal(err)
@@ -384,7 +384,7 @@ func TestIndexEditorAddEntry(t *testing.T) {
 			}
 		})
 	}
-	e := NewIndexEditor(nil)
+	e := NewEditor(nil)
 	if _, err := e.AddEntry("a.md", "A", "first", -1); err != nil || string(e.Bytes()) != "- [A](a.md) — first\n" {
 		t.Fatalf("empty index: %v %q", err, e.Bytes())
 	}
@@ -421,7 +421,7 @@ func TestIndexEditorEditHook(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := NewIndexEditor([]byte(tc.in))
+			e := NewEditor([]byte(tc.in))
 			err := e.EditHook(tc.row, tc.hook)
 			if tc.wantErr {
 				if err == nil {
@@ -437,7 +437,7 @@ func TestIndexEditorEditHook(t *testing.T) {
 			}
 			// Everything before the hook is kept byte for byte.
 			old := e.hist[0].rows[tc.row].lines[0].text
-			oix := ParseIndexText(tc.in)
+			oix := ParseText(tc.in)
 			en := oix.EntryAt(e.Rows()[tc.row].Line)
 			if en != nil && en.Form == EntryList && en.Hook != "" && tc.hook != "" {
 				keep := old[:strings.LastIndex(old, en.Hook)]
@@ -461,7 +461,7 @@ func TestIndexEditorShortenHooks(t *testing.T) {
 		"- [C](c.md) — short\n" +
 		"- [D](d.md) — " + strings.Repeat("日本語 ", 60) + "\n" +
 		"| `t.md` | " + long + " |\n"
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	n, err := e.ShortenHooks(map[string]string{"a.md": "Description of A", "b.md": strings.Repeat("x", 200)}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -486,7 +486,7 @@ func TestIndexEditorShortenHooks(t *testing.T) {
 	if err := e.Undo(); err != nil || string(e.Bytes()) != in {
 		t.Fatalf("one undo step should restore all")
 	}
-	if n, _ := NewIndexEditor([]byte("- [A](a.md) — short\n")).ShortenHooks(nil, 150); n != 0 {
+	if n, _ := NewEditor([]byte("- [A](a.md) — short\n")).ShortenHooks(nil, 150); n != 0 {
 		t.Fatalf("shortened a short hook")
 	}
 	// A cut never lands inside a link.
@@ -497,7 +497,7 @@ func TestIndexEditorShortenHooks(t *testing.T) {
 
 func TestIndexEditorDemote(t *testing.T) {
 	in := ieBig(209)
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	orig := ieTargets([]byte(in))
 	// Demote the 30 entries of the first two sections' tail.
 	var rows []int
@@ -541,7 +541,7 @@ func TestIndexEditorDemote(t *testing.T) {
 
 	// Table rows take their header along; CRLF stays CRLF.
 	tin := "# Memories\r\n\r\n| File | Hook |\r\n|---|---|\r\n| `a.md` | about a |\r\n| `b.md` | about b |\r\n"
-	e = NewIndexEditor([]byte(tin))
+	e = NewEditor([]byte(tin))
 	arch, err = e.Demote([]int{3}, "archive.md", "Old")
 	if err != nil {
 		t.Fatal(err)
@@ -560,7 +560,7 @@ func TestIndexEditorDemote(t *testing.T) {
 		rows []int
 		path string
 	}{{nil, "x.md"}, {[]int{0}, "x.md"}, {[]int{3}, "sub/x.md"}, {[]int{3}, "MEMORY.md"}, {[]int{3}, "x.txt"}, {[]int{4, 4}, "x.md"}, {[]int{4}, "b.md"}} {
-		e := NewIndexEditor([]byte(tin))
+		e := NewEditor([]byte(tin))
 		if _, err := e.Demote(bad.rows, bad.path, "t"); err == nil {
 			t.Errorf("demote %v to %s accepted", bad.rows, bad.path)
 		}
@@ -569,7 +569,7 @@ func TestIndexEditorDemote(t *testing.T) {
 
 func TestIndexEditorUndoRedo(t *testing.T) {
 	in := ieShapes["crlf"]
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	var states []string
 	states = append(states, string(e.Bytes()))
 	step := func(err error) {
@@ -613,7 +613,7 @@ func TestIndexEditorUndoRedo(t *testing.T) {
 }
 
 func TestIndexEditorBudget(t *testing.T) {
-	e := NewIndexEditor([]byte(ieBig(170)))
+	e := NewEditor([]byte(ieBig(170)))
 	b := e.Budget()
 	if b.Truncated || b.CutRow != -1 || b.Lines != 170 {
 		t.Fatalf("budget %+v", b)
@@ -624,7 +624,7 @@ func TestIndexEditorBudget(t *testing.T) {
 	if !b.Load.NearLimit() {
 		t.Fatalf("not near")
 	}
-	e = NewIndexEditor([]byte(ieShapes["emdash"]))
+	e = NewEditor([]byte(ieShapes["emdash"]))
 	if b := e.Budget(); b.NearRow != -1 || b.TargetRow != -1 || b.CutRow != -1 {
 		t.Fatalf("small index %+v", b)
 	}
@@ -633,7 +633,7 @@ func TestIndexEditorBudget(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		fmt.Fprintf(&sb, "- [E](e%d.md) — %s\n", i, strings.Repeat("x", 300))
 	}
-	b = NewIndexEditor([]byte(sb.String())).Budget()
+	b = NewEditor([]byte(sb.String())).Budget()
 	if !b.Truncated || b.CutRow < 70 || b.CutRow > 90 || b.NearRow < 0 || b.NearRow >= b.CutRow {
 		t.Fatalf("size budget %+v", b)
 	}
@@ -657,7 +657,7 @@ func FuzzIndexEditor(f *testing.F) {
 		if len(content) > 20000 || len(ops) > 60 {
 			return
 		}
-		e := NewIndexEditor(content)
+		e := NewEditor(content)
 		if !bytes.Equal(e.Bytes(), content) {
 			t.Fatalf("round trip lost bytes")
 		}
@@ -735,7 +735,7 @@ func FuzzIndexEditor(f *testing.F) {
 				}
 			}
 			out := e.Bytes()
-			if ix := ParseIndex(out); !bytes.Equal(ix.Bytes(), out) {
+			if ix := Parse(out); !bytes.Equal(ix.Bytes(), out) {
 				t.Fatalf("bytes do not parse back")
 			}
 			if len(e.Rows()) != e.Len() {
@@ -771,7 +771,7 @@ func FuzzIndexEditor(f *testing.F) {
 func TestIndexEditorShortenHooksTable(t *testing.T) {
 	long := strings.TrimSpace(strings.Repeat("word ", 40))
 	in := "| File | Hook | Updated |\n|---|---|---|\n| `a.md` | " + long + " | 2026-01-02 |\n| `b.md` | " + long + " | 2026-01-03 |\n"
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	n, err := e.ShortenHooks(map[string]string{"a.md": "Short A"}, 150)
 	if err != nil || n != 2 {
 		t.Fatalf("n %d err %v", n, err)
@@ -793,7 +793,7 @@ func TestIndexEditorMoveAboveSizeCut(t *testing.T) {
 		fmt.Fprintf(&sb, "- [E%d](e%02d.md) — %s\n", i, i, strings.Repeat("x", 300))
 	}
 	in := sb.String()
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	mv, err := e.MoveAboveCut("e99.md")
 	if err != nil {
 		t.Fatal(err)
@@ -814,10 +814,10 @@ func TestIndexEditorMoveAboveSizeCut(t *testing.T) {
 // fall below the cut.
 func TestIndexEditorAgentMode(t *testing.T) {
 	content := "<!--\n" + strings.Repeat("note\n", 31) + "-->\n" + testgen.Entries(180, "\n")
-	if b := NewIndexEditor([]byte(content)).Budget(); b.Truncated || b.Lines != 180 {
+	if b := NewEditor([]byte(content)).Budget(); b.Truncated || b.Lines != 180 {
 		t.Fatalf("auto: %d lines, cut %v", b.Lines, b.Truncated)
 	}
-	ed := NewIndexEditorMode([]byte(content), model.LoadAgent)
+	ed := NewEditorMode([]byte(content), model.LoadAgent)
 	b := ed.Budget()
 	if !b.Truncated || b.Lines != 213 || b.CutRow < 0 {
 		t.Fatalf("agent: %d lines, cut %v at row %d", b.Lines, b.Truncated, b.CutRow)
@@ -834,7 +834,7 @@ func TestIndexLinkDestAndTitle(t *testing.T) {
 	if ixeDest("a b.md") != "<a b.md>" || ixeEscTitle("[x]") != `\[x\]` {
 		t.Errorf("dest or title")
 	}
-	if got := IndexLink("C [draft]", "my notes.md"); got != `[C \[draft\]](<my notes.md>)` {
+	if got := Link("C [draft]", "my notes.md"); got != `[C \[draft\]](<my notes.md>)` {
 		t.Errorf("link %q", got)
 	}
 }

@@ -10,19 +10,19 @@ import (
 	"github.com/memtui/memtui/internal/testgen"
 )
 
-// FuzzParseIndex checks that ParseIndex never panics, keeps every byte,
+// FuzzParseIndex checks that Parse never panics, keeps every byte,
 // and returns references that point into their lines.
 func FuzzParseIndex(f *testing.F) {
 	for _, s := range testgen.IndexSeeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, content []byte) {
-		ix := ParseIndex(content)
+		ix := Parse(content)
 		if !bytes.Equal(ix.Bytes(), content) {
 			t.Fatalf("round trip lost bytes")
 		}
-		if !reflect.DeepEqual(ParseIndexText(string(content)), ix) {
-			t.Fatalf("ParseIndexText differs from ParseIndex")
+		if !reflect.DeepEqual(ParseText(string(content)), ix) {
+			t.Fatalf("ParseText differs from Parse")
 		}
 		if want := bytes.Count(content, []byte{'\n'}); len(content) > 0 && content[len(content)-1] != '\n' {
 			want++
@@ -66,7 +66,7 @@ func BenchmarkParseIndex(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		ParseIndex(in)
+		Parse(in)
 	}
 }
 
@@ -76,7 +76,7 @@ func BenchmarkParseIndex(b *testing.B) {
 // BenchmarkAdversarialInputs's.
 func TestAdversarialInputs(t *testing.T) {
 	for name, in := range testgen.AdversarialIndexes(40000) {
-		ix := ParseIndex([]byte(in))
+		ix := Parse([]byte(in))
 		if !bytes.Equal(ix.Bytes(), []byte(in)) {
 			t.Errorf("%s: the index does not round-trip byte for byte", name)
 		}
@@ -91,7 +91,7 @@ func BenchmarkAdversarialInputs(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
 				b.SetBytes(int64(len(in)))
 				for i := 0; i < b.N; i++ {
-					ParseIndex([]byte(in))
+					Parse([]byte(in))
 				}
 			})
 		}

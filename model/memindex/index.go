@@ -209,7 +209,7 @@ func (ix *Index) EntryAt(n int) *Entry {
 }
 
 // Bytes reassembles the file; for an unmodified Index it equals the content
-// ParseIndex was given.
+// Parse was given.
 func (ix *Index) Bytes() []byte {
 	n := 0
 	for i := range ix.Lines {
@@ -225,19 +225,19 @@ func (ix *Index) Bytes() []byte {
 	return out
 }
 
-// ParseIndex parses MEMORY.md in every shape seen in real memory dirs:
+// Parse parses MEMORY.md in every shape seen in real memory dirs:
 // list entries with any separator, tables with backticked file names,
 // wikilinks, prose with links mid-sentence, headings, CRLF line endings.
 // It is linear in the size of content and never fails: a line it cannot
 // place is prose.
-func ParseIndex(content []byte) Index {
-	return ParseIndexText(string(content)) // one copy; every string of the Index shares it
+func Parse(content []byte) Index {
+	return ParseText(string(content)) // one copy; every string of the Index shares it
 }
 
-// ParseIndexText is ParseIndex over content already held as a string: the
+// ParseText is Parse over content already held as a string: the
 // Index's strings share text, so a caller that has the file as a string
 // saves a copy of it.
-func ParseIndexText(text string) Index {
+func ParseText(text string) Index {
 	ix := Index{Lines: ixSplit(text)}
 	if len(ix.Lines) > 0 {
 		ix.CRLF = ix.Lines[0].CR()

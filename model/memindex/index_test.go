@@ -58,7 +58,7 @@ func TestParseIndexEntryShapes(t *testing.T) {
 		{"external link", "- [Grafana board](https://grafana.example/d/1) — latency", EntryList, "Grafana board", "—", "latency", []ref{{RefLink, RefExternal, "https://grafana.example/d/1"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ix := ParseIndex([]byte(tc.line + "\n"))
+			ix := Parse([]byte(tc.line + "\n"))
 			if len(ix.Entries) != 1 {
 				t.Fatalf("got %d entries; lines %v", len(ix.Entries), kinds(&ix))
 			}
@@ -100,7 +100,7 @@ func TestParseIndexLinkTargets(t *testing.T) {
 		{"[a](#section)", RefExternal, "#section", "#section"},
 		{"`../outside.md`", RefOutside, "../outside.md", "../outside.md"},
 	} {
-		ix := ParseIndex([]byte(tc.line))
+		ix := Parse([]byte(tc.line))
 		rs := ix.Lines[0].Refs
 		if len(rs) != 1 || rs[0].Scope != tc.scope || rs[0].Target != tc.target || rs[0].Dest != tc.dest || rs[0].Raw != tc.line {
 			t.Errorf("%s: %+v; want scope %d target %q dest %q", tc.line, rs, tc.scope, tc.target, tc.dest)
@@ -122,7 +122,7 @@ func TestParseIndexNotReferences(t *testing.T) {
 		"[unclosed](a.md",            // no closing parenthesis
 		"plain text mentioning a.md", // a bare name is not a reference
 	} {
-		ix := ParseIndex([]byte(line))
+		ix := Parse([]byte(line))
 		if n := len(ix.Lines[0].Refs); n != 0 {
 			t.Errorf("%q: %d refs %+v", line, n, ix.Lines[0].Refs)
 		}
@@ -158,7 +158,7 @@ func TestParseIndexLineKinds(t *testing.T) {
 		"-->",                           // 25 comment
 		"#hashtag is prose",             // 26 prose
 	}, "\n")
-	ix := ParseIndex([]byte(content))
+	ix := Parse([]byte(content))
 	want := []LineKind{
 		LineFrontmatter, LineFrontmatter, LineFrontmatter, LineHeading, LineBlank, LineProse, LineComment,
 		LineHeading, LineEntry, LineContinuation, LineContinuation, LineEntry, LineContinuation, LineProse,
@@ -197,7 +197,7 @@ func TestParseIndexLineKinds(t *testing.T) {
 
 func TestParseIndexTables(t *testing.T) {
 	content := "| Topic | File | Why |\n|:--|:--:|--:|\n| Role | `user_role.md` | who the user is |\n| Deploy | [deploy](project_deploy.md) | staging first |\n| `a|b.md` escaped \\| pipe | [x](x.md) |  |\nafter the table\n"
-	ix := ParseIndex([]byte(content))
+	ix := Parse([]byte(content))
 	if len(ix.Entries) != 3 {
 		t.Fatalf("entries: %v", kinds(&ix))
 	}
@@ -220,7 +220,7 @@ func TestParseIndexCRLFRoundTrip(t *testing.T) {
 		"\n",
 		"only\r",
 	} {
-		ix := ParseIndex([]byte(content))
+		ix := Parse([]byte(content))
 		if got := string(ix.Bytes()); got != content {
 			t.Errorf("round trip %q -> %q", content, got)
 		}
@@ -230,7 +230,7 @@ func TestParseIndexCRLFRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	ix := ParseIndex([]byte("# Memory\r\n- [A](a.md) — hook\r\n"))
+	ix := Parse([]byte("# Memory\r\n- [A](a.md) — hook\r\n"))
 	if !ix.CRLF || !ix.Lines[1].CR() || ix.Lines[1].Text != "- [A](a.md) — hook" || ix.Entries[0].Hook != "hook" {
 		t.Errorf("CRLF: %+v", ix.Lines[1])
 	}
@@ -238,7 +238,7 @@ func TestParseIndexCRLFRoundTrip(t *testing.T) {
 
 func TestParseIndexArchiveAndMentions(t *testing.T) {
 	content := "# Memory\n\nOlder entries live in [the archive](MEMORY-archive.md).\n\n## Active\n- [A](a.md) — hook\n"
-	ix := ParseIndex([]byte(content))
+	ix := Parse([]byte(content))
 	var targets []string
 	for _, l := range ix.Lines {
 		for _, r := range l.Refs {
@@ -254,7 +254,7 @@ func TestParseIndexArchiveAndMentions(t *testing.T) {
 }
 
 func TestEntryNameAndPrimary(t *testing.T) {
-	ix := ParseIndex([]byte("- [Dash](https://x.example) and [b](b.md)\n- `c.md`\n"))
+	ix := Parse([]byte("- [Dash](https://x.example) and [b](b.md)\n- `c.md`\n"))
 	if r, ok := ix.Entries[0].Primary(); !ok || r.Target != "b.md" {
 		t.Errorf("primary %+v", r)
 	}
@@ -288,7 +288,7 @@ func TestParseIndexBracketPairing(t *testing.T) {
 		{"[a](x.md [b](y.md)", []string{"[b](y.md)"}},
 	} {
 		var raws []string
-		for _, r := range ParseIndex([]byte(tc.line)).Lines[0].Refs {
+		for _, r := range Parse([]byte(tc.line)).Lines[0].Refs {
 			raws = append(raws, r.Raw)
 		}
 		if !reflect.DeepEqual(raws, tc.raws) {
@@ -299,8 +299,8 @@ func TestParseIndexBracketPairing(t *testing.T) {
 
 func TestParseIndexText(t *testing.T) {
 	for _, s := range testgen.IndexSeeds {
-		if a, b := ParseIndex([]byte(s)), ParseIndexText(s); !reflect.DeepEqual(a, b) {
-			t.Errorf("%q: ParseIndexText differs from ParseIndex", s)
+		if a, b := Parse([]byte(s)), ParseText(s); !reflect.DeepEqual(a, b) {
+			t.Errorf("%q: ParseText differs from Parse", s)
 		}
 	}
 }

@@ -27,7 +27,7 @@ func TestIndexEditorRemoveRows(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := NewIndexEditor([]byte(tc.in))
+			e := NewEditor([]byte(tc.in))
 			if err := e.RemoveRows(tc.rows); err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +40,7 @@ func TestIndexEditorRemoveRows(t *testing.T) {
 			}
 		})
 	}
-	e := NewIndexEditor([]byte("- [A](a.md)\n"))
+	e := NewEditor([]byte("- [A](a.md)\n"))
 	if e.RemoveRows(nil) == nil || e.RemoveRows([]int{3}) == nil {
 		t.Fatal("nothing to remove, or a bad row, accepted")
 	}
@@ -51,7 +51,7 @@ func TestIndexEditorRemoveRows(t *testing.T) {
 // index's list item, never a table row standing alone.
 func TestIndexEditorAddEntriesWhereTheyGo(t *testing.T) {
 	in := "# Memories\n\n## Kept\n\n| File | Hook |\n|---|---|\n| `a.md` | about a |\n| `b.md` | about b |\n"
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	at, err := e.AddEntries([]NewEntry{
 		{Path: "c.md", Title: "C", Hook: "about c", After: 6},                      // after the last row: the table goes on
 		{Path: "d.md", Title: "D", Hook: "about d", After: 6},                      // and on, in the order given
@@ -91,7 +91,7 @@ func TestIndexEditorAddEntriesWhereTheyGo(t *testing.T) {
 // within EntryMaxChars, and left out when too little room is left for it.
 func TestIndexEditorNewEntryFits(t *testing.T) {
 	long := strings.Repeat("a word ", 40)
-	e := NewIndexEditor([]byte("- [A](a.md) — x\n"))
+	e := NewEditor([]byte("- [A](a.md) — x\n"))
 	if _, err := e.AddEntry("b.md", "B", long, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestIndexEditorFitHooks(t *testing.T) {
 		"- [" + strings.Repeat("T", 145) + "](d.md) — " + long + "\r\n" + // the title alone is too long
 		"- [E](e.md) — short\r\n" + // fits already
 		"\r\n| File | Hook | Year |\r\n|---|---|---|\r\n| `f.md` | " + long + " | 2026 |\r\n"
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	fits := []HookFit{{1, "About A"}, {2, strings.Repeat("a long description ", 10)}, {3, ""}, {4, "d"}, {5, "about e"}}
 	done, err := e.FitHooks(fits, 0)
 	if err != nil {
@@ -163,7 +163,7 @@ func TestIndexEditorFitHooks(t *testing.T) {
 
 func TestIndexEditorFoldRows(t *testing.T) {
 	in := "- [A](a.md) — x\n  more about a\n\n\n## H\n- [B](b.md)\n  when deploying\n- [C](c.md)\n  " + strings.Repeat("z", 150) + "\n"
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	done, err := e.FoldRows([]Fold{{Row: 0}, {Row: 4, Hook: "when deploying"}, {Row: 5, Hook: strings.Repeat("z", 150)}}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -180,8 +180,8 @@ func TestIndexEditorFoldRows(t *testing.T) {
 
 func TestIndexEditorUnlinkRefs(t *testing.T) {
 	in := "- [B](b.md) — replaces [old](old.md) and `gone.md`\r\n- [C](c.md)\r\n  see [[nowhere]]\r\n"
-	e := NewIndexEditor([]byte(in))
-	ix := ParseIndex([]byte(in))
+	e := NewEditor([]byte(in))
+	ix := Parse([]byte(in))
 	done, err := e.UnlinkRefs([]Unlink{{Row: 0, Refs: ix.Lines[0].Refs[1:]}, {Row: 1, Line: 1, Refs: ix.Lines[2].Refs}})
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +202,7 @@ func TestIndexEditorUnlinkRefs(t *testing.T) {
 // endings; NoLink leaves the linking to the caller.
 func TestIndexEditorDemoteTo(t *testing.T) {
 	in := "# Memory\n\n## Old\n\n- [A](a.md) — a\n- [B](b.md) — b\n\n## New\n\n- [C](c.md) — c\n- [D](d.md) — d\n"
-	e := NewIndexEditor([]byte(in))
+	e := NewEditor([]byte(in))
 	arch, err := e.DemoteTo([]int{4, 5, 9}, Archive{Path: "memory-archive.md", Title: "Memory archive", NoLink: true,
 		Frontmatter: "---\nname: memory-archive\n---\n\n", Intro: "Older entries."})
 	if err != nil {
@@ -227,7 +227,7 @@ func TestIndexEditorDemoteTo(t *testing.T) {
 }
 
 func TestIndexEditorAddSection(t *testing.T) {
-	e := NewIndexEditor(nil)
+	e := NewEditor(nil)
 	for _, sec := range []string{"User", "Feedback"} {
 		h, err := e.AddSection(2, sec)
 		if err != nil {
