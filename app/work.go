@@ -66,25 +66,6 @@ func (w *Workspace) Load(ctx context.Context, d *model.MemoryDir) error {
 	return memfs.LoadDir(ctx, d, w.ScanOpts)
 }
 
-// dirJob is one memory directory with its project.
-type dirJob struct {
-	p *model.Project
-	d *model.MemoryDir
-}
-
-// jobs lists the scan's directories keep accepts, in scan order.
-func (w *Workspace) jobs(keep func(*model.MemoryDir) bool) []dirJob {
-	var out []dirJob
-	for _, p := range w.Scan.Projects {
-		for _, d := range p.Dirs {
-			if keep(d) {
-				out = append(out, dirJob{p, d})
-			}
-		}
-	}
-	return out
-}
-
 // Check runs every check over every directory of the scan on one bounded
 // pool, loading each just before it is checked, so reading and checking
 // overlap (while one worker waits on the disk another computes). With
@@ -94,17 +75,17 @@ func (w *Workspace) jobs(keep func(*model.MemoryDir) bool) []dirJob {
 // configuration findings included.
 func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model.Finding {
 	opts = opts.ForScan(w.Scan)
-	jobs := w.jobs(func(*model.MemoryDir) bool { return true })
+	jobs := consolidate.DirJobs(w.Scan, nil)
 	results := make([][]model.Finding, len(jobs))
 	pool.Run(ctx, len(jobs), opts.Workers, func(i int) {
 		j := jobs[i]
-		if err := w.Load(ctx, j.d); err != nil {
-			results[i] = []model.Finding{consolidate.UnreadableDir(j.p, j.d, err)}
+		if err := w.Load(ctx, j.D); err != nil {
+			results[i] = []model.Finding{consolidate.UnreadableDir(j.P, j.D, err)}
 			return
 		}
-		results[i] = consolidate.OrientDir(j.p, j.d, opts)
+		results[i] = consolidate.OrientDir(j.P, j.D, opts)
 		if opts.DropContent {
-			j.d.DropContent()
+			j.D.DropContent()
 		}
 	})
 	return consolidate.MergeFindings(w.Scan, results)
@@ -231,16 +212,16 @@ func (w *Workspace) Propose(ctx context.Context, po ProposeOptions) ([]model.Pro
 	if po.Proposer != "" {
 		return w.external(ctx, dopts, po)
 	}
-	jobs := w.jobs(func(d *model.MemoryDir) bool { return d.Kind != model.DirTeam || po.IncludeTeam })
+	jobs := consolidate.DirJobs(w.Scan, dopts.Proposes)
 	results := make([][]model.Proposal, len(jobs))
 	pool.Run(ctx, len(jobs), dopts.Workers, func(i int) {
 		j := jobs[i]
-		if err := w.Load(ctx, j.d); err != nil {
+		if err := w.Load(ctx, j.D); err != nil {
 			return // lint reports the unreadable directory
 		}
-		results[i] = consolidate.ProposeDir(j.p, j.d, dopts)
+		results[i] = consolidate.ProposeDir(j.P, j.D, dopts)
 		if po.Drop {
-			j.d.DropContent()
+			j.D.DropContent()
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -265,7 +246,7 @@ func (w *Workspace) external(ctx context.Context, dopts consolidate.DreamOptions
 	var out []model.Proposal
 	for _, p := range w.Scan.Projects {
 		for _, d := range p.Dirs {
-			if d.Kind == model.DirTeam && !po.IncludeTeam {
+			if !dopts.Proposes(d) {
 				continue
 			}
 			if err := w.Load(ctx, d); err != nil {

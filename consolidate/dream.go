@@ -35,6 +35,12 @@ type DreamOptions struct {
 	IncludeTeam bool
 }
 
+// Proposes reports whether a run with these options proposes for d: a
+// team dir only with IncludeTeam.
+func (o DreamOptions) Proposes(d *model.MemoryDir) bool {
+	return d.Kind != model.DirTeam || o.IncludeTeam
+}
+
 func (o DreamOptions) wants(k model.ProposalKind) bool {
 	if len(o.Kinds) == 0 {
 		return true
@@ -71,10 +77,10 @@ var proposers = []proposer{
 // always gives the same list.
 func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
 	opts = opts.ForScan(scan)
-	jobs := dirJobs(scan, func(d *model.MemoryDir) bool { return d.Kind != model.DirTeam || opts.IncludeTeam })
+	jobs := DirJobs(scan, opts.Proposes)
 	results := make([][]model.Proposal, len(jobs))
 	pool.Run(context.Background(), len(jobs), opts.Workers, func(i int) {
-		results[i] = ProposeDir(jobs[i].p, jobs[i].d, opts)
+		results[i] = ProposeDir(jobs[i].P, jobs[i].D, opts)
 	})
 	var out []model.Proposal
 	for _, r := range results {
@@ -113,7 +119,7 @@ func SortProposals(ps []model.Proposal) {
 // directory gets no proposal.
 func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model.Proposal {
 	opts.Options = opts.Options.withDefaults()
-	if d.Kind == model.DirTeam && !opts.IncludeTeam {
+	if !opts.Proposes(d) {
 		return nil
 	}
 	if !d.Exists && len(d.Files) == 0 && d.Index == nil {

@@ -73,10 +73,10 @@ const DefaultStaleAfter = 90 * 24 * time.Hour
 // app's (it does the I/O); this is the same run over directories in hand.
 func Orient(scan *model.Scan, opts Options) []model.Finding {
 	opts = opts.ForScan(scan)
-	jobs := dirJobs(scan, func(*model.MemoryDir) bool { return true })
+	jobs := DirJobs(scan, nil)
 	results := make([][]model.Finding, len(jobs))
 	pool.Run(context.Background(), len(jobs), opts.Workers, func(i int) {
-		results[i] = OrientDir(jobs[i].p, jobs[i].d, opts)
+		results[i] = OrientDir(jobs[i].P, jobs[i].D, opts)
 	})
 	return MergeFindings(scan, results)
 }
@@ -118,19 +118,20 @@ func UnreadableDir(p *model.Project, d *model.MemoryDir, err error) model.Findin
 	}
 }
 
-// dirJob is one memory directory with its project, for the worker pool.
-type dirJob struct {
-	p *model.Project
-	d *model.MemoryDir
+// DirJob is one memory directory with its project, for a worker pool.
+type DirJob struct {
+	P *model.Project
+	D *model.MemoryDir
 }
 
-// dirJobs lists the scan's directories that keep accepts, in scan order.
-func dirJobs(scan *model.Scan, keep func(*model.MemoryDir) bool) []dirJob {
-	var jobs []dirJob
+// DirJobs lists the scan's directories keep accepts, in scan order (nil
+// keep: every one).
+func DirJobs(scan *model.Scan, keep func(*model.MemoryDir) bool) []DirJob {
+	var jobs []DirJob
 	for _, p := range scan.Projects {
 		for _, d := range p.Dirs {
-			if keep(d) {
-				jobs = append(jobs, dirJob{p, d})
+			if keep == nil || keep(d) {
+				jobs = append(jobs, DirJob{p, d})
 			}
 		}
 	}
