@@ -408,7 +408,9 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	m.memories.setProject(nil)
 	m.shownProject = -1
 	m.loader.stop()
-	m.loader = startLoader(m.ctx, m.gen, msg.scan.Projects, m.ws.ScanOpts, m.copts, m.cfg.Workers)
+	// One run's options for the first load and every reload after it.
+	m.copts = m.copts.ForScan(msg.scan)
+	m.loader = startLoader(m.ctx, m.gen, msg.scan.Projects, m.ws, m.copts, m.cfg.Workers)
 	cmds := []tea.Cmd{m.loader.next(), m.syncSelection()}
 	if m.cfg.Watch {
 		cmds = append(cmds, m.startWatching())
@@ -542,7 +544,7 @@ func (m *Model) reloadPath(path string) tea.Cmd {
 			continue
 		}
 		if di := pd.dirIndex(path); di >= 0 {
-			return reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), pd.dirs[di].d, m.ws.ScanOpts, m.copts)
+			return reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), pd.dirs[di].d, m.ws, m.copts)
 		}
 	}
 	return nil
@@ -979,7 +981,7 @@ func (m *Model) onChanges(paths []string) tea.Cmd {
 			}
 			for _, dd := range pd.dirs {
 				if dd.d.Path == p || !dd.d.Exists && filepath.Dir(dd.d.Path) == p {
-					cmds = append(cmds, reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), dd.d, m.ws.ScanOpts, m.copts))
+					cmds = append(cmds, reloadDirCmd(m.ctx, m.gen, i, snapshot(pd.p), dd.d, m.ws, m.copts))
 					found = true
 				}
 			}

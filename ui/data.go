@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/memfs"
@@ -155,16 +156,16 @@ type loader struct {
 	q      *pool.Queue
 }
 
-func startLoader(parent context.Context, gen int, projects []*model.Project, sopts memfs.Options, copts consolidate.Options, workers int) *loader {
+// copts are the run's options (consolidate.Options.ForScan of the scan:
+// the checks share what they know across projects, as lint's do).
+func startLoader(parent context.Context, gen int, projects []*model.Project, ws *app.Workspace, copts consolidate.Options, workers int) *loader {
 	ctx, cancel := context.WithCancel(parent)
 	l := &loader{ch: make(chan tea.Msg, 64), cancel: cancel}
-	// The checks of one run share what they know across projects.
-	copts = copts.ForScan(&model.Scan{Projects: projects})
 	l.q = pool.Start(ctx, len(projects), workers, func(i int) {
 		p := projects[i]
 		dirs := make([]*dirData, 0, len(p.Dirs))
 		for _, d := range p.Dirs {
-			if err := memfs.LoadDir(ctx, d, sopts); err != nil {
+			if err := ws.Load(ctx, d); err != nil {
 				return // cancelled
 			}
 			dirs = append(dirs, newDirData(p, d, copts))
@@ -213,10 +214,10 @@ func (l *loader) next() tea.Cmd {
 
 // reloadDirCmd reads one directory afresh into a new value (the current one
 // may be on screen) and checks it.
-func reloadDirCmd(ctx context.Context, gen, idx int, p *model.Project, old *model.MemoryDir, sopts memfs.Options, copts consolidate.Options) tea.Cmd {
+func reloadDirCmd(ctx context.Context, gen, idx int, p *model.Project, old *model.MemoryDir, ws *app.Workspace, copts consolidate.Options) tea.Cmd {
 	return func() tea.Msg {
 		d := &model.MemoryDir{Path: old.Path, Kind: old.Kind, Agent: old.Agent}
-		if err := memfs.LoadDir(ctx, d, sopts); err != nil {
+		if err := ws.Load(ctx, d); err != nil {
 			return dirReloadedMsg{gen: gen, idx: idx, path: old.Path, err: err}
 		}
 		return dirReloadedMsg{gen: gen, idx: idx, path: old.Path, dd: newDirData(p, d, copts)}
