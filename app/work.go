@@ -109,9 +109,27 @@ func (w *Workspace) EachLoadedDir(ctx context.Context, fn func(p *model.Project,
 
 // DirsInView are the memory dirs the options selected: undo and the
 // journal act on these only.
-func (w *Workspace) DirsInView() []string {
+func (w *Workspace) DirsInView() []string { return DirsIn(w.Scan) }
+
+// DirInView is the memory dir of the scan at path (as given or resolved),
+// or nil.
+func (w *Workspace) DirInView(path string) *model.MemoryDir { return DirIn(w.Scan, path) }
+
+// WriteRefusal says why memtui will not write into the memory dir at
+// path (nil when it will): a directory only a repository's own settings
+// named is never written unless the user named it (memfs.WriteRefusal).
+func (w *Workspace) WriteRefusal(path string) error {
+	return WriteRefusalIn(w.Scan, w.ScanOpts.MemoryDirs, path)
+}
+
+// DirsIn are the memory dirs of a scan (the TUI's, which a refresh
+// replaces, or the workspace's).
+func DirsIn(scan *model.Scan) []string {
+	if scan == nil {
+		return nil
+	}
 	var out []string
-	for _, p := range w.Scan.Projects {
+	for _, p := range scan.Projects {
 		for _, d := range p.Dirs {
 			out = append(out, d.Path)
 		}
@@ -119,10 +137,12 @@ func (w *Workspace) DirsInView() []string {
 	return out
 }
 
-// DirInView is the memory dir of the scan at path (as given or resolved),
-// or nil.
-func (w *Workspace) DirInView(path string) *model.MemoryDir {
-	for _, p := range w.Scan.Projects {
+// DirIn is the memory dir of scan at path (as given or resolved), or nil.
+func DirIn(scan *model.Scan, path string) *model.MemoryDir {
+	if scan == nil {
+		return nil
+	}
+	for _, p := range scan.Projects {
 		for _, d := range p.Dirs {
 			if memfs.InScope(memfs.JournalEntry{MemoryDir: path, RealDir: path}, []string{d.Path}) {
 				return d
@@ -132,11 +152,10 @@ func (w *Workspace) DirInView(path string) *model.MemoryDir {
 	return nil
 }
 
-// WriteRefusal says why memtui will not write into the memory dir at
-// path ("" when it will): a directory only a repository's own settings
-// named is never written unless the user named it (memfs.WriteRefusal).
-func (w *Workspace) WriteRefusal(path string) error {
-	return memfs.WriteRefusal(w.DirInView(path), w.ScanOpts.MemoryDirs)
+// WriteRefusalIn is WriteRefusal over scan, with the memory dirs the user
+// named (--memory-dir).
+func WriteRefusalIn(scan *model.Scan, named []string, path string) error {
+	return memfs.WriteRefusal(DirIn(scan, path), named)
 }
 
 // Apply writes proposals into one memory dir behind the write scope: a

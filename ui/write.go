@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
@@ -209,33 +210,12 @@ func (m *Model) runWrite(jobs []writeJob, wait time.Duration) tea.Cmd {
 // writeRefusal says why memtui does not write into dir (a directory only
 // a repository's own settings named; see memfs.WriteRefusal), or nil.
 func (m *Model) writeRefusal(dir string) error {
-	if m.scan == nil {
-		return nil
-	}
-	for _, p := range m.scan.Projects {
-		for _, d := range p.Dirs {
-			if d.Path == dir {
-				return memfs.WriteRefusal(d, m.ws.ScanOpts.MemoryDirs)
-			}
-		}
-	}
-	return nil
+	return app.WriteRefusalIn(m.scan, m.ws.ScanOpts.MemoryDirs, dir)
 }
 
 // dirsInView are the memory dirs the TUI shows: its journal lists and
 // undoes only their entries.
-func (m *Model) dirsInView() []string {
-	if m.scan == nil {
-		return nil
-	}
-	var out []string
-	for _, p := range m.scan.Projects {
-		for _, d := range p.Dirs {
-			out = append(out, d.Path)
-		}
-	}
-	return out
-}
+func (m *Model) dirsInView() []string { return app.DirsIn(m.scan) }
 
 // runWriteMarked is runWrite; with mark, a run that changed files leaves
 // the store marked consolidated (ApplyOptions.MarkConsolidated).
