@@ -105,16 +105,14 @@ type Model struct {
 	index    *indexView
 	// ixedit edits the index view's MEMORY.md in memory.
 	ixedit *ixEditView
-	// proposals reviews Dream's proposals; props tracks computing them.
+	// proposals reviews Dream's proposals (and computes them).
 	proposals *proposalsView
-	props     propState
 	// journal lists what was written; dialog, when set, is a question or
 	// a summary that takes the next key; write is a write in progress.
 	journal *journalView
-	// changes shows what changed since each directory's last review;
-	// bases are the review baselines, by memory dir path.
+	// changes shows what changed since each directory's last review
+	// (and keeps the review baselines).
 	changes     *changesView
-	bases       map[string]*model.Baseline
 	dialog      *dialog
 	write       *writeRun
 	undoing     bool
@@ -315,10 +313,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case transcriptsMsg:
 		return m, m.onTranscripts(msg)
 	case baselinesMsg:
-		m.onBaselines(msg)
+		m.changes.onBaselines(msg, m)
 		return m, nil
 	case baselineSavedMsg:
-		m.onBaselineSaved(msg)
+		m.changes.onBaselineSaved(msg, m)
 		return m, nil
 	case renderedMsg:
 		if msg.err != nil {
@@ -332,9 +330,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.preview.rendered(msg.key, msg.out)
 		return m, nil
 	case proposalsTickMsg:
-		return m, m.onProposalsTick(msg)
+		return m, m.proposals.onTick(msg, m.run())
 	case proposalsMsg:
-		return m, m.onProposals(msg)
+		m.proposals.onResults(msg, m.run())
+		return m, nil
 	case findingsTickMsg:
 		if msg.seq == m.findingsSeq && m.findingsDirt {
 			m.refreshFindings()
@@ -430,7 +429,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	pd.summarize()
 	m.loaded++
 	m.projects.refresh(msg.idx)
-	cmds := []tea.Cmd{m.loader.next(), m.dataChanged(), m.readTranscripts(msg.idx), m.loadBaselines(msg.idx)}
+	cmds := []tea.Cmd{m.loader.next(), m.dataChanged(), m.readTranscripts(msg.idx), m.changes.loadBaselines(m.run(), msg.idx)}
 	if m.projects.selected() == msg.idx {
 		m.memories.setProject(pd)
 		m.shownProject = -1 // force the preview to follow
@@ -473,7 +472,7 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 		m.memories.setProject(pd)
 		cmd = m.requestPreview(false)
 	}
-	m.changes.rebuild(m) // cheap: only directories that changed are compared again
+	m.changes.rebuild(m.data) // cheap: only directories that changed are compared again
 	// The write that changed the directory is in a transcript by now.
 	return tea.Batch(cmd, m.dataChanged(), m.readTranscripts(msg.idx))
 }
@@ -481,7 +480,7 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 // dataChanged notes that a project or directory was read: the views
 // derived from the loaded data catch up.
 func (m *Model) dataChanged() tea.Cmd {
-	return tea.Batch(m.findingsChanged(), m.proposalsChanged())
+	return tea.Batch(m.findingsChanged(), m.proposals.changed())
 }
 
 // findingsChanged notes that findings changed; the findings view, when on

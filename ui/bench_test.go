@@ -181,9 +181,9 @@ func BenchmarkProposals(b *testing.B) {
 	d := loadedDriver(b, 160, 48)
 	b.ReportAllocs()
 	for b.Loop() {
-		d.m.props.cache = nil
-		if cmd := d.m.computeProposals(); cmd != nil {
-			d.m.onProposals(cmd().(proposalsMsg))
+		d.m.proposals.props.cache = nil
+		if cmd := d.m.proposals.compute(d.m.run()); cmd != nil {
+			d.m.proposals.onResults(cmd().(proposalsMsg), d.m.run())
 		}
 	}
 	b.ReportMetric(float64(len(d.m.proposals.items)), "proposals")

@@ -9,11 +9,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -36,6 +38,9 @@ type changesView struct {
 	// nproj counts the projects with changes; first counts directories
 	// seen for the first time (their baseline is being recorded).
 	nproj, pending int
+	// bases are the review baselines, by memory dir path: the view loads
+	// and records them.
+	bases map[string]*model.Baseline
 	// cache keeps each directory's changes while neither it, its
 	// baseline nor its project's log changed: every value here is
 	// replaced, never mutated, so pointers identify versions.
@@ -70,11 +75,11 @@ type (
 // loadBaselines reads project idx's review baselines; a directory seen for
 // the first time gets one recorded now, so "changes since" starts here
 // (not under --readonly, which records nothing).
-func (m *Model) loadBaselines(idx int) tea.Cmd {
-	if m.ws.State.Seen == "" || idx < 0 || idx >= len(m.data) || !m.data[idx].loaded {
+func (v *changesView) loadBaselines(r run, idx int) tea.Cmd {
+	if r.ws.State.Seen == "" || idx < 0 || idx >= len(r.data) || !r.data[idx].loaded {
 		return nil
 	}
-	pd := m.data[idx]
+	pd := r.data[idx]
 	dirs := make([]*model.MemoryDir, 0, len(pd.dirs))
 	for _, dd := range pd.dirs {
 		if dd.d.Exists {
@@ -83,7 +88,7 @@ func (m *Model) loadBaselines(idx int) tea.Cmd {
 	}
 	// A review happens on the wall clock, not on a pinned "today": the
 	// writes that count are those after it.
-	ws, gen, now := m.ws, m.gen, m.c.clock()
+	ws, gen, now := r.ws, r.gen, v.c.clock()
 	return func() tea.Msg {
 		msg := baselinesMsg{gen: gen, idx: idx, bases: map[string]*model.Baseline{}}
 		for _, d := range dirs {
@@ -99,25 +104,51 @@ func (m *Model) loadBaselines(idx int) tea.Cmd {
 	}
 }
 
-func (m *Model) onBaselines(msg baselinesMsg) {
-	if msg.gen != m.gen {
+// reloadBaseline reads dir's review baseline from disk again, after a
+// write that may have scrubbed a secret from it.
+func (v *changesView) reloadBaseline(r run, dir string) tea.Cmd {
+	if r.ws.State.Seen == "" {
+		return nil
+	}
+	for i, pd := range r.data {
+		if !pd.loaded || pd.dirIndex(dir) < 0 {
+			continue
+		}
+		root, gen := r.ws.State.Seen, r.gen
+		return func() tea.Msg {
+			msg := baselinesMsg{gen: gen, idx: i, bases: map[string]*model.Baseline{}}
+			b, err := memfs.LoadBaseline(root, dir)
+			if err != nil {
+				msg.errs = append(msg.errs, err)
+			}
+			if b != nil {
+				msg.bases[dir] = b
+			}
+			return msg
+		}
+	}
+	return nil
+}
+
+func (v *changesView) onBaselines(msg baselinesMsg, h host) {
+	r := h.run()
+	if msg.gen != r.gen {
 		return
 	}
-	if m.bases == nil {
-		m.bases = map[string]*model.Baseline{}
+	if v.bases == nil {
+		v.bases = map[string]*model.Baseline{}
 	}
 	for dir, b := range msg.bases {
-		m.bases[dir] = b
+		v.bases[dir] = b
 	}
 	if len(msg.errs) > 0 {
-		m.err = fmt.Errorf("review baseline: %w", msg.errs[0])
+		h.fail(fmt.Errorf("review baseline: %w", msg.errs[0]))
 	}
-	m.changes.rebuild(m)
+	v.rebuild(r.data)
 }
 
 // saveBaselines writes new baselines in the background.
-func (m *Model) saveBaselines(bases map[string]*model.Baseline) tea.Cmd {
-	ws := m.ws
+func saveBaselines(ws *app.Workspace, bases map[string]*model.Baseline) tea.Cmd {
 	return func() tea.Msg {
 		for _, b := range bases {
 			if err := ws.SaveBaseline(b); err != nil {
@@ -128,57 +159,51 @@ func (m *Model) saveBaselines(bases map[string]*model.Baseline) tea.Cmd {
 	}
 }
 
-func (m *Model) onBaselineSaved(msg baselineSavedMsg) {
+func (v *changesView) onBaselineSaved(msg baselineSavedMsg, h host) {
 	if msg.err != nil {
-		m.err = fmt.Errorf("could not record the review: %w", msg.err)
+		h.fail(fmt.Errorf("could not record the review: %w", msg.err))
 		return
 	}
 	for dir, b := range msg.bases {
-		m.bases[dir] = b
+		v.bases[dir] = b
 	}
-	m.changes.rebuild(m)
+	v.rebuild(h.run().data)
 }
 
-// openChanges shows the changes view.
-func (m *Model) openChanges() tea.Cmd {
-	m.changes.rebuild(m)
-	m.show(viewChanges)
-	return nil
-}
-
-// changesKey handles the changes view's own keys.
-func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys.Changes
-	v := m.changes
+// key handles the changes view's own keys: m marks the selected file seen,
+// M its whole project reviewed.
+func (v *changesView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+	keys := v.c.keys.Changes
+	r := h.run()
 	switch {
 	case key.Matches(k, keys.Back):
 		if v.focusDiff {
 			v.setFocus(false)
 			return nil
 		}
-		return m.navigate(navigateMsg{to: viewBrowse})
+		return h.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.MarkSeen):
 		it := v.selected()
-		if it == nil || m.ws.State.Seen == "" {
+		if it == nil || r.ws.State.Seen == "" {
 			return nil
 		}
-		b := consolidate.MarkSeen(m.bases[it.dd.d.Path], it.dd.d, it.delta.Path, v.c.clock())
-		m.status = "marked " + it.delta.Path + " seen"
-		return m.saveBaselines(map[string]*model.Baseline{it.dd.d.Path: b})
+		b := consolidate.MarkSeen(v.bases[it.dd.d.Path], it.dd.d, it.delta.Path, v.c.clock())
+		h.say("marked " + it.delta.Path + " seen")
+		return saveBaselines(r.ws, map[string]*model.Baseline{it.dd.d.Path: b})
 	case key.Matches(k, keys.MarkReviewed):
 		it := v.selected()
-		if it == nil || m.ws.State.Seen == "" {
+		if it == nil || r.ws.State.Seen == "" {
 			return nil
 		}
-		pd := m.data[it.project]
+		pd := r.data[it.project]
 		bases := map[string]*model.Baseline{}
 		for _, dd := range pd.dirs {
 			if dd.d.Exists {
 				bases[dd.d.Path] = model.NewBaseline(dd.d, v.c.clock(), consolidate.SHA256Hex)
 			}
 		}
-		m.status = "marked " + report.Tilde(pd.p.Name(), m.c.home) + " reviewed"
-		return m.saveBaselines(bases)
+		h.say("marked " + report.Tilde(pd.p.Name(), v.c.home) + " reviewed")
+		return saveBaselines(r.ws, bases)
 	}
 	return v.Update(k)
 }
@@ -186,7 +211,7 @@ func (m *Model) changesKey(k tea.KeyPressMsg) tea.Cmd {
 // rebuild recomputes the changes of every loaded project against its
 // baseline, keeping the selection on the same file when it is still
 // changed.
-func (v *changesView) rebuild(m *Model) {
+func (v *changesView) rebuild(data []*projectData) {
 	var keepDir, keepPath string
 	if it := v.selected(); it != nil {
 		keepDir, keepPath = it.dd.d.Path, it.delta.Path
@@ -195,7 +220,7 @@ func (v *changesView) rebuild(m *Model) {
 	v.nproj, v.pending = 0, 0
 	fresh := make(map[*dirData]chgCache, len(v.cache))
 	var rows []row
-	for pi, pd := range m.data {
+	for pi, pd := range data {
 		if !pd.loaded {
 			continue
 		}
@@ -204,7 +229,7 @@ func (v *changesView) rebuild(m *Model) {
 			if !dd.d.Exists {
 				continue
 			}
-			base := m.bases[dd.d.Path]
+			base := v.bases[dd.d.Path]
 			if base == nil {
 				v.pending++
 				continue

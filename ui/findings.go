@@ -138,6 +138,30 @@ func (v *findingsView) SetSize(w, h int) {
 	v.list.setSize(w, max(h-detailLines-1, 1))
 }
 
+// key handles the findings view's keys: its filter, opening a finding's
+// file (enter jumps to it, e edits it), leaving.
+func (v *findingsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+	keys := v.c.keys.Findings
+	switch {
+	case key.Matches(k, keys.Filter):
+		return h.startFilter()
+	case key.Matches(k, keys.Edit):
+		return h.edit()
+	case key.Matches(k, keys.Back) && v.filter != "":
+		v.filter = ""
+		v.apply()
+		return nil
+	case key.Matches(k, keys.Back, keys.Leave):
+		return h.navigate(navigateMsg{to: viewBrowse})
+	case key.Matches(k, keys.Open):
+		if f := v.selected(); f != nil {
+			return h.jump(*f)
+		}
+		return nil
+	}
+	return v.Update(k)
+}
+
 func (v *findingsView) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {

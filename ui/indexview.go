@@ -240,6 +240,20 @@ func meter(st themes.Styles, label string, n, cap, w int, format string) string 
 	return fmt.Sprintf("%-6s %s %s%s", label, bar, fmt.Sprintf(format, n, cap), over)
 }
 
+// key handles the index view's keys: leaving, the index editor, $EDITOR.
+func (v *indexView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+	keys := v.c.keys.Index
+	switch {
+	case key.Matches(k, keys.Back):
+		return h.navigate(navigateMsg{to: viewBrowse})
+	case key.Matches(k, keys.EditIndex):
+		return h.navigate(navigateMsg{to: viewIndexEdit})
+	case key.Matches(k, keys.Edit):
+		return h.edit()
+	}
+	return v.Update(k)
+}
+
 func (v *indexView) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		scrollKeys(&v.vp, v.c, k)

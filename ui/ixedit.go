@@ -884,25 +884,25 @@ func (m *Model) openIndexEditor() tea.Cmd {
 	return nil
 }
 
-// ixeditKey routes a key in the index editor. Its text input and
-// overlays take their keys in the editor itself; on the rows, leaving and
-// writing are the root's, the rest the editor's. Quitting, help, refresh
+// key routes a key in the index editor. Its text input and overlays take
+// their keys in the editor itself; on the rows, leaving and writing are
+// matched here, the rest are the editor's moves. Quitting, help, refresh
 // and the view switches are the root's global keys (see onKey).
-func (m *Model) ixeditKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys.Editor
-	if m.ixedit.mode == ixeList {
+func (v *ixEditView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+	keys := v.c.keys.Editor
+	if v.mode == ixeList {
 		switch {
-		case key.Matches(k, keys.Back) && m.ixedit.anchor >= 0:
-			m.ixedit.anchor = -1
-			m.ixedit.say("range cleared")
+		case key.Matches(k, keys.Back) && v.anchor >= 0:
+			v.anchor = -1
+			v.say("range cleared")
 			return nil
 		case key.Matches(k, keys.Back):
-			return m.navigate(navigateMsg{to: viewIndex, back: true})
+			return h.navigate(navigateMsg{to: viewIndex, back: true})
 		case key.Matches(k, keys.Write):
-			return m.askWriteIndex()
+			return v.askWrite(h)
 		}
 	}
-	return m.ixedit.Update(k)
+	return v.Update(k)
 }
 
 // leaveEditor runs then once the index editor's pending edits may be
@@ -937,18 +937,17 @@ func (v *ixEditView) diffSummary() string {
 	return fmt.Sprintf("Pending: %d %s added, %d removed.", add, model.Plural(add, "line", "lines"), del)
 }
 
-// askWriteIndex asks to write the edited MEMORY.md through memfs.Apply: a
+// askWrite asks to write the edited MEMORY.md through memfs.Apply: a
 // reindex proposal with one update, based on the bytes the editor read.
-func (m *Model) askWriteIndex() tea.Cmd {
-	v := m.ixedit
+func (v *ixEditView) askWrite(h host) tea.Cmd {
 	switch {
-	case m.ws.ReadOnly:
+	case v.c.readonly:
 		return nil
-	case m.anyWriteBusy():
-		m.status = "Still writing; wait for it to finish."
+	case h.writeBusy():
+		h.say("Still writing; wait for it to finish.")
 		return nil
 	case !v.modified():
-		m.status = "Nothing to write: no pending edits."
+		h.say("Nothing to write: no pending edits.")
 		return nil
 	}
 	changes := v.pendingChanges()
@@ -970,13 +969,13 @@ func (m *Model) askWriteIndex() tea.Cmd {
 	case b.Truncated:
 		load = fmt.Sprintf("still cut: %d lines never reach the agent", len(b.Load.Dropped))
 	}
-	st := m.c.st
+	st := v.c.st
 	title := "Write MEMORY.md?"
 	if len(changes) > 1 {
 		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, model.Plural(len(changes)-1, "file", "files"))
 	}
-	lines := append([]string{"", st.Bold.Render(safe.ShowLine(report.Tilde(v.dd.d.Path, m.c.home)))}, files...)
-	m.openDialog(&dialog{
+	lines := append([]string{"", st.Bold.Render(safe.ShowLine(report.Tilde(v.dd.d.Path, v.c.home)))}, files...)
+	h.openDialog(&dialog{
 		kind:  dlgWriteIndex,
 		title: title,
 		lines: append(lines, "", v.diffSummary(),

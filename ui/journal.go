@@ -179,21 +179,33 @@ func (v *journalView) View() string {
 	return fit(strings.Join(out, "\n")+"\n"+strings.Join(det, "\n"), v.w, v.h)
 }
 
+// key handles the journal's keys: leaving, undoing the selected entry.
+func (v *journalView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+	keys := v.c.keys.Journal
+	switch {
+	case key.Matches(k, keys.Back):
+		return h.navigate(navigateMsg{to: viewBrowse})
+	case key.Matches(k, keys.Undo):
+		return v.askUndo(h)
+	}
+	return v.Update(k)
+}
+
 // askUndo asks to undo the selected entry.
-func (m *Model) askUndo() tea.Cmd {
-	e := m.journal.selected()
-	if e == nil || m.ws.ReadOnly {
+func (v *journalView) askUndo(h host) tea.Cmd {
+	e := v.selected()
+	if e == nil || v.c.readonly {
 		return nil
 	}
-	if m.anyWriteBusy() {
-		m.status = "Still writing; wait for it to finish."
+	if h.writeBusy() {
+		h.say("Still writing; wait for it to finish.")
 		return nil
 	}
 	if e.State != memfs.JournalCommitted {
-		m.status = "Only an applied (committed) entry can be undone; this one is " + stateWord(e.State) + "."
+		h.say("Only an applied (committed) entry can be undone; this one is " + stateWord(e.State) + ".")
 		return nil
 	}
-	lines := []string{"", report.Tilde(e.MemoryDir, m.c.home)}
+	lines := []string{"", report.Tilde(e.MemoryDir, v.c.home)}
 	for _, f := range e.Files {
 		var what string
 		where := safe.ShowLine(f.Path)
@@ -208,16 +220,16 @@ func (m *Model) askUndo() tea.Cmd {
 		}
 		lines = append(lines, "  "+what+"  "+where)
 	}
-	lines = append(lines, "", m.c.st.Faint.Render("Each file goes back byte for byte, with its mtime; a file changed since is refused, nothing written."))
+	lines = append(lines, "", v.c.st.Faint.Render("Each file goes back byte for byte, with its mtime; a file changed since is refused, nothing written."))
 	title, hint := "Undo \""+e.Title+"\" ("+e.ProposalID+")?", "y undo · any other key cancels"
 	if model.ProposalKind(e.Kind) == model.KindRedactSecret {
 		// The one undo that makes things less safe: say so first.
 		title = "Undo the redaction \"" + e.Title + "\"? A credential comes back"
-		lines = append([]string{"", m.c.st.Error.Render("This puts the redacted secret back into the memory file, in clear text:"),
-			m.c.st.Error.Render("Claude Code then injects it into every prompt again.")}, lines...)
+		lines = append([]string{"", v.c.st.Error.Render("This puts the redacted secret back into the memory file, in clear text:"),
+			v.c.st.Error.Render("Claude Code then injects it into every prompt again.")}, lines...)
 		hint = "y put the credential back · any other key cancels"
 	}
-	m.openDialog(&dialog{kind: dlgUndo, title: title, lines: lines, hint: hint, entry: *e})
+	h.openDialog(&dialog{kind: dlgUndo, title: title, lines: lines, hint: hint, entry: *e})
 	return nil
 }
 

@@ -90,21 +90,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 // key may have opened or closed its text input or an overlay.
 func (m *Model) viewKey(k tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
-	switch m.view {
-	case viewBrowse:
+	if v := m.activeView(); v != nil {
+		cmd = v.key(k, m)
+	} else {
 		cmd = m.browseKey(k)
-	case viewFindings:
-		cmd = m.findingsKey(k)
-	case viewIndex:
-		cmd = m.indexKey(k)
-	case viewIndexEdit:
-		cmd = m.ixeditKey(k)
-	case viewProposals:
-		cmd = m.proposalsKey(k)
-	case viewChanges:
-		cmd = m.changesKey(k)
-	case viewJournal:
-		cmd = m.journalKey(k)
 	}
 	if was := m.mode; was != modeDialog && was != modeFilter {
 		if m.mode = m.viewMode(); m.mode != was {
@@ -168,9 +157,12 @@ func (m *Model) navigate(msg navigateMsg) tea.Cmd {
 	case viewIndexEdit:
 		return m.openIndexEditor()
 	case viewProposals:
-		return m.openProposals()
+		m.show(viewProposals)
+		return m.proposals.open(m.run())
 	case viewChanges:
-		return m.openChanges()
+		m.changes.rebuild(m.data)
+		m.show(viewChanges)
+		return nil
 	case viewJournal:
 		return m.openJournal()
 	}
@@ -295,65 +287,4 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	m.activePane().Update(k)
 	return m.syncSelection()
-}
-
-func (m *Model) findingsKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys.Findings
-	switch {
-	case key.Matches(k, keys.Filter):
-		return m.startFilter()
-	case key.Matches(k, keys.Edit):
-		return m.edit()
-	case key.Matches(k, keys.Back) && m.findings.filter != "":
-		m.findings.filter = ""
-		m.findings.apply()
-		return nil
-	case key.Matches(k, keys.Back, keys.Leave):
-		return m.navigate(navigateMsg{to: viewBrowse})
-	case key.Matches(k, keys.Open):
-		if f := m.findings.selected(); f != nil {
-			return m.jump(*f)
-		}
-		return nil
-	}
-	return m.findings.Update(k)
-}
-
-func (m *Model) indexKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys.Index
-	switch {
-	case key.Matches(k, keys.Back):
-		return m.navigate(navigateMsg{to: viewBrowse})
-	case key.Matches(k, keys.EditIndex):
-		return m.navigate(navigateMsg{to: viewIndexEdit})
-	case key.Matches(k, keys.Edit):
-		return m.edit()
-	}
-	return m.index.Update(k)
-}
-
-func (m *Model) proposalsKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys.Proposals
-	switch {
-	case key.Matches(k, keys.Back) && !m.proposals.back():
-		return m.navigate(navigateMsg{to: viewBrowse})
-	case key.Matches(k, keys.Back):
-		return nil
-	case key.Matches(k, keys.Write):
-		return m.startWrite()
-	case key.Matches(k, keys.Edit):
-		return m.edit()
-	}
-	return m.proposals.Update(k)
-}
-
-func (m *Model) journalKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.c.keys.Journal
-	switch {
-	case key.Matches(k, keys.Back):
-		return m.navigate(navigateMsg{to: viewBrowse})
-	case key.Matches(k, keys.Undo):
-		return m.askUndo()
-	}
-	return m.journal.Update(k)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -14,6 +13,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
@@ -56,7 +56,7 @@ type (
 	}
 )
 
-// propState is the root's bookkeeping for the proposals. Proposals are
+// propState is the view's bookkeeping for computing proposals. They are
 // computed per directory and cached by its *dirData: a reload replaces the
 // value, so a cached entry is exact, and a change recomputes only the
 // directories it touched.
@@ -78,51 +78,52 @@ type proposalJob struct {
 	project string
 }
 
-// openProposals shows the proposals view and computes what is stale.
-func (m *Model) openProposals() tea.Cmd {
-	m.props.wanted = true
-	m.show(viewProposals)
-	if m.props.dirty || !m.proposals.computed {
-		return m.computeProposals()
+// open notes the view is wanted and computes what is stale.
+func (v *proposalsView) open(r run) tea.Cmd {
+	v.props.wanted = true
+	if v.props.dirty || !v.computed {
+		return v.compute(r)
 	}
 	return nil
 }
 
-// proposalsChanged notes that the loaded data changed; once the view has
-// been opened the proposals catch up at most a few times a second.
-func (m *Model) proposalsChanged() tea.Cmd {
-	m.props.dirty = true
-	if !m.props.wanted {
+// changed notes that the loaded data changed; once the view has been
+// opened the proposals catch up at most a few times a second.
+func (v *proposalsView) changed() tea.Cmd {
+	v.props.dirty = true
+	if !v.props.wanted {
 		return nil
 	}
-	m.props.tickSeq++
-	seq := m.props.tickSeq
+	v.props.tickSeq++
+	seq := v.props.tickSeq
 	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return proposalsTickMsg{seq} })
 }
 
-func (m *Model) onProposalsTick(msg proposalsTickMsg) tea.Cmd {
-	if msg.seq != m.props.tickSeq || !m.props.dirty {
+func (v *proposalsView) onTick(msg proposalsTickMsg, r run) tea.Cmd {
+	if msg.seq != v.props.tickSeq || !v.props.dirty {
 		return nil
 	}
-	return m.computeProposals()
+	return v.compute(r)
 }
 
-// computeProposals starts a Cmd that proposes for every loaded directory
-// not yet in the cache (team memory is left alone, as dream does by
-// default); with nothing to compute it only regroups.
-func (m *Model) computeProposals() tea.Cmd {
-	m.props.dirty = false
-	if m.props.cache == nil {
-		m.props.cache = map[*dirData][]*propItem{}
+// compute starts a Cmd that proposes for every loaded directory not yet
+// in the cache (team memory is left alone, as dream does by default), on
+// the one worker pool with as many workers as the loader (proposing
+// re-runs the checks, a few seconds' work on a large tree); with nothing
+// to compute it only regroups.
+func (v *proposalsView) compute(r run) tea.Cmd {
+	v.props.dirty = false
+	if v.props.cache == nil {
+		v.props.cache = map[*dirData][]*propItem{}
 	}
 	var jobs []proposalJob
-	for _, pd := range m.data {
+	for _, pd := range r.data {
 		if !pd.loaded {
 			continue
 		}
 		var pc *model.Project
 		for _, dd := range pd.dirs {
-			if _, ok := m.props.cache[dd]; ok || dd.d.Kind == model.DirTeam {
+			if _, ok := v.props.cache[dd]; ok || dd.d.Kind == model.DirTeam {
 				continue
 			}
 			if pc == nil {
@@ -130,39 +131,20 @@ func (m *Model) computeProposals() tea.Cmd {
 				c.Dirs = slices.Clone(pd.p.Dirs)
 				pc = &c
 			}
-			jobs = append(jobs, proposalJob{p: pc, dd: dd, project: report.Tilde(pd.p.Name(), m.c.home)})
+			jobs = append(jobs, proposalJob{p: pc, dd: dd, project: report.Tilde(pd.p.Name(), v.c.home)})
 		}
 	}
 	if len(jobs) == 0 {
-		m.assembleProposals()
+		v.assemble(r)
 		return nil
 	}
-	m.props.running++
-	m.proposals.computing = true
-	opts := consolidate.DreamOptions{Options: m.copts}
-	gen, ctx, workers := m.gen, m.ctx, max(m.cfg.Workers, 1)
+	v.props.running++
+	v.computing = true
+	opts := consolidate.DreamOptions{Options: r.copts}
+	gen, ctx, workers := r.gen, r.ctx, r.workers
 	return func() tea.Msg {
-		// As many workers as the loader: proposing re-runs the checks, a
-		// few seconds' work on a large tree.
 		out := make([][]*propItem, len(jobs))
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for range min(workers, len(jobs)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					if ctx.Err() == nil {
-						out[i] = proposeFor(jobs[i], opts)
-					}
-				}
-			}()
-		}
-		for i := range jobs {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		pool.Run(ctx, len(jobs), workers, func(i int) { out[i] = proposeFor(jobs[i], opts) })
 		res := make(map[*dirData][]*propItem, len(jobs))
 		if ctx.Err() == nil {
 			for i, j := range jobs {
@@ -217,50 +199,68 @@ func beforeText(d *model.MemoryDir, path string) string {
 	return ""
 }
 
-func (m *Model) onProposals(msg proposalsMsg) tea.Cmd {
-	m.props.running = max(m.props.running-1, 0)
-	if msg.gen == m.gen {
+// onResults caches a computation's proposals (a refresh made an older
+// generation's obsolete) and regroups.
+func (v *proposalsView) onResults(msg proposalsMsg, r run) {
+	v.props.running = max(v.props.running-1, 0)
+	if msg.gen == r.gen {
 		for dd, items := range msg.results {
-			m.props.cache[dd] = items
+			v.props.cache[dd] = items
 		}
 	}
-	m.assembleProposals()
-	return nil
+	v.assemble(r)
 }
 
-// assembleProposals groups the cached proposals by project, in the
-// project list's order, and drops what no longer belongs to a loaded
-// directory.
-func (m *Model) assembleProposals() {
+// assemble groups the cached proposals by project, in the project list's
+// order, and drops what no longer belongs to a loaded directory.
+func (v *proposalsView) assemble(r run) {
 	live := map[*dirData]bool{}
 	var groups []propGroup
-	for _, pd := range m.data {
+	for _, pd := range r.data {
 		if !pd.loaded {
 			continue
 		}
-		g := propGroup{name: report.Tilde(pd.p.Name(), m.c.home)}
+		g := propGroup{name: report.Tilde(pd.p.Name(), v.c.home)}
 		for _, dd := range pd.dirs {
 			live[dd] = true
-			g.items = append(g.items, m.props.cache[dd]...)
+			g.items = append(g.items, v.props.cache[dd]...)
 		}
 		if len(g.items) > 0 {
 			groups = append(groups, g)
 		}
 	}
-	for dd := range m.props.cache {
+	for dd := range v.props.cache {
 		if !live[dd] {
-			delete(m.props.cache, dd)
+			delete(v.props.cache, dd)
 		}
 	}
-	m.proposals.computing = m.props.running > 0
-	m.proposals.loading = m.loading
-	m.proposals.setGroups(groups)
+	v.computing = v.props.running > 0
+	v.loading = r.loading
+	v.setGroups(groups)
+}
+
+// key handles the proposals view's keys: leaving (from the diff, back to
+// the list first), writing the accepted set, editing a result; the rest
+// decide and move.
+func (v *proposalsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+	keys := v.c.keys.Proposals
+	switch {
+	case key.Matches(k, keys.Back) && !v.back():
+		return h.navigate(navigateMsg{to: viewBrowse})
+	case key.Matches(k, keys.Back):
+		return nil
+	case key.Matches(k, keys.Write):
+		return h.startWrite()
+	case key.Matches(k, keys.Edit):
+		return h.edit()
+	}
+	return v.Update(k)
 }
 
 // proposalsView lists the Dream proposals of every loaded project, grouped
 // by project, beside (wide) or above (narrow) the selected one's diff. A
 // person accepts, rejects or keeps some hunks of each; the root writes the
-// accepted set (w).
+// accepted set (w). The view computes its list itself, in the background.
 type proposalsView struct {
 	listDiff
 	items []*propItem // list rows refer to these
@@ -271,9 +271,11 @@ type proposalsView struct {
 	// progress is a write in progress; lastWrite the last one's counts.
 	progress, lastWrite string
 	groups              []propGroup
-	computing           bool
-	computed            bool
-	loading             bool
+	// props is the computing of the list, in the background.
+	props     propState
+	computing bool
+	computed  bool
+	loading   bool
 }
 
 func newProposalsView(c *shared, sc *secrets.Scanner) *proposalsView {

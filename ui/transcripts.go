@@ -124,7 +124,7 @@ func (m *Model) onTranscripts(msg transcriptsMsg) tea.Cmd {
 		m.memories.setProject(pd)
 		cmds = append(cmds, m.requestPreview(false))
 	}
-	m.changes.rebuild(m) // cheap: only directories that changed are compared again
+	m.changes.rebuild(m.data) // cheap: only directories that changed are compared again
 	cmds = append(cmds, m.dataChanged())
 	return tea.Batch(cmds...)
 }

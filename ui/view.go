@@ -407,19 +407,8 @@ func (m *Model) footer() string {
 
 // activePane is the pane whose keys are live.
 func (m *Model) activePane() pane {
-	switch m.view {
-	case viewFindings:
-		return m.findings
-	case viewIndex:
-		return m.index
-	case viewIndexEdit:
-		return m.ixedit
-	case viewProposals:
-		return m.proposals
-	case viewJournal:
-		return m.journal
-	case viewChanges:
-		return m.changes
+	if v := m.activeView(); v != nil {
+		return v
 	}
 	switch m.focus {
 	case focusMemories:

@@ -334,7 +334,7 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		// Conflicts mean the directory changed too: read it again either way;
 		// the review baseline too (a redaction scrubbed it on disk, and the
 		// copy in memory must not be saved back over that).
-		return tea.Batch(next, m.reloadPath(j.dir), m.reloadBaseline(j.dir))
+		return tea.Batch(next, m.reloadPath(j.dir), m.changes.reloadBaseline(m.run(), j.dir))
 	case writeDoneMsg:
 		m.write = nil
 		if w.editor {
@@ -458,33 +458,7 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 	} else {
 		m.journal.note = m.status
 	}
-	return tea.Batch(m.reloadPath(msg.entry.MemoryDir), m.reloadBaseline(msg.entry.MemoryDir), m.journalChanged())
-}
-
-// reloadBaseline reads dir's review baseline from disk again, after a
-// write that may have scrubbed a secret from it.
-func (m *Model) reloadBaseline(dir string) tea.Cmd {
-	if m.ws.State.Seen == "" {
-		return nil
-	}
-	for i, pd := range m.data {
-		if !pd.loaded || pd.dirIndex(dir) < 0 {
-			continue
-		}
-		root, gen := m.ws.State.Seen, m.gen
-		return func() tea.Msg {
-			msg := baselinesMsg{gen: gen, idx: i, bases: map[string]*model.Baseline{}}
-			b, err := memfs.LoadBaseline(root, dir)
-			if err != nil {
-				msg.errs = append(msg.errs, err)
-			}
-			if b != nil {
-				msg.bases[dir] = b
-			}
-			return msg
-		}
-	}
-	return nil
+	return tea.Batch(m.reloadPath(msg.entry.MemoryDir), m.changes.reloadBaseline(m.run(), msg.entry.MemoryDir), m.journalChanged())
 }
 
 // dialogView draws the dialog into the body: its title, its lines cut to
@@ -510,6 +484,3 @@ func (m *Model) dialogView(w, h int) string {
 	lines = append(lines, st.StatusKey.Render(ansi.Truncate(dl.hint, w, "…")))
 	return fit(strings.Join(lines, "\n"), w, h)
 }
-
-// anyWriteBusy reports a write or an undo in flight.
-func (m *Model) anyWriteBusy() bool { return m.write != nil || m.undoing }

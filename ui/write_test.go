@@ -176,11 +176,11 @@ func TestRedactionScrubsTheBaselineInMemory(t *testing.T) {
 	it := d.selectProposal(ciBotTitle)
 	c := it.p.Changes[0]
 	before := readFile(t, fileOf(it, c.Path))
-	if b := d.m.bases[it.p.MemoryDir]; b == nil || b.Files[c.Path].Text != before {
+	if b := d.m.changes.bases[it.p.MemoryDir]; b == nil || b.Files[c.Path].Text != before {
 		t.Fatalf("the test needs a baseline holding the secret: %+v", b)
 	}
 	d.keys("a", "w", "y", "esc")
-	if got := d.m.bases[it.p.MemoryDir].Files[c.Path].Text; got != c.After {
+	if got := d.m.changes.bases[it.p.MemoryDir].Files[c.Path].Text; got != c.After {
 		t.Errorf("the baseline in memory still holds the old text:\n%s", got)
 	}
 	disk, err := memfs.LoadBaseline(cfg.Workspace.State.Seen, it.p.MemoryDir)
