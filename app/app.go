@@ -93,7 +93,7 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.Scan, err = memfs.Discover(ctx, w.ScanOpts)
+	w.Scan, err = w.Discover(ctx)
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -111,6 +111,14 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		w.EnforceRetention(w.Retention)
 	}
 	return w, nil
+}
+
+// Discover finds the workspace's projects and memory directories again,
+// as Open did (a refresh). It returns a new scan and leaves Scan as it is:
+// a face that refreshes (the TUI) keeps the scan it shows, and a
+// goroutine discovering must not change what the other one reads.
+func (w *Workspace) Discover(ctx context.Context) (*model.Scan, error) {
+	return memfs.Discover(ctx, w.ScanOpts)
 }
 
 // OpenState gets memtui's own state ready without discovering the tree

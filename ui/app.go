@@ -221,7 +221,7 @@ func New(cfg Config) *Model {
 func (m *Model) Init() tea.Cmd {
 	m.gen++
 	m.loading = true
-	discover := discoverCmd(m.ctx, m.gen, m.ws.ScanOpts)
+	discover := discoverCmd(m.ctx, m.gen, m.ws)
 	if scan := m.discovered; scan != nil {
 		gen := m.gen
 		discover = func() tea.Msg { return scanMsg{gen: gen, scan: scan} }
@@ -533,7 +533,7 @@ func (m *Model) refresh() tea.Cmd {
 	m.loading = true
 	m.status = refreshing
 	m.loader.stop()
-	return discoverCmd(m.ctx, m.gen, m.ws.ScanOpts)
+	return discoverCmd(m.ctx, m.gen, m.ws)
 }
 
 // reloadPath re-reads the memory directory at path, wherever it is.

@@ -69,7 +69,7 @@ func TestProjectsFillInAsTheyLoad(t *testing.T) {
 	defer m.Close()
 	m.Init() // its discovery is run by hand below
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	scan := discoverCmd(m.ctx, m.gen, cfg.Workspace.ScanOpts)().(scanMsg)
+	scan := discoverCmd(m.ctx, m.gen, cfg.Workspace)().(scanMsg)
 	_, next := m.Update(scan)
 	out := ansi.Strip(m.View().Content)
 	if !strings.Contains(out, "… ~/acme-api") || !strings.Contains(out, "reading 0/8 projects") {
@@ -483,7 +483,7 @@ func TestSelectedProjectLoadsFirst(t *testing.T) {
 	defer m.Close()
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.Update(discoverCmd(m.ctx, m.gen, cfg.Workspace.ScanOpts)())
+	m.Update(discoverCmd(m.ctx, m.gen, cfg.Workspace)())
 	m.loader.stop()
 	// A stand-in queue over the same projects: one worker, held on the
 	// first item until the cursor has moved.

@@ -168,7 +168,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 		m := New(cfg)
 		m.Init()
 		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-		msg := discoverCmd(m.ctx, m.gen, cfg.Workspace.ScanOpts)()
+		msg := discoverCmd(m.ctx, m.gen, cfg.Workspace)()
 		m.Update(msg)
 		_ = m.View()
 		m.Close()

@@ -10,7 +10,6 @@ import (
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/pool"
-	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -139,9 +138,9 @@ type (
 
 // discoverCmd finds every project and memory directory: quick, so the
 // project list appears before any file is read.
-func discoverCmd(ctx context.Context, gen int, opts memfs.Options) tea.Cmd {
+func discoverCmd(ctx context.Context, gen int, ws *app.Workspace) tea.Cmd {
 	return func() tea.Msg {
-		scan, err := memfs.Discover(ctx, opts)
+		scan, err := ws.Discover(ctx)
 		return scanMsg{gen: gen, scan: scan, err: err}
 	}
 }
