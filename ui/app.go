@@ -21,6 +21,7 @@ import (
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/secrets"
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
@@ -137,8 +138,8 @@ type Model struct {
 	loader   *loader
 	loaded   int
 	loading  bool
-	// logSem bounds the transcript reads running at once.
-	logSem chan struct{}
+	// logLimit bounds the transcript reads running at once.
+	logLimit *pool.Limit
 	// logStop cancels the transcript reads of the current generation: a
 	// refresh makes them obsolete, and they would hold the read slots.
 	logCtx  context.Context

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/model"
 )
@@ -48,32 +49,29 @@ func (m *Model) readTranscripts(idx int) tea.Cmd {
 	}
 	pd.logReading, pd.logAgain = true, false
 	pd.logSeq++
-	if m.logSem == nil {
-		m.logSem = make(chan struct{}, max(m.cfg.Workers, 1))
+	if m.logLimit == nil {
+		m.logLimit = pool.NewLimit(m.cfg.Workers)
 	}
 	if m.logCtx == nil {
 		m.logCtx, m.logStop = context.WithCancel(m.ctx)
 	}
 	snap := snapshot(pd.p)
 	olds := slices.Clone(pd.dirs)
-	gen, seq, ctx, sem, read, copts := m.gen, pd.logSeq, m.logCtx, m.logSem, m.transcripts, m.copts
+	gen, seq, ctx, limit, read, copts := m.gen, pd.logSeq, m.logCtx, m.logLimit, m.transcripts, m.copts
 	return func() tea.Msg {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			return nil
-		}
-		defer func() { <-sem }()
-		log, err := read(ctx, snap)
-		msg := transcriptsMsg{gen: gen, idx: idx, seq: seq, log: log, err: err, olds: olds}
-		if err != nil || log == nil {
-			return msg
-		}
-		snap.Log = log
-		for _, dd := range olds {
-			msg.dirs = append(msg.dirs, dd.withLog(snap, copts))
-		}
-		return msg
+		var msg tea.Msg
+		limit.Do(ctx, func() {
+			log, err := read(ctx, snap)
+			tm := transcriptsMsg{gen: gen, idx: idx, seq: seq, log: log, err: err, olds: olds}
+			if err == nil && log != nil {
+				snap.Log = log
+				for _, dd := range olds {
+					tm.dirs = append(tm.dirs, dd.withLog(snap, copts))
+				}
+			}
+			msg = tm
+		})
+		return msg // nil when cancelled before a slot was free
 	}
 }
 

@@ -119,3 +119,25 @@ func (q *Queue) take() (int, bool) {
 	q.claimed[q.pos] = true
 	return q.pos, true
 }
+
+// Limit bounds how many of a kind of work run at once when the work comes
+// one item at a time rather than as a list (the TUI reads a project's
+// transcripts as each project loads, each read in its own Cmd): Do waits
+// for a slot. The zero Limit is not usable; make one with NewLimit.
+type Limit struct{ slots chan struct{} }
+
+// NewLimit allows n at once (at least one).
+func NewLimit(n int) *Limit { return &Limit{slots: make(chan struct{}, max(n, 1))} }
+
+// Do runs fn once a slot is free and reports true, or gives up when ctx
+// is done first and reports false without running it.
+func (l *Limit) Do(ctx context.Context, fn func()) bool {
+	select {
+	case l.slots <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	defer func() { <-l.slots }()
+	fn()
+	return true
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestRunCallsEachOnceWithinTheBound: every index is called exactly once,
@@ -103,4 +104,51 @@ func TestQueueStopsWhenCancelled(t *testing.T) {
 	}
 	cancel()
 	Start(context.Background(), 0, 3, func(int) { t.Error("called on no item") }).Wait()
+}
+
+func TestLimitRunsAtMostNAtOnce(t *testing.T) {
+	l := NewLimit(2)
+	var running, most atomic.Int32
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Do(context.Background(), func() {
+				n := running.Add(1)
+				for {
+					m := most.Load()
+					if n <= m || most.CompareAndSwap(m, n) {
+						break
+					}
+				}
+				time.Sleep(2 * time.Millisecond)
+				running.Add(-1)
+			})
+		}()
+	}
+	wg.Wait()
+	if got := most.Load(); got != 2 {
+		t.Fatalf("at most %d ran at once, want 2 (the limit, reached with 12 waiting)", got)
+	}
+}
+
+func TestLimitGivesUpWhenCancelled(t *testing.T) {
+	l := NewLimit(1)
+	hold := make(chan struct{})
+	go l.Do(context.Background(), func() { <-hold })
+	// Wait until the one slot is taken.
+	for len(l.slots) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran := false
+	if l.Do(ctx, func() { ran = true }) || ran {
+		t.Fatal("Do ran its work with the context done and no slot free")
+	}
+	close(hold)
+	if !l.Do(context.Background(), func() { ran = true }) || !ran {
+		t.Fatal("Do did not run once the slot was free again")
+	}
 }
