@@ -113,13 +113,12 @@ type Model struct {
 	journal *journalView
 	// changes shows what changed since each directory's last review
 	// (and keeps the review baselines).
-	changes     *changesView
-	dialog      *dialog
-	write       *writeRun
-	undoing     bool
-	pendingEdit *pendingEdit
-	help        help.Model
-	input       textinput.Model
+	changes *changesView
+	dialog  *dialog
+	write   *writeRun
+	undoing bool
+	help    help.Model
+	input   textinput.Model
 	// mode says who gets a key first (see inputMode).
 	mode inputMode
 
@@ -198,7 +197,7 @@ func New(cfg Config) *Model {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	m.c = &shared{keys: keys, now: copts.Now, clock: cfg.Clock, home: cfg.Home, readonly: ws.ReadOnly}
+	m.c = &shared{keys: keys, now: copts.Now, clock: cfg.Clock, home: cfg.Home, readonly: ws.ReadOnly, editor: cfg.Editor}
 	m.c.st = themes.NewStyles(themes.For(m.dark, cfg.NoColor))
 	m.projects = newProjectsPane(m.c)
 	m.memories = newMemoriesPane(m.c)
@@ -353,7 +352,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.journal.set(msg)
 		return m, nil
 	case proposalEditedMsg:
-		m.onProposalEdited(msg)
+		m.proposals.onEdited(msg, m)
 		return m, nil
 	case editorDoneMsg:
 		if msg.err != nil {
@@ -866,8 +865,6 @@ func (m *Model) edit() tea.Cmd {
 	}
 	var path, dir string
 	switch m.view {
-	case viewProposals:
-		return m.editProposal()
 	case viewJournal:
 		return nil
 	case viewIndex:
@@ -899,7 +896,7 @@ func (m *Model) edit() tea.Cmd {
 		m.err = err // a directory only a repository's settings named
 		return nil
 	}
-	cmd, err := editorCmd(m.cfg.Editor, path)
+	cmd, err := editorCmd(m.c.editor, path)
 	if err != nil {
 		m.err = err
 		return nil

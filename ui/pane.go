@@ -39,6 +39,9 @@ type shared struct {
 	clock    func() time.Time
 	home     string
 	readonly bool
+	// editor is the command that edits a file ($VISUAL, $EDITOR, a
+	// default: see editorCmd).
+	editor string
 }
 
 // sevBadge is the one-cell worst-severity mark for a set of findings.

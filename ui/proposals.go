@@ -252,7 +252,7 @@ func (v *proposalsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	case key.Matches(k, keys.Write):
 		return h.startWrite()
 	case key.Matches(k, keys.Edit):
-		return h.edit()
+		return v.editResult(h)
 	}
 	return v.Update(k)
 }
@@ -271,6 +271,8 @@ type proposalsView struct {
 	// progress is a write in progress; lastWrite the last one's counts.
 	progress, lastWrite string
 	groups              []propGroup
+	// editing is a result open in $EDITOR (e), until it comes back.
+	editing *pendingEdit
 	// props is the computing of the list, in the background.
 	props     propState
 	computing bool

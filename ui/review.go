@@ -339,12 +339,11 @@ type proposalEditedMsg struct {
 	err  error
 }
 
-// editProposal opens the proposed result of the change under the diff's
+// editResult opens the proposed result of the change under the diff's
 // cursor (the first change from the list) in the user's editor.
-func (m *Model) editProposal() tea.Cmd {
-	v := m.proposals
+func (v *proposalsView) editResult(h host) tea.Cmd {
 	it := v.selected()
-	if it == nil || m.ws.ReadOnly {
+	if it == nil || v.c.readonly {
 		return nil
 	}
 	ci := 0
@@ -357,10 +356,10 @@ func (m *Model) editProposal() tea.Cmd {
 	c := it.p.Changes[ci]
 	switch c.Op {
 	case model.OpDelete:
-		m.status = c.Path + " is deleted by this proposal: there is no result to edit."
+		h.say(c.Path + " is deleted by this proposal: there is no result to edit.")
 		return nil
 	case model.OpMove:
-		m.status = c.From + " is moved by this proposal, unchanged: there is no result to edit."
+		h.say(c.From + " is moved by this proposal, unchanged: there is no result to edit.")
 		return nil
 	}
 	d := v.decisionOf(it)
@@ -370,34 +369,33 @@ func (m *Model) editProposal() tea.Cmd {
 	}
 	tmp, err := memfs.WriteScratch("proposal-"+path.Base(c.Path), []byte(after))
 	if err != nil {
-		m.err = fmt.Errorf("cannot make a file to edit: %w", err)
+		h.fail(fmt.Errorf("cannot make a file to edit: %w", err))
 		return nil
 	}
-	cmd, err := editorCmd(m.cfg.Editor, tmp)
+	cmd, err := editorCmd(v.c.editor, tmp)
 	if err != nil {
 		memfs.TakeScratch(tmp)
-		m.err = err
+		h.fail(err)
 		return nil
 	}
 	pe := pendingEdit{id: it.p.ID, ci: ci, path: c.Path, tmp: tmp}
-	m.pendingEdit = &pe
+	v.editing = &pe
 	return tea.ExecProcess(cmd, func(err error) tea.Msg { return proposalEditedMsg{edit: pe, err: err} })
 }
 
 // onProposalEdited reads the edited result back, replaces the change's
 // After with it and checks the proposal as an external one would be.
-func (m *Model) onProposalEdited(msg proposalEditedMsg) {
-	m.pendingEdit = nil
+func (v *proposalsView) onEdited(msg proposalEditedMsg, h host) {
+	v.editing = nil
 	raw, rerr := memfs.TakeScratch(msg.edit.tmp)
 	switch {
 	case msg.err != nil:
-		m.err = fmt.Errorf("the editor failed: %w", msg.err)
+		h.fail(fmt.Errorf("the editor failed: %w", msg.err))
 		return
 	case rerr != nil:
-		m.err = fmt.Errorf("cannot read the edited result back: %w", rerr)
+		h.fail(fmt.Errorf("cannot read the edited result back: %w", rerr))
 		return
 	}
-	v := m.proposals
 	var it *propItem
 	for _, x := range v.items {
 		if x.p.ID == msg.edit.id {
@@ -405,7 +403,7 @@ func (m *Model) onProposalEdited(msg proposalEditedMsg) {
 		}
 	}
 	if it == nil || msg.edit.ci >= len(it.p.Changes) {
-		m.err = errors.New("the proposal was recomputed while you edited it; the edit is dropped")
+		h.fail(errors.New("the proposal was recomputed while you edited it; the edit is dropped"))
 		return
 	}
 	d := v.decisionOf(it)
@@ -415,7 +413,7 @@ func (m *Model) onProposalEdited(msg proposalEditedMsg) {
 		cur = e
 	}
 	if string(raw) == cur {
-		m.status = "No change to " + msg.edit.path + "."
+		h.say("No change to " + msg.edit.path + ".")
 		return
 	}
 	if d.edited == nil {
@@ -450,9 +448,9 @@ func (m *Model) onProposalEdited(msg proposalEditedMsg) {
 	v.refreshRows()
 	v.diff.show(it)
 	if err != nil {
-		m.err = fmt.Errorf("the edited %s is not valid: %w", msg.edit.path, err)
+		h.fail(fmt.Errorf("the edited %s is not valid: %w", msg.edit.path, err))
 	} else {
-		m.status = "Edited " + msg.edit.path + "; the proposal is marked edited."
+		h.say("Edited " + msg.edit.path + "; the proposal is marked edited.")
 	}
 }
 

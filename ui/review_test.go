@@ -378,7 +378,7 @@ func TestEditProposedResult(t *testing.T) {
 	it := d.selectProposal(sunsetTitle)
 	c := it.p.Changes[0]
 	d.keys("e")
-	pe := d.m.pendingEdit
+	pe := d.m.proposals.editing
 	if pe == nil || readFile(t, pe.tmp) != c.After || strings.HasPrefix(pe.tmp, it.p.MemoryDir) {
 		t.Fatal("e must write the proposed result to a temp file outside the memory dir")
 	}
@@ -400,7 +400,7 @@ func TestEditProposedResult(t *testing.T) {
 	}
 	// A broken frontmatter is refused.
 	d.keys("e")
-	pe = d.m.pendingEdit
+	pe = d.m.proposals.editing
 	os.WriteFile(pe.tmp, []byte("---\nname: sunset\ndescription: the frontmatter never closes\n"), 0o600)
 	d.send(proposalEditedMsg{edit: *pe})
 	if d.m.err == nil || !strings.Contains(d.m.err.Error(), "not valid") || dec.final != nil {
@@ -421,7 +421,7 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 	it := d.selectProposal(sunsetTitle)
 	before := readFile(t, fileOf(it, it.p.Changes[0].Path))
 	d.keys("space", "a", "enter", "space", "e", "w", "y")
-	if d.m.dialog != nil || d.m.pendingEdit != nil || len(d.m.proposals.dec) != 0 {
+	if d.m.dialog != nil || d.m.proposals.editing != nil || len(d.m.proposals.dec) != 0 {
 		t.Error("--readonly must not decide, edit or ask to write")
 	}
 	if readFile(t, fileOf(it, it.p.Changes[0].Path)) != before {
