@@ -278,7 +278,7 @@ func moveAboveCut(ctx context.Context, g *globals, s *app.Workspace, xf indexFla
 	if g.readonly {
 		return errors.New("--readonly forbids --yes")
 	}
-	r := s.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: s.State.Journal, SeenRoot: s.State.Seen, WaitForLock: xf.wait})[0]
+	r := s.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{WaitForLock: xf.wait})[0]
 	if r.Status != memfs.StatusApplied {
 		fmt.Fprintf(stdout, "not written (%s): %s\n", r.Status, safe.ShowLine(fmt.Sprint(r.Err)))
 		g.exit = exitFindings

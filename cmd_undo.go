@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
-	"github.com/memtui/memtui/model"
 )
 
 // undoFlags are undo's own flags.
@@ -122,20 +122,21 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	if err != nil {
 		return err
 	}
-	if !memfs.InScope(*e, dirs) {
-		return fmt.Errorf("journal entry %s is of %s, which is not among the memory directories in view; nothing undone (select it with --memory-dir, --project or --config-dir)", e.ID, e.MemoryDir)
+	r, err := s.Undo(ctx, *e, memfs.ApplyOptions{WaitForLock: uf.wait, RestoreSecret: uf.restoreSecret})
+	if errors.Is(err, app.ErrNotInView) {
+		return fmt.Errorf("%w (select it with --memory-dir, --project or --config-dir)", err)
 	}
-	if err := s.WriteRefusal(e.MemoryDir); err != nil {
+	if err != nil {
 		return err
 	}
-	if model.ProposalKind(e.Kind) == model.KindRedactSecret && !uf.restoreSecret {
+	if errors.Is(r.Err, memfs.ErrRestoresSecret) {
+		// Refused before anything was written: say what it would do.
 		var files []string
 		for _, f := range e.Files {
 			files = append(files, f.Path)
 		}
 		return fmt.Errorf("journal entry %s redacted a secret; undoing it puts the credential back into %s. Nothing undone: add --restore-secret if that is what you want", e.ID, strings.Join(files, ", "))
 	}
-	r := memfs.Undo(ctx, args[0], memfs.ApplyOptions{JournalRoot: root, WaitForLock: uf.wait, RestoreSecret: uf.restoreSecret})
 	switch r.Status {
 	case memfs.StatusApplied:
 		fmt.Fprintf(stdout, "undone %s (the undo is journal %s)\n", safe.Line(args[0]), r.JournalID)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -163,20 +164,67 @@ func WriteRefusalIn(scan *model.Scan, named []string, path string) error {
 // written. The journal and baselines are the workspace's unless opts
 // name others.
 func (w *Workspace) Apply(ctx context.Context, dir string, props []model.Proposal, opts memfs.ApplyOptions) []memfs.ApplyResult {
-	if err := w.WriteRefusal(dir); err != nil {
+	return w.ApplyIn(ctx, w.Scan, dir, props, opts)
+}
+
+// ApplyIn is Apply behind the write scope of scan: the TUI's, which a
+// refresh replaces, where Apply uses the workspace's own.
+func (w *Workspace) ApplyIn(ctx context.Context, scan *model.Scan, dir string, props []model.Proposal, opts memfs.ApplyOptions) []memfs.ApplyResult {
+	if err := WriteRefusalIn(scan, w.ScanOpts.MemoryDirs, dir); err != nil {
 		out := make([]memfs.ApplyResult, len(props))
 		for i, p := range props {
 			out[i] = memfs.ApplyResult{ProposalID: p.ID, Status: memfs.StatusFailed, Err: err}
 		}
 		return out
 	}
+	return memfs.Apply(ctx, dir, props, w.stateOpts(opts))
+}
+
+// Undo undoes a journal entry of a memory dir in view, behind the write
+// scope. An entry out of view or of a refused dir is an error and nothing
+// is written; otherwise the result says how the undo went. Undoing a
+// redaction needs opts.RestoreSecret (memfs.Undo refuses without it).
+func (w *Workspace) Undo(ctx context.Context, e memfs.JournalEntry, opts memfs.ApplyOptions) (memfs.ApplyResult, error) {
+	return w.UndoIn(ctx, w.Scan, e, opts)
+}
+
+// ErrNotInView is the reason an undo of an entry of a memory dir outside
+// the view is refused: the journal is shared by every tree memtui wrote.
+var ErrNotInView = errors.New("which is not among the memory directories in view")
+
+// UndoIn is Undo with the view and write scope of scan (the TUI's).
+func (w *Workspace) UndoIn(ctx context.Context, scan *model.Scan, e memfs.JournalEntry, opts memfs.ApplyOptions) (memfs.ApplyResult, error) {
+	if w.ReadOnly {
+		return memfs.ApplyResult{}, fmt.Errorf("--readonly forbids undo")
+	}
+	if !memfs.InScope(e, DirsIn(scan)) {
+		return memfs.ApplyResult{}, fmt.Errorf("journal entry %s is of %s, %w; nothing undone", e.ID, e.MemoryDir, ErrNotInView)
+	}
+	if err := WriteRefusalIn(scan, w.ScanOpts.MemoryDirs, e.MemoryDir); err != nil {
+		return memfs.ApplyResult{}, err
+	}
+	return memfs.Undo(ctx, e.ID, w.stateOpts(opts)), nil
+}
+
+// JournalRoot is where the workspace's journal lives.
+func (w *Workspace) JournalRoot() string {
+	if w.State.Journal != "" {
+		return w.State.Journal
+	}
+	return memfs.DefaultJournalRoot()
+}
+
+// stateOpts fills in the workspace's journal and review baselines where
+// opts names none: a write scrubs a redacted secret from both, whichever
+// face asked for it.
+func (w *Workspace) stateOpts(opts memfs.ApplyOptions) memfs.ApplyOptions {
 	if opts.JournalRoot == "" {
-		opts.JournalRoot = w.State.Journal
+		opts.JournalRoot = w.JournalRoot()
 	}
 	if opts.SeenRoot == "" {
 		opts.SeenRoot = w.State.Seen
 	}
-	return memfs.Apply(ctx, dir, props, opts)
+	return opts
 }
 
 // ContentLookup finds a file's content as read by the scan's loaded

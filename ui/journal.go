@@ -50,12 +50,12 @@ func (m *Model) journalChanged() tea.Cmd {
 	if !m.journal.loaded && m.view != viewJournal {
 		return nil
 	}
-	return loadJournalCmd(m.journalRoot(), m.dirsInView())
+	return loadJournalCmd(m.ws.JournalRoot(), m.dirsInView())
 }
 
 func (m *Model) openJournal() tea.Cmd {
 	m.show(viewJournal)
-	return loadJournalCmd(m.journalRoot(), m.dirsInView())
+	return loadJournalCmd(m.ws.JournalRoot(), m.dirsInView())
 }
 
 func (v *journalView) set(msg journalMsg) {

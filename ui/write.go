@@ -71,6 +71,9 @@ type (
 	undoDoneMsg  struct {
 		entry memfs.JournalEntry
 		res   memfs.ApplyResult
+		// refused: the entry is out of view or its dir is not written
+		// (nothing was undone).
+		refused error
 	}
 )
 
@@ -218,19 +221,16 @@ func (m *Model) writeRefusal(dir string) error {
 func (m *Model) dirsInView() []string { return app.DirsIn(m.scan) }
 
 // runWriteMarked is runWrite; with mark, a run that changed files leaves
-// the store marked consolidated (ApplyOptions.MarkConsolidated).
+// the store marked consolidated (ApplyOptions.MarkConsolidated). Each
+// directory is written through the workspace (Workspace.ApplyIn) behind
+// the write scope of the scan on screen.
 func (m *Model) runWriteMarked(jobs []writeJob, wait time.Duration, mark bool) tea.Cmd {
 	w := &writeRun{ch: make(chan tea.Msg, 64), jobs: jobs, mark: mark}
-	refused := make([]error, len(jobs))
-	for i, j := range jobs {
-		refused[i] = m.writeRefusal(j.dir)
-	}
-	seen := m.ws.State.Seen
 	for _, j := range jobs {
 		w.total += len(j.props)
 	}
 	m.write = w
-	ctx, ch, root := m.ctx, w.ch, m.journalRoot()
+	ctx, ch, ws, scan := m.ctx, w.ch, m.ws, m.scan
 	send := func(msg tea.Msg) {
 		select {
 		case ch <- msg:
@@ -242,21 +242,13 @@ func (m *Model) runWriteMarked(jobs []writeJob, wait time.Duration, mark bool) t
 		base := 0
 		for i, j := range jobs {
 			off := base
-			opts := memfs.ApplyOptions{JournalRoot: root, SeenRoot: seen, WaitForLock: wait, MarkConsolidated: mark, Progress: func(ev memfs.ApplyEvent) {
+			opts := memfs.ApplyOptions{WaitForLock: wait, MarkConsolidated: mark, Progress: func(ev memfs.ApplyEvent) {
 				if ev.Index >= 0 {
 					ev.Index += off
 				}
 				send(applyProgressMsg{ev})
 			}}
-			if refused[i] != nil {
-				rs := make([]memfs.ApplyResult, len(j.props))
-				for k, p := range j.props {
-					rs[k] = memfs.ApplyResult{ProposalID: p.ID, Status: memfs.StatusFailed, Err: refused[i]}
-				}
-				send(applyDirDoneMsg{job: i, results: rs})
-			} else {
-				send(applyDirDoneMsg{job: i, results: memfs.Apply(ctx, j.dir, j.props, opts)})
-			}
+			send(applyDirDoneMsg{job: i, results: ws.ApplyIn(ctx, scan, j.dir, j.props, opts)})
 			base += len(j.props)
 		}
 		send(writeDoneMsg{})
@@ -406,33 +398,19 @@ func (m *Model) showResults(w *writeRun) {
 	m.openDialog(dl)
 }
 
-// journalRoot is where the journal lives.
-func (m *Model) journalRoot() string {
-	if m.ws.State.Journal != "" {
-		return m.ws.State.Journal
-	}
-	return memfs.DefaultJournalRoot()
-}
-
-// runUndo undoes a journal entry in a Cmd. The dialog that asked named
-// what comes back, a redacted credential included: confirming it is the
-// explicit request memfs.Undo wants for a redaction.
+// runUndo undoes a journal entry in a Cmd, through the workspace
+// (Workspace.UndoIn, behind the scope of the scan on screen). The dialog
+// that asked named what comes back, a redacted credential included:
+// confirming it is the explicit request memfs.Undo wants for a redaction.
 func (m *Model) runUndo(e memfs.JournalEntry) tea.Cmd {
 	if m.ws.ReadOnly {
 		return nil
 	}
-	if !memfs.InScope(e, m.dirsInView()) {
-		m.err = fmt.Errorf("journal entry %s is of %s, not of a memory directory in view: not undone", e.ID, e.MemoryDir)
-		return nil
-	}
-	if err := m.writeRefusal(e.MemoryDir); err != nil {
-		m.err = err
-		return nil
-	}
 	m.undoing = true
-	ctx, root, seen := m.ctx, m.journalRoot(), m.ws.State.Seen
+	ctx, ws, scan := m.ctx, m.ws, m.scan
 	return func() tea.Msg {
-		return undoDoneMsg{entry: e, res: memfs.Undo(ctx, e.ID, memfs.ApplyOptions{JournalRoot: root, SeenRoot: seen, RestoreSecret: true})}
+		res, err := ws.UndoIn(ctx, scan, e, memfs.ApplyOptions{RestoreSecret: true})
+		return undoDoneMsg{entry: e, res: res, refused: err}
 	}
 }
 
@@ -440,6 +418,8 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 	m.undoing = false
 	r := msg.res
 	switch {
+	case msg.refused != nil:
+		m.err = msg.refused
 	case r.Status == memfs.StatusApplied && r.Err != nil:
 		m.err = r.Err
 	case r.Status == memfs.StatusApplied:
