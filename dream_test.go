@@ -9,16 +9,18 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/memtui/memtui/app"
-	"github.com/memtui/memtui/consolidate"
-	"github.com/memtui/memtui/internal/corpus"
-	"github.com/memtui/memtui/memfs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/corpus"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model/claude"
 
 	"github.com/memtui/memtui/model"
 )
@@ -397,7 +399,7 @@ func TestIndexMoveAboveCut(t *testing.T) {
 	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", t.TempDir())
 	loaded := func() bool {
 		raw, _ := os.ReadFile(index)
-		return strings.Contains(model.SimulateLoad(raw).Loaded, "(note_215.md)")
+		return strings.Contains(claude.SimulateLoad(raw).Loaded, "(note_215.md)")
 	}
 	if loaded() {
 		t.Fatal("the fixture's entry 215 already loads")

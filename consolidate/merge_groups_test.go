@@ -2,10 +2,12 @@ package consolidate
 
 import (
 	"fmt"
-	"github.com/memtui/memtui/internal/testgen"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/internal/testgen"
+	"github.com/memtui/memtui/model/claude"
 
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
@@ -135,7 +137,7 @@ func TestNumberedTemplatesAreNotDuplicates(t *testing.T) {
 			for i := 1; i <= n; i++ {
 				p, c := tpl.gen(i)
 				f := mem(p, c, testNow)
-				doc := model.ParseDoc(f.Content)
+				doc := claude.ParseDoc(f.Content)
 				items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
 			}
 			if gs := similar.Find(items); len(gs) > 0 {

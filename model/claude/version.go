@@ -1,4 +1,4 @@
-package model
+package claude
 
 // ClaudeCodeVersion is the Claude Code release whose memory behaviour memtui
 // follows: claude-memory-format.md was revised for it (its BIN332 source).
