@@ -297,7 +297,7 @@ func TestHostileTree(t *testing.T) {
 		}
 		for _, old := range decodeLint(t, o.stdout).ClaudeCode.Older {
 			if old.Project == tr.EscRoot {
-				if old.Version != "2.1.226" || !old.Compared || len(old.Differs) != len(claude.ClaudeCodeChanges) {
+				if old.Version != "2.1.226" || !old.Compared || len(old.Differs) != len(claude.Changes) {
 					t.Errorf("lint --json: claude_code.older names %q as %+v, want 2.1.226 lacking every change", tr.EscRoot, old)
 				}
 				return

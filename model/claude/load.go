@@ -300,7 +300,7 @@ func (ld *Load) detail(t []byte, end int, split bool) string {
 
 // quoteLine is the warning's quote of the first line cut off (trimmed).
 func quoteLine(line string) string {
-	return " (\"" + ClipLikeClaude(line, 80) + "\")"
+	return " (\"" + Clip(line, 80) + "\")"
 }
 
 // Span is a part of Trimmed (byte offsets, End exclusive) to show as

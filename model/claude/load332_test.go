@@ -56,7 +56,7 @@ func TestWarningCountsStrippedLines(t *testing.T) {
 	}
 }
 
-func TestClipLikeClaude(t *testing.T) {
+func TestClip(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"short", "short"},
 		{strings.Repeat("a", 80), strings.Repeat("a", 80)},
@@ -70,8 +70,8 @@ func TestClipLikeClaude(t *testing.T) {
 		{strings.Repeat("w", 77) + "😀xyz", strings.Repeat("w", 77) + "😀…"},
 		{strings.Repeat("記", 81), strings.Repeat("記", 79) + "…"},
 	} {
-		if got := ClipLikeClaude(tc.in, 80); got != tc.want {
-			t.Errorf("ClipLikeClaude(%q)\n got  %q\n want %q", tc.in, got, tc.want)
+		if got := Clip(tc.in, 80); got != tc.want {
+			t.Errorf("Clip(%q)\n got  %q\n want %q", tc.in, got, tc.want)
 		}
 	}
 }
