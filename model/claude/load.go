@@ -26,13 +26,14 @@ const (
 // comment blocks when the text contains "<!--" (through marked's block
 // lexer); trim; count lines and UTF-16 units; cut to 200 lines and 25,000
 // units and append a warning that names what was cut; sanitise. A
-// subagent's MEMORY.md (LoadAgent) skips the size check and both strips.
+// subagent's MEMORY.md (model.LoadAgent) skips the size check and both
+// strips.
 type Load struct {
 	// Mode is the pipeline that was run.
 	Mode model.LoadMode
-	// TooLarge is true when the file is over IndexMaxReadBytes and the
-	// pipeline is LoadAuto: Claude Code loads none of it and says nothing
-	// (no warning). Every other field is then zero, but Empty.
+	// TooLarge is true when the file is over model.IndexMaxReadBytes and
+	// the pipeline is model.LoadAuto: Claude Code loads none of it and says
+	// nothing (no warning). Every other field is then zero, but Empty.
 	TooLarge bool
 	// Text is exactly what the agent receives, without the "Contents of
 	// …" header: Loaded, then "\n\n" and the warning when something was
@@ -157,10 +158,10 @@ func loadTenths(n, unit int) string {
 // never sees. It is linear in the size of content.
 func SimulateLoad(content []byte) Load { return SimulateLoadMode(content, model.LoadAuto) }
 
-// SimulateLoadMode runs the given pipeline over content. For LoadAuto, a
-// content longer than IndexMaxReadBytes is a file Claude Code skips
-// (TooLarge): a reader that caps MEMORY.md at IndexMaxReadBytes+1 bytes
-// decides it right.
+// SimulateLoadMode runs the given pipeline over content. For
+// model.LoadAuto, a content longer than model.IndexMaxReadBytes is a file
+// Claude Code skips (TooLarge): a reader that caps MEMORY.md at
+// model.IndexMaxReadBytes+1 bytes decides it right.
 func SimulateLoadMode(content []byte, mode model.LoadMode) Load {
 	return simulateLoad(content, mode, nil)
 }

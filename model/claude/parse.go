@@ -22,8 +22,8 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // reads: the first 30 lines, at most 65,536 bytes (facts doc 2.2 and 4.1).
 // So the opening fence must sit at the start (after the BOM), and the block
 // closes at the first "---" after it, wherever that falls, even mid-line;
-// \s* may swallow blank lines. ParseDoc notes the BOM (Doc.BOM) and reads
-// past it, as Claude Code does.
+// \s* may swallow blank lines. ParseDoc notes the BOM (model.Doc.BOM) and
+// reads past it, as Claude Code does.
 func ParseDoc(content []byte) model.Doc {
 	d := model.Doc{BodyLine: 1}
 	start := 0
