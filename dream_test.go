@@ -9,6 +9,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/corpus"
+	"github.com/memtui/memtui/memfs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,13 +20,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memtui/memtui/app"
-	"github.com/memtui/memtui/consolidate"
-	"github.com/memtui/memtui/internal/corpus"
-	"github.com/memtui/memtui/memfs"
-	"github.com/memtui/memtui/model/claude"
-
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 type dreamJSON struct {

@@ -2,15 +2,14 @@ package consolidate
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/memtui/memtui/internal/testgen"
-	"github.com/memtui/memtui/model/claude"
-
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // Numbered memories filled in from one template, as an agent keeping a

@@ -2,12 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/memtui/memtui/app"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

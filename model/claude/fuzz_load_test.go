@@ -3,12 +3,12 @@ package claude
 import (
 	"bytes"
 	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
 	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/memtui/memtui/internal/testgen"
 	"github.com/memtui/memtui/model"
 )
 

@@ -2,11 +2,11 @@ package claude
 
 import (
 	"fmt"
+	"github.com/memtui/memtui/internal/testgen"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/memtui/memtui/internal/testgen"
 	"github.com/memtui/memtui/model"
 )
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/memtui/memtui/internal/testgen"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -13,7 +14,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/memtui/memtui/internal/testgen"
 	"github.com/memtui/memtui/model"
 )
 
