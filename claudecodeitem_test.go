@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // Claude Code's metadata.claudeCodeItem block survives memtui's writes
@@ -43,7 +43,7 @@ func TestClaudeCodeItemThroughApplyAndUndo(t *testing.T) {
 	}
 	blocks := func(b []byte) string {
 		var out []string
-		for _, s := range model.ItemSpans(b) {
+		for _, s := range claude.ItemSpans(b) {
 			out = append(out, string(b[s[0]:s[1]]))
 		}
 		return strings.Join(out, "|")
@@ -120,7 +120,7 @@ func TestClaudeCodeItemThroughArchiveAndUndo(t *testing.T) {
 	}
 	blocks := func(b []byte) string {
 		var out []string
-		for _, s := range model.ItemSpans(b) {
+		for _, s := range claude.ItemSpans(b) {
 			out = append(out, string(b[s[0]:s[1]]))
 		}
 		return strings.Join(out, "|")

@@ -17,6 +17,7 @@ import (
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -106,7 +107,7 @@ func dirIndexes(d *model.MemoryDir) []dirIndex {
 
 // indexOf is one loaded index for index --json, secrets masked (the
 // counts are of the real text).
-func indexOf(d *model.MemoryDir, f *model.File, l *model.Load) indexJSON {
+func indexOf(d *model.MemoryDir, f *model.File, l *claude.Load) indexJSON {
 	text, warning := safe.LoadText(l)
 	return indexJSON{
 		MemoryDir:        safe.Mask(nil, d.Path),
@@ -145,7 +146,7 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	err = s.EachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
 		for _, ix := range dirIndexes(d) {
 			checked++
-			l := model.LoadIndex(ix.file, d.Kind.LoadMode())
+			l := claude.LoadIndex(ix.file, d.Kind.LoadMode())
 			switch {
 			case l.TooLarge:
 				skipped++
@@ -187,7 +188,7 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 
 // printIndex is one index in the text report: its path, its budget and
 // state, and the warning Claude Code appends.
-func printIndex(w io.Writer, d *model.MemoryDir, ix dirIndex, l *model.Load, home string) {
+func printIndex(w io.Writer, d *model.MemoryDir, ix dirIndex, l *claude.Load, home string) {
 	path := safe.ShowLine(report.Tilde(filepath.Join(d.Path, ix.file.Path), home))
 	size := max(ix.file.Size, int64(len(ix.file.Content)))
 	switch {

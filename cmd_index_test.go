@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // indexToken is a fake GitHub token the secret scanner finds.
@@ -101,7 +102,7 @@ func TestIndexJSON(t *testing.T) {
 	}
 	// The counts come from the real text; the text and the warning quote
 	// the secret masked.
-	if u := model.SimulateLoad(mustRead(t, filepath.Join(dirs["cut"], "MEMORY.md"))).Units; cut["units"] != float64(u) {
+	if u := claude.SimulateLoad(mustRead(t, filepath.Join(dirs["cut"], "MEMORY.md"))).Units; cut["units"] != float64(u) {
 		t.Errorf("units %v, want %d (of the real text)", cut["units"], u)
 	}
 	w, _ := cut["warning"].(string)
@@ -274,7 +275,7 @@ func TestIndexAgentOver4MiB(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte(whole), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := model.SimulateLoadMode([]byte(whole), model.LoadAgent)
+	want := claude.SimulateLoadMode([]byte(whole), model.LoadAgent)
 	code, stdout, stderr := runCLI(t, env("HOME", t.TempDir()), "--config-dir", cfg, "index", "--json")
 	if code != exitFindings {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -16,6 +16,7 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // lsFlags are ls's own flags.
@@ -98,8 +99,8 @@ func runLs(ctx context.Context, g *globals, lf lsFlags, stdout, stderr io.Writer
 func lsEntries(d *model.MemoryDir, stores model.MemoryStores) []lsEntry {
 	var out []lsEntry
 	for _, f := range d.Files {
-		doc := model.ParseDoc(f.Content)
-		typ, name, desc := model.ScanFields(doc, f.Content, stores.Set)
+		doc := claude.ParseDoc(f.Content)
+		typ, name, desc := claude.ScanFields(doc, f.Content, stores.Set)
 		e := lsEntry{file: f.Path, typ: string(typ), name: name, description: desc,
 			modified: f.ModTime, modifiedFrom: "mtime", bytes: f.Size, reason: f.Scan}
 		if !doc.FM.ModifiedTime.IsZero() && (doc.Status == model.FMOK || doc.Status == model.FMTolerant) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; a plain
@@ -29,11 +29,11 @@ func versionString() string {
 
 // versionJSON is `memtui version --json`.
 type versionJSON struct {
-	Version        int                      `json:"version"`
-	Memtui         string                   `json:"memtui"`
-	ClaudeCode     string                   `json:"claude_code"`
-	ComparedWith   string                   `json:"compared_with"`
-	ChangedSinceIt []model.ClaudeCodeChange `json:"changes"`
+	Version        int             `json:"version"`
+	Memtui         string          `json:"memtui"`
+	ClaudeCode     string          `json:"claude_code"`
+	ComparedWith   string          `json:"compared_with"`
+	ChangedSinceIt []claude.Change `json:"changes"`
 }
 
 // newVersionCmd prints memtui's version, the Claude Code version whose
@@ -48,15 +48,15 @@ func newVersionCmd(stdout io.Writer) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if asJSON {
-				return report.WriteJSON(stdout, versionJSON{Version: 1, Memtui: versionString(), ClaudeCode: model.ClaudeCodeVersion,
-					ComparedWith: model.ClaudeCodeComparedWith, ChangedSinceIt: model.ClaudeCodeChanges})
+				return report.WriteJSON(stdout, versionJSON{Version: 1, Memtui: versionString(), ClaudeCode: claude.Version,
+					ComparedWith: claude.ComparedWith, ChangedSinceIt: claude.Changes})
 			}
 			var b strings.Builder
 			fmt.Fprintf(&b, "memtui %s\n", safe.ShowLine(versionString()))
-			fmt.Fprintf(&b, "follows the memory behaviour of Claude Code %s\n", model.ClaudeCodeVersion)
+			fmt.Fprintf(&b, "follows the memory behaviour of Claude Code %s\n", claude.Version)
 			fmt.Fprintf(&b, "changed after %s (Claude Code %s and older lack these; the first version with each is not known):\n",
-				model.ClaudeCodeComparedWith, model.ClaudeCodeComparedWith)
-			for _, ch := range model.ClaudeCodeChanges {
+				claude.ComparedWith, claude.ComparedWith)
+			for _, ch := range claude.Changes {
 				fmt.Fprintf(&b, "  - %s (claude-memory-format.md §%s)\n", ch.Now, ch.Section)
 			}
 			b.WriteString("lint and the TUI say when the transcripts show sessions of another version.\n")

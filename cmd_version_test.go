@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // TestVersionNamesTheFollowedClaudeCode: `memtui version` names memtui's
@@ -29,7 +29,7 @@ func TestVersionNamesTheFollowedClaudeCode(t *testing.T) {
 			t.Errorf("version lacks %q:\n%s", want, stdout)
 		}
 	}
-	if n := strings.Count(stdout, "\n  - "); n != len(model.ClaudeCodeChanges) || n != 7 {
+	if n := strings.Count(stdout, "\n  - "); n != len(claude.Changes) || n != 7 {
 		t.Errorf("%d changes listed, want the 7 of the version timeline", n)
 	}
 	code, stdout, _ = runCLI(t, env(), "version", "--json")
@@ -136,7 +136,7 @@ func TestLintJSONSaysWhichClaudeCodeRan(t *testing.T) {
 	if o.Project != "/home/u/older-app" || o.Version != "2.1.200" || !o.Compared || len(o.MayDiffer) != 0 {
 		t.Errorf("claude_code.older[0] = %+v, want /home/u/older-app at its newest session's 2.1.200, compared", o)
 	}
-	if len(o.Differs) != len(model.ClaudeCodeChanges) || !slices.Contains(o.Differs, "index-backfill") || !slices.Contains(o.Differs, "scan-symlinks") {
+	if len(o.Differs) != len(claude.Changes) || !slices.Contains(o.Differs, "index-backfill") || !slices.Contains(o.Differs, "scan-symlinks") {
 		t.Errorf("claude_code.older[0].differs = %q, want every change id", o.Differs)
 	}
 

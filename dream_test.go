@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 type dreamJSON struct {
@@ -397,7 +398,7 @@ func TestIndexMoveAboveCut(t *testing.T) {
 	e := env("HOME", t.TempDir(), "XDG_STATE_HOME", t.TempDir())
 	loaded := func() bool {
 		raw, _ := os.ReadFile(index)
-		return strings.Contains(model.SimulateLoad(raw).Loaded, "(note_215.md)")
+		return strings.Contains(claude.SimulateLoad(raw).Loaded, "(note_215.md)")
 	}
 	if loaded() {
 		t.Fatal("the fixture's entry 215 already loads")

@@ -23,6 +23,7 @@ import (
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // hostileRun is the hostile tree after its setup, with what the setup's
@@ -296,7 +297,7 @@ func TestHostileTree(t *testing.T) {
 		}
 		for _, old := range decodeLint(t, o.stdout).ClaudeCode.Older {
 			if old.Project == tr.EscRoot {
-				if old.Version != "2.1.226" || !old.Compared || len(old.Differs) != len(model.ClaudeCodeChanges) {
+				if old.Version != "2.1.226" || !old.Compared || len(old.Differs) != len(claude.Changes) {
 					t.Errorf("lint --json: claude_code.older names %q as %+v, want 2.1.226 lacking every change", tr.EscRoot, old)
 				}
 				return

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // metadata.claudeCodeItem (facts doc 2.2) is Claude Code's record of a
@@ -41,7 +42,7 @@ func itemFile(name, desc, typ, prompt, modified, body string) string {
 // blocks is every claudeCodeItem block of content, in order.
 func blocks(content []byte) []string {
 	var out []string
-	for _, s := range model.ItemSpans(content) {
+	for _, s := range claude.ItemSpans(content) {
 		out = append(out, string(content[s[0]:s[1]]))
 	}
 	return out

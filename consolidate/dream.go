@@ -14,6 +14,7 @@ import (
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // This file is the Dream pipeline around the proposers: orient (the
@@ -204,7 +205,7 @@ func (s *dreamState) keepsItems(p model.Proposal) bool {
 		if c.Op != model.OpUpdate {
 			continue
 		}
-		if f := s.file(c.Path); f != nil && !model.ItemsIntact(f.Content, []byte(c.After)) {
+		if f := s.file(c.Path); f != nil && !claude.ItemsIntact(f.Content, []byte(c.After)) {
 			return false
 		}
 	}
@@ -216,13 +217,13 @@ func (s *dreamState) keepsItems(p model.Proposal) bool {
 // secret there is reported but never redacted by a rewrite.
 func secretsOutsideItems(sc *secrets.Scanner, text string) []secrets.Secret {
 	secs := sc.Scan(text)
-	items := model.ItemSpans([]byte(text))
+	items := claude.ItemSpans([]byte(text))
 	if len(items) == 0 || len(secs) == 0 {
 		return secs
 	}
 	out := secs[:0:0]
 	for _, sec := range secs {
-		if !model.InItem(items, sec.Start, sec.End) {
+		if !claude.InItem(items, sec.Start, sec.End) {
 			out = append(out, sec)
 		}
 	}
@@ -519,15 +520,15 @@ var modifiedLine = regexp.MustCompile(`(?m)^([ \t]+modified:[ \t]*)([^\r\n]*)(\r
 // are left as they are rather than re-serialised. A modified: line inside
 // a claudeCodeItem block is not the one.
 func stamp(content []byte, now time.Time) []byte {
-	doc := model.ParseDoc(content)
+	doc := claude.ParseDoc(content)
 	if doc.Status != model.FMOK && doc.Status != model.FMTolerant || doc.FM.Modified == "" || doc.BodyStart == 0 {
 		return content
 	}
 	head := content[:doc.BodyStart]
-	items := model.ItemSpans(content)
+	items := claude.ItemSpans(content)
 	var loc []int
 	for _, m := range modifiedLine.FindAllSubmatchIndex(head, -1) {
-		if !model.InItem(items, m[0], m[1]) {
+		if !claude.InItem(items, m[0], m[1]) {
 			loc = m
 			break
 		}

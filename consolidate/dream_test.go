@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // dreamDir builds a memory dir in memory from path → content, all files
@@ -233,7 +234,7 @@ func TestFixFrontmatter(t *testing.T) {
 					t.Errorf("fixes %+v lack %s", ps[0].Fixes, r)
 				}
 			}
-			if doc := model.ParseDoc([]byte(after)); doc.Status != model.FMOK {
+			if doc := claude.ParseDoc([]byte(after)); doc.Status != model.FMOK {
 				t.Errorf("the result's frontmatter is %v (%s):\n%s", doc.Status, doc.Problem, after)
 			}
 			if strings.Contains(c.content, "\r\n") && strings.Count(after, "\n") != strings.Count(after, "\r\n") {

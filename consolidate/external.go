@@ -14,6 +14,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // The external-proposer protocol: memtui hands a command one memory
@@ -407,7 +408,7 @@ func checkAfter(c model.Change, before []byte, mode model.LoadMode) error {
 		return fmt.Errorf("%s: the new content is not UTF-8 text", c.Path)
 	}
 	if c.Path == "MEMORY.md" {
-		l := model.SimulateLoadMode([]byte(c.After), mode)
+		l := claude.SimulateLoadMode([]byte(c.After), mode)
 		if l.FrontmatterEnd > 0 {
 			return errors.New("MEMORY.md: the new index has frontmatter, which Claude Code strips")
 		}
@@ -415,7 +416,7 @@ func checkAfter(c model.Change, before []byte, mode model.LoadMode) error {
 		// two entries is still an improvement); it may not grow, and one
 		// that loaded whole must still.
 		if l.Truncated() {
-			b := model.SimulateLoadMode(before, mode)
+			b := claude.SimulateLoadMode(before, mode)
 			if before == nil || !b.Truncated() || l.LineCount > b.LineCount || l.Units > b.Units {
 				return fmt.Errorf("MEMORY.md: the new index is cut off when Claude Code loads it (%d lines, %d units)", l.LineCount, l.Units)
 			}
@@ -425,10 +426,10 @@ func checkAfter(c model.Change, before []byte, mode model.LoadMode) error {
 	broken := func(d model.Doc) bool {
 		return d.Status == model.FMInvalid || d.Status == model.FMUnclosed || d.Status == model.FMNotAtStart || d.ClaudeSeesNone
 	}
-	if doc := model.ParseDoc([]byte(c.After)); broken(doc) && (before == nil || !broken(model.ParseDoc(before))) {
+	if doc := claude.ParseDoc([]byte(c.After)); broken(doc) && (before == nil || !broken(claude.ParseDoc(before))) {
 		return fmt.Errorf("%s: the new frontmatter does not parse for Claude Code (%s)", c.Path, doc.Problem)
 	}
-	if before != nil && !model.ItemsIntact(before, []byte(c.After)) {
+	if before != nil && !claude.ItemsIntact(before, []byte(c.After)) {
 		return fmt.Errorf("%s: the change rewrites metadata.claudeCodeItem, Claude Code's record of the item, which memtui keeps byte for byte", c.Path)
 	}
 	return nil

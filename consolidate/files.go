@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/prose"
 )
 
@@ -250,7 +251,7 @@ func fieldLine(fs *fileState, key string, nested bool) int {
 		}
 		if i >= d.Open {
 			l := strings.TrimLeft(line, " \t")
-			if (len(l) < len(line)) == nested && strings.HasPrefix(l, key) && strings.HasPrefix(l[len(key):], ":") && !model.InItem(items, pos, pos+1) {
+			if (len(l) < len(line)) == nested && strings.HasPrefix(l, key) && strings.HasPrefix(l[len(key):], ":") && !claude.InItem(items, pos, pos+1) {
 				return i + 1
 			}
 		}
@@ -345,7 +346,7 @@ func checkDates(s *dirState, fs *fileState) {
 	// record of the item, stripped before recall: not the memory's words.
 	items := fs.itemSpans()
 	for _, sp := range prose.FindRelativeDates(fs.text, at) {
-		if model.InItem(items, sp.Start, sp.End) {
+		if claude.InItem(items, sp.Start, sp.End) {
 			continue
 		}
 		msg := fmt.Sprintf("\"%s\" meant %s, counted from %s (%s)", sp.Text, sp.Meant, source, at.Format("2006-01-02"))
@@ -356,7 +357,7 @@ func checkDates(s *dirState, fs *fileState) {
 			fmt.Sprintf("Write \"%s\" instead.", sp.Replacement))
 	}
 	for _, sp := range prose.FindMissingYears(fs.text, at) {
-		if model.InItem(items, sp.Start, sp.End) {
+		if claude.InItem(items, sp.Start, sp.End) {
 			continue
 		}
 		s.report(RuleDateMissingYear, fs.f.Path, fs.lineOf(sp.Start),
@@ -376,7 +377,7 @@ func checkSecrets(s *dirState, fs *fileState) {
 	}
 	for _, sec := range s.opts.Secrets.Scan(fs.text) {
 		msg := fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Short)
-		if model.InItem(fs.itemSpans(), sec.Start, sec.End) {
+		if claude.InItem(fs.itemSpans(), sec.Start, sec.End) {
 			msg = fmt.Sprintf("%s in metadata.claudeCodeItem (%s: %s); recall strips that block, but it is on disk and may be synced, and memtui keeps the block byte for byte, so no proposal redacts it", secretLabel(sec.Description), sec.RuleID, sec.Short)
 		}
 		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start), msg,
@@ -599,7 +600,7 @@ func checkNames(s *dirState) {
 	}
 	for _, fs := range all {
 		for _, w := range wikilinks(fs.text) {
-			if known[normName(w.name)] || model.InItem(fs.itemSpans(), w.off, w.off+2) {
+			if known[normName(w.name)] || claude.InItem(fs.itemSpans(), w.off, w.off+2) {
 				continue
 			}
 			s.report(RuleWikilinkBroken, fs.f.Path, fs.lineOf(w.off),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -41,7 +42,7 @@ func checkIndex(s *dirState) {
 		return
 	}
 	ix := memindex.ParseText(s.index.text) // shares the text newFileState already made
-	ld := model.LoadIndex(s.index.f, s.dir.Kind.LoadMode())
+	ld := claude.LoadIndex(s.index.f, s.dir.Kind.LoadMode())
 	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
 	if s.index.f.Truncated && s.index.f.Tail == nil {
 		c.atLeast = "at least " // a subagent's index read in part has its rest counted
@@ -133,7 +134,7 @@ func indexMissingMessage(s *dirState, n int) string {
 
 // checkCaps reports an index Claude Code does not load, cuts, or is close
 // to cutting.
-func (c *indexChecker) checkCaps(ld *model.Load) {
+func (c *indexChecker) checkCaps(ld *claude.Load) {
 	if ld.TooLarge {
 		c.tooLarge()
 		return
@@ -157,25 +158,25 @@ func (c *indexChecker) tooLarge() {
 		fmt.Sprintf("MEMORY.md is %s bytes, over the %s bytes Claude Code reads of an index: it is not loaded at all, so the agent gets none of its entries and no warning that they are missing",
 			ixThousands(int(max(f.Size, int64(len(f.Content))))), ixThousands(model.IndexMaxReadBytes)),
 		fmt.Sprintf("Rewrite the index as one short line per memory, under %s UTF-16 units (%s), and move everything else into topic files.",
-			ixThousands(model.IndexTargetUnits), model.FormatFileSize(model.IndexTargetUnits)))
+			ixThousands(model.IndexTargetUnits), claude.FormatFileSize(model.IndexTargetUnits)))
 }
 
 // toldAgent is what Claude Code's warning tells the agent was cut, for the
 // messages: its line numbers count lines of the stripped text, not of the
 // file. A secret in the line it quotes is masked before the quote is
 // clipped (the clipped rest would not be found).
-func toldAgent(ld *model.Load) string {
-	var spans []model.Span
+func toldAgent(ld *claude.Load) string {
+	var spans []claude.Span
 	if ld.Detail != "" && strings.HasSuffix(ld.Detail, "\")") {
 		for _, s := range secrets.Default().Scan(ld.Trimmed) {
-			spans = append(spans, model.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
+			spans = append(spans, claude.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
 		}
 	}
 	return "; Claude Code's warning tells the agent only: " + ld.MaskedDetail(spans)
 }
 
 // overLines reports the 200-line cut and names what falls after it.
-func (c *indexChecker) overLines(ld *model.Load) {
+func (c *indexChecker) overLines(ld *claude.Load) {
 	cut := ixSubtract(ld.Dropped, ld.DroppedBySize)
 	line := ld.LastLine + 1
 	if len(cut) > 0 {
@@ -188,11 +189,11 @@ func (c *indexChecker) overLines(ld *model.Load) {
 }
 
 // overSize reports the 25,000-unit cut and names what falls after it.
-func (c *indexChecker) overSize(ld *model.Load) {
+func (c *indexChecker) overSize(ld *claude.Load) {
 	size := fmt.Sprintf("%s%s (%s UTF-16 units) as Claude Code loads it, over its %s-unit cap",
-		c.atLeast, model.FormatFileSize(ld.Units), ixThousands(ld.Units), ixThousands(model.IndexMaxUnits))
+		c.atLeast, claude.FormatFileSize(ld.Units), ixThousands(ld.Units), ixThousands(model.IndexMaxUnits))
 	sugg := fmt.Sprintf("Shorten entries to one line under ~%d characters and move detail into topic files; aim for under %s units (%s).",
-		indexEntryMaxChars, ixThousands(model.IndexTargetUnits), model.FormatFileSize(model.IndexTargetUnits))
+		indexEntryMaxChars, ixThousands(model.IndexTargetUnits), claude.FormatFileSize(model.IndexTargetUnits))
 	if len(ld.DroppedBySize) == 0 && !ld.LastLineCut {
 		// overLines quotes the warning.
 		c.s.report(RuleIndexOverSize, c.path, 0,
@@ -214,7 +215,7 @@ func (c *indexChecker) overSize(ld *model.Load) {
 }
 
 // nearLimit reports an index at 80% or more of a cap.
-func (c *indexChecker) nearLimit(ld *model.Load) {
+func (c *indexChecker) nearLimit(ld *claude.Load) {
 	var used, todo []string
 	if ld.LineCount >= model.IndexNearLines {
 		used = append(used, fmt.Sprintf("%d of %d lines (%d%%)", ld.LineCount, model.IndexMaxLines, int(ld.LinePercent())))

@@ -473,7 +473,7 @@ func TestIndexEmptySection(t *testing.T) {
 	}
 }
 
-// TestHookEchoesDescription depends on model.ParseDoc reading ordinary
+// TestHookEchoesDescription depends on claude.ParseDoc reading ordinary
 // frontmatter (name, description, type).
 func TestHookEchoesDescription(t *testing.T) {
 	files := []*model.File{

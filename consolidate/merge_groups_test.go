@@ -9,6 +9,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // Numbered memories filled in from one template, as an agent keeping a
@@ -135,7 +136,7 @@ func TestNumberedTemplatesAreNotDuplicates(t *testing.T) {
 			for i := 1; i <= n; i++ {
 				p, c := tpl.gen(i)
 				f := mem(p, c, testNow)
-				doc := model.ParseDoc(f.Content)
+				doc := claude.ParseDoc(f.Content)
 				items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
 			}
 			if gs := similar.Find(items); len(gs) > 0 {

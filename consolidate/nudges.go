@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // Claude Code's own write-time lints on topic files (facts doc 3.3,
@@ -42,7 +43,7 @@ func checkRecall(s *dirState, fs *fileState) {
 		return
 	}
 	byLines := int64(lines)*recallMaxBytes > size*recallMaxLines // the larger fraction
-	have, limit, shown, target := model.FormatFileSize(int(size)), "4KB", "4KB", model.FormatFileSize(recallMaxBytes*7/10)
+	have, limit, shown, target := claude.FormatFileSize(int(size)), "4KB", "4KB", claude.FormatFileSize(recallMaxBytes*7/10)
 	if byLines {
 		have, limit, shown, target = strconv.Itoa(lines)+" lines", "200-line", "200 lines", strconv.Itoa(recallMaxLines*7/10)+" lines"
 	}
@@ -58,7 +59,7 @@ func checkRecall(s *dirState, fs *fileState) {
 	msg := fmt.Sprintf("%s is %s, over the %s recall limit: recall shows other sessions only its first %s (up to about line %d); Claude Code flags this after a write (in recall mode)",
 		p, have, limit, shown, cutLine)
 	if fs.f.Truncated {
-		msg += fmt.Sprintf("; memtui checked only the first %s", model.FormatFileSize(len(fs.f.Content)))
+		msg += fmt.Sprintf("; memtui checked only the first %s", claude.FormatFileSize(len(fs.f.Content)))
 	}
 	s.report(RuleRecallTruncated, p, 0, msg,
 		fmt.Sprintf("Rewrite it to under %s: keep one fact per file, split distinct facts into their own files, and summarize logs instead of appending. Do not continue it as a -2 file.", target))
@@ -75,7 +76,7 @@ func checkDescription(s *dirState, fs *fileState) {
 	if desc == "" {
 		return
 	}
-	n := model.UTF16Len(desc)
+	n := claude.UTF16Len(desc)
 	if n <= descriptionMaxUnits {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // lintFiles lints a directory of the given topic files (path → content),
@@ -264,7 +265,7 @@ func TestFixQuotesWhatClaudeCannotRead(t *testing.T) {
 			if !strings.Contains(after, c.want) {
 				t.Errorf("result lacks %q:\n%s", c.want, after)
 			}
-			doc := model.ParseDoc([]byte(after))
+			doc := claude.ParseDoc([]byte(after))
 			if doc.Status != model.FMOK || doc.Claude().Name == "" {
 				t.Errorf("Claude Code cannot read the result (%v %s):\n%s", doc.Status, doc.Problem, after)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // PathProbe answers whether a source path a memory names still exists in the
@@ -246,11 +247,11 @@ type fileState struct {
 }
 
 // itemSpans returns the byte ranges of the file's claudeCodeItem blocks
-// (model.ItemSpans): text there is Claude Code's bookkeeping, stripped
+// (claude.ItemSpans): text there is Claude Code's bookkeeping, stripped
 // before recall and never rewritten by memtui.
 func (fs *fileState) itemSpans() [][2]int {
 	if !fs.itemsRead {
-		fs.items, fs.itemsRead = model.ItemSpans(fs.f.Content), true
+		fs.items, fs.itemsRead = claude.ItemSpans(fs.f.Content), true
 	}
 	return fs.items
 }
@@ -362,7 +363,7 @@ func (fs *fileState) init(f *model.File, owned bool) {
 	}
 	*fs = fileState{
 		f:       f,
-		doc:     model.ParseDoc(f.Content),
+		doc:     claude.ParseDoc(f.Content),
 		text:    text,
 		ignored: inlineIgnores(text),
 	}

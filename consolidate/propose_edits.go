@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/prose"
 )
 
@@ -76,7 +77,7 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 			// The block stays as Claude Code wrote it; its secret
 			// finding stays too.
 			kept = " The secret inside metadata.claudeCodeItem stays: memtui keeps that block byte for byte, so remove it by hand."
-			items := model.ItemSpans(content)
+			items := claude.ItemSpans(content)
 			var out []model.Finding
 			for _, f := range fixes {
 				if !lineInItems(content, items, f.Line) {
@@ -120,7 +121,7 @@ func lineInItems(content []byte, items [][2]int, n int) bool {
 		}
 		off += j + 1
 	}
-	return model.InItem(items, off, off+1)
+	return claude.InItem(items, off, off+1)
 }
 
 // anchorOf is when a file's relative dates were written: metadata.modified,
@@ -196,12 +197,12 @@ func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find fu
 		}
 		text := string(content)
 		spans := find(text, at)
-		if items := model.ItemSpans(content); len(items) > 0 {
+		if items := claude.ItemSpans(content); len(items) > 0 {
 			// Text in a claudeCodeItem block (a typed prompt) is Claude
 			// Code's record, not the memory: it stays as written.
 			var keep []prose.DateSpan
 			for _, sp := range spans {
-				if !model.InItem(items, sp.Start, sp.End) {
+				if !claude.InItem(items, sp.Start, sp.End) {
 					keep = append(keep, sp)
 				}
 			}

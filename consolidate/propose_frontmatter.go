@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // frontmatterRules are the findings fix-frontmatter can settle.
@@ -84,7 +85,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		content = []byte(block + nl + strings.TrimRight(before, "\r\n") + nl + rest)
 		settle(RuleFrontmatterNotAtStart)
 		what = append(what, "text stood before the opening ---, so Claude Code saw no frontmatter; it moves below the block")
-		doc = model.ParseDoc(content)
+		doc = claude.ParseDoc(content)
 		if doc.Status != model.FMOK && doc.Status != model.FMTolerant {
 			return content, what, fixes
 		}
@@ -193,7 +194,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		lines = append(lines[:at], append(insert, lines[at:]...)...)
 	}
 	out := []byte(strings.Join(lines, ""))
-	back := model.ParseDoc(out)
+	back := claude.ParseDoc(out)
 	switch {
 	case back.Status != model.FMOK && back.Status != model.FMTolerant, back.ClaudeSeesNone && !doc.ClaudeSeesNone:
 		// A line replaced under a key whose value ran on (name: followed
@@ -208,14 +209,14 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 // itemLines marks the 0-based lines of content (split as lines) that hold a
 // claudeCodeItem block: no fix touches them.
 func itemLines(content []byte, lines []string) map[int]bool {
-	spans := model.ItemSpans(content)
+	spans := claude.ItemSpans(content)
 	if len(spans) == 0 {
 		return nil
 	}
 	out := map[int]bool{}
 	off := 0
 	for i, l := range lines {
-		if model.InItem(spans, off, off+len(l)) {
+		if claude.InItem(spans, off, off+len(l)) {
 			out[i] = true
 		}
 		off += len(l)

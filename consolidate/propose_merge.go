@@ -52,6 +52,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -308,7 +309,7 @@ func (s *dreamState) modTime(p string) time.Time {
 // the same status and fields, modified aside, and the description aside
 // when it was filled on purpose.
 func sameFrontmatter(before, after []byte, descChanged bool) bool {
-	a, b := model.ParseDoc(before), model.ParseDoc(after)
+	a, b := claude.ParseDoc(before), claude.ParseDoc(after)
 	if a.Status != b.Status || a.BOM != b.BOM {
 		return false
 	}
@@ -514,7 +515,7 @@ func mergeBodies(keep string, others []mergeSource, nl string, now time.Time) (s
 // top-level description line gets the value, or one is added after the
 // name line. ok is false when the result would not read back as desc.
 func setDescription(content []byte, desc string) ([]byte, bool) {
-	doc := model.ParseDoc(content)
+	doc := claude.ParseDoc(content)
 	if doc.Status != model.FMOK && doc.Status != model.FMTolerant || doc.BodyStart == 0 {
 		return content, false
 	}
@@ -544,7 +545,7 @@ func setDescription(content []byte, desc string) ([]byte, bool) {
 		lines = slices.Insert(lines, at, "description: "+value+nl)
 	}
 	out := append([]byte(strings.Join(lines, "")), content[doc.BodyStart:]...)
-	back := model.ParseDoc(out)
+	back := claude.ParseDoc(out)
 	if back.Status != doc.Status || back.FM.Description != desc {
 		return content, false
 	}
@@ -631,12 +632,12 @@ func (m *linkMap) breaks(name string) bool {
 func (m *linkMap) repoint(content []byte) ([]byte, int) {
 	text := string(content)
 	ws := wikilinks(text)
-	items := model.ItemSpans(content) // a claudeCodeItem block stays as written
+	items := claude.ItemSpans(content) // a claudeCodeItem block stays as written
 	n := 0
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
-		if !m.breaks(w.name) || model.InItem(items, w.off, w.off+2) {
+		if !m.breaks(w.name) || claude.InItem(items, w.off, w.off+2) {
 			continue
 		}
 		start := w.off + 2

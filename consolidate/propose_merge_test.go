@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -63,7 +64,7 @@ func assertFactsKept(t *testing.T, merged string, bodies ...string) {
 }
 
 // body of a file's content.
-func bodyOf(b []byte) string { return string(model.ParseDoc(b).Body(b)) }
+func bodyOf(b []byte) string { return string(claude.ParseDoc(b).Body(b)) }
 
 // indexEntriesFor counts the list and table entries of MEMORY.md whose
 // main reference names p.
@@ -306,7 +307,7 @@ func TestProposeMerges(t *testing.T) {
 			// The merged survivor.
 			merged := kc.After
 			orig := files[tt.keep]
-			od, md := model.ParseDoc(orig), model.ParseDoc([]byte(merged))
+			od, md := claude.ParseDoc(orig), claude.ParseDoc([]byte(merged))
 			if md.Status != od.Status || md.FM.Name != od.FM.Name || md.FM.Type != od.FM.Type {
 				t.Errorf("the survivor's frontmatter changed: %+v -> %+v", od.FM, md.FM)
 			}
@@ -671,7 +672,7 @@ func TestSetDescription(t *testing.T) {
 			if !ok || string(got) != tt.want {
 				t.Errorf("got %v %q, want %q", ok, got, tt.want)
 			}
-			if d := model.ParseDoc(got).FM.Description; d != tt.desc {
+			if d := claude.ParseDoc(got).FM.Description; d != tt.desc {
 				t.Errorf("reads back as %q", d)
 			}
 		})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -1019,10 +1020,10 @@ func (r *reindexer) sectionEnd(ix *memindex.Index, i int) int {
 
 // load is Claude Code's load of the index being written, as the editor
 // measures it (a subagent's index is loaded raw).
-func (r *reindexer) load() model.Load { return r.ed.Budget().Load }
+func (r *reindexer) load() claude.Load { return r.ed.Budget().Load }
 
 // rxFits reports whether an index loads under 70% of both caps.
-func rxFits(ld *model.Load) bool {
+func rxFits(ld *claude.Load) bool {
 	return ld.LineCount < model.IndexTargetLines && ld.Units < model.IndexTargetUnits
 }
 
@@ -1290,17 +1291,17 @@ func (r *reindexer) finish() []model.Proposal {
 
 // title sums the proposal up in a line: the cap that mattered, before and
 // after, and the entries the load no longer cuts.
-func (r *reindexer) title(after *model.Load) string {
+func (r *reindexer) title(after *claude.Load) string {
 	if r.s.d.Index == nil {
 		return fmt.Sprintf("Create MEMORY.md indexing %s", ixPlural(len(r.orphans), "memory"))
 	}
-	before := model.SimulateLoadMode(r.s.d.Index.Content, r.s.d.Kind.LoadMode())
+	before := claude.SimulateLoadMode(r.s.d.Index.Content, r.s.d.Kind.LoadMode())
 	var parts []string
 	switch {
 	case before.TooLarge:
-		parts = append(parts, fmt.Sprintf("not loaded (over %s) → %d lines", model.FormatFileSize(model.IndexMaxReadBytes), after.LineCount))
+		parts = append(parts, fmt.Sprintf("not loaded (over %s) → %d lines", claude.FormatFileSize(model.IndexMaxReadBytes), after.LineCount))
 	case before.SizeTruncated || before.Units >= model.IndexNearUnits && !before.LineTruncated:
-		parts = append(parts, fmt.Sprintf("%s → %s", model.FormatFileSize(before.Units), model.FormatFileSize(after.Units)))
+		parts = append(parts, fmt.Sprintf("%s → %s", claude.FormatFileSize(before.Units), claude.FormatFileSize(after.Units)))
 	case before.LineTruncated || before.LineCount >= model.IndexNearLines:
 		parts = append(parts, fmt.Sprintf("%d → %d lines", before.LineCount, after.LineCount))
 	}
@@ -1317,7 +1318,7 @@ func (r *reindexer) title(after *model.Load) string {
 }
 
 // uncut counts the entries the original load cut that the new index holds.
-func (r *reindexer) uncut(before *model.Load) int {
+func (r *reindexer) uncut(before *claude.Load) int {
 	cut := map[int]bool{}
 	for _, n := range before.Dropped {
 		cut[n] = true
@@ -1356,7 +1357,7 @@ func (r *reindexer) summary() []string {
 	return out
 }
 
-func (r *reindexer) rationale(fixed []string, counts map[string]int, after *model.Load) string {
+func (r *reindexer) rationale(fixed []string, counts map[string]int, after *claude.Load) string {
 	var b strings.Builder
 	var fx []string
 	for _, rule := range fixed {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -75,7 +76,7 @@ func rxApply(t *testing.T, d *model.MemoryDir, p model.Proposal) map[string][]by
 		t.Fatalf("apply: %v", err)
 	}
 	index := out["MEMORY.md"]
-	ld := model.SimulateLoad(index)
+	ld := claude.SimulateLoad(index)
 	if ld.Truncated() || ld.LineCount >= model.IndexTargetLines || ld.Units >= model.IndexTargetUnits {
 		t.Errorf("MEMORY.md loads %d lines, %d units (truncated %v): want under 70%% of both caps", ld.LineCount, ld.Units, ld.Truncated())
 	}
@@ -92,7 +93,7 @@ func rxApply(t *testing.T, d *model.MemoryDir, p model.Proposal) map[string][]by
 		if c.Path == "MEMORY.md" {
 			continue
 		}
-		doc := model.ParseDoc([]byte(c.After))
+		doc := claude.ParseDoc([]byte(c.After))
 		if doc.Status != model.FMOK || doc.FM.Name == "" || doc.FM.Description == "" || doc.FM.Type == "" {
 			t.Errorf("%s: frontmatter %v %+v", c.Path, doc.Status, doc.FM)
 		}
@@ -199,7 +200,7 @@ func TestReindexOverLines(t *testing.T) {
 	if !strings.Contains(idx, "\n- [Memory archive](memory-archive.md) — ") {
 		t.Errorf("no archive entry:\n%s", idx)
 	}
-	arch := model.ParseDoc(out["memory-archive.md"])
+	arch := claude.ParseDoc(out["memory-archive.md"])
 	if arch.FM.Type != "reference" || !strings.Contains(string(out["memory-archive.md"]), "- [Entry 1](entry-1.md) — hook 1\n") {
 		t.Errorf("archive:\n%s", out["memory-archive.md"])
 	}
@@ -219,7 +220,7 @@ func TestReindexOverSizeCJK(t *testing.T) {
 		files = append(files, ixTopic(fmt.Sprintf("m%d.md", i), fmt.Sprintf("m%d", i), "メモの説明"))
 	}
 	d := rxTestDir(b.String(), files)
-	if ld := model.SimulateLoad(d.Index.Content); !ld.SizeTruncated || ld.LineTruncated {
+	if ld := claude.SimulateLoad(d.Index.Content); !ld.SizeTruncated || ld.LineTruncated {
 		t.Fatalf("setup: %+v", ld)
 	}
 	p := rxOne(t, d)
@@ -391,7 +392,7 @@ func TestReindexNotPointer(t *testing.T) {
 		"The API key rotates monthly.\nDeploys go through staging.\nNever push to main.\n") {
 		t.Fatalf("new file: %+v", c)
 	}
-	doc := model.ParseDoc([]byte(c.After))
+	doc := claude.ParseDoc([]byte(c.After))
 	if doc.FM.Name != "training-config" || doc.FM.Type != "project" || doc.FM.TypeKey != "metadata.type" || doc.FM.Modified != "2026-08-01T00:00:00.000Z" {
 		t.Errorf("frontmatter %+v", doc.FM)
 	}
@@ -408,7 +409,7 @@ func TestReindexNotPointer(t *testing.T) {
 	if c == nil {
 		t.Fatalf("changes %+v", p.Changes)
 	}
-	if doc := model.ParseDoc([]byte(c.After)); doc.FM.TypeKey != "type" || doc.FM.Modified != "" || !strings.HasPrefix(doc.FM.Description, "detail detail") || !strings.HasSuffix(doc.FM.Description, "detail…") {
+	if doc := claude.ParseDoc([]byte(c.After)); doc.FM.TypeKey != "type" || doc.FM.Modified != "" || !strings.HasPrefix(doc.FM.Description, "detail detail") || !strings.HasSuffix(doc.FM.Description, "detail…") {
 		t.Errorf("legacy frontmatter %+v", doc.FM)
 	}
 }

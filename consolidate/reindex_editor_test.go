@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -123,7 +124,7 @@ func TestReindexAgreesWithEditorNearCut(t *testing.T) {
 	orphan := ixTopic("orphan.md", "orphan", "the newest memory")
 	orphan.ModTime = base.AddDate(0, 1, 0)
 	d := rxTestDir(index, append(files, orphan))
-	if ld := model.SimulateLoad(d.Index.Content); ld.Truncated() || ld.LineCount != 200 {
+	if ld := claude.SimulateLoad(d.Index.Content); ld.Truncated() || ld.LineCount != 200 {
 		t.Fatalf("setup: %d lines, cut %v", ld.LineCount, ld.Truncated())
 	}
 	p := rxOne(t, d)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // maxDepth bounds recursion below a memory dir. Claude Code's scan has no
@@ -56,8 +57,8 @@ const maxTailCount = 256 << 20
 // from where the read stopped (rest), as Claude Code measures it. nil
 // when the rest cannot be read: the counts are then of head alone.
 func countTail(head []byte, rest io.Reader) *model.IndexTail {
-	cut := model.IndexHeadCut(head)
-	t, err := model.CountIndexTail(io.MultiReader(bytes.NewReader(head[cut:]), io.LimitReader(rest, maxTailCount)))
+	cut := claude.IndexHeadCut(head)
+	t, err := claude.CountIndexTail(io.MultiReader(bytes.NewReader(head[cut:]), io.LimitReader(rest, maxTailCount)))
 	if err != nil {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 func loadOpts() Options {
@@ -233,7 +234,7 @@ func TestLoadDirTooLarge(t *testing.T) {
 
 // TestLoadDirIndexCap: MEMORY.md, and only it, is read up to Claude
 // Code's 4 MiB limit plus a byte, so that what was read tells whether
-// Claude Code loads it (model.SimulateLoad); a topic file keeps the 1 MiB
+// Claude Code loads it (claude.SimulateLoad); a topic file keeps the 1 MiB
 // cap.
 func TestLoadDirIndexCap(t *testing.T) {
 	sparse := func(p string, size int64) {
@@ -278,7 +279,7 @@ func TestLoadDirIndexCap(t *testing.T) {
 			if ix.Truncated != tc.truncated || int64(len(ix.Content)) != want || ix.Size != tc.size {
 				t.Errorf("%d bytes, %s: truncated %v, read %d, size %d", tc.size, kind, ix.Truncated, len(ix.Content), ix.Size)
 			}
-			if ld := model.SimulateLoad(ix.Content); ld.TooLarge == tc.loads {
+			if ld := claude.SimulateLoad(ix.Content); ld.TooLarge == tc.loads {
 				t.Errorf("%d bytes: too large %v", tc.size, ld.TooLarge)
 			}
 			for _, f := range d.Files {

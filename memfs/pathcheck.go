@@ -6,9 +6,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/memtui/memtui/model/claude"
 	"golang.org/x/text/unicode/norm"
-
-	"github.com/memtui/memtui/model"
 )
 
 // pathFlavor selects path semantics for override validation: Claude Code
@@ -103,7 +102,7 @@ func validateMemoryPath(raw string, expandTilde bool, home string, fl pathFlavor
 		}
 		return "", reasonRelative
 	}
-	if model.UTF16Len(normalized) < 3 {
+	if claude.UTF16Len(normalized) < 3 {
 		return "", reasonRoot
 	}
 	if strings.HasPrefix(normalized, `\\`) || strings.HasPrefix(normalized, "//") {

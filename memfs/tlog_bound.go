@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // This file bounds what the transcript reader keeps, whatever the
@@ -331,7 +332,7 @@ func boundsProblem(c cuts, maxEvents int, maxText int64) string {
 	}
 	if c.HasTextCut {
 		parts = append(parts, fmt.Sprintf("what writes and reads before %s wrote or saw is not kept (memtui keeps the newest %s of memory text)",
-			c.TextCut.T.UTC().Format(time.RFC3339), model.FormatFileSize(int(maxText))))
+			c.TextCut.T.UTC().Format(time.RFC3339), claude.FormatFileSize(int(maxText))))
 	}
 	return "the transcripts record more memory activity than memtui keeps: " + strings.Join(parts, "; ") +
 		"; lost updates and use older than that are not looked for"

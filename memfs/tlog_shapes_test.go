@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // The shapes of transcripts §9 ("Shapes seen in real transcripts"), one
@@ -230,7 +231,7 @@ func TestShapeStampedWrite(t *testing.T) {
 		t.Errorf("what the session knows it wrote = %+v", wr)
 	}
 	for _, s := range []string{top, nested} {
-		if d := model.ParseDoc([]byte(s)); d.FM.OriginSessionID != winSess {
+		if d := claude.ParseDoc([]byte(s)); d.FM.OriginSessionID != winSess {
 			t.Errorf("originSessionId of %q = %q", s, d.FM.OriginSessionID)
 		}
 	}

@@ -230,7 +230,7 @@ type File struct {
 	Truncated bool
 	// Tail, set for a subagent's index read in part, counts the rest of
 	// the file as Claude Code measures it (it loads such an index whole):
-	// LoadIndex adds it.
+	// claude.LoadIndex adds it.
 	Tail *IndexTail
 	// Scan is what Claude Code's memory scan makes of the file: ScanIn
 	// (the zero value) when it offers it to recall, else why not; ScanWhy

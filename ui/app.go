@@ -27,6 +27,7 @@ import (
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -661,7 +662,7 @@ func (m *Model) requestPreview(force bool) tea.Cmd {
 	if it.file == nil {
 		ix := dd.d.Index
 		content = ix.Content
-		doc = model.ParseDoc(content)
+		doc = claude.ParseDoc(content)
 		header = indexHeader(m.c, dd, width)
 		anchor = ix.ModTime
 		for _, f := range dd.byFile["MEMORY.md"] {

@@ -10,6 +10,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -53,7 +54,7 @@ func TestPreviewFoldsClaudeCodeItem(t *testing.T) {
 	}
 	th := themes.For(true, true)
 	c := []byte(itemMemory)
-	src := ansi.Strip(renderSource(renderInput{key: renderKey{width: 100, source: true, theme: th.Name}, content: c, doc: model.ParseDoc(c),
+	src := ansi.Strip(renderSource(renderInput{key: renderKey{width: 100, source: true, theme: th.Name}, content: c, doc: claude.ParseDoc(c),
 		theme: th, scanner: secrets.Default(), st: themes.NewStyles(th)}))
 	for _, want := range []string{"claudeCodeItem:", "state: acked", "line_hash: 0123456789abcdef"} {
 		if !strings.Contains(src, want) {
@@ -67,7 +68,7 @@ func TestPreviewFoldsClaudeCodeItem(t *testing.T) {
 // the invalid ones, and the header says Claude Code cannot read it.
 func TestUnreadableFrontmatterGroupsAsInvalid(t *testing.T) {
 	content := "---\r\nname: db\r\ndescription: DB host: db.internal\r\ntype: reference\r\n---\r\n\r\nThe primary is db.internal.\r\n"
-	if got := typeOf(model.ParseDoc([]byte(content))); got != typeInvalid {
+	if got := typeOf(claude.ParseDoc([]byte(content))); got != typeInvalid {
 		t.Errorf("grouped as %v", got)
 	}
 	if h := itemHeader(t, content); !strings.Contains(h, "unreadable to Claude Code") {

@@ -11,6 +11,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // projectData is one project as the UI knows it. Until loaded is set (by a
@@ -47,9 +48,9 @@ type dirData struct {
 	findings []model.Finding
 	byFile   map[string][]model.Finding // by File ("" for the directory)
 	docs     map[string]model.Doc       // by file path
-	load     *model.Load                // the index as Claude Code loads it; nil without MEMORY.md
+	load     *claude.Load               // the index as Claude Code loads it; nil without MEMORY.md
 	// storeLoads are d.StoreIndexes measured as MEMORY.md is, in order.
-	storeLoads []model.Load
+	storeLoads []claude.Load
 	// From the project's transcripts, once read (log non-nil): who wrote
 	// each file, how much each is used, and Claude Code's dream gate.
 	log  *model.TranscriptLog
@@ -67,11 +68,11 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 		dd.byFile[f.File] = append(dd.byFile[f.File], f)
 	}
 	if d.Index != nil {
-		l := model.LoadIndex(d.Index, d.Kind.LoadMode())
+		l := claude.LoadIndex(d.Index, d.Kind.LoadMode())
 		dd.load = &l
 	}
 	for _, si := range d.StoreIndexes {
-		dd.storeLoads = append(dd.storeLoads, model.LoadIndex(si.File, d.Kind.LoadMode()))
+		dd.storeLoads = append(dd.storeLoads, claude.LoadIndex(si.File, d.Kind.LoadMode()))
 	}
 	if p.Log != nil {
 		dd.log = p.Log

@@ -12,6 +12,7 @@ import (
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -28,7 +29,7 @@ type indexView struct {
 	// file and load are the index shown: dd's MEMORY.md, or, in a dir
 	// with none (a team dir), its first memory store's index.
 	file *model.File
-	load *model.Load
+	load *claude.Load
 	sub  string // what the title adds for a store's index
 	vp   viewport.Model
 	w, h int
@@ -216,7 +217,7 @@ func (v *indexView) meters() string {
 }
 
 // capsNote says how the meters measure: what Claude Code strips first.
-func capsNote(l *model.Load) string {
+func capsNote(l *claude.Load) string {
 	switch {
 	case l.TooLarge:
 		return "Claude Code skips an index over 4,194,304 bytes entirely: no text, no warning."

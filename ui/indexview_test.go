@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -23,7 +24,7 @@ func indexViewOf(t *testing.T, kind model.DirKind, content string, size int64) (
 		size = int64(len(content))
 	}
 	d := &model.MemoryDir{Path: "/m", Kind: kind, Exists: true, Index: &model.File{Path: "MEMORY.md", Content: []byte(content), Size: size}}
-	l := model.SimulateLoadMode(d.Index.Content, kind.LoadMode())
+	l := claude.SimulateLoadMode(d.Index.Content, kind.LoadMode())
 	v := newIndexView(&shared{st: themes.NewStyles(themes.Dark())})
 	v.SetSize(200, 400)
 	v.open(&dirData{d: d, load: &l}, "MEMORY.md", 0)

@@ -14,6 +14,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -92,7 +93,7 @@ func TestIndexEditorMoveAboveCut(t *testing.T) {
 	if !strings.Contains(s, itoa(b.Lines)+" / 200") || !strings.Contains(s, "pending edits") {
 		t.Errorf("the meter must show %d lines and the edits pending:\n%s", b.Lines, s)
 	}
-	if !strings.Contains(model.SimulateLoad(v.ed.Bytes()).Loaded, statusPage) {
+	if !strings.Contains(claude.SimulateLoad(v.ed.Bytes()).Loaded, statusPage) {
 		t.Error("the moved entry must load")
 	}
 }
@@ -218,7 +219,7 @@ func TestIndexEditorWrite(t *testing.T) {
 	if got != want {
 		t.Fatal("MEMORY.md on disk must be the editor's bytes")
 	}
-	if !strings.Contains(model.SimulateLoad([]byte(got)).Loaded, statusPage) {
+	if !strings.Contains(claude.SimulateLoad([]byte(got)).Loaded, statusPage) {
 		t.Error("after the write Claude Code must load " + statusPage)
 	}
 	es, err := memfs.List(cfg.Workspace.State.Journal)
@@ -532,7 +533,7 @@ func bigMemory(t *testing.T) (string, string, []string) {
 func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 	root, mem, targets := bigMemory(t)
 	orig := readFile(t, filepath.Join(mem, "MEMORY.md"))
-	ld := model.SimulateLoad([]byte(orig))
+	ld := claude.SimulateLoad([]byte(orig))
 	if ld.LineCount < 380 || ld.LineCount > 400 || len(orig) < 68000 || len(orig) > 74000 || !ld.LineTruncated || !ld.SizeTruncated {
 		t.Fatalf("the fixture must be ~390 lines / ~71 KB over both caps: %d lines, %d bytes, %d units", ld.LineCount, len(orig), ld.Units)
 	}
@@ -576,14 +577,14 @@ func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 	if got == orig {
 		t.Fatal("MEMORY.md must be written")
 	}
-	if l := model.SimulateLoad([]byte(got)); l.Truncated() {
+	if l := claude.SimulateLoad([]byte(got)); l.Truncated() {
 		t.Errorf("the written MEMORY.md must load whole: %d lines, %d units", l.LineCount, l.Units)
 	}
 	archB, err := os.ReadFile(filepath.Join(mem, "memory-archive.md"))
 	if err != nil {
 		t.Fatalf("the archive must be on disk: %v", err)
 	}
-	if doc := model.ParseDoc(archB); doc.Status != model.FMOK {
+	if doc := claude.ParseDoc(archB); doc.Status != model.FMOK {
 		t.Errorf("the archive's frontmatter must parse: %v %s", doc.Status, doc.Problem)
 	}
 	linked := func(ix memindex.Index) map[string]bool {

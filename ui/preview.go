@@ -13,6 +13,7 @@ import (
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // previewPane shows one memory: a header drawn from its frontmatter and
@@ -215,7 +216,7 @@ func memoryHeader(c *shared, dd *dirData, f *model.File, width int) string {
 	default:
 		kvStyled("modified", f.ModTime.Local().Format("2006-01-02 15:04")+st.Faint.Render(" (file mtime · "+ago(c.now, f.ModTime)+")"))
 	}
-	size := " · " + model.FormatFileSize(int(f.Size))
+	size := " · " + claude.FormatFileSize(int(f.Size))
 	kvStyled("file", truncLeft(safe.ShowLine(report.Tilde(dd.d.Path, c.home)+"/"+f.Path), max(width-12-len(size), 10))+st.Faint.Render(size))
 	if doc.Status != model.FMOK && doc.Status != model.FMNone {
 		sev, status := model.Warning, doc.Status.String()

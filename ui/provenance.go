@@ -10,6 +10,7 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // hasGate reports whether Claude Code's autoDream consolidates dir: only
@@ -150,7 +151,7 @@ func logNote(pd *projectData) string {
 		return "No session transcripts: provenance, use and lost updates are unknown."
 	}
 	note := fmt.Sprintf("%d %s (%s), %d memory writes recorded", l.Files, model.Plural(l.Files, "transcript", "transcripts"),
-		model.FormatFileSize(int(min(l.Bytes, 1<<62))), len(l.Writes))
+		claude.FormatFileSize(int(min(l.Bytes, 1<<62))), len(l.Writes))
 	if !l.Oldest.IsZero() {
 		note += ", since " + l.Oldest.Local().Format("2006-01-02")
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/hostile"
-	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/themes"
 )
 
@@ -22,7 +22,7 @@ func renderBody(t *testing.T, content string) string {
 func renderIn(t *testing.T, content string, th themes.Theme) string {
 	t.Helper()
 	c := []byte(content)
-	out, err := render(renderInput{key: renderKey{width: 80, theme: th.Name}, content: c, doc: model.ParseDoc(c),
+	out, err := render(renderInput{key: renderKey{width: 80, theme: th.Name}, content: c, doc: claude.ParseDoc(c),
 		theme: th, scanner: secrets.Default(), st: themes.NewStyles(th)})
 	if err != nil {
 		t.Fatal(err)

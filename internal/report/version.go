@@ -17,15 +17,16 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 var (
-	followedVersion = goversion.Must(goversion.NewVersion(model.ClaudeCodeVersion))
-	comparedVersion = goversion.Must(goversion.NewVersion(model.ClaudeCodeComparedWith))
+	followedVersion = goversion.Must(goversion.NewVersion(claude.Version))
+	comparedVersion = goversion.Must(goversion.NewVersion(claude.ComparedWith))
 )
 
 // VersionNotice is what the transcripts say about the Claude Code versions
-// that ran, against the one memtui follows (model.ClaudeCodeVersion).
+// that ran, against the one memtui follows (claude.Version).
 type VersionNotice struct {
 	// Newer is the newest version any session ran, when it is newer than
 	// the one memtui follows; "" otherwise.
@@ -39,8 +40,8 @@ type VersionNotice struct {
 type OlderProject struct {
 	Project string // its name (real path or slug), as the transcripts hold it
 	Version string
-	// Compared is true at or before model.ClaudeCodeComparedWith: every
-	// change of model.ClaudeCodeChanges is missing there. Past it, which of
+	// Compared is true at or before claude.ComparedWith: every
+	// change of claude.Changes is missing there. Past it, which of
 	// them the version has is not known.
 	Compared bool
 	v        *goversion.Version
@@ -108,7 +109,7 @@ type VersionJSON struct {
 }
 
 // OlderJSON is one project on an older Claude Code. Differs and MayDiffer
-// hold IDs of model.ClaudeCodeChanges (the ids of `memtui version --json`):
+// hold IDs of claude.Changes (the ids of `memtui version --json`):
 // at or before ComparedWith (Compared) every change is missing there, so
 // all are in Differs; past it which ones the version has is not known, so
 // all are in MayDiffer. Two lists rather than one with the flag, so a
@@ -125,11 +126,11 @@ type OlderJSON struct {
 // from transcripts, so they are masked as every other text field is (a
 // version's pre-release part can hold any word).
 func (n VersionNotice) JSON() VersionJSON {
-	ids := make([]string, len(model.ClaudeCodeChanges))
-	for i, c := range model.ClaudeCodeChanges {
+	ids := make([]string, len(claude.Changes))
+	for i, c := range claude.Changes {
 		ids[i] = c.ID
 	}
-	out := VersionJSON{Followed: model.ClaudeCodeVersion, ComparedWith: model.ClaudeCodeComparedWith,
+	out := VersionJSON{Followed: claude.Version, ComparedWith: claude.ComparedWith,
 		Newer: safe.Mask(nil, n.Newer), Older: make([]OlderJSON, 0, len(n.Older))}
 	for _, o := range n.Older {
 		j := OlderJSON{Project: safe.Mask(nil, o.Project), Version: safe.Mask(nil, o.Version), Compared: o.Compared,
@@ -154,7 +155,7 @@ func (n VersionNotice) Line(home string) string {
 	var parts []string
 	if n.Newer != "" {
 		parts = append(parts, fmt.Sprintf("sessions of %s ran, newer than the %s memtui follows: memory behaviour may have moved since",
-			n.Newer, model.ClaudeCodeVersion))
+			n.Newer, claude.Version))
 	}
 	var compared, between []OlderProject
 	for _, o := range n.Older {
@@ -166,15 +167,15 @@ func (n VersionNotice) Line(home string) string {
 	}
 	if len(compared) > 0 {
 		var before []string
-		for _, c := range model.ClaudeCodeChanges {
+		for _, c := range claude.Changes {
 			before = append(before, c.Before)
 		}
 		parts = append(parts, fmt.Sprintf("%s last ran %s or older, where, unlike in %s, %s",
-			olderNames(compared, home), model.ClaudeCodeComparedWith, model.ClaudeCodeVersion, andList(before)))
+			olderNames(compared, home), claude.ComparedWith, claude.Version, andList(before)))
 	}
 	if len(between) > 0 {
 		parts = append(parts, fmt.Sprintf("%s last ran a version between %s and %s, which may lack some of the %d changes memtui version lists",
-			olderNames(between, home), model.ClaudeCodeComparedWith, model.ClaudeCodeVersion, len(model.ClaudeCodeChanges)))
+			olderNames(between, home), claude.ComparedWith, claude.Version, len(claude.Changes)))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -209,12 +210,12 @@ func andList(ss []string) string {
 func (n VersionNotice) Short() string {
 	var parts []string
 	if n.Newer != "" {
-		parts = append(parts, fmt.Sprintf("Claude Code %s is newer than %s", n.Newer, model.ClaudeCodeVersion))
+		parts = append(parts, fmt.Sprintf("Claude Code %s is newer than %s", n.Newer, claude.Version))
 	}
 	if k := len(n.Older); k > 0 {
 		differ := "some behaviours may differ"
 		if n.Older[0].Compared {
-			differ = fmt.Sprintf("%d behaviours differ", len(model.ClaudeCodeChanges))
+			differ = fmt.Sprintf("%d behaviours differ", len(claude.Changes))
 		}
 		vs := n.Older[0].Version
 		if last := n.Older[k-1].Version; last != vs {

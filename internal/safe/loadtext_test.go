@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // loadTok is a GitHub-token-shaped fake secret the scanner finds.
@@ -38,7 +38,7 @@ func TestLoadTextMasksCutSecrets(t *testing.T) {
 		{"a token joined by the sanitiser", joined, loadTok[:16]},
 		{"a private key across the line cut", pem, "MIIEowIBAAKCAQEA7vYh0q3Zr9Qx4Lm8Np2Rt6"},
 	} {
-		ld := model.SimulateLoad([]byte(tc.content))
+		ld := claude.SimulateLoad([]byte(tc.content))
 		text, warning := LoadText(&ld)
 		if !strings.Contains(ld.Text, tc.leak) {
 			t.Fatalf("%s: the fixture does not show %q unmasked", tc.name, tc.leak)
@@ -51,7 +51,7 @@ func TestLoadTextMasksCutSecrets(t *testing.T) {
 		}
 	}
 	// Without a secret, the text is the agent's.
-	ld := model.SimulateLoad([]byte(loadEntries(205)))
+	ld := claude.SimulateLoad([]byte(loadEntries(205)))
 	if text, warning := LoadText(&ld); text != ld.Text || warning != ld.Warning {
 		t.Errorf("no secret: the text changed")
 	}

@@ -33,7 +33,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/consolidate/secrets"
-	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // Line returns s fit for a one-line place: every control character
@@ -85,10 +85,10 @@ func Mask(sc *secrets.Scanner, s string) string {
 // through too (the 25,000-unit cut inside a token, the warning's quote
 // clipped at 80 characters: masking the cut text would miss what is left of
 // it). The result is still raw text: show it through Line, Block or JSON.
-func LoadText(l *model.Load) (text, warning string) {
-	var spans []model.Span
+func LoadText(l *claude.Load) (text, warning string) {
+	var spans []claude.Span
 	for _, s := range secrets.Default().Scan(l.Trimmed) {
-		spans = append(spans, model.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
+		spans = append(spans, claude.Span{Start: s.Start, End: s.End, Whole: s.Masked, Part: s.Short})
 	}
 	text, warning = l.MaskedText(spans)
 	// Sanitising deletes invisible characters, which may join a secret

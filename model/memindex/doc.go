@@ -5,6 +5,6 @@
 // reindex proposer all edit through Editor, so a table index gets a
 // table row and a wikilink index a wikilink whoever adds the entry. Every
 // edit keeps the lines it does not touch byte for byte and is measured
-// with Claude Code's load pipeline (model.SimulateLoadMode), so an edit
+// with Claude Code's load pipeline (claude.SimulateLoadMode), so an edit
 // never grows an index past a cut it did not pass. Pure: no disk.
 package memindex

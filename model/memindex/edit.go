@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/memtui/memtui/model"
 	"path"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // Editor edits MEMORY.md as a list of rows: one row per entry (the
@@ -68,12 +70,12 @@ type CutMove struct {
 	// move and are now cut, wholly or in part.
 	Pushed []int
 	// Load is the simulated load after the move.
-	Load model.Load
+	Load claude.Load
 }
 
 // Budget is the load of the current bytes, for a live meter.
 type Budget struct {
-	Load      model.Load
+	Load      claude.Load
 	Lines     int  // Load.LineCount
 	Units     int  // Load.Units
 	Truncated bool // Load.Truncated()
@@ -142,7 +144,7 @@ type ixeView struct {
 	ix     Index
 	first  []int // first[r] is row r's first line (1-based)
 	row    []int // row[l-1] is the row holding line l
-	ld     *model.Load
+	ld     *claude.Load
 	mode   model.LoadMode
 	styles *ixeStyles // lazily computed
 }
@@ -291,9 +293,9 @@ func (e *Editor) viewOf(rows []ixeRow) *ixeView {
 	return v
 }
 
-func (v *ixeView) load() *model.Load {
+func (v *ixeView) load() *claude.Load {
 	if v.ld == nil {
-		ld := model.SimulateLoadMode(v.bytes, v.mode)
+		ld := claude.SimulateLoadMode(v.bytes, v.mode)
 		v.ld = &ld
 	}
 	return v.ld
@@ -1804,7 +1806,7 @@ func (e *Editor) Budget() Budget {
 			}
 			started = true
 			lines++
-			units += model.UTF16Len(l.text) + 1
+			units += claude.UTF16Len(l.text) + 1
 		}
 		if b.TargetRow < 0 && (lines > model.IndexTargetLines || units > model.IndexTargetUnits) {
 			b.TargetRow = i

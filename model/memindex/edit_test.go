@@ -3,11 +3,13 @@ package memindex
 import (
 	"bytes"
 	"fmt"
-	"github.com/memtui/memtui/internal/testgen"
-	"github.com/memtui/memtui/model"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/memtui/memtui/internal/testgen"
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // ieShapes are real index shapes (DESIGN.md section 8).
@@ -205,7 +207,7 @@ func TestIndexEditorMoveAboveCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ld := model.SimulateLoad(e.Bytes())
+	ld := claude.SimulateLoad(e.Bytes())
 	if !strings.Contains(ld.Loaded, "(e205.md)") {
 		t.Fatalf("e205 not loaded after the move")
 	}
@@ -510,7 +512,7 @@ func TestIndexEditorDemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ld := model.SimulateLoad(e.Bytes())
+	ld := claude.SimulateLoad(e.Bytes())
 	if ld.Truncated() {
 		t.Fatalf("still cut: %d lines", ld.LineCount)
 	}
@@ -526,7 +528,7 @@ func TestIndexEditorDemote(t *testing.T) {
 	if !got["MEMORY-archive.md"] {
 		t.Fatalf("no entry points at the archive")
 	}
-	doc := model.ParseDoc(arch)
+	doc := claude.ParseDoc(arch)
 	if doc.Status != model.FMOK || doc.FM.Name != "Archive" || doc.FM.Type != "reference" || doc.FM.Description == "" {
 		t.Fatalf("archive frontmatter %+v %v\n%s", doc.FM, doc.Status, arch)
 	}

@@ -1,4 +1,4 @@
-package model
+package claude
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/model"
 )
 
 // The boundaries of Claude Code 2.1.332's MEMORY.md pipeline (facts §3.2),
@@ -54,7 +56,7 @@ func TestWarningCountsStrippedLines(t *testing.T) {
 	}
 }
 
-func TestClipLikeClaude(t *testing.T) {
+func TestClip(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"short", "short"},
 		{strings.Repeat("a", 80), strings.Repeat("a", 80)},
@@ -68,8 +70,8 @@ func TestClipLikeClaude(t *testing.T) {
 		{strings.Repeat("w", 77) + "😀xyz", strings.Repeat("w", 77) + "😀…"},
 		{strings.Repeat("記", 81), strings.Repeat("記", 79) + "…"},
 	} {
-		if got := ClipLikeClaude(tc.in, 80); got != tc.want {
-			t.Errorf("ClipLikeClaude(%q)\n got  %q\n want %q", tc.in, got, tc.want)
+		if got := Clip(tc.in, 80); got != tc.want {
+			t.Errorf("Clip(%q)\n got  %q\n want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -144,8 +146,8 @@ func TestBOMBeforeFrontmatter(t *testing.T) {
 // A subagent's index has no such check.
 func TestIndexOver4MiBIsNotLoaded(t *testing.T) {
 	line := strings.Repeat("z", 1023) + "\n"
-	at := []byte(strings.Repeat(line, IndexMaxReadBytes/1024))
-	if len(at) != IndexMaxReadBytes {
+	at := []byte(strings.Repeat(line, model.IndexMaxReadBytes/1024))
+	if len(at) != model.IndexMaxReadBytes {
 		t.Fatal(len(at))
 	}
 	ld := SimulateLoad(at)
@@ -157,7 +159,7 @@ func TestIndexOver4MiBIsNotLoaded(t *testing.T) {
 	if !ld.TooLarge || ld.Truncated() || ld.Text != "" || ld.Warning != "" || ld.LineCount != 0 || !ld.Empty || ld.NearLimit() {
 		t.Errorf("at 4 MiB + 1: %+v", ld)
 	}
-	ld = SimulateLoadMode(over, LoadAgent)
+	ld = SimulateLoadMode(over, model.LoadAgent)
 	if ld.TooLarge || !ld.Truncated() || ld.LineCount != 4097 {
 		t.Errorf("a subagent's index over 4 MiB loads: too large %v, %d lines", ld.TooLarge, ld.LineCount)
 	}
@@ -172,8 +174,8 @@ func TestSubagentIndexIsLoadedRaw(t *testing.T) {
 	if auto.LineCount != 180 || auto.Truncated() {
 		t.Fatalf("auto memory strips the comment: %d lines, cut %v", auto.LineCount, auto.Truncated())
 	}
-	ld := SimulateLoadMode([]byte(content), LoadAgent)
-	if ld.Mode != LoadAgent || ld.LineCount != 213 || !ld.LineTruncated || ld.CommentsStripped {
+	ld := SimulateLoadMode([]byte(content), model.LoadAgent)
+	if ld.Mode != model.LoadAgent || ld.LineCount != 213 || !ld.LineTruncated || ld.CommentsStripped {
 		t.Fatalf("agent: %d lines, cut %v", ld.LineCount, ld.LineTruncated)
 	}
 	if !reflect.DeepEqual(ld.Dropped, seq(201, 213)) {
@@ -188,11 +190,11 @@ func TestSubagentIndexIsLoadedRaw(t *testing.T) {
 	}
 	// No BOM or frontmatter strip either (trim() still drops a BOM).
 	fm := "\ufeff---\nname: agent index\n---\n- [a](a.md)"
-	if got := SimulateLoadMode([]byte(fm), LoadAgent); got.Text != "---\nname: agent index\n---\n- [a](a.md)" || got.LineCount != 4 || got.FrontmatterEnd != 0 {
+	if got := SimulateLoadMode([]byte(fm), model.LoadAgent); got.Text != "---\nname: agent index\n---\n- [a](a.md)" || got.LineCount != 4 || got.FrontmatterEnd != 0 {
 		t.Errorf("agent frontmatter: %q (%d lines)", got.Text, got.LineCount)
 	}
-	for k, want := range map[DirKind]LoadMode{DirAuto: LoadAuto, DirTeam: LoadAuto, DirOverride: LoadAuto, DirExplicit: LoadAuto,
-		DirAgentUser: LoadAgent, DirAgentProject: LoadAgent, DirAgentLocal: LoadAgent} {
+	for k, want := range map[model.DirKind]model.LoadMode{model.DirAuto: model.LoadAuto, model.DirTeam: model.LoadAuto, model.DirOverride: model.LoadAuto, model.DirExplicit: model.LoadAuto,
+		model.DirAgentUser: model.LoadAgent, model.DirAgentProject: model.LoadAgent, model.DirAgentLocal: model.LoadAgent} {
 		if k.LoadMode() != want {
 			t.Errorf("%s: %s, want %s", k, k.LoadMode(), want)
 		}

@@ -1,4 +1,4 @@
-package model
+package claude
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -16,12 +17,12 @@ func TestParseDocShapes(t *testing.T) {
 	tests := []struct {
 		name     string
 		in       string
-		status   FMStatus
+		status   model.FMStatus
 		fmName   string
 		desc     string
 		typ      string
 		typeKey  string
-		gen      Generation
+		gen      model.Generation
 		open     int
 		close    int
 		bodyLine int
@@ -30,85 +31,85 @@ func TestParseDocShapes(t *testing.T) {
 		{
 			name:   "legacy top-level type",
 			in:     "---\nname: Deploy command\ndescription: how we deploy\ntype: feedback\n---\n\nDeploy with make ship.\n",
-			status: FMOK, fmName: "Deploy command", desc: "how we deploy", typ: "feedback", typeKey: "type", gen: GenLegacy,
+			status: model.FMOK, fmName: "Deploy command", desc: "how we deploy", typ: "feedback", typeKey: "type", gen: model.GenLegacy,
 			open: 1, close: 5, bodyLine: 7, body: "Deploy with make ship.\n",
 		},
 		{
 			name:   "current shape with trailing space after metadata",
 			in:     "---\nname: repro\ndescription: contains a quote “ here\nmetadata: \n  node_type: memory\n  type: feedback\n  originSessionId: 6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\n  modified: 2026-08-15T18:58:28.638Z\n---\n\nBody text.\n",
-			status: FMOK, fmName: "repro", desc: "contains a quote “ here", typ: "feedback", typeKey: "metadata.type", gen: GenCurrent,
+			status: model.FMOK, fmName: "repro", desc: "contains a quote “ here", typ: "feedback", typeKey: "metadata.type", gen: model.GenCurrent,
 			open: 1, close: 9, bodyLine: 11, body: "Body text.\n",
 		},
 		{
 			name:   "unquoted colon in description is recovered",
 			in:     "---\nname: staging\ndescription: Staging host: acme-stg, VPN required\ntype: reference\n---\nbody\n",
-			status: FMTolerant, fmName: "staging", desc: "Staging host: acme-stg, VPN required", typ: "reference", typeKey: "type", gen: GenLegacy,
+			status: model.FMTolerant, fmName: "staging", desc: "Staging host: acme-stg, VPN required", typ: "reference", typeKey: "type", gen: model.GenLegacy,
 			open: 1, close: 5, bodyLine: 6, body: "body\n",
 		},
 		{
 			name:   "quoted values take the YAML path",
 			in:     "---\nname: \"x: y\"\ndescription: 'it''s fine'\ntype: user\n---\n",
-			status: FMOK, fmName: "x: y", desc: "it's fine", typ: "user", typeKey: "type", gen: GenLegacy,
+			status: model.FMOK, fmName: "x: y", desc: "it's fine", typ: "user", typeKey: "type", gen: model.GenLegacy,
 			open: 1, close: 5, bodyLine: 6,
 		},
 		{
 			name:   "CRLF",
 			in:     "---\r\nname: crlf\r\ndescription: windows file\r\ntype: project\r\n---\r\n\r\nBody\r\n",
-			status: FMOK, fmName: "crlf", desc: "windows file", typ: "project", typeKey: "type", gen: GenLegacy,
+			status: model.FMOK, fmName: "crlf", desc: "windows file", typ: "project", typeKey: "type", gen: model.GenLegacy,
 			open: 1, close: 5, bodyLine: 7, body: "Body\r\n",
 		},
 		{
 			name:   "no frontmatter",
 			in:     "# Notes\n\nJust text.\n",
-			status: FMNone, bodyLine: 1, body: "# Notes\n\nJust text.\n",
+			status: model.FMNone, bodyLine: 1, body: "# Notes\n\nJust text.\n",
 		},
 		{
 			name:   "horizontal rule later is not frontmatter",
 			in:     "# Notes\n\nSome text.\n\n---\n\nMore text.\n",
-			status: FMNone, bodyLine: 1,
+			status: model.FMNone, bodyLine: 1,
 		},
 		{
 			name:   "comment before the fence",
 			in:     "<!-- generated -->\n---\nname: late\ndescription: after a comment\ntype: user\n---\nbody\n",
-			status: FMNotAtStart, fmName: "late", desc: "after a comment", typ: "user", typeKey: "type", gen: GenLegacy,
+			status: model.FMNotAtStart, fmName: "late", desc: "after a comment", typ: "user", typeKey: "type", gen: model.GenLegacy,
 			open: 2, close: 6, bodyLine: 7,
 		},
 		{
 			name:   "no closing fence",
 			in:     "---\nname: open\ndescription: never closed\n\nbody text\n",
-			status: FMUnclosed, open: 1, bodyLine: 1,
+			status: model.FMUnclosed, open: 1, bodyLine: 1,
 		},
 		{
 			name:   "closing fence beyond 30 lines",
 			in:     "---\nname: long\n" + strings.Repeat("k: v\n", 30) + "---\nbody\n",
-			status: FMUnclosed, open: 1, bodyLine: 1,
+			status: model.FMUnclosed, open: 1, bodyLine: 1,
 		},
 		{
 			name:   "empty frontmatter",
 			in:     "---\n---\nbody\n",
-			status: FMOK, open: 1, close: 2, bodyLine: 3, body: "body\n",
+			status: model.FMOK, open: 1, close: 2, bodyLine: 3, body: "body\n",
 		},
 		{
 			name:   "garbage that nothing recovers",
 			in:     "---\n\t[this is: {not yaml\n\t- ] at all\n---\nbody\n",
-			status: FMInvalid, open: 1, close: 4, bodyLine: 5,
+			status: model.FMInvalid, open: 1, close: 4, bodyLine: 5,
 		},
 		{
 			name:   "both type keys: metadata.type wins, as Claude Code overlays metadata on the top-level keys",
 			in:     "---\nname: both\ndescription: d\ntype: user\nmetadata:\n  type: project\n---\n",
-			status: FMOK, fmName: "both", desc: "d", typ: "project", typeKey: "metadata.type", gen: GenCurrent,
+			status: model.FMOK, fmName: "both", desc: "d", typ: "project", typeKey: "metadata.type", gen: model.GenCurrent,
 			open: 1, close: 7, bodyLine: 8,
 		},
 		{
 			name:   "empty name value",
 			in:     "---\nname:\ndescription: has no name\ntype: user\n---\n",
-			status: FMOK, desc: "has no name", typ: "user", typeKey: "type", gen: GenLegacy,
+			status: model.FMOK, desc: "has no name", typ: "user", typeKey: "type", gen: model.GenLegacy,
 			open: 1, close: 5, bodyLine: 6,
 		},
 		{
 			name:   "closing --- mid-line closes the block, as the regexp does",
 			in:     "---\nname: dash\ndescription: a --- b\n---\nbody\n",
-			status: FMOK, fmName: "dash", desc: "a", open: 1, close: 3, bodyLine: 3,
+			status: model.FMOK, fmName: "dash", desc: "a", open: 1, close: 3, bodyLine: 3,
 		},
 	}
 	for _, tt := range tests {
@@ -129,7 +130,7 @@ func TestParseDocShapes(t *testing.T) {
 			if tt.body != "" && string(d.Body([]byte(tt.in))) != tt.body {
 				t.Errorf("body = %q, want %q", d.Body([]byte(tt.in)), tt.body)
 			}
-			if (d.Status == FMTolerant || d.Status == FMInvalid || d.Status == FMNotAtStart || d.Status == FMUnclosed) && d.Problem == "" {
+			if (d.Status == model.FMTolerant || d.Status == model.FMInvalid || d.Status == model.FMNotAtStart || d.Status == model.FMUnclosed) && d.Problem == "" {
 				t.Error("a non-OK status must explain itself")
 			}
 		})
@@ -157,7 +158,7 @@ func TestParseDocBOM(t *testing.T) {
 	if !d.BOM {
 		t.Fatal("BOM not noticed")
 	}
-	if d.Status != FMOK || d.FM.Name != "bom" {
+	if d.Status != model.FMOK || d.FM.Name != "bom" {
 		t.Errorf("status %v name %q: the fields behind a BOM must still be read", d.Status, d.FM.Name)
 	}
 }
@@ -195,10 +196,10 @@ func FuzzParseDoc(f *testing.F) {
 			t.Fatalf("close %d before open %d", d.Close, d.Open)
 		}
 		// Fast path agreement: take the block the way ParseDoc did.
-		if d.Status != FMOK || d.Open != 1 || d.BOM {
+		if d.Status != model.FMOK || d.Open != 1 || d.BOM {
 			return
 		}
-		head := headLines(in, 0, FrontmatterMaxLines)
+		head := headLines(in, 0, model.FrontmatterMaxLines)
 		open, _ := matchOpen(head)
 		inner := head[open:]
 		end := strings.Index(string(inner), "---")
@@ -228,14 +229,14 @@ func FuzzParseDoc(f *testing.F) {
 // parseDocRef is ParseDoc as first written: the 30-line window cut line by
 // line before anything is matched. ParseDoc now matches first and counts
 // lines after; FuzzParseDocWindow checks the two agree.
-func parseDocRef(content []byte) Doc {
-	d := Doc{BodyLine: 1}
+func parseDocRef(content []byte) model.Doc {
+	d := model.Doc{BodyLine: 1}
 	start := 0
 	if bytes.HasPrefix(content, bom) {
 		d.BOM = true
 		start = len(bom)
 	}
-	head := headLines(content, start, FrontmatterMaxLines)
+	head := headLines(content, start, model.FrontmatterMaxLines)
 	if open, ok := matchOpen(head); ok {
 		d.Open = 1
 		parseBlock(&d, content, start, start+open, head)
@@ -244,7 +245,7 @@ func parseDocRef(content []byte) Doc {
 	if late, ok := lateFrontmatter(content, start, d.BOM); ok {
 		return late
 	}
-	d.Status = FMNone
+	d.Status = model.FMNone
 	return d
 }
 
@@ -354,7 +355,7 @@ func TestParseDocTopLevelOrigin(t *testing.T) {
 		"---\nname: Deploy command\ndescription: Deploy with make ship\nmetadata: \n  node_type: memory\n  type: feedback\n  originSessionId: " + id + "\n---\n\nDeploy with `make ship`.\n",
 	} {
 		d := ParseDoc([]byte(in))
-		if d.Status != FMOK || d.FM.OriginSessionID != id || d.FM.Type != "feedback" {
+		if d.Status != model.FMOK || d.FM.OriginSessionID != id || d.FM.Type != "feedback" {
 			t.Errorf("%q: status %v, originSessionId %q, type %q", in, d.Status, d.FM.OriginSessionID, d.FM.Type)
 		}
 		if body := string(d.Body([]byte(in))); strings.TrimLeft(body, "\n") != "Deploy with `make ship`.\n" {

@@ -1,4 +1,4 @@
-package model
+package claude
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/memtui/memtui/model"
 )
 
 // FuzzSimulateLoad checks the invariants of the load pipeline: never more
@@ -23,7 +25,7 @@ func FuzzSimulateLoad(f *testing.F) {
 	f.Add([]byte("<!-- c -->\r\n" + strings.Repeat("y\r\n", 205)))
 	f.Add([]byte("\ufeff---\nname: x\n---\n<system-reminder>\u2028\u200b\r" + strings.Repeat("z\n", 201)))
 	f.Fuzz(func(t *testing.T, content []byte) {
-		for _, mode := range []LoadMode{LoadAuto, LoadAgent} {
+		for _, mode := range []model.LoadMode{model.LoadAuto, model.LoadAgent} {
 			checkLoadInvariants(t, content, SimulateLoadMode(content, mode))
 		}
 	})
@@ -32,7 +34,7 @@ func FuzzSimulateLoad(f *testing.F) {
 // checkLoadInvariants checks one load of content.
 func checkLoadInvariants(t *testing.T, content []byte, ld Load) {
 	t.Helper()
-	if ld.LoadedLines > IndexMaxLines || ld.LoadedUnits > IndexMaxUnits {
+	if ld.LoadedLines > model.IndexMaxLines || ld.LoadedUnits > model.IndexMaxUnits {
 		t.Fatalf("loaded %d lines, %d units", ld.LoadedLines, ld.LoadedUnits)
 	}
 	if u := utf16Units([]byte(ld.Loaded)); u != ld.LoadedUnits {
@@ -92,7 +94,7 @@ func checkLoadInvariants(t *testing.T, content []byte, ld Load) {
 func TestAdversarialInputs(t *testing.T) {
 	for name, in := range testgen.AdversarialIndexes(40000) {
 		l := SimulateLoad([]byte(in))
-		if l.LoadedLines > IndexMaxLines || l.LoadedUnits > IndexMaxUnits {
+		if l.LoadedLines > model.IndexMaxLines || l.LoadedUnits > model.IndexMaxUnits {
 			t.Errorf("%s: loaded %d lines, %d units: past the caps", name, l.LoadedLines, l.LoadedUnits)
 		}
 	}

@@ -1,29 +1,29 @@
-package model
+package claude
 
-// ClaudeCodeVersion is the Claude Code release whose memory behaviour memtui
-// follows: claude-memory-format.md was revised for it (its BIN332 source).
-// `memtui version` names it, and sessions the transcripts show of another
-// version are compared with it.
-const ClaudeCodeVersion = "2.1.332"
+// Version is the Claude Code release whose memory behaviour memtui follows:
+// claude-memory-format.md was revised for it (its BIN332 source). `memtui
+// version` names it, and sessions the transcripts show of another version
+// are compared with it.
+const Version = "2.1.332"
 
-// ClaudeCodeComparedWith is the older release the facts file was checked
-// against: the behaviours in ClaudeCodeChanges were verified to differ from
-// it ("changed after 2.1.261"). The first version with each change, between
-// the two, is not established.
-const ClaudeCodeComparedWith = "2.1.261"
+// ComparedWith is the older release the facts file was checked against:
+// the behaviours in Changes were verified to differ from it ("changed after
+// 2.1.261"). The first version with each change, between the two, is not
+// established.
+const ComparedWith = "2.1.261"
 
-// ClaudeCodeChange is a memory behaviour of ClaudeCodeVersion that the
-// facts file marks as changed after ClaudeCodeComparedWith (its version
-// timeline row "2.1.262–2.1.332" and its "(changed after 2.1.261)" marks).
-type ClaudeCodeChange struct {
+// Change is a memory behaviour of Version that the facts file marks as
+// changed after ComparedWith (its version timeline row "2.1.262–2.1.332"
+// and its "(changed after 2.1.261)" marks).
+type Change struct {
 	ID      string `json:"id"`      // a stable short word
-	Now     string `json:"now"`     // what ClaudeCodeVersion does
-	Before  string `json:"before"`  // what ClaudeCodeComparedWith and older do instead
+	Now     string `json:"now"`     // what Version does
+	Before  string `json:"before"`  // what ComparedWith and older do instead
 	Section string `json:"section"` // the section of claude-memory-format.md
 }
 
-// ClaudeCodeChanges lists the changed behaviours, in the timeline's order.
-var ClaudeCodeChanges = []ClaudeCodeChange{
+// Changes lists the changed behaviours, in the timeline's order.
+var Changes = []Change{
 	{"truncation-warning", "the cut-off warning of MEMORY.md says which lines were cut, from which line",
 		"the cut-off warning does not say which lines were cut", "3.2"},
 	{"comment-stripping", "HTML comments are stripped by the rewritten rules (CRLF kept when no block comment goes, duplicate link definitions kept)",

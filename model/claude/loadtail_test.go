@@ -1,9 +1,11 @@
-package model
+package claude
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/model"
 )
 
 // TestLoadIndexTail: a subagent's index read in part, with the rest
@@ -26,7 +28,7 @@ func TestLoadIndexTail(t *testing.T) {
 	}
 	body := b.String()
 	for _, whole := range []string{body, body + "  \n\t\u3000\n", body + "- [Last](l.md) — end\n\n  "} {
-		want := SimulateLoadMode([]byte(whole), LoadAgent)
+		want := SimulateLoadMode([]byte(whole), model.LoadAgent)
 		for _, n := range []int{150_001, 150_002, 150_003, 200_000, 250_017, len(body) - 1, len(body)} {
 			head := []byte(whole[:n])
 			cut := IndexHeadCut(head)
@@ -37,7 +39,7 @@ func TestLoadIndexTail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := LoadIndex(&File{Content: head, Truncated: true, Tail: &tail}, LoadAgent)
+			got := LoadIndex(&model.File{Content: head, Truncated: true, Tail: &tail}, model.LoadAgent)
 			if got.LineCount != want.LineCount || got.Units != want.Units || got.Text != want.Text || got.Warning != want.Warning ||
 				got.LineTruncated != want.LineTruncated || got.SizeTruncated != want.SizeTruncated || got.Empty != want.Empty {
 				t.Errorf("read %d of %d bytes (tail blank %v): lines %d units %d, want %d %d\n warning %q\n want    %q",
@@ -47,8 +49,8 @@ func TestLoadIndexTail(t *testing.T) {
 	}
 	// Without a tail, or for MEMORY.md's own pipeline, LoadIndex is
 	// SimulateLoadMode of what was read.
-	f := &File{Content: []byte("- [A](a.md)\n")}
-	if LoadIndex(f, LoadAgent).Text != SimulateLoadMode(f.Content, LoadAgent).Text {
+	f := &model.File{Content: []byte("- [A](a.md)\n")}
+	if LoadIndex(f, model.LoadAgent).Text != SimulateLoadMode(f.Content, model.LoadAgent).Text {
 		t.Error("LoadIndex without a tail differs")
 	}
 }

@@ -1,4 +1,4 @@
-package model
+package claude
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -21,10 +22,10 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // reads: the first 30 lines, at most 65,536 bytes (facts doc 2.2 and 4.1).
 // So the opening fence must sit at the start (after the BOM), and the block
 // closes at the first "---" after it, wherever that falls, even mid-line;
-// \s* may swallow blank lines. ParseDoc notes the BOM (Doc.BOM) and reads
-// past it, as Claude Code does.
-func ParseDoc(content []byte) Doc {
-	d := Doc{BodyLine: 1}
+// \s* may swallow blank lines. ParseDoc notes the BOM (model.Doc.BOM) and
+// reads past it, as Claude Code does.
+func ParseDoc(content []byte) model.Doc {
+	d := model.Doc{BodyLine: 1}
 	start := 0
 	if bytes.HasPrefix(content, bom) {
 		d.BOM = true
@@ -37,13 +38,13 @@ func ParseDoc(content []byte) Doc {
 		// fence's own whitespace runs to the window's edge, cut it after
 		// all (as the regexp's input ends there).
 		rest := content[start:]
-		if open, ok := matchOpen(rest); ok && bytes.Count(rest[:open], []byte{'\n'}) < FrontmatterMaxLines {
+		if open, ok := matchOpen(rest); ok && bytes.Count(rest[:open], []byte{'\n'}) < model.FrontmatterMaxLines {
 			d.Open = 1
 			parseBlock(&d, content, start, start+open, nil)
 			return d
 		}
 	}
-	head := headLines(content, start, FrontmatterMaxLines)
+	head := headLines(content, start, model.FrontmatterMaxLines)
 	if open, ok := matchOpen(head); ok {
 		d.Open = 1
 		parseBlock(&d, content, start, start+open, head)
@@ -56,30 +57,30 @@ func ParseDoc(content []byte) Doc {
 	if late, ok := lateFrontmatter(content, start, d.BOM); ok {
 		return late
 	}
-	d.Status = FMNone
+	d.Status = model.FMNone
 	return d
 }
 
 // lateFrontmatter finds a fenced block further down the first 30 lines
 // that really is frontmatter (it parses), after text Claude Code stops at.
-func lateFrontmatter(content []byte, start int, bom bool) (Doc, bool) {
+func lateFrontmatter(content []byte, start int, bom bool) (model.Doc, bool) {
 	off, line, ok := findLateFence(content, start)
 	if !ok {
-		return Doc{}, false
+		return model.Doc{}, false
 	}
-	late := Doc{Open: 1, BodyLine: 1}
-	lateHead := headLines(content, off, FrontmatterMaxLines-line+1)
+	late := model.Doc{Open: 1, BodyLine: 1}
+	lateHead := headLines(content, off, model.FrontmatterMaxLines-line+1)
 	open, _ := matchOpen(lateHead)
 	parseBlock(&late, content, off, off+open, lateHead)
-	if late.Status != FMOK && late.Status != FMTolerant {
-		return Doc{}, false
+	if late.Status != model.FMOK && late.Status != model.FMTolerant {
+		return model.Doc{}, false
 	}
 	late.Open += line - 1
 	late.Close += line - 1
 	late.BodyLine += line - 1
 	late.BOM = bom
 	late.Problem = fmt.Sprintf("%s before the opening ---", describePreamble(content[start:off]))
-	late.Status = FMNotAtStart
+	late.Status = model.FMNotAtStart
 	return late, true
 }
 
@@ -127,25 +128,25 @@ func matchOpen(b []byte) (int, bool) {
 // the window uncut: the fence is looked for in the whole content and kept
 // only when it starts within the first 30 lines ("---" holds no newline, so
 // it then ends within them too).
-func parseBlock(d *Doc, content []byte, fenceStart, bodyFrom int, head []byte) {
+func parseBlock(d *model.Doc, content []byte, fenceStart, bodyFrom int, head []byte) {
 	var end int
 	if head == nil {
 		end = bytes.Index(content[bodyFrom:], []byte("---"))
-		if end >= 0 && bytes.Count(content[fenceStart:bodyFrom+end], []byte{'\n'}) >= FrontmatterMaxLines {
+		if end >= 0 && bytes.Count(content[fenceStart:bodyFrom+end], []byte{'\n'}) >= model.FrontmatterMaxLines {
 			end = -1
 		}
 	} else {
 		end = bytes.Index(head[bodyFrom-fenceStart:], []byte("---"))
 	}
 	if end < 0 {
-		d.Status = FMUnclosed
-		d.Problem = fmt.Sprintf("no closing --- within the first %d lines", FrontmatterMaxLines)
+		d.Status = model.FMUnclosed
+		d.Problem = fmt.Sprintf("no closing --- within the first %d lines", model.FrontmatterMaxLines)
 		return
 	}
-	if bodyFrom+end+3 > FrontmatterMaxBytes {
+	if bodyFrom+end+3 > model.FrontmatterMaxBytes {
 		// The fence lies past the bytes the scan reads: it sees no fence.
-		d.Status = FMUnclosed
-		d.Problem = fmt.Sprintf("no closing --- within the first %d bytes (64 KiB)", FrontmatterMaxBytes)
+		d.Status = model.FMUnclosed
+		d.Problem = fmt.Sprintf("no closing --- within the first %d bytes (64 KiB)", model.FrontmatterMaxBytes)
 		return
 	}
 	block := content[bodyFrom : bodyFrom+end]
@@ -180,10 +181,10 @@ func lineNumber(content []byte, base, off int) int {
 // quotes values. When both fail, memtui's tolerant recovery still reads
 // what it can, for the checks and the fixes, and the Doc says Claude Code
 // sees none of it.
-func decode(d *Doc, block []byte) {
+func decode(d *model.Doc, block []byte) {
 	if fm, ok := fastParse(block); ok {
 		d.FM = fm
-		d.Status = FMOK
+		d.Status = model.FMOK
 		return
 	}
 	var node yaml.Node
@@ -192,7 +193,7 @@ func decode(d *Doc, block []byte) {
 	if err == nil {
 		if fm, ok := fromNode(&node); ok {
 			d.FM = fm
-			d.Status = FMOK
+			d.Status = model.FMOK
 			return
 		}
 		// YAML reads it, as something other than a map: Claude Code
@@ -204,14 +205,14 @@ func decode(d *Doc, block []byte) {
 	if retry {
 		if fm, n, ok := claudeRetry(block); ok {
 			d.FM = fm
-			d.Status = FMTolerant
-			d.Problem = fmt.Sprintf("strict YAML fails (%s); Claude Code's retry, quoting %d %s, reads it", strictErr, n, Plural(n, "value", "values"))
+			d.Status = model.FMTolerant
+			d.Problem = fmt.Sprintf("strict YAML fails (%s); Claude Code's retry, quoting %d %s, reads it", strictErr, n, model.Plural(n, "value", "values"))
 			return
 		}
 	}
 	if fm, how, ok := tolerantParse(block); ok {
 		d.FM = fm
-		d.Status = FMTolerant
+		d.Status = model.FMTolerant
 		d.ClaudeSeesNone = true
 		if retry {
 			d.Problem = fmt.Sprintf("strict YAML fails (%s), and so does Claude Code's retry that quotes values; %s", strictErr, how)
@@ -220,7 +221,7 @@ func decode(d *Doc, block []byte) {
 		}
 		return
 	}
-	d.Status = FMInvalid
+	d.Status = model.FMInvalid
 	d.Problem = strictErr
 }
 
@@ -284,14 +285,14 @@ func claudeRequote(block []byte) (out []byte, n int) {
 // claudeRetry is Claude Code's second parse: YAML over claudeRequote's
 // rewrite. ok is false when the retry changes nothing, fails, or reads
 // something other than a map.
-func claudeRetry(block []byte) (Frontmatter, int, bool) {
+func claudeRetry(block []byte) (model.Frontmatter, int, bool) {
 	requoted, n := claudeRequote(block)
 	if n == 0 {
-		return Frontmatter{}, 0, false
+		return model.Frontmatter{}, 0, false
 	}
 	var node yaml.Node
 	if yaml.Unmarshal(requoted, &node) != nil {
-		return Frontmatter{}, n, false
+		return model.Frontmatter{}, n, false
 	}
 	fm, ok := fromNode(&node)
 	return fm, n, ok
@@ -310,8 +311,8 @@ func cleanYAMLError(err error) string {
 }
 
 // fromNode reads a decoded YAML document.
-func fromNode(n *yaml.Node) (Frontmatter, bool) {
-	var fm Frontmatter
+func fromNode(n *yaml.Node) (model.Frontmatter, bool) {
+	var fm model.Frontmatter
 	if n.Kind == 0 { // empty document: valid, no fields
 		return fm, true
 	}
@@ -329,7 +330,7 @@ func fromNode(n *yaml.Node) (Frontmatter, bool) {
 		fm.Keys = append(fm.Keys, k)
 		switch {
 		case k == "metadata" && v.Kind == yaml.MappingNode:
-			fm.Generation = GenCurrent
+			fm.Generation = model.GenCurrent
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				mk, mv := v.Content[j].Value, v.Content[j+1]
 				if mk == itemKey && itemDeref(mv).Kind != yaml.ScalarNode {
@@ -337,7 +338,7 @@ func fromNode(n *yaml.Node) (Frontmatter, bool) {
 					fm.Item.Key = "metadata." + itemKey
 					continue
 				}
-				fm.setMeta(mk, scalarString(mv))
+				setMeta(&fm, mk, scalarString(mv))
 			}
 		case k == itemKey && itemDeref(v).Kind != yaml.ScalarNode:
 			if fm.Item.Key != "metadata."+itemKey {
@@ -348,15 +349,15 @@ func fromNode(n *yaml.Node) (Frontmatter, bool) {
 			// Only a string counts; a number, a boolean or a list is no
 			// name or description to Claude Code.
 			text, null := textValue(v)
-			fm.setTop(k, text)
+			setTop(&fm, k, text)
 			if !null && !isText(itemDeref(v)) {
 				fm.NotText = append(fm.NotText, k)
 			}
 		default:
-			fm.setTop(k, scalarString(v))
+			setTop(&fm, k, scalarString(v))
 		}
 	}
-	fm.finish()
+	finish(&fm)
 	return fm, true
 }
 
@@ -415,7 +416,7 @@ func scalarString(n *yaml.Node) string {
 // other than name and description into metadata and overlays the metadata
 // map on them, so a key metadata also holds (type, originSessionId,
 // modified, claudeCodeItem) is read from metadata, whichever comes first.
-func (fm *Frontmatter) setTop(k, v string) {
+func setTop(fm *model.Frontmatter, k, v string) {
 	switch k {
 	case "name":
 		fm.Name, fm.HasName = v, true
@@ -425,8 +426,8 @@ func (fm *Frontmatter) setTop(k, v string) {
 		if fm.TypeKey != "metadata.type" {
 			fm.Type, fm.TypeKey = v, "type"
 		}
-		if fm.Generation == GenUnknown {
-			fm.Generation = GenLegacy
+		if fm.Generation == model.GenUnknown {
+			fm.Generation = model.GenLegacy
 		}
 	case "originSessionId":
 		if fm.OriginSessionID == "" {
@@ -447,7 +448,7 @@ func (fm *Frontmatter) setTop(k, v string) {
 // setMeta records a key under metadata:. metadata.name and
 // metadata.description are not read: Claude Code takes those two from the
 // top level only.
-func (fm *Frontmatter) setMeta(k, v string) {
+func setMeta(fm *model.Frontmatter, k, v string) {
 	switch k {
 	case "type":
 		fm.Type, fm.TypeKey = v, "metadata.type"
@@ -463,7 +464,7 @@ func (fm *Frontmatter) setMeta(k, v string) {
 
 // finish derives the parsed fields. Nothing is trimmed: Claude Code
 // compares the type exactly and takes " " as a description.
-func (fm *Frontmatter) finish() {
+func finish(fm *model.Frontmatter) {
 	if fm.Modified != "" {
 		fm.ModifiedTime = parseTimestamp(fm.Modified)
 	}
@@ -487,18 +488,18 @@ func parseTimestamp(s string) time.Time {
 // anything where plain-scalar semantics could differ from YAML's: quotes,
 // flow or block indicators, comments, ": " inside a value, tabs, deeper
 // nesting. Fuzzing checks it agrees with yaml.v3 whenever it claims success.
-func fastParse(block []byte) (Frontmatter, bool) { return fastParseAs(block, false) }
+func fastParse(block []byte) (model.Frontmatter, bool) { return fastParseAs(block, false) }
 
 // fastParseAs is fastParse, or with requoted set, fastParse of what requote
 // makes of block: every "key: value" value that requote would quote is
 // read as the quoted string it becomes (see requotedPair), so the tolerant
 // path need not run YAML a second time over the usual shapes.
-func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
+func fastParseAs(block []byte, requoted bool) (model.Frontmatter, bool) {
 	pair := fastPair
 	if requoted {
 		pair = requotedPair
 	}
-	var fm Frontmatter
+	var fm model.Frontmatter
 	inMap := "" // the top-level key with no value whose children we may be reading
 	children := 0
 	childIndent := 0
@@ -510,7 +511,7 @@ func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
 	// YAML reads it as null, which for our fields means present but empty.
 	closeMap := func() {
 		if inMap != "" && children == 0 {
-			fm.setTop(inMap, "")
+			setTop(&fm, inMap, "")
 		}
 		inMap = ""
 	}
@@ -546,7 +547,7 @@ func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
 			if !requoted && (k == "name" || k == "description") && mayNotBeText(v) {
 				return fm, false // YAML may read a number or a boolean: let it decide
 			}
-			fm.setTop(k, v)
+			setTop(&fm, k, v)
 			continue
 		}
 		if inMap == "" || (childIndent != 0 && indent != childIndent) {
@@ -566,12 +567,12 @@ func fastParseAs(block []byte, requoted bool) (Frontmatter, bool) {
 		childSeen = append(childSeen, k)
 		children++
 		if inMap == "metadata" {
-			fm.Generation = GenCurrent
-			fm.setMeta(k, v)
+			fm.Generation = model.GenCurrent
+			setMeta(&fm, k, v)
 		}
 	}
 	closeMap()
-	fm.finish()
+	finish(&fm)
 	return fm, true
 }
 
@@ -730,7 +731,7 @@ func safePlain(v []byte) bool {
 // value that is not already quoted and retries YAML (as Claude Code's
 // quoteProblematicValues does); failing that it reads key: value lines
 // directly. It succeeds when it recovers a name, description or type.
-func tolerantParse(block []byte) (Frontmatter, string, bool) {
+func tolerantParse(block []byte) (model.Frontmatter, string, bool) {
 	if requoted, n := requote(block); n > 0 {
 		fm, ok := fastParseAs(block, true)
 		if !ok {
@@ -791,8 +792,8 @@ func splitKey(s string) (k, v string, ok bool) {
 
 // lineParse reads key: value lines without YAML, tracking one level of
 // nesting under a bare key (metadata:).
-func lineParse(block []byte) (Frontmatter, int) {
-	var fm Frontmatter
+func lineParse(block []byte) (model.Frontmatter, int) {
+	var fm model.Frontmatter
 	n := 0
 	parent := ""
 	for _, line := range strings.Split(string(block), "\n") {
@@ -812,7 +813,7 @@ func lineParse(block []byte) (Frontmatter, int) {
 			if v == "" {
 				parent = k
 				if k == "metadata" {
-					fm.Generation = GenCurrent
+					fm.Generation = model.GenCurrent
 				}
 				switch k {
 				case "name":
@@ -823,14 +824,14 @@ func lineParse(block []byte) (Frontmatter, int) {
 				continue
 			}
 			parent = ""
-			fm.setTop(k, v)
+			setTop(&fm, k, v)
 			continue
 		}
 		if parent == "metadata" {
-			fm.setMeta(k, v)
+			setMeta(&fm, k, v)
 		}
 	}
-	fm.finish()
+	finish(&fm)
 	return fm, n
 }
 
@@ -845,7 +846,7 @@ func unquote(v string) string {
 // 30 lines, returning its offset and 1-based line.
 func findLateFence(content []byte, start int) (off, line int, ok bool) {
 	pos := start
-	for ln := 1; ln <= FrontmatterMaxLines && pos < len(content); ln++ {
+	for ln := 1; ln <= model.FrontmatterMaxLines && pos < len(content); ln++ {
 		end := bytes.IndexByte(content[pos:], '\n')
 		var l []byte
 		if end < 0 {

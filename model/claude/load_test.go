@@ -1,4 +1,4 @@
-package model
+package claude
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/memtui/memtui/model"
 )
 
 // claudeLoadJS re-implements, from the facts doc (section 3.2), the
@@ -351,7 +353,7 @@ func TestSimulateLoadLineCap(t *testing.T) {
 				t.Errorf("dropped %v, want %v", ld.Dropped, tc.dropped)
 			}
 			if tc.truncated {
-				if ld.LoadedLines != IndexMaxLines || ld.LastLine != IndexMaxLines || ld.LastLineCut {
+				if ld.LoadedLines != model.IndexMaxLines || ld.LastLine != model.IndexMaxLines || ld.LastLineCut {
 					t.Errorf("loaded %d lines up to line %d (cut %v)", ld.LoadedLines, ld.LastLine, ld.LastLineCut)
 				}
 				if ld.Text != strings.ReplaceAll(ld.Loaded, "\r", "")+"\n\n"+ld.Warning || ld.Sent+"\n\n"+ld.Warning != ld.Text {
@@ -683,7 +685,7 @@ func TestUTF16Units(t *testing.T) {
 // across the cut (split: only its high half is unit n) and just before it,
 // and invalid UTF-8 (one unit per maximal subpart, as Node decodes).
 func TestUnitPrefix(t *testing.T) {
-	cjk := strings.Repeat("記", IndexMaxUnits)
+	cjk := strings.Repeat("記", model.IndexMaxUnits)
 	for _, tc := range []struct {
 		name  string
 		in    string
@@ -696,13 +698,13 @@ func TestUnitPrefix(t *testing.T) {
 		{"ASCII fits", "abcdefghij", 10, 10, false},
 		{"ASCII cut inside the stride", "abcdefghijklmnop", 11, 11, false},
 		{"ASCII cut at the stride", "abcdefghijklmnop", 8, 8, false},
-		{"ASCII 25,001 at 25,000", strings.Repeat("a", IndexMaxUnits+1), IndexMaxUnits, IndexMaxUnits, false},
-		{"CJK 25,000 at 25,000", cjk, IndexMaxUnits, len(cjk), false},
-		{"CJK 25,001 at 25,000", cjk + "記", IndexMaxUnits, len(cjk), false},
-		{"CJK 25,001 at 25,001", cjk + "記", IndexMaxUnits + 1, len(cjk) + 3, false},
+		{"ASCII 25,001 at 25,000", strings.Repeat("a", model.IndexMaxUnits+1), model.IndexMaxUnits, model.IndexMaxUnits, false},
+		{"CJK 25,000 at 25,000", cjk, model.IndexMaxUnits, len(cjk), false},
+		{"CJK 25,001 at 25,000", cjk + "記", model.IndexMaxUnits, len(cjk), false},
+		{"CJK 25,001 at 25,001", cjk + "記", model.IndexMaxUnits + 1, len(cjk) + 3, false},
 		{"pair across the cut", strings.Repeat("a", 9) + "😀b", 10, 9, true},
 		{"pair ending at the cut", strings.Repeat("a", 8) + "😀b", 10, 12, false},
-		{"pair across unit 25,000", strings.Repeat("記", IndexMaxUnits-1) + "😀", IndexMaxUnits, 3 * (IndexMaxUnits - 1), true},
+		{"pair across unit 25,000", strings.Repeat("記", model.IndexMaxUnits-1) + "😀", model.IndexMaxUnits, 3 * (model.IndexMaxUnits - 1), true},
 		{"pair after the cut", strings.Repeat("a", 10) + "😀", 10, 10, false},
 		{"invalid subpart is one unit", "\xe0\xa0" + "ab", 2, 3, false},
 		{"invalid bytes are one unit each", "\xff\xfe" + "ab", 2, 2, false},

@@ -1,29 +1,12 @@
-package model
+package claude
 
 import (
 	"errors"
 	"io"
 	"unicode/utf8"
+
+	"github.com/memtui/memtui/model"
 )
-
-// Claude Code loads a subagent's MEMORY.md whole, with no 4 MiB check
-// (facts 3.2), and measures all of it before the cut. memtui reads an
-// index only up to IndexMaxReadBytes and a byte; for a subagent's index
-// longer than that, the loader counts the rest as it streams past
-// (CountIndexTail, constant memory) and LoadIndex adds the counts, so that
-// lines, units and the warning's "N of M lines" are Claude Code's.
-
-// IndexTail is the part of an index after what was read, as Claude Code's
-// raw load counts it: up to the last character that is not JavaScript
-// whitespace (trim drops the rest).
-type IndexTail struct {
-	// Newlines and Units count the tail up to and including its last
-	// non-space character.
-	Newlines, Units int
-	// Blank is true when the tail holds nothing but whitespace: the
-	// file's end is then trimmed back into what was read.
-	Blank bool
-}
 
 // IndexHeadCut is where the tail of an index read in part starts: the
 // end of head, less an incomplete UTF-8 sequence it may end in (the read
@@ -47,8 +30,8 @@ func IndexHeadCut(head []byte) int {
 // CountIndexTail counts r, the rest of an index from IndexHeadCut of what
 // was read, as Node decodes and trims it. It reads r to its end in
 // chunks, so a file of any size costs constant memory.
-func CountIndexTail(r io.Reader) (IndexTail, error) {
-	t := IndexTail{Blank: true}
+func CountIndexTail(r io.Reader) (model.IndexTail, error) {
+	t := model.IndexTail{Blank: true}
 	var units, newlines, spaceUnits, spaceNewlines int
 	buf := make([]byte, 64<<10)
 	carry := 0
@@ -95,8 +78,8 @@ func CountIndexTail(r io.Reader) (IndexTail, error) {
 // LoadIndex is SimulateLoadMode of an index file as memtui read it: for
 // a subagent's index read in part (f.Tail set), with the counts of the
 // rest added, as Claude Code measures the whole file.
-func LoadIndex(f *File, mode LoadMode) Load {
-	if f.Tail == nil || mode != LoadAgent {
+func LoadIndex(f *model.File, mode model.LoadMode) Load {
+	if f.Tail == nil || mode != model.LoadAgent {
 		return SimulateLoadMode(f.Content, mode)
 	}
 	return simulateLoad(f.Content[:IndexHeadCut(f.Content)], mode, f.Tail)
@@ -105,7 +88,7 @@ func LoadIndex(f *File, mode LoadMode) Load {
 // tailTrim is the trimmed text of a head followed by tail: the leading
 // trim is the head's; the trailing one reaches into the head only when
 // there is no tail, or a blank one.
-func tailTrim(body []byte, tail *IndexTail) (a, b int) {
+func tailTrim(body []byte, tail *model.IndexTail) (a, b int) {
 	a, b = jsTrimBounds(body)
 	if tail != nil && !tail.Blank {
 		b = len(body)

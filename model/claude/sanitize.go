@@ -1,4 +1,4 @@
-package model
+package claude
 
 import (
 	"strings"
@@ -190,14 +190,14 @@ func tagNameByte(c byte) bool {
 	return c == '-' || c == '_' || c == ':' || c == '.' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
 }
 
-// ClipLikeClaude shortens s to at most n UTF-16 units the way Claude Code
-// quotes a line in its truncation warning (c0028 `PW`, facts §3.2 step 6):
-// s itself when it fits; otherwise its first n-1 units (a character that
-// would be split in two is left out), cut back to the last whitespace when
-// more than n/2 units remain before it, trailing whitespace removed, and
-// "…" appended. s is a JavaScript string (valid UTF-8); invalid bytes
+// Clip shortens s to at most n UTF-16 units the way Claude Code quotes a
+// line in its truncation warning (c0028 `PW`, facts §3.2 step 6): s itself
+// when it fits; otherwise its first n-1 units (a character that would be
+// split in two is left out), cut back to the last whitespace when more than
+// n/2 units remain before it, trailing whitespace removed, and "…"
+// appended. s is a JavaScript string (valid UTF-8); invalid bytes
 // count as Node's decoder reads them.
-func ClipLikeClaude(s string, n int) string {
+func Clip(s string, n int) string {
 	if utf16Units([]byte(s)) <= n {
 		return s
 	}

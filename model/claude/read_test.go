@@ -1,8 +1,10 @@
-package model
+package claude
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/model"
 )
 
 // TestTypeAsClaudeReadsIt: metadata.type wins over a top-level type, the
@@ -13,22 +15,22 @@ func TestTypeAsClaudeReadsIt(t *testing.T) {
 		name, block     string
 		typ, key        string
 		valid           bool
-		status          FMStatus
+		status          model.FMStatus
 		claudeSeesNone  bool
 		claudeType      string // what Doc.Claude() holds
 		claudeTypeValid bool
 	}{
-		{"top level only", "type: user\n", "user", "type", true, FMOK, false, "user", true},
-		{"metadata only", "metadata:\n  type: feedback\n", "feedback", "metadata.type", true, FMOK, false, "feedback", true},
-		{"both, disagreeing: metadata wins", "type: user\nmetadata:\n  type: project\n", "project", "metadata.type", true, FMOK, false, "project", true},
-		{"both, metadata first: metadata still wins", "metadata:\n  type: reference\ntype: user\n", "reference", "metadata.type", true, FMOK, false, "reference", true},
-		{"padded string is not trimmed", "type: \" user \"\n", " user ", "type", false, FMOK, false, " user ", false},
-		{"padded under metadata", "metadata:\n  type: ' feedback'\n", " feedback", "metadata.type", false, FMOK, false, " feedback", false},
-		{"a list is no type", "type: [user]\n", "[user]", "type", false, FMOK, false, "[user]", false},
-		{"a block list is no type", "metadata:\n  type:\n    - user\n", "- user", "metadata.type", false, FMOK, false, "- user", false},
-		{"a number is no type", "type: 1\n", "1", "type", false, FMOK, false, "1", false},
-		{"wrong case is no type", "type: User\n", "User", "type", false, FMOK, false, "User", false},
-		{"metadata.pinned is just another key", "metadata:\n  pinned: true\n  type: user\n", "user", "metadata.type", true, FMOK, false, "user", true},
+		{"top level only", "type: user\n", "user", "type", true, model.FMOK, false, "user", true},
+		{"metadata only", "metadata:\n  type: feedback\n", "feedback", "metadata.type", true, model.FMOK, false, "feedback", true},
+		{"both, disagreeing: metadata wins", "type: user\nmetadata:\n  type: project\n", "project", "metadata.type", true, model.FMOK, false, "project", true},
+		{"both, metadata first: metadata still wins", "metadata:\n  type: reference\ntype: user\n", "reference", "metadata.type", true, model.FMOK, false, "reference", true},
+		{"padded string is not trimmed", "type: \" user \"\n", " user ", "type", false, model.FMOK, false, " user ", false},
+		{"padded under metadata", "metadata:\n  type: ' feedback'\n", " feedback", "metadata.type", false, model.FMOK, false, " feedback", false},
+		{"a list is no type", "type: [user]\n", "[user]", "type", false, model.FMOK, false, "[user]", false},
+		{"a block list is no type", "metadata:\n  type:\n    - user\n", "- user", "metadata.type", false, model.FMOK, false, "- user", false},
+		{"a number is no type", "type: 1\n", "1", "type", false, model.FMOK, false, "1", false},
+		{"wrong case is no type", "type: User\n", "User", "type", false, model.FMOK, false, "User", false},
+		{"metadata.pinned is just another key", "metadata:\n  pinned: true\n  type: user\n", "user", "metadata.type", true, model.FMOK, false, "user", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,11 +42,11 @@ func TestTypeAsClaudeReadsIt(t *testing.T) {
 			if d.FM.Type != tt.typ || d.FM.TypeKey != tt.key {
 				t.Errorf("type %q from %q, want %q from %q", d.FM.Type, d.FM.TypeKey, tt.typ, tt.key)
 			}
-			if _, ok := ParseType(d.FM.Type); ok != tt.valid {
+			if _, ok := model.ParseType(d.FM.Type); ok != tt.valid {
 				t.Errorf("valid %v, want %v", ok, tt.valid)
 			}
 			c := d.Claude()
-			if _, ok := ParseType(c.Type); c.Type != tt.claudeType || ok != tt.claudeTypeValid {
+			if _, ok := model.ParseType(c.Type); c.Type != tt.claudeType || ok != tt.claudeTypeValid {
 				t.Errorf("Claude() type %q (valid %v), want %q (%v)", c.Type, ok, tt.claudeType, tt.claudeTypeValid)
 			}
 		})
@@ -74,7 +76,7 @@ func TestNameAndDescriptionAsClaudeReadsThem(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := ParseDoc([]byte("---\n" + tt.block + "---\nbody\n"))
-			if d.Status != FMOK {
+			if d.Status != model.FMOK {
 				t.Fatalf("status %v: %s", d.Status, d.Problem)
 			}
 			fm := d.FM
@@ -92,7 +94,7 @@ func TestNameAndDescriptionAsClaudeReadsThem(t *testing.T) {
 // a BOM'd file's frontmatter is read as usual; two BOMs defeat the match.
 func TestBOMWithFrontmatter(t *testing.T) {
 	d := ParseDoc([]byte("\ufeff---\nname: bom\ndescription: d\nmetadata:\n  type: user\n---\nbody\n"))
-	if !d.BOM || d.Status != FMOK || d.Claude().Name != "bom" || d.Claude().Type != "user" {
+	if !d.BOM || d.Status != model.FMOK || d.Claude().Name != "bom" || d.Claude().Type != "user" {
 		t.Errorf("one BOM: BOM %v status %v Claude() %+v", d.BOM, d.Status, d.Claude())
 	}
 	d = ParseDoc([]byte("\ufeff\ufeff---\nname: bom\ndescription: d\n---\nbody\n"))
@@ -108,19 +110,19 @@ func TestBOMWithFrontmatter(t *testing.T) {
 func TestClaudeRetry(t *testing.T) {
 	tests := []struct {
 		name, in   string
-		status     FMStatus
+		status     model.FMStatus
 		claudeNone bool
 		desc       string // FM.Description (memtui's reading)
 		claudeName string // Claude().Name
 	}{
-		{"unquoted colon: the retry reads it", "---\nname: s\ndescription: Staging host: acme-stg\ntype: reference\n---\n", FMTolerant, false, "Staging host: acme-stg", "s"},
-		{"a backslash and a quote survive the retry", "---\nname: s\ndescription: a: \"b\" c\\d\n---\n", FMTolerant, false, `a: "b" c\d`, "s"},
-		{"trailing spaces go inside the quotes", "---\nname: s\ndescription: a: b  \n---\n", FMTolerant, false, "a: b  ", "s"},
-		{"CRLF: the retry's line pattern never matches", "---\r\nname: s\r\ndescription: Staging host: acme-stg\r\ntype: reference\r\n---\r\n", FMTolerant, true, "Staging host: acme-stg", ""},
-		{"nested value: the retry quotes top-level lines only", "---\nname: s\ndescription: d\nmetadata:\n  type: user\n  note: a: b\n---\n", FMTolerant, true, "d", ""},
-		{"a key with a digit is not retried", "---\nname: s\nkey2: a: b\n---\n", FMTolerant, true, "", ""},
-		{"no special character: nothing to quote", "---\nname: s\ndescription: \"open\n---\n", FMTolerant, true, `"open`, ""},
-		{"a number stays a number in the retry", "---\nname: 12\ndescription: a: b\n---\n", FMTolerant, false, "a: b", ""},
+		{"unquoted colon: the retry reads it", "---\nname: s\ndescription: Staging host: acme-stg\ntype: reference\n---\n", model.FMTolerant, false, "Staging host: acme-stg", "s"},
+		{"a backslash and a quote survive the retry", "---\nname: s\ndescription: a: \"b\" c\\d\n---\n", model.FMTolerant, false, `a: "b" c\d`, "s"},
+		{"trailing spaces go inside the quotes", "---\nname: s\ndescription: a: b  \n---\n", model.FMTolerant, false, "a: b  ", "s"},
+		{"CRLF: the retry's line pattern never matches", "---\r\nname: s\r\ndescription: Staging host: acme-stg\r\ntype: reference\r\n---\r\n", model.FMTolerant, true, "Staging host: acme-stg", ""},
+		{"nested value: the retry quotes top-level lines only", "---\nname: s\ndescription: d\nmetadata:\n  type: user\n  note: a: b\n---\n", model.FMTolerant, true, "d", ""},
+		{"a key with a digit is not retried", "---\nname: s\nkey2: a: b\n---\n", model.FMTolerant, true, "", ""},
+		{"no special character: nothing to quote", "---\nname: s\ndescription: \"open\n---\n", model.FMTolerant, true, `"open`, ""},
+		{"a number stays a number in the retry", "---\nname: 12\ndescription: a: b\n---\n", model.FMTolerant, false, "a: b", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,26 +181,26 @@ func TestHeadWindow(t *testing.T) {
 	pad := func(n int) string { return "description: " + strings.Repeat("x", n) + "\n" }
 	head := "---\nname: a\n"
 	// The fence's three bytes end exactly at byte 65,536.
-	fill := FrontmatterMaxBytes - len(head) - len("description: \n") - 3
+	fill := model.FrontmatterMaxBytes - len(head) - len("description: \n") - 3
 	in := head + pad(fill) + "---\nbody\n"
-	if d := ParseDoc([]byte(in)); d.Status != FMOK {
-		t.Errorf("fence ending at byte %d: status %v (%s)", FrontmatterMaxBytes, d.Status, d.Problem)
+	if d := ParseDoc([]byte(in)); d.Status != model.FMOK {
+		t.Errorf("fence ending at byte %d: status %v (%s)", model.FrontmatterMaxBytes, d.Status, d.Problem)
 	}
 	in = head + pad(fill+1) + "---\nbody\n"
-	if d := ParseDoc([]byte(in)); d.Status != FMUnclosed || !strings.Contains(d.Problem, "65536 bytes") || d.Claude().Name != "" {
-		t.Errorf("fence ending at byte %d: status %v (%s)", FrontmatterMaxBytes+1, d.Status, d.Problem)
+	if d := ParseDoc([]byte(in)); d.Status != model.FMUnclosed || !strings.Contains(d.Problem, "65536 bytes") || d.Claude().Name != "" {
+		t.Errorf("fence ending at byte %d: status %v (%s)", model.FrontmatterMaxBytes+1, d.Status, d.Problem)
 	}
 	// A BOM counts in the bytes.
 	in = "\ufeff" + head + pad(fill) + "---\nbody\n"
-	if d := ParseDoc([]byte(in)); d.Status != FMUnclosed {
-		t.Errorf("BOM + fence ending at byte %d: status %v", FrontmatterMaxBytes+3, d.Status)
+	if d := ParseDoc([]byte(in)); d.Status != model.FMUnclosed {
+		t.Errorf("BOM + fence ending at byte %d: status %v", model.FrontmatterMaxBytes+3, d.Status)
 	}
 	// 30 lines: the fence on line 30 is read, on line 31 it is not.
 	lines := func(n int) string { return "---\n" + strings.Repeat("k: v\n", n) + "---\n" }
-	if d := ParseDoc([]byte(lines(28))); d.Status != FMOK {
+	if d := ParseDoc([]byte(lines(28))); d.Status != model.FMOK {
 		t.Errorf("fence on line 30: %v", d.Status)
 	}
-	if d := ParseDoc([]byte(lines(29))); d.Status != FMUnclosed {
+	if d := ParseDoc([]byte(lines(29))); d.Status != model.FMUnclosed {
 		t.Errorf("fence on line 31: %v", d.Status)
 	}
 }
@@ -213,7 +215,7 @@ const itemFM = "---\nname: n\ndescription: d\nmetadata: \n  node_type: memory\n 
 
 func TestClaudeCodeItem(t *testing.T) {
 	d := ParseDoc([]byte(itemFM))
-	if d.Status != FMOK {
+	if d.Status != model.FMOK {
 		t.Fatalf("status %v: %s", d.Status, d.Problem)
 	}
 	it := d.FM.Item
