@@ -17,7 +17,7 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/transcript"
 	"github.com/memtui/memtui/model"
 )
 
@@ -79,7 +79,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 	seen := map[historyProblem]bool{}
 	// As readTranscripts, but a project whose transcripts could not be
 	// read at all is one of the problems too, not only a line on stderr.
-	errs := memfs.ReadAllTranscripts(ctx, s.Scan.Projects, 2, s.TranscriptOptions())
+	errs := transcript.ReadAll(ctx, s.Scan.Projects, 2, s.TranscriptOptions())
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/transcript"
 	"github.com/memtui/memtui/model"
 )
 
@@ -21,8 +22,8 @@ type TranscriptReader func(ctx context.Context, p *model.Project) (*model.Transc
 
 // TranscriptOptions are how transcripts are read: cached under the state
 // dirs, with memtui's own journal as a record of its writes.
-func (w *Workspace) TranscriptOptions() memfs.TranscriptOptions {
-	return memfs.TranscriptOptions{CacheDir: w.State.Cache, Home: w.ScanOpts.Home, JournalRoot: w.State.Journal}
+func (w *Workspace) TranscriptOptions() transcript.Options {
+	return transcript.Options{CacheDir: w.State.Cache, Home: w.ScanOpts.Home, JournalRoot: w.State.Journal}
 }
 
 // ReadTranscripts fills each project's Log from its transcripts. A project
@@ -33,7 +34,7 @@ func (w *Workspace) ReadTranscripts(ctx context.Context) {
 		return
 	}
 	ps := w.Scan.Projects
-	errs := memfs.ReadAllTranscripts(ctx, ps, 2, w.TranscriptOptions())
+	errs := transcript.ReadAll(ctx, ps, 2, w.TranscriptOptions())
 	for i, err := range errs {
 		if err != nil && ctx.Err() == nil {
 			w.note("memtui: the transcripts of %s could not be read: %s", ps[i].Name(), err.Error())
@@ -55,7 +56,7 @@ func (w *Workspace) TranscriptReader() TranscriptReader {
 		if p.TranscriptDir == "" {
 			return nil, nil
 		}
-		return memfs.ReadTranscripts(ctx, p, opts)
+		return transcript.Read(ctx, p, opts)
 	}
 }
 

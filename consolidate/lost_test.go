@@ -569,11 +569,11 @@ func TestLostUpdateForkCopiesCountAsTheSameWriter(t *testing.T) {
 	}
 }
 
-// When the reader did not keep part of the history (tlog_bound.go in
-// memfs), the race must not be reported as certain on the strength of
-// what is missing: a read whose content was not kept may have shown the
-// text, a session running before the kept history may have read it, and
-// a write whose text was not kept is one of unknown content.
+// When the reader did not keep part of the history (bound.go in
+// memfs/transcript), the race must not be reported as certain on the
+// strength of what is missing: a read whose content was not kept may have
+// shown the text, a session running before the kept history may have read
+// it, and a write whose text was not kept is one of unknown content.
 func TestLostUpdateBoundedHistory(t *testing.T) {
 	d := lostMemDir(withIndex(idxB))
 

@@ -174,7 +174,7 @@ func scrubJournal(root, realDir, keep string, secrets [][]byte) {
 		dir := filepath.Join(root, e.ID)
 		n := 0
 		for _, sub := range []string{"before", "deleted", "salvage"} {
-			ents, _ := readDir(filepath.Join(dir, sub))
+			ents, _ := ReadDir(filepath.Join(dir, sub))
 			for _, d := range ents {
 				if !d.Type().IsRegular() {
 					continue

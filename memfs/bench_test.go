@@ -256,6 +256,5 @@ func TestMain(m *testing.M) {
 	if corpus.config != "" {
 		os.RemoveAll(corpus.config)
 	}
-	removeTranscriptTree()
 	os.Exit(code)
 }

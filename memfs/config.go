@@ -86,7 +86,7 @@ func LoadConfig(path string) (Config, error) {
 		return cfg, nil
 	}
 	if err != nil {
-		return cfg, fmt.Errorf("config %s: %v", path, unwrapPathErr(err))
+		return cfg, fmt.Errorf("config %s: %v", path, UnwrapPathErr(err))
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

@@ -29,7 +29,7 @@ func CopyTree(fsys fs.FS, dst string) error {
 	if err := os.MkdirAll(dst, 0o700); err != nil {
 		return err
 	}
-	if entries, err := readDir(dst); err != nil {
+	if entries, err := ReadDir(dst); err != nil {
 		return err
 	} else if len(entries) > 0 {
 		return fmt.Errorf("copy sample tree: %s is not empty", dst)

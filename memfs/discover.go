@@ -24,7 +24,7 @@ const (
 	agentMemoryLocal  = "agent-memory-local"            // <root>/.claude/agent-memory-local/<agent>
 	overrideSlugLabel = "override:"                     // Slug prefix of the pseudo-project of a global override
 	agentSlugLabel    = "agent-memory"                  // Slug of the per-config pseudo-project of user-scope agent memory
-	memoryDirName     = "memory"                        // AUTO_MEM_DIRNAME (facts §1.1)
+	MemoryDirName     = "memory"                        // AUTO_MEM_DIRNAME (facts §1.1); exported for memfs/transcript, which finds a project's auto memory dir by it in the paths agents wrote
 	teamDirName       = "team"                          // <memdir>/team (facts §7)
 	lockFileName      = ".consolidate-lock"             // facts §6.2
 	indexFileName     = "MEMORY.md"                     // facts §1.1
@@ -308,7 +308,7 @@ func mustBeDir(flag, p string) (string, error) {
 		return "", fmt.Errorf("%s %s: no such directory", flag, abs)
 	}
 	if err != nil {
-		return "", fmt.Errorf("%s %s: %v", flag, abs, unwrapPathErr(err))
+		return "", fmt.Errorf("%s %s: %v", flag, abs, UnwrapPathErr(err))
 	}
 	if !fi.IsDir() {
 		return "", fmt.Errorf("%s %s: not a directory", flag, abs)
@@ -423,7 +423,7 @@ func (d *discoverer) projects(ctx context.Context, c configDir) ([]*model.Projec
 			if i == 0 {
 				// The config dir's own projects/ is the whole point of
 				// scanning it: failing to list it is worth stopping for.
-				return nil, fmt.Errorf("cannot list %s: %v", filepath.Join(base, "projects"), unwrapPathErr(err))
+				return nil, fmt.Errorf("cannot list %s: %v", filepath.Join(base, "projects"), UnwrapPathErr(err))
 			}
 			continue
 		}
@@ -456,7 +456,7 @@ func (d *discoverer) project(c configDir, slug string) *model.Project {
 		p.Root = confirmRoot(td.newest, slug, c.dirName != "" && slug == c.dirName)
 	}
 	for _, base := range c.bases {
-		mem := filepath.Join(base, "projects", slug, memoryDirName)
+		mem := filepath.Join(base, "projects", slug, MemoryDirName)
 		if st := dirState(mem); st != absent {
 			addWithTeam(p, mem, model.DirAuto, st == present)
 		}
@@ -530,7 +530,7 @@ func (d *discoverer) project(c configDir, slug string) *model.Project {
 // tell the real path.
 func explicitProject(dir string) *model.Project {
 	p := &model.Project{}
-	if filepath.Base(dir) == memoryDirName {
+	if filepath.Base(dir) == MemoryDirName {
 		parent := filepath.Dir(dir)
 		td := listTranscripts(parent)
 		if td.sessions != nil || len(td.newest) > 0 {

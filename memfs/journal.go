@@ -55,7 +55,7 @@ func List(journalRoot string) ([]JournalEntry, error) {
 	if journalRoot == "" {
 		journalRoot = DefaultJournalRoot()
 	}
-	ents, err := readDir(journalRoot)
+	ents, err := ReadDir(journalRoot)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

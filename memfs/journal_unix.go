@@ -516,7 +516,7 @@ func createContent(dirfd int, name, tmp string, content []byte, mode uint32, tim
 // skipped.
 func Recover(journalRoot string) ([]RecoverReport, error) {
 	opts := ApplyOptions{JournalRoot: journalRoot}.withDefaults()
-	ids, err := readDir(filepath.Join(opts.JournalRoot, pendingDir))
+	ids, err := ReadDir(filepath.Join(opts.JournalRoot, pendingDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -549,7 +549,7 @@ func Recover(journalRoot string) ([]RecoverReport, error) {
 
 // recoverHere rolls back the unfinished entries of this session's dir.
 func (s *session) recoverHere() {
-	ids, _ := readDir(filepath.Join(s.opts.JournalRoot, pendingDir))
+	ids, _ := ReadDir(filepath.Join(s.opts.JournalRoot, pendingDir))
 	for _, e := range ids {
 		m, err := readManifest(s.opts.JournalRoot, e.Name())
 		if err == nil && m.RealDir == s.realDir && m.State == JournalPrepared {

@@ -2,7 +2,10 @@
 // config dirs, projects and memory directories (environment, settings,
 // overrides and their validation), loads memory files, and a few helpers
 // around them (a path probe for dangling-path checks, memtui's own config
-// file, the --demo tree).
+// file, the --demo tree). Reading what session transcripts say about the
+// memories is its sub-package memfs/transcript, which reads through this
+// package's one safe reader (saferead.go); discovery's own glance at a
+// transcript (a project's real path, transcripts.go) stays here.
 //
 // Facts about Claude Code's behaviour are cited as "facts §N", meaning the
 // sections of docs/claude-memory-format.md, and "transcripts §N" for

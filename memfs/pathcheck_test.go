@@ -268,13 +268,13 @@ func TestIsUUID(t *testing.T) {
 	good := []string{"0b0e7a8e-3c1d-4f57-9a63-2f4e7c9d1a20", "0B0E7A8E-3C1D-4F57-9A63-2F4E7C9D1A20"}
 	bad := []string{"agent-a2271d1", "0b0e7a8e3c1d4f579a632f4e7c9d1a20", "0b0e7a8e-3c1d-4f57-9a63-2f4e7c9d1a2g", ""}
 	for _, s := range good {
-		if !isUUID(s) {
-			t.Errorf("isUUID(%q) = false", s)
+		if !IsUUID(s) {
+			t.Errorf("IsUUID(%q) = false", s)
 		}
 	}
 	for _, s := range bad {
-		if isUUID(s) {
-			t.Errorf("isUUID(%q) = true", s)
+		if IsUUID(s) {
+			t.Errorf("IsUUID(%q) = true", s)
 		}
 	}
 }

@@ -46,9 +46,6 @@ const (
 	// maxManifestBytes caps one journal manifest: a path, two hashes and
 	// a state per changed file, so even a change to 200,000 files fits.
 	maxManifestBytes int64 = 64 << 20
-	// maxCacheBytes caps the transcript cache. Above it the cache is
-	// ignored (the transcripts are read again), never decoded.
-	maxCacheBytes int64 = 256 << 20
 )
 
 // linkPolicy says whether the last component of a path may be a symlink.
@@ -148,6 +145,14 @@ func readFile(path string, max int64, links linkPolicy) ([]byte, error) {
 	return readOpened(f, fi.Size(), max)
 }
 
+// ReadRegular reads the whole regular file at path, at most max bytes,
+// refusing a symlink (noFollow). It is exported for memfs/transcript,
+// which reads its own cache file with it (a file memtui wrote, so a link
+// or a FIFO there was put by someone else) and keeps no reader of its own.
+func ReadRegular(path string, max int64) ([]byte, error) {
+	return readFile(path, max, noFollow)
+}
+
 // openIn opens the regular file rel (slash-separated, relative, no "."
 // or ".." components) inside dir. dir itself is opened as given (symlinks
 // in it are the user's own), everything below it without following a
@@ -170,6 +175,15 @@ func readIn(dir, rel string, max int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return readOpened(f, fi.Size(), max)
+}
+
+// ReadImage reads the regular file rel inside dir (as readIn), at most
+// maxImageBytes: a file memtui wrote. It is exported for memfs/transcript,
+// which reads the journal's before-images and the memory files an
+// after-hash is compared with, as the journal does, through the same
+// walk down from dir that follows no symlink.
+func ReadImage(dir, rel string) ([]byte, error) {
+	return readIn(dir, rel, maxImageBytes)
 }
 
 // readOpened reads f from where it stands to its end. size is what fstat
@@ -207,10 +221,11 @@ func readCapped(r io.Reader, name string, size, max int64) ([]byte, error) {
 	}
 }
 
-// readDir lists the directory at path, sorted by name (os.ReadDir, with
+// ReadDir lists the directory at path, sorted by name (os.ReadDir, with
 // openDir's open: a FIFO put where a directory was is an error, not a
-// hang).
-func readDir(path string) ([]fs.DirEntry, error) {
+// hang). It is exported for memfs/transcript, which lists transcript
+// folders with it.
+func ReadDir(path string) ([]fs.DirEntry, error) {
 	f, err := openDir(path)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ func openInPlatform(dir string, parts []string) (*os.File, fs.FileInfo, error) {
 		p = filepath.Join(p, c)
 		fi, err := os.Lstat(p)
 		if err != nil {
-			return nil, nil, &fs.PathError{Op: "open", Path: full, Err: unwrapPathErr(err)}
+			return nil, nil, &fs.PathError{Op: "open", Path: full, Err: UnwrapPathErr(err)}
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			if i == len(parts)-1 {

@@ -102,108 +102,17 @@ func update(t *testing.T, root, id string, n int, rel, before, after string) Jou
 	return JournalFile{Path: rel, Op: string(model.OpUpdate), Before: sumHex([]byte(before)), After: sumHex([]byte(after)), Mode: 0o644, State: "applied", Image: img}
 }
 
-func readJournalLog(t *testing.T, memDir, root string) *model.TranscriptLog {
-	t.Helper()
-	var l *model.TranscriptLog
-	var err error
-	returnsIn(t, "ReadTranscripts", func() {
-		l, err = ReadTranscripts(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: memDir}}}, TranscriptOptions{JournalRoot: root})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
-
 // dump is everything a log holds, for "this string is nowhere" checks.
 func dump(v any) string {
 	b, _ := json.Marshal(v)
 	return fmt.Sprintf("%s %+v", b, v)
 }
 
-// TestJournalAfterImageNotReadThroughHostileFile: after memtui applied a
-// change, the memory file it wrote is replaced. The after-image is filled
-// in from a plain file that still holds what memtui wrote (the control);
-// from a FIFO, a link to /dev/zero, a link out of the memory dir or a
-// 3 GiB file it is not, the read returns promptly, the problem names the
-// path and what is there, and nothing of the outside file appears.
-func TestJournalAfterImageNotReadThroughHostileFile(t *testing.T) {
-	tmp := t.TempDir()
-	outside := write(t, filepath.Join(tmp, "outside", "a.md"), "alpha2\n"+outsideSecret+"\n")
-	cases := append([]hostile{{"plain file (control)", func(t *testing.T, p string) { write(t, p, "alpha2\n") }, ""}}, hostiles(outside)...)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			base := t.TempDir()
-			mem, root := mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
-			journalEntry(t, root, "20261101T100000.000000000Z-aaaaaaaa", mem, update(t, root, "20261101T100000.000000000Z-aaaaaaaa", 0, "a.md", "alpha\n", "alpha2\n"))
-			// The outside file's own hash is what memtui "wrote": a link
-			// followed would resolve, and leak it.
-			if c.name == "link outside" {
-				journalEntry(t, root, "20261101T100000.000000000Z-aaaaaaaa", mem,
-					update(t, root, "20261101T100000.000000000Z-aaaaaaaa", 0, "a.md", "alpha\n", "alpha2\n"+outsideSecret+"\n"))
-			}
-			c.put(t, filepath.Join(mem, "a.md"))
-			l := readJournalLog(t, mem, root)
-			if len(l.Writes) != 1 || l.Writes[0].Before != "alpha\n" {
-				t.Fatalf("writes = %+v", l.Writes)
-			}
-			g := l.Writes[0]
-			if c.says == "" {
-				if !g.HasAfter || g.After != "alpha2\n" || len(l.Problems) != 0 {
-					t.Fatalf("a plain file must resolve the after-image: %+v, problems %q", g, l.Problems)
-				}
-				return
-			}
-			if g.HasAfter || g.After != "" {
-				t.Errorf("after-image resolved through a %s: %+v", c.name, g)
-			}
-			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), filepath.Join(mem, "a.md")) || !strings.Contains(l.Problems[0].String(), c.says) {
-				t.Errorf("problems = %q, want one naming %s and saying %q", l.Problems, filepath.Join(mem, "a.md"), c.says)
-			}
-			if strings.Contains(dump(l), outsideSecret) {
-				t.Errorf("the outside file was read: %s", dump(l))
-			}
-		})
-	}
-}
-
-// TestJournalRecordsCannotLeadOut: a record naming a path through a
-// symlinked directory, or with "..", is not read, though the file there
-// holds exactly what the record's hash wants.
-func TestJournalRecordsCannotLeadOut(t *testing.T) {
-	base := t.TempDir()
-	mem, root := mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
-	out := mkdir(t, filepath.Join(base, "elsewhere"))
-	secret := "x\n" + outsideSecret + "\n"
-	write(t, filepath.Join(out, "b.md"), secret)
-	write(t, filepath.Join(base, "up.md"), secret)
-	symlink(t, out, filepath.Join(mem, "sub"))
-	id := "20261101T100000.000000000Z-bbbbbbbb"
-	journalEntry(t, root, id, mem,
-		update(t, root, id, 0, "sub/b.md", "x\n", secret),
-		update(t, root, id, 1, "../up.md", "x\n", secret))
-	l := readJournalLog(t, mem, root)
-	if len(l.Writes) != 2 {
-		t.Fatalf("writes = %+v", l.Writes)
-	}
-	for _, g := range l.Writes {
-		if g.HasAfter {
-			t.Errorf("resolved %s through a record that leads out: %+v", g.Path, g)
-		}
-	}
-	if strings.Contains(dump(l), outsideSecret) {
-		t.Errorf("a file outside the memory dir was read: %s", dump(l))
-	}
-	all := problemText(l.Problems)
-	if !strings.Contains(all, "sub is a symlink") || !strings.Contains(all, "leaves its directory") {
-		t.Errorf("problems = %q", l.Problems)
-	}
-}
-
 // TestJournalImagesAndManifestsHostile: memtui's own journal files
-// replaced by a FIFO or links: the transcript read, undo --list (List)
-// and undo return promptly, the image is not used, and nothing of the
-// outside file is read.
+// replaced by a FIFO or links: undo --list (List) and undo return
+// promptly, the image is not used, and nothing of the outside file is
+// read. (memfs/transcript's test of the same name has the transcript
+// read.)
 func TestJournalImagesAndManifestsHostile(t *testing.T) {
 	tmp := t.TempDir()
 	outside := write(t, filepath.Join(tmp, "outside"), outsideSecret+"\n")
@@ -220,13 +129,6 @@ func TestJournalImagesAndManifestsHostile(t *testing.T) {
 			mkdir(t, filepath.Join(root, bad))
 			c.put(t, filepath.Join(root, bad, manifestName))
 
-			l := readJournalLog(t, mem, root)
-			if len(l.Writes) != 1 || l.Writes[0].HasBefore || l.Writes[0].Before != "" || !l.Writes[0].HasAfter {
-				t.Fatalf("writes = %+v", l.Writes)
-			}
-			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), "before-image") || !strings.Contains(l.Problems[0].String(), c.says) {
-				t.Errorf("problems = %q", l.Problems)
-			}
 			var ents []JournalEntry
 			var err error
 			returnsIn(t, "List", func() { ents, err = List(root) })
@@ -245,83 +147,31 @@ func TestJournalImagesAndManifestsHostile(t *testing.T) {
 			if r.Err == nil || !strings.Contains(r.Err.Error(), c.says) {
 				t.Errorf("Undo with a %s manifest: %+v", c.name, r)
 			}
-			if strings.Contains(dump(l)+dump(ents)+dump(r), outsideSecret) {
+			if strings.Contains(dump(ents)+dump(r), outsideSecret) {
 				t.Error("the outside file was read")
 			}
 		})
 	}
 }
 
-// TestTranscriptsHostile: a transcript that is a FIFO, a link to
-// /dev/zero or a link to a transcript outside the transcript dir: the
-// read returns, the plain transcript next to them is read (the control),
-// and nothing of the outside one is.
-func TestTranscriptsHostile(t *testing.T) {
-	w := newTlogWorld(t)
-	p := w.memPath("notes.md")
-	b := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
-	w.file(uuid1+".jsonl", b.prompt("note"),
-		b.call("toolu_A", "Write", map[string]any{"file_path": p, "content": "inside\n"}),
-		b.result("toolu_A", "The file "+p+" has been updated successfully.", false, writeTUR(p, "inside\n", nil)))
-	o := newLines(uuid2, "/p", time.Date(2026, 8, 1, 11, 0, 0, 0, time.UTC))
-	outside := write(t, filepath.Join(w.home, "elsewhere", "x.jsonl"), strings.Join([]string{o.prompt("note"),
-		o.call("toolu_B", "Write", map[string]any{"file_path": p, "content": outsideSecret + "\n"}),
-		o.result("toolu_B", "The file "+p+" has been updated successfully.", false, writeTUR(p, outsideSecret+"\n", nil))}, "\n")+"\n")
-	mkfifo(t, filepath.Join(w.tdir, uuid2+".jsonl"))
-	symlink(t, "/dev/zero", filepath.Join(w.tdir, uuid3+".jsonl"))
-	symlink(t, outside, filepath.Join(w.tdir, "4e3f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7.jsonl"))
-	symlink(t, outside, filepath.Join(w.tdir, uuid1, "subagents", "agent-a1.jsonl"))
-	mkfifo(t, filepath.Join(w.tdir, uuid1, "subagents", "agent-a2.jsonl"))
-
-	var l *model.TranscriptLog
-	var err error
-	returnsIn(t, "ReadTranscripts", func() { l, err = ReadTranscripts(context.Background(), w.project(), TranscriptOptions{Home: w.home}) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ws := writesTo(l, p); len(ws) != 1 || ws[0].After != "inside\n" {
-		t.Errorf("writes = %+v, want the plain transcript's one", ws)
-	}
-	if strings.Contains(dump(l), outsideSecret) {
-		t.Errorf("a transcript outside the transcript dir was read: %s", dump(l))
-	}
-	if all := problemText(l.Problems); !strings.Contains(all, "symlink; not followed") {
-		t.Errorf("problems = %q, want the linked transcript named", l.Problems)
-	}
-	// The head read that learns a project's cwd takes the same open step.
+// TestHeadCwdHostile: the head read that learns a project's cwd takes
+// the transcript reader's open step (memfs/transcript's
+// TestTranscriptsHostile reads the same files): a transcript that is a
+// FIFO, a link to /dev/zero or a link to a transcript outside the
+// transcript dir gives no cwd, at once.
+func TestHeadCwdHostile(t *testing.T) {
+	tdir := mkdir(t, filepath.Join(t.TempDir(), "projects", "-p"))
+	outside := write(t, filepath.Join(t.TempDir(), "elsewhere", "x.jsonl"), msgLine("/p")+"\n")
+	mkfifo(t, filepath.Join(tdir, uuid2+".jsonl"))
+	symlink(t, "/dev/zero", filepath.Join(tdir, uuid3+".jsonl"))
+	symlink(t, outside, filepath.Join(tdir, "4e3f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7.jsonl"))
 	returnsIn(t, "headCwd", func() {
 		for _, n := range []string{uuid2, uuid3, "4e3f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7"} {
-			if c := headCwd(filepath.Join(w.tdir, n+".jsonl"), make([]byte, 4096)); c != "" {
+			if c := headCwd(filepath.Join(tdir, n+".jsonl"), make([]byte, 4096)); c != "" {
 				t.Errorf("headCwd(%s) = %q", n, c)
 			}
 		}
 	})
-}
-
-// TestTranscriptCacheHostile: the cache file replaced by a FIFO, a link
-// or a huge file is ignored (the transcripts are read again), not waited
-// on or decoded.
-func TestTranscriptCacheHostile(t *testing.T) {
-	tmp := t.TempDir()
-	outside := write(t, filepath.Join(tmp, "outside.gob"), outsideSecret)
-	for _, c := range hostiles(outside) {
-		t.Run(c.name, func(t *testing.T) {
-			w := newTlogWorld(t)
-			p := w.memPath("notes.md")
-			b := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
-			w.file(uuid1+".jsonl", b.prompt("note"),
-				b.call("toolu_A", "Write", map[string]any{"file_path": p, "content": "inside\n"}),
-				b.result("toolu_A", "The file "+p+" has been updated successfully.", false, writeTUR(p, "inside\n", nil)))
-			path := cachePath(w.cache, cacheKey(w.tdir, memoryDirs(w.project()), w.home))
-			mkdir(t, filepath.Dir(path))
-			c.put(t, path)
-			var l *model.TranscriptLog
-			returnsIn(t, "ReadTranscripts", func() { l = w.read(w.opts()) })
-			if ws := writesTo(l, p); len(ws) != 1 || l.Read == 0 {
-				t.Errorf("writes = %+v, read %d bytes: the transcript must be read afresh", ws, l.Read)
-			}
-		})
-	}
 }
 
 // TestSettingsConfigBaselineHostile: a settings.json, config.yaml or

@@ -79,7 +79,7 @@ func readSettings(path string) (settingsValue, *model.ConfigProblem) {
 		return settingsValue{}, &model.ConfigProblem{
 			Kind:       model.SettingsInvalid,
 			Source:     path,
-			Detail:     fmt.Sprintf("cannot be read (%v); Claude Code ignores it, including any %s in it", unwrapPathErr(err), settingsKey),
+			Detail:     fmt.Sprintf("cannot be read (%v); Claude Code ignores it, including any %s in it", UnwrapPathErr(err), settingsKey),
 			Suggestion: "make it a readable regular file, or remove it",
 		}
 	}
@@ -285,9 +285,10 @@ func jsonKind(v any) string {
 	return "a " + fmt.Sprintf("%T", v)
 }
 
-// unwrapPathErr drops the path from an *fs.PathError: the problem already
-// names the file in Source.
-func unwrapPathErr(err error) error {
+// UnwrapPathErr drops the path from an *fs.PathError: the problem already
+// names the file in Source. It is exported for memfs/transcript, whose
+// problems name their file too.
+func UnwrapPathErr(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

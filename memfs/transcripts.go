@@ -65,7 +65,23 @@ func isAlnum(c byte) bool {
 // letter's case, so the one slug folder holds sessions of both (transcripts
 // §9.1).
 func slugMatches(cwd, slug string) bool {
-	return slugMatcher(cwd)(slug)
+	return SlugMatcher(cwd)(slug)
+}
+
+// SlugMatcher is slugMatches(cwd, slug) with cwd sanitized once, for
+// matching one cwd against many slugs. It is exported for memfs/transcript,
+// which claims the transcript folders of a memory dir's own slug by it:
+// the one rule for how Claude Code names a folder after a path.
+func SlugMatcher(cwd string) func(slug string) bool {
+	s := sanitizePath(cwd)
+	win := isWinAbs(cwd)
+	if len(s) <= maxSanitizedLength {
+		return func(slug string) bool { return slug == s || win && strings.EqualFold(slug, s) }
+	}
+	prefix := s[:maxSanitizedLength] + "-"
+	return func(slug string) bool {
+		return len(slug) > len(prefix) && (strings.HasPrefix(slug, prefix) || win && strings.EqualFold(slug[:len(prefix)], prefix))
+	}
 }
 
 // isWinAbs reports whether p is an absolute Windows path (D:\x or D:/x),
@@ -85,17 +101,18 @@ func cleanCwd(p string) string {
 	if !isWinAbs(p) {
 		return filepath.Clean(p)
 	}
-	q := path.Clean(toSlash(p))
+	q := path.Clean(strings.ReplaceAll(p, `\`, "/"))
 	if len(q) == 2 {
 		q += "/" // D: alone is the drive's current dir, not its root
 	}
 	return strings.ToUpper(q[:1]) + strings.ReplaceAll(q[1:], "/", `\`)
 }
 
-// isUUID is Claude Code's validateUuid: 8-4-4-4-12 hex digits, any case
+// IsUUID is Claude Code's validateUuid: 8-4-4-4-12 hex digits, any case
 // (facts §6.1: only <uuid>.jsonl files count as sessions, which excludes the
-// legacy agent-*.jsonl files).
-func isUUID(s string) bool {
+// legacy agent-*.jsonl files). It is exported for memfs/transcript, which
+// lists a folder's sessions by the same rule as discovery.
+func IsUUID(s string) bool {
 	if len(s) != 36 {
 		return false
 	}
@@ -144,7 +161,7 @@ func listTranscripts(dir string) transcriptDir {
 			continue
 		}
 		stem := strings.TrimSuffix(name, ".jsonl")
-		if isUUID(stem) {
+		if IsUUID(stem) {
 			if td.sessions == nil {
 				td.sessions = make(map[string]bool)
 			}
@@ -215,7 +232,7 @@ func confirmRoot(files []string, slug string, anyCwd bool) string {
 // have no cwd (transcripts §1.3); a line cut by the window or torn by a
 // concurrent append does not decode and is skipped.
 func headCwd(path string, buf []byte) string {
-	f, err := openRegular(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return ""
 	}
@@ -250,13 +267,14 @@ func headCwd(path string, buf []byte) string {
 	return ""
 }
 
-// openRegular opens a transcript for reading with the safe reader's open
+// OpenRegular opens a transcript for reading with the safe reader's open
 // step: it never blocks (a FIFO is refused at once), it keeps regular files
 // only (a link to /dev/zero is refused), and it does not follow a symlink:
 // Claude Code writes its transcripts as plain files, so a link in the
 // transcript dir was put there by something else and could point anywhere.
-// The caller reads incrementally, bounding what it keeps.
-func openRegular(path string) (*os.File, error) {
+// The caller reads incrementally, bounding what it keeps. It is exported
+// for memfs/transcript, whose reader opens every transcript with it.
+func OpenRegular(path string) (*os.File, error) {
 	f, _, err := openRead(path, noFollow)
 	return f, err
 }

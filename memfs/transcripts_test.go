@@ -97,3 +97,49 @@ func TestListTranscriptsCapsHeads(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestSlugMatcher: the precomputed matcher and slugMatches match exactly
+// the pairs Claude Code would name (cwd index, slug index).
+func TestSlugMatcher(t *testing.T) {
+	long := "/home/u/" + strings.Repeat("deep/", 50) + "memory"
+	cwds := []string{"/home/u/app", `D:\work\shop`, "/home/u/.claude/projects/-home-u-app/memory", long}
+	slugs := []string{"-home-u-app", "-home-u-apple", "d--work-shop", "D--work-shop", "D--work-sho",
+		"-home-u--claude-projects--home-u-app-memory", sanitizePath(long)[:maxSanitizedLength] + "-1x2y3z",
+		sanitizePath(long)[:maxSanitizedLength], sanitizePath(long)}
+	match := map[[2]int]bool{{0, 0}: true, {1, 2}: true, {1, 3}: true, {2, 5}: true, {3, 6}: true}
+	for ci, c := range cwds {
+		m := SlugMatcher(c)
+		for si, s := range slugs {
+			want := match[[2]int{ci, si}]
+			if got := m(s); got != want {
+				t.Errorf("SlugMatcher(%q)(%q) = %v, want %v", c, s, got, want)
+			}
+			if got := slugMatches(c, s); got != want {
+				t.Errorf("slugMatches(%q, %q) = %v, want %v", c, s, got, want)
+			}
+		}
+	}
+}
+
+// TestShapeWindowsRoot: a project whose transcripts come from Windows
+// shows the Windows cwd as its real path wherever memtui runs, whichever
+// case the drive letter was launched with; its settings are not looked for
+// on this machine.
+func TestShapeWindowsRoot(t *testing.T) {
+	w := newWorld(t)
+	dir := mkdir(t, filepath.Join(w.config, "projects", "D--Work-app"))
+	mkdir(t, filepath.Join(dir, "memory"))
+	transcript(t, dir, uuid1+".jsonl", time.Date(2026, 5, 2, 8, 0, 0, 0, time.UTC), metaLine("summary"), msgLine(`d:\Work\app`))
+	p := findProject(t, w.discover(), "D--Work-app")
+	if p.Root != `D:\Work\app` || p.Name() != `D:\Work\app` {
+		t.Errorf("Root = %q, Name = %q, want the Windows path", p.Root, p.Name())
+	}
+	if slugMatches(`D:\Work\ap`, "D--Work-app") || slugMatches(`/d/Work/app`, "D--Work-app") {
+		t.Error("a cwd of another slug was accepted")
+	}
+	for in, want := range map[string]string{`d:/work/shop/`: `D:\work\shop`, `C:\`: `C:\`, `e:\a\..\b`: `E:\b`} {
+		if got := cleanCwd(in); got != want {
+			t.Errorf("cleanCwd(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"context"
-	"github.com/memtui/memtui/app"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/memfs/transcript"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -37,7 +39,7 @@ func demoConfig(t testing.TB) (Config, string) {
 			// The demo's transcripts, read for real (no cache: each test
 			// has its own copy).
 			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
-				return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: dir})
+				return transcript.Read(ctx, p, transcript.Options{Home: dir})
 			},
 		},
 		NoColor: false,

@@ -3,13 +3,15 @@ package ui
 import (
 	"context"
 	"fmt"
-	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/memfs/transcript"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -49,7 +51,7 @@ func TestHostileTreeFrames(t *testing.T) {
 			CheckOpts: consolidate.Options{Now: hostile.Now, Paths: &memfs.PathProbe{}},
 			State:     memfs.StateDirs{Journal: journalRoot, Seen: filepath.Join(state, "seen")},
 			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
-				return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: tr.Root})
+				return transcript.Read(ctx, p, transcript.Options{Home: tr.Root})
 			},
 		},
 		Home: "/home/dev",

@@ -3,12 +3,14 @@ package ui
 import (
 	"context"
 	"fmt"
-	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/memfs/transcript"
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/hostile"
@@ -51,7 +53,7 @@ func hostileConfig(t *testing.T) (Config, string) {
 			CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
 			State:     memfs.StateDirs{Journal: t.TempDir(), Seen: t.TempDir()},
 			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {
-				return memfs.ReadTranscripts(ctx, p, memfs.TranscriptOptions{Home: dir})
+				return transcript.Read(ctx, p, transcript.Options{Home: dir})
 			},
 		},
 		Home:  "/home/dev",

@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -61,7 +62,7 @@ func otherFolders(tdir string, dirs []string, names []string) []string {
 		return strings.HasSuffix(s, p)
 	}
 	sub := slug + "-"
-	inMem := "-projects-" + slug + "-" + memoryDirName
+	inMem := "-projects-" + slug + "-" + memfs.MemoryDirName
 	// A session started in a subfolder of the memory folder. Built once:
 	// this loop runs over every folder of projects/ for every project.
 	inMemSub := inMem + "-"
@@ -74,7 +75,7 @@ func otherFolders(tdir string, dirs []string, names []string) []string {
 	// folder of projects/ for every project).
 	own := make([]func(string) bool, len(dirs))
 	for i, d := range dirs {
-		own[i] = slugMatcher(d)
+		own[i] = memfs.SlugMatcher(d)
 	}
 	var out []string
 	for _, n := range names {
@@ -95,25 +96,11 @@ func otherFolders(tdir string, dirs []string, names []string) []string {
 	return out
 }
 
-// slugMatcher is slugMatches(cwd, slug) with cwd sanitized once, for
-// matching one cwd against many slugs.
-func slugMatcher(cwd string) func(slug string) bool {
-	s := sanitizePath(cwd)
-	win := isWinAbs(cwd)
-	if len(s) <= maxSanitizedLength {
-		return func(slug string) bool { return slug == s || win && strings.EqualFold(slug, s) }
-	}
-	prefix := s[:maxSanitizedLength] + "-"
-	return func(slug string) bool {
-		return len(slug) > len(prefix) && (strings.HasPrefix(slug, prefix) || win && strings.EqualFold(slug[:len(prefix)], prefix))
-	}
-}
-
 // folderNames lists the directories directly in parent (a config dir's
 // projects/), names only: the listing's types, no lstat, and a symlink is
 // not a directory here, so a link to elsewhere is never followed.
 func folderNames(parent string) []string {
-	ents, err := readDir(parent)
+	ents, err := memfs.ReadDir(parent)
 	if err != nil {
 		return nil
 	}
@@ -127,7 +114,7 @@ func folderNames(parent string) []string {
 }
 
 // listings shares transcript-folder listings between the projects of one
-// ReadAllTranscripts call: a folder claimed by its own project and by the
+// ReadAll call: a folder claimed by its own project and by the
 // projects it is a subdirectory of is listed once, so claiming it costs a
 // warm start no more directory reads or lstats.
 type listings struct {

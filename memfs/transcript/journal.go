@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -42,7 +43,7 @@ func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.M
 		if !want[dir] && e.RealDir != "" && want[filepath.Clean(e.RealDir)] {
 			dir = filepath.Clean(e.RealDir) // the project knows the dir by its resolved path
 		}
-		if e.State != JournalCommitted && e.State != JournalUndone || !want[dir] {
+		if e.State != memfs.JournalCommitted && e.State != memfs.JournalUndone || !want[dir] {
 			continue
 		}
 		for _, jf := range e.Files {
@@ -56,7 +57,7 @@ func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.M
 				del := model.MemWrite{Path: filepath.Join(dir, filepath.FromSlash(jf.From)), Kind: model.WriteMemtui, Time: e.Time, HasAfter: true}
 				cre := model.MemWrite{Path: filepath.Join(dir, filepath.FromSlash(jf.Path)), Kind: model.WriteMemtui, Time: e.Time, Created: true, HasBefore: true}
 				if jf.Image != "" {
-					b, err := readIn(root, e.ID+"/"+jf.Image, maxImageBytes)
+					b, err := memfs.ReadImage(root, e.ID+"/"+jf.Image)
 					switch {
 					case err == nil:
 						del.Before, del.HasBefore = string(b), true
@@ -64,7 +65,7 @@ func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.M
 						known[del.Path+"\x00"+jf.Before] = del.Before
 						known[cre.Path+"\x00"+jf.After] = cre.After
 					case !errors.Is(err, fs.ErrNotExist):
-						probs = append(probs, fmt.Sprintf("memtui's journal entry %s: the before-image of %s was not read: %v", e.ID, del.Path, unwrapPathErr(err)))
+						probs = append(probs, fmt.Sprintf("memtui's journal entry %s: the before-image of %s was not read: %v", e.ID, del.Path, memfs.UnwrapPathErr(err)))
 					}
 				}
 				ws = append(ws, del, cre)
@@ -79,13 +80,13 @@ func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.M
 				w.After, w.HasAfter = "", true // the file is gone
 			}
 			if jf.Image != "" {
-				b, err := readIn(root, e.ID+"/"+jf.Image, maxImageBytes)
+				b, err := memfs.ReadImage(root, e.ID+"/"+jf.Image)
 				switch {
 				case err == nil:
 					w.Before, w.HasBefore = string(b), true
 					known[w.Path+"\x00"+jf.Before] = w.Before
 				case !errors.Is(err, fs.ErrNotExist):
-					probs = append(probs, fmt.Sprintf("memtui's journal entry %s: the before-image of %s was not read: %v", e.ID, w.Path, unwrapPathErr(err)))
+					probs = append(probs, fmt.Sprintf("memtui's journal entry %s: the before-image of %s was not read: %v", e.ID, w.Path, memfs.UnwrapPathErr(err)))
 				}
 			}
 			ws = append(ws, w)
@@ -97,22 +98,22 @@ func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.M
 }
 
 // journalListing lists the journal once for all the projects of one
-// ReadAllTranscripts call: each project takes the entries of its own dirs
+// ReadAll call: each project takes the entries of its own dirs
 // from it, where listing it per project read every manifest once per
 // project.
 type journalListing struct {
 	once    sync.Once
-	entries []JournalEntry
+	entries []memfs.JournalEntry
 	err     error
 }
 
-// list is List(root), done once; the entries are shared, read only. A
+// list is memfs.List(root), done once; the entries are shared, read only. A
 // nil *journalListing lists every time.
-func (jl *journalListing) list(root string) ([]JournalEntry, error) {
+func (jl *journalListing) list(root string) ([]memfs.JournalEntry, error) {
 	if jl == nil {
-		return List(root)
+		return memfs.List(root)
 	}
-	jl.once.Do(func() { jl.entries, jl.err = List(root) })
+	jl.once.Do(func() { jl.entries, jl.err = memfs.List(root) })
 	return jl.entries, jl.err
 }
 
@@ -145,7 +146,7 @@ func resolveAfters(ws []model.MemWrite, ats []afterAt, known map[string]string) 
 		}
 		sum, ok := onDisk[w.Path]
 		if !ok {
-			b, err := readIn(ats[i].dir, ats[i].rel, maxImageBytes)
+			b, err := memfs.ReadImage(ats[i].dir, ats[i].rel)
 			switch {
 			case err == nil:
 				h := sha256.Sum256(b)
@@ -154,7 +155,7 @@ func resolveAfters(ws []model.MemWrite, ats []afterAt, known map[string]string) 
 					known[w.Path+"\x00"+sum] = string(b)
 				}
 			case !errors.Is(err, fs.ErrNotExist):
-				probs = append(probs, fmt.Sprintf("%s was not compared with what memtui wrote there: %v", w.Path, unwrapPathErr(err)))
+				probs = append(probs, fmt.Sprintf("%s was not compared with what memtui wrote there: %v", w.Path, memfs.UnwrapPathErr(err)))
 			}
 			onDisk[w.Path] = sum
 		}

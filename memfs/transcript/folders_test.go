@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"context"
@@ -173,7 +173,7 @@ func TestOtherFolderOwnMemory(t *testing.T) {
 	web := &model.Project{TranscriptDir: dirs["web"], Dirs: []*model.MemoryDir{{Path: webMem, Kind: model.DirAuto}}}
 	for round := 0; round < 2; round++ { // cold, then warm from the shared CacheDir
 		ps := []*model.Project{app, web}
-		for i, err := range ReadAllTranscripts(context.Background(), ps, 2, w.opts()) {
+		for i, err := range ReadAll(context.Background(), ps, 2, w.opts()) {
 			if err != nil {
 				t.Fatalf("project %d: %v", i, err)
 			}
@@ -221,29 +221,6 @@ func TestOtherFolders(t *testing.T) {
 	got = otherFolders(filepath.Join("/c/projects", "D--work-shop"), nil, []string{"d--work-shop-MES", "D--work-shopping", "C--Users-u--claude-projects-d--work-shop-memory"})
 	if len(got) != 2 || filepath.Base(got[0]) != "d--work-shop-MES" || filepath.Base(got[1]) != "C--Users-u--claude-projects-d--work-shop-memory" {
 		t.Errorf("Windows slug claimed %v", got)
-	}
-}
-
-// TestSlugMatcher: the precomputed matcher and slugMatches match exactly
-// the pairs Claude Code would name (cwd index, slug index).
-func TestSlugMatcher(t *testing.T) {
-	long := "/home/u/" + strings.Repeat("deep/", 50) + "memory"
-	cwds := []string{"/home/u/app", `D:\work\shop`, "/home/u/.claude/projects/-home-u-app/memory", long}
-	slugs := []string{"-home-u-app", "-home-u-apple", "d--work-shop", "D--work-shop", "D--work-sho",
-		"-home-u--claude-projects--home-u-app-memory", sanitizePath(long)[:maxSanitizedLength] + "-1x2y3z",
-		sanitizePath(long)[:maxSanitizedLength], sanitizePath(long)}
-	match := map[[2]int]bool{{0, 0}: true, {1, 2}: true, {1, 3}: true, {2, 5}: true, {3, 6}: true}
-	for ci, c := range cwds {
-		m := slugMatcher(c)
-		for si, s := range slugs {
-			want := match[[2]int{ci, si}]
-			if got := m(s); got != want {
-				t.Errorf("slugMatcher(%q)(%q) = %v, want %v", c, s, got, want)
-			}
-			if got := slugMatches(c, s); got != want {
-				t.Errorf("slugMatches(%q, %q) = %v, want %v", c, s, got, want)
-			}
-		}
 	}
 }
 

@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 type keyedWrite struct {
 	Key string
 	// Seq is the event's place in its file and Text the bytes of text it
-	// was found with (before any trim): see tlog_bound.go.
+	// was found with (before any trim): see bound.go.
 	Seq  int64
 	Text int64
 	W    model.MemWrite

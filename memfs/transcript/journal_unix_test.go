@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package transcript
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -29,7 +30,7 @@ func TestJournalWrites(t *testing.T) {
 	}
 	applyOne(t, other, prop("o1", upd("z.md", "zed\n", "zed2\n")), opts) // same journal, another dir
 
-	l, err := ReadTranscripts(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: w.dir}}}, TranscriptOptions{JournalRoot: opts.JournalRoot})
+	l, err := Read(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: w.dir}}}, Options{JournalRoot: opts.JournalRoot})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,29 +59,29 @@ func TestJournalWrites(t *testing.T) {
 	}
 }
 
-// TestJournalShared: ReadAllTranscripts lists the journal once for
+// TestJournalShared: ReadAll lists the journal once for
 // all its projects, and each still gets its own dir's entries, as
-// ReadTranscripts gives them.
+// Read gives them.
 func TestJournalShared(t *testing.T) {
 	w := newApplyWorld(t, map[string]string{"a.md": "alpha\n"})
 	other := newApplyWorld(t, map[string]string{"z.md": "zed\n"})
 	opts := w.opts()
 	applyOne(t, w, prop("p1", upd("a.md", "alpha\n", "alpha2\n")), opts)
 	applyOne(t, other, prop("o1", upd("z.md", "zed\n", "zed2\n")), opts)
-	tops := TranscriptOptions{JournalRoot: opts.JournalRoot}
+	tops := Options{JournalRoot: opts.JournalRoot}
 	var ps []*model.Project
 	for _, d := range []string{w.dir, other.dir} {
 		ps = append(ps, &model.Project{TranscriptDir: t.TempDir(), Dirs: []*model.MemoryDir{{Path: d}}})
 	}
 	var alone []*model.TranscriptLog
 	for _, p := range ps {
-		l, err := ReadTranscripts(context.Background(), p, tops)
+		l, err := Read(context.Background(), p, tops)
 		if err != nil {
 			t.Fatal(err)
 		}
 		alone = append(alone, l)
 	}
-	for i, err := range ReadAllTranscripts(context.Background(), ps, 2, tops) {
+	for i, err := range ReadAll(context.Background(), ps, 2, tops) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,10 +103,10 @@ func TestJournalWritesOfAMove(t *testing.T) {
 	opts := w.opts()
 	p := model.Proposal{ID: "archive-1", Kind: model.KindArchive, Title: "archive", Changes: []model.Change{
 		{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: sumHex([]byte("alpha\n"))}}}
-	if r := applyOne(t, w, p, opts); r.Status != StatusApplied {
+	if r := applyOne(t, w, p, opts); r.Status != memfs.StatusApplied {
 		t.Fatalf("%+v", r)
 	}
-	l, err := ReadTranscripts(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: w.dir}}}, TranscriptOptions{JournalRoot: opts.JournalRoot})
+	l, err := Read(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: w.dir}}}, Options{JournalRoot: opts.JournalRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,12 @@
-package memfs
+package transcript
 
 import (
 	"bytes"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/memtui/memtui/memfs"
 )
 
 // memMatcher says which paths are memory files and builds the needles that
@@ -36,8 +38,8 @@ func (m *memMatcher) movedFrom(tdir string) {
 	if path.Base(path.Dir(tdir)) != "projects" {
 		return
 	}
-	m.auto = tdir + "/" + memoryDirName
-	m.autoTail = "/projects/" + path.Base(tdir) + "/" + memoryDirName + "/"
+	m.auto = tdir + "/" + memfs.MemoryDirName
+	m.autoTail = "/projects/" + path.Base(tdir) + "/" + memfs.MemoryDirName + "/"
 	m.winSlug = isWinSlug(path.Base(tdir))
 }
 
@@ -406,6 +408,14 @@ func relativeStart(buf []byte, start int) bool {
 
 func isNameByte(c byte) bool {
 	return isAlnum(c) || c == '-' || c == '_' || c == '.' || c == '@' || c == '+' || c >= 0x80
+}
+
+// isASCIILetter and isAlnum are byte classes memfs keeps for its own path
+// checks; two lines each, so this package has its own.
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // rarityOrder lists bytes from the rarest to the commonest in Claude Code

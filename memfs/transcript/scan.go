@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -36,7 +37,7 @@ type fileState struct {
 	Writes  []keyedWrite
 	Obs     []keyedObs
 	Pending []*pendingUse // tool calls still waiting for their result
-	// Orphans are results met before their calls (tlog_order.go).
+	// Orphans are results met before their calls (order.go).
 	Orphans  []orphanResult
 	Problems []model.TranscriptProblem
 	// Seq counts the events ever found in the file: each event's place in
@@ -91,11 +92,11 @@ const (
 type scanner struct {
 	mem  *memMatcher
 	keep *keeper
-	opts TranscriptOptions
+	opts Options
 	buf  []byte
 }
 
-func newScanner(mem *memMatcher, keep *keeper, opts TranscriptOptions) *scanner {
+func newScanner(mem *memMatcher, keep *keeper, opts Options) *scanner {
 	return &scanner{mem: mem, keep: keep, opts: opts}
 }
 
@@ -106,7 +107,7 @@ func (sc *scanner) scan(ctx context.Context, tf transcriptFile, prev *fileState)
 	if sc.opts.onOpen != nil {
 		sc.opts.onOpen(tf.path)
 	}
-	f, err := openRegular(tf.path)
+	f, err := memfs.OpenRegular(tf.path)
 	if err != nil {
 		return failedState(tf.path, err), 0
 	}
@@ -129,7 +130,7 @@ func (sc *scanner) scan(ctx context.Context, tf transcriptFile, prev *fileState)
 	r.base = st.Offset
 	r.run(ctx)
 	if r.err != nil {
-		st.Problems = append(st.Problems, problem(tf.path, "could not be read past byte %d: %v", st.Offset, unwrapPathErr(r.err)))
+		st.Problems = append(st.Problems, problem(tf.path, "could not be read past byte %d: %v", st.Offset, memfs.UnwrapPathErr(r.err)))
 	}
 	if cap(r.buf) == tlogChunk {
 		sc.buf = r.buf
@@ -142,7 +143,7 @@ func (sc *scanner) scan(ctx context.Context, tf transcriptFile, prev *fileState)
 func failedState(path string, err error) *fileState {
 	st := &fileState{Path: path, failed: true}
 	if !errors.Is(err, fs.ErrNotExist) {
-		st.addProblem("could not be read: %v", unwrapPathErr(err))
+		st.addProblem("could not be read: %v", memfs.UnwrapPathErr(err))
 	}
 	return st
 }

@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"context"
@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/internal/pool"
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
-// TranscriptOptions configure ReadTranscripts.
-type TranscriptOptions struct {
+// Options configure Read.
+type Options struct {
 	// CacheDir holds the per-project transcript cache
 	// (<CacheDir>/transcripts/<key>.cache); "" keeps no cache, so every call
 	// reads every transcript.
@@ -43,13 +44,13 @@ type TranscriptOptions struct {
 	onOpen func(path string)
 	// folders, when set, holds the directory names of each projects/ dir
 	// (keyed by its path), listed once for all projects by
-	// ReadAllTranscripts; a dir not in it is listed by ReadTranscripts.
+	// ReadAll; a dir not in it is listed by Read.
 	folders map[string][]string
 	// listings, when set, lists each transcript folder once for all
-	// projects (ReadAllTranscripts); nil lists every time.
+	// projects (ReadAll); nil lists every time.
 	listings *listings
 	// journal, when set, lists JournalRoot once for all projects
-	// (ReadAllTranscripts); nil lists it on every call.
+	// (ReadAll); nil lists it on every call.
 	journal *journalListing
 }
 
@@ -66,13 +67,13 @@ const (
 	// so the line decoded at once. A line that matters carries at most a
 	// memory file's text a few times over (a Write's input; its result
 	// with the content, the file it replaced and their diff), and no text
-	// over DefaultMaxFileBytes is kept (tlog_bound.go), so a longer line
+	// over memfs.DefaultMaxFileBytes is kept (bound.go), so a longer line
 	// can only hold text memtui would drop: it is skipped with a Problem
 	// rather than held whole (three 250 MB lines once took 4.9 GB).
 	maxLineDefault = 16 << 20
 )
 
-// ReadTranscripts reads what a project's transcripts say about its memories:
+// Read reads what a project's transcripts say about its memories:
 // every applied write to a memory file (with the text written when the
 // transcript has it), every time a session saw a memory's content, and the
 // sessions themselves. Memory files are the *.md files under p.Dirs and
@@ -83,7 +84,7 @@ const (
 // agents, journal.jsonl and sidecars (transcripts §1.1, §7 rule 5), and the
 // same in the folders beside it whose sessions can write into its memory
 // dirs: sessions launched in a subdirectory of the project or inside its
-// memory folder (tlog_folders.go). Their sessions join Sessions marked
+// memory folder (folders.go). Their sessions join Sessions marked
 // OtherFolder, and only when they touched this project's memories. Lines
 // are split on '\n' only; blank, torn and unparseable lines are skipped; a
 // final line without '\n' is left for a later call (a live session is
@@ -94,18 +95,18 @@ const (
 // tool_use id (else line uuid), keeping the earliest (time, file), and
 // sorted. With opts.CacheDir set, a transcript whose size and mtime are
 // unchanged is not opened again, and one that only grew is read from where
-// the last call stopped. ReadTranscripts writes nothing outside CacheDir,
+// the last call stopped. Read writes nothing outside CacheDir,
 // and returns ctx.Err() promptly when ctx is cancelled.
 //
 // Memory and cache stay bounded whatever the transcripts hold
-// (tlog_bound.go): no text over a memory file's size is kept, a line
+// (bound.go): no text over a memory file's size is kept, a line
 // over maxLineDefault is known only by its ends, and a project keeps its
 // newest maxKeptEvents events with the newest maxKeptText bytes of their
 // text. When that leaves anything out, the log says from when it is
 // complete (Since, TextSince) and a Problem says so.
-func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptions) (*model.TranscriptLog, error) {
+func Read(ctx context.Context, p *model.Project, opts Options) (*model.TranscriptLog, error) {
 	if p == nil {
-		return nil, errors.New("ReadTranscripts: no project")
+		return nil, errors.New("transcript.Read: no project")
 	}
 	if opts.maxLine <= 0 {
 		opts.maxLine = maxLineDefault
@@ -132,7 +133,7 @@ func ReadTranscripts(ctx context.Context, p *model.Project, opts TranscriptOptio
 	if opts.JournalRoot != "" {
 		ws, probs, err := journalWrites(opts.JournalRoot, opts.journal, dirs)
 		if err != nil {
-			log.Problems = append(log.Problems, problem(opts.JournalRoot, "memtui's journal could not be read: %v", unwrapPathErr(err)))
+			log.Problems = append(log.Problems, problem(opts.JournalRoot, "memtui's journal could not be read: %v", memfs.UnwrapPathErr(err)))
 		}
 		for _, pr := range probs {
 			log.Problems = append(log.Problems, model.TranscriptProblem{Transcript: opts.JournalRoot, Message: pr})
@@ -195,10 +196,10 @@ func foldToDisk(p *model.Project, log *model.TranscriptLog) {
 	}
 }
 
-// ReadAllTranscripts reads the transcripts of every project that has a
+// ReadAll reads the transcripts of every project that has a
 // transcript dir, projects at a time, and sets each one's Log. errs[i] is
 // why project i's could not be read (its Log stays nil).
-func ReadAllTranscripts(ctx context.Context, ps []*model.Project, projects int, opts TranscriptOptions) (errs []error) {
+func ReadAll(ctx context.Context, ps []*model.Project, projects int, opts Options) (errs []error) {
 	errs = make([]error, len(ps))
 	// Each projects/ dir is listed once here, not once per project: its
 	// names are what every project picks its other folders from.
@@ -224,7 +225,7 @@ func ReadAllTranscripts(ctx context.Context, ps []*model.Project, projects int, 
 		if ps[i].TranscriptDir == "" {
 			return // a --memory-dir: no transcripts of its own
 		}
-		ps[i].Log, errs[i] = ReadTranscripts(ctx, ps[i], opts)
+		ps[i].Log, errs[i] = Read(ctx, ps[i], opts)
 	})
 	return errs
 }
@@ -251,7 +252,7 @@ func memoryDirs(p *model.Project) []string {
 		}
 	}
 	if p.TranscriptDir != "" {
-		add(filepath.Join(p.TranscriptDir, memoryDirName))
+		add(filepath.Join(p.TranscriptDir, memfs.MemoryDirName))
 	}
 	for _, d := range p.Dirs {
 		if d != nil {
@@ -261,7 +262,7 @@ func memoryDirs(p *model.Project) []string {
 	return dirs
 }
 
-func readProjectTranscripts(ctx context.Context, tdir string, others, dirs []string, opts TranscriptOptions, log *model.TranscriptLog) error {
+func readProjectTranscripts(ctx context.Context, tdir string, others, dirs []string, opts Options, log *model.TranscriptLog) error {
 	files, probs := opts.listings.list(tdir)
 	log.Problems = append(log.Problems, probs...)
 	for _, o := range others {
@@ -384,7 +385,7 @@ func lostEvents(files []transcriptFile, todo []int, cache *transcriptCache) bool
 
 // appendedTo reports whether the file still begins with what prev read.
 func appendedTo(path string, prev *fileState) bool {
-	f, err := openRegular(path)
+	f, err := memfs.OpenRegular(path)
 	if err != nil {
 		return false
 	}
@@ -419,7 +420,7 @@ type transcriptFile struct {
 	session string
 	// agent is the id from agent-<id>.jsonl.
 	agent string
-	// other is a file in another slug's folder (tlog_folders.go).
+	// other is a file in another slug's folder (folders.go).
 	other bool
 }
 
@@ -428,17 +429,17 @@ type transcriptFile struct {
 func listTranscriptFiles(tdir string) ([]transcriptFile, []model.TranscriptProblem) {
 	var files []transcriptFile
 	var probs []model.TranscriptProblem
-	ents, err := readDir(tdir)
+	ents, err := memfs.ReadDir(tdir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			probs = append(probs, problem(tdir, "the transcript dir could not be listed: %v", unwrapPathErr(err)))
+			probs = append(probs, problem(tdir, "the transcript dir could not be listed: %v", memfs.UnwrapPathErr(err)))
 		}
 		return nil, probs
 	}
 	for _, e := range ents {
 		name := e.Name()
 		if e.IsDir() {
-			if isUUID(name) {
+			if memfs.IsUUID(name) {
 				files = append(files, listSubagents(filepath.Join(tdir, name, "subagents"), name, &probs)...)
 			}
 			continue
@@ -449,7 +450,7 @@ func listTranscriptFiles(tdir string) ([]transcriptFile, []model.TranscriptProbl
 		}
 		tf := transcriptFile{path: filepath.Join(tdir, name)}
 		switch {
-		case isUUID(stem):
+		case memfs.IsUUID(stem):
 			tf.main, tf.session = true, stem
 		case isAgentFile(name):
 			tf.agent = strings.TrimPrefix(stem, "agent-")
@@ -477,7 +478,7 @@ func listSubagents(dir, session string, probs *[]model.TranscriptProblem) []tran
 	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if p != dir && !errors.Is(err, fs.ErrNotExist) {
-				*probs = append(*probs, problem(p, "the subagent dir could not be listed: %v", unwrapPathErr(err)))
+				*probs = append(*probs, problem(p, "the subagent dir could not be listed: %v", memfs.UnwrapPathErr(err)))
 			}
 			return nil
 		}
@@ -515,7 +516,7 @@ func statTranscript(tf *transcriptFile, e fs.DirEntry) bool {
 // scanAll scans the files in todo on opts.Workers goroutines, largest first
 // so one big session does not finish alone at the end. It returns the bytes
 // read; states[i] is set for each file scanned.
-func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, todo []int, cache *transcriptCache, mem *memMatcher, keep *keeper, opts TranscriptOptions) (int64, error) {
+func scanAll(ctx context.Context, files []transcriptFile, states []*fileState, todo []int, cache *transcriptCache, mem *memMatcher, keep *keeper, opts Options) (int64, error) {
 	sort.Slice(todo, func(a, b int) bool { return files[todo[a]].size > files[todo[b]].size })
 	workers := opts.Workers
 	if workers <= 0 {

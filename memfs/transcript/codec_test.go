@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"bytes"
@@ -109,7 +109,7 @@ func allFieldsSet(v reflect.Value, path string) string {
 func TestCacheCodecEveryField(t *testing.T) {
 	c := fullCache()
 	if p := allFieldsSet(reflect.ValueOf(c), "cache"); p != "" {
-		t.Fatalf("fullCache leaves %s unset: set it here, and store it in tlog_codec.go", p)
+		t.Fatalf("fullCache leaves %s unset: set it here, and store it in codec.go", p)
 	}
 	b := encodeCache(c)
 	got, err := decodeCache(b)
@@ -278,7 +278,7 @@ func TestPendingEmptyContentCached(t *testing.T) {
 	w.read(w.opts()) // the call is cached as pending
 	appendTo(t, path, res+"\n")
 	warm := w.read(w.opts())
-	cold := w.read(TranscriptOptions{Home: w.home})
+	cold := w.read(Options{Home: w.home})
 	if len(cold.Writes) != 1 || !cold.Writes[0].HasAfter {
 		t.Fatalf("cold writes = %+v", cold.Writes)
 	}

@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"context"
@@ -26,8 +26,8 @@ import (
 // MEMTUI_TRANSCRIPT_DIR keeps the tree in that dir across runs (generating
 // it there if it is empty) instead of a temp dir removed at exit.
 //
-//	go test ./memfs/ -run XXX -bench Transcript -benchmem
-//	MEMTUI_TRANSCRIPT_MB=2048 MEMTUI_TRANSCRIPT_DIR=/tmp/tr go test ./memfs/ -run XXX -bench TranscriptRatio -benchtime 5x
+//	go test ./memfs/transcript/ -run XXX -bench Transcript -benchmem
+//	MEMTUI_TRANSCRIPT_MB=2048 MEMTUI_TRANSCRIPT_DIR=/tmp/tr go test ./memfs/transcript/ -run XXX -bench TranscriptRatio -benchtime 5x
 
 func transcriptMB() int {
 	if n, err := strconv.Atoi(os.Getenv("MEMTUI_TRANSCRIPT_MB")); err == nil && n > 0 {
@@ -93,6 +93,14 @@ func loadOrGen(dir, stamp string, mb int, gen func() (*genTree, error)) (*genTre
 	st = treeStamp{MB: mb, Files: t.files, Bytes: t.bytes, Writes: t.writes, Reads: t.reads, Recalls: t.recalls}
 	b, _ := json.Marshal(st)
 	return t, os.WriteFile(stampPath, b, 0o644)
+}
+
+// TestMain removes the transcript tree the benchmarks generate, which
+// outlives any one benchmark.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	removeTranscriptTree()
+	os.Exit(code)
 }
 
 func removeTranscriptTree() {
@@ -163,14 +171,14 @@ func BenchmarkReadTranscriptsCold(b *testing.B) {
 			name = "workers=GOMAXPROCS"
 		}
 		b.Run(name, func(b *testing.B) {
-			opts := TranscriptOptions{Workers: workers}
+			opts := Options{Workers: workers}
 			b.SetBytes(t.bytes)
 			var peak uint64
 			for b.Loop() {
 				var l *model.TranscriptLog
 				p := peakHeap(func() {
 					var err error
-					if l, err = ReadTranscripts(b.Context(), t.project(), opts); err != nil {
+					if l, err = Read(b.Context(), t.project(), opts); err != nil {
 						b.Fatal(err)
 					}
 				})
@@ -186,12 +194,12 @@ func BenchmarkReadTranscriptsCold(b *testing.B) {
 // cache answers, no transcript is opened.
 func BenchmarkReadTranscriptsWarm(b *testing.B) {
 	t := getTranscriptTree(b)
-	opts := TranscriptOptions{CacheDir: b.TempDir()}
-	if _, err := ReadTranscripts(b.Context(), t.project(), opts); err != nil {
+	opts := Options{CacheDir: b.TempDir()}
+	if _, err := Read(b.Context(), t.project(), opts); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		l, err := ReadTranscripts(b.Context(), t.project(), opts)
+		l, err := Read(b.Context(), t.project(), opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -211,11 +219,11 @@ func BenchmarkTranscriptRatio(b *testing.B) {
 	runs := []func() error{
 		func() error { _, err := catTranscripts(t.files); return err },
 		func() error {
-			_, err := ReadTranscripts(context.Background(), t.project(), TranscriptOptions{Workers: 1})
+			_, err := Read(context.Background(), t.project(), Options{Workers: 1})
 			return err
 		},
 		func() error {
-			_, err := ReadTranscripts(context.Background(), t.project(), TranscriptOptions{})
+			_, err := Read(context.Background(), t.project(), Options{})
 			return err
 		},
 	}
@@ -282,7 +290,7 @@ func peakHeap(f func()) uint64 {
 // and a cache under 2% at 2 GB, with cold and warm reads no slower than
 // before the bounds.
 //
-//	MEMTUI_DENSE_MB=2048 MEMTUI_DENSE_DIR=/tmp/dense go test ./memfs/ -run XXX -bench TranscriptDense -benchtime 1x
+//	MEMTUI_DENSE_MB=2048 MEMTUI_DENSE_DIR=/tmp/dense go test ./memfs/transcript/ -run XXX -bench TranscriptDense -benchtime 1x
 func BenchmarkTranscriptDense(b *testing.B) {
 	mb := 64
 	if n, err := strconv.Atoi(os.Getenv("MEMTUI_DENSE_MB")); err == nil && n > 0 {
@@ -312,7 +320,7 @@ func BenchmarkTranscriptDense(b *testing.B) {
 		cpu0 := cpuTime()
 		var l *model.TranscriptLog
 		heap := peakHeap(func() {
-			if l, err = ReadTranscripts(b.Context(), t.project(), TranscriptOptions{}); err != nil {
+			if l, err = Read(b.Context(), t.project(), Options{}); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -323,7 +331,7 @@ func BenchmarkTranscriptDense(b *testing.B) {
 			b.Fatal("no writes found")
 		}
 		l = nil
-		if _, err := ReadTranscripts(b.Context(), t.project(), TranscriptOptions{CacheDir: cache}); err != nil {
+		if _, err := Read(b.Context(), t.project(), Options{CacheDir: cache}); err != nil {
 			b.Fatal(err)
 		}
 		peak = peakRSS(b)
@@ -331,7 +339,7 @@ func BenchmarkTranscriptDense(b *testing.B) {
 		const warmRuns = 5
 		start = time.Now()
 		for range warmRuns {
-			l, err := ReadTranscripts(b.Context(), t.project(), TranscriptOptions{CacheDir: cache})
+			l, err := Read(b.Context(), t.project(), Options{CacheDir: cache})
 			if err != nil || l.Read != 0 {
 				b.Fatalf("warm start: read %d bytes, %v", l.Read, err)
 			}
@@ -398,7 +406,7 @@ func dirSize(dir string) int64 {
 // returning it; and forty Writes of MEMTUI_HOSTILE_PENDING_MB megabytes
 // (default 4; the case is 25) whose results never came.
 //
-//	MEMTUI_HOSTILE_LINE_MB=250 MEMTUI_HOSTILE_PENDING_MB=25 go test ./memfs/ -run XXX -bench TranscriptHostile -benchtime 1x
+//	MEMTUI_HOSTILE_LINE_MB=250 MEMTUI_HOSTILE_PENDING_MB=25 go test ./memfs/transcript/ -run XXX -bench TranscriptHostile -benchtime 1x
 func BenchmarkTranscriptHostile(b *testing.B) {
 	mbEnv := func(name string, def int) int {
 		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
@@ -453,7 +461,7 @@ func BenchmarkTranscriptHostile(b *testing.B) {
 			for b.Loop() {
 				debug.FreeOSMemory()
 				resetPeakRSS(b)
-				if _, err := ReadTranscripts(b.Context(), p, TranscriptOptions{CacheDir: filepath.Join(b.TempDir(), "cache")}); err != nil {
+				if _, err := Read(b.Context(), p, Options{CacheDir: filepath.Join(b.TempDir(), "cache")}); err != nil {
 					b.Fatal(err)
 				}
 				peak = max(peak, peakRSS(b))

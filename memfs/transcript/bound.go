@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
@@ -21,9 +22,9 @@ import (
 // What the analyses need is small: the lost-update analysis compares a
 // file's recent states and the lines its recent writes added, heat counts
 // recent uses, and a memory file memtui reads is at most
-// DefaultMaxFileBytes. So:
+// memfs.DefaultMaxFileBytes. So:
 //
-//   - No text over DefaultMaxFileBytes is kept: a write whose text is
+//   - No text over memfs.DefaultMaxFileBytes is kept: a write whose text is
 //     larger is recorded without it (TextDropped), an observation without
 //     its content (ContentDropped). A file that large is read truncated,
 //     and the lost-update analysis skips truncated files anyway.
@@ -54,7 +55,7 @@ import (
 const (
 	// maxMemText is the longest text kept (a write's content, the file it
 	// replaced, an edit's strings, what a read or recall showed).
-	maxMemText = int(DefaultMaxFileBytes)
+	maxMemText = int(memfs.DefaultMaxFileBytes)
 	// maxPendingText bounds the input text kept for a file's calls still
 	// waiting for their results (a live session's parallel Writes, or
 	// calls that never got one); a call beyond it is kept without text.

@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // two steps through the cache must give exactly what one cold read gives:
 // with the default bounds for an even cut, and for an odd one with bounds
 // so low (taken from the cut) that the reader leaves events and texts out
-// (tlog_bound.go).
+// (bound.go).
 func FuzzTranscript(f *testing.F) {
 	for _, name := range []string{"5f0c2a8e-1d7b-4c3e-9a46-0b8e2f1d7c90.jsonl", "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d.jsonl", "8c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "transcripts", name))
@@ -58,9 +58,9 @@ func FuzzTranscript(f *testing.F) {
 		var maxEvents int
 		var maxText int64
 		read := func(cache string) *model.TranscriptLog {
-			l, err := ReadTranscripts(context.Background(), p, TranscriptOptions{Home: home, CacheDir: cache, Workers: 1, maxEvents: maxEvents, maxText: maxText})
+			l, err := Read(context.Background(), p, Options{Home: home, CacheDir: cache, Workers: 1, maxEvents: maxEvents, maxText: maxText})
 			if err != nil {
-				t.Fatalf("ReadTranscripts: %v", err)
+				t.Fatalf("Read: %v", err)
 			}
 			return l
 		}

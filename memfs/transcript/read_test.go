@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"bytes"
@@ -72,13 +72,13 @@ func (w *tlogWorld) project() *model.Project {
 	return &model.Project{TranscriptDir: w.tdir, Dirs: []*model.MemoryDir{{Path: w.mem, Kind: model.DirAuto}}}
 }
 
-func (w *tlogWorld) opts() TranscriptOptions {
-	return TranscriptOptions{Home: w.home, CacheDir: w.cache}
+func (w *tlogWorld) opts() Options {
+	return Options{Home: w.home, CacheDir: w.cache}
 }
 
-func (w *tlogWorld) read(opts TranscriptOptions) *model.TranscriptLog {
+func (w *tlogWorld) read(opts Options) *model.TranscriptLog {
 	w.t.Helper()
-	l, err := ReadTranscripts(context.Background(), w.project(), opts)
+	l, err := Read(context.Background(), w.project(), opts)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func mustTime(t *testing.T, s string) time.Time {
 func TestTranscriptFixtures(t *testing.T) {
 	w := newTlogWorld(t)
 	w.copyFixtures()
-	l := w.read(TranscriptOptions{Home: w.home})
+	l := w.read(Options{Home: w.home})
 	if len(l.Problems) != 0 {
 		t.Errorf("problems: %q", l.Problems)
 	}
@@ -839,7 +839,7 @@ func TestRewrittenTranscriptIsRescanned(t *testing.T) {
 func TestCorruptCacheIgnored(t *testing.T) {
 	w := newTlogWorld(t)
 	w.copyFixtures()
-	want := w.read(TranscriptOptions{Home: w.home})
+	want := w.read(Options{Home: w.home})
 	key := cacheKey(w.tdir, memoryDirs(w.project()), w.home)
 	write(t, cachePath(w.cache, key), "not a cache at all")
 	got := w.read(w.opts())
@@ -874,7 +874,7 @@ func TestReadTranscriptsCancel(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	l, err := ReadTranscripts(ctx, w.project(), opts)
+	l, err := Read(ctx, w.project(), opts)
 	if !errors.Is(err, context.Canceled) || l != nil {
 		t.Fatalf("err = %v, log = %v", err, l)
 	}
@@ -888,7 +888,7 @@ func TestReadTranscriptsCancel(t *testing.T) {
 
 // TestNoTranscriptDir: a project without transcripts has an empty log.
 func TestNoTranscriptDir(t *testing.T) {
-	l, err := ReadTranscripts(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: t.TempDir()}}}, TranscriptOptions{})
+	l, err := Read(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: t.TempDir()}}}, Options{})
 	if err != nil || l.Files != 0 || len(l.Sessions) != 0 || len(l.Problems) != 0 {
 		t.Errorf("log = %+v, err %v", l, err)
 	}

@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"bufio"
@@ -27,7 +27,7 @@ type genTree struct {
 	config, slug, tdir, memdir string
 	files                      []string // the transcripts the reader reads (not compaction agents)
 	bytes                      int64    // their size
-	// What ReadTranscripts must find (compaction agents' copies excluded).
+	// What Read must find (compaction agents' copies excluded).
 	writes, reads, recalls int
 }
 
@@ -45,10 +45,11 @@ type generator struct {
 }
 
 // corpusText concatenates the repository's .go and .md files (found from
-// the package dir), or falls back to generated text when run elsewhere.
+// the package dir, two levels down), or falls back to generated text when
+// run elsewhere.
 func corpusText() (code, prose string) {
 	var c, p strings.Builder
-	filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(filepath.Join("..", ".."), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
 			if d != nil && d.IsDir() {
 				return filepath.SkipDir

@@ -1,4 +1,4 @@
-package memfs_test
+package transcript_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/transcript"
 	"github.com/memtui/memtui/model"
 )
 
@@ -62,7 +63,7 @@ func TestShapesNoFalseLostUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &model.Project{Slug: "D--work-shop", TranscriptDir: tdir, Dirs: []*model.MemoryDir{d}}
-	log, err := memfs.ReadTranscripts(context.Background(), p, memfs.TranscriptOptions{Home: home})
+	log, err := transcript.Read(context.Background(), p, transcript.Options{Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}

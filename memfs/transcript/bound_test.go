@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"fmt"
@@ -243,7 +243,7 @@ func TestBoundsDenseTree(t *testing.T) {
 		t.Fatalf("only %d sessions generated", len(tr.files))
 	}
 	read := func(workers int, cache string) *model.TranscriptLog {
-		l, err := ReadTranscripts(t.Context(), tr.project(), TranscriptOptions{Workers: workers, CacheDir: cache, maxEvents: 400, maxText: 64 << 10})
+		l, err := Read(t.Context(), tr.project(), Options{Workers: workers, CacheDir: cache, maxEvents: 400, maxText: 64 << 10})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"os"
@@ -137,7 +137,7 @@ func TestShapeResultBeforeCall(t *testing.T) {
 	if err := os.WriteFile(file, []byte(full), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	check(w.read(TranscriptOptions{Home: w.home}), "cold")
+	check(w.read(Options{Home: w.home}), "cold")
 
 	// Two steps: the first ends after the Read's result, before its call.
 	cut := strings.Index(full, `{"type":"assistant","uuid":"5e6f7a8b-2222-4ccc-9ddd-000000000006"`)
@@ -296,29 +296,6 @@ func TestShapeMemoryStoreTools(t *testing.T) {
 	}
 }
 
-// TestShapeWindowsRoot: a project whose transcripts come from Windows
-// shows the Windows cwd as its real path wherever memtui runs, whichever
-// case the drive letter was launched with; its settings are not looked for
-// on this machine.
-func TestShapeWindowsRoot(t *testing.T) {
-	w := newWorld(t)
-	dir := mkdir(t, filepath.Join(w.config, "projects", "D--Work-app"))
-	mkdir(t, filepath.Join(dir, "memory"))
-	transcript(t, dir, uuid1+".jsonl", mustTime(t, "2026-05-02T08:00:00Z"), metaLine("summary"), msgLine(`d:\Work\app`))
-	p := findProject(t, w.discover(), "D--Work-app")
-	if p.Root != `D:\Work\app` || p.Name() != `D:\Work\app` {
-		t.Errorf("Root = %q, Name = %q, want the Windows path", p.Root, p.Name())
-	}
-	if slugMatches(`D:\Work\ap`, "D--Work-app") || slugMatches(`/d/Work/app`, "D--Work-app") {
-		t.Error("a cwd of another slug was accepted")
-	}
-	for in, want := range map[string]string{`d:/work/shop/`: `D:\work\shop`, `C:\`: `C:\`, `e:\a\..\b`: `E:\b`} {
-		if got := cleanCwd(in); got != want {
-			t.Errorf("cleanCwd(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestShapeWindowsFileCase: a Windows session names a memory file in
 // another case than the disk has it (one file on NTFS): its events are
 // the listed file's. Two listed files differing only in case are left
@@ -338,7 +315,7 @@ func TestShapeWindowsFileCase(t *testing.T) {
 			b.result("toolu_case", "File created successfully at: "+p, false, writeTUR(p, "x\n", nil)))
 		proj := w.project()
 		proj.Dirs[0].Files = []*model.File{{Path: tc.listed}}
-		l, err := ReadTranscripts(t.Context(), proj, w.opts())
+		l, err := Read(t.Context(), proj, w.opts())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package memfs
+package transcript
 
 import (
 	"crypto/sha256"
@@ -7,11 +7,17 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/memtui/memtui/memfs"
 )
 
 // transcriptCacheVersion changes whenever what is extracted or how it is
 // stored changes; a cache of another version is ignored.
-const transcriptCacheVersion = 8 // 3: bounded (events numbered, texts capped, cuts kept); 4: orphan results, Windows paths; 5: other folders' files too (cuts taken over them); 6: bashEditDiff's created/deleted; 7: relative paths of sessions started in the memory folder, shell deletes, mv into a directory; 8: memtui's own encoding (tlog_codec.go) instead of gob, in <hash>.cache
+const transcriptCacheVersion = 8 // 3: bounded (events numbered, texts capped, cuts kept); 4: orphan results, Windows paths; 5: other folders' files too (cuts taken over them); 6: bashEditDiff's created/deleted; 7: relative paths of sessions started in the memory folder, shell deletes, mv into a directory; 8: memtui's own encoding (codec.go) instead of gob, in <hash>.cache
+
+// maxCacheBytes caps the transcript cache. Above it the cache is ignored
+// (the transcripts are read again), never decoded.
+const maxCacheBytes int64 = 256 << 20
 
 // transcriptCache is one project's cache file: per transcript, where the
 // last scan stopped and what it found.
@@ -21,7 +27,7 @@ type transcriptCache struct {
 	// dirs, home); a file whose Key differs belongs to another setup.
 	Key   string
 	Files map[string]*fileState
-	// Cuts is the last selection (tlog_bound.go): what the states were
+	// Cuts is the last selection (bound.go): what the states were
 	// trimmed to.
 	Cuts cuts
 }
@@ -53,12 +59,7 @@ func loadTranscriptCache(cacheDir, tdir string, dirs []string, home string) *tra
 	}
 	// Not a link, FIFO or device, and never more than maxCacheBytes: a
 	// cache that is not plainly memtui's own is ignored, not decoded.
-	f, fi, err := openRead(cachePath(cacheDir, key), noFollow)
-	if err != nil {
-		return empty
-	}
-	b, err := readOpened(f, fi.Size(), maxCacheBytes)
-	f.Close()
+	b, err := memfs.ReadRegular(cachePath(cacheDir, key), maxCacheBytes)
 	if err != nil {
 		return empty
 	}

@@ -1,0 +1,87 @@
+package transcript
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
+)
+
+// Test helpers this package's tests share with memfs's: the fixture
+// writers, session ids, and the journal world TestJournalWrites and its
+// neighbours apply real proposals in (through memfs.Apply, as memtui
+// does). Copies of memfs's own test helpers, which a package's tests
+// cannot import.
+
+// write creates the file at path (parents included) and returns path.
+func write(t *testing.T, path, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func mkdir(t *testing.T, path string) string {
+	t.Helper()
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const (
+	uuid1 = "0b0e7a8e-3c1d-4f57-9a63-2f4e7c9d1a20"
+	uuid2 = "1c1f8b9f-4d2e-4a68-8b74-3a5f8d0e2b31"
+	uuid3 = "2d209ca0-5e3f-4b79-9c85-4b6a9e1f3c42"
+)
+
+// applyWorld is a memory dir and a journal root in a temp dir.
+type applyWorld struct {
+	dir, journal string
+}
+
+func newApplyWorld(t *testing.T, files map[string]string) *applyWorld {
+	t.Helper()
+	base := t.TempDir()
+	w := &applyWorld{dir: filepath.Join(base, "memory"), journal: filepath.Join(base, "state", "memtui", "journal")}
+	mkdir(t, w.dir)
+	for p, c := range files {
+		write(t, filepath.Join(w.dir, p), c)
+	}
+	return w
+}
+
+func (w *applyWorld) opts() memfs.ApplyOptions {
+	return memfs.ApplyOptions{JournalRoot: w.journal}
+}
+
+func sumHex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func upd(path, before, after string) model.Change {
+	return model.Change{Path: path, Op: model.OpUpdate, BaseSHA256: sumHex([]byte(before)), After: after}
+}
+
+func prop(id string, cs ...model.Change) model.Proposal {
+	return model.Proposal{ID: id, Kind: model.KindReindex, Title: "test " + id, Changes: cs}
+}
+
+func applyOne(t *testing.T, w *applyWorld, p model.Proposal, opts memfs.ApplyOptions) memfs.ApplyResult {
+	t.Helper()
+	rs := memfs.Apply(context.Background(), w.dir, []model.Proposal{p}, opts)
+	if len(rs) != 1 {
+		t.Fatalf("%d results", len(rs))
+	}
+	return rs[0]
+}
