@@ -41,10 +41,9 @@ type host interface {
 	// finding's file in the browse view.
 	edit() tea.Cmd
 	jump(f model.Finding) tea.Cmd
-	// startWrite asks to write the proposals view's accepted set;
 	// writeBusy says a write or an undo is in flight (only one at a time:
-	// a view asking to write checks it first).
-	startWrite() tea.Cmd
+	// a view asking to write checks it first; the dialog it opens hands
+	// the write to the root).
 	writeBusy() bool
 	// run is the current generation's data, for a view's Cmds.
 	run() run

@@ -250,7 +250,7 @@ func (v *proposalsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	case key.Matches(k, keys.Back):
 		return nil
 	case key.Matches(k, keys.Write):
-		return h.startWrite()
+		return v.askWrite(h)
 	case key.Matches(k, keys.Edit):
 		return v.editResult(h)
 	}

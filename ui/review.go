@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -324,6 +326,57 @@ func (v *proposalsView) writePlan() (jobs []writeJob, invalid []*propItem) {
 }
 
 // Editing a proposed result in $EDITOR.
+
+// askWrite asks to write the accepted proposals (the root runs the write
+// once the dialog is answered).
+func (v *proposalsView) askWrite(h host) tea.Cmd {
+	if v.c.readonly {
+		return nil
+	}
+	if h.writeBusy() {
+		h.say("Still writing; wait for it to finish.")
+		return nil
+	}
+	jobs, invalid := v.writePlan()
+	if len(jobs) == 0 {
+		if len(invalid) > 0 {
+			d := v.dec[invalid[0].p.ID]
+			h.fail(fmt.Errorf("\"%s\" cannot be written: %v", invalid[0].title, d.err))
+			return nil
+		}
+		h.say("Nothing accepted to write: space or a accepts a proposal.")
+		return nil
+	}
+	n, files := 0, 0
+	var lines []string
+	for _, j := range jobs {
+		n += len(j.props)
+		lines = append(lines, "", v.c.st.Bold.Render(safe.ShowLine(report.Tilde(j.dir, v.c.home))))
+		for i, p := range j.props {
+			lines = append(lines, "  "+safe.ShowLine(j.items[i].title))
+			for _, c := range p.Changes {
+				files++
+				what := safe.ShowLine(c.Path)
+				if c.Op == model.OpMove {
+					what = safe.ShowLine(c.From) + " → " + what
+				}
+				lines = append(lines, "    "+opWord(c.Op)+"  "+what)
+			}
+		}
+	}
+	for _, it := range invalid {
+		lines = append(lines, "", v.c.st.Error.Render(safe.ShowLine("not written: "+it.title+": "+v.dec[it.p.ID].err.Error())))
+	}
+	h.openDialog(&dialog{
+		kind: dlgWrite,
+		title: fmt.Sprintf("Write %d %s (%d %s) to %d memory %s?", n, model.Plural(n, "proposal", "proposals"),
+			files, model.Plural(files, "file", "files"), len(jobs), model.Plural(len(jobs), "directory", "directories")),
+		lines: lines,
+		hint:  "y write · m write and mark the store consolidated (postpones Claude Code's autoDream a day) · any other key cancels",
+		jobs:  jobs,
+	})
+	return nil
+}
 
 // pendingEdit is a change being edited: the temporary file holds its
 // proposed content, outside every memory directory.

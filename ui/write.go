@@ -102,56 +102,6 @@ type resultLine struct {
 	why    string
 }
 
-// startWrite asks to write the accepted proposals.
-func (m *Model) startWrite() tea.Cmd {
-	if m.ws.ReadOnly {
-		return nil
-	}
-	if m.write != nil {
-		m.status = "Still writing; wait for it to finish."
-		return nil
-	}
-	jobs, invalid := m.proposals.writePlan()
-	if len(jobs) == 0 {
-		if len(invalid) > 0 {
-			d := m.proposals.dec[invalid[0].p.ID]
-			m.err = fmt.Errorf("\"%s\" cannot be written: %v", invalid[0].title, d.err)
-			return nil
-		}
-		m.status = "Nothing accepted to write: space or a accepts a proposal."
-		return nil
-	}
-	n, files := 0, 0
-	var lines []string
-	for _, j := range jobs {
-		n += len(j.props)
-		lines = append(lines, "", m.c.st.Bold.Render(safe.ShowLine(report.Tilde(j.dir, m.c.home))))
-		for i, p := range j.props {
-			lines = append(lines, "  "+safe.ShowLine(j.items[i].title))
-			for _, c := range p.Changes {
-				files++
-				what := safe.ShowLine(c.Path)
-				if c.Op == model.OpMove {
-					what = safe.ShowLine(c.From) + " → " + what
-				}
-				lines = append(lines, "    "+opWord(c.Op)+"  "+what)
-			}
-		}
-	}
-	for _, it := range invalid {
-		lines = append(lines, "", m.c.st.Error.Render(safe.ShowLine("not written: "+it.title+": "+m.proposals.dec[it.p.ID].err.Error())))
-	}
-	m.openDialog(&dialog{
-		kind: dlgWrite,
-		title: fmt.Sprintf("Write %d %s (%d %s) to %d memory %s?", n, model.Plural(n, "proposal", "proposals"),
-			files, model.Plural(files, "file", "files"), len(jobs), model.Plural(len(jobs), "directory", "directories")),
-		lines: lines,
-		hint:  "y write · m write and mark the store consolidated (postpones Claude Code's autoDream a day) · any other key cancels",
-		jobs:  jobs,
-	})
-	return nil
-}
-
 func opWord(op model.ChangeOp) string {
 	switch op {
 	case model.OpCreate:
