@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
@@ -664,21 +665,21 @@ func (h *history) removedFor(w int, u *unit) []string {
 	if !ok || !st.exact || before == "" {
 		return nil
 	}
-	diff := LineDiff(stripCR(before), stripCR(st.after))
-	for i := 0; i < len(diff); {
-		if diff[i].Op == DiffSame {
+	lines := diff.Lines(stripCR(before), stripCR(st.after))
+	for i := 0; i < len(lines); {
+		if lines[i].Op == diff.Same {
 			i++
 			continue
 		}
 		j := i
 		var dels []string
 		hit := false
-		for ; j < len(diff) && diff[j].Op != DiffSame; j++ {
-			k := strings.TrimSpace(diff[j].Text)
+		for ; j < len(lines) && lines[j].Op != diff.Same; j++ {
+			k := strings.TrimSpace(lines[j].Text)
 			switch {
-			case diff[j].Op == DiffDel && !trivialLine(k):
-				dels = append(dels, strings.TrimRight(diff[j].Text, " \t"))
-			case diff[j].Op == DiffAdd && k == u.key:
+			case lines[j].Op == diff.Del && !trivialLine(k):
+				dels = append(dels, strings.TrimRight(lines[j].Text, " \t"))
+			case lines[j].Op == diff.Add && k == u.key:
 				hit = true
 			}
 		}

@@ -6,69 +6,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
-
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
 )
 
-// Partial acceptance: a person may keep only some of a proposal's hunks.
-// Blocks are the maximal runs of changed lines (no context), numbered in
-// order through a change; the review shows them as hunks and toggles them
-// one by one.
-
-// block is one run of changed lines: the old lines it removes and the new
-// lines it adds, each with its newline.
-type block struct{ del, add []string }
-
-// piece is a stretch of unchanged lines or a block, in order.
-type piece struct {
-	same  []string
-	block *block
-}
-
-// pieces splits a change into unchanged stretches and blocks.
-func pieces(before, after string) []piece {
-	dmp := newDMP()
-	a, b, lines := dmp.DiffLinesToRunes(before, after)
-	var out []piece
-	cur := func() *block {
-		if n := len(out); n > 0 && out[n-1].block != nil {
-			return out[n-1].block
-		}
-		out = append(out, piece{block: &block{}})
-		return out[len(out)-1].block
-	}
-	for _, d := range dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lines) {
-		ls := splitKeep([]byte(d.Text))
-		switch d.Type {
-		case diffmatchpatch.DiffEqual:
-			out = append(out, piece{same: ls})
-		case diffmatchpatch.DiffDelete:
-			blk := cur()
-			blk.del = append(blk.del, ls...)
-		case diffmatchpatch.DiffInsert:
-			blk := cur()
-			blk.add = append(blk.add, ls...)
-		}
-	}
-	return out
-}
-
-// Blocks counts the blocks (hunks without context) of a change; a create
-// or a delete is one block.
-func Blocks(c model.Change, before string) int {
-	if c.Op != model.OpUpdate {
-		return 1
-	}
-	n := 0
-	for _, p := range pieces(before, c.After) {
-		if p.block != nil {
-			n++
-		}
-	}
-	return n
-}
+// Partial acceptance: a person may keep only some of a proposal's hunks
+// (diff.Blocks numbers them; diff.KeepBlocks makes the kept ones), and what
+// is left must still be a valid proposal.
 
 // Keep is, per change path, which blocks a person kept (by index). A path
 // missing from it keeps the whole change; an empty slice drops it.
@@ -101,24 +46,11 @@ func PartialMode(p model.Proposal, before func(path string) (string, bool), keep
 			}
 			continue
 		}
-		var b strings.Builder
-		i := 0
-		for _, pc := range pieces(old, c.After) {
-			if pc.block == nil {
-				b.WriteString(strings.Join(pc.same, ""))
-				continue
-			}
-			if i < len(k) && k[i] {
-				b.WriteString(strings.Join(pc.block.add, ""))
-			} else {
-				b.WriteString(strings.Join(pc.block.del, ""))
-			}
-			i++
-		}
-		if b.String() == old {
+		after := diff.KeepBlocks(old, c.After, k)
+		if after == old {
 			continue // every block dropped: the file is left alone
 		}
-		c.After = b.String()
+		c.After = after
 		out.Changes = append(out.Changes, c)
 	}
 	if len(out.Changes) == 0 {

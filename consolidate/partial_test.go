@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/model"
 )
 
@@ -11,7 +12,7 @@ func TestPartialKeepsOnlyChosenBlocks(t *testing.T) {
 	before := "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\n"
 	after := "a\r\nB\r\nc\r\nd\r\ne\r\nF\r\ng\r\nh\r\n"
 	c := model.Change{Path: "x.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(before)), After: after}
-	if n := Blocks(c, before); n != 3 {
+	if n := diff.Blocks(c, before); n != 3 {
 		t.Fatalf("%d blocks, want 3 (b, f, the new h)", n)
 	}
 	get := func(p string) (string, bool) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/model"
 )
 
@@ -312,11 +313,11 @@ func TestArchivePartlyAccepted(t *testing.T) {
 // TestMoveDiffIsARename: a move shows as a rename, without a content diff.
 func TestMoveDiffIsARename(t *testing.T) {
 	c := model.Change{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: SHA256Hex([]byte("alpha\n"))}
-	got := UnifiedDiff(c, "alpha\n")
+	got := diff.Unified(c, "alpha\n")
 	if got != "--- a/a.md\n+++ b/.archive/a.md\nrename a.md → .archive/a.md\n" {
 		t.Errorf("diff:\n%s", got)
 	}
-	if Blocks(c, "alpha\n") != 1 {
+	if diff.Blocks(c, "alpha\n") != 1 {
 		t.Error("a move is not one block")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
@@ -32,7 +33,7 @@ type propItem struct {
 	// proposal read them: Partial and CheckExternal check against them.
 	proj *model.Project
 	d    *model.MemoryDir
-	// blocks counts each change's blocks (consolidate.Blocks).
+	// blocks counts each change's blocks (diff.Blocks).
 	blocks []int
 	// edited is set once a person edited a result in $EDITOR.
 	edited bool
@@ -194,7 +195,7 @@ func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 		for _, c := range p.Changes {
 			before := beforeText(d, c.Source())
 			it.diffs = append(it.diffs, diffChange(c, before, sc))
-			it.blocks = append(it.blocks, consolidate.Blocks(c, before))
+			it.blocks = append(it.blocks, diff.Blocks(c, before))
 		}
 		items = append(items, it)
 	}

@@ -9,11 +9,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
-// Deciding on proposals: each proposal's blocks (consolidate.Blocks: the
+// Deciding on proposals: each proposal's blocks (diff.Blocks: the
 // runs of changed lines of each change, a create or a delete one block)
 // are selected or not. None selected is undecided, all accepted, some
 // partly accepted; rejected is undecided with a mark, skipped by w.
@@ -475,7 +476,7 @@ func (v *proposalsView) rediff(it *propItem, d *decision) {
 		for len(it.blocks) <= ci {
 			it.blocks = append(it.blocks, 1)
 		}
-		it.blocks[ci] = consolidate.Blocks(c, before)
+		it.blocks[ci] = diff.Blocks(c, before)
 		if n := it.blockCount(ci); len(d.sel[ci]) != n {
 			d.sel[ci] = make([]bool, n)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -120,7 +121,7 @@ func TestHunkToggleMakesPartial(t *testing.T) {
 	it := d.selectProposal(oncallTitle)
 	c := it.p.Changes[0]
 	before, _ := it.before(c.Path)
-	if n := consolidate.Blocks(c, before); n != 2 {
+	if n := diff.Blocks(c, before); n != 2 {
 		t.Fatalf("the demo's %s has %d blocks, the test wants 2", c.Path, n)
 	}
 	d.keys("enter")

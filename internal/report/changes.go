@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -134,7 +135,7 @@ func ChangesJSON(w io.Writer, dirs []DirChanges) error {
 			// masked (whole texts, before the comparison), not escaped.
 			ch := c.Change()
 			ch.Path, ch.After = cj.Path, safe.Mask(nil, ch.After)
-			cj.Diff = consolidate.UnifiedDiff(ch, safe.Mask(nil, c.Before))
+			cj.Diff = diff.Unified(ch, safe.Mask(nil, c.Before))
 			for _, w := range c.Writes {
 				wj := writeJSON{Session: safe.Mask(nil, w.Session), Agent: safe.Mask(nil, w.Agent), Time: w.Time.UTC(), Tool: string(w.Kind),
 					Branch: safe.Mask(nil, w.Branch), Cwd: safe.Mask(nil, w.Cwd)}

@@ -1,4 +1,4 @@
-package consolidate
+package diff
 
 import (
 	"fmt"
@@ -9,20 +9,20 @@ import (
 	"github.com/memtui/memtui/model"
 )
 
-// DiffOp marks a line of a diff.
-type DiffOp byte
+// Op marks a line of a diff.
+type Op byte
 
 // Diff line kinds.
 const (
-	DiffSame DiffOp = ' '
-	DiffAdd  DiffOp = '+'
-	DiffDel  DiffOp = '-'
+	Same Op = ' '
+	Add  Op = '+'
+	Del  Op = '-'
 )
 
-// DiffLine is one line of a line diff, without its newline. Old and New are
+// Line is one line of a line diff, without its newline. Old and New are
 // its 1-based line numbers on each side (0 on the side it is not on).
-type DiffLine struct {
-	Op       DiffOp
+type Line struct {
+	Op       Op
 	Text     string
 	Old, New int
 }
@@ -30,7 +30,7 @@ type DiffLine struct {
 // Hunk is a run of changed lines with their context.
 type Hunk struct {
 	OldStart, OldLines, NewStart, NewLines int
-	Lines                                  []DiffLine
+	Lines                                  []Line
 }
 
 // newDMP returns a differ with no time limit: a deadline would make the
@@ -42,12 +42,12 @@ func newDMP() *diffmatchpatch.DiffMatchPatch {
 	return dmp
 }
 
-// LineDiff compares two texts line by line (sergi/go-diff over lines).
-func LineDiff(before, after string) []DiffLine {
+// Lines compares two texts line by line (sergi/go-diff over lines).
+func Lines(before, after string) []Line {
 	dmp := newDMP()
 	a, b, lines := dmp.DiffLinesToRunes(before, after)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lines)
-	var out []DiffLine
+	var out []Line
 	oldN, newN := 0, 0
 	for _, d := range diffs {
 		text := strings.TrimSuffix(d.Text, "\n")
@@ -59,13 +59,13 @@ func LineDiff(before, after string) []DiffLine {
 			case diffmatchpatch.DiffEqual:
 				oldN++
 				newN++
-				out = append(out, DiffLine{DiffSame, l, oldN, newN})
+				out = append(out, Line{Same, l, oldN, newN})
 			case diffmatchpatch.DiffDelete:
 				oldN++
-				out = append(out, DiffLine{DiffDel, l, oldN, 0})
+				out = append(out, Line{Del, l, oldN, 0})
 			case diffmatchpatch.DiffInsert:
 				newN++
-				out = append(out, DiffLine{DiffAdd, l, 0, newN})
+				out = append(out, Line{Add, l, 0, newN})
 			}
 		}
 	}
@@ -74,11 +74,11 @@ func LineDiff(before, after string) []DiffLine {
 
 // Hunks groups a line diff into hunks with context lines around each
 // change, as diff -u does.
-func Hunks(lines []DiffLine, context int) []Hunk {
+func Hunks(lines []Line, context int) []Hunk {
 	var hunks []Hunk
 	i := 0
 	for i < len(lines) {
-		for i < len(lines) && lines[i].Op == DiffSame {
+		for i < len(lines) && lines[i].Op == Same {
 			i++
 		}
 		if i == len(lines) {
@@ -88,15 +88,15 @@ func Hunks(lines []DiffLine, context int) []Hunk {
 		end := i
 		// Extend while the next change is within 2×context lines.
 		for end < len(lines) {
-			if lines[end].Op != DiffSame {
+			if lines[end].Op != Same {
 				end++
 				continue
 			}
 			j := end
-			for j < len(lines) && lines[j].Op == DiffSame && j-end < 2*context+1 {
+			for j < len(lines) && lines[j].Op == Same && j-end < 2*context+1 {
 				j++
 			}
-			if j < len(lines) && lines[j].Op != DiffSame && j-end <= 2*context {
+			if j < len(lines) && lines[j].Op != Same && j-end <= 2*context {
 				end = j
 				continue
 			}
@@ -105,13 +105,13 @@ func Hunks(lines []DiffLine, context int) []Hunk {
 		stop := min(end+context, len(lines))
 		h := Hunk{Lines: lines[start:stop]}
 		for _, l := range h.Lines {
-			if l.Op != DiffAdd {
+			if l.Op != Add {
 				h.OldLines++
 				if h.OldStart == 0 {
 					h.OldStart = l.Old
 				}
 			}
-			if l.Op != DiffDel {
+			if l.Op != Del {
 				h.NewLines++
 				if h.NewStart == 0 {
 					h.NewStart = l.New
@@ -124,11 +124,11 @@ func Hunks(lines []DiffLine, context int) []Hunk {
 	return hunks
 }
 
-// UnifiedDiff renders one change as a unified diff: --- a/path, +++ b/path
+// Unified renders one change as a unified diff: --- a/path, +++ b/path
 // (or /dev/null for a create or a delete) and hunks with 3 lines of context.
 // A move is a rename, as git shows one: the two names and a "rename from
 // → to" line, no content diff (its bytes do not change).
-func UnifiedDiff(c model.Change, before string) string {
+func Unified(c model.Change, before string) string {
 	after := c.After
 	from, to := "a/"+c.Path, "b/"+c.Path
 	switch c.Op {
@@ -141,7 +141,7 @@ func UnifiedDiff(c model.Change, before string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- %s\n+++ %s\n", from, to)
-	for _, h := range Hunks(LineDiff(before, after), 3) {
+	for _, h := range Hunks(Lines(before, after), 3) {
 		fmt.Fprintf(&b, "@@ -%s +%s @@\n", hunkRange(h.OldStart, h.OldLines), hunkRange(h.NewStart, h.NewLines))
 		for _, l := range h.Lines {
 			b.WriteByte(byte(l.Op))
@@ -169,9 +169,9 @@ type WordSpan struct {
 	Changed bool
 }
 
-// WordDiff pairs a removed line with the line that replaced it and marks
+// Words pairs a removed line with the line that replaced it and marks
 // the words that differ on each side, for highlights within changed lines.
-func WordDiff(before, after string) (old, new []WordSpan) {
+func Words(before, after string) (old, new []WordSpan) {
 	dmp := newDMP()
 	a, b, words := wordsToRunes(before, after)
 	for _, d := range dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), words) {
