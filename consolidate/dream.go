@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
@@ -266,7 +267,7 @@ type dreamState struct {
 	d        *model.MemoryDir
 	opts     DreamOptions
 	findings []model.Finding
-	lost     []Lost // the lost-update check's analysis
+	lost     []forensics.Lost // the lost-update check's analysis
 	byRule   map[string][]model.Finding
 	files    map[string]*model.File // topic files by path
 	docs     map[string]model.Doc

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
 
@@ -71,7 +72,7 @@ func TestLostUpdateDeliberateRewrites(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			log := c.b.build()
 			d := lostMemDir(withIndex(c.current))
-			if lost := LostUpdates(d, log); len(lost) != 0 {
+			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("a deliberate rewrite reported as lost: %+v", lost)
 			}
 			if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
@@ -105,7 +106,7 @@ func TestLostUpdateCleanupOfOwnBlock(t *testing.T) {
 		files := withIndex(idx0)
 		files["reference_staging.md"] = v3
 		d := lostMemDir(files)
-		if lost := LostUpdates(d, log); len(lost) != 0 {
+		if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 			t.Errorf("originalFile %v: a session removing its own block reported as lost: %+v", hasBefore, lost)
 		}
 	}
@@ -142,7 +143,7 @@ func TestLostUpdateSupersededVersionIsNeverRestored(t *testing.T) {
 		files := withIndex(idx0)
 		files["project_launch.md"] = bText
 		d := lostMemDir(files)
-		lost := LostUpdates(d, log)
+		lost := forensics.LostUpdates(d, log)
 		if len(lost) != 1 || len(lost[0].Lines) != 1 || lost[0].Lines[0] != launchNew || !lost[0].Definite {
 			t.Fatalf("want the newer deadline definitely lost (the old one on disk is not it re-worded): %+v", lost)
 		}
@@ -172,7 +173,7 @@ func TestLostUpdateSupersededVersionIsNeverRestored(t *testing.T) {
 		files := withIndex(idx0)
 		files["project_launch.md"] = bText
 		d := lostMemDir(files)
-		lost := LostUpdates(d, log)
+		lost := forensics.LostUpdates(d, log)
 		if len(lost) != 1 || len(lost[0].Lines) != 1 || lost[0].Lines[0] != launchNew {
 			t.Fatalf("want only the latest deadline lost: %+v", lost)
 		}
@@ -190,7 +191,7 @@ func TestLostUpdateSupersededVersionIsNeverRestored(t *testing.T) {
 			write(raceB, at(10), "project_launch.md", v2, bText).build()
 		files := withIndex(idx0)
 		files["project_launch.md"] = bText
-		if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+		if lost := forensics.LostUpdates(lostMemDir(files), log); len(lost) != 0 {
 			t.Errorf("a superseded version reported as lost: %+v", lost)
 		}
 	})
@@ -222,7 +223,7 @@ func TestLostUpdateTextTheFileStillSays(t *testing.T) {
 	for name, body := range bodies {
 		t.Run(name, func(t *testing.T) {
 			log, d := race(topic("feedback-deploy-command", "Deploy with make ship", "feedback", body))
-			if lost := LostUpdates(d, log); len(lost) != 0 {
+			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("text the file still says reported as lost: %+v", lost)
 			}
 			if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
@@ -236,7 +237,7 @@ func TestLostUpdateTextTheFileStillSays(t *testing.T) {
 		// back; the first is not put in twice.
 		body := "Never npm run deploy. Deploys go through make ship.\n"
 		log, d := race(topic("feedback-deploy-command", "Deploy with make ship", "feedback", body))
-		lost := LostUpdates(d, log)
+		lost := forensics.LostUpdates(d, log)
 		if len(lost) != 1 || len(lost[0].Lines) != 1 || lost[0].Lines[0] != "It tags the release and runs the migrations." {
 			t.Fatalf("want only the unsaid line lost: %+v", lost)
 		}
@@ -256,24 +257,8 @@ func TestRestoreNeverSaysALineTwice(t *testing.T) {
 		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+first+"\n"+second).
 		write(raceB, at(20), "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+first+"\n"+second+"\n"+eRole+"\n", idxB).build()
 	d := lostMemDir(withIndex(idxB))
-	if lost := LostUpdates(d, log); len(lost) != 1 || len(lost[0].Lines) != 2 {
+	if lost := forensics.LostUpdates(d, log); len(lost) != 1 || len(lost[0].Lines) != 2 {
 		t.Fatalf("want both lines lost: %+v", lost)
 	}
 	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+first+"\n"+eRole+"\n"+eFreeze+"\n")
-}
-
-func TestSaysWholeSentencesOnly(t *testing.T) {
-	flow := flowWords(splitLines("Never deploy on Fridays.\nThe staging DB resets\nnightly; back it up first.\n\n- Tag every\n  release by hand\n"))
-	for line, want := range map[string]bool{
-		"The staging DB resets nightly.": true,  // re-wrapped
-		"back it up first":               true,  // a sentence of a line
-		"- tag every release by hand":    true,  // a wrapped list item, case aside
-		"Deploy on Fridays.":             false, // part of a sentence: "never" changes it
-		"staging DB resets":              false, // likewise
-		"Tag every release":              false,
-	} {
-		if got := says(flow, line); got != want {
-			t.Errorf("says(%q) = %v, want %v (flow %q)", line, got, want, flow)
-		}
-	}
 }

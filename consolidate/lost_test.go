@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
 
@@ -36,7 +37,7 @@ func lostFindings(t *testing.T, p *model.Project, d *model.MemoryDir, opts Optio
 func TestLostUpdateRaceBlindWrite(t *testing.T) {
 	log := raceLog().build()
 	d := lostMemDir(withIndex(idxB))
-	lost := LostUpdates(d, log)
+	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 {
 		t.Fatalf("want one lost update, got %+v", lost)
 	}
@@ -130,7 +131,7 @@ func TestLostUpdateRaceStaleEdit(t *testing.T) {
 		edit(raceB, "", at(20), "MEMORY.md", idx0, true, eRole, eRole+"\n"+eFreeze).
 		build()
 	d := lostMemDir(withIndex(idxBe))
-	lost := LostUpdates(d, log)
+	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || lost[0].Culprit == nil || lost[0].Culprit.Session != raceB || !lost[0].Definite || lost[0].Lines[0] != eDeploy {
 		t.Fatalf("want A's entry lost to B's stale edit, definitely; got %+v", lost)
 	}
@@ -171,7 +172,7 @@ func TestLostUpdateNotReportedWhenRemovedKnowingly(t *testing.T) {
 				current = idxB + "- [Deploy command](feedback_deploy_command.md) — always make ship\n"
 			}
 			d := lostMemDir(withIndex(current))
-			if lost := LostUpdates(d, log); len(lost) != 0 {
+			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("a knowing removal reported as lost: %+v", lost)
 			}
 			if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
@@ -187,7 +188,7 @@ func TestLostUpdateRereadBeforeRewriteIsNormal(t *testing.T) {
 	log := raceLog()
 	log.l.Writes = log.l.Writes[:len(log.l.Writes)-1]
 	log.read(raceB, at(18), "MEMORY.md", idx1).write(raceB, at(20), "MEMORY.md", idx1, idxB)
-	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log.build()); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(withIndex(idxB)), log.build()); len(lost) != 0 {
 		t.Errorf("a session that had read the text removed it; reported: %+v", lost)
 	}
 }
@@ -198,7 +199,7 @@ func TestLostUpdateChangedFileNoticeCounts(t *testing.T) {
 	b := raceLog()
 	b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsChanged,
 		Session: raceB, Time: at(16), Content: "3\t" + eStaging + "\n4\t" + eDeploy})
-	if lost := LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
 		t.Errorf("B saw the entry in a changed-file notice; reported: %+v", lost)
 	}
 }
@@ -211,7 +212,7 @@ func TestLostUpdateDeletedFileIsNotLost(t *testing.T) {
 		edit(raceA, "", at(6), "project_old_api.md", old, true, "The v1 API is turned off.", "The v1 API is turned off.\nClients got 90 days' notice.").
 		build()
 	d := lostMemDir(withIndex(idx0)) // project_old_api.md was pruned
-	if lost := LostUpdates(d, log); len(lost) != 0 {
+	if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 		t.Errorf("a deleted file is not a lost update: %+v", lost)
 	}
 	if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
@@ -237,7 +238,7 @@ func TestLostUpdateUnknownWritesArePossible(t *testing.T) {
 			log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
 				edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).add(w).build()
 			d := lostMemDir(withIndex(idx0))
-			lost := LostUpdates(d, log)
+			lost := forensics.LostUpdates(d, log)
 			if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Kind != c.w.Kind {
 				t.Fatalf("want a possible loss pinned on the %s write: %+v", c.name, lost)
 			}
@@ -255,7 +256,7 @@ func TestLostUpdateUnrecordedChangeIsPossible(t *testing.T) {
 	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
 		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).build()
 	d := lostMemDir(withIndex(idx0))
-	lost := LostUpdates(d, log)
+	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || lost[0].Definite || lost[0].Culprit != nil {
 		t.Fatalf("want a possible loss with no culprit: %+v", lost)
 	}
@@ -270,7 +271,7 @@ func TestLostUpdateUnrecordedChangeIsPossible(t *testing.T) {
 	log2 := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
 		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
 		read(raceC, at(50), "MEMORY.md", idx0).build()
-	if l := LostUpdates(d, log2); len(l) != 1 || !strings.Contains(l[0].Why, "and before 2026-08-03 09:50 UTC") {
+	if l := forensics.LostUpdates(d, log2); len(l) != 1 || !strings.Contains(l[0].Why, "and before 2026-08-03 09:50 UTC") {
 		t.Errorf("a read without the entry must bound the change: %+v", l)
 	}
 }
@@ -283,7 +284,7 @@ func TestLostUpdateBySubagent(t *testing.T) {
 	fmA := "---\nname: feedback-deploy-command\ndescription: Deploy with make ship, never npm run deploy\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: " + raceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\n"
 	log, files, how, onDisk := subagentRace(fmA)
 	d := lostMemDir(files)
-	lost := LostUpdates(d, log)
+	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || !reflect.DeepEqual(lost[0].Lines, []string{how}) || lost[0].Writer.Agent != "a3f9c2e1b4d5a6f70" || !lost[0].Definite {
 		t.Fatalf("want the subagent's line lost to B, definitely (stamping aside): %+v", lost)
 	}
@@ -304,7 +305,7 @@ func TestLostUpdateStampingIsNotText(t *testing.T) {
 	files := raceTopics()
 	files["reference_staging.md"] = now
 	files["MEMORY.md"] = idx0
-	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(files), log); len(lost) != 0 {
 		t.Errorf("stamping and re-serialised frontmatter reported as lost: %+v", lost)
 	}
 }
@@ -314,7 +315,7 @@ func TestLostUpdateReAdded(t *testing.T) {
 	log := raceLog().session(raceC, "", "main", at(2)).
 		edit(raceC, "", at(30), "MEMORY.md", idxB, true, eStaging, eStaging+"\n"+eDeploy).build()
 	idxC := "# Memory\n\n" + eStaging + "\n" + eDeploy + "\n" + eRole + "\n" + eFreeze + "\n"
-	if lost := LostUpdates(lostMemDir(withIndex(idxC)), log); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(withIndex(idxC)), log); len(lost) != 0 {
 		t.Errorf("re-added text reported as lost: %+v", lost)
 	}
 	// Lost again to D's blind write: the loss is C's, not A's.
@@ -322,7 +323,7 @@ func TestLostUpdateReAdded(t *testing.T) {
 		read(raceD, at(12), "MEMORY.md", idx0).
 		edit(raceC, "", at(30), "MEMORY.md", idxB, true, eStaging, eStaging+"\n"+eDeploy).
 		write(raceD, at(40), "MEMORY.md", idxC, idxB).build()
-	lost := LostUpdates(lostMemDir(withIndex(idxB)), log)
+	lost := forensics.LostUpdates(lostMemDir(withIndex(idxB)), log)
 	if len(lost) != 1 || lost[0].Writer.Session != raceC || lost[0].Culprit.Session != raceD {
 		t.Errorf("want C's re-added entry lost to D: %+v", lost)
 	}
@@ -338,7 +339,7 @@ func TestLostUpdateCRLF(t *testing.T) {
 		write(raceB, at(20), "MEMORY.md", crlf(idx1), crlf(idxB)).
 		build()
 	d := lostMemDir(withIndex(crlf(idxB)))
-	lost := LostUpdates(d, log)
+	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || lost[0].Lines[0] != eDeploy || !lost[0].Definite {
 		t.Fatalf("want the entry lost, without a stray \\r: %+v", lost)
 	}
@@ -416,7 +417,7 @@ func TestLostUpdateSystemPromptIndex(t *testing.T) {
 		session(raceB, "Release freeze", "main", at(15)).
 		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
 		write(raceB, at(20), "MEMORY.md", idx1, idxB).build()
-	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
 		t.Errorf("a session started after the edit saw the index; reported: %+v", lost)
 	}
 }
@@ -426,7 +427,7 @@ func TestLostUpdateBlindWriteThenUnrecordedChange(t *testing.T) {
 	// hand: B is still the likely culprit, but the record is incomplete.
 	log := raceLog().build()
 	d := lostMemDir(withIndex(idxB + "- [Oncall](reference_oncall.md) — who to page\n"))
-	lost := LostUpdates(d, log)
+	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Session != raceB {
 		t.Fatalf("want a possible loss pinned on B: %+v", lost)
 	}
@@ -446,7 +447,7 @@ func TestLostUpdateReadAfterForkClearsIt(t *testing.T) {
 		add(model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteFork, Verb: "Improved", Session: raceC, Time: at(40)}).
 		read(raceC, at(45), "MEMORY.md", idx1).
 		write(raceD, at(50), "MEMORY.md", idx1, idx0).build()
-	lost := LostUpdates(lostMemDir(withIndex(idx0)), log)
+	lost := forensics.LostUpdates(lostMemDir(withIndex(idx0)), log)
 	if len(lost) != 1 || lost[0].Culprit == nil || lost[0].Culprit.Session != raceD || !lost[0].Definite {
 		t.Errorf("want D's write as the definite culprit: %+v", lost)
 	}
@@ -462,7 +463,7 @@ func TestLostUpdateHandEditsThatKeepTheFact(t *testing.T) {
 	files := withIndex("# Memory\n\n" + eStaging + "\n- [Deploy](feedback_deploy_command.md) — always make ship\n" + eRole + "\n")
 	files["reference_staging.md"] = topic("reference-staging", "Staging host", "reference",
 		"Staging lives on acme-stg and needs the corporate VPN from home!\n")
-	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(files), log); len(lost) != 0 {
 		t.Errorf("hand edits that keep the fact reported as lost: %+v", lost)
 	}
 }
@@ -477,7 +478,7 @@ func TestLostUpdateFrontmatterIsNotText(t *testing.T) {
 		write(raceA, at(5), "user_role.md", "", a).write(raceB, at(9), "user_role.md", a, b).build()
 	files := withIndex(idx0)
 	files["user_role.md"] = b
-	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(files), log); len(lost) != 0 {
 		t.Errorf("a frontmatter field reported as lost text: %+v", lost)
 	}
 }
@@ -501,7 +502,7 @@ func TestLostUpdateUnchangedRereadCounts(t *testing.T) {
 	b := raceLog()
 	b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsUnchanged,
 		Session: raceB, Time: at(18), ID: "toolu_01UnchangedBBBBBBBBBB"})
-	if lost := LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
 		t.Errorf("an unchanged re-read after the edit; reported: %+v", lost)
 	}
 }
@@ -518,7 +519,7 @@ func TestLostFragmentIsReportedNotRestored(t *testing.T) {
 	files := withIndex(idx0)
 	files["reference_staging.md"] = bText
 	d := lostMemDir(files)
-	lost := LostUpdates(d, log)
+	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || !lost[0].Anchors[0].Fragment || lost[0].Lines[0] != "acme-stg (VPN required)." {
 		t.Fatalf("want the fragment lost: %+v", lost)
 	}
@@ -538,7 +539,7 @@ func TestLostUpdateMemtuiWriteOfUnknownResult(t *testing.T) {
 	log := raceLog().add(model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteMemtui, Time: at(16),
 		Before: idx1, HasBefore: true}).build()
 	d := lostMemDir(withIndex(idxB))
-	lost := LostUpdates(d, log)
+	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || !reflect.DeepEqual(lost[0].Lines, []string{eDeploy}) {
 		t.Fatalf("want A's entry reported, got %+v", lost)
 	}
@@ -564,7 +565,7 @@ func TestLostUpdateForkCopiesCountAsTheSameWriter(t *testing.T) {
 	log.Writes = append(log.Writes, model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteFull, Session: raceB,
 		Time: at(20), Before: idx1, HasBefore: true, After: idxB, HasAfter: true})
 	log.SortLog()
-	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
+	if lost := forensics.LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
 		t.Fatalf("a fork removing its own copied entry was reported as lost: %+v", lost)
 	}
 }
@@ -581,7 +582,7 @@ func TestLostUpdateBoundedHistory(t *testing.T) {
 		b := raceLog()
 		b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsRead,
 			Session: raceB, Time: at(16), ContentDropped: true, ID: "toolu_dropped"})
-		if lost := LostUpdates(d, b.build()); len(lost) != 0 {
+		if lost := forensics.LostUpdates(d, b.build()); len(lost) != 0 {
 			t.Errorf("B may have read the deploy entry at 09:16, yet it is reported lost: %+v", lost)
 		}
 	})
@@ -589,11 +590,11 @@ func TestLostUpdateBoundedHistory(t *testing.T) {
 	t.Run("session older than the kept history", func(t *testing.T) {
 		log := raceLog().build()
 		log.Since = at(12) // B started at 09:01: it may have read anything before 09:12
-		if lost := LostUpdates(d, log); len(lost) != 0 {
+		if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 			t.Errorf("B's reads before the kept history are unknown, yet the entry is reported lost: %+v", lost)
 		}
 		log.Since = at(0).Add(-time.Hour) // both sessions started after: nothing of theirs is missing
-		if lost := LostUpdates(d, log); len(lost) != 1 || !lost[0].Definite {
+		if lost := forensics.LostUpdates(d, log); len(lost) != 1 || !lost[0].Definite {
 			t.Errorf("with the whole history kept the loss is certain: %+v", lost)
 		}
 	})
@@ -606,11 +607,11 @@ func TestLostUpdateBoundedHistory(t *testing.T) {
 		log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "Release freeze", "feat/billing", at(1)).
 			edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
 			write(raceB, at(20), "MEMORY.md", old, idxB).build()
-		if lost := LostUpdates(d, log); len(lost) != 1 || lost[0].Definite {
+		if lost := forensics.LostUpdates(d, log); len(lost) != 1 || lost[0].Definite {
 			t.Fatalf("with the whole history the entry is possibly lost: %+v", lost)
 		}
 		log.Since = at(12)
-		if lost := LostUpdates(d, log); len(lost) != 0 {
+		if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 			t.Errorf("B's copy may predate the kept history, yet the entry is reported: %+v", lost)
 		}
 	})
@@ -620,7 +621,7 @@ func TestLostUpdateBoundedHistory(t *testing.T) {
 		w := b.base(raceC, at(17), "MEMORY.md", model.WriteFull)
 		w.TextDropped = true
 		log := b.add(w).build()
-		lost := LostUpdates(d, log)
+		lost := forensics.LostUpdates(d, log)
 		if len(lost) != 1 || lost[0].Definite {
 			t.Fatalf("after a write of unknown content the loss can only be possible: %+v", lost)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
@@ -313,7 +314,7 @@ type dirState struct {
 	findings   []model.Finding
 	// lost is what the lost-update check found, kept for the restore-lost
 	// proposer (the analysis is the costly part of both).
-	lost []Lost
+	lost []forensics.Lost
 }
 
 func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
 )
@@ -98,7 +99,7 @@ func proposeArchives(s *dreamState) []model.Proposal {
 	}
 	var heat map[string]model.Heat
 	if haveLog {
-		heat = HeatOf(d, s.p.Log)
+		heat = forensics.HeatOf(d, s.p.Log)
 	}
 	cands := s.archiveCandidates(dropped, heat)
 	pinned := map[string]bool{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
 )
@@ -74,7 +75,7 @@ func capPruneCandidates(s *dreamState, pruned map[string]bool) []*model.File {
 		return nil
 	}
 	inGroup := s.nearDuplicates()
-	heat := HeatOf(s.d, s.p.Log)
+	heat := forensics.HeatOf(s.d, s.p.Log)
 	oldest := s.p.Log.Oldest
 	var cands []*model.File
 	for _, f := range s.d.Files {

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/memtui/memtui/consolidate/secrets"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
 
@@ -20,7 +20,7 @@ func proposeRestores(s *dreamState) []model.Proposal {
 	if len(files) == 0 {
 		return nil
 	}
-	byFile := map[string][]Lost{}
+	byFile := map[string][]forensics.Lost{}
 	for _, l := range s.lost {
 		byFile[l.File] = append(byFile[l.File], l)
 	}
@@ -38,12 +38,12 @@ func proposeRestores(s *dreamState) []model.Proposal {
 }
 
 // restoreFile makes the proposal for one file's lost text.
-func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Proposal, bool) {
+func (s *dreamState) restoreFile(path, content string, losts []forensics.Lost) (model.Proposal, bool) {
 	reported := map[string]model.Finding{}
 	for _, f := range s.fileFindings(path, RuleLostUpdate) {
 		reported[f.Message] = f
 	}
-	doc := newRestoreDoc(content, isIndexPath(s.d, path))
+	doc := forensics.NewRestoreDoc(s.d, path, content)
 	sc := s.opts.Secrets
 	var fixes []model.Finding
 	var why, skipped []string
@@ -52,22 +52,22 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 	n := 0
 	replaced := false
 	for _, l := range losts {
-		f, ok := reported[lostMessage(sc, s.p.Log, l)]
+		f, ok := reported[l.Message(sc, s.p.Log)]
 		if !ok {
 			continue // silenced
 		}
 		put := 0
 		for i, line := range l.Lines {
-			if r := unrestorable(s.d, l, i); r != "" {
-				skipped = append(skipped, fmt.Sprintf("\"%s\" is not put back: %s.", shorten(maskedLine(sc, l.Lines, i), 80), r))
+			if r := l.Unrestorable(s.d, i); r != "" {
+				skipped = append(skipped, fmt.Sprintf("\"%s\" is not put back: %s.", l.Quote(sc, i), r))
 				continue
 			}
-			if !doc.says(line) {
+			if !doc.Says(line) {
 				// (Already said: by another lost line put back just
 				// before, since LostUpdates leaves out what the file
 				// said. Either way the file ends up saying it once.)
-				replaced = replaced || doc.superseded(l.Anchors[i]) >= 0
-				doc.insert(line, l.Anchors[i])
+				replaced = replaced || doc.Superseded(l.Anchors[i]) >= 0
+				doc.Insert(line, l.Anchors[i])
 			}
 			put++
 		}
@@ -78,9 +78,9 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 		if put == len(l.Lines) {
 			fixes = append(fixes, f)
 		}
-		writer = writerName(nil, &l.Writer) // short, for the title
+		writer = forensics.WriterName(nil, &l.Writer) // short, for the title
 		writers[writer] = true
-		why = append(why, restoreReason(sc, s.p.Log, l))
+		why = append(why, l.Story(sc, s.p.Log))
 	}
 	if n == 0 {
 		return model.Proposal{}, false
@@ -103,38 +103,4 @@ func (s *dreamState) restoreFile(path, content string, losts []Lost) (model.Prop
 	sort.Slice(fixes, func(i, j int) bool { return fixes[i].Line < fixes[j].Line })
 	return s.proposal(model.KindRestoreLost, title, rationale, fixes,
 		[]model.Change{s.update(path, []byte(doc.String()))}), true
-}
-
-// restoreReason tells one Lost's story for a rationale.
-func restoreReason(sc *secrets.Scanner, log *model.TranscriptLog, l Lost) string {
-	w := &l.Writer
-	s := capitalize(writerName(log, w))
-	if w.Session != "" && w.Kind != model.WriteMemtui {
-		s += " [" + w.Session + "]"
-	}
-	if br := branchOf(log, w); br != "" {
-		s += " on branch " + br
-	}
-	s += fmt.Sprintf(" wrote %s at %s", describeLines(sc, l.Lines), fmtTime(w.Time))
-	if l.Definite {
-		s += "; it is definitely lost: " + strings.TrimSuffix(lowerFirst(l.Why), ".") + "."
-	} else {
-		s += "; it is possibly lost, so check it was not removed on purpose: " + strings.TrimSuffix(lowerFirst(l.Why), ".") + "."
-	}
-	return s
-}
-
-func describeLines(sc *secrets.Scanner, lines []string) string {
-	q := fmt.Sprintf("\"%s\"", shorten(maskedLine(sc, lines, 0), 80))
-	if len(lines) > 1 {
-		q += fmt.Sprintf(" and %d more %s", len(lines)-1, model.Plural(len(lines)-1, "line", "lines"))
-	}
-	return q
-}
-
-func lowerFirst(s string) string {
-	if s == "" || strings.HasPrefix(s, "Claude") || strings.HasPrefix(s, "memtui") {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }

@@ -1,10 +1,12 @@
 package consolidate
 
 import (
-	"github.com/memtui/memtui/internal/testgen"
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/internal/testgen"
+
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
@@ -154,7 +156,7 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 		t.Errorf("want a restore-lost proposal putting the text back redacted: %+v", ps)
 	}
 	for _, w := range log.Writes {
-		if l := WriterLabel(w, log); secShown(l, toks, nil) != "" {
+		if l := forensics.WriterLabel(w, log); secShown(l, toks, nil) != "" {
 			t.Errorf("WriterLabel shows a secret: %s", l)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -94,7 +95,7 @@ func writerLines(c consolidate.Delta, log *model.TranscriptLog) []string {
 	}
 	out := make([]string, 0, len(c.Writes))
 	for _, w := range c.Writes {
-		out = append(out, "  by "+consolidate.WriterLabel(w, log))
+		out = append(out, "  by "+forensics.WriterLabel(w, log))
 	}
 	return out
 }

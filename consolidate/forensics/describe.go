@@ -1,10 +1,11 @@
-package consolidate
+package forensics
 
 import (
 	"strings"
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // ShortSession is how memtui names a session in one line: the first eight
@@ -20,7 +21,7 @@ func ShortSession(id string) string {
 // the TUI: `session 5f0c2a8e ("Fix billing") on feat/billing, 2026-08-03
 // 09:14 UTC, Edit`. log supplies session titles; it may be nil.
 func WriterLabel(w model.MemWrite, log *model.TranscriptLog) string {
-	s := writerName(log, &w)
+	s := WriterName(log, &w)
 	if w.Branch != "" && w.Branch != "HEAD" {
 		s += " on " + w.Branch
 	}
@@ -35,7 +36,7 @@ func WriterLabel(w model.MemWrite, log *model.TranscriptLog) string {
 }
 
 // writeHow names the tool behind a write; a fork's and memtui's names
-// (writerName) say how already.
+// (WriterName) say how already.
 func writeHow(w model.MemWrite) string {
 	switch w.Kind {
 	case model.WriteFull:
@@ -50,7 +51,13 @@ func writeHow(w model.MemWrite) string {
 	case model.WriteStore:
 		return "memory tool"
 	case model.WriteShell:
-		return "shell: " + ixClip(strings.Join(strings.Fields(w.Command), " "), 60)
+		return "shell: " + clip(strings.Join(strings.Fields(w.Command), " "), 60)
 	}
 	return ""
+}
+
+// clip shortens s to at most n characters for a message, masking its
+// secrets first, so a cut never leaves part of a token showing.
+func clip(s string, n int) string {
+	return memindex.Clip(secrets.Default().MaskSecrets(s), n)
 }

@@ -1,4 +1,4 @@
-package consolidate
+package forensics
 
 import (
 	"fmt"
@@ -480,7 +480,7 @@ func (h *history) words() [][]string {
 	if !h.wordsDone {
 		h.wordsDone = true
 		for _, l := range h.curBody {
-			if w := ixWords(strings.ToLower(l)); len(w) > 0 {
+			if w := wordsOf(strings.ToLower(l)); len(w) > 0 {
 				h.curWords = append(h.curWords, w)
 			}
 		}
@@ -493,7 +493,7 @@ func (h *history) words() [][]string {
 // fact is still there. The older version of u that its own write replaced
 // does not count: it is what u superseded, not u re-worded.
 func (h *history) reworded(w int, u *unit) bool {
-	words := ixWords(strings.ToLower(u.key))
+	words := wordsOf(strings.ToLower(u.key))
 	if len(words) < 4 {
 		return false
 	}
@@ -505,7 +505,7 @@ func (h *history) reworded(w int, u *unit) bool {
 		if old == nil {
 			old = map[string]bool{}
 			for _, r := range h.replaced(w, u) {
-				old[strings.Join(ixWords(r), " ")] = true
+				old[strings.Join(wordsOf(r), " ")] = true
 			}
 		}
 		if !old[strings.Join(c, " ")] {
@@ -544,12 +544,12 @@ func flowWords(lines []string) string {
 		}
 		rs := []rune(strings.ToLower(l))
 		for i, r := range rs {
-			if ixWordRune(r) {
+			if wordRune(r) {
 				word = append(word, r)
 				continue
 			}
 			flush()
-			if strings.ContainsRune(".!?;:", r) && (i+1 == len(rs) || !ixWordRune(rs[i+1])) {
+			if strings.ContainsRune(".!?;:", r) && (i+1 == len(rs) || !wordRune(rs[i+1])) {
 				mark()
 			}
 		}
@@ -572,7 +572,7 @@ const saidMinWords = 3
 // A line the file says is not lost, and a restore never puts it in again.
 // Case does not count (a sentence moved into a list loses its capital).
 func says(flow, line string) bool {
-	if len(ixWords(line)) < saidMinWords {
+	if len(wordsOf(line)) < saidMinWords {
 		return false
 	}
 	return strings.Contains(" "+flow+" ", " "+flowWords([]string{line})+" ")
@@ -1195,10 +1195,12 @@ func replaceAll(text string, edits []model.TextEdit, noCR bool) (string, bool) {
 
 // who names a write's author for a person.
 func (h *history) who(w *model.MemWrite) string {
-	return writerName(h.log, w)
+	return WriterName(h.log, w)
 }
 
-func writerName(log *model.TranscriptLog, w *model.MemWrite) string {
+// WriterName names who made write w, for a message: a session (with its
+// title when log has one), a subagent of one, a Claude Code fork or memtui.
+func WriterName(log *model.TranscriptLog, w *model.MemWrite) string {
 	switch w.Kind {
 	case model.WriteMemtui:
 		return "memtui (a reviewed proposal)"
@@ -1239,7 +1241,7 @@ func branchOf(log *model.TranscriptLog, w *model.MemWrite) string {
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + " UTC" }
 
 // shorten cuts s to about n characters, at a rune boundary, with "…", for
-// a message. Secrets are masked before the cut (see ixClip).
+// a message. Secrets are masked before the cut (as clip does).
 func shorten(s string, n int) string {
 	s = secrets.Default().MaskSecrets(s)
 	r := []rune(s)
@@ -1357,3 +1359,12 @@ func yamlKey(k string) string {
 	}
 	return ""
 }
+
+// wordsOf lower-cases s and splits it into runs of letters and digits (as
+// the index checks split an entry into words).
+func wordsOf(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !wordRune(r) })
+}
+
+// wordRune reports a rune that belongs to a word of wordsOf.
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
