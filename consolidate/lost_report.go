@@ -53,7 +53,7 @@ func TranscriptFindings(p *model.Project, d *model.MemoryDir, opts Options) []mo
 	if p == nil || p.Log == nil {
 		return nil
 	}
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	if opts.sessions == nil {
 		opts.sessions = newSessionSet([]*model.Project{p})
 	}

@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
@@ -140,7 +140,7 @@ func (m *Model) computeProposals() tea.Cmd {
 	}
 	m.props.running++
 	m.proposals.computing = true
-	opts := consolidate.DreamOptions{Options: m.copts}
+	opts := dream.Options{Options: m.copts}
 	gen, ctx, workers := m.gen, m.ctx, max(m.cfg.Workers, 1)
 	return func() tea.Msg {
 		// As many workers as the loader: proposing re-runs the checks, a
@@ -176,7 +176,7 @@ func (m *Model) computeProposals() tea.Cmd {
 
 // proposeFor proposes for one directory and diffs every change against
 // the file as the proposal read it.
-func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
+func proposeFor(j proposalJob, opts dream.Options) []*propItem {
 	sc := opts.Secrets
 	if sc == nil {
 		sc = secrets.Default()
@@ -186,7 +186,7 @@ func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 	if d.Kind != model.DirAuto {
 		label = dirLabel(d)
 	}
-	ps := consolidate.ProposeDir(j.p, d, opts)
+	ps := dream.ProposeDir(j.p, d, opts)
 	items := make([]*propItem, 0, len(ps))
 	for _, p := range ps {
 		it := &propItem{p: p, project: j.project, dir: label, proj: j.p, d: d,

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -39,7 +39,7 @@ func ProposalsJSON(w io.Writer, ps []model.Proposal) error {
 		masked[i] = p
 	}
 	ps = masked
-	return WriteJSON(w, consolidate.ProposerOutput{Version: 1, Proposals: ps})
+	return WriteJSON(w, dream.ProposerOutput{Version: 1, Proposals: ps})
 }
 
 // DiffStyles colour the proposals and changes reports; the zero value is

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/prose"
 )
@@ -60,7 +61,7 @@ func contentFindings(fs []model.Finding) []model.Finding {
 // proposeRedactions replaces every secret in a file with [REDACTED].
 func proposeRedactions(s *dreamState) []model.Proposal {
 	var out []model.Proposal
-	for _, path := range s.ruleFiles(RuleSecret) {
+	for _, path := range s.ruleFiles(consolidate.RuleSecret) {
 		content, ok := s.content(path)
 		if !ok {
 			continue
@@ -71,7 +72,7 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 			continue // a link to a file named with a secret: only a rename fixes it (redactAfter)
 		}
 		kept := ""
-		fixes := contentFindings(s.fileFindings(path, RuleSecret))
+		fixes := contentFindings(s.fileFindings(path, consolidate.RuleSecret))
 		if len(all) > len(secrets) {
 			// The block stays as Claude Code wrote it; its secret
 			// finding stays too.
@@ -90,7 +91,7 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 		seen := map[string]bool{}
 		for i, sec := range secrets {
 			edits[i] = edit{sec.Start, sec.End, sec.Redaction()}
-			if l := secretLabel(sec.Description); !seen[l] {
+			if l := consolidate.SecretLabel(sec.Description); !seen[l] {
 				seen[l] = true
 				kinds = append(kinds, l)
 			}
@@ -175,12 +176,12 @@ func wordBefore(text string, i int) string {
 // proposeAbsoluteDates rewrites relative dates ("tomorrow", "next week",
 // 明天) as the dates they meant when the file was written.
 func proposeAbsoluteDates(s *dreamState) []model.Proposal {
-	return s.dateProposals(RuleRelativeDate, model.KindAbsolutizeDates, prose.FindRelativeDates)
+	return s.dateProposals(consolidate.RuleRelativeDate, model.KindAbsolutizeDates, prose.FindRelativeDates)
 }
 
 // proposeYears adds the year to dates written without one.
 func proposeYears(s *dreamState) []model.Proposal {
-	return s.dateProposals(RuleDateMissingYear, model.KindAddYear, prose.FindMissingYears)
+	return s.dateProposals(consolidate.RuleDateMissingYear, model.KindAddYear, prose.FindMissingYears)
 }
 
 func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find func(string, time.Time) []prose.DateSpan) []model.Proposal {

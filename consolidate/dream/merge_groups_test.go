@@ -1,11 +1,13 @@
-package consolidate
+package dream
 
 import (
 	"fmt"
-	"github.com/memtui/memtui/internal/testgen"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testgen"
 
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
@@ -79,7 +81,7 @@ func templateDir(n, copies int) (*model.MemoryDir, [][]string) {
 
 func TestMergesAreOfMemoriesThatSayTheSameThing(t *testing.T) {
 	d, pairs := templateDir(60, 12)
-	props := ProposeDir(dreamProject, d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}})
+	props := ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}})
 	var merged [][]string
 	copies := 0
 	for _, p := range props {
@@ -136,7 +138,7 @@ func TestNumberedTemplatesAreNotDuplicates(t *testing.T) {
 				p, c := tpl.gen(i)
 				f := mem(p, c, testNow)
 				doc := model.ParseDoc(f.Content)
-				items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
+				items = append(items, consolidate.DupItem(f, &doc, string(doc.Body(f.Content))))
 			}
 			if gs := similar.Find(items); len(gs) > 0 {
 				t.Errorf("%s, %d memories: %d groups, the first %v (%s)", tpl.name, n, len(gs), gs[0].Paths[:min(len(gs[0].Paths), 4)], gs[0].Reason)
@@ -162,7 +164,7 @@ func TestIdenticalBodiesMustAgreeOnNumbers(t *testing.T) {
 // made a 1,200-file merge. go test -bench MergeLargeDir -benchtime 1x -run X.
 func BenchmarkMergeLargeDir(b *testing.B) {
 	d, _ := templateDir(50000, 12)
-	opts := DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}}
+	opts := Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}}
 	b.ResetTimer()
 	for b.Loop() {
 		props := ProposeDir(dreamProject, d, opts)

@@ -1,10 +1,11 @@
-package consolidate
+package dream
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 )
 
@@ -246,7 +247,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 				t.Fatalf("setup: %s has no claudeCodeItem block", c.target)
 			}
 			var ps []model.Proposal
-			for _, p := range ProposeDir(proj, d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{kind}}) {
+			for _, p := range ProposeDir(proj, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{kind}}) {
 				for _, ch := range p.Changes {
 					if ch.Path == c.target {
 						ps = append(ps, p)
@@ -294,7 +295,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 func TestKeepsItemsBackstop(t *testing.T) {
 	content := itemFile("x", "d", "user", "p", "2026-11-18T10:00:00.000Z", "Body.\n")
 	d := dreamDir(map[string]string{"x.md": content}, testNow)
-	s := newDreamState(dreamProject, d, DreamOptions{Options: Options{Now: testNow}.withDefaults()})
+	s := newDreamState(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}.WithDefaults()})
 	ok := model.Proposal{Changes: []model.Change{s.update("x.md", []byte(strings.Replace(content, "Body.", "Body, longer.", 1)))}}
 	bad := model.Proposal{Changes: []model.Change{s.update("x.md", []byte(strings.Replace(content, "state: acked", "state: pending", 1)))}}
 	gone := model.Proposal{Changes: []model.Change{s.update("x.md", []byte("---\nname: x\n---\nBody.\n"))}}
@@ -310,13 +311,13 @@ func TestClaudeCodeItemTextIsNotChecked(t *testing.T) {
 	content := itemFile("x", "A fact", "project", "ship tomorrow, see [[nowhere]], token "+itemToken, "2026-06-10T09:00:00.000Z",
 		"The launch is planned for the second week of June.\n")
 	f := mem("project_x.md", content, testNow.AddDate(0, 0, -3))
-	fs := lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}, Options{})
-	for _, rule := range []string{RuleRelativeDate, RuleWikilinkBroken} {
+	fs := lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}, consolidate.Options{})
+	for _, rule := range []string{consolidate.RuleRelativeDate, consolidate.RuleWikilinkBroken} {
 		if got := only(fs, rule); len(got) != 0 {
 			t.Errorf("%s fired on the block: %+v", rule, got)
 		}
 	}
-	sec := only(fs, RuleSecret)
+	sec := only(fs, consolidate.RuleSecret)
 	if len(sec) != 1 || !strings.Contains(sec[0].Message, "metadata.claudeCodeItem") || !strings.Contains(sec[0].Message, "no proposal redacts it") {
 		t.Errorf("secret in the block: %+v", sec)
 	}

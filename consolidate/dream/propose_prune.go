@@ -1,10 +1,11 @@
-package consolidate
+package dream
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
 )
@@ -18,7 +19,7 @@ func proposePrunes(s *dreamState) []model.Proposal {
 	var out []model.Proposal
 	for _, e := range s.prunes().empty {
 		f, why, doc := e.f, e.why, s.docs[e.f.Path]
-		fixes := s.fileFindings(f.Path, RuleMemoryStub, RuleFrontmatterMissing, RuleFrontmatterIncomplete, RuleMemoryOrphan, RuleTypeMissing)
+		fixes := s.fileFindings(f.Path, consolidate.RuleMemoryStub, consolidate.RuleFrontmatterMissing, consolidate.RuleFrontmatterIncomplete, consolidate.RuleMemoryOrphan, consolidate.RuleTypeMissing)
 		changes := []model.Change{s.remove(f.Path)}
 		if ix, ok := s.content("MEMORY.md"); ok {
 			if after, n := dropEntries(ix, f.Path); n > 0 {
@@ -70,7 +71,7 @@ func (s *dreamState) prunes() *prunePlan {
 		case len(bytes.TrimSpace(f.Content)) == 0:
 			why = f.Path + " is empty"
 		case (doc.Status == model.FMOK || doc.Status == model.FMTolerant) && strings.TrimSpace(doc.FM.Description) == "" &&
-			countWords(doc.Body(f.Content), stubWords) == 0:
+			consolidate.CountWords(doc.Body(f.Content), consolidate.StubWords) == 0:
 			why = f.Path + " has frontmatter but no description and no body"
 		default:
 			continue

@@ -1,9 +1,10 @@
-package consolidate
+package dream
 
 import (
 	"fmt"
 	"sort"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
@@ -50,12 +51,12 @@ func proposeCapPrunes(s *dreamState) []model.Proposal {
 		changes = append(changes, s.update("MEMORY.md", ix))
 		why += fmt.Sprintf("Their %d index %s go with them. ", entries, model.Plural(entries, "entry", "entries"))
 	}
-	if left := s.d.ScanListed - len(cands) - len(s.byRule[RuleDuplicateMemory]) - len(pruned); left > model.RecallScanCap {
+	if left := s.d.ScanListed - len(cands) - len(s.byRule[consolidate.RuleDuplicateMemory]) - len(pruned); left > model.RecallScanCap {
 		why += fmt.Sprintf("That leaves %d memory files: the other old ones were used, are new since the transcripts began, or are left to merges; the archive proposal moves the rest out of the scan without deleting them, or decide on them by hand. ", left)
 	}
 	why += "Recall then chooses among what is left; everything pruned is kept in memtui's journal, so undo brings it back."
-	title := fmt.Sprintf("Prune %s past the recall scan's %d that nobody used", ixPlural(len(cands), "old memory"), model.RecallScanCap)
-	return []model.Proposal{s.proposal(model.KindPrune, title, why, s.byRule[RuleRecallCap], changes)}
+	title := fmt.Sprintf("Prune %s past the recall scan's %d that nobody used", consolidate.Plural(len(cands), "old memory"), model.RecallScanCap)
+	return []model.Proposal{s.proposal(model.KindPrune, title, why, s.byRule[consolidate.RuleRecallCap], changes)}
 }
 
 // capPruneCandidates chooses the cap's prunes (see proposeCapPrunes), the
@@ -65,12 +66,12 @@ func capPruneCandidates(s *dreamState, pruned map[string]bool) []*model.File {
 	if over <= 0 || s.p == nil || s.p.Log == nil {
 		return nil
 	}
-	mode := ModeOf(s.p, s.d)
+	mode := consolidate.ModeOf(s.p, s.d)
 	if mode.Known() && !mode.Recall && !mode.Agent {
 		return nil
 	}
 	// What other proposals remove already.
-	over -= len(s.byRule[RuleDuplicateMemory]) + len(pruned)
+	over -= len(s.byRule[consolidate.RuleDuplicateMemory]) + len(pruned)
 	if over <= 0 {
 		return nil
 	}
@@ -108,11 +109,11 @@ func (s *dreamState) nearDuplicates() map[string]bool {
 	s.inGroup = map[string]bool{}
 	var items []similar.Item
 	for _, f := range s.d.Files {
-		if dupSkipped(f) || s.opaque(f.Path) {
+		if consolidate.DupSkipped(f) || s.opaque(f.Path) {
 			continue
 		}
 		doc := s.docs[f.Path]
-		items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
+		items = append(items, consolidate.DupItem(f, &doc, string(doc.Body(f.Content))))
 	}
 	for _, g := range similar.Find(items) {
 		for _, p := range g.Paths {

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/model"
 )
@@ -13,7 +14,7 @@ import (
 // archiveOf proposes only archives for d in project p.
 func archiveOf(t *testing.T, p *model.Project, d *model.MemoryDir) []model.Proposal {
 	t.Helper()
-	return ProposeDir(p, d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindArchive}})
+	return ProposeDir(p, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindArchive}})
 }
 
 // moves lists a proposal's moves as "from>to".
@@ -68,7 +69,7 @@ func TestArchiveWithoutTranscripts(t *testing.T) {
 	if got := strings.Join(moves(p), ","); got != "m000.md>.archive/m000.md" {
 		t.Errorf("moves %s, want the oldest, m000.md, into .archive/", got)
 	}
-	if p.Kind != model.KindArchive || len(p.Fixes) != 1 || p.Fixes[0].Rule != RuleRecallCap {
+	if p.Kind != model.KindArchive || len(p.Fixes) != 1 || p.Fixes[0].Rule != consolidate.RuleRecallCap {
 		t.Errorf("kind %s, fixes %+v", p.Kind, p.Fixes)
 	}
 	if !strings.Contains(p.Rationale, "without transcripts") || !strings.Contains(p.Rationale, "recall sees nothing different today") {
@@ -112,7 +113,7 @@ func TestArchiveBringsUsedMemoriesBack(t *testing.T) {
 	log := logWith(obs...)
 	log.Oldest = base.Add(-time.Hour) // every memory is newer: the cap's prunes take none
 	p := &model.Project{Slug: "p", ConfigDir: "/cfg", Log: log}
-	if ps := ProposeDir(p, d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindPrune}}); len(ps) != 0 {
+	if ps := ProposeDir(p, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindPrune}}); len(ps) != 0 {
 		t.Fatalf("setup: prunes proposed: %+v", ps)
 	}
 	ps := archiveOf(t, p, d)
@@ -198,7 +199,7 @@ func TestArchiveLeavesAlone(t *testing.T) {
 	// (The index cannot link the secret-named file: no proposal writes a
 	// link with a secret in it, redacted or not.)
 	d.Index = goodIndex(d.Files[5:]...)
-	if n := len(only(lint(t, dreamProject, d, Options{}), RuleDuplicateMemory)); n != 1 {
+	if n := len(only(lint(t, dreamProject, d, consolidate.Options{}), consolidate.RuleDuplicateMemory)); n != 1 {
 		t.Fatalf("setup: %d duplicate findings", n)
 	}
 	ps := archiveOf(t, dreamProject, d)
@@ -312,7 +313,7 @@ func TestArchivePartlyAccepted(t *testing.T) {
 
 // TestMoveDiffIsARename: a move shows as a rename, without a content diff.
 func TestMoveDiffIsARename(t *testing.T) {
-	c := model.Change{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: SHA256Hex([]byte("alpha\n"))}
+	c := model.Change{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: consolidate.SHA256Hex([]byte("alpha\n"))}
 	got := diff.Unified(c, "alpha\n")
 	if got != "--- a/a.md\n+++ b/.archive/a.md\nrename a.md → .archive/a.md\n" {
 		t.Errorf("diff:\n%s", got)
@@ -327,7 +328,7 @@ func TestMoveDiffIsARename(t *testing.T) {
 // destination new and inside the directory, both markdown.
 func TestExternalMoves(t *testing.T) {
 	d := dreamDir(map[string]string{"a.md": topic("a", "A fact", "user", "Alpha.\n"), "b.md": topic("b", "B fact", "user", "Beta.\n")}, testNow.AddDate(0, 0, -3))
-	sum := SHA256Hex(d.Files[0].Content)
+	sum := consolidate.SHA256Hex(d.Files[0].Content)
 	ok := model.Change{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: sum}
 	if _, err := CheckExternal(dreamProject, d, model.Proposal{Kind: model.KindArchive, Title: "t", Changes: []model.Change{ok}}, false); err != nil {
 		t.Errorf("a good move refused: %v", err)
@@ -340,9 +341,9 @@ func TestExternalMoves(t *testing.T) {
 		"no from":          {Path: ".archive/a.md", Op: model.OpMove, BaseSHA256: sum},
 		"missing source":   {Path: ".archive/c.md", From: "c.md", Op: model.OpMove, BaseSHA256: sum},
 		"over a file":      {Path: "b.md", From: "a.md", Op: model.OpMove, BaseSHA256: sum},
-		"stale hash":       {Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: SHA256Hex([]byte("x"))},
+		"stale hash":       {Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: consolidate.SHA256Hex([]byte("x"))},
 		"with content":     {Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: sum, After: "x\n"},
-		"the index":        {Path: ".archive/MEMORY.md", From: "MEMORY.md", Op: model.OpMove, BaseSHA256: SHA256Hex(d.Index.Content)},
+		"the index":        {Path: ".archive/MEMORY.md", From: "MEMORY.md", Op: model.OpMove, BaseSHA256: consolidate.SHA256Hex(d.Index.Content)},
 		"from on a create": {Path: "c.md", From: "a.md", Op: model.OpCreate, After: topic("c", "C", "user", "C.\n")},
 		"control in name":  {Path: ".archive/a\x1b[2J.md", From: "a.md", Op: model.OpMove, BaseSHA256: sum},
 	} {

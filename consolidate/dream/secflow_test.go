@@ -1,9 +1,10 @@
-package consolidate
+package dream
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/testgen"
 
 	"github.com/memtui/memtui/consolidate/forensics"
@@ -67,8 +68,8 @@ func TestSecretInFileName(t *testing.T) {
 			d.Index = mem("MEMORY.md", c.index, testNow.AddDate(0, 0, -2))
 		}
 		var named []model.Finding
-		for _, f := range OrientDir(dreamProject, d, Options{Now: testNow}) {
-			if f.Rule == RuleSecret && f.File == name && f.Line == 0 {
+		for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testNow}) {
+			if f.Rule == consolidate.RuleSecret && f.File == name && f.Line == 0 {
 				named = append(named, f)
 			}
 		}
@@ -84,7 +85,7 @@ func TestSecretInFileName(t *testing.T) {
 				reindex = &ps[i]
 			}
 			for _, fx := range ps[i].Fixes {
-				if fx.Rule == RuleSecret && fx.File == name && fx.Line == 0 {
+				if fx.Rule == consolidate.RuleSecret && fx.File == name && fx.Line == 0 {
 					t.Errorf("%s: %s claims to fix the secret in the name", c.name, ps[i].ID)
 				}
 			}
@@ -132,7 +133,7 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 	d := lostMemDir(map[string]string{"project_deploy.md": cB})
 	toks := []string{tok, brTok, titleTok}
 
-	fs := lostFindings(t, lostProject(log), d, Options{})
+	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) == 0 {
 		t.Fatal("want a lost-update finding")
 	}
@@ -144,7 +145,7 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 			t.Errorf("the message should name the lost text, masked: %s", f.Message)
 		}
 	}
-	ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}})
+	ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}})
 	proposalShows(t, ps, toks, key.Material)
 	restored := false
 	for _, p := range ps {
@@ -193,8 +194,8 @@ func TestAWSSecretKeyIsALintError(t *testing.T) {
 	key := testgen.New(25).S(testgen.B64, 40) // the key the scanner's own test finds
 	d := dreamDir(map[string]string{"reference_aws.md": topic("aws", "The deploy user's AWS credentials", "reference", "aws_secret_access_key = "+key+"\n")}, testNow)
 	var found []model.Finding
-	for _, f := range OrientDir(dreamProject, d, Options{Now: testNow}) {
-		if f.Rule == RuleSecret {
+	for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testNow}) {
+		if f.Rule == consolidate.RuleSecret {
 			found = append(found, f)
 		}
 	}

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 // Merge proposals: fold each group of near-duplicate memories that lint
 // reports (duplicate-memory) into its oldest member.
@@ -50,6 +50,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
@@ -57,7 +58,7 @@ import (
 
 // proposeMerges folds near-duplicate memories into one file.
 func proposeMerges(s *dreamState) []model.Proposal {
-	finds := s.byRule[RuleDuplicateMemory]
+	finds := s.byRule[consolidate.RuleDuplicateMemory]
 	if len(finds) == 0 {
 		return nil
 	}
@@ -69,11 +70,11 @@ func proposeMerges(s *dreamState) []model.Proposal {
 	// findings only say which members lint still reports.
 	items := make([]similar.Item, 0, len(s.d.Files))
 	for _, f := range s.d.Files {
-		if dupSkipped(f) || s.opaque(f.Path) {
+		if consolidate.DupSkipped(f) || s.opaque(f.Path) {
 			continue
 		}
 		doc := s.docs[f.Path]
-		items = append(items, dupItem(f, &doc, string(doc.Body(f.Content))))
+		items = append(items, consolidate.DupItem(f, &doc, string(doc.Body(f.Content))))
 	}
 	var out []model.Proposal
 	for _, g := range similar.Find(items) {
@@ -219,20 +220,20 @@ func (s *dreamState) mergeGroup(g similar.Group, drop []string, flagged map[stri
 	for _, p := range drop {
 		fixes = append(fixes, flagged[p]...)
 	}
-	for _, f := range s.byRule[RuleIndexDuplicateEntry] {
+	for _, f := range s.byRule[consolidate.RuleIndexDuplicateEntry] {
 		if f.File == "MEMORY.md" && slices.Contains(ixDropped, f.Line) {
 			fixes = append(fixes, f)
 		}
 	}
-	if nd := s.byRule[RuleNameDuplicate]; len(nd) > 0 {
+	if nd := s.byRule[consolidate.RuleNameDuplicate]; len(nd) > 0 {
 		left := map[string]int{}
 		for _, f := range s.d.Files {
-			if n := normName(s.docs[f.Path].FM.Name); n != "" && !dropped[f.Path] {
+			if n := consolidate.NormName(s.docs[f.Path].FM.Name); n != "" && !dropped[f.Path] {
 				left[n]++
 			}
 		}
 		for _, f := range nd {
-			if dropped[f.File] || f.File != "" && left[normName(s.docs[f.File].FM.Name)] <= 1 {
+			if dropped[f.File] || f.File != "" && left[consolidate.NormName(s.docs[f.File].FM.Name)] <= 1 {
 				fixes = append(fixes, f)
 			}
 		}
@@ -580,7 +581,7 @@ type linkMap struct {
 
 // target is what a [[name]] that breaks names instead.
 func (m *linkMap) target(name string) string {
-	if t, ok := m.dest[normName(name)]; ok {
+	if t, ok := m.dest[consolidate.NormName(name)]; ok {
 		return t
 	}
 	return m.to
@@ -616,13 +617,13 @@ func (s *dreamState) newLinkMap(keep string, dropped map[string]bool) *linkMap {
 // at p: its path without .md, its file name without .md, and its name.
 func (s *dreamState) linkKeys(p string) []string {
 	stem := strings.TrimSuffix(p, ".md")
-	return []string{normName(stem), normName(path.Base(stem)), normName(s.docs[p].FM.Name)}
+	return []string{consolidate.NormName(stem), consolidate.NormName(path.Base(stem)), consolidate.NormName(s.docs[p].FM.Name)}
 }
 
 // breaks reports whether a [[name]] would name nothing once the deleted
 // files are gone.
 func (m *linkMap) breaks(name string) bool {
-	n := normName(name)
+	n := consolidate.NormName(name)
 	return m.gone[n] && !m.known[n]
 }
 
@@ -630,16 +631,16 @@ func (m *linkMap) breaks(name string) bool {
 // survivor (alias and #anchor kept), and reports how many it rewrote.
 func (m *linkMap) repoint(content []byte) ([]byte, int) {
 	text := string(content)
-	ws := wikilinks(text)
+	ws := consolidate.Wikilinks(text)
 	items := model.ItemSpans(content) // a claudeCodeItem block stays as written
 	n := 0
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
-		if !m.breaks(w.name) || model.InItem(items, w.off, w.off+2) {
+		if !m.breaks(w.Name) || model.InItem(items, w.Off, w.Off+2) {
 			continue
 		}
-		start := w.off + 2
+		start := w.Off + 2
 		inner := text[start : start+strings.Index(text[start:], "]]")]
 		if p := strings.IndexAny(inner, "|#"); p >= 0 {
 			inner = inner[:p]
@@ -648,7 +649,7 @@ func (m *linkMap) repoint(content []byte) ([]byte, int) {
 		from := start + lead
 		to := from + len(strings.TrimSpace(inner))
 		b.WriteString(text[last:from])
-		b.WriteString(m.target(w.name))
+		b.WriteString(m.target(w.Name))
 		last = to
 		n++
 	}
@@ -686,7 +687,7 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 			return false, false
 		}
 		if r.Kind == memindex.RefWiki {
-			n := normName(r.Target)
+			n := consolidate.NormName(r.Target)
 			if links.gone[n] || links.keep[n] {
 				return true, false
 			}
@@ -712,7 +713,7 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 		if in, _ := member(r); !in {
 			continue
 		}
-		if kept < 0 && (r.Kind == memindex.RefWiki && links.keep[normName(r.Target)] || r.Kind != memindex.RefWiki && resolve(r) == keep) {
+		if kept < 0 && (r.Kind == memindex.RefWiki && links.keep[consolidate.NormName(r.Target)] || r.Kind != memindex.RefWiki && resolve(r) == keep) {
 			kept = i
 		}
 		candidates = append(candidates, i)

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"bytes"
@@ -7,12 +7,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 )
 
 // frontmatterRules are the findings fix-frontmatter can settle.
-var frontmatterRules = []string{RuleFrontmatterMissing, RuleFrontmatterNotAtStart, RuleFrontmatterUnquoted,
-	RuleFrontmatterUnreadable, RuleFrontmatterIncomplete, RuleTypeMissing, RuleTypeInvalid}
+var frontmatterRules = []string{consolidate.RuleFrontmatterMissing, consolidate.RuleFrontmatterNotAtStart, consolidate.RuleFrontmatterUnquoted,
+	consolidate.RuleFrontmatterUnreadable, consolidate.RuleFrontmatterIncomplete, consolidate.RuleTypeMissing, consolidate.RuleTypeInvalid}
 
 // proposeFrontmatterFixes repairs frontmatter Claude Code cannot read or
 // reads without a name, description or type: it adds a missing block, moves
@@ -61,12 +62,12 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		b.WriteString("description: " + yamlScalar(describe(content)) + nl)
 		if typ != "" {
 			b.WriteString("metadata: " + nl + "  node_type: memory" + nl + "  type: " + typ + nl)
-			settle(RuleTypeMissing)
+			settle(consolidate.RuleTypeMissing)
 		}
 		b.WriteString("---" + nl + nl)
 		b.Write(bytes.TrimLeft(content, "\r\n"))
-		settle(RuleFrontmatterMissing)
-		settle(RuleFrontmatterIncomplete)
+		settle(consolidate.RuleFrontmatterMissing)
+		settle(consolidate.RuleFrontmatterIncomplete)
 		typed := ""
 		if typ != "" {
 			typed = " and the type its file name gives"
@@ -82,7 +83,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		block := strings.Join(lines[doc.Open-1:doc.Close], "")
 		rest := strings.Join(lines[doc.Close:], "")
 		content = []byte(block + nl + strings.TrimRight(before, "\r\n") + nl + rest)
-		settle(RuleFrontmatterNotAtStart)
+		settle(consolidate.RuleFrontmatterNotAtStart)
 		what = append(what, "text stood before the opening ---, so Claude Code saw no frontmatter; it moves below the block")
 		doc = model.ParseDoc(content)
 		if doc.Status != model.FMOK && doc.Status != model.FMTolerant {
@@ -108,7 +109,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 			}
 		}
 		if n > 0 && !doc.ClaudeSeesNone {
-			settle(RuleFrontmatterUnquoted)
+			settle(consolidate.RuleFrontmatterUnquoted)
 			what = append(what, fmt.Sprintf("%d %s that strict YAML rejects (': ' or ' #' inside) %s quoted", n, model.Plural(n, "value", "values"), model.Plural(n, "is", "are")))
 		}
 		if n > 0 && doc.ClaudeSeesNone {
@@ -133,7 +134,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 			} else {
 				descEmpty = false
 			}
-			settle(RuleFrontmatterIncomplete)
+			settle(consolidate.RuleFrontmatterIncomplete)
 			what = append(what, fmt.Sprintf("the %s was not text to YAML (a number or a boolean), so Claude Code read none; it is quoted", k))
 		}
 	}
@@ -158,7 +159,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 	}
 	if nameEmpty || descEmpty {
 		if !nameEmpty || !descEmpty || describe(doc.Body(content)) != "" {
-			settle(RuleFrontmatterIncomplete)
+			settle(consolidate.RuleFrontmatterIncomplete)
 		}
 	}
 	switch {
@@ -169,17 +170,17 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 			} else {
 				appendix = append(appendix, "type: "+typ+nl)
 			}
-			settle(RuleTypeMissing)
+			settle(consolidate.RuleTypeMissing)
 			what = append(what, "it had no type; its file name says "+typ)
 		}
 	default:
 		if _, ok := model.ParseType(fm.Type); !ok {
-			typ := suggestType(fm.Type)
+			typ := consolidate.SuggestType(fm.Type)
 			// The type Claude Code reads: metadata's, over a top-level one.
 			if i := keyIndex(lines, doc, "type", fm.TypeKey == "metadata.type", inItem); i >= 0 {
 				indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
 				lines[i] = indent + "type: " + typ + nl
-				settle(RuleTypeInvalid)
+				settle(consolidate.RuleTypeInvalid)
 				what = append(what, fmt.Sprintf("type \"%s\" is not one Claude Code knows; %s is the closest", fm.Type, typ))
 			}
 		}
@@ -200,7 +201,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		// by a list) can break the block: propose nothing rather than that.
 		return content, nil, nil
 	case doc.Status == model.FMTolerant && doc.ClaudeSeesNone && !back.ClaudeSeesNone:
-		settle(RuleFrontmatterUnreadable)
+		settle(consolidate.RuleFrontmatterUnreadable)
 	}
 	return out, what, fixes
 }

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
@@ -79,9 +80,9 @@ import (
 
 // reindexRules are the findings a reindex proposal answers.
 var reindexRules = []string{
-	RuleIndexOverLines, RuleIndexOverSize, RuleIndexNearLimit, RuleIndexEntryTooLong, RuleIndexBrokenLink,
-	RuleIndexLinkOutside, RuleIndexDuplicateEntry, RuleIndexNotPointer, RuleIndexMissing, RuleMemoryOrphan,
-	RuleIndexEntryMultiline, RuleIndexEmptySection, RuleHookEchoes,
+	consolidate.RuleIndexOverLines, consolidate.RuleIndexOverSize, consolidate.RuleIndexNearLimit, consolidate.RuleIndexEntryTooLong, consolidate.RuleIndexBrokenLink,
+	consolidate.RuleIndexLinkOutside, consolidate.RuleIndexDuplicateEntry, consolidate.RuleIndexNotPointer, consolidate.RuleIndexMissing, consolidate.RuleMemoryOrphan,
+	consolidate.RuleIndexEntryMultiline, consolidate.RuleIndexEmptySection, consolidate.RuleHookEchoes,
 }
 
 const (
@@ -109,7 +110,7 @@ type reindexer struct {
 	s    *dreamState
 	now  time.Time
 	ix   memindex.Index          // the index as read (empty when there is none)
-	c    *indexChecker           // references of ix resolved to topic files
+	c    *consolidate.IndexView  // references of ix resolved to topic files
 	ed   *memindex.Editor        // the index being written
 	orig map[int]int             // row ID → the line of ix its first line is
 	flag map[string]map[int]bool // rule → lines of MEMORY.md with a finding
@@ -140,7 +141,7 @@ func proposeReindex(s *dreamState) []model.Proposal {
 		return nil
 	}
 	if s.d.Index == nil {
-		if len(s.byRule[RuleIndexMissing]) == 0 {
+		if len(s.byRule[consolidate.RuleIndexMissing]) == 0 {
 			return nil
 		}
 		return s.proposeNewIndex()
@@ -211,7 +212,7 @@ func newReindexer(s *dreamState) *reindexer {
 			r.orig[row.ID] = row.Line
 		}
 		for i, h := range r.ix.Headings {
-			if r.c.hasContent(h.Line+1, r.sectionEnd(&r.ix, i)) {
+			if consolidate.HasContent(r.c.Index(), h.Line+1, r.sectionEnd(&r.ix, i)) {
 				r.hadContent[h.Line] = true
 			}
 		}
@@ -230,7 +231,7 @@ func rxRedact(s string) string {
 // check runs the index rules over the directory with the given index and
 // extra files, and returns the findings and a checker over that index with
 // its references resolved.
-func (r *reindexer) check(index []byte, extra []rxNewFile) ([]model.Finding, *indexChecker) {
+func (r *reindexer) check(index []byte, extra []rxNewFile) ([]model.Finding, *consolidate.IndexView) {
 	d := *r.s.d
 	d.Index = &model.File{Path: "MEMORY.md", Content: index}
 	if len(extra) > 0 {
@@ -254,12 +255,7 @@ func (r *reindexer) check(index []byte, extra []rxNewFile) ([]model.Finding, *in
 		}
 		sort.Slice(d.Files, func(i, j int) bool { return d.Files[i].Path < d.Files[j].Path })
 	}
-	ds := newDirState(r.s.p, &d, r.s.opts.Options)
-	checkIndex(ds)
-	ix := memindex.Parse(index)
-	c := &indexChecker{s: ds, ix: &ix, path: "MEMORY.md", lowPath: "memory.md"}
-	c.resolve()
-	return ds.findings, c
+	return consolidate.CheckIndex(r.s.p, &d, r.s.opts.Options)
 }
 
 func (r *reindexer) has(rule string, line int) bool { return r.flag[rule][line] }
@@ -392,7 +388,7 @@ func (r *reindexer) removeRows(rows []memindex.Row, remove []int) {
 // rxPlan is what the rewrite does to one entry of the index as read.
 type rxPlan struct {
 	e             *memindex.Entry
-	t             ixTarget
+	t             consolidate.IndexTarget
 	dup           bool     // drop it as a duplicate, its text carried
 	check, write  []string // a duplicate's text: judged, and written into its file
 	fit, fold     int      // its request to FitHooks and FoldRows (with a hook), -1 when none
@@ -416,20 +412,20 @@ func (r *reindexer) entries(rows []memindex.Row, rowOf []int, gone map[int]bool,
 		if gone[e.Line] {
 			continue // inside content moved out
 		}
-		t := r.c.target(e)
-		if e.Form != memindex.EntryProse && t.ok && r.has(RuleIndexBrokenLink, e.Line) && r.refBroken(t.ref, t.file) {
+		t := r.c.Target(e)
+		if e.Form != memindex.EntryProse && t.OK && r.has(consolidate.RuleIndexBrokenLink, e.Line) && r.refBroken(t.Ref, t.File) {
 			drop(rowOf[e.Line])
-			r.broken = append(r.broken, fmt.Sprintf("%s (%s)", rxQuote(e.Name()), t.ref.Target))
+			r.broken = append(r.broken, fmt.Sprintf("%s (%s)", rxQuote(e.Name()), t.Ref.Target))
 			continue
 		}
 		p := &rxPlan{e: e, t: t, fit: -1, fold: -1, plain: -1}
-		if e.Form != memindex.EntryProse && r.has(RuleIndexDuplicateEntry, e.Line) {
+		if e.Form != memindex.EntryProse && r.has(consolidate.RuleIndexDuplicateEntry, e.Line) {
 			if e.Hook != "" {
 				p.check, p.write = append(p.check, e.Hook), append(p.write, e.Title+": "+e.Hook)
 			}
 			conts := r.contTexts(e)
 			p.check, p.write = append(p.check, conts...), append(p.write, conts...)
-			if len(p.check) > 0 && !r.canCarry(t.file, p.check) {
+			if len(p.check) > 0 && !r.canCarry(t.File, p.check) {
 				continue // its words exist only here and there is nowhere to put them
 			}
 			drop(rowOf[e.Line])
@@ -439,13 +435,13 @@ func (r *reindexer) entries(rows []memindex.Row, rowOf []int, gone map[int]bool,
 		}
 		// A long hook is cut only when its words have a place to go: the
 		// topic file, read whole and as text.
-		if r.has(RuleIndexEntryTooLong, e.Line) && e.Hook != "" && e.Form != memindex.EntryProse &&
-			t.file != nil && !t.file.f.Truncated && !r.s.opaque(t.file.f.Path) {
-			r.read(t.file.f.Path)
+		if r.has(consolidate.RuleIndexEntryTooLong, e.Line) && e.Hook != "" && e.Form != memindex.EntryProse &&
+			t.File != nil && !t.File.File().Truncated && !r.s.opaque(t.File.File().Path) {
+			r.read(t.File.File().Path)
 			p.fit = len(fits)
-			fits = append(fits, memindex.HookFit{Row: rowOf[e.Line], Desc: t.file.doc.FM.Description})
+			fits = append(fits, memindex.HookFit{Row: rowOf[e.Line], Desc: t.File.Doc().FM.Description})
 		}
-		if r.has(RuleIndexEntryMultiline, e.Line) && len(e.Continuations) > 0 {
+		if r.has(consolidate.RuleIndexEntryMultiline, e.Line) && len(e.Continuations) > 0 {
 			p.multi, p.texts = true, r.contTexts(e)
 			if e.Hook == "" && len(p.texts) == 1 && len(e.Continuations) == 1 {
 				p.fold = len(folds)
@@ -454,12 +450,12 @@ func (r *reindexer) entries(rows []memindex.Row, rowOf []int, gone map[int]bool,
 		}
 		plans = append(plans, p)
 	}
-	if fitted, err := r.ed.FitHooks(fits, indexEntryMaxChars); err == nil {
+	if fitted, err := r.ed.FitHooks(fits, consolidate.IndexEntryMaxChars); err == nil {
 		for _, p := range plans {
 			p.fitted = p.fit >= 0 && fitted[p.fit]
 		}
 	}
-	if folded, err := r.ed.FoldRows(folds, indexEntryMaxChars); err == nil {
+	if folded, err := r.ed.FoldRows(folds, consolidate.IndexEntryMaxChars); err == nil {
 		for _, p := range plans {
 			p.folds = p.fold >= 0 && folded[p.fold]
 		}
@@ -470,7 +466,7 @@ func (r *reindexer) entries(rows []memindex.Row, rowOf []int, gone map[int]bool,
 	at := r.at(rows)
 	var plain []memindex.Fold
 	for _, p := range plans {
-		if p.multi && !p.folds && !p.dup && r.canCarry(p.t.file, p.texts) {
+		if p.multi && !p.folds && !p.dup && r.canCarry(p.t.File, p.texts) {
 			p.plain = len(plain)
 			plain = append(plain, memindex.Fold{Row: at(rowOf[p.e.Line])})
 		}
@@ -485,17 +481,17 @@ func (r *reindexer) entries(rows []memindex.Row, rowOf []int, gone map[int]bool,
 	for _, p := range plans {
 		e := p.e
 		if p.dup {
-			r.carryAs(p.t.file, p.check, p.write)
-			r.dups = append(r.dups, fmt.Sprintf("%s (line %d, %s)", rxQuote(e.Name()), e.Line, p.t.name()))
+			r.carryAs(p.t.File, p.check, p.write)
+			r.dups = append(r.dups, fmt.Sprintf("%s (line %d, %s)", rxQuote(e.Name()), e.Line, p.t.Name()))
 			continue
 		}
 		if p.fitted {
-			r.carry(p.t.file, []string{e.Hook})
+			r.carry(p.t.File, []string{e.Hook})
 			r.shortened = append(r.shortened, rxQuote(e.Name()))
 		}
 		if p.folds {
 			if p.plain >= 0 {
-				r.carry(p.t.file, p.texts)
+				r.carry(p.t.File, p.texts)
 			}
 			for _, n := range e.Continuations {
 				gone[n] = true
@@ -507,19 +503,19 @@ func (r *reindexer) entries(rows []memindex.Row, rowOf []int, gone map[int]bool,
 
 // refBroken reports a reference index-broken-link reports: a link or
 // backticked name to a file missing from the directory.
-func (r *reindexer) refBroken(ref memindex.Ref, file *fileState) bool {
+func (r *reindexer) refBroken(ref memindex.Ref, file *consolidate.CheckedFile) bool {
 	if ref.Kind == memindex.RefWiki || ref.Scope == memindex.RefExternal {
 		return false
 	}
 	target := ref.Target
 	if ref.Scope == memindex.RefOutside {
-		rel, ok := r.c.inside(target)
+		rel, ok := r.c.Inside(target)
 		if !ok {
 			return false
 		}
 		target = rel
 	}
-	return r.c.missing(target, file)
+	return r.c.Missing(target, file)
 }
 
 // contTexts are an entry's hanging lines without indentation and list
@@ -549,20 +545,22 @@ func rxItemText(s string) string {
 // words the file holds already need nothing; the others are appended to
 // it. It reports false when some need a place and the file cannot take
 // them.
-func (r *reindexer) carry(f *fileState, lines []string) bool { return r.carryAs(f, lines, lines) }
+func (r *reindexer) carry(f *consolidate.CheckedFile, lines []string) bool {
+	return r.carryAs(f, lines, lines)
+}
 
 // carryAs is carry where the text judged (check[i]) and the text written
 // (write[i]) differ: a duplicate's hook is judged alone but written after
 // its title.
-func (r *reindexer) carryAs(f *fileState, check, write []string) bool {
+func (r *reindexer) carryAs(f *consolidate.CheckedFile, check, write []string) bool {
 	if !r.canCarry(f, check) {
 		return false
 	}
 	for i, s := range check {
-		if f == nil || r.covered(f.f.Path, s) {
+		if f == nil || r.covered(f.File().Path, s) {
 			continue
 		}
-		p, w := f.f.Path, write[i]
+		p, w := f.File().Path, write[i]
 		if !r.movedSeen[p+"\x00"+w] {
 			r.movedSeen[p+"\x00"+w] = true
 			r.moved[p] = append(r.moved[p], w)
@@ -574,10 +572,10 @@ func (r *reindexer) carryAs(f *fileState, check, write []string) bool {
 
 // canCarry reports whether carry would succeed, changing nothing: every
 // line's words are in the file already, or the file can take them.
-func (r *reindexer) canCarry(f *fileState, check []string) bool {
+func (r *reindexer) canCarry(f *consolidate.CheckedFile, check []string) bool {
 	for _, s := range check {
-		if f == nil || !r.covered(f.f.Path, s) {
-			return f != nil && !f.f.Truncated && !r.s.opaque(f.f.Path)
+		if f == nil || !r.covered(f.File().Path, s) {
+			return f != nil && !f.File().Truncated && !r.s.opaque(f.File().Path)
 		}
 	}
 	return true
@@ -598,7 +596,7 @@ func (r *reindexer) covered(p, text string) bool {
 		r.read(p)
 	}
 	n, have := 0, 0
-	for _, w := range ixWords(text) {
+	for _, w := range consolidate.Words(text) {
 		if len(w) < 3 {
 			continue // "a", "to", "db": present anywhere, so they prove nothing
 		}
@@ -616,10 +614,10 @@ func (r *reindexer) unlinkBroken(rows []memindex.Row, rowOf []int, gone map[int]
 	var us []memindex.Unlink
 	for i := range r.ix.Lines {
 		l := &r.ix.Lines[i]
-		if gone[l.Num] || !r.has(RuleIndexBrokenLink, l.Num) {
+		if gone[l.Num] || !r.has(consolidate.RuleIndexBrokenLink, l.Num) {
 			continue
 		}
-		files := r.c.lineFiles(i)
+		files := r.c.LineFiles(i)
 		var refs []memindex.Ref
 		for k, ref := range l.Refs {
 			if r.refBroken(ref, files[k]) {
@@ -657,7 +655,7 @@ type rxMove struct {
 func (r *reindexer) moveContent(rowOf []int, gone map[int]bool) []rxMove {
 	var blocks []rxBlock
 	ls := r.ix.Lines
-	for n := range r.flag[RuleIndexNotPointer] {
+	for n := range r.flag[consolidate.RuleIndexNotPointer] {
 		l := r.ix.Line(n)
 		if l == nil || (l.Kind != memindex.LineCode && l.Kind != memindex.LineProse) {
 			continue
@@ -807,14 +805,14 @@ func (r *reindexer) frontmatterFor(name, desc string, typ model.Type) string {
 // addOrphans gives every topic file the index does not reach an entry.
 func (r *reindexer) addOrphans() {
 	findings, c := r.check(r.ed.Bytes(), nil)
-	var orphans []*fileState
+	var orphans []*consolidate.CheckedFile
 	for _, f := range findings {
-		if f.Rule == RuleMemoryOrphan {
+		if f.Rule == consolidate.RuleMemoryOrphan {
 			// A file that is not text gets no entry: memtui would have to
 			// vouch for it with a title and hook read out of bytes it
 			// cannot read. The encoding finding and the orphan one stay
 			// until a person re-saves it as text.
-			if fs := c.s.byPath[f.File]; fs != nil && !r.s.opaque(f.File) {
+			if fs := c.File(f.File); fs != nil && !r.s.opaque(f.File) {
 				orphans = append(orphans, fs)
 			}
 		}
@@ -822,18 +820,18 @@ func (r *reindexer) addOrphans() {
 	if len(orphans) == 0 {
 		return
 	}
-	ix := c.ix
+	ix := c.Index()
 	types := r.sectionTypes(ix, c)
 	end := r.lastEntryLine(ix, -1)
 	var adds []memindex.NewEntry
 	var paths []string
 	group := map[int]int{} // row → entries added after it so far
 	for _, fs := range orphans {
-		if r.secretName(fs.f.Path) {
+		if r.secretName(fs.File().Path) {
 			continue
 		}
-		r.read(fs.f.Path)
-		typ, _ := model.ParseType(fs.doc.FM.Type)
+		r.read(fs.File().Path)
+		typ, _ := model.ParseType(fs.Doc().FM.Type)
 		sec := r.sectionFor(ix, types, typ)
 		at, loose := end, false
 		if sec >= 0 {
@@ -843,23 +841,23 @@ func (r *reindexer) addOrphans() {
 		// After the last entry of its place, a blank line before it in a
 		// loose list; with no entry anywhere, at the end after one blank
 		// line for the whole group.
-		a := memindex.NewEntry{Path: fs.f.Path, Blank: loose}
+		a := memindex.NewEntry{Path: fs.File().Path, Blank: loose}
 		if at < 0 {
 			a.After, a.Blank = r.ed.Len()-1, group[r.ed.Len()-1] == 0
 		} else {
 			a.After = r.ed.RowAt(at + 1)
 		}
 		group[a.After]++
-		a.Title = fs.doc.FM.Name
+		a.Title = fs.Doc().FM.Name
 		if a.Title == "" {
-			a.Title = strings.TrimSuffix(path.Base(fs.f.Path), path.Ext(fs.f.Path))
+			a.Title = strings.TrimSuffix(path.Base(fs.File().Path), path.Ext(fs.File().Path))
 		}
-		a.Hook = fs.doc.FM.Description
+		a.Hook = fs.Doc().FM.Description
 		if strings.TrimSpace(a.Hook) == "" {
-			a.Hook = rxFirstLine(fs.doc.Body(fs.f.Content))
+			a.Hook = rxFirstLine(fs.Doc().Body(fs.File().Content))
 		}
 		adds = append(adds, a)
-		paths = append(paths, fs.f.Path)
+		paths = append(paths, fs.File().Path)
 	}
 	for k, ok := range r.addEntries(adds) {
 		if ok {
@@ -870,7 +868,7 @@ func (r *reindexer) addOrphans() {
 
 // sectionTypes maps each section (index into ix.Headings) whose entries are
 // mostly of one type to that type: the index groups by type there.
-func (r *reindexer) sectionTypes(ix *memindex.Index, c *indexChecker) map[int]model.Type {
+func (r *reindexer) sectionTypes(ix *memindex.Index, c *consolidate.IndexView) map[int]model.Type {
 	counts := map[int]map[model.Type]int{}
 	totals := map[int]int{}
 	for i := range ix.Entries {
@@ -878,12 +876,12 @@ func (r *reindexer) sectionTypes(ix *memindex.Index, c *indexChecker) map[int]mo
 		if e.Section < 0 {
 			continue
 		}
-		t := c.target(e)
-		if t.file == nil {
+		t := c.Target(e)
+		if t.File == nil {
 			continue
 		}
-		r.read(t.file.f.Path)
-		typ, ok := model.ParseType(t.file.doc.FM.Type)
+		r.read(t.File.File().Path)
+		typ, ok := model.ParseType(t.File.Doc().FM.Type)
 		if !ok {
 			continue
 		}
@@ -917,7 +915,7 @@ func (r *reindexer) sectionFor(ix *memindex.Index, types map[int]model.Type, typ
 		}
 	}
 	for i, h := range ix.Headings {
-		for _, w := range ixWords(h.Text) {
+		for _, w := range consolidate.Words(h.Text) {
 			if w == string(typ) || w == string(typ)+"s" {
 				return i
 			}
@@ -968,7 +966,6 @@ func (r *reindexer) looseAt(ix *memindex.Index, i int) bool {
 // whether it changed the index.
 func (r *reindexer) removeEmptySections() bool {
 	ix := r.ed.Index()
-	c := &indexChecker{ix: &ix}
 	ids := r.ed.IDs()
 	h1 := 0
 	for _, h := range ix.Headings {
@@ -982,12 +979,12 @@ func (r *reindexer) removeEmptySections() bool {
 			continue // the document's title
 		}
 		end := r.sectionEnd(&ix, i)
-		if c.hasContent(h.Line+1, end) {
+		if consolidate.HasContent(&ix, h.Line+1, end) {
 			continue
 		}
 		row := r.ed.RowAt(h.Line)
 		orig := r.orig[ids[row]] // 0 for a line the rewrite wrote
-		if !(orig == 0 || r.has(RuleIndexEmptySection, orig) || r.hadContent[orig]) {
+		if !(orig == 0 || r.has(consolidate.RuleIndexEmptySection, orig) || r.hadContent[orig]) {
 			continue // empty as written, and its finding silenced
 		}
 		remove = append(remove, row)
@@ -1078,7 +1075,7 @@ type rxCandidate struct {
 // when it is not enough.
 func (r *reindexer) archive() {
 	_, c := r.check(r.ed.Bytes(), nil)
-	ix := c.ix
+	ix := c.Index()
 	archive, existing := r.archiveFile(c)
 	var cands []rxCandidate
 	for i := range ix.Entries {
@@ -1086,16 +1083,16 @@ func (r *reindexer) archive() {
 		if e.Form == memindex.EntryProse || len(e.Continuations) > 0 {
 			continue
 		}
-		t := c.target(e)
+		t := c.Target(e)
 		cand := rxCandidate{row: r.ed.RowAt(e.Line), text: e.Raw}
-		if t.file != nil {
-			if strings.EqualFold(t.file.f.Path, archive) || ixOverflowIndex(t.file) {
+		if t.File != nil {
+			if strings.EqualFold(t.File.File().Path, archive) || consolidate.IsOverflowIndex(t.File) {
 				continue // an archive stays linked
 			}
-			cand.file = t.file.f.Path
-			cand.date = t.file.doc.FM.ModifiedTime
+			cand.file = t.File.File().Path
+			cand.date = t.File.Doc().FM.ModifiedTime
 			if cand.date.IsZero() {
-				cand.date = t.file.f.ModTime
+				cand.date = t.File.File().ModTime
 			}
 		}
 		cands = append(cands, cand)
@@ -1115,7 +1112,7 @@ func (r *reindexer) archive() {
 	emptied := r.emptied
 	spec := memindex.Archive{Path: archive, Title: rxArchiveTitle, NoLink: true}
 	if existing != nil {
-		spec.Content = existing.f.Content
+		spec.Content = existing.File().Content
 	} else {
 		spec.Frontmatter = r.frontmatterFor(strings.TrimSuffix(archive, ".md"),
 			"Older MEMORY.md entries, moved out so the index loads whole; look here when a memory is not in MEMORY.md", model.TypeReference)
@@ -1167,10 +1164,10 @@ func (r *reindexer) archive() {
 
 // archiveFile is the archive index to use: an existing top-level
 // memory-archive.md (in any case) when it can take more, else a new one.
-func (r *reindexer) archiveFile(c *indexChecker) (string, *fileState) {
-	for _, f := range c.s.files {
-		if strings.EqualFold(f.f.Path, rxArchive) && !f.f.Truncated && !r.s.opaque(f.f.Path) {
-			return f.f.Path, f
+func (r *reindexer) archiveFile(c *consolidate.IndexView) (string, *consolidate.CheckedFile) {
+	for _, f := range c.Files() {
+		if strings.EqualFold(f.File().Path, rxArchive) && !f.File().Truncated && !r.s.opaque(f.File().Path) {
+			return f.File().Path, f
 		}
 	}
 	return r.freshName(strings.TrimSuffix(rxArchive, ".md")), nil
@@ -1179,10 +1176,10 @@ func (r *reindexer) archiveFile(c *indexChecker) (string, *fileState) {
 // linkArchive appends the entry pointing at the archive after a blank
 // line, unless the index links it already (archive candidates never link
 // it, so such a link stays). It reports whether it changed the index.
-func (r *reindexer) linkArchive(link memindex.NewEntry, existing *fileState, c *indexChecker) bool {
+func (r *reindexer) linkArchive(link memindex.NewEntry, existing *consolidate.CheckedFile, c *consolidate.IndexView) bool {
 	if existing != nil {
-		for i := range c.ix.Lines {
-			for _, f := range c.lineFiles(i) {
+		for i := range c.Index().Lines {
+			for _, f := range c.LineFiles(i) {
 				if f == existing {
 					return false
 				}
@@ -1292,7 +1289,7 @@ func (r *reindexer) finish() []model.Proposal {
 // after, and the entries the load no longer cuts.
 func (r *reindexer) title(after *model.Load) string {
 	if r.s.d.Index == nil {
-		return fmt.Sprintf("Create MEMORY.md indexing %s", ixPlural(len(r.orphans), "memory"))
+		return fmt.Sprintf("Create MEMORY.md indexing %s", consolidate.Plural(len(r.orphans), "memory"))
 	}
 	before := model.SimulateLoadMode(r.s.d.Index.Content, r.s.d.Kind.LoadMode())
 	var parts []string
@@ -1305,7 +1302,7 @@ func (r *reindexer) title(after *model.Load) string {
 		parts = append(parts, fmt.Sprintf("%d → %d lines", before.LineCount, after.LineCount))
 	}
 	if n := r.uncut(&before); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s no longer cut off", ixPlural(n, "entry")))
+		parts = append(parts, fmt.Sprintf("%s no longer cut off", consolidate.Plural(n, "entry")))
 	}
 	if len(parts) == 0 {
 		parts = r.summary()
@@ -1344,15 +1341,15 @@ func (r *reindexer) summary() []string {
 			out = append(out, s)
 		}
 	}
-	add(len(r.broken), "dropped "+ixPlural(len(r.broken), "broken entry"))
-	add(len(r.dups), "dropped "+ixPlural(len(r.dups), "duplicate entry"))
-	add(len(r.orphans), "added "+ixPlural(len(r.orphans), "orphan"))
-	add(len(r.shortened), "shortened "+ixPlural(len(r.shortened), "hook"))
-	add(len(r.folded), "folded "+ixPlural(len(r.folded), "multi-line entry"))
-	add(len(r.notes), "moved "+ixPlural(len(r.notes), "block")+" of content into topic files")
-	add(len(r.emptied), "removed "+ixPlural(len(r.emptied), "empty heading"))
-	add(len(r.unlinked), "unlinked "+ixPlural(len(r.unlinked), "missing file"))
-	add(r.archived, "archived "+ixPlural(r.archived, "entry"))
+	add(len(r.broken), "dropped "+consolidate.Plural(len(r.broken), "broken entry"))
+	add(len(r.dups), "dropped "+consolidate.Plural(len(r.dups), "duplicate entry"))
+	add(len(r.orphans), "added "+consolidate.Plural(len(r.orphans), "orphan"))
+	add(len(r.shortened), "shortened "+consolidate.Plural(len(r.shortened), "hook"))
+	add(len(r.folded), "folded "+consolidate.Plural(len(r.folded), "multi-line entry"))
+	add(len(r.notes), "moved "+consolidate.Plural(len(r.notes), "block")+" of content into topic files")
+	add(len(r.emptied), "removed "+consolidate.Plural(len(r.emptied), "empty heading"))
+	add(len(r.unlinked), "unlinked "+consolidate.Plural(len(r.unlinked), "missing file"))
+	add(r.archived, "archived "+consolidate.Plural(r.archived, "entry"))
 	return out
 }
 
@@ -1369,7 +1366,7 @@ func (r *reindexer) rationale(fixed []string, counts map[string]int, after *mode
 	fmt.Fprintf(&b, "Fixes %s.", listNames(fx))
 	if r.s.d.Index == nil {
 		fmt.Fprintf(&b, " The directory has no MEMORY.md. Claude Code 2.1.332 would write one itself at the next session start (bare links to the newest files first, up to %d lines); this one is written now instead, with an entry per memory grouped by type, built from the frontmatter (%s).",
-			backfillMaxLines, listNames(rxFirst(r.orphans, indexNameList)))
+			consolidate.BackfillMaxLines, listNames(rxFirst(r.orphans, consolidate.IndexNameList)))
 	} else {
 		r.detail(&b, "Dropped %s whose file does not exist", "broken entry", r.broken)
 		r.detail(&b, "Dropped %s (the first entry for the file stays)", "duplicate entry", r.dups)
@@ -1382,7 +1379,7 @@ func (r *reindexer) rationale(fixed []string, counts map[string]int, after *mode
 	}
 	if n := r.secretNames; n > 0 {
 		fmt.Fprintf(&b, " %s left out of the index: %s a secret, which an entry would write into MEMORY.md; rename %s first (see the secret %s).",
-			rxCapital(ixPlural(n, "file")), model.Plural(n, "its name holds", "their names hold"), model.Plural(n, "it", "them"), model.Plural(n, "finding", "findings"))
+			rxCapital(consolidate.Plural(n, "file")), model.Plural(n, "its name holds", "their names hold"), model.Plural(n, "it", "them"), model.Plural(n, "finding", "findings"))
 	}
 	if r.movedLines > 0 {
 		var ps []string
@@ -1391,19 +1388,19 @@ func (r *reindexer) rationale(fixed []string, counts map[string]int, after *mode
 		}
 		sort.Strings(ps)
 		fmt.Fprintf(&b, " %s of index text found nowhere else went into the topic files they describe, under \"%s\" (%s); lines whose words the topic file already holds were dropped.",
-			rxCapital(ixPlural(r.movedLines, "line")), rxMovedHead, listNames(rxFirst(ps, indexNameList)))
+			rxCapital(consolidate.Plural(r.movedLines, "line")), rxMovedHead, listNames(rxFirst(ps, consolidate.IndexNameList)))
 	}
 	if r.tightened {
 		b.WriteString(" Blank lines between entries were removed to save lines.")
 	}
 	if r.archived > 0 {
-		fmt.Fprintf(&b, " The %s least recently modified went to %s, linked from the index; no entry was deleted.", ixPlural(r.archived, "entry"), r.archivePath)
+		fmt.Fprintf(&b, " The %s least recently modified went to %s, linked from the index; no entry was deleted.", consolidate.Plural(r.archived, "entry"), r.archivePath)
 	}
 	if r.frontmatter {
 		b.WriteString(" The frontmatter at the top of MEMORY.md was removed: Claude Code strips it unread.")
 	}
 	fmt.Fprintf(&b, " MEMORY.md now loads whole: %d lines and %s UTF-16 units (%d%% and %d%% of the caps).",
-		after.LineCount, ixThousands(after.Units), int(after.LinePercent()), int(after.UnitPercent()))
+		after.LineCount, consolidate.Thousands(after.Units), int(after.LinePercent()), int(after.UnitPercent()))
 	if !rxFits(after) {
 		b.WriteString(" That is still above the 70% Claude Code asks for: what is left is not entries.")
 	}
@@ -1416,12 +1413,12 @@ func (r *reindexer) detail(b *strings.Builder, format, noun string, names []stri
 	if len(names) == 0 {
 		return
 	}
-	shown := rxFirst(names, indexNameList)
+	shown := rxFirst(names, consolidate.IndexNameList)
 	s := listNames(shown)
 	if len(names) > len(shown) {
 		s = strings.Join(shown, ", ") + fmt.Sprintf(" and %d more", len(names)-len(shown))
 	}
-	fmt.Fprintf(b, " "+format+": %s.", ixPlural(len(names), noun), s)
+	fmt.Fprintf(b, " "+format+": %s.", consolidate.Plural(len(names), noun), s)
 }
 
 // ---- no index yet ----
@@ -1433,7 +1430,7 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 	r := newReindexer(s)
 	var fs []*model.File
 	for _, f := range s.d.Files {
-		if !indexExempt(f) && !r.secretName(f.Path) && !s.opaque(f.Path) { // (see addOrphans)
+		if !consolidate.IndexExempt(f) && !r.secretName(f.Path) && !s.opaque(f.Path) { // (see addOrphans)
 			fs = append(fs, f)
 		}
 	}
@@ -1542,7 +1539,7 @@ func rxSlug(s, fallback string) string {
 	return out
 }
 
-func rxQuote(s string) string { return "\u201c" + ixClip(s, 60) + "\u201d" }
+func rxQuote(s string) string { return "\u201c" + consolidate.Clip(s, 60) + "\u201d" }
 
 func rxFirst(list []string, n int) []string {
 	if len(list) > n {

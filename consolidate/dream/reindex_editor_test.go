@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
 )
@@ -77,7 +78,7 @@ func TestReindexAgreesWithEditorWikilinks(t *testing.T) {
 	if want := "# Notes\n\n- [[a]] — about a, replaces old\n- [[b|B]] — about b\n- [[c]] — about c\n- [[orphan|Orphan note]] — what the orphan holds\n"; got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if !rxHasFix(p, RuleMemoryOrphan) || !rxHasFix(p, RuleIndexBrokenLink) {
+	if !rxHasFix(p, consolidate.RuleMemoryOrphan) || !rxHasFix(p, consolidate.RuleIndexBrokenLink) {
 		t.Errorf("fixes %v", p.Fixes)
 	}
 	rxApply(t, d, p)

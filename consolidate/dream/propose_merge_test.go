@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
 )
@@ -16,8 +17,8 @@ import (
 // the result again.
 
 // mergeOpts proposes merges only, at testNow.
-func mergeOpts() DreamOptions {
-	return DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}}
+func mergeOpts() Options {
+	return Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}}
 }
 
 // mergeDir builds a memory dir from files and an index ("" for none).
@@ -72,7 +73,7 @@ func indexEntriesFor(index []byte, p string) int {
 	n := 0
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
-		if r, ok := e.Primary(); ok && e.Form != memindex.EntryProse && (r.Target == p || r.Kind == memindex.RefWiki && normName(r.Target) == normName(strings.TrimSuffix(p, ".md"))) {
+		if r, ok := e.Primary(); ok && e.Form != memindex.EntryProse && (r.Target == p || r.Kind == memindex.RefWiki && consolidate.NormName(r.Target) == consolidate.NormName(strings.TrimSuffix(p, ".md"))) {
 			n++
 		}
 	}
@@ -155,7 +156,7 @@ func TestProposeMerges(t *testing.T) {
 				"modified: " + testNow.UTC().Format("2006-01-02T15:04:05.000Z"), "description: Standup notes for 2026-11-16\n"},
 			wantIx: []string{"- [Standup 2026-11-16](standup-2026-11-16.md) — backfill at 62%, portal blocked\n\n- [Role]"},
 			notIx:  []string{"standup-2026-11-17", "standup-2026-11-18"},
-			fixes:  []string{RuleDuplicateMemory},
+			fixes:  []string{consolidate.RuleDuplicateMemory},
 		},
 		{
 			name: "two rewrites of one feedback memory under different names",
@@ -172,7 +173,7 @@ func TestProposeMerges(t *testing.T) {
 			want:   []string{"From feedback_go_test_race.md (merged 2026-11-21):", "`-count=3`", "name: race-tests\n"},
 			wantIx: []string{"- [Race tests](feedback_race_tests.md) — -race before every push\n## Other\n"},
 			notIx:  []string{"feedback_go_test_race", "batcher incident"},
-			fixes:  []string{RuleDuplicateMemory},
+			fixes:  []string{consolidate.RuleDuplicateMemory},
 		},
 		{
 			name: "a CRLF pair, the survivor without an index entry",
@@ -187,7 +188,7 @@ func TestProposeMerges(t *testing.T) {
 			want:   []string{"\r\n\r\nFrom deploy-copy.md (merged 2026-11-21):\r\n\r\nStaging deploys go through `make ship ENV=staging`.\r\n"},
 			wantIx: []string{"- [Deploy (copy)](deploy.md) — make ship, not npm\r\n- [Role]"},
 			notIx:  []string{"deploy-copy.md"},
-			fixes:  []string{RuleDuplicateMemory},
+			fixes:  []string{consolidate.RuleDuplicateMemory},
 		},
 		{
 			name: "another memory links the deleted one by [[name]]",
@@ -205,7 +206,7 @@ func TestProposeMerges(t *testing.T) {
 			want:   []string{"Related: [[release]]."},
 			wantIx: []string{"- [[deploy-process]] — how to deploy\n- [Release](release.md) — release checklist; see [[deploy-process]]\n"},
 			notIx:  []string{"deploy-steps"},
-			fixes:  []string{RuleDuplicateMemory},
+			fixes:  []string{consolidate.RuleDuplicateMemory},
 		},
 		{
 			name: "same name and description; the survivor's empty description is filled",
@@ -222,14 +223,14 @@ func TestProposeMerges(t *testing.T) {
 			want:   []string{"description: \"pgx pool: size, mode, why\"\n", "simple_protocol"},
 			wantIx: []string{"- [Pool](db_pool.md) — pgx pool settings\n- [Role]"},
 			notIx:  []string{"db_pool_2"},
-			fixes:  []string{RuleDuplicateMemory, RuleNameDuplicate},
+			fixes:  []string{consolidate.RuleDuplicateMemory, consolidate.RuleNameDuplicate},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := mergeDir(tt.index, tt.files...)
-			before := OrientDir(mergeProject, d, Options{Now: testNow})
-			if len(only(before, RuleDuplicateMemory)) != len(tt.drop) {
+			before := consolidate.OrientDir(mergeProject, d, consolidate.Options{Now: testNow})
+			if len(only(before, consolidate.RuleDuplicateMemory)) != len(tt.drop) {
 				t.Fatalf("the directory should have %d duplicate-memory findings:\n%s", len(tt.drop), ixDump(before))
 			}
 			ps := ProposeDir(mergeProject, d, mergeOpts())
@@ -261,7 +262,7 @@ func TestProposeMerges(t *testing.T) {
 			ops := map[string]model.Change{}
 			for _, c := range p.Changes {
 				ops[c.Path] = c
-				if c.Op != model.OpCreate && c.BaseSHA256 != SHA256Hex(files[c.Path]) {
+				if c.Op != model.OpCreate && c.BaseSHA256 != consolidate.SHA256Hex(files[c.Path]) {
 					t.Errorf("%s: base hash %s, want that of the file as read", c.Path, c.BaseSHA256)
 				}
 			}
@@ -283,7 +284,7 @@ func TestProposeMerges(t *testing.T) {
 				t.Errorf("changes: %d, want the survivor, %d deletes, %d relinked files and MEMORY.md", len(p.Changes), len(tt.drop), len(tt.links))
 			}
 			for _, r := range p.Reads {
-				if _, changed := ops[r.Path]; changed || r.SHA256 != SHA256Hex(files[r.Path]) {
+				if _, changed := ops[r.Path]; changed || r.SHA256 != consolidate.SHA256Hex(files[r.Path]) {
 					t.Errorf("read %+v: changed, or a wrong hash", r)
 				}
 			}
@@ -297,7 +298,7 @@ func TestProposeMerges(t *testing.T) {
 					t.Errorf("fixes lack %s: %+v", rule, p.Fixes)
 				}
 			}
-			for _, f := range only(before, RuleDuplicateMemory) {
+			for _, f := range only(before, consolidate.RuleDuplicateMemory) {
 				if !slices.Contains(p.Fixes, model.FindingRef{Rule: f.Rule, File: f.File, Line: f.Line}) {
 					t.Errorf("fixes lack %+v", f)
 				}
@@ -361,22 +362,22 @@ func TestProposeMerges(t *testing.T) {
 				}
 			}
 			d2 := dirOf(d, after)
-			lint2 := OrientDir(mergeProject, d2, Options{Now: testNow})
-			for _, rule := range []string{RuleDuplicateMemory, RuleIndexBrokenLink, RuleIndexDuplicateEntry, RuleMemoryOrphan, RuleNameDuplicate, RuleFrontmatterInvalid} {
+			lint2 := consolidate.OrientDir(mergeProject, d2, consolidate.Options{Now: testNow})
+			for _, rule := range []string{consolidate.RuleDuplicateMemory, consolidate.RuleIndexBrokenLink, consolidate.RuleIndexDuplicateEntry, consolidate.RuleMemoryOrphan, consolidate.RuleNameDuplicate, consolidate.RuleFrontmatterInvalid} {
 				if got := only(lint2, rule); len(got) > 0 {
 					t.Errorf("after the merge: %s", ixDump(got))
 				}
 			}
-			if got, was := len(only(lint2, RuleWikilinkBroken)), len(only(before, RuleWikilinkBroken)); got > was {
-				t.Errorf("the merge broke wikilinks:\n%s", ixDump(only(lint2, RuleWikilinkBroken)))
+			if got, was := len(only(lint2, consolidate.RuleWikilinkBroken)), len(only(before, consolidate.RuleWikilinkBroken)); got > was {
+				t.Errorf("the merge broke wikilinks:\n%s", ixDump(only(lint2, consolidate.RuleWikilinkBroken)))
 			}
 			if ps2 := ProposeDir(mergeProject, d2, mergeOpts()); len(ps2) != 0 {
 				t.Errorf("a second merge after applying: %+v", ps2)
 			}
 			for l, frags := range tt.links {
-				for _, w := range wikilinks(string(after[l])) {
+				for _, w := range consolidate.Wikilinks(string(after[l])) {
 					for _, dp := range tt.drop {
-						if normName(w.name) == normName(strings.TrimSuffix(dp, ".md")) {
+						if consolidate.NormName(w.Name) == consolidate.NormName(strings.TrimSuffix(dp, ".md")) {
 							t.Errorf("%s still links the deleted %s:\n%s", l, dp, after[l])
 						}
 					}
@@ -427,7 +428,7 @@ func TestProposeMergesNothingToDo(t *testing.T) {
 	tests := []struct {
 		name   string
 		change func(d *model.MemoryDir)
-		opts   func(o *DreamOptions)
+		opts   func(o *Options)
 		// linted: lint still reports the pair, so it is the proposer that
 		// declines.
 		linted bool
@@ -440,8 +441,8 @@ func TestProposeMergesNothingToDo(t *testing.T) {
 			f := file(d, "standup-2026-11-17.md")
 			f.Content = append(f.Content, "<!-- memtui-ignore duplicate-memory -->\n"...)
 		}, nil, false},
-		{"lint silenced for the project", nil, func(o *DreamOptions) {
-			o.Ignore = []IgnoreRule{{Rules: []string{RuleDuplicateMemory}}}
+		{"lint silenced for the project", nil, func(o *Options) {
+			o.Ignore = []consolidate.IgnoreRule{{Rules: []string{consolidate.RuleDuplicateMemory}}}
 		}, false},
 		{"a member read only in part", func(d *model.MemoryDir) { file(d, "standup-2026-11-17.md").Truncated = true }, nil, true},
 		{"the survivor read only in part", func(d *model.MemoryDir) { file(d, "standup-2026-11-16.md").Truncated = true }, nil, true},
@@ -451,7 +452,7 @@ func TestProposeMergesNothingToDo(t *testing.T) {
 			f.Content = []byte(strings.Replace(string(f.Content), "\n---\n", "\n", 1))
 		}, nil, true},
 		{"a team directory", func(d *model.MemoryDir) { d.Kind = model.DirTeam }, nil, true},
-		{"only other kinds asked for", nil, func(o *DreamOptions) { o.Kinds = []model.ProposalKind{model.KindReindex} }, true},
+		{"only other kinds asked for", nil, func(o *Options) { o.Kinds = []model.ProposalKind{model.KindReindex} }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -464,7 +465,7 @@ func TestProposeMergesNothingToDo(t *testing.T) {
 				tt.opts(&opts)
 			}
 			d := seriesDir(tt.change)
-			if n := len(only(OrientDir(mergeProject, d, opts.Options), RuleDuplicateMemory)); (n > 0) != tt.linted {
+			if n := len(only(consolidate.OrientDir(mergeProject, d, opts.Options), consolidate.RuleDuplicateMemory)); (n > 0) != tt.linted {
 				t.Fatalf("lint reports %d duplicate-memory findings; want some: %v", n, tt.linted)
 			}
 			for _, p := range ProposeDir(mergeProject, d, opts) {
@@ -535,11 +536,11 @@ func TestProposeMergesTwoGroups(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p.Title, err)
 		}
-		lint := OrientDir(mergeProject, dirOf(d, after), Options{Now: testNow})
-		if n := len(only(lint, RuleDuplicateMemory)); n != 1 {
+		lint := consolidate.OrientDir(mergeProject, dirOf(d, after), consolidate.Options{Now: testNow})
+		if n := len(only(lint, consolidate.RuleDuplicateMemory)); n != 1 {
 			t.Errorf("after %q: %d duplicate-memory findings, want the other group's one", p.Title, n)
 		}
-		if got := only(lint, RuleIndexBrokenLink); len(got) > 0 {
+		if got := only(lint, consolidate.RuleIndexBrokenLink); len(got) > 0 {
 			t.Errorf("after %q: %s", p.Title, ixDump(got))
 		}
 	}
@@ -601,7 +602,7 @@ func TestMergeIndexShapes(t *testing.T) {
 			}
 			n := 0
 			for _, f := range ps[0].Fixes {
-				if f.Rule == RuleIndexDuplicateEntry {
+				if f.Rule == consolidate.RuleIndexDuplicateEntry {
 					n++
 				}
 			}
@@ -612,8 +613,8 @@ func TestMergeIndexShapes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lint := OrientDir(mergeProject, dirOf(d, after), Options{Now: testNow})
-			for _, rule := range []string{RuleIndexBrokenLink, RuleDuplicateMemory, RuleMemoryOrphan} {
+			lint := consolidate.OrientDir(mergeProject, dirOf(d, after), consolidate.Options{Now: testNow})
+			for _, rule := range []string{consolidate.RuleIndexBrokenLink, consolidate.RuleDuplicateMemory, consolidate.RuleMemoryOrphan} {
 				if f := only(lint, rule); len(f) > 0 {
 					t.Errorf("after the merge: %s", ixDump(f))
 				}
@@ -698,7 +699,7 @@ func TestProposeMergesExactCopy(t *testing.T) {
 	if want := []string{"update MEMORY.md", "delete deploy-2.md"}; !slices.Equal(paths, want) {
 		t.Errorf("changes %q, want %q", paths, want)
 	}
-	if !slices.Contains(p.Reads, model.FileRead{Path: "deploy.md", SHA256: SHA256Hex(keep.Content)}) {
+	if !slices.Contains(p.Reads, model.FileRead{Path: "deploy.md", SHA256: consolidate.SHA256Hex(keep.Content)}) {
 		t.Errorf("the survivor is not among the reads: %+v", p.Reads)
 	}
 	if !strings.Contains(p.Rationale, "Every line of deploy-2.md is already in it") {

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"reflect"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
@@ -26,12 +27,12 @@ func raceLog() *logOf {
 		write(raceB, at(20), "MEMORY.md", idx1, idxB)
 }
 
-func lostFindings(t *testing.T, p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
+func lostFindings(t *testing.T, p *model.Project, d *model.MemoryDir, opts consolidate.Options) []model.Finding {
 	t.Helper()
 	if opts.Now.IsZero() {
 		opts.Now = testNow
 	}
-	return only(OrientDir(p, d, opts), RuleLostUpdate)
+	return only(consolidate.OrientDir(p, d, opts), consolidate.RuleLostUpdate)
 }
 
 func TestLostUpdateRaceBlindWrite(t *testing.T) {
@@ -49,7 +50,7 @@ func TestLostUpdateRaceBlindWrite(t *testing.T) {
 		t.Errorf("want writer A, culprit B, definite; got writer %s culprit %+v definite %v", l.Writer.Session, l.Culprit, l.Definite)
 	}
 
-	fs := lostFindings(t, lostProject(log), d, Options{})
+	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 {
 		t.Fatalf("want one lost-update finding, got %+v", fs)
 	}
@@ -75,7 +76,7 @@ func TestLostUpdateRaceBlindWrite(t *testing.T) {
 func checkRestore(t *testing.T, log *model.TranscriptLog, d *model.MemoryDir, file, want string) model.Proposal {
 	t.Helper()
 	p := lostProject(log)
-	opts := DreamOptions{Options: Options{Now: testNow}}
+	opts := Options{Options: consolidate.Options{Now: testNow}}
 	var restore []model.Proposal
 	var others []model.Proposal
 	for _, pr := range ProposeDir(p, d, opts) {
@@ -92,10 +93,10 @@ func checkRestore(t *testing.T, log *model.TranscriptLog, d *model.MemoryDir, fi
 	if r.Changes[0].After != want {
 		t.Errorf("restored %s:\n%q\nwant:\n%q", file, r.Changes[0].After, want)
 	}
-	if r.Changes[0].BaseSHA256 != SHA256Hex(filesOf(d)[file]) {
+	if r.Changes[0].BaseSHA256 != consolidate.SHA256Hex(filesOf(d)[file]) {
 		t.Error("the base hash is not the current file's")
 	}
-	if len(r.Fixes) == 0 || r.Fixes[0].Rule != RuleLostUpdate || r.Fixes[0].File != file {
+	if len(r.Fixes) == 0 || r.Fixes[0].Rule != consolidate.RuleLostUpdate || r.Fixes[0].File != file {
 		t.Errorf("the proposal must list the lost-update finding it fixes: %+v", r.Fixes)
 	}
 	noLog := ProposeDir(lostProject(nil), d, opts)
@@ -112,7 +113,7 @@ func checkRestore(t *testing.T, log *model.TranscriptLog, d *model.MemoryDir, fi
 	}
 	nd := dirOf(d, out)
 	nd.Path = d.Path
-	if fs := lostFindings(t, p, nd, Options{}); len(fs) != 0 {
+	if fs := lostFindings(t, p, nd, consolidate.Options{}); len(fs) != 0 {
 		t.Errorf("after the restore the loss is still reported: %+v", fs)
 	}
 	return r
@@ -135,7 +136,7 @@ func TestLostUpdateRaceStaleEdit(t *testing.T) {
 	if len(lost) != 1 || lost[0].Culprit == nil || lost[0].Culprit.Session != raceB || !lost[0].Definite || lost[0].Lines[0] != eDeploy {
 		t.Fatalf("want A's entry lost to B's stale edit, definitely; got %+v", lost)
 	}
-	fs := lostFindings(t, lostProject(log), d, Options{})
+	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, "overwritten by session 6a1b2c3d") {
 		t.Fatalf("want the finding naming B: %+v", fs)
 	}
@@ -175,7 +176,7 @@ func TestLostUpdateNotReportedWhenRemovedKnowingly(t *testing.T) {
 			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("a knowing removal reported as lost: %+v", lost)
 			}
-			if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
+			if fs := lostFindings(t, lostProject(log), d, consolidate.Options{}); len(fs) != 0 {
 				t.Errorf("findings: %+v", fs)
 			}
 		})
@@ -215,7 +216,7 @@ func TestLostUpdateDeletedFileIsNotLost(t *testing.T) {
 	if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 		t.Errorf("a deleted file is not a lost update: %+v", lost)
 	}
-	if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
+	if fs := lostFindings(t, lostProject(log), d, consolidate.Options{}); len(fs) != 0 {
 		t.Errorf("findings: %+v", fs)
 	}
 }
@@ -242,7 +243,7 @@ func TestLostUpdateUnknownWritesArePossible(t *testing.T) {
 			if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Kind != c.w.Kind {
 				t.Fatalf("want a possible loss pinned on the %s write: %+v", c.name, lost)
 			}
-			fs := lostFindings(t, lostProject(log), d, Options{})
+			fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 			if len(fs) != 1 || !strings.HasPrefix(fs[0].Message, "possibly lost: ") || !strings.Contains(fs[0].Message, c.want) {
 				t.Fatalf("want a finding that says possibly and why (%q): %+v", c.want, fs)
 			}
@@ -263,7 +264,7 @@ func TestLostUpdateUnrecordedChangeIsPossible(t *testing.T) {
 	if !strings.Contains(lost[0].Why, "outside any recorded session (an editor, a script or a sync) after 2026-08-03 09:14 UTC") {
 		t.Errorf("why: %s", lost[0].Why)
 	}
-	fs := lostFindings(t, lostProject(log), d, Options{})
+	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 || !strings.HasPrefix(fs[0].Message, "possibly lost: ") {
 		t.Fatalf("findings: %+v", fs)
 	}
@@ -288,7 +289,7 @@ func TestLostUpdateBySubagent(t *testing.T) {
 	if len(lost) != 1 || !reflect.DeepEqual(lost[0].Lines, []string{how}) || lost[0].Writer.Agent != "a3f9c2e1b4d5a6f70" || !lost[0].Definite {
 		t.Fatalf("want the subagent's line lost to B, definitely (stamping aside): %+v", lost)
 	}
-	fs := lostFindings(t, lostProject(log), d, Options{})
+	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, `written by subagent a3f9c2e1 of session 7b2c3d4e ("Tidy memory")`) {
 		t.Fatalf("the finding must name the subagent: %+v", fs)
 	}
@@ -359,11 +360,11 @@ func TestLostIndexEntryToDeletedFile(t *testing.T) {
 		write(raceB, at(20), "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+gone+"\n"+eRole+"\n", idxB).
 		build()
 	d := lostMemDir(withIndex(idxB))
-	fs := lostFindings(t, lostProject(log), d, Options{})
+	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, "and 1 more line") {
 		t.Fatalf("want one finding for both lines: %+v", fs)
 	}
-	ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}})
+	ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}})
 	if len(ps) != 1 {
 		t.Fatalf("want one restore proposal: %+v", ps)
 	}
@@ -384,7 +385,7 @@ func TestLostIndexEntryToDeletedFile(t *testing.T) {
 	}
 	nd := dirOf(d, out)
 	nd.Path = d.Path
-	left := lostFindings(t, lostProject(log), nd, Options{})
+	left := lostFindings(t, lostProject(log), nd, consolidate.Options{})
 	if len(left) != 1 || !strings.Contains(left[0].Message, "project_old_api.md") || !strings.Contains(left[0].Suggestion, "no longer exists") {
 		t.Errorf("want the deleted file's entry still reported, with why it is not restored: %+v", left)
 	}
@@ -393,17 +394,17 @@ func TestLostIndexEntryToDeletedFile(t *testing.T) {
 func TestLostUpdateRespectsIgnores(t *testing.T) {
 	log := raceLog().build()
 	d := lostMemDir(withIndex(idxB + "<!-- memtui-ignore lost-update -->\n"))
-	if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
+	if fs := lostFindings(t, lostProject(log), d, consolidate.Options{}); len(fs) != 0 {
 		t.Errorf("an inline ignore must silence it: %+v", fs)
 	}
-	if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+	if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
 		t.Errorf("a silenced finding gets no proposal: %+v", ps)
 	}
 	d = lostMemDir(withIndex(idxB))
-	if fs := lostFindings(t, lostProject(log), d, Options{Ignore: []IgnoreRule{{Project: "acme-api", Rules: []string{RuleLostUpdate}}}}); len(fs) != 0 {
+	if fs := lostFindings(t, lostProject(log), d, consolidate.Options{Ignore: []consolidate.IgnoreRule{{Project: "acme-api", Rules: []string{consolidate.RuleLostUpdate}}}}); len(fs) != 0 {
 		t.Errorf("a project ignore must silence it: %+v", fs)
 	}
-	if fs := lostFindings(t, lostProject(nil), d, Options{}); len(fs) != 0 {
+	if fs := lostFindings(t, lostProject(nil), d, consolidate.Options{}); len(fs) != 0 {
 		t.Errorf("without transcripts there is nothing to say: %+v", fs)
 	}
 }
@@ -431,7 +432,7 @@ func TestLostUpdateBlindWriteThenUnrecordedChange(t *testing.T) {
 	if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Session != raceB {
 		t.Fatalf("want a possible loss pinned on B: %+v", lost)
 	}
-	fs := lostFindings(t, lostProject(log), d, Options{})
+	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 || !strings.HasPrefix(fs[0].Message, "possibly lost: ") ||
 		!strings.Contains(fs[0].Message, "possibly: overwritten by session 6a1b2c3d") || !strings.Contains(fs[0].Message, "changed again afterwards") {
 		t.Errorf("findings: %+v", fs)
@@ -523,11 +524,11 @@ func TestLostFragmentIsReportedNotRestored(t *testing.T) {
 	if len(lost) != 1 || !lost[0].Anchors[0].Fragment || lost[0].Lines[0] != "acme-stg (VPN required)." {
 		t.Fatalf("want the fragment lost: %+v", lost)
 	}
-	fs := lostFindings(t, lostProject(log), d, Options{})
+	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 || fs[0].Line != 0 || !strings.Contains(fs[0].Suggestion, "by hand") {
 		t.Errorf("want a finding with no line and a by-hand suggestion: %+v", fs)
 	}
-	if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+	if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
 		t.Errorf("a fragment must not be put back as a line: %+v", ps)
 	}
 }
@@ -625,7 +626,7 @@ func TestLostUpdateBoundedHistory(t *testing.T) {
 		if len(lost) != 1 || lost[0].Definite {
 			t.Fatalf("after a write of unknown content the loss can only be possible: %+v", lost)
 		}
-		fs := lostFindings(t, lostProject(log), d, Options{})
+		fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 		if len(fs) != 1 || !strings.Contains(fs[0].Message, "possibly") {
 			t.Fatalf("findings: %+v", fs)
 		}

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
@@ -73,7 +74,7 @@ func proposeArchives(s *dreamState) []model.Proposal {
 	}
 	pl := s.prunes()
 	dropped := map[string]bool{} // what merges and prunes take out of the scan
-	for _, f := range s.byRule[RuleDuplicateMemory] {
+	for _, f := range s.byRule[consolidate.RuleDuplicateMemory] {
 		dropped[f.File] = true
 	}
 	for p := range pl.pruned {
@@ -82,13 +83,13 @@ func proposeArchives(s *dreamState) []model.Proposal {
 	for _, f := range pl.capped {
 		dropped[f.Path] = true
 	}
-	over := d.ScanListed - model.RecallScanCap - len(s.byRule[RuleDuplicateMemory]) - len(pl.pruned) - len(pl.capped)
+	over := d.ScanListed - model.RecallScanCap - len(s.byRule[consolidate.RuleDuplicateMemory]) - len(pl.pruned) - len(pl.capped)
 	if over <= 0 {
 		return nil
 	}
 	haveLog := s.p != nil && s.p.Log != nil
 	if haveLog {
-		if mode := ModeOf(s.p, d); mode.Known() && !mode.Recall && !mode.Agent {
+		if mode := consolidate.ModeOf(s.p, d); mode.Known() && !mode.Recall && !mode.Agent {
 			return nil
 		}
 	}
@@ -237,9 +238,9 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 		head := f.Content[:doc.BodyStart]
 		var refs []string // the archived memories f links
 		body, _ := links.repoint(f.Content[doc.BodyStart:])
-		for _, w := range wikilinks(string(f.Content[doc.BodyStart:])) {
-			if links.breaks(w.name) {
-				refs = append(refs, byKey[normName(w.name)]...)
+		for _, w := range consolidate.Wikilinks(string(f.Content[doc.BodyStart:])) {
+			if links.breaks(w.Name) {
+				refs = append(refs, byKey[consolidate.NormName(w.Name)]...)
 			}
 		}
 		ix := memindex.Parse(append(append([]byte{}, head...), body...))
@@ -318,9 +319,9 @@ func (s *dreamState) archiveProposal(chosen []*model.File, changes []model.Chang
 	var why strings.Builder
 	fmt.Fprintf(&why, "Claude Code's scan lists %d memory files here and offers only the newest %d (by mtime) to recall; each new memory pushes the oldest out, used or not. ",
 		d.ScanListed, model.RecallScanCap)
-	moves := ixPlural(len(chosen), "memory")
+	moves := consolidate.Plural(len(chosen), "memory")
 	if n := len(dropped); n > 0 {
-		fmt.Fprintf(&why, "The merges and prunes proposed beside this one take %s out of it. ", ixPlural(n, "file"))
+		fmt.Fprintf(&why, "The merges and prunes proposed beside this one take %s out of it. ", consolidate.Plural(n, "file"))
 		moves = fmt.Sprintf("%d more", len(chosen))
 	}
 	fmt.Fprintf(&why, "This moves %s into %s/, where the scan never looks but the %s on disk, readable, and can be moved back: ",
@@ -365,14 +366,14 @@ func (s *dreamState) archiveProposal(chosen []*model.File, changes []model.Chang
 		fmt.Fprintf(&why, "That still leaves %d memory files: the others are left to merges, read through a link or only in part, or named in a way memtui will not move; decide on them by hand. ", left)
 	}
 	why.WriteString("Each file keeps its bytes and mtime; undo moves them back.")
-	title := fmt.Sprintf("Archive %s past the recall scan's %d into %s/", ixPlural(len(chosen), "memory"), model.RecallScanCap, model.ArchiveDir)
+	title := fmt.Sprintf("Archive %s past the recall scan's %d into %s/", consolidate.Plural(len(chosen), "memory"), model.RecallScanCap, model.ArchiveDir)
 	reads := []string{"MEMORY.md"}
 	for _, f := range d.Files {
 		if !s.opaque(f.Path) && !archived[f.Path] {
 			reads = append(reads, f.Path) // each was searched for links to the archived memories
 		}
 	}
-	return s.proposal(model.KindArchive, title, why.String(), s.byRule[RuleRecallCap], changes, reads...)
+	return s.proposal(model.KindArchive, title, why.String(), s.byRule[consolidate.RuleRecallCap], changes, reads...)
 }
 
 // usesWord says how often the transcripts show a memory used.

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
 )
@@ -27,7 +28,7 @@ func rxTestDir(index string, files []*model.File) *model.MemoryDir {
 
 // rxPropose runs the reindex proposer alone over a directory.
 func rxPropose(d *model.MemoryDir) []model.Proposal {
-	return ProposeDir(&model.Project{Slug: "p"}, d, DreamOptions{Options: Options{Now: ixTestNow}, Kinds: []model.ProposalKind{model.KindReindex}})
+	return ProposeDir(&model.Project{Slug: "p"}, d, Options{Options: consolidate.Options{Now: ixTestNow}, Kinds: []model.ProposalKind{model.KindReindex}})
 }
 
 // rxOne expects exactly one reindex proposal.
@@ -69,7 +70,7 @@ func rxRebuild(files map[string][]byte) *model.MemoryDir {
 // returns the files after the change.
 func rxApply(t *testing.T, d *model.MemoryDir, p model.Proposal) map[string][]byte {
 	t.Helper()
-	before := OrientDir(&model.Project{Slug: "p"}, d, Options{Now: ixTestNow})
+	before := consolidate.OrientDir(&model.Project{Slug: "p"}, d, consolidate.Options{Now: ixTestNow})
 	out, err := Apply(filesOf(d), p)
 	if err != nil {
 		t.Fatalf("apply: %v", err)
@@ -97,7 +98,7 @@ func rxApply(t *testing.T, d *model.MemoryDir, p model.Proposal) map[string][]by
 			t.Errorf("%s: frontmatter %v %+v", c.Path, doc.Status, doc.FM)
 		}
 	}
-	after := OrientDir(&model.Project{Slug: "p"}, rxRebuild(out), Options{Now: ixTestNow})
+	after := consolidate.OrientDir(&model.Project{Slug: "p"}, rxRebuild(out), consolidate.Options{Now: ixTestNow})
 	left := map[[2]string]bool{}
 	for _, f := range after {
 		left[[2]string{f.Rule, f.File}] = true
@@ -108,10 +109,10 @@ func rxApply(t *testing.T, d *model.MemoryDir, p model.Proposal) map[string][]by
 		}
 	}
 	old := map[string]bool{}
-	for _, f := range only(before, RuleIndexBrokenLink) {
+	for _, f := range only(before, consolidate.RuleIndexBrokenLink) {
 		old[f.Message] = true
 	}
-	for _, f := range only(after, RuleIndexBrokenLink) {
+	for _, f := range only(after, consolidate.RuleIndexBrokenLink) {
 		if !old[f.Message] {
 			t.Errorf("new broken link: %s", f.Message)
 		}
@@ -182,7 +183,7 @@ func TestReindexOverLines(t *testing.T) {
 	if !strings.Contains(p.Title, "212 → ") || !strings.Contains(p.Title, "no longer cut off") {
 		t.Errorf("title %q", p.Title)
 	}
-	if !rxHasFix(p, RuleIndexOverLines) || !strings.Contains(p.Rationale, "archived") && !strings.Contains(p.Rationale, "memory-archive.md") {
+	if !rxHasFix(p, consolidate.RuleIndexOverLines) || !strings.Contains(p.Rationale, "archived") && !strings.Contains(p.Rationale, "memory-archive.md") {
 		t.Errorf("fixes %v rationale %q", p.Fixes, p.Rationale)
 	}
 	out := rxApply(t, d, p)
@@ -223,7 +224,7 @@ func TestReindexOverSizeCJK(t *testing.T) {
 		t.Fatalf("setup: %+v", ld)
 	}
 	p := rxOne(t, d)
-	if !rxHasFix(p, RuleIndexOverSize) || !strings.Contains(p.Title, "KB → ") {
+	if !rxHasFix(p, consolidate.RuleIndexOverSize) || !strings.Contains(p.Title, "KB → ") {
 		t.Errorf("title %q fixes %v", p.Title, p.Fixes)
 	}
 	out := rxApply(t, d, p)
@@ -244,7 +245,7 @@ func TestReindexBrokenLink(t *testing.T) {
 	if got, want := string(out["MEMORY.md"]), "# Memory\n\n- [A](a.md) — x\n- [B](b.md) — replaces old\n"; got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if !rxHasFix(p, RuleIndexBrokenLink) || !strings.Contains(p.Rationale, "“Gone” (gone.md)") || !strings.Contains(p.Title, "dropped 1 broken entry") {
+	if !rxHasFix(p, consolidate.RuleIndexBrokenLink) || !strings.Contains(p.Rationale, "“Gone” (gone.md)") || !strings.Contains(p.Title, "dropped 1 broken entry") {
 		t.Errorf("title %q rationale %q", p.Title, p.Rationale)
 	}
 }
@@ -266,7 +267,7 @@ func TestReindexDuplicateEntry(t *testing.T) {
 	if c == nil || !strings.HasSuffix(c.After, "\n\nMoved here from MEMORY.md:\n- C too: ask Mallory before touching billing\n") {
 		t.Fatalf("c.md should keep the hook found only in the index: %+v", c)
 	}
-	if rxCount(p, RuleIndexDuplicateEntry) != 2 {
+	if rxCount(p, consolidate.RuleIndexDuplicateEntry) != 2 {
 		t.Errorf("fixes %v", p.Fixes)
 	}
 }
@@ -295,7 +296,7 @@ func TestReindexOrphan(t *testing.T) {
 	if len(p.Reads) == 0 {
 		t.Errorf("no reads: the orphans' frontmatter was read")
 	}
-	if !strings.Contains(p.Rationale, "feedback_new.md") || rxCount(p, RuleMemoryOrphan) != 2 {
+	if !strings.Contains(p.Rationale, "feedback_new.md") || rxCount(p, consolidate.RuleMemoryOrphan) != 2 {
 		t.Errorf("rationale %q fixes %v", p.Rationale, p.Fixes)
 	}
 }
@@ -327,7 +328,7 @@ func TestReindexLongHook(t *testing.T) {
 	if rxChange(p, "c.md") != nil {
 		t.Errorf("c.md already holds the hook's words")
 	}
-	if rxCount(p, RuleIndexEntryTooLong) != 3 {
+	if rxCount(p, consolidate.RuleIndexEntryTooLong) != 3 {
 		t.Errorf("fixes %v", p.Fixes)
 	}
 }
@@ -348,7 +349,7 @@ func TestReindexMultiline(t *testing.T) {
 	if !strings.HasSuffix(a, "Worked at Initech before.\n\nMoved here from MEMORY.md:\n- then moved to Globex in 2024\n") {
 		t.Errorf("a.md:\n%s", a)
 	}
-	if rxCount(p, RuleIndexEntryMultiline) != 2 {
+	if rxCount(p, consolidate.RuleIndexEntryMultiline) != 2 {
 		t.Errorf("fixes %v", p.Fixes)
 	}
 }
@@ -362,7 +363,7 @@ func TestReindexEmptySection(t *testing.T) {
 	if got, want := string(out["MEMORY.md"]), "# Memory\n\n## Full\n\n- [A](a.md) — x\n"; got != want {
 		t.Errorf("got:\n%q\nwant:\n%q", got, want)
 	}
-	if rxCount(p, RuleIndexEmptySection) != 3 {
+	if rxCount(p, consolidate.RuleIndexEmptySection) != 3 {
 		t.Errorf("fixes %v", p.Fixes)
 	}
 }
@@ -395,7 +396,7 @@ func TestReindexNotPointer(t *testing.T) {
 	if doc.FM.Name != "training-config" || doc.FM.Type != "project" || doc.FM.TypeKey != "metadata.type" || doc.FM.Modified != "2026-08-01T00:00:00.000Z" {
 		t.Errorf("frontmatter %+v", doc.FM)
 	}
-	if rxCount(p, RuleIndexNotPointer) != 2 {
+	if rxCount(p, consolidate.RuleIndexNotPointer) != 2 {
 		t.Errorf("fixes %v", p.Fixes)
 	}
 
@@ -444,7 +445,7 @@ func TestReindexNoIndex(t *testing.T) {
 	if got := string(out["MEMORY.md"]); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if p.Title != "Create MEMORY.md indexing 2 memories" || !rxHasFix(p, RuleIndexMissing) {
+	if p.Title != "Create MEMORY.md indexing 2 memories" || !rxHasFix(p, consolidate.RuleIndexMissing) {
 		t.Errorf("title %q fixes %v", p.Title, p.Fixes)
 	}
 }

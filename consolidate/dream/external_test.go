@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 )
 
@@ -21,7 +22,7 @@ func TestCheckExternalAcceptsAGoodProposal(t *testing.T) {
 	d := externalFixture()
 	x := string(d.Files[0].Content)
 	good := model.Proposal{ID: "mine", Kind: model.KindAbsolutizeDates, Title: "Date it", Rationale: "because",
-		Changes: []model.Change{{Path: "project_x.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(x)), After: strings.Replace(x, "tomorrow", "on 2026-06-11", 1)}}}
+		Changes: []model.Change{{Path: "project_x.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(x)), After: strings.Replace(x, "tomorrow", "on 2026-06-11", 1)}}}
 	got, err := CheckExternal(dreamProject, d, good, false)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +42,7 @@ func TestCheckExternalAcceptsAGoodProposal(t *testing.T) {
 func TestCheckExternalRejects(t *testing.T) {
 	d := externalFixture()
 	x := string(d.Files[0].Content)
-	hash := SHA256Hex([]byte(x))
+	hash := consolidate.SHA256Hex([]byte(x))
 	upd := func(path, base, after string) model.Proposal {
 		return model.Proposal{Kind: model.KindMerge, Title: "t", Changes: []model.Change{{Path: path, Op: model.OpUpdate, BaseSHA256: base, After: after}}}
 	}
@@ -59,8 +60,8 @@ func TestCheckExternalRejects(t *testing.T) {
 		{"unknown kind", model.Proposal{Kind: "rm-rf", Title: "t", Changes: []model.Change{{Path: "a.md", Op: model.OpCreate, After: "x"}}}, "unknown kind"},
 		{"other directory", model.Proposal{Kind: model.KindPrune, MemoryDir: "/home/someone/else", Title: "t", Changes: []model.Change{{Path: "a.md", Op: model.OpCreate, After: "x"}}}, "not " + d.Path},
 		{"broken frontmatter", upd("project_x.md", hash, "---\nname: x\n\nno closing fence\n"), "does not parse"},
-		{"index with frontmatter", model.Proposal{Kind: model.KindReindex, Title: "t", Changes: []model.Change{{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex(d.Index.Content), After: "---\nname: i\n---\n- [x](project_x.md)\n"}}}, "frontmatter"},
-		{"index cut off", model.Proposal{Kind: model.KindReindex, Title: "t", Changes: []model.Change{{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex(d.Index.Content), After: strings.Repeat("- [x](project_x.md) — x\n", 250)}}}, "cut off"},
+		{"index with frontmatter", model.Proposal{Kind: model.KindReindex, Title: "t", Changes: []model.Change{{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(d.Index.Content), After: "---\nname: i\n---\n- [x](project_x.md)\n"}}}, "frontmatter"},
+		{"index cut off", model.Proposal{Kind: model.KindReindex, Title: "t", Changes: []model.Change{{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(d.Index.Content), After: strings.Repeat("- [x](project_x.md) — x\n", 250)}}}, "cut off"},
 		{"no changes", model.Proposal{Kind: model.KindPrune, Title: "t"}, "changes nothing"},
 		{"stale read", model.Proposal{Kind: model.KindReindex, Title: "t", Reads: []model.FileRead{{Path: "user_role.md", SHA256: hash}},
 			Changes: []model.Change{{Path: "project_x.md", Op: model.OpUpdate, BaseSHA256: hash, After: x}}}, "does not match"},
@@ -79,12 +80,12 @@ func TestCheckExternalRejects(t *testing.T) {
 func TestProposerSeesNoSecret(t *testing.T) {
 	token := "ghp_Hn4Wq8Zt2Lp6Vb9Xc3Mk7Rj1Fd5Gs0Ya8uEq"
 	d := dreamDir(map[string]string{"reference_ci.md": topic("ci", "The CI token", "reference", "Token: "+token+"\n")}, testNow)
-	in := NewProposerInput(dreamProject, d, DreamOptions{Options: Options{Now: testNow}})
-	if len(in.Files) != 1 || strings.Contains(in.Files[0].Content, token) || in.Files[0].SHA256 != SHA256Hex(d.Files[0].Content) {
+	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}})
+	if len(in.Files) != 1 || strings.Contains(in.Files[0].Content, token) || in.Files[0].SHA256 != consolidate.SHA256Hex(d.Files[0].Content) {
 		t.Fatalf("input: %+v", in.Files)
 	}
 	p := model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: "reference_ci.md", Op: model.OpUpdate,
-		BaseSHA256: SHA256Hex(d.Files[0].Content), After: string(d.Files[0].Content)}}}
+		BaseSHA256: consolidate.SHA256Hex(d.Files[0].Content), After: string(d.Files[0].Content)}}}
 	got, err := CheckExternal(dreamProject, d, p, false)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func TestCheckExternalRefusesHostileProposals(t *testing.T) {
 		disk OnDisk
 		want string
 	}{
-		{"deletes MEMORY.md", model.Proposal{Kind: model.KindPrune, Title: "t", Changes: []model.Change{{Path: "MEMORY.md", Op: model.OpDelete, BaseSHA256: SHA256Hex(d.Index.Content)}}}, nil, "never delete it"},
+		{"deletes MEMORY.md", model.Proposal{Kind: model.KindPrune, Title: "t", Changes: []model.Change{{Path: "MEMORY.md", Op: model.OpDelete, BaseSHA256: consolidate.SHA256Hex(d.Index.Content)}}}, nil, "never delete it"},
 		{"OSC 52 in a name", create("x\x1b]52;c;aGVsbG8=\x07.md", "x\n"), nil, "control character (U+001B)"},
 		{"screen clear in a directory name", create("a\x1b[2J/x.md", "x\n"), nil, "control character"},
 		{"newline in a name", create("a\nwarning: forged.md", "x\n"), nil, "control character (U+000A)"},
@@ -125,13 +126,13 @@ func TestCheckExternalRefusesHostileProposals(t *testing.T) {
 		{"empty component", create("a//b.md", "x\n"), nil, "empty path component"},
 		{"over the read cap", create("big.md", strings.Repeat("x", MaxProposedFileBytes+1)), nil, "over the 1024 KB"},
 		{"control in the title", model.Proposal{Kind: model.KindReindex, Title: "ok\x1b]0;pwned\x07", Changes: []model.Change{{Path: "n.md", Op: model.OpCreate, After: "x\n"}}}, nil, "not one line"},
-		{"update of a symlink the scan saw", model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: "linked.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex(linked.Content), After: "x\n"}}}, nil, "linked.md is a symlink"},
+		{"update of a symlink the scan saw", model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: "linked.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(linked.Content), After: "x\n"}}}, nil, "linked.md is a symlink"},
 		{"create under a symlinked directory the scan saw", create("out/x.md", "x\n"), nil, "its directory out) is a symlink"},
 		{"create under a link the scan did not follow", create("up/x.md", "x\n"), nil, "its directory up) is a symlink"},
 		{"create under a symlinked directory on disk", create("sub/x.md", "x\n"), OnDisk{"sub": fs.ModeSymlink | 0o777}, "its directory sub) is a symlink"},
 		{"create over a dangling symlink on disk", create("new.md", "x\n"), OnDisk{"new.md": fs.ModeSymlink | 0o777}, "new.md is a symlink"},
 		{"create over a FIFO", create("pipe.md", "x\n"), OnDisk{"pipe.md": fs.ModeNamedPipe | 0o644}, "named pipe, not a regular file"},
-		{"update of a file become a symlink since the scan", model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: "user_role.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex(d.Files[1].Content), After: "x\n"}}}, OnDisk{"user_role.md": fs.ModeSymlink}, "symlink"},
+		{"update of a file become a symlink since the scan", model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: "user_role.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(d.Files[1].Content), After: "x\n"}}}, OnDisk{"user_role.md": fs.ModeSymlink}, "symlink"},
 		{"parent is a file", create("user_role.md/x.md", "x\n"), OnDisk{"user_role.md": 0o644}, "not a directory"},
 		{"create over a file memtui did not read", create("unread.md", "x\n"), OnDisk{"unread.md": 0o644}, "did not read"},
 	}
@@ -172,7 +173,7 @@ func TestProposerInputIsRedactedThroughout(t *testing.T) {
 		"reference_" + token + ".md": topic("ci", "The CI token is "+slack, "reference", "Token: "+token+"\n"),
 		"MEMORY.md":                  "- [CI](reference_" + token + ".md) — token " + slack + "\n",
 	}, testNow)
-	in := NewProposerInput(dreamProject, d, DreamOptions{Options: Options{Now: testNow}})
+	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}})
 	raw, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestCheckExternalExistingNames(t *testing.T) {
 		content := topic("n", "d", "project", "Body.\n")
 		d := dreamDir(map[string]string{name: content}, testNow)
 		after := strings.Replace(content, "Body.", "Body, fixed.", 1)
-		p := model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: name, Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(content)), After: after}}}
+		p := model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: name, Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(content)), After: after}}}
 		_, err := CheckExternal(dreamProject, d, p, false)
 		if (err == nil) != ok {
 			t.Errorf("update of %q: err %v, want accepted %v", name, err, ok)

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/pool"
@@ -22,11 +23,11 @@ import (
 // each kind's proposer (consolidate and prune), each returning proposals
 // that are self-contained transactions over one directory.
 
-// DreamOptions tune the proposals.
-type DreamOptions struct {
+// Options tune the proposals.
+type Options struct {
 	// Options are the checks' options: the findings proposals are drawn
 	// from come from them (Now also stamps metadata.modified).
-	Options
+	consolidate.Options
 	// Kinds limits the kinds proposed; nil proposes every kind.
 	Kinds []model.ProposalKind
 	// IncludeTeam proposes changes in team/ directories too. Off by
@@ -38,11 +39,11 @@ type DreamOptions struct {
 
 // Proposes reports whether a run with these options proposes for d: a
 // team dir only with IncludeTeam.
-func (o DreamOptions) Proposes(d *model.MemoryDir) bool {
+func (o Options) Proposes(d *model.MemoryDir) bool {
 	return d.Kind != model.DirTeam || o.IncludeTeam
 }
 
-func (o DreamOptions) wants(k model.ProposalKind) bool {
+func (o Options) wants(k model.ProposalKind) bool {
 	if len(o.Kinds) == 0 {
 		return true
 	}
@@ -73,12 +74,12 @@ var proposers = []proposer{
 	{model.KindReindex, proposeReindex},
 }
 
-// Dream checks every memory directory of the scan (each loaded already)
+// Run checks every memory directory of the scan (each loaded already)
 // and returns the proposals for them, sorted by directory, kind and ID, so the same tree
 // always gives the same list.
-func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
+func Run(scan *model.Scan, opts Options) []model.Proposal {
 	opts = opts.ForScan(scan)
-	jobs := DirJobs(scan, opts.Proposes)
+	jobs := consolidate.DirJobs(scan, opts.Proposes)
 	results := make([][]model.Proposal, len(jobs))
 	pool.Run(context.Background(), len(jobs), opts.Workers, func(i int) {
 		results[i] = ProposeDir(jobs[i].P, jobs[i].D, opts)
@@ -92,7 +93,7 @@ func Dream(scan *model.Scan, opts DreamOptions) []model.Proposal {
 }
 
 // ForScan is opts ready for a run over the whole scan (Options.ForScan).
-func (o DreamOptions) ForScan(scan *model.Scan) DreamOptions {
+func (o Options) ForScan(scan *model.Scan) Options {
 	o.Options = o.Options.ForScan(scan)
 	return o
 }
@@ -118,8 +119,8 @@ func SortProposals(ps []model.Proposal) {
 
 // ProposeDir checks one directory and proposes what would fix it. A clean
 // directory gets no proposal.
-func ProposeDir(p *model.Project, d *model.MemoryDir, opts DreamOptions) []model.Proposal {
-	opts.Options = opts.Options.withDefaults()
+func ProposeDir(p *model.Project, d *model.MemoryDir, opts Options) []model.Proposal {
+	opts.Options = opts.Options.WithDefaults()
 	if !opts.Proposes(d) {
 		return nil
 	}
@@ -265,7 +266,7 @@ func secretInFileLink(text string, secs []secrets.Secret) bool {
 type dreamState struct {
 	p        *model.Project
 	d        *model.MemoryDir
-	opts     DreamOptions
+	opts     Options
 	findings []model.Finding
 	lost     []forensics.Lost // the lost-update check's analysis
 	byRule   map[string][]model.Finding
@@ -282,11 +283,11 @@ type dreamState struct {
 	inGroup map[string]bool
 }
 
-func newDreamState(p *model.Project, d *model.MemoryDir, opts DreamOptions) *dreamState {
+func newDreamState(p *model.Project, d *model.MemoryDir, opts Options) *dreamState {
 	s := &dreamState{p: p, d: d, opts: opts, byRule: map[string][]model.Finding{},
 		files: make(map[string]*model.File, len(d.Files)), hashes: map[string]string{}, opaqueMemo: map[string]bool{}}
-	st := orientDir(p, d, opts.Options)
-	s.findings, s.lost, s.docs = st.findings, st.lost, st.docs()
+	st := consolidate.OrientDirAll(p, d, opts.Options)
+	s.findings, s.lost, s.docs = st.Findings, st.Lost, st.Docs
 	for _, f := range s.findings {
 		s.byRule[f.Rule] = append(s.byRule[f.Rule], f)
 	}
@@ -353,7 +354,7 @@ func (s *dreamState) hash(path string) string {
 	if f == nil {
 		return ""
 	}
-	h := SHA256Hex(f.Content)
+	h := consolidate.SHA256Hex(f.Content)
 	s.hashes[path] = h
 	return h
 }
@@ -369,12 +370,6 @@ func dirKey(p *model.Project, d *model.MemoryDir) string {
 		}
 	}
 	return d.Path
-}
-
-// SHA256Hex is the hex sha256 of b, as proposals record base hashes.
-func SHA256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 func (s *dreamState) update(path string, after []byte) model.Change {
@@ -465,7 +460,7 @@ func readPaths(p model.Proposal) []string {
 func Apply(files map[string][]byte, p model.Proposal) (map[string][]byte, error) {
 	for _, r := range p.Reads {
 		b, ok := files[r.Path]
-		if !ok || SHA256Hex(b) != r.SHA256 {
+		if !ok || consolidate.SHA256Hex(b) != r.SHA256 {
 			return nil, fmt.Errorf("%s changed since the proposal read it", r.Path)
 		}
 	}
@@ -481,7 +476,7 @@ func Apply(files map[string][]byte, p model.Proposal) (map[string][]byte, error)
 			switch {
 			case !ok:
 				return nil, fmt.Errorf("%s is gone", c.From)
-			case SHA256Hex(src) != c.BaseSHA256:
+			case consolidate.SHA256Hex(src) != c.BaseSHA256:
 				return nil, fmt.Errorf("%s changed since the proposal read it", c.From)
 			case exists:
 				return nil, fmt.Errorf("%s already exists", c.Path)
@@ -497,7 +492,7 @@ func Apply(files map[string][]byte, p model.Proposal) (map[string][]byte, error)
 			if !exists {
 				return nil, fmt.Errorf("%s is gone", c.Path)
 			}
-			if SHA256Hex(b) != c.BaseSHA256 {
+			if consolidate.SHA256Hex(b) != c.BaseSHA256 {
 				return nil, fmt.Errorf("%s changed since the proposal read it", c.Path)
 			}
 			if c.Op == model.OpDelete {
@@ -561,4 +556,14 @@ func listNames(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// isMemory reports a file Claude Code's scan lists as a memory.
+func isMemory(f *model.File) bool { return f.Scan.Memory() }
+
+func projectName(p *model.Project) string {
+	if p == nil {
+		return ""
+	}
+	return p.Name()
 }

@@ -1,9 +1,10 @@
-package consolidate
+package dream
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/model"
 )
@@ -11,7 +12,7 @@ import (
 func TestPartialKeepsOnlyChosenBlocks(t *testing.T) {
 	before := "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\n"
 	after := "a\r\nB\r\nc\r\nd\r\ne\r\nF\r\ng\r\nh\r\n"
-	c := model.Change{Path: "x.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(before)), After: after}
+	c := model.Change{Path: "x.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(before)), After: after}
 	if n := diff.Blocks(c, before); n != 3 {
 		t.Fatalf("%d blocks, want 3 (b, f, the new h)", n)
 	}
@@ -46,9 +47,9 @@ func TestPartialMergeRevalidatesTheIndex(t *testing.T) {
 	before := map[string]string{"MEMORY.md": index, "a.md": a, "b.md": b}
 	get := func(p string) (string, bool) { s, ok := before[p]; return s, ok }
 	p := model.Proposal{Kind: model.KindMerge, Title: "Merge b.md into a.md", Changes: []model.Change{
-		{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(index)), After: "- [A](a.md) — the fact\n"},
-		{Path: "a.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(a)), After: a + "\nFrom b.md: The fact, again.\n"},
-		{Path: "b.md", Op: model.OpDelete, BaseSHA256: SHA256Hex([]byte(b))},
+		{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(index)), After: "- [A](a.md) — the fact\n"},
+		{Path: "a.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(a)), After: a + "\nFrom b.md: The fact, again.\n"},
+		{Path: "b.md", Op: model.OpDelete, BaseSHA256: consolidate.SHA256Hex([]byte(b))},
 	}}
 	if _, err := Partial(p, get, Keep{"MEMORY.md": {false}}); err == nil || !strings.Contains(err.Error(), "b.md") {
 		t.Errorf("dropping the index hunk but deleting b.md must be refused: %v", err)
@@ -74,7 +75,7 @@ func TestPartialIgnoresUntouchedEntries(t *testing.T) {
 	all := map[string]string{"MEMORY.md": index, "a.md": a, "c.md": c}
 	get := func(p string) (string, bool) { s, ok := all[p]; return s, ok }
 	p := model.Proposal{Kind: model.KindAbsolutizeDates, Title: "t", Changes: []model.Change{
-		{Path: "a.md", Op: model.OpUpdate, BaseSHA256: SHA256Hex([]byte(a)), After: a + "More.\n"}}}
+		{Path: "a.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(a)), After: a + "More.\n"}}}
 	if _, err := Partial(p, get, Keep{"a.md": {true}}); err != nil {
 		t.Errorf("an untouched entry made a partial proposal invalid: %v", err)
 	}

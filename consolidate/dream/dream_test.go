@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"reflect"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 )
 
@@ -38,7 +39,7 @@ var dreamProject = &model.Project{Slug: "p", ConfigDir: "/cfg"}
 
 func propose(t *testing.T, d *model.MemoryDir, kinds ...model.ProposalKind) []model.Proposal {
 	t.Helper()
-	return ProposeDir(dreamProject, d, DreamOptions{Options: Options{Now: testNow}, Kinds: kinds})
+	return ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: kinds})
 }
 
 // filesOf is a directory's files as Apply takes them.
@@ -118,7 +119,7 @@ func TestNoProposalForACleanDirectory(t *testing.T) {
 		"feedback_deploy.md": topic("deploy", "Deploy with make ship", "feedback", body),
 		"user_role.md":       topic("role", "The user is a backend engineer who owns billing", "user", "The user owns the billing service and reviews every schema change.\n"),
 	}, recent)
-	if fs := lint(t, nil, d, Options{}); len(fs) != 0 {
+	if fs := lint(t, nil, d, consolidate.Options{}); len(fs) != 0 {
 		t.Fatalf("the fixture is not clean: %+v", fs)
 	}
 	if ps := propose(t, d); len(ps) != 0 {
@@ -138,10 +139,10 @@ func TestRedactSecretReplacesOnlyTheSecret(t *testing.T) {
 	if want := strings.Replace(content, token, "[REDACTED]", 1); c.After != want {
 		t.Errorf("after:\n%s\nwant:\n%s", c.After, want)
 	}
-	if c.BaseSHA256 != SHA256Hex([]byte(content)) || c.Op != model.OpUpdate {
+	if c.BaseSHA256 != consolidate.SHA256Hex([]byte(content)) || c.Op != model.OpUpdate {
 		t.Errorf("change %+v", c)
 	}
-	if len(ps[0].Fixes) != 1 || ps[0].Fixes[0].Rule != RuleSecret {
+	if len(ps[0].Fixes) != 1 || ps[0].Fixes[0].Rule != consolidate.RuleSecret {
 		t.Errorf("fixes %+v", ps[0].Fixes)
 	}
 }
@@ -192,24 +193,24 @@ func TestFixFrontmatter(t *testing.T) {
 	}{
 		{"missing", "feedback_review.md", "# Review style\n\nReviews lead with the risk, then the nits; the author resolves threads.\n",
 			[]string{"---\nname: feedback-review\ndescription: Review style\nmetadata: \n  node_type: memory\n  type: feedback\n---\n\n# Review style\n"},
-			[]string{RuleFrontmatterMissing}},
+			[]string{consolidate.RuleFrontmatterMissing}},
 		{"unquoted", "reference_staging.md", "---\nname: staging\ndescription: Staging host: acme-stg.internal, over the VPN\ntype: reference\n---\n\nThe staging host is acme-stg.internal and answers only over the VPN.\n",
 			[]string{`description: "Staging host: acme-stg.internal, over the VPN"`},
-			[]string{RuleFrontmatterUnquoted}},
+			[]string{consolidate.RuleFrontmatterUnquoted}},
 		{"not at start", "project_handoff.md", "# Handoff\n\n---\nname: handoff\ndescription: What an on-call handoff must say\ntype: project\n---\n\nThree things: open escalations, live alerts, promises to customers.\n",
 			[]string{"---\nname: handoff\n", "---\n\n# Handoff\n"},
-			[]string{RuleFrontmatterNotAtStart}},
+			[]string{consolidate.RuleFrontmatterNotAtStart}},
 		{"type missing", "reference_bot.md", "---\nname: bot\ndescription: The alert bot and where its config lives\n---\n\nThe alert bot posts to #ops; its config is in the ops repo.\n",
 			[]string{"description: The alert bot and where its config lives\ntype: reference\n---"},
-			[]string{RuleTypeMissing}},
+			[]string{consolidate.RuleTypeMissing}},
 		{"type invalid", "decision_sqlc.md", "---\nname: sqlc\ndescription: sqlc instead of an ORM for billing\nmetadata: \n  node_type: memory\n  type: decision\n---\n\nBilling uses sqlc; the ORM hid N+1 queries.\n",
 			[]string{"  type: project\n"},
-			[]string{RuleTypeInvalid}},
+			[]string{consolidate.RuleTypeInvalid}},
 		{"crlf", "reference_db.md", "---\r\nname: db\r\ndescription: DB host: db.internal\r\ntype: reference\r\n---\r\n\r\nThe primary is db.internal; replicas are read-only.\r\n",
 			// Claude Code's retry never quotes a CRLF line, so it reads
 			// no frontmatter here at all: the fix settles that error.
 			[]string{"description: \"DB host: db.internal\"\r\n"},
-			[]string{RuleFrontmatterUnreadable}},
+			[]string{consolidate.RuleFrontmatterUnreadable}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -263,7 +264,7 @@ func TestPruneEmptyMemoryWithItsEntry(t *testing.T) {
 			ix = &ps[0].Changes[i]
 		}
 	}
-	if del == nil || del.Op != model.OpDelete || del.BaseSHA256 != SHA256Hex(nil) {
+	if del == nil || del.Op != model.OpDelete || del.BaseSHA256 != consolidate.SHA256Hex(nil) {
 		t.Fatalf("the empty file must be deleted against its hash: %+v", ps[0].Changes)
 	}
 	if ix == nil || ix.After != "# Memory\n\n- [Deploy](feedback_deploy.md) — make ship, not npm\n" {
@@ -282,7 +283,7 @@ func TestApplyingEveryProposalFixesWhatItClaims(t *testing.T) {
 		"feedback_review.md":   "# Reviews\n\nReviews lead with the risk, then the nits; the author resolves threads.\n",
 		"project_empty.md":     "",
 	}, mod)
-	before := lint(t, nil, d, Options{})
+	before := lint(t, nil, d, consolidate.Options{})
 	if len(before) == 0 {
 		t.Fatal("the fixture has no findings")
 	}
@@ -291,7 +292,7 @@ func TestApplyingEveryProposalFixesWhatItClaims(t *testing.T) {
 		t.Fatal("nothing was applied")
 	}
 	left := map[string]bool{}
-	for _, f := range lint(t, nil, after, Options{}) {
+	for _, f := range lint(t, nil, after, consolidate.Options{}) {
 		left[f.Rule+" "+f.File] = true
 	}
 	for _, c := range claimed {
@@ -321,7 +322,7 @@ func TestProposalsAreDeterministic(t *testing.T) {
 	// The same tree under another config dir gets the same IDs.
 	d := mk()
 	d.Path = "/elsewhere/projects/p/memory"
-	c := ProposeDir(&model.Project{Slug: "p", ConfigDir: "/elsewhere"}, d, DreamOptions{Options: Options{Now: testNow}})
+	c := ProposeDir(&model.Project{Slug: "p", ConfigDir: "/elsewhere"}, d, Options{Options: consolidate.Options{Now: testNow}})
 	for i := range a {
 		if a[i].ID != c[i].ID {
 			t.Errorf("proposal %d: ID %s here, %s for the copy", i, a[i].ID, c[i].ID)
@@ -336,7 +337,7 @@ func TestTeamIsLeftAloneUnlessAsked(t *testing.T) {
 	if ps := propose(t, d); len(ps) != 0 {
 		t.Errorf("team/ got proposals without --include-team: %+v", ps)
 	}
-	ps := ProposeDir(dreamProject, d, DreamOptions{Options: Options{Now: testNow}, IncludeTeam: true})
+	ps := ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}, IncludeTeam: true})
 	if len(ps) == 0 {
 		t.Error("with IncludeTeam, team/ gets its proposals")
 	}

@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
 )
 
@@ -97,8 +98,8 @@ func TestOpaqueFilesAreNeverRewritten(t *testing.T) {
 func TestOpaqueFilesGetAnEncodingFinding(t *testing.T) {
 	d := opaqueDir("- [Role](user_role.md) — the user owns billing\n")
 	got := map[string]string{}
-	for _, f := range OrientDir(dreamProject, d, Options{Now: testNow}) {
-		if f.Rule == RuleEncoding {
+	for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testNow}) {
+		if f.Rule == consolidate.RuleEncoding {
 			got[f.File] = f.Message
 		}
 	}
@@ -122,7 +123,7 @@ func TestOpaqueFilesGetAnEncodingFinding(t *testing.T) {
 
 func TestProposerInputLeavesOpaqueFilesOut(t *testing.T) {
 	d := opaqueDir("- [Role](user_role.md) — the user owns billing\n")
-	in := NewProposerInput(dreamProject, d, DreamOptions{Options: Options{Now: testNow}})
+	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}})
 	for _, f := range in.Files {
 		if _, ok := opaqueFiles[f.Path]; ok {
 			t.Errorf("the proposer is handed %s, which is not text", f.Path)
@@ -134,11 +135,11 @@ func TestProposerInputLeavesOpaqueFilesOut(t *testing.T) {
 	for name, content := range opaqueFiles {
 		c := []byte(content)
 		p := model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: name, Op: model.OpUpdate,
-			BaseSHA256: SHA256Hex(c), After: "---\nname: x\ndescription: y\ntype: user\n---\n\nx\n"}}}
+			BaseSHA256: consolidate.SHA256Hex(c), After: "---\nname: x\ndescription: y\ntype: user\n---\n\nx\n"}}}
 		if _, err := CheckExternal(dreamProject, d, p, false); err == nil || !strings.Contains(err.Error(), "not text") {
 			t.Errorf("%s: an external rewrite was not refused as not text: %v", name, err)
 		}
-		p.Changes[0] = model.Change{Path: name, Op: model.OpDelete, BaseSHA256: SHA256Hex(c)}
+		p.Changes[0] = model.Change{Path: name, Op: model.OpDelete, BaseSHA256: consolidate.SHA256Hex(c)}
 		if _, err := CheckExternal(dreamProject, d, p, false); err == nil || !strings.Contains(err.Error(), "not text") {
 			t.Errorf("%s: an external delete was not refused as not text: %v", name, err)
 		}

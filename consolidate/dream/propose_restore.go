@@ -1,10 +1,11 @@
-package consolidate
+package dream
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
@@ -16,7 +17,7 @@ func proposeRestores(s *dreamState) []model.Proposal {
 	if s.p == nil || s.p.Log == nil {
 		return nil
 	}
-	files := s.ruleFiles(RuleLostUpdate)
+	files := s.ruleFiles(consolidate.RuleLostUpdate)
 	if len(files) == 0 {
 		return nil
 	}
@@ -40,7 +41,7 @@ func proposeRestores(s *dreamState) []model.Proposal {
 // restoreFile makes the proposal for one file's lost text.
 func (s *dreamState) restoreFile(path, content string, losts []forensics.Lost) (model.Proposal, bool) {
 	reported := map[string]model.Finding{}
-	for _, f := range s.fileFindings(path, RuleLostUpdate) {
+	for _, f := range s.fileFindings(path, consolidate.RuleLostUpdate) {
 		reported[f.Message] = f
 	}
 	doc := forensics.NewRestoreDoc(s.d, path, content)

@@ -1,9 +1,10 @@
-package consolidate
+package dream
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
@@ -75,10 +76,10 @@ func TestLostUpdateDeliberateRewrites(t *testing.T) {
 			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("a deliberate rewrite reported as lost: %+v", lost)
 			}
-			if fs := lostFindings(t, lostProject(log), d, Options{}); len(fs) != 0 {
+			if fs := lostFindings(t, lostProject(log), d, consolidate.Options{}); len(fs) != 0 {
 				t.Errorf("findings: %+v", fs)
 			}
-			if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+			if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
 				t.Errorf("restore proposed for a deliberate rewrite: %+v", ps)
 			}
 		})
@@ -150,7 +151,7 @@ func TestLostUpdateSupersededVersionIsNeverRestored(t *testing.T) {
 		if got := lost[0].Anchors[0].Replaces; len(got) != 1 || got[0] != launchOld {
 			t.Errorf("the lost line must know the version it replaced: %q", got)
 		}
-		fs := lostFindings(t, lostProject(log), d, Options{})
+		fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 		oldLine := strings.Count(bText[:strings.Index(bText, launchOld)], "\n") + 1
 		if len(fs) != 1 || fs[0].Line != oldLine {
 			t.Fatalf("want the finding on the old deadline's line (%d): %+v", oldLine, fs)
@@ -226,7 +227,7 @@ func TestLostUpdateTextTheFileStillSays(t *testing.T) {
 			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("text the file still says reported as lost: %+v", lost)
 			}
-			if ps := ProposeDir(lostProject(log), d, DreamOptions{Options: Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+			if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
 				t.Errorf("a restore would say it twice: %+v", ps)
 			}
 		})

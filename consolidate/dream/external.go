@@ -1,4 +1,4 @@
-package consolidate
+package dream
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 )
@@ -69,8 +70,8 @@ const MaxProposedFileBytes = 1 << 20
 // name may be a token), file names and the directory's path. The hashes
 // stay those of the files, so a proposal that rewrites a file with a
 // secret redacts it as a side effect.
-func NewProposerInput(p *model.Project, d *model.MemoryDir, opts DreamOptions) ProposerInput {
-	opts.Options = opts.Options.withDefaults()
+func NewProposerInput(p *model.Project, d *model.MemoryDir, opts Options) ProposerInput {
+	opts.Options = opts.Options.WithDefaults()
 	redact := func(s string) string {
 		s, _ = opts.Secrets.Redact(s)
 		if def := secrets.Default(); opts.Secrets != def {
@@ -80,13 +81,13 @@ func NewProposerInput(p *model.Project, d *model.MemoryDir, opts DreamOptions) P
 	}
 	in := ProposerInput{Version: ProposerVersion, Project: redact(projectName(p)), MemoryDir: redact(d.Path),
 		Now: opts.Now.Format("2006-01-02T15:04:05Z07:00"), Findings: []model.Finding{}, Kinds: model.ProposalKinds}
-	for _, f := range OrientDir(p, d, opts.Options) {
+	for _, f := range consolidate.OrientDir(p, d, opts.Options) {
 		f.Project, f.MemoryDir, f.File = redact(f.Project), redact(f.MemoryDir), redact(f.File)
 		f.Message, f.Suggestion = redact(f.Message), redact(f.Suggestion)
 		in.Findings = append(in.Findings, f)
 	}
 	file := func(f *model.File) ProposerFile {
-		return ProposerFile{Path: redact(f.Path), SHA256: SHA256Hex(f.Content), Modified: f.ModTime.UTC().Format("2006-01-02T15:04:05Z"),
+		return ProposerFile{Path: redact(f.Path), SHA256: consolidate.SHA256Hex(f.Content), Modified: f.ModTime.UTC().Format("2006-01-02T15:04:05Z"),
 			Content: redact(string(f.Content))}
 	}
 	if d.Index != nil && !d.Index.Truncated && isText(d.Index.Content) {
@@ -201,8 +202,8 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 				return prop, fmt.Errorf("%s was only read in part; memtui does not let it be moved", c.From)
 			case !isText(src.Content):
 				return prop, fmt.Errorf("%s is not text memtui can represent (binary, UTF-16 or not UTF-8); memtui neither rewrites nor moves it", c.From)
-			case c.BaseSHA256 != SHA256Hex(src.Content):
-				return prop, fmt.Errorf("%s: base_sha256 %q does not match the file (%s)", c.From, short(c.BaseSHA256), short(SHA256Hex(src.Content)))
+			case c.BaseSHA256 != consolidate.SHA256Hex(src.Content):
+				return prop, fmt.Errorf("%s: base_sha256 %q does not match the file (%s)", c.From, short(c.BaseSHA256), short(consolidate.SHA256Hex(src.Content)))
 			case c.After != "":
 				return prop, fmt.Errorf("%s: a move with content; a move keeps the file's bytes", c.Path)
 			}
@@ -227,8 +228,8 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 			if !isText(f.Content) {
 				return prop, fmt.Errorf("%s is not text memtui can represent (binary, UTF-16 or not UTF-8); memtui neither rewrites nor deletes it", c.Path)
 			}
-			if c.BaseSHA256 != SHA256Hex(f.Content) {
-				return prop, fmt.Errorf("%s: base_sha256 %q does not match the file (%s)", c.Path, short(c.BaseSHA256), short(SHA256Hex(f.Content)))
+			if c.BaseSHA256 != consolidate.SHA256Hex(f.Content) {
+				return prop, fmt.Errorf("%s: base_sha256 %q does not match the file (%s)", c.Path, short(c.BaseSHA256), short(consolidate.SHA256Hex(f.Content)))
 			}
 			if c.Op == model.OpDelete && c.Path == "MEMORY.md" {
 				return prop, errors.New("MEMORY.md: it deletes the index Claude Code loads into every session; a proposal may rewrite the index, never delete it")
@@ -258,7 +259,7 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 	}
 	for _, r := range prop.Reads {
 		f := files[r.Path]
-		if f == nil || SHA256Hex(f.Content) != r.SHA256 {
+		if f == nil || consolidate.SHA256Hex(f.Content) != r.SHA256 {
 			return prop, fmt.Errorf("\"%s\": the hash it says it read does not match the file", r.Path)
 		}
 	}
