@@ -234,6 +234,9 @@ func SortFindings(fs []model.Finding) {
 	})
 }
 
+// WithDefaults is o with every unset option given its default: now, the
+// stale age, GOMAXPROCS workers and the default secret scanner. Orient,
+// OrientDir and ForScan apply it; Dream's ProposeDir does too.
 func (o Options) WithDefaults() Options {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
