@@ -86,33 +86,6 @@ func TestLostUpdateDeliberateRewrites(t *testing.T) {
 	}
 }
 
-func TestLostUpdateCleanupOfOwnBlock(t *testing.T) {
-	// A wrote a block into its memory, B appended a line (B read the file
-	// first), then A edited its own block away: a cleanup, not a loss.
-	block := "## Staging deploys\n\nUse make ship-stg.\nIt needs the VPN from home.\n"
-	v0 := topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg (VPN required).\n")
-	v1 := v0 + "\n" + block
-	v2 := v1 + "\nThe staging DB resets nightly.\n"
-	v3 := strings.Replace(v2, "\n"+block, "", 1)
-	for _, hasBefore := range []bool{true, false} {
-		before := ""
-		if hasBefore {
-			before = v2
-		}
-		log := newLogOf().session(raceA, "Staging", "main", at(0)).session(raceB, "", "main", at(1)).
-			write(raceA, at(5), "reference_staging.md", v0, v1).
-			read(raceB, at(6), "reference_staging.md", v1).
-			write(raceB, at(8), "reference_staging.md", v1, v2).
-			edit(raceA, "", at(12), "reference_staging.md", before, hasBefore, "\n"+block, "").build()
-		files := withIndex(idx0)
-		files["reference_staging.md"] = v3
-		d := lostMemDir(files)
-		if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
-			t.Errorf("originalFile %v: a session removing its own block reported as lost: %+v", hasBefore, lost)
-		}
-	}
-}
-
 // launch is a project memory whose deadline one session changed.
 func launch(body string) string {
 	return topic("project-launch", "Billing launch plan", "project", body)

@@ -61,3 +61,15 @@ func goodIndex(files ...*model.File) *model.File {
 	}
 	return &model.File{Path: "MEMORY.md", Content: []byte(b.String())}
 }
+
+// raceLog is the Done-when race: A and B read idx0, A edits its entry in,
+// then B writes the whole file from its stale view.
+func raceLog() *logOf {
+	return newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Release freeze", "feat/billing", at(1)).
+		read(raceA, at(10), "MEMORY.md", idx0).
+		read(raceB, at(11), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		write(raceB, at(20), "MEMORY.md", idx1, idxB)
+}
