@@ -7,11 +7,11 @@
 // start from what the checks find and use the helpers exported for them
 // (OrientDirAll, CheckIndex, IndexView); the transcript analysis the
 // lost-update check reports (consolidate/forensics) and the diffs
-// (consolidate/diff) are packages of their own. It may import model,
-// internal/pool and the consolidate/ leaves (forensics, diff, secrets,
-// similar), never consolidate/dream. No disk, no terminal: whatever a
-// check needs to know about the world (does a source path still exist?)
-// comes in through Options.
+// (consolidate/diff) are packages of their own. It may import model and
+// its sub-packages, internal/pool and the consolidate/ leaves (forensics,
+// diff, secrets, similar), never consolidate/dream. No disk, no terminal:
+// whatever a check needs to know about the world (does a source path
+// still exist?) comes in through Options.
 package consolidate
 
 import (

@@ -12,7 +12,7 @@
 // rules the proposers follow. It is its own package because proposing is
 // a step after checking: it imports consolidate (findings, rules, the
 // index view) and consolidate/forensics (the lost updates it restores),
-// and neither imports it. It may also import model, model/memindex,
+// and neither imports it. It may also import model and its sub-packages,
 // internal/pool and the consolidate/ leaves (diff, secrets, similar).
 // Pure: no disk, no Bubble Tea.
 package dream
