@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
@@ -58,7 +58,7 @@ it to projects, as everywhere.`,
 type historyDir struct {
 	project *model.Project
 	dir     *model.MemoryDir
-	files   []consolidate.FileHistory
+	files   []forensics.FileHistory
 }
 
 // historyProblem is one problem met reading transcripts: the transcript it
@@ -100,7 +100,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 				fmt.Fprintf(stderr, "memtui: %s: %s\n", safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
 				continue
 			}
-			fs := consolidate.History(d, p.Log)
+			fs := forensics.History(d, p.Log)
 			// Only the names were needed: the text goes, so a large tree is
 			// not held whole until the end.
 			d.DropContent()
@@ -138,7 +138,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 
 // keepFiles keeps the files that one of args names (relative to dir, or
 // absolute), marking in matched the args that named one.
-func keepFiles(fs []consolidate.FileHistory, dir string, args []string, matched []bool) []consolidate.FileHistory {
+func keepFiles(fs []forensics.FileHistory, dir string, args []string, matched []bool) []forensics.FileHistory {
 	out := fs[:0]
 	for _, f := range fs {
 		abs := filepath.Join(dir, filepath.FromSlash(f.File))
@@ -196,7 +196,7 @@ func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, st repo
 				bw.WriteString("      no write recorded in the transcripts\n")
 			}
 			for _, x := range f.Writes {
-				fmt.Fprintf(bw, "      %-6s  %s\n", x.Op, safe.ShowLine(consolidate.WriterLabel(x.MemWrite, hd.project.Log)))
+				fmt.Fprintf(bw, "      %-6s  %s\n", x.Op, safe.ShowLine(forensics.WriterLabel(x.MemWrite, hd.project.Log)))
 				var more []string
 				if x.Cwd != "" {
 					more = append(more, "in "+report.Tilde(x.Cwd, home))
@@ -255,7 +255,7 @@ func heatLine(h model.Heat) string {
 	if h.Uses() == 0 {
 		return "never read or recalled in the transcripts"
 	}
-	return fmt.Sprintf("%s in %d %s, last %s", consolidate.HeatCounts(h), h.Sessions, report.Plural(h.Sessions, "session", "sessions"),
+	return fmt.Sprintf("%s in %d %s, last %s", forensics.HeatCounts(h), h.Sessions, report.Plural(h.Sessions, "session", "sessions"),
 		h.Last.UTC().Format("2006-01-02 15:04 UTC"))
 }
 

@@ -9,16 +9,18 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/memtui/memtui/app"
-	"github.com/memtui/memtui/consolidate"
-	"github.com/memtui/memtui/internal/corpus"
-	"github.com/memtui/memtui/memfs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/dream"
+	"github.com/memtui/memtui/internal/corpus"
+	"github.com/memtui/memtui/memfs"
 
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
@@ -248,7 +250,7 @@ func TestDreamProposalsHoldOnAGeneratedTree(t *testing.T) {
 	for _, prop := range props {
 		kinds[prop.Kind]++
 		d, p := dirs[prop.MemoryDir], projects[prop.MemoryDir]
-		if _, err := consolidate.CheckExternal(p, d, prop, false); err != nil {
+		if _, err := dream.CheckExternal(p, d, prop, false); err != nil {
 			t.Errorf("%s (%s) fails memtui's own checks: %v", prop.ID, prop.Title, err)
 			continue
 		}
@@ -260,7 +262,7 @@ func TestDreamProposalsHoldOnAGeneratedTree(t *testing.T) {
 		if d.Index != nil {
 			files["MEMORY.md"] = d.Index.Content
 		}
-		out, err := consolidate.Apply(files, prop)
+		out, err := dream.Apply(files, prop)
 		if err != nil {
 			t.Errorf("%s does not apply to what it read: %v", prop.ID, err)
 			continue

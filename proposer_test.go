@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/internal/sessionfix"
 	"github.com/memtui/memtui/memfs"
 )
@@ -152,7 +153,7 @@ func TestProposerHostileProposalsAreRefusedWithReasons(t *testing.T) {
 		prop("Through a link", `{"path":"alias.md","op":"update","base_sha256":"`+hash+`","after":"`+after+`"}`),
 		prop("Dangling", create(`new.md`)),
 		prop("FIFO", create(`pipe.md`)),
-		prop("Huge", `{"path":"huge.md","op":"create","base_sha256":"","after":"`+strings.Repeat("x", consolidate.MaxProposedFileBytes+1)+`"}`),
+		prop("Huge", `{"path":"huge.md","op":"create","base_sha256":"","after":"`+strings.Repeat("x", dream.MaxProposedFileBytes+1)+`"}`),
 		prop(`Title\u001b]0;owned\u0007`, create(`fine.md`)),
 	}, ",") + `]}`
 	// The proposer's own stderr, relayed, tries the clipboard too.
@@ -250,7 +251,7 @@ func TestProposerInputIsRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var parsed consolidate.ProposerInput
+	var parsed dream.ProposerInput
 	if err := json.Unmarshal(in, &parsed); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestProposerInputIsRedacted(t *testing.T) {
 // The cap on a proposed file is memtui's own read cap: a file it writes
 // is one it can read whole again.
 func TestProposedFileCapIsTheReadCap(t *testing.T) {
-	if consolidate.MaxProposedFileBytes != memfs.DefaultMaxFileBytes {
-		t.Errorf("consolidate.MaxProposedFileBytes %d, memfs.DefaultMaxFileBytes %d", consolidate.MaxProposedFileBytes, memfs.DefaultMaxFileBytes)
+	if dream.MaxProposedFileBytes != memfs.DefaultMaxFileBytes {
+		t.Errorf("dream.MaxProposedFileBytes %d, memfs.DefaultMaxFileBytes %d", dream.MaxProposedFileBytes, memfs.DefaultMaxFileBytes)
 	}
 }

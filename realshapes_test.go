@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
 )
 
 // The realshapes tree (testdata/realshapes, see its README.md) combines
@@ -371,9 +372,9 @@ func checkRealHistoryText(t *testing.T, key realKey, out string) {
 			t.Errorf("history text: %s %s header %q, exists %v", m.MemoryDir, m.File, b.header, m.Exists)
 		}
 		for _, w := range m.Writes {
-			who := "session " + consolidate.ShortSession(w.SessionID)
+			who := "session " + forensics.ShortSession(w.SessionID)
 			if w.Agent != "" {
-				who = "subagent " + consolidate.ShortSession(w.Agent) + " of " + who
+				who = "subagent " + forensics.ShortSession(w.Agent) + " of " + who
 			}
 			ok := false
 			for i := 0; i+1 < len(b.body); i++ {

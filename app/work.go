@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
@@ -276,7 +277,7 @@ type ProposeOptions struct {
 // proposer's, checked like memtui's. The contents stay loaded (the diffs
 // show them) unless Drop.
 func (w *Workspace) Propose(ctx context.Context, po ProposeOptions) ([]model.Proposal, error) {
-	dopts := consolidate.DreamOptions{Options: w.CheckOpts, Kinds: po.Kinds, IncludeTeam: po.IncludeTeam}.ForScan(w.Scan)
+	dopts := dream.Options{Options: w.CheckOpts, Kinds: po.Kinds, IncludeTeam: po.IncludeTeam}.ForScan(w.Scan)
 	if po.Proposer != "" {
 		return w.external(ctx, dopts, po)
 	}
@@ -287,7 +288,7 @@ func (w *Workspace) Propose(ctx context.Context, po ProposeOptions) ([]model.Pro
 		if err := w.Load(ctx, j.D); err != nil {
 			return // lint reports the unreadable directory
 		}
-		results[i] = consolidate.ProposeDir(j.P, j.D, dopts)
+		results[i] = dream.ProposeDir(j.P, j.D, dopts)
 		if po.Drop {
 			j.D.DropContent()
 		}
@@ -299,14 +300,14 @@ func (w *Workspace) Propose(ctx context.Context, po ProposeOptions) ([]model.Pro
 	for _, r := range results {
 		out = append(out, r...)
 	}
-	consolidate.SortProposals(out)
+	dream.SortProposals(out)
 	return out, nil
 }
 
 // external runs the proposer once per memory directory that has files,
 // and keeps the proposals that pass memtui's checks; each rejected one is
 // reported with the reason.
-func (w *Workspace) external(ctx context.Context, dopts consolidate.DreamOptions, po ProposeOptions) ([]model.Proposal, error) {
+func (w *Workspace) external(ctx context.Context, dopts dream.Options, po ProposeOptions) ([]model.Proposal, error) {
 	stderr := po.Stderr
 	if stderr == nil {
 		stderr = io.Discard
@@ -323,7 +324,7 @@ func (w *Workspace) external(ctx context.Context, dopts consolidate.DreamOptions
 			if len(d.Files) == 0 && d.Index == nil {
 				continue
 			}
-			in, err := json.Marshal(consolidate.NewProposerInput(p, d, dopts))
+			in, err := json.Marshal(dream.NewProposerInput(p, d, dopts))
 			if err != nil {
 				return nil, err
 			}
@@ -333,12 +334,12 @@ func (w *Workspace) external(ctx context.Context, dopts consolidate.DreamOptions
 			if err != nil {
 				return nil, fmt.Errorf("the proposer for %s: %w", d.Path, err)
 			}
-			var res consolidate.ProposerOutput
+			var res dream.ProposerOutput
 			if err := json.Unmarshal(raw, &res); err != nil {
 				return nil, fmt.Errorf("the proposer for %s did not print proposals as JSON ({\"version\":1,\"proposals\":[...]}): %v", d.Path, err)
 			}
-			if res.Version != consolidate.ProposerVersion {
-				return nil, fmt.Errorf("the proposer for %s answered protocol version %d; memtui speaks %d", d.Path, res.Version, consolidate.ProposerVersion)
+			if res.Version != dream.ProposerVersion {
+				return nil, fmt.Errorf("the proposer for %s answered protocol version %d; memtui speaks %d", d.Path, res.Version, dream.ProposerVersion)
 			}
 			for i, prop := range res.Proposals {
 				// What is on disk at the paths it names, now: a symlink or
@@ -350,7 +351,7 @@ func (w *Workspace) external(ctx context.Context, dopts consolidate.DreamOptions
 						paths = append(paths, c.From) // a move's source
 					}
 				}
-				checked, err := consolidate.CheckExternalOnDisk(p, d, prop, po.IncludeTeam, memfs.LstatPaths(d.Path, paths))
+				checked, err := dream.CheckExternalOnDisk(p, d, prop, po.IncludeTeam, memfs.LstatPaths(d.Path, paths))
 				if err != nil {
 					fmt.Fprintf(stderr, "memtui: rejected proposal %d (\"%s\") from the proposer for %s: %s\n", i+1, safe.ShowLine(prop.Title), safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
 					continue
@@ -362,7 +363,7 @@ func (w *Workspace) external(ctx context.Context, dopts consolidate.DreamOptions
 			}
 		}
 	}
-	consolidate.SortProposals(out)
+	dream.SortProposals(out)
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
 
@@ -74,7 +75,7 @@ func ChangesSince(d *model.MemoryDir, base *model.Baseline, log *model.Transcrip
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	if log != nil && len(out) > 0 {
-		prov := Provenance(d, log)
+		prov := forensics.Provenance(d, log)
 		for i := range out {
 			since := base.Time
 			if t := base.Files[out[i].Path].Time; t.After(since) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/model"
 )
 
@@ -47,8 +48,8 @@ func TestChangesSinceReview(t *testing.T) {
 	if c.Path != "c.md" || c.Kind != DeltaCreated || c.After != "C\n" || len(c.Writes) != 1 {
 		t.Errorf("c.md: %+v", c)
 	}
-	if diff := UnifiedDiff(a.Change(), a.Before); !strings.Contains(diff, "-A v1") || !strings.Contains(diff, "+A v2") {
-		t.Errorf("diff of a.md:\n%s", diff)
+	if u := diff.Unified(a.Change(), a.Before); !strings.Contains(u, "-A v1") || !strings.Contains(u, "+A v2") {
+		t.Errorf("diff of a.md:\n%s", u)
 	}
 
 	// Marking a.md seen acknowledges it alone; writes to it before the mark

@@ -30,23 +30,23 @@ func checkDuplicates(s *dirState) {
 func dupItems(s *dirState) []similar.Item {
 	items := make([]similar.Item, 0, len(s.files))
 	for _, fs := range s.files {
-		if dupSkipped(fs.f) {
+		if DupSkipped(fs.f) {
 			continue
 		}
-		items = append(items, dupItem(fs.f, &fs.doc, dupBody(fs)))
+		items = append(items, DupItem(fs.f, &fs.doc, dupBody(fs)))
 	}
 	return items
 }
 
-// dupSkipped reports the files checkDuplicates leaves alone: daily logs,
+// DupSkipped reports the files checkDuplicates leaves alone: daily logs,
 // and whatever Claude Code's scan does not list as a memory (facts 2.1).
-func dupSkipped(f *model.File) bool {
+func DupSkipped(f *model.File) bool {
 	return !isMemory(f) || strings.HasPrefix(f.Path, "logs/") || strings.Contains(f.Path, "/logs/")
 }
 
-// dupItem is a topic file as similar.Find sees it (Dream's merge
+// DupItem is a topic file as similar.Find sees it (Dream's merge
 // proposer builds the same items, so its groups are lint's).
-func dupItem(f *model.File, doc *model.Doc, body string) similar.Item {
+func DupItem(f *model.File, doc *model.Doc, body string) similar.Item {
 	mod := doc.FM.ModifiedTime
 	if mod.IsZero() {
 		mod = f.ModTime
@@ -63,7 +63,7 @@ func dupItem(f *model.File, doc *model.Doc, body string) similar.Item {
 
 // dupBody is fs.doc.Body(content) without copying the content again:
 // fs.text already holds it as a string.
-func dupBody(fs *fileState) string {
+func dupBody(fs *CheckedFile) string {
 	if fs.doc.BodyStart > len(fs.text) {
 		return ""
 	}

@@ -17,9 +17,9 @@ import (
 // frontmatter parser is not this file's business): one report per extra
 // member, naming the kept file; logs/ is left alone.
 func TestCheckDuplicates(t *testing.T) {
-	mk := func(p, name, desc, body string, mod time.Time) *fileState {
+	mk := func(p, name, desc, body string, mod time.Time) *CheckedFile {
 		fm := "---\nname: " + name + "\ndescription: " + desc + "\n---\n"
-		return &fileState{
+		return &CheckedFile{
 			f:    &model.File{Path: p, ModTime: mod},
 			doc:  model.Doc{FM: model.Frontmatter{Name: name, Description: desc}, BodyStart: len(fm), Status: model.FMOK},
 			text: fm + body,
@@ -28,7 +28,7 @@ func TestCheckDuplicates(t *testing.T) {
 	old := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	newer := old.Add(48 * time.Hour)
 	body := "Deploy with make ship; never npm run deploy, it skips the migrations."
-	files := []*fileState{
+	files := []*CheckedFile{
 		mk("deploy.md", "Deploy", "How to deploy", body, newer),
 		mk("deploy-copy.md", "Deploy (copy)", "How we deploy", body, old),
 		mk("logs/2026/05/2026-05-26.md", "Log", "Daily log", body, old),
@@ -39,7 +39,7 @@ func TestCheckDuplicates(t *testing.T) {
 		project: &model.Project{Slug: "p"},
 		dir:     &model.MemoryDir{Path: "/mem"},
 		files:   files,
-		byPath:  map[string]*fileState{},
+		byPath:  map[string]*CheckedFile{},
 	}
 	for _, fs := range files {
 		s.byPath[fs.f.Path] = fs

@@ -87,7 +87,7 @@ func checkFiles(s *dirState) {
 	}
 }
 
-func checkEncoding(s *dirState, fs *fileState) {
+func checkEncoding(s *dirState, fs *CheckedFile) {
 	p := fs.f.Path
 	if fs.doc.BOM {
 		msg := p + " starts with a UTF-8 byte-order mark"
@@ -134,7 +134,7 @@ func firstInvalidUTF8(b []byte) int {
 	return len(b)
 }
 
-func checkFrontmatter(s *dirState, fs *fileState) {
+func checkFrontmatter(s *dirState, fs *CheckedFile) {
 	p, d := fs.f.Path, fs.doc
 	switch d.Status {
 	case model.FMNone:
@@ -225,13 +225,13 @@ func checkFrontmatter(s *dirState, fs *fileState) {
 		}
 		s.report(RuleTypeInvalid, p, typeLine(fs),
 			msg,
-			fmt.Sprintf("Use type: %s.", suggestType(fm.Type)))
+			fmt.Sprintf("Use type: %s.", SuggestType(fm.Type)))
 	}
 }
 
 // typeLine is the line of the type Claude Code reads: metadata's when the
 // file has one there, else the top-level one.
-func typeLine(fs *fileState) int {
+func typeLine(fs *CheckedFile) int {
 	if fs.doc.FM.TypeKey == "metadata.type" {
 		return fieldLine(fs, "type", true)
 	}
@@ -241,7 +241,7 @@ func typeLine(fs *fileState) int {
 // fieldLine finds the line of a frontmatter key at the top level (nested
 // false) or indented under one (nested true), outside claudeCodeItem
 // blocks; the opening fence's line when there is none.
-func fieldLine(fs *fileState, key string, nested bool) int {
+func fieldLine(fs *CheckedFile, key string, nested bool) int {
 	d := fs.doc
 	items := fs.itemSpans()
 	for i, pos := 0, 0; i < d.Close-1; i++ {
@@ -264,7 +264,7 @@ func fieldLine(fs *fileState, key string, nested bool) int {
 }
 
 // unquotedLine finds the first frontmatter line whose value needs quoting.
-func unquotedLine(fs *fileState) int {
+func unquotedLine(fs *CheckedFile) int {
 	d := fs.doc
 	for i, line := range frontLines(fs) {
 		l := strings.TrimRight(line, "\r")
@@ -278,7 +278,7 @@ func unquotedLine(fs *fileState) int {
 }
 
 // keyLine finds the line of a frontmatter key (top-level or nested).
-func keyLine(fs *fileState, key string) int {
+func keyLine(fs *CheckedFile, key string) int {
 	d := fs.doc
 	for i, line := range frontLines(fs) {
 		if l := strings.TrimLeft(line, " \t"); strings.HasPrefix(l, key) && strings.HasPrefix(l[len(key):], ":") {
@@ -291,7 +291,7 @@ func keyLine(fs *fileState, key string) int {
 // frontLines yields the lines between the frontmatter fences, numbered from
 // 0 as strings.Split(text, "\n") would number them (so line i is the file's
 // line i+1), without splitting the rest of the file.
-func frontLines(fs *fileState) iter.Seq2[int, string] {
+func frontLines(fs *CheckedFile) iter.Seq2[int, string] {
 	text, open, end := fs.text, fs.doc.Open, fs.doc.Close-1
 	return func(yield func(int, string) bool) {
 		for i, pos := 0, 0; i < end; i++ {
@@ -310,8 +310,8 @@ func frontLines(fs *fileState) iter.Seq2[int, string] {
 	}
 }
 
-// suggestType maps invalid types seen in the wild to the nearest valid one.
-func suggestType(t string) string {
+// SuggestType maps invalid types seen in the wild to the nearest valid one.
+func SuggestType(t string) string {
 	// A list ([user], "- user") or a quoted, padded word (" user ") says
 	// the word inside.
 	t = strings.Trim(strings.ToLower(strings.TrimSpace(t)), "[]-'\" ")
@@ -330,14 +330,14 @@ func suggestType(t string) string {
 
 // anchor is the time a file's relative dates count from: metadata.modified
 // when it parses, else the file's mtime (both as Claude Code stamps them).
-func anchor(fs *fileState) (time.Time, string) {
+func anchor(fs *CheckedFile) (time.Time, string) {
 	if !fs.doc.FM.ModifiedTime.IsZero() {
 		return fs.doc.FM.ModifiedTime.In(time.Local), "metadata.modified"
 	}
 	return fs.f.ModTime.In(time.Local), "the file's mtime"
 }
 
-func checkDates(s *dirState, fs *fileState) {
+func checkDates(s *dirState, fs *CheckedFile) {
 	at, source := anchor(fs)
 	if at.IsZero() || at.Year() < 2000 {
 		return
@@ -366,29 +366,29 @@ func checkDates(s *dirState, fs *fileState) {
 	}
 }
 
-func checkSecrets(s *dirState, fs *fileState) {
+func checkSecrets(s *dirState, fs *CheckedFile) {
 	// A name is shown everywhere the file is: listings, MEMORY.md, every
 	// transcript that reads it. Masking cannot help where it must be a
 	// link, so memtui proposes nothing that writes it (redactAfter).
 	for _, sec := range s.opts.Secrets.Scan(fs.f.Path) {
 		s.report(RuleSecret, fs.f.Path, 0,
-			fmt.Sprintf("the file name holds %s (%s: %s); a name is shown in listings, in MEMORY.md and in every transcript that reads the file", secretLabel(sec.Description), sec.RuleID, sec.Short),
+			fmt.Sprintf("the file name holds %s (%s: %s); a name is shown in listings, in MEMORY.md and in every transcript that reads the file", SecretLabel(sec.Description), sec.RuleID, sec.Short),
 			"Rename the file (and its MEMORY.md entry) to a name without the credential, and rotate the credential; memtui proposes no index entry for it meanwhile.")
 	}
 	for _, sec := range s.opts.Secrets.Scan(fs.text) {
-		msg := fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", secretLabel(sec.Description), sec.RuleID, sec.Short)
+		msg := fmt.Sprintf("%s in memory (%s: %s); memory is injected into prompts and may be synced", SecretLabel(sec.Description), sec.RuleID, sec.Short)
 		if claude.InItem(fs.itemSpans(), sec.Start, sec.End) {
-			msg = fmt.Sprintf("%s in metadata.claudeCodeItem (%s: %s); recall strips that block, but it is on disk and may be synced, and memtui keeps the block byte for byte, so no proposal redacts it", secretLabel(sec.Description), sec.RuleID, sec.Short)
+			msg = fmt.Sprintf("%s in metadata.claudeCodeItem (%s: %s); recall strips that block, but it is on disk and may be synced, and memtui keeps the block byte for byte, so no proposal redacts it", SecretLabel(sec.Description), sec.RuleID, sec.Short)
 		}
 		s.report(RuleSecret, fs.f.Path, fs.lineOf(sec.Start), msg,
 			"Remove it and rotate the credential.")
 	}
 }
 
-// secretLabel shortens gitleaks' rule descriptions ("Uncovered a GitHub
+// SecretLabel shortens gitleaks' rule descriptions ("Uncovered a GitHub
 // Personal Access Token, potentially leading to …") to the credential's
 // name.
-func secretLabel(desc string) string {
+func SecretLabel(desc string) string {
 	d := desc
 	for _, p := range []string{"Uncovered ", "Identified ", "Detected ", "Found ", "Discovered "} {
 		d = strings.TrimPrefix(d, p)
@@ -421,7 +421,7 @@ var sourceExt = map[string]bool{
 // project. It runs only when the project's real root is known and a probe is
 // given, and names with no directory part only when they are code-formatted,
 // so prose like "see config.json" does not cry wolf.
-func checkPaths(s *dirState, fs *fileState) {
+func checkPaths(s *dirState, fs *CheckedFile) {
 	if s.opts.Paths == nil || s.project == nil || s.project.Root == "" {
 		return
 	}
@@ -523,7 +523,7 @@ func pathEnd(b []byte, j int) bool {
 // nothing about them.
 var staleTypes = map[string]bool{string(model.TypeProject): true, string(model.TypeReference): true}
 
-func checkAge(s *dirState, fs *fileState) {
+func checkAge(s *dirState, fs *CheckedFile) {
 	if !staleTypes[fs.doc.FM.Type] {
 		return
 	}
@@ -541,23 +541,23 @@ func checkAge(s *dirState, fs *fileState) {
 		"Check it against the project today; update or prune it.")
 }
 
-// stubWords is the body length under which a memory says too little to be
+// StubWords is the body length under which a memory says too little to be
 // worth recalling on its own.
-const stubWords = 4
+const StubWords = 4
 
-func checkStub(s *dirState, fs *fileState) {
+func checkStub(s *dirState, fs *CheckedFile) {
 	if fs.doc.Status != model.FMOK && fs.doc.Status != model.FMTolerant {
 		return
 	}
 	body := fs.doc.Body(fs.f.Content)
-	if n := countWords(body, stubWords); n < stubWords {
+	if n := CountWords(body, StubWords); n < StubWords {
 		s.report(RuleMemoryStub, fs.f.Path, fs.doc.BodyLine,
 			fmt.Sprintf("%s has frontmatter but only %d word%s of body", fs.f.Path, n, model.Plural(n, "", "s")),
 			"Write the fact with its **Why:** and **How to apply:**, fold it into a related memory, or prune it.")
 	}
 }
 
-func checkProvenance(s *dirState, fs *fileState) {
+func checkProvenance(s *dirState, fs *CheckedFile) {
 	id := fs.doc.FM.OriginSessionID
 	if id == "" || s.opts.sessions == nil || !s.opts.sessions.listed(s.project) {
 		return
@@ -572,13 +572,13 @@ func checkProvenance(s *dirState, fs *fileState) {
 
 // checkNames reports duplicate names and wikilinks that lead nowhere.
 func checkNames(s *dirState) {
-	first := map[string]*fileState{}
+	first := map[string]*CheckedFile{}
 	known := map[string]bool{}
 	for _, fs := range s.files {
 		stem := strings.TrimSuffix(fs.f.Path, ".md")
-		known[normName(stem)] = true
-		known[normName(path.Base(stem))] = true
-		n := normName(fs.doc.FM.Name)
+		known[NormName(stem)] = true
+		known[NormName(path.Base(stem))] = true
+		n := NormName(fs.doc.FM.Name)
 		if n == "" {
 			continue
 		}
@@ -594,36 +594,37 @@ func checkNames(s *dirState) {
 		}
 		first[n] = fs
 	}
-	all := append([]*fileState{}, s.files...)
+	all := append([]*CheckedFile{}, s.files...)
 	if s.index != nil {
 		all = append(all, s.index)
 	}
 	for _, fs := range all {
-		for _, w := range wikilinks(fs.text) {
-			if known[normName(w.name)] || claude.InItem(fs.itemSpans(), w.off, w.off+2) {
+		for _, w := range Wikilinks(fs.text) {
+			if known[NormName(w.Name)] || claude.InItem(fs.itemSpans(), w.Off, w.Off+2) {
 				continue
 			}
-			s.report(RuleWikilinkBroken, fs.f.Path, fs.lineOf(w.off),
-				fmt.Sprintf("[[%s]] does not match any memory's name or file", w.name),
+			s.report(RuleWikilinkBroken, fs.f.Path, fs.lineOf(w.Off),
+				fmt.Sprintf("[[%s]] does not match any memory's name or file", w.Name),
 				"Fine if the memory is yet to be written; otherwise fix the name.")
 		}
 	}
 }
 
-type wikilink struct {
-	name string
-	off  int
+// Wikilink is a [[name]] link: its name and the offset of its "[[".
+type Wikilink struct {
+	Name string
+	Off  int
 }
 
-// wikilinks finds [[name]] and [[name|label]] outside code. ProseRanges
+// Wikilinks finds [[name]] and [[name|label]] outside code. ProseRanges
 // leaves a wikilink's brackets in prose and cuts only its target (so dates
 // in targets are not read); the opening "[[" must lie in prose, and the name
 // is read from the full text.
-func wikilinks(text string) []wikilink {
+func Wikilinks(text string) []Wikilink {
 	if !strings.Contains(text, "[[") {
 		return nil
 	}
-	var out []wikilink
+	var out []Wikilink
 	for _, r := range prose.Ranges(text) {
 		for i := r[0]; i < r[1]; {
 			j := strings.Index(text[i:r[1]], "[[")
@@ -643,15 +644,15 @@ func wikilinks(text string) []wikilink {
 			if p := strings.IndexAny(inner, "|#"); p >= 0 {
 				inner = inner[:p]
 			}
-			out = append(out, wikilink{name: strings.TrimSpace(inner), off: start - 2})
+			out = append(out, Wikilink{Name: strings.TrimSpace(inner), Off: start - 2})
 		}
 	}
 	return out
 }
 
-// normName folds a memory name the way people vary it: case, spaces,
+// NormName folds a memory name the way people vary it: case, spaces,
 // underscores and hyphens, and a trailing .md.
-func normName(s string) string {
+func NormName(s string) string {
 	s = strings.TrimSpace(strings.TrimSuffix(s, ".md"))
 	// ASCII, the usual case: one pass, and no copy when nothing changes.
 	change := false
@@ -720,8 +721,8 @@ func (ss sessionSet) has(p *model.Project, id string) bool {
 	return ss[p.ConfigDir][id]
 }
 
-// countWords counts whitespace-separated words in b, stopping at limit.
-func countWords(b []byte, limit int) int {
+// CountWords counts whitespace-separated words in b, stopping at limit.
+func CountWords(b []byte, limit int) int {
 	n, in := 0, false
 	for _, c := range b {
 		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'

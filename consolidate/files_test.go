@@ -314,8 +314,8 @@ func TestSecretLabel(t *testing.T) {
 		"Credentials embedded in a URL (scheme://user:password@host)":                                      "Credentials embedded in a URL",
 		"": "a secret",
 	} {
-		if got := secretLabel(in); got != want {
-			t.Errorf("secretLabel(%q) = %q, want %q", in, got, want)
+		if got := SecretLabel(in); got != want {
+			t.Errorf("SecretLabel(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -323,8 +323,8 @@ func TestSecretLabel(t *testing.T) {
 func TestNormNameMatchesUnicodePath(t *testing.T) {
 	for _, s := range []string{"", "a", "Deploy Steps.md", " x_y z ", "already-fine", "MiXeD_Case name", "Ünïcode Name", "ÀB_c", "a\tb", "tab\t", "\xff bad", "x.md.md"} {
 		want := normNameUnicode(strings.TrimSpace(strings.TrimSuffix(s, ".md")))
-		if got := normName(s); got != want {
-			t.Errorf("normName(%q) = %q, want %q", s, got, want)
+		if got := NormName(s); got != want {
+			t.Errorf("NormName(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
@@ -332,7 +332,7 @@ func TestNormNameMatchesUnicodePath(t *testing.T) {
 // TestFrontLinesMatchesSplit checks keyLine and unquotedLine, which walk
 // the frontmatter lines in place, against reading them from a full split.
 func TestFrontLinesMatchesSplit(t *testing.T) {
-	splitKeyLine := func(fs *fileState, key string) int {
+	splitKeyLine := func(fs *CheckedFile, key string) int {
 		lines := strings.Split(fs.text, "\n")
 		for i := fs.doc.Open; i < fs.doc.Close-1 && i < len(lines); i++ {
 			if strings.HasPrefix(strings.TrimLeft(lines[i], " \t"), key+":") {
@@ -341,7 +341,7 @@ func TestFrontLinesMatchesSplit(t *testing.T) {
 		}
 		return fs.doc.Open
 	}
-	splitUnquoted := func(fs *fileState) int {
+	splitUnquoted := func(fs *CheckedFile) int {
 		lines := strings.Split(fs.text, "\n")
 		for i := fs.doc.Open; i < fs.doc.Close-1 && i < len(lines); i++ {
 			l := strings.TrimRight(lines[i], "\r")

@@ -19,12 +19,12 @@ import (
 // Thresholds of the index rules that are memtui's own (the load caps are
 // Claude Code's, in model).
 const (
-	indexEntryMaxChars = 150 // the prompt's "under ~150 characters" per entry
+	IndexEntryMaxChars = 150 // the prompt's "under ~150 characters" per entry
 	indexProseRun      = 3   // a reference-less paragraph of this many lines is content
 	indexProseChars    = 200 // a reference-less paragraph this long is content
 	indexNoteLines     = 2   // ... and so is one of this many lines, unless it is about the index
 	indexPlaceholder   = 40  // a lone line this short under a heading is a placeholder ("none yet")
-	indexNameList      = 5   // entries named in a message before "and N more"
+	IndexNameList      = 5   // entries named in a message before "and N more"
 	indexEchoShare     = 0.9 // share of words a hook must share with the description to echo it
 )
 
@@ -43,7 +43,7 @@ func checkIndex(s *dirState) {
 	}
 	ix := memindex.ParseText(s.index.text) // shares the text newFileState already made
 	ld := claude.LoadIndex(s.index.f, s.dir.Kind.LoadMode())
-	c := &indexChecker{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
+	c := &IndexView{s: s, ix: &ix, path: s.index.f.Path, lowPath: strings.ToLower(s.index.f.Path)}
 	if s.index.f.Truncated && s.index.f.Tail == nil {
 		c.atLeast = "at least " // a subagent's index read in part has its rest counted
 	}
@@ -56,27 +56,28 @@ func checkIndex(s *dirState) {
 	c.checkOrphans()
 }
 
-// indexChecker carries one index through the rules, with lookups built on
-// first use.
-type indexChecker struct {
+// IndexView carries one index through the rules, with lookups built on
+// first use. Dream's reindex proposer reads candidate indexes through one
+// (CheckIndex), so it resolves references as the rules do.
+type IndexView struct {
 	s       *dirState
 	ix      *memindex.Index
 	path    string // the index's path, "MEMORY.md"
 	atLeast string // "at least " when the reader kept only part of the file
 
-	lowPath  string                  // path, lower-cased
-	refAt    []int                   // line i's references are refFiles[refAt[i]:refAt[i+1]]
-	refFiles []*fileState            // the topic file each reference names, nil when none
-	lower    map[string]*fileState   // lower-cased path → file
-	base     map[string]string       // lower-cased base name → a path with it
-	wiki     map[string][]*fileState // lower-cased name, stem and extension-less path → files
-	problems map[string]bool         // lower-cased paths the reader found but could not read
+	lowPath  string                    // path, lower-cased
+	refAt    []int                     // line i's references are refFiles[refAt[i]:refAt[i+1]]
+	refFiles []*CheckedFile            // the topic file each reference names, nil when none
+	lower    map[string]*CheckedFile   // lower-cased path → file
+	base     map[string]string         // lower-cased base name → a path with it
+	wiki     map[string][]*CheckedFile // lower-cased name, stem and extension-less path → files
+	problems map[string]bool           // lower-cased paths the reader found but could not read
 }
 
-// indexExempt reports files that are not meant to be indexed: daily logs
+// IndexExempt reports files that are not meant to be indexed: daily logs
 // and session notes, which Dream reads directly, and anything else Claude
 // Code's scan does not list as a memory (facts 2.1).
-func indexExempt(f *model.File) bool {
+func IndexExempt(f *model.File) bool {
 	return !isMemory(f) || strings.HasPrefix(f.Path, "logs/") || strings.HasPrefix(f.Path, "sessions/")
 }
 
@@ -84,7 +85,7 @@ func indexExempt(f *model.File) bool {
 func checkIndexMissing(s *dirState) {
 	n := 0
 	for _, f := range s.files {
-		if !indexExempt(f.f) {
+		if !IndexExempt(f.f) {
 			n++
 		}
 	}
@@ -103,7 +104,7 @@ func checkIndexMissing(s *dirState) {
 // Claude Code's backfill of a missing MEMORY.md (facts §3.4): at most 140
 // lines or 17,500 characters (70% of the load caps).
 const (
-	backfillMaxLines = 140
+	BackfillMaxLines = 140
 	backfillMaxChars = 17500
 )
 
@@ -113,13 +114,13 @@ const (
 func indexMissingMessage(s *dirState, n int) string {
 	msg := fmt.Sprintf("the memory directory has %s but no MEMORY.md; at the next session start Claude Code 2.1.332 writes one itself and loads it "+
 		"(2.1.261 and older did not, and recall mode never does): one line per topic file, newest first, - [name](path) — its description cut to fit 150 characters, "+
-		"up to %d lines or %s characters", ixPlural(n, "topic file"), backfillMaxLines, ixThousands(backfillMaxChars))
-	if n > backfillMaxLines {
-		msg += fmt.Sprintf(", so at most the %d newest of the %d get a line", backfillMaxLines, n)
+		"up to %d lines or %s characters", Plural(n, "topic file"), BackfillMaxLines, Thousands(backfillMaxChars))
+	if n > BackfillMaxLines {
+		msg += fmt.Sprintf(", so at most the %d newest of the %d get a line", BackfillMaxLines, n)
 	}
 	skipped := 0
 	for _, f := range s.files {
-		if !indexExempt(f.f) && strings.ContainsAny(f.f.Path, "[]()\n\r\u2028\u2029") {
+		if !IndexExempt(f.f) && strings.ContainsAny(f.f.Path, "[]()\n\r\u2028\u2029") {
 			skipped++
 		}
 	}
@@ -134,7 +135,7 @@ func indexMissingMessage(s *dirState, n int) string {
 
 // checkCaps reports an index Claude Code does not load, cuts, or is close
 // to cutting.
-func (c *indexChecker) checkCaps(ld *claude.Load) {
+func (c *IndexView) checkCaps(ld *claude.Load) {
 	if ld.TooLarge {
 		c.tooLarge()
 		return
@@ -152,13 +153,13 @@ func (c *indexChecker) checkCaps(ld *claude.Load) {
 
 // tooLarge reports an index over the 4,194,304 bytes Claude Code reads: it
 // loads none of it, and the agent is not told (facts §3.2 step 1).
-func (c *indexChecker) tooLarge() {
+func (c *IndexView) tooLarge() {
 	f := c.s.index.f
 	c.s.report(RuleIndexOverSize, c.path, 0,
 		fmt.Sprintf("MEMORY.md is %s bytes, over the %s bytes Claude Code reads of an index: it is not loaded at all, so the agent gets none of its entries and no warning that they are missing",
-			ixThousands(int(max(f.Size, int64(len(f.Content))))), ixThousands(model.IndexMaxReadBytes)),
+			Thousands(int(max(f.Size, int64(len(f.Content))))), Thousands(model.IndexMaxReadBytes)),
 		fmt.Sprintf("Rewrite the index as one short line per memory, under %s UTF-16 units (%s), and move everything else into topic files.",
-			ixThousands(model.IndexTargetUnits), claude.FormatFileSize(model.IndexTargetUnits)))
+			Thousands(model.IndexTargetUnits), claude.FormatFileSize(model.IndexTargetUnits)))
 }
 
 // toldAgent is what Claude Code's warning tells the agent was cut, for the
@@ -176,7 +177,7 @@ func toldAgent(ld *claude.Load) string {
 }
 
 // overLines reports the 200-line cut and names what falls after it.
-func (c *indexChecker) overLines(ld *claude.Load) {
+func (c *IndexView) overLines(ld *claude.Load) {
 	cut := ixSubtract(ld.Dropped, ld.DroppedBySize)
 	line := ld.LastLine + 1
 	if len(cut) > 0 {
@@ -189,11 +190,11 @@ func (c *indexChecker) overLines(ld *claude.Load) {
 }
 
 // overSize reports the 25,000-unit cut and names what falls after it.
-func (c *indexChecker) overSize(ld *claude.Load) {
+func (c *IndexView) overSize(ld *claude.Load) {
 	size := fmt.Sprintf("%s%s (%s UTF-16 units) as Claude Code loads it, over its %s-unit cap",
-		c.atLeast, claude.FormatFileSize(ld.Units), ixThousands(ld.Units), ixThousands(model.IndexMaxUnits))
+		c.atLeast, claude.FormatFileSize(ld.Units), Thousands(ld.Units), Thousands(model.IndexMaxUnits))
 	sugg := fmt.Sprintf("Shorten entries to one line under ~%d characters and move detail into topic files; aim for under %s units (%s).",
-		indexEntryMaxChars, ixThousands(model.IndexTargetUnits), claude.FormatFileSize(model.IndexTargetUnits))
+		IndexEntryMaxChars, Thousands(model.IndexTargetUnits), claude.FormatFileSize(model.IndexTargetUnits))
 	if len(ld.DroppedBySize) == 0 && !ld.LastLineCut {
 		// overLines quotes the warning.
 		c.s.report(RuleIndexOverSize, c.path, 0,
@@ -215,15 +216,15 @@ func (c *indexChecker) overSize(ld *claude.Load) {
 }
 
 // nearLimit reports an index at 80% or more of a cap.
-func (c *indexChecker) nearLimit(ld *claude.Load) {
+func (c *IndexView) nearLimit(ld *claude.Load) {
 	var used, todo []string
 	if ld.LineCount >= model.IndexNearLines {
 		used = append(used, fmt.Sprintf("%d of %d lines (%d%%)", ld.LineCount, model.IndexMaxLines, int(ld.LinePercent())))
-		todo = append(todo, fmt.Sprintf("remove at least %s to get to %d", ixPlural(ld.LinesOverTarget(), "line"), model.IndexTargetLines))
+		todo = append(todo, fmt.Sprintf("remove at least %s to get to %d", Plural(ld.LinesOverTarget(), "line"), model.IndexTargetLines))
 	}
 	if ld.Units >= model.IndexNearUnits {
-		used = append(used, fmt.Sprintf("%s of %s UTF-16 units (%d%%)", ixThousands(ld.Units), ixThousands(model.IndexMaxUnits), int(ld.UnitPercent())))
-		todo = append(todo, fmt.Sprintf("cut about %s units to get to %s", ixThousands(ld.UnitsOverTarget()), ixThousands(model.IndexTargetUnits)))
+		used = append(used, fmt.Sprintf("%s of %s UTF-16 units (%d%%)", Thousands(ld.Units), Thousands(model.IndexMaxUnits), int(ld.UnitPercent())))
+		todo = append(todo, fmt.Sprintf("cut about %s units to get to %s", Thousands(ld.UnitsOverTarget()), Thousands(model.IndexTargetUnits)))
 	}
 	c.s.report(RuleIndexNearLimit, c.path, 0,
 		fmt.Sprintf("MEMORY.md uses %s as Claude Code loads it; from 80%% Claude Code nudges the agent to compact it, and past 100%% the last entries are silently cut",
@@ -233,20 +234,20 @@ func (c *indexChecker) nearLimit(ld *claude.Load) {
 
 // describeDropped names the entries on the given lines: the first few by
 // title and line, then a count.
-func (c *indexChecker) describeDropped(lines []int) string {
+func (c *IndexView) describeDropped(lines []int) string {
 	var names []string
 	for _, n := range lines {
 		if e := c.ix.EntryAt(n); e != nil && e.Line == n {
-			names = append(names, fmt.Sprintf("\"%s\" (line %d)", ixClip(e.Name(), 60), n))
+			names = append(names, fmt.Sprintf("\"%s\" (line %d)", Clip(e.Name(), 60), n))
 		}
 	}
 	switch {
 	case len(names) == 0:
-		return ixPlural(len(lines), "line") + " of text (no entries)"
-	case len(names) > indexNameList:
-		return fmt.Sprintf("%s: %s and %d more", ixPlural(len(names), "entry"), strings.Join(names[:indexNameList], ", "), len(names)-indexNameList)
+		return Plural(len(lines), "line") + " of text (no entries)"
+	case len(names) > IndexNameList:
+		return fmt.Sprintf("%s: %s and %d more", Plural(len(names), "entry"), strings.Join(names[:IndexNameList], ", "), len(names)-IndexNameList)
 	}
-	return ixPlural(len(names), "entry") + ": " + strings.Join(names, ", ")
+	return Plural(len(names), "entry") + ": " + strings.Join(names, ", ")
 }
 
 // ---- entries ----
@@ -254,11 +255,11 @@ func (c *indexChecker) describeDropped(lines []int) string {
 // checkEntries runs the per-entry rules: length, hanging lines,
 // duplicates and hooks that echo the description. Each entry's target is
 // resolved once and shared by the rules.
-func (c *indexChecker) checkEntries() {
+func (c *IndexView) checkEntries() {
 	first := make(map[ixDupKey]int, len(c.ix.Entries))
 	for i := range c.ix.Entries {
 		e := &c.ix.Entries[i]
-		t := c.target(e)
+		t := c.Target(e)
 		c.entryTooLong(e, &t)
 		c.entryMultiline(e, &t)
 		c.duplicate(e, &t, first)
@@ -266,55 +267,55 @@ func (c *indexChecker) checkEntries() {
 	}
 }
 
-// ixTarget is what an entry points at.
-type ixTarget struct {
-	ref  memindex.Ref // the entry's primary reference
-	ok   bool         // false when the entry has none (only URLs and anchors)
-	file *fileState   // the topic file ref resolves to, nil when none
+// IndexTarget is what an entry points at.
+type IndexTarget struct {
+	Ref  memindex.Ref // the entry's primary reference
+	OK   bool         // false when the entry has none (only URLs and anchors)
+	File *CheckedFile // the topic file Ref resolves to, nil when none
 }
 
-// target returns an entry's primary reference (as Entry.Primary picks it)
+// Target returns an entry's primary reference (as Entry.Primary picks it)
 // and the file it names.
-func (c *indexChecker) target(e *memindex.Entry) ixTarget {
-	files := c.lineFiles(e.Line - 1) // an entry's Refs are its line's
+func (c *IndexView) Target(e *memindex.Entry) IndexTarget {
+	files := c.LineFiles(e.Line - 1) // an entry's Refs are its line's
 	for k, r := range e.Refs {
 		if r.Scope != memindex.RefExternal {
-			return ixTarget{ref: r, ok: true, file: files[k]}
+			return IndexTarget{Ref: r, OK: true, File: files[k]}
 		}
 	}
-	return ixTarget{}
+	return IndexTarget{}
 }
 
-// name is the file an entry points at, for suggestions.
-func (t *ixTarget) name() string {
+// Name is the file an entry points at, for suggestions.
+func (t *IndexTarget) Name() string {
 	switch {
-	case t.file != nil:
-		return t.file.f.Path
-	case t.ok:
-		return t.ref.Target
+	case t.File != nil:
+		return t.File.f.Path
+	case t.OK:
+		return t.Ref.Target
 	}
 	return "its topic file"
 }
 
 // entryTooLong reports an entry line over ~150 characters.
-func (c *indexChecker) entryTooLong(e *memindex.Entry, t *ixTarget) {
-	if len(e.Raw) <= indexEntryMaxChars {
+func (c *IndexView) entryTooLong(e *memindex.Entry, t *IndexTarget) {
+	if len(e.Raw) <= IndexEntryMaxChars {
 		return // no more characters than bytes: skip counting the short ones
 	}
 	n := ixRuneCount(e.Raw)
-	if n <= indexEntryMaxChars {
+	if n <= IndexEntryMaxChars {
 		return
 	}
 	// Real indexes have this finding on a large share of their lines, so the
 	// messages are concatenated rather than formatted: the same text at
 	// about half the cost.
 	c.s.report(RuleIndexEntryTooLong, c.path, e.Line,
-		"the entry for \""+ixClip(e.Name(), 60)+"\" is "+strconv.Itoa(n)+" characters long; Claude Code asks for one line under ~"+strconv.Itoa(indexEntryMaxChars)+", and long entries eat the 25,000-unit cap",
-		"Cut the hook to a few words that say when "+t.name()+" matters; the detail belongs in the topic file.")
+		"the entry for \""+Clip(e.Name(), 60)+"\" is "+strconv.Itoa(n)+" characters long; Claude Code asks for one line under ~"+strconv.Itoa(IndexEntryMaxChars)+", and long entries eat the 25,000-unit cap",
+		"Cut the hook to a few words that say when "+t.Name()+" matters; the detail belongs in the topic file.")
 }
 
 // entryMultiline reports indented lines hanging under an entry.
-func (c *indexChecker) entryMultiline(e *memindex.Entry, t *ixTarget) {
+func (c *IndexView) entryMultiline(e *memindex.Entry, t *IndexTarget) {
 	n := len(e.Continuations)
 	if n == 0 {
 		return
@@ -324,8 +325,8 @@ func (c *indexChecker) entryMultiline(e *memindex.Entry, t *ixTarget) {
 		span = fmt.Sprintf("lines %d-%d", e.Continuations[0], e.Continuations[n-1])
 	}
 	c.s.report(RuleIndexEntryMultiline, c.path, e.Line,
-		fmt.Sprintf("the entry for \"%s\" has %s hanging under it (%s); each counts against Claude Code's 200-line cap", ixClip(e.Name(), 60), ixPlural(n, "indented line"), span),
-		fmt.Sprintf("Move the detail into %s and keep the entry on one line.", t.name()))
+		fmt.Sprintf("the entry for \"%s\" has %s hanging under it (%s); each counts against Claude Code's 200-line cap", Clip(e.Name(), 60), Plural(n, "indented line"), span),
+		fmt.Sprintf("Move the detail into %s and keep the entry on one line.", t.Name()))
 }
 
 // ixDupKey is what duplicate-entry compares: the path of the topic file a
@@ -338,19 +339,19 @@ type ixDupKey struct {
 
 // duplicate reports a list or table entry whose main target an earlier
 // entry already points at.
-func (c *indexChecker) duplicate(e *memindex.Entry, t *ixTarget, first map[ixDupKey]int) {
+func (c *IndexView) duplicate(e *memindex.Entry, t *IndexTarget, first map[ixDupKey]int) {
 	if e.Form == memindex.EntryProse {
 		return // prose mentions a memory as often as it likes
 	}
-	r := t.ref
-	if !t.ok || r.Scope != memindex.RefFile {
+	r := t.Ref
+	if !t.OK || r.Scope != memindex.RefFile {
 		return
 	}
 	key := ixDupKey{name: r.Target}
 	if r.Kind == memindex.RefWiki {
 		key = ixDupKey{wiki: true, name: strings.ToLower(strings.TrimSuffix(r.Target, ".md"))}
-	} else if t.file != nil {
-		key.name = t.file.f.Path
+	} else if t.File != nil {
+		key.name = t.File.f.Path
 	}
 	prev, seen := first[key]
 	if !seen {
@@ -363,16 +364,16 @@ func (c *indexChecker) duplicate(e *memindex.Entry, t *ixTarget, first map[ixDup
 }
 
 // hookEcho reports a hook that only repeats the target's description.
-func (c *indexChecker) hookEcho(e *memindex.Entry, t *ixTarget) {
+func (c *IndexView) hookEcho(e *memindex.Entry, t *IndexTarget) {
 	if e.Form == memindex.EntryProse || e.Hook == "" {
 		return
 	}
-	fs := t.file
+	fs := t.File
 	if fs == nil || fs.doc.FM.Description == "" || !ixEchoes(e.Hook, fs.doc.FM.Description) {
 		return
 	}
 	c.s.report(RuleHookEchoes, c.path, e.Line,
-		fmt.Sprintf("the hook for \"%s\" only repeats the description in %s (\"%s\")", ixClip(e.Name(), 60), fs.f.Path, ixClip(fs.doc.FM.Description, 80)),
+		fmt.Sprintf("the hook for \"%s\" only repeats the description in %s (\"%s\")", Clip(e.Name(), 60), fs.f.Path, Clip(fs.doc.FM.Description, 80)),
 		"Make the hook add what the description lacks (when to reach for this memory, the one fact that matters), or drop the hook and keep the title short.")
 }
 
@@ -390,7 +391,7 @@ func ixEchoes(hook, desc string) bool {
 	if nd == 0 || !ixEchoShare(ixWordCount(hook, int(float64(nd)/indexEchoShare)+1), nd) {
 		return false
 	}
-	a, b := ixWords(hook), ixWords(desc)
+	a, b := Words(hook), Words(desc)
 	if len(a) > len(b) {
 		a, b = b, a
 	}
@@ -409,15 +410,15 @@ func ixEchoShare(n, m int) bool {
 	return float64(n) >= indexEchoShare*float64(m)
 }
 
-// ixWords lower-cases s and splits it into runs of letters and digits.
-func ixWords(s string) []string {
+// Words lower-cases s and splits it into runs of letters and digits.
+func Words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !ixWordRune(r) })
 }
 
-// ixWordRune reports a rune that belongs to a word of ixWords.
+// ixWordRune reports a rune that belongs to a word of Words.
 func ixWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// ixWordCount is len(ixWords(s)) without building the words, or any
+// ixWordCount is len(Words(s)) without building the words, or any
 // number above limit once the count passes it. It decodes s as
 // strings.ToLower and FieldsFunc do (an invalid byte is one U+FFFD) and
 // classifies each rune after lower-casing it, so the counts agree exactly.
@@ -462,11 +463,11 @@ var ixASCIIWord = func() (t [utf8.RuneSelf]uint8) {
 // checkRefs reports links and backticked names whose target is missing or
 // outside the memory directory. Wikilinks may name memories not written
 // yet, so they are left to wikilink-broken.
-func (c *indexChecker) checkRefs() {
+func (c *IndexView) checkRefs() {
 	var done []string // the targets already checked on this line
 	for i := range c.ix.Lines {
 		l := &c.ix.Lines[i]
-		files := c.lineFiles(i)
+		files := c.LineFiles(i)
 		done = done[:0]
 		for k, r := range l.Refs {
 			if r.Kind == memindex.RefWiki || r.Scope == memindex.RefExternal || ixContains(done, r.Target) {
@@ -475,14 +476,14 @@ func (c *indexChecker) checkRefs() {
 			done = append(done, r.Target)
 			target := r.Target
 			if r.Scope == memindex.RefOutside {
-				rel, ok := c.inside(target)
+				rel, ok := c.Inside(target)
 				if !ok {
 					c.reportOutside(l.Num, r)
 					continue
 				}
 				target = rel
 			}
-			if c.missing(target, files[k]) {
+			if c.Missing(target, files[k]) {
 				c.reportBroken(l.Num, r, target)
 			}
 		}
@@ -490,26 +491,26 @@ func (c *indexChecker) checkRefs() {
 }
 
 // reportOutside reports a reference that leaves the memory directory.
-func (c *indexChecker) reportOutside(line int, r memindex.Ref) {
+func (c *IndexView) reportOutside(line int, r memindex.Ref) {
 	c.s.report(RuleIndexLinkOutside, c.path, line,
-		fmt.Sprintf("%s points outside the memory directory (%s); Claude Code treats only files inside it as memories", ixClip(r.Raw, 80), r.Target),
+		fmt.Sprintf("%s points outside the memory directory (%s); Claude Code treats only files inside it as memories", Clip(r.Raw, 80), r.Target),
 		"Move the file into the memory directory and link it by a relative path, or drop the link if it is not a memory.")
 }
 
 // reportBroken reports a reference to a file that does not exist, naming a
 // file of the same name elsewhere when there is one.
-func (c *indexChecker) reportBroken(line int, r memindex.Ref, target string) {
+func (c *IndexView) reportBroken(line int, r memindex.Ref, target string) {
 	sugg := "Remove the entry, or restore the file it names."
 	if alt := c.similar(target); alt != "" {
 		sugg = fmt.Sprintf("Point it at %s, which exists, or remove the entry if the memory is gone.", alt)
 	}
 	c.s.report(RuleIndexBrokenLink, c.path, line,
-		fmt.Sprintf("%s points at %s, which does not exist in the memory directory", ixClip(r.Raw, 80), target), sugg)
+		fmt.Sprintf("%s points at %s, which does not exist in the memory directory", Clip(r.Raw, 80), target), sugg)
 }
 
-// inside maps an absolute target under the memory directory to a relative
+// Inside maps an absolute target under the memory directory to a relative
 // path.
-func (c *indexChecker) inside(target string) (string, bool) {
+func (c *IndexView) Inside(target string) (string, bool) {
 	dir := strings.TrimSuffix(strings.ReplaceAll(c.s.dir.Path, "\\", "/"), "/")
 	if dir == "" || !strings.HasPrefix(target, dir+"/") {
 		return "", false
@@ -517,13 +518,13 @@ func (c *indexChecker) inside(target string) (string, bool) {
 	return target[len(dir)+1:], true
 }
 
-// missing reports a target that certainly does not exist: a *.md path that
+// Missing reports a target that certainly does not exist: a *.md path that
 // is neither a topic file (matched case-insensitively, as on macOS and
 // Windows), nor the index, nor a path the reader found but could not read.
 // Other targets (directories, non-markdown files, team/, nested MEMORY.md)
 // cannot be checked from the data at hand and are never reported. file is
 // the topic file target resolved to, nil when none.
-func (c *indexChecker) missing(target string, file *fileState) bool {
+func (c *IndexView) Missing(target string, file *CheckedFile) bool {
 	if file != nil {
 		return false
 	}
@@ -547,34 +548,34 @@ func (c *indexChecker) missing(target string, file *fileState) bool {
 // resolve maps each reference of the index to the topic file it names, once:
 // the entry rules, the link checks and the orphan walk all ask about the
 // same references, and every lookup hashes and compares a path.
-func (c *indexChecker) resolve() {
+func (c *IndexView) resolve() {
 	ls := c.ix.Lines
 	c.refAt = make([]int, len(ls)+1)
 	for i := range ls {
 		c.refAt[i+1] = c.refAt[i] + len(ls[i].Refs)
 	}
-	c.refFiles = make([]*fileState, c.refAt[len(ls)])
+	c.refFiles = make([]*CheckedFile, c.refAt[len(ls)])
 	for i := range ls {
-		files := c.lineFiles(i)
+		files := c.LineFiles(i)
 		for k, r := range ls[i].Refs {
 			files[k] = c.refFile(r)
 		}
 	}
 }
 
-// lineFiles returns the files the references of line i (0-based) name, in
+// LineFiles returns the files the references of line i (0-based) name, in
 // the order of the line's Refs.
-func (c *indexChecker) lineFiles(i int) []*fileState {
+func (c *IndexView) LineFiles(i int) []*CheckedFile {
 	return c.refFiles[c.refAt[i]:c.refAt[i+1]]
 }
 
 // lookup finds a topic file by path, exactly or ignoring case.
-func (c *indexChecker) lookup(p string) *fileState {
+func (c *IndexView) lookup(p string) *CheckedFile {
 	if fs := c.s.byPath[p]; fs != nil {
 		return fs
 	}
 	if c.lower == nil {
-		c.lower = make(map[string]*fileState, len(c.s.files))
+		c.lower = make(map[string]*CheckedFile, len(c.s.files))
 		for _, f := range c.s.files {
 			c.lower[strings.ToLower(f.f.Path)] = f
 		}
@@ -583,7 +584,7 @@ func (c *indexChecker) lookup(p string) *fileState {
 }
 
 // similar finds a file with the same base name as a missing target.
-func (c *indexChecker) similar(target string) string {
+func (c *IndexView) similar(target string) string {
 	if c.base == nil {
 		c.base = make(map[string]string, len(c.s.files))
 		for _, f := range c.s.files {
@@ -597,7 +598,7 @@ func (c *indexChecker) similar(target string) string {
 }
 
 // refFile resolves a reference of the index to a topic file, or nil.
-func (c *indexChecker) refFile(r memindex.Ref) *fileState {
+func (c *IndexView) refFile(r memindex.Ref) *CheckedFile {
 	switch {
 	case r.Kind == memindex.RefWiki:
 		if fs := c.wikiFiles(r.Target); len(fs) > 0 {
@@ -606,7 +607,7 @@ func (c *indexChecker) refFile(r memindex.Ref) *fileState {
 	case r.Scope == memindex.RefFile:
 		return c.lookup(r.Target)
 	case r.Scope == memindex.RefOutside:
-		if rel, ok := c.inside(r.Target); ok {
+		if rel, ok := c.Inside(r.Target); ok {
 			return c.lookup(rel)
 		}
 	}
@@ -615,10 +616,10 @@ func (c *indexChecker) refFile(r memindex.Ref) *fileState {
 
 // wikiFiles finds the memories a [[name]] means: by frontmatter name, file
 // stem, or path without ".md", ignoring case.
-func (c *indexChecker) wikiFiles(name string) []*fileState {
+func (c *IndexView) wikiFiles(name string) []*CheckedFile {
 	if c.wiki == nil {
-		c.wiki = map[string][]*fileState{}
-		add := func(k string, f *fileState) {
+		c.wiki = map[string][]*CheckedFile{}
+		add := func(k string, f *CheckedFile) {
 			if k = strings.ToLower(k); k != "" && !ixContainsFile(c.wiki[k], f) {
 				c.wiki[k] = append(c.wiki[k], f)
 			}
@@ -638,7 +639,7 @@ func (c *indexChecker) wikiFiles(name string) []*fileState {
 // checkNotPointer reports memory content written into the index: fenced
 // code, and paragraphs of reference-less text (notePara says which). It
 // reports once per block, at its first line.
-func (c *indexChecker) checkNotPointer() {
+func (c *IndexView) checkNotPointer() {
 	ls := c.ix.Lines
 	for i := 0; i < len(ls); {
 		kind := ls[i].Kind
@@ -657,7 +658,7 @@ func (c *indexChecker) checkNotPointer() {
 
 // notPointerBlock judges one fenced block or one paragraph (a run of
 // reference-less text lines between blank lines, headings and entries).
-func (c *indexChecker) notPointerBlock(run []memindex.Line) {
+func (c *IndexView) notPointerBlock(run []memindex.Line) {
 	a, b := run[0].Num, run[len(run)-1].Num
 	sugg := "Move it into a topic file with frontmatter and leave a one-line pointer here, - [Title](file.md) — hook; Claude Code's own prompt says never to write memory content into MEMORY.md."
 	if run[0].Kind == memindex.LineCode {
@@ -749,7 +750,7 @@ func ixAboutIndex(low string) bool {
 // checkEmptySections reports headings with no entry under them, sub-sections
 // included. The document title (the only level-1 heading, first) is not a
 // section.
-func (c *indexChecker) checkEmptySections() {
+func (c *IndexView) checkEmptySections() {
 	hs := c.ix.Headings
 	h1 := 0
 	for _, h := range hs {
@@ -768,21 +769,21 @@ func (c *indexChecker) checkEmptySections() {
 				break
 			}
 		}
-		if !c.hasContent(h.Line+1, end) {
+		if !HasContent(c.ix, h.Line+1, end) {
 			c.s.report(RuleIndexEmptySection, c.path, h.Line,
-				fmt.Sprintf("the heading \"%s\" has no entries under it", ixClip(h.Text, 60)),
+				fmt.Sprintf("the heading \"%s\" has no entries under it", Clip(h.Text, 60)),
 				"Add entries under it, or remove the heading: it costs a line of the 200-line budget.")
 		}
 	}
 }
 
-// hasContent reports whether lines [from, to) hold an entry or real text;
+// HasContent reports whether lines [from, to) of ix hold an entry or real text;
 // blank lines, comments, rules and a single short placeholder ("none yet")
 // do not count.
-func (c *indexChecker) hasContent(from, to int) bool {
+func HasContent(ix *memindex.Index, from, to int) bool {
 	prose := 0
 	for n := from; n < to; n++ {
-		l := c.ix.Line(n)
+		l := ix.Line(n)
 		switch l.Kind {
 		case memindex.LineEntry, memindex.LineContinuation, memindex.LineCode:
 			return true
@@ -799,11 +800,11 @@ func (c *indexChecker) hasContent(from, to int) bool {
 // ---- orphans ----
 
 // checkOrphans reports topic files nothing in the index reaches.
-func (c *indexChecker) checkOrphans() {
+func (c *IndexView) checkOrphans() {
 	reached := c.reached()
 	note := c.s.mode().indexNote()
 	for _, f := range c.s.files {
-		if indexExempt(f.f) || reached[f] {
+		if IndexExempt(f.f) || reached[f] {
 			continue
 		}
 		c.s.report(RuleMemoryOrphan, f.f.Path, 0,
@@ -814,7 +815,7 @@ func (c *indexChecker) checkOrphans() {
 
 // ixOrphanSuggestion proposes the index line for an orphan, from its
 // frontmatter when it has one.
-func ixOrphanSuggestion(f *fileState) string {
+func ixOrphanSuggestion(f *CheckedFile) string {
 	title := f.doc.FM.Name
 	if title == "" {
 		title = strings.TrimSuffix(path.Base(f.f.Path), path.Ext(f.f.Path))
@@ -823,7 +824,7 @@ func ixOrphanSuggestion(f *fileState) string {
 	if hook == "" {
 		hook = "one-line hook"
 	}
-	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", memindex.Link(title, f.f.Path), ixClip(hook, 100))
+	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", memindex.Link(title, f.f.Path), Clip(hook, 100))
 }
 
 // reached returns the topic files the index references, following overflow
@@ -832,29 +833,29 @@ func ixOrphanSuggestion(f *fileState) string {
 // index from a memory means scanning the file, so the walk stops once every
 // file the orphan rule judges (all but the exempt ones) is reached: no
 // overflow index could change its findings then.
-func (c *indexChecker) reached() map[*fileState]bool {
+func (c *IndexView) reached() map[*CheckedFile]bool {
 	// Sized for every file, since nearly all are reached; each is queued
 	// at most once.
-	seen := make(map[*fileState]bool, len(c.s.files))
-	queue := make([]*fileState, 0, len(c.s.files))
+	seen := make(map[*CheckedFile]bool, len(c.s.files))
+	queue := make([]*CheckedFile, 0, len(c.s.files))
 	left := 0 // files not exempt and not reached yet
 	for _, f := range c.s.files {
-		if !indexExempt(f.f) {
+		if !IndexExempt(f.f) {
 			left++
 		}
 	}
-	mark := func(f *fileState) {
+	mark := func(f *CheckedFile) {
 		if f != nil && !seen[f] {
 			seen[f] = true
 			queue = append(queue, f)
-			if !indexExempt(f.f) {
+			if !IndexExempt(f.f) {
 				left--
 			}
 		}
 	}
 	c.collect(c.ix, "", mark)
 	for i := 0; i < len(queue) && left > 0; i++ {
-		if f := queue[i]; ixOverflowIndex(f) {
+		if f := queue[i]; IsOverflowIndex(f) {
 			sub := memindex.ParseText(f.text)
 			c.collect(&sub, path.Dir(f.f.Path), mark)
 		}
@@ -866,7 +867,7 @@ func (c *indexChecker) reached() map[*fileState]bool {
 // directory of the index within the memory dir: links in an overflow index
 // are relative to it, though some are written from the root, so both are
 // tried.
-func (c *indexChecker) collect(ix *memindex.Index, base string, mark func(*fileState)) {
+func (c *IndexView) collect(ix *memindex.Index, base string, mark func(*CheckedFile)) {
 	for i := range ix.Lines {
 		for k, r := range ix.Lines[i].Refs {
 			if r.Kind == memindex.RefWiki {
@@ -876,7 +877,7 @@ func (c *indexChecker) collect(ix *memindex.Index, base string, mark func(*fileS
 				continue
 			}
 			if ix == c.ix {
-				mark(c.lineFiles(i)[k]) // the index's own, resolved already
+				mark(c.LineFiles(i)[k]) // the index's own, resolved already
 				continue
 			}
 			if base != "" && base != "." && r.Scope == memindex.RefFile {
@@ -890,7 +891,7 @@ func (c *indexChecker) collect(ix *memindex.Index, base string, mark func(*fileS
 	}
 }
 
-// ixOverflowIndex reports a topic file that works as an index: named like
+// IsOverflowIndex reports a topic file that works as an index: named like
 // one (MEMORY-archive.md, index.md) and holding references, or mostly
 // reference lines (".md" or "[[" on at least half its non-blank lines).
 //
@@ -899,7 +900,7 @@ func (c *indexChecker) collect(ix *memindex.Index, base string, mark func(*fileS
 // searching the whole body for the two markers (most bodies have none, and
 // are then rejected after one fast scan each), and the non-blank lines are
 // counted only when the answer still depends on them.
-func ixOverflowIndex(f *fileState) bool {
+func IsOverflowIndex(f *CheckedFile) bool {
 	body := f.doc.Body(f.f.Content)
 	refs := ixRefLines(body)
 	if refs == 0 {
@@ -978,7 +979,7 @@ func ixContains(list []string, s string) bool {
 	return false
 }
 
-func ixContainsFile(list []*fileState, f *fileState) bool {
+func ixContainsFile(list []*CheckedFile, f *CheckedFile) bool {
 	for _, x := range list {
 		if x == f {
 			return true
@@ -1025,8 +1026,8 @@ func ixRuneCount(s string) int {
 	return n
 }
 
-// ixPlural renders "1 line", "3 lines", "2 entries".
-func ixPlural(n int, noun string) string {
+// Plural renders "1 line", "3 lines", "2 entries".
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
@@ -1039,8 +1040,8 @@ func ixPlural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun
 }
 
-// ixThousands renders n with comma separators.
-func ixThousands(n int) string {
+// Thousands renders n with comma separators.
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
@@ -1048,10 +1049,32 @@ func ixThousands(n int) string {
 	return s
 }
 
-// ixClip shortens s to at most n characters for a message, with
+// Clip shortens s to at most n characters for a message, with
 // memindex.Clip, the cut the index writer uses, so a quote ends the way a cut
 // hook does. Secrets are masked before the cut: a cut token no longer looks
 // like one, so the printers' masking could not find what was left of it.
-func ixClip(s string, n int) string {
+func Clip(s string, n int) string {
 	return memindex.Clip(secrets.Default().MaskSecrets(s), n)
 }
+
+// CheckIndex runs the index rules over d, whose Index is the MEMORY.md to
+// check, and returns their findings and a view of that index with its
+// references resolved to d's files. Dream's reindex proposer checks each
+// index it writes with it. opts are used as given (see Options.WithDefaults).
+func CheckIndex(p *model.Project, d *model.MemoryDir, opts Options) ([]model.Finding, *IndexView) {
+	ds := newDirState(p, d, opts)
+	checkIndex(ds)
+	ix := memindex.Parse(d.Index.Content)
+	c := &IndexView{s: ds, ix: &ix, path: "MEMORY.md", lowPath: "memory.md"}
+	c.resolve()
+	return ds.findings, c
+}
+
+// Index is the index the view reads.
+func (c *IndexView) Index() *memindex.Index { return c.ix }
+
+// Files are the directory's topic files, sorted by path.
+func (c *IndexView) Files() []*CheckedFile { return c.s.files }
+
+// File is the topic file at path p exactly, nil when there is none.
+func (c *IndexView) File(p string) *CheckedFile { return c.s.byPath[p] }

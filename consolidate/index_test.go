@@ -523,13 +523,13 @@ func TestIxEchoes(t *testing.T) {
 			t.Errorf("ixEchoes(%q, %q) = %v", tc.hook, tc.desc, got)
 		}
 	}
-	if ixPlural(1, "entry") != "1 entry" || ixPlural(3, "entry") != "3 entries" || ixThousands(1234567) != "1,234,567" || ixClip("abcdef", 4) != "abc…" {
+	if Plural(1, "entry") != "1 entry" || Plural(3, "entry") != "3 entries" || Thousands(1234567) != "1,234,567" || Clip("abcdef", 4) != "abc…" {
 		t.Errorf("helpers")
 	}
 }
 
 // TestIxCounts checks the allocation-free counters against the definitions
-// they stand for: ixWordCount against ixWords, ixRuneCount against
+// they stand for: ixWordCount against Words, ixRuneCount against
 // utf8.RuneCountInString, on text that mixes case, scripts, runes whose
 // class could change when lower-cased, and invalid UTF-8.
 func TestIxCounts(t *testing.T) {
@@ -538,10 +538,10 @@ func TestIxCounts(t *testing.T) {
 		"Ⅳ ⅳ ① ² ٣ 日本語 テスト", "a\xffb \xe2\x82 c\xc0", "🙂 emoji 🙂x", "\t\ntab\r\n", strings.Repeat("word ", 40),
 		"- [Entry](entry.md) — a hook of the usual length, with punctuation; and more", strings.Repeat("ascii-", 20) + "—" + strings.Repeat("z", 9),
 	} {
-		if got, want := ixWordCount(s, math.MaxInt), len(ixWords(s)); got != want {
+		if got, want := ixWordCount(s, math.MaxInt), len(Words(s)); got != want {
 			t.Errorf("ixWordCount(%q) = %d, want %d", s, got, want)
 		}
-		if n := len(ixWords(s)); n > 0 {
+		if n := len(Words(s)); n > 0 {
 			if got := ixWordCount(s, n-1); got != n {
 				t.Errorf("ixWordCount(%q, %d) = %d, want %d (past the limit)", s, n-1, got, n)
 			}
@@ -572,7 +572,7 @@ func TestIxOverflowIndex(t *testing.T) {
 		{"index.md", fm, false},
 	} {
 		f := newFileState(&model.File{Path: tc.path, Content: []byte(tc.content)})
-		if got := ixOverflowIndex(f); got != tc.want {
+		if got := IsOverflowIndex(f); got != tc.want {
 			t.Errorf("%s %q: %v, want %v", tc.path, tc.content, got, tc.want)
 		}
 	}
@@ -593,7 +593,7 @@ func BenchmarkCheckIndexCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	opts := Options{Now: ixTestNow}.withDefaults()
+	opts := Options{Now: ixTestNow}.WithDefaults()
 	var states []*dirState
 	var size int64
 	for _, p := range scan.Projects {

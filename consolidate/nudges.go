@@ -32,7 +32,7 @@ const (
 // checkRecall reports a file over the recall cap (recall-truncated, an
 // error, as Claude Code's "Error: this write left the memory file …") or
 // near it (recall-near-limit).
-func checkRecall(s *dirState, fs *fileState) {
+func checkRecall(s *dirState, fs *CheckedFile) {
 	size := fs.f.Size
 	lines := strings.Count(fs.text, "\n")
 	if len(fs.text) > 0 && !strings.HasSuffix(fs.text, "\n") {
@@ -71,7 +71,7 @@ const descriptionMaxUnits = 300
 
 // checkDescription reports a description Claude Code finds too long. It
 // reads the description Claude Code reads: none when its parse fails.
-func checkDescription(s *dirState, fs *fileState) {
+func checkDescription(s *dirState, fs *CheckedFile) {
 	desc := fs.doc.Claude().Description
 	if desc == "" {
 		return

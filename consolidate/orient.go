@@ -1,8 +1,17 @@
-// Package consolidate is memtui's Dream pipeline as pure functions over model
-// values. This file holds the "orient" phase: every check, run over a memory
-// directory, producing findings. No disk, no terminal: whatever a check needs
-// to know about the world (does a source path still exist?) comes in through
-// Options.
+// Package consolidate is memtui's checks as pure functions over model
+// values: the "orient" phase of Dream, every lint rule run over a memory
+// directory, producing findings. This file is the driver (Orient,
+// OrientDir); rules.go lists the rules, and each check lives in the file
+// named after what it checks (files.go, index.go, nudges.go, scan.go,
+// duplicates.go, lost_report.go). Dream's proposers (consolidate/dream)
+// start from what the checks find and use the helpers exported for them
+// (OrientDirAll, CheckIndex, IndexView); the transcript analysis the
+// lost-update check reports (consolidate/forensics) and the diffs
+// (consolidate/diff) are packages of their own. It may import model and
+// its sub-packages, internal/pool and the consolidate/ leaves (forensics,
+// diff, secrets, similar), never consolidate/dream. No disk, no terminal:
+// whatever a check needs to know about the world (does a source path
+// still exist?) comes in through Options.
 package consolidate
 
 import (
@@ -14,6 +23,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
@@ -86,7 +96,7 @@ func Orient(scan *model.Scan, opts Options) []model.Finding {
 // and what the checks know across projects (which session transcripts
 // exist) gathered once. OrientDir and ProposeDir calls of one run share it.
 func (o Options) ForScan(scan *model.Scan) Options {
-	o = o.withDefaults()
+	o = o.WithDefaults()
 	o.sessions = newSessionSet(scan.Projects)
 	return o
 }
@@ -152,6 +162,23 @@ func OrientDirDocs(p *model.Project, d *model.MemoryDir, opts Options) ([]model.
 	return s.findings, s.docs()
 }
 
+// Oriented is one directory after every check: its findings, each topic
+// file's parsed frontmatter by path, and the lost-update analysis the
+// check ran (forensics.LostUpdates), which Dream's proposers start from
+// rather than work out again.
+type Oriented struct {
+	Findings []model.Finding
+	Docs     map[string]model.Doc
+	Lost     []forensics.Lost
+}
+
+// OrientDirAll is OrientDir with everything the checks worked out on the
+// way that Dream's proposers need.
+func OrientDirAll(p *model.Project, d *model.MemoryDir, opts Options) Oriented {
+	s := orientDir(p, d, opts)
+	return Oriented{Findings: s.findings, Docs: s.docs(), Lost: s.lost}
+}
+
 // docs is each topic file's parsed frontmatter by path.
 func (s *dirState) docs() map[string]model.Doc {
 	out := make(map[string]model.Doc, len(s.files))
@@ -161,9 +188,9 @@ func (s *dirState) docs() map[string]model.Doc {
 	return out
 }
 
-// orientDir is OrientDir, returning the whole state for Dream to reuse.
+// orientDir is OrientDir, returning the whole state.
 func orientDir(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	if opts.sessions == nil && p != nil {
 		opts.sessions = newSessionSet([]*model.Project{p})
 	}
@@ -208,7 +235,10 @@ func SortFindings(fs []model.Finding) {
 	})
 }
 
-func (o Options) withDefaults() Options {
+// WithDefaults is o with every unset option given its default: now, the
+// stale age, GOMAXPROCS workers and the default secret scanner. Orient,
+// OrientDir and ForScan apply it; Dream's ProposeDir does too.
+func (o Options) WithDefaults() Options {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
@@ -224,9 +254,9 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// fileState is a topic file (or the index) with what the checks derive from
+// CheckedFile is a topic file (or the index) with what the checks derive from
 // it, computed once.
-type fileState struct {
+type CheckedFile struct {
 	f   *model.File
 	doc model.Doc
 	// text is the content as a string. It shares f.Content's memory only
@@ -246,10 +276,16 @@ type fileState struct {
 	itemsRead bool
 }
 
+// File is the file as read.
+func (fs *CheckedFile) File() *model.File { return fs.f }
+
+// Doc is the file's parsed frontmatter and body.
+func (fs *CheckedFile) Doc() model.Doc { return fs.doc }
+
 // itemSpans returns the byte ranges of the file's claudeCodeItem blocks
 // (claude.ItemSpans): text there is Claude Code's bookkeeping, stripped
 // before recall and never rewritten by memtui.
-func (fs *fileState) itemSpans() [][2]int {
+func (fs *CheckedFile) itemSpans() [][2]int {
 	if !fs.itemsRead {
 		fs.items, fs.itemsRead = claude.ItemSpans(fs.f.Content), true
 	}
@@ -264,7 +300,7 @@ const lineOfBacksteps = 8
 // increasing order within a file, so it counts newlines from the last
 // offset asked (vectorised, no table); a check that jumps back often gets
 // the table and a binary search.
-func (fs *fileState) lineOf(off int) int {
+func (fs *CheckedFile) lineOf(off int) int {
 	if off < 0 {
 		return 0
 	}
@@ -303,9 +339,9 @@ type dirState struct {
 	opts    Options
 	project *model.Project
 	dir     *model.MemoryDir
-	files   []*fileState // topic files, sorted by path
-	byPath  map[string]*fileState
-	index   *fileState // MEMORY.md, nil when absent
+	files   []*CheckedFile // topic files, sorted by path
+	byPath  map[string]*CheckedFile
+	index   *CheckedFile // MEMORY.md, nil when absent
 	ignored map[string]bool
 	// memMode is ModeOf(project, dir), worked out on first use (memMode()):
 	// it walks every observation of the project's log.
@@ -314,7 +350,7 @@ type dirState struct {
 	findings   []model.Finding
 	// lost is what the lost-update check found, kept for the restore-lost
 	// proposer (the analysis is the costly part of both).
-	lost []Lost
+	lost []forensics.Lost
 }
 
 func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
@@ -322,7 +358,7 @@ func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
 		opts:    opts,
 		project: p,
 		dir:     d,
-		byPath:  make(map[string]*fileState, len(d.Files)),
+		byPath:  make(map[string]*CheckedFile, len(d.Files)),
 		ignored: projectIgnores(p, opts.Ignore),
 	}
 	// One allocation for every file's state, the index's included.
@@ -330,8 +366,8 @@ func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
 	if d.Index != nil {
 		n++
 	}
-	states := make([]fileState, n)
-	s.files = make([]*fileState, len(d.Files))
+	states := make([]CheckedFile, n)
+	s.files = make([]*CheckedFile, len(d.Files))
 	for i, f := range d.Files {
 		fs := &states[i]
 		fs.init(f, opts.DropContent)
@@ -345,8 +381,8 @@ func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {
 	return s
 }
 
-func newFileState(f *model.File) *fileState {
-	fs := &fileState{}
+func newFileState(f *model.File) *CheckedFile {
+	fs := &CheckedFile{}
 	fs.init(f, false)
 	return fs
 }
@@ -354,14 +390,14 @@ func newFileState(f *model.File) *fileState {
 // init fills fs from f. With owned set the caller hands f.Content over (it
 // is dropped after the checks and never written again), so the text shares
 // its memory instead of copying every file once more.
-func (fs *fileState) init(f *model.File, owned bool) {
+func (fs *CheckedFile) init(f *model.File, owned bool) {
 	var text string
 	if owned {
 		text = unsafe.String(unsafe.SliceData(f.Content), len(f.Content))
 	} else {
 		text = string(f.Content)
 	}
-	*fs = fileState{
+	*fs = CheckedFile{
 		f:       f,
 		doc:     claude.ParseDoc(f.Content),
 		text:    text,
@@ -411,7 +447,7 @@ func sentence(s string) string {
 	return s + "."
 }
 
-func (s *dirState) fileByPath(p string) *fileState {
+func (s *dirState) fileByPath(p string) *CheckedFile {
 	if p == "" {
 		return nil
 	}

@@ -79,7 +79,7 @@ func (m MemoryMode) recallNote() string {
 	case m.Agent:
 		return "this agent's memory is recalled when the agent is @-mentioned"
 	case m.Recall:
-		return fmt.Sprintf("this project's sessions run in recall mode (its transcripts show %s)", ixPlural(m.Recalls, "recalled memory"))
+		return fmt.Sprintf("this project's sessions run in recall mode (its transcripts show %s)", Plural(m.Recalls, "recalled memory"))
 	case m.Known():
 		return fmt.Sprintf("this project's sessions so far run in index mode (its transcripts show MEMORY.md loaded %s and no recall), where Claude Code loads MEMORY.md and does not scan: it matters once recall mode is on", times(m.IndexLoads))
 	}
@@ -110,7 +110,7 @@ const maxNamed = 20
 // that look like memories.
 func checkScan(s *dirState) {
 	mode := s.mode()
-	var past, tied []*fileState
+	var past, tied []*CheckedFile
 	for _, fs := range s.files {
 		switch fs.f.Scan {
 		case model.ScanPastCap:
@@ -125,7 +125,7 @@ func checkScan(s *dirState) {
 	if len(past)+len(tied) == 0 {
 		return
 	}
-	newestFirst := func(fs []*fileState) {
+	newestFirst := func(fs []*CheckedFile) {
 		sort.SliceStable(fs, func(i, j int) bool {
 			if a, b := fs[i].f.ModTime, fs[j].f.ModTime; !a.Equal(b) {
 				return a.After(b)
@@ -136,7 +136,7 @@ func checkScan(s *dirState) {
 	newestFirst(past)
 	newestFirst(tied)
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "Claude Code's scan lists %s in this memory folder", ixPlural(s.dir.ScanListed, "memory file"))
+	fmt.Fprintf(&msg, "Claude Code's scan lists %s in this memory folder", Plural(s.dir.ScanListed, "memory file"))
 	if s.dir.Kind == model.DirTeam {
 		msg.WriteString(" and the one it sits in (one scan)")
 	}
@@ -154,7 +154,7 @@ func checkScan(s *dirState) {
 }
 
 // namedFiles names up to maxNamed files with their mtime's date.
-func namedFiles(fs []*fileState) string {
+func namedFiles(fs []*CheckedFile) string {
 	var names []string
 	for i, f := range fs {
 		if i == maxNamed {
@@ -171,7 +171,7 @@ func namedFiles(fs []*fileState) string {
 // file in the archive folder (model.ArchiveDir) is out of the scan on
 // purpose: an archive proposal, or a person, put it there so that recall
 // never offers it, and it is no finding.
-func checkExcluded(s *dirState, fs *fileState, mode MemoryMode) {
+func checkExcluded(s *dirState, fs *CheckedFile, mode MemoryMode) {
 	if model.IsArchived(fs.f.Path) {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 // LstatPaths reports what is on disk at each of rels (relative to the
 // memory directory dir, slash-separated) and at each of their parent
 // directories, without following links: the mode of each one that exists
-// (consolidate.CheckExternalOnDisk takes it). The walk down a path stops
+// (dream.CheckExternalOnDisk takes it). The walk down a path stops
 // at the first component that is missing or not a real directory, so
 // nothing is looked up through a symlink. A component that cannot be
 // examined (permission denied, I/O error) is reported as fs.ModeIrregular,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
@@ -296,7 +297,7 @@ func writersShort(dl consolidate.Delta, now time.Time) string {
 		return "no session"
 	}
 	last := dl.Writes[n-1]
-	who := consolidate.ShortSession(last.Session)
+	who := forensics.ShortSession(last.Session)
 	if last.Kind == model.WriteMemtui {
 		who = "memtui"
 	} else if last.Kind == model.WriteFork {
@@ -331,7 +332,7 @@ func (v *changesView) diffItem(pd *projectData, dd *dirData, dl consolidate.Delt
 	c := dl.Change()
 	var why []string
 	for _, w := range dl.Writes {
-		why = append(why, "by "+consolidate.WriterLabel(w, pd.p.Log))
+		why = append(why, "by "+forensics.WriterLabel(w, pd.p.Log))
 	}
 	if len(why) == 0 {
 		switch {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
@@ -76,9 +77,9 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 	}
 	if p.Log != nil {
 		dd.log = p.Log
-		dd.prov = consolidate.Provenance(d, p.Log)
-		dd.heat = consolidate.HeatOf(d, p.Log)
-		dd.gate = consolidate.GateOf(d, p.Log, opts.Now)
+		dd.prov = forensics.Provenance(d, p.Log)
+		dd.heat = forensics.HeatOf(d, p.Log)
+		dd.gate = forensics.GateOf(d, p.Log, opts.Now)
 	}
 	return dd
 }

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
@@ -75,14 +75,14 @@ func diffChange(c model.Change, before string, sc *secrets.Scanner) fileDiff {
 	case model.OpDelete:
 		after = ""
 	}
-	lines := consolidate.LineDiff(safe.Mask(sc, before), safe.Mask(sc, after))
+	lines := diff.Lines(safe.Mask(sc, before), safe.Mask(sc, after))
 	fd := fileDiff{path: c.Path, op: c.Op}
-	// Number the blocks as consolidate.Blocks does: maximal runs of
+	// Number the blocks as diff.Blocks does: maximal runs of
 	// changed lines. A line is known by its pair of line numbers.
 	blk := map[[2]int]int{}
 	prevSame := true
 	for _, l := range lines {
-		if l.Op == consolidate.DiffSame {
+		if l.Op == diff.Same {
 			prevSame = true
 			continue
 		}
@@ -92,20 +92,20 @@ func diffChange(c model.Change, before string, sc *secrets.Scanner) fileDiff {
 		prevSame = false
 		blk[[2]int{l.Old, l.New}] = fd.blocks - 1
 	}
-	for _, h := range consolidate.Hunks(lines, diffContext) {
+	for _, h := range diff.Hunks(lines, diffContext) {
 		hd := hunkDiff{oldStart: h.OldStart, oldLines: h.OldLines, newStart: h.NewStart, newLines: h.NewLines}
 		for _, l := range h.Lines {
 			text := cleanLine(safe.Mask(sc, strings.TrimSuffix(l.Text, "\r")))
 			b := -1
-			if l.Op != consolidate.DiffSame {
+			if l.Op != diff.Same {
 				b = blk[[2]int{l.Old, l.New}]
 			}
 			hd.rows = append(hd.rows, diffRow{op: byte(l.Op), old: l.Old, new: l.New, spans: []span{{text: text}}, blk: b})
 			fd.maxLine = max(fd.maxLine, l.Old, l.New)
 			switch l.Op {
-			case consolidate.DiffAdd:
+			case diff.Add:
 				fd.added++
-			case consolidate.DiffDel:
+			case diff.Del:
 				fd.removed++
 			}
 		}
@@ -138,7 +138,7 @@ func pairWords(rows []diffRow) {
 			if len(a) > wordDiffMax || len(b) > wordDiffMax {
 				continue
 			}
-			old, nw := consolidate.WordDiff(a, b)
+			old, nw := diff.Words(a, b)
 			if !sharesWords(old) {
 				continue
 			}
@@ -148,7 +148,7 @@ func pairWords(rows []diffRow) {
 	}
 }
 
-func sharesWords(ws []consolidate.WordSpan) bool {
+func sharesWords(ws []diff.WordSpan) bool {
 	for _, w := range ws {
 		if !w.Changed && strings.TrimSpace(w.Text) != "" {
 			return true
@@ -157,7 +157,7 @@ func sharesWords(ws []consolidate.WordSpan) bool {
 	return false
 }
 
-func toSpans(ws []consolidate.WordSpan) []span {
+func toSpans(ws []diff.WordSpan) []span {
 	out := make([]span, 0, len(ws))
 	for _, w := range ws {
 		if n := len(out); n > 0 && out[n-1].hl == w.Changed {
@@ -583,7 +583,7 @@ func (v *diffView) build() {
 		}
 		switch {
 		case fd.op == model.OpMove:
-			rename := consolidate.RenameLine(safe.ShowLine(fd.from), safe.ShowLine(fd.path))
+			rename := diff.RenameLine(safe.ShowLine(fd.from), safe.ShowLine(fd.path))
 			v.rows = append(v.rows, faint(ansi.Truncate("  "+rename+" (no change to the text)", w, "…")))
 		case len(fd.hunks) == 0:
 			v.rows = append(v.rows, faint(ansi.Truncate("  (no change to the text)", w, "…")))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/memfs/transcript"
 
 	"github.com/charmbracelet/x/ansi"
@@ -412,7 +413,7 @@ func TestArchiveProposalShownAndWritten(t *testing.T) {
 	d.selectProposal(it.title)
 	shot("archive proposal")
 	// (The line is cut at the pane's edge: its start is enough.)
-	want := consolidate.RenameLine(`zz\x1b]52;c;aGVsbG8=\x07\nFORGEDLINE [error] memory-stub owned.md.md`, ".archive/zz")
+	want := diff.RenameLine(`zz\x1b]52;c;aGVsbG8=\x07\nFORGEDLINE [error] memory-stub owned.md.md`, ".archive/zz")
 	if out := d.screen(); !strings.Contains(out, want) {
 		t.Errorf("the diff does not show the move as %q:\n%s", want, out)
 	}

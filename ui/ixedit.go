@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
@@ -551,7 +552,7 @@ func (v *ixEditView) pendingDiff() string {
 		if c.Op == model.OpUpdate {
 			base = string(v.base)
 		}
-		b.WriteString(strings.TrimRight(consolidate.UnifiedDiff(c, base), "\n") + "\n")
+		b.WriteString(strings.TrimRight(diff.Unified(c, base), "\n") + "\n")
 	}
 	return b.String()
 }

@@ -10,7 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/pool"
@@ -32,7 +33,7 @@ type propItem struct {
 	// proposal read them: Partial and CheckExternal check against them.
 	proj *model.Project
 	d    *model.MemoryDir
-	// blocks counts each change's blocks (consolidate.Blocks).
+	// blocks counts each change's blocks (diff.Blocks).
 	blocks []int
 	// edited is set once a person edited a result in $EDITOR.
 	edited bool
@@ -140,7 +141,7 @@ func (v *proposalsView) compute(r run) tea.Cmd {
 	}
 	v.props.running++
 	v.computing = true
-	opts := consolidate.DreamOptions{Options: r.copts}
+	opts := dream.Options{Options: r.copts}
 	gen, ctx, workers := r.gen, r.ctx, r.workers
 	return func() tea.Msg {
 		out := make([][]*propItem, len(jobs))
@@ -157,7 +158,7 @@ func (v *proposalsView) compute(r run) tea.Cmd {
 
 // proposeFor proposes for one directory and diffs every change against
 // the file as the proposal read it.
-func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
+func proposeFor(j proposalJob, opts dream.Options) []*propItem {
 	sc := opts.Secrets
 	if sc == nil {
 		sc = secrets.Default()
@@ -167,7 +168,7 @@ func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 	if d.Kind != model.DirAuto {
 		label = dirLabel(d)
 	}
-	ps := consolidate.ProposeDir(j.p, d, opts)
+	ps := dream.ProposeDir(j.p, d, opts)
 	items := make([]*propItem, 0, len(ps))
 	for _, p := range ps {
 		it := &propItem{p: p, project: j.project, dir: label, proj: j.p, d: d,
@@ -176,7 +177,7 @@ func proposeFor(j proposalJob, opts consolidate.DreamOptions) []*propItem {
 		for _, c := range p.Changes {
 			before := beforeText(d, c.Source())
 			it.diffs = append(it.diffs, diffChange(c, before, sc))
-			it.blocks = append(it.blocks, consolidate.Blocks(c, before))
+			it.blocks = append(it.blocks, diff.Blocks(c, before))
 		}
 		items = append(items, it)
 	}

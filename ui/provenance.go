@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -88,7 +88,7 @@ func heatSummary(c *shared, dd *dirData, path string) string {
 	if h.Uses() == 0 {
 		return "never read or recalled in the transcripts" + since
 	}
-	return fmt.Sprintf("%s in %d %s, last %s%s", consolidate.HeatCounts(h), h.Sessions, model.Plural(h.Sessions, "session", "sessions"), ago(c.clock(), h.Last), since)
+	return fmt.Sprintf("%s in %d %s, last %s%s", forensics.HeatCounts(h), h.Sessions, model.Plural(h.Sessions, "session", "sessions"), ago(c.clock(), h.Last), since)
 }
 
 // heatCell is a memory's use count in a list row ("12×"); "" before the
@@ -110,7 +110,7 @@ func provenanceLines(c *shared, dd *dirData, path, origin string) (written []str
 	ws := dd.prov[path]
 	const most = 3
 	for i := len(ws) - 1; i >= 0 && len(written) < most; i-- {
-		written = append(written, consolidate.WriterLabel(ws[i], dd.log))
+		written = append(written, forensics.WriterLabel(ws[i], dd.log))
 	}
 	if n := len(ws) - most; n > 0 {
 		written = append(written, fmt.Sprintf("+%d earlier %s", n, model.Plural(n, "write", "writes")))
@@ -124,13 +124,13 @@ func provenanceLines(c *shared, dd *dirData, path, origin string) (written []str
 		s := dd.log.Sessions[origin]
 		switch {
 		case s != nil && s.Transcript != "":
-			originLine = "session " + consolidate.ShortSession(origin)
+			originLine = "session " + forensics.ShortSession(origin)
 			if s.Title != "" {
 				originLine += " “" + s.Title + "”"
 			}
 			originLine += " · " + report.Tilde(s.Transcript, c.home)
 		default:
-			originLine = "session " + consolidate.ShortSession(origin) + " · transcript swept (Claude Code deletes them after cleanupPeriodDays, 30 by default)"
+			originLine = "session " + forensics.ShortSession(origin) + " · transcript swept (Claude Code deletes them after cleanupPeriodDays, 30 by default)"
 		}
 	}
 	return written, cwd, originLine

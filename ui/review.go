@@ -8,14 +8,15 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
-// Deciding on proposals: each proposal's blocks (consolidate.Blocks: the
+// Deciding on proposals: each proposal's blocks (diff.Blocks: the
 // runs of changed lines of each change, a create or a delete one block)
 // are selected or not. None selected is undecided, all accepted, some
 // partly accepted; rejected is undecided with a mark, skipped by w.
@@ -51,7 +52,7 @@ type decision struct {
 	sel [][]bool
 	// edited holds the After a person wrote in $EDITOR, per change index.
 	edited map[int]string
-	// editErr is consolidate.CheckExternal's complaint about an edit.
+	// editErr is dream.CheckExternal's complaint about an edit.
 	editErr error
 	// final is what w writes; nil when nothing is accepted or err is set.
 	final *model.Proposal
@@ -133,7 +134,7 @@ func (it *propItem) before(p string) (string, bool) {
 }
 
 // proposalBefore is before limited to the files the proposal changes or
-// reads, and the index: what consolidate.Partial expects. (Given every
+// reads, and the index: what dream.Partial expects. (Given every
 // file of the directory, Partial counts an index entry of a file the
 // proposal never touched as one the kept changes delete.)
 func (it *propItem) proposalBefore(p string) (string, bool) {
@@ -167,7 +168,7 @@ func (it *propItem) proposal(d *decision) model.Proposal {
 }
 
 // revalidate works out what w would write for the item: the whole
-// proposal when every block is kept, else consolidate.Partial's.
+// proposal when every block is kept, else dream.Partial's.
 func (it *propItem) revalidate(d *decision) {
 	d.final, d.err = nil, nil
 	switch d.state() {
@@ -179,7 +180,7 @@ func (it *propItem) revalidate(d *decision) {
 		return
 	}
 	p := it.proposal(d)
-	keep := consolidate.Keep{}
+	keep := dream.Keep{}
 	for i, c := range p.Changes {
 		if slices.Contains(d.sel[i], false) {
 			keep[c.Path] = slices.Clone(d.sel[i])
@@ -189,7 +190,7 @@ func (it *propItem) revalidate(d *decision) {
 		d.final = &p
 		return
 	}
-	out, err := consolidate.PartialMode(p, it.proposalBefore, keep, it.d.Kind.LoadMode())
+	out, err := dream.PartialMode(p, it.proposalBefore, keep, it.d.Kind.LoadMode())
 	if err != nil {
 		d.err = err
 		return
@@ -477,7 +478,7 @@ func (v *proposalsView) onEdited(msg proposalEditedMsg, h host) {
 	// (frontmatter, index sanity, no secret written back); its checked
 	// form redacts what it must.
 	p := it.proposal(d)
-	checked, err := consolidate.CheckExternal(it.proj, it.d, p, false)
+	checked, err := dream.CheckExternal(it.proj, it.d, p, false)
 	d.editErr = err
 	if err == nil {
 		for _, c := range checked.Changes {
@@ -526,7 +527,7 @@ func (v *proposalsView) rediff(it *propItem, d *decision) {
 		for len(it.blocks) <= ci {
 			it.blocks = append(it.blocks, 1)
 		}
-		it.blocks[ci] = consolidate.Blocks(c, before)
+		it.blocks[ci] = diff.Blocks(c, before)
 		if n := it.blockCount(ci); len(d.sel[ci]) != n {
 			d.sel[ci] = make([]bool, n)
 		}

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -120,7 +121,7 @@ func TestHunkToggleMakesPartial(t *testing.T) {
 	it := d.selectProposal(oncallTitle)
 	c := it.p.Changes[0]
 	before, _ := it.before(c.Path)
-	if n := consolidate.Blocks(c, before); n != 2 {
+	if n := diff.Blocks(c, before); n != 2 {
 		t.Fatalf("the demo's %s has %d blocks, the test wants 2", c.Path, n)
 	}
 	d.keys("enter")
@@ -132,7 +133,7 @@ func TestHunkToggleMakesPartial(t *testing.T) {
 	if dec.state() != stPartly || d.rowOf(oncallTitle).badge != "◐" {
 		t.Fatalf("keeping one hunk of two is partly accepted: %v", dec.state())
 	}
-	want, err := consolidate.Partial(it.p, it.proposalBefore, consolidate.Keep{c.Path: {true, false}})
+	want, err := dream.Partial(it.p, it.proposalBefore, dream.Keep{c.Path: {true, false}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestHunkToggleMakesPartial(t *testing.T) {
 	}
 	// Only the second hunk.
 	d.keys("n", "space")
-	want, _ = consolidate.Partial(it.p, it.proposalBefore, consolidate.Keep{c.Path: {false, true}})
+	want, _ = dream.Partial(it.p, it.proposalBefore, dream.Keep{c.Path: {false, true}})
 	if dec.final == nil || dec.final.Changes[0].After != want.Changes[0].After {
 		t.Error("keeping the second hunk only must write that")
 	}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/model"
@@ -144,8 +145,8 @@ func (dd *dirData) withLog(p *model.Project, copts consolidate.Options) *dirData
 		nd.byFile[f.File] = append(nd.byFile[f.File], f)
 	}
 	nd.log = p.Log
-	nd.prov = consolidate.Provenance(dd.d, p.Log)
-	nd.heat = consolidate.HeatOf(dd.d, p.Log)
-	nd.gate = consolidate.GateOf(dd.d, p.Log, copts.Now)
+	nd.prov = forensics.Provenance(dd.d, p.Log)
+	nd.heat = forensics.HeatOf(dd.d, p.Log)
+	nd.gate = forensics.GateOf(dd.d, p.Log, copts.Now)
 	return &nd
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -93,7 +95,7 @@ func writerLines(c consolidate.Delta, log *model.TranscriptLog) []string {
 	}
 	out := make([]string, 0, len(c.Writes))
 	for _, w := range c.Writes {
-		out = append(out, "  by "+consolidate.WriterLabel(w, log))
+		out = append(out, "  by "+forensics.WriterLabel(w, log))
 	}
 	return out
 }
@@ -134,7 +136,7 @@ func ChangesJSON(w io.Writer, dirs []DirChanges) error {
 			// masked (whole texts, before the comparison), not escaped.
 			ch := c.Change()
 			ch.Path, ch.After = cj.Path, safe.Mask(nil, ch.After)
-			cj.Diff = consolidate.UnifiedDiff(ch, safe.Mask(nil, c.Before))
+			cj.Diff = diff.Unified(ch, safe.Mask(nil, c.Before))
 			for _, w := range c.Writes {
 				wj := writeJSON{Session: safe.Mask(nil, w.Session), Agent: safe.Mask(nil, w.Agent), Time: w.Time.UTC(), Tool: string(w.Kind),
 					Branch: safe.Mask(nil, w.Branch), Cwd: safe.Mask(nil, w.Cwd)}

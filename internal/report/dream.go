@@ -6,7 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/model"
@@ -38,7 +39,7 @@ func ProposalsJSON(w io.Writer, ps []model.Proposal) error {
 		masked[i] = p
 	}
 	ps = masked
-	return WriteJSON(w, consolidate.ProposerOutput{Version: 1, Proposals: ps})
+	return WriteJSON(w, dream.ProposerOutput{Version: 1, Proposals: ps})
 }
 
 // DiffStyles colour the proposals and changes reports; the zero value is
@@ -139,7 +140,7 @@ func writeDiff(bw *bufio.Writer, lines []string, p diffPainters) {
 func DiffLines(c model.Change, before string) []string {
 	if c.Op == model.OpMove {
 		from, to := safe.ShowLine(c.From), safe.ShowLine(c.Path)
-		return []string{"--- a/" + from, "+++ b/" + to, consolidate.RenameLine(from, to)}
+		return []string{"--- a/" + from, "+++ b/" + to, diff.RenameLine(from, to)}
 	}
 	from, to := "a/"+safe.ShowLine(c.Path), "b/"+safe.ShowLine(c.Path)
 	switch c.Op {
@@ -150,9 +151,9 @@ func DiffLines(c model.Change, before string) []string {
 	}
 	m := c
 	m.Path, m.After = "x", safe.Mask(nil, c.After)
-	diff := consolidate.UnifiedDiff(m, safe.Mask(nil, before))
+	unified := diff.Unified(m, safe.Mask(nil, before))
 	// The body starts after the two header lines, which named "x".
-	_, body, _ := strings.Cut(diff, "\n+++ ")
+	_, body, _ := strings.Cut(unified, "\n+++ ")
 	_, body, _ = strings.Cut(body, "\n")
 	out := []string{"--- " + from, "+++ " + to}
 	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {

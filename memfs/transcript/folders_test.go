@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
 
@@ -139,7 +139,7 @@ func TestOtherFolderWrites(t *testing.T) {
 	}
 
 	// Claude Code's session gate lists the cwd's own folder only.
-	g := consolidate.GateOf(&model.MemoryDir{Path: w.mem}, l, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	g := forensics.GateOf(&model.MemoryDir{Path: w.mem}, l, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	if len(g.Sessions) != 1 || g.Sessions[0] != fdOwnSess {
 		t.Errorf("gate sessions = %v, want only %s", g.Sessions, fdOwnSess)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/memfs/transcript"
 	"github.com/memtui/memtui/model"
@@ -79,7 +79,7 @@ func TestShapesNoFalseLostUpdate(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("session 2's Read (its result before its call) was not counted: %+v", log.Observations)
 	}
-	if lost := consolidate.LostUpdates(d, log); len(lost) != 0 {
+	if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 		t.Errorf("false lost updates: %+v", lost)
 	}
 }

@@ -1,0 +1,18 @@
+// Package dream is memtui's Dream: the proposals that fix what the checks
+// find. Run (and ProposeDir for one directory) checks each directory with
+// consolidate, gathers it, and hands it to one proposer per kind, in the
+// order of model.ProposalKinds (dream.go lists them; they live in the
+// propose_*.go files). Every proposal is a self-contained transaction over
+// one directory, with base hashes, that Apply replays in memory; the
+// backstops in dream.go keep any proposal from rewriting opaque files,
+// claudeCodeItem blocks or secrets. The external proposer protocol
+// (external.go: ProposerInput, CheckExternal) and partial acceptance
+// (partial.go: Partial, which re-validates what a person kept of a
+// proposal) belong here too, as both re-check proposals with the same
+// rules the proposers follow. It is its own package because proposing is
+// a step after checking: it imports consolidate (findings, rules, the
+// index view) and consolidate/forensics (the lost updates it restores),
+// and neither imports it. It may also import model and its sub-packages,
+// internal/pool and the consolidate/ leaves (diff, secrets, similar).
+// Pure: no disk, no Bubble Tea.
+package dream

@@ -1,0 +1,216 @@
+package forensics
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/memtui/memtui/model"
+)
+
+func TestSaysWholeSentencesOnly(t *testing.T) {
+	flow := flowWords(splitLines("Never deploy on Fridays.\nThe staging DB resets\nnightly; back it up first.\n\n- Tag every\n  release by hand\n"))
+	for line, want := range map[string]bool{
+		"The staging DB resets nightly.": true,  // re-wrapped
+		"back it up first":               true,  // a sentence of a line
+		"- tag every release by hand":    true,  // a wrapped list item, case aside
+		"Deploy on Fridays.":             false, // part of a sentence: "never" changes it
+		"staging DB resets":              false, // likewise
+		"Tag every release":              false,
+	} {
+		if got := says(flow, line); got != want {
+			t.Errorf("says(%q) = %v, want %v (flow %q)", line, got, want, flow)
+		}
+	}
+}
+
+func TestLostUpdateRereadBeforeRewriteIsNormal(t *testing.T) {
+	// B read again after A's edit (the file changed, so it re-read), then
+	// rewrote the file and left A's entry out: B's decision, not a race.
+	log := raceLog()
+	log.l.Writes = log.l.Writes[:len(log.l.Writes)-1]
+	log.read(raceB, at(18), "MEMORY.md", idx1).write(raceB, at(20), "MEMORY.md", idx1, idxB)
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log.build()); len(lost) != 0 {
+		t.Errorf("a session that had read the text removed it; reported: %+v", lost)
+	}
+}
+
+func TestLostUpdateChangedFileNoticeCounts(t *testing.T) {
+	// Claude Code told B the file changed under it, with A's entry in the
+	// snippet: B had it in front of it.
+	b := raceLog()
+	b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsChanged,
+		Session: raceB, Time: at(16), Content: "3\t" + eStaging + "\n4\t" + eDeploy})
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
+		t.Errorf("B saw the entry in a changed-file notice; reported: %+v", lost)
+	}
+}
+
+func TestLostUpdateStampingIsNotText(t *testing.T) {
+	// A's write was stamped; later writes restamped the file and Claude
+	// Code re-serialised the metadata block. None of that is lost text.
+	aText := "---\nname: reference-staging\ndescription: Staging host and how to reach it\nmetadata: \n  node_type: memory\n  type: reference\n  originSessionId: " + raceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\nStaging lives on acme-stg (VPN required).\n"
+	now := "---\nname: reference-staging\ndescription: Staging host and how to reach it\nmetadata:\n    type: reference\n    originSessionId: " + raceA + "\n    modified: 2026-08-04T10:00:00.000Z\n---\n\nStaging lives on acme-stg (VPN required).\n"
+	log := newLogOf().session(raceA, "", "main", at(0)).write(raceA, at(5), "reference_staging.md", "", aText).build()
+	files := raceTopics()
+	files["reference_staging.md"] = now
+	files["MEMORY.md"] = idx0
+	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+		t.Errorf("stamping and re-serialised frontmatter reported as lost: %+v", lost)
+	}
+}
+
+func TestLostUpdateReAdded(t *testing.T) {
+	// B's blind write dropped A's entry, C wrote it back: nothing lost.
+	log := raceLog().session(raceC, "", "main", at(2)).
+		edit(raceC, "", at(30), "MEMORY.md", idxB, true, eStaging, eStaging+"\n"+eDeploy).build()
+	idxC := "# Memory\n\n" + eStaging + "\n" + eDeploy + "\n" + eRole + "\n" + eFreeze + "\n"
+	if lost := LostUpdates(lostMemDir(withIndex(idxC)), log); len(lost) != 0 {
+		t.Errorf("re-added text reported as lost: %+v", lost)
+	}
+	// Lost again to D's blind write: the loss is C's, not A's.
+	log = raceLog().session(raceC, "", "main", at(2)).session(raceD, "", "main", at(3)).
+		read(raceD, at(12), "MEMORY.md", idx0).
+		edit(raceC, "", at(30), "MEMORY.md", idxB, true, eStaging, eStaging+"\n"+eDeploy).
+		write(raceD, at(40), "MEMORY.md", idxC, idxB).build()
+	lost := LostUpdates(lostMemDir(withIndex(idxB)), log)
+	if len(lost) != 1 || lost[0].Writer.Session != raceC || lost[0].Culprit.Session != raceD {
+		t.Errorf("want C's re-added entry lost to D: %+v", lost)
+	}
+}
+
+func TestLostUpdateSystemPromptIndex(t *testing.T) {
+	// Older builds do not record the MEMORY.md load: a session that began
+	// after A's edit had the entry in its system prompt, so its rewrite
+	// was made with the entry in front of it.
+	log := newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		session(raceB, "Release freeze", "main", at(15)).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		write(raceB, at(20), "MEMORY.md", idx1, idxB).build()
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
+		t.Errorf("a session started after the edit saw the index; reported: %+v", lost)
+	}
+}
+
+func TestLostUpdateReadAfterForkClearsIt(t *testing.T) {
+	// autoDream ran after A's edit, but a later full read still had the
+	// entry: the fork did not drop it; D's blind write did.
+	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceD, "", "main", at(2)).
+		read(raceD, at(12), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		add(model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteFork, Verb: "Improved", Session: raceC, Time: at(40)}).
+		read(raceC, at(45), "MEMORY.md", idx1).
+		write(raceD, at(50), "MEMORY.md", idx1, idx0).build()
+	lost := LostUpdates(lostMemDir(withIndex(idx0)), log)
+	if len(lost) != 1 || lost[0].Culprit == nil || lost[0].Culprit.Session != raceD || !lost[0].Definite {
+		t.Errorf("want D's write as the definite culprit: %+v", lost)
+	}
+}
+
+func TestLostUpdateHandEditsThatKeepTheFact(t *testing.T) {
+	// No recorded write, but what the line said is still there: the entry
+	// to the same memory with a new hook, or the same sentence re-worded.
+	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
+		write(raceA, at(15), "reference_staging.md", "", topic("reference-staging", "Staging host", "reference",
+			"Staging lives on acme-stg and needs the corporate VPN from home.\n")).build()
+	files := withIndex("# Memory\n\n" + eStaging + "\n- [Deploy](feedback_deploy_command.md) — always make ship\n" + eRole + "\n")
+	files["reference_staging.md"] = topic("reference-staging", "Staging host", "reference",
+		"Staging lives on acme-stg and needs the corporate VPN from home!\n")
+	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+		t.Errorf("hand edits that keep the fact reported as lost: %+v", lost)
+	}
+}
+
+func TestLostUpdateFrontmatterIsNotText(t *testing.T) {
+	// B rewrote the memory blind and with its own description: frontmatter
+	// is metadata every rewrite re-serialises, and putting A's description
+	// back would give the file two.
+	a := topic("user-role", "The user is a backend engineer", "user", "The user owns the billing service.\n")
+	b := topic("user-role", "Backend engineer who owns billing", "user", "The user owns the billing service.\n")
+	log := newLogOf().session(raceA, "", "main", at(0)).session(raceB, "", "main", at(1)).
+		write(raceA, at(5), "user_role.md", "", a).write(raceB, at(9), "user_role.md", a, b).build()
+	files := withIndex(idx0)
+	files["user_role.md"] = b
+	if lost := LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+		t.Errorf("a frontmatter field reported as lost text: %+v", lost)
+	}
+}
+
+func TestLostUpdateUnchangedRereadCounts(t *testing.T) {
+	// Claude Code answered B's re-read "unchanged since last read" after
+	// A's edit: B's last read came after the edit, even if the record of
+	// that read is missing (a compacted or unparsed stretch).
+	b := raceLog()
+	b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsUnchanged,
+		Session: raceB, Time: at(18), ID: "toolu_01UnchangedBBBBBBBBBB"})
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), b.build()); len(lost) != 0 {
+		t.Errorf("an unchanged re-read after the edit; reported: %+v", lost)
+	}
+}
+
+// A memtui write whose result the journal no longer holds hides nothing:
+// A's entry, lost to B's stale write after an unrelated memtui change, is
+// still reported (possibly lost: the memtui change is of unknown content).
+func TestLostUpdateMemtuiWriteOfUnknownResult(t *testing.T) {
+	log := raceLog().add(model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteMemtui, Time: at(16),
+		Before: idx1, HasBefore: true}).build()
+	d := lostMemDir(withIndex(idxB))
+	lost := LostUpdates(d, log)
+	if len(lost) != 1 || !reflect.DeepEqual(lost[0].Lines, []string{eDeploy}) {
+		t.Fatalf("want A's entry reported, got %+v", lost)
+	}
+	if lost[0].Definite {
+		t.Errorf("a write of unknown content in between makes it only possibly lost: %+v", lost[0])
+	}
+}
+
+// A fork copies its parent's lines with their ids and times, so a write
+// deduplicated to one session may be the other's: a session removing text
+// its own fork-copied write added did so knowingly.
+func TestLostUpdateForkCopiesCountAsTheSameWriter(t *testing.T) {
+	b := newLogOf().
+		session(raceA, "Deploy notes", "main", at(0)).
+		read(raceA, at(10), "MEMORY.md", idx0).
+		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy)
+	log := b.build()
+	// The edit was deduplicated to A, and B's transcript (a fork of A)
+	// repeats it; B then rewrote the file without the entry.
+	for i := range log.Writes {
+		log.Writes[i].AlsoIn = []string{raceB}
+	}
+	log.Writes = append(log.Writes, model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteFull, Session: raceB,
+		Time: at(20), Before: idx1, HasBefore: true, After: idxB, HasAfter: true})
+	log.SortLog()
+	if lost := LostUpdates(lostMemDir(withIndex(idxB)), log); len(lost) != 0 {
+		t.Fatalf("a fork removing its own copied entry was reported as lost: %+v", lost)
+	}
+}
+
+func TestLostUpdateCleanupOfOwnBlock(t *testing.T) {
+	// A wrote a block into its memory, B appended a line (B read the file
+	// first), then A edited its own block away: a cleanup, not a loss.
+	block := "## Staging deploys\n\nUse make ship-stg.\nIt needs the VPN from home.\n"
+	v0 := topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg (VPN required).\n")
+	v1 := v0 + "\n" + block
+	v2 := v1 + "\nThe staging DB resets nightly.\n"
+	v3 := strings.Replace(v2, "\n"+block, "", 1)
+	for _, hasBefore := range []bool{true, false} {
+		before := ""
+		if hasBefore {
+			before = v2
+		}
+		log := newLogOf().session(raceA, "Staging", "main", at(0)).session(raceB, "", "main", at(1)).
+			write(raceA, at(5), "reference_staging.md", v0, v1).
+			read(raceB, at(6), "reference_staging.md", v1).
+			write(raceB, at(8), "reference_staging.md", v1, v2).
+			edit(raceA, "", at(12), "reference_staging.md", before, hasBefore, "\n"+block, "").build()
+		files := withIndex(idx0)
+		files["reference_staging.md"] = v3
+		d := lostMemDir(files)
+		if lost := LostUpdates(d, log); len(lost) != 0 {
+			t.Errorf("originalFile %v: a session removing its own block reported as lost: %+v", hasBefore, lost)
+		}
+	}
+}
