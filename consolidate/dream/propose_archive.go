@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -55,7 +56,7 @@ import (
 // memtui's orphan check reads an overflow index; a [[wikilink]] in
 // frontmatter is left as written (the scan reads frontmatter; memtui does
 // not rewrite it for a pointer). The rewrites reuse the merge's link
-// rewriting (linkMap, repointLines, repointRef), keep each file's
+// rewriting (linkMap, memindex.Repoint and Retarget), keep each file's
 // claudeCodeItem block byte for byte (they never touch frontmatter) and
 // its mtime (memfs keeps it for an archive: a new pointer is no new fact).
 // A move keeps the memory's bytes and mtime, so moved back it takes its
@@ -207,24 +208,32 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 	// MEMORY.md: every reference to an archived memory, to its new path.
 	if s.d.Index != nil {
 		content, _ := s.content("MEMORY.md") // (proposeArchives made sure it reads whole)
-		ix := memindex.Parse(content)
-		n, changed := repointLines(&ix, nil, func(r memindex.Ref) (string, bool) {
+		ed := memindex.NewEditorMode(content, s.d.Kind.LoadMode())
+		n, err := ed.Repoint(func(r memindex.Ref) (string, bool) {
 			if r.Kind == memindex.RefWiki {
 				if !links.breaks(r.Target) {
 					return "", false
 				}
-				return repointRef(r, "", links.target(r.Target), dir)
+				return memindex.Retarget(r, links.target(r.Target), dir)
 			}
 			p := resolve(r)
 			if !archived[p] {
 				return "", false
 			}
-			return repointRef(r, model.ArchivePath(p), "", dir)
+			return memindex.Retarget(r, model.ArchivePath(p), dir)
 		})
-		if changed {
-			changes = append(changes, s.update("MEMORY.md", ix.Bytes()))
+		switch {
+		case err == nil:
+			changes = append(changes, s.update("MEMORY.md", ed.Bytes()))
 			notes = append(notes, fmt.Sprintf("MEMORY.md's %s to %s now %s into %s/ (%s)", model.Plural(n, "reference", fmt.Sprintf("%d references", n)), them,
 				model.Plural(n, "leads", "lead"), model.ArchiveDir, model.Plural(n, "the entry stays", "each entry stays")))
+		case !errors.Is(err, memindex.ErrNoChange):
+			// Repointing would hide a reference: archiving them would
+			// leave MEMORY.md pointing at files that moved.
+			for _, f := range chosen {
+				blocked = append(blocked, f.Path)
+			}
+			return nil, nil, blocked
 		}
 	}
 
@@ -244,7 +253,7 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 			}
 		}
 		ix := memindex.Parse(append(append([]byte{}, head...), body...))
-		repointLines(&ix, nil, func(r memindex.Ref) (string, bool) {
+		memindex.Repoint(&ix, nil, func(r memindex.Ref) (string, bool) {
 			if r.Kind != memindex.RefLink {
 				return "", false // (a backticked name in a memory is as likely a project file)
 			}
@@ -257,7 +266,7 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 			if relative {
 				to = strings.Repeat("../", strings.Count(f.Path, "/")) + to
 			}
-			return repointRef(r, to, "", dir)
+			return memindex.Retarget(r, to, dir)
 		})
 		if len(refs) == 0 {
 			continue

@@ -41,8 +41,8 @@ package dream
 // and files are all walked in a fixed order.
 
 import (
+	"errors"
 	"fmt"
-	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -663,16 +663,19 @@ func (m *linkMap) repoint(content []byte) ([]byte, int) {
 
 // ---- MEMORY.md -------------------------------------------------------------
 
-// mergeIndex rewrites MEMORY.md for the merge: one entry left for keep,
-// the group's other entries dropped (with their continuation lines), every
-// other reference to a deleted file repointed. It returns nil when nothing
-// changes, the 1-based lines dropped, and a note for the rationale.
+// mergeIndex rewrites MEMORY.md for the merge through the index editor:
+// one entry left for keep, the group's other entries removed (with their
+// continuation lines, the blank lines around them closed up as the editor
+// does), every other reference to a deleted file repointed as the editor
+// writes a link. It returns nil when nothing changes, the 1-based lines
+// dropped, and a note for the rationale.
 func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *linkMap) ([]byte, []int, string) {
 	content, ok := s.content("MEMORY.md")
 	if !ok {
 		return nil, nil, ""
 	}
-	ix := memindex.Parse(content)
+	ed := memindex.NewEditorMode(content, s.d.Kind.LoadMode())
+	ix := ed.Index()
 	dir := s.slashDir()
 	resolve := s.refResolver()
 	gone := func(r memindex.Ref) bool {
@@ -702,7 +705,7 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 	}
 
 	// The group's list and table entries, in line order.
-	drop := map[int]bool{} // 0-based lines
+	drop := map[int]bool{} // the entries dropped, by index
 	kept := -1             // the entry left for keep
 	var candidates []int
 	for i := range ix.Entries {
@@ -739,61 +742,47 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 		if !mine {
 			continue // it also points elsewhere: repointed below, not dropped
 		}
-		for _, n := range lines {
-			drop[n-1] = true
-		}
+		drop[i] = true
 	}
-	// A blank line on each side of a dropped run would leave two: drop one.
-	for i := 0; i < len(ix.Lines); i++ {
-		if !drop[i] {
+	// Remove the dropped entries' rows (an entry's row holds its
+	// continuation lines), then repoint what stays.
+	var rows, lines []int
+	for ri, row := range ed.Rows() {
+		if row.Entry == nil || row.Kind != memindex.LineEntry {
 			continue
 		}
-		j := i
-		for j < len(ix.Lines) && drop[j] {
-			j++
-		}
-		prevBlank := true
-		for k := i - 1; k >= 0; k-- {
-			if !drop[k] {
-				prevBlank = ix.Lines[k].Kind == memindex.LineBlank
-				break
+		for i := range ix.Entries {
+			if drop[i] && ix.Entries[i].Line == row.Line {
+				rows = append(rows, ri)
+				for n := row.Line; n < row.Line+row.Lines; n++ {
+					lines = append(lines, n)
+				}
 			}
 		}
-		if prevBlank && j < len(ix.Lines) && ix.Lines[j].Kind == memindex.LineBlank {
-			drop[j] = true
-		} else if prevBlank && j == len(ix.Lines) && i > 0 && ix.Lines[i-1].Kind == memindex.LineBlank {
-			drop[i-1] = true
-		}
-		i = j
 	}
-
-	// Repoint what stays.
-	repointed, relinked := repointLines(&ix, drop, func(r memindex.Ref) (string, bool) {
+	if len(rows) > 0 {
+		if err := ed.RemoveRows(rows); err != nil {
+			return nil, nil, ""
+		}
+	}
+	repointed, err := ed.Repoint(func(r memindex.Ref) (string, bool) {
 		if !gone(r) {
 			return "", false
 		}
-		return repointRef(r, keep, links.to, dir)
-	})
-	if len(drop) == 0 && !relinked {
-		return nil, nil, ""
-	}
-	var lines []int
-	out := ix.Lines[:0:0]
-	for i, l := range ix.Lines {
-		if drop[i] {
-			lines = append(lines, i+1)
-			continue
+		if r.Kind == memindex.RefWiki {
+			return memindex.Retarget(r, links.to, dir)
 		}
-		out = append(out, l)
+		return memindex.Retarget(r, keep, dir)
+	})
+	switch {
+	case errors.Is(err, memindex.ErrNoChange) && len(rows) == 0:
+		return nil, nil, ""
+	case err != nil && !errors.Is(err, memindex.ErrNoChange):
+		return nil, nil, "" // a repoint that would hide a reference: MEMORY.md is left alone
 	}
-	if len(out) > 0 && !ix.Lines[len(ix.Lines)-1].Newline {
-		// The old last line had no newline; neither has the new one.
-		out[len(out)-1].Newline = false
-	}
-	ix.Lines = out
 	entries := 0
 	for _, i := range candidates {
-		if !drop[ix.Entries[i].Line-1] {
+		if !drop[i] {
 			entries++
 		}
 	}
@@ -801,7 +790,7 @@ func (s *dreamState) mergeIndex(keep string, dropped map[string]bool, links *lin
 	if repointed > 0 {
 		note += fmt.Sprintf(" (%s repointed to it)", model.Plural(repointed, "a reference", strconv.Itoa(repointed)+" references"))
 	}
-	return ix.Bytes(), lines, note
+	return ed.Bytes(), lines, note
 }
 
 // slashDir is the memory dir's path with slashes and no trailing one, as
@@ -837,79 +826,4 @@ func (s *dreamState) refResolver() func(memindex.Ref) string {
 		}
 		return lower[strings.ToLower(t)]
 	}
-}
-
-// repointLines rewrites, on every line of ix that skip (0-based) does not
-// name, each reference to which newRef gives a new form, and says how many
-// it rewrote and whether a line changed. The merge repoints its deleted
-// members' references with it, the archive its archived memories'.
-func repointLines(ix *memindex.Index, skip map[int]bool, newRef func(memindex.Ref) (string, bool)) (int, bool) {
-	n, changed := 0, false
-	for i := range ix.Lines {
-		l := &ix.Lines[i]
-		if skip[i] || len(l.Refs) == 0 {
-			continue
-		}
-		text := l.Text
-		for k := len(l.Refs) - 1; k >= 0; k-- {
-			r := l.Refs[k]
-			raw, ok := newRef(r)
-			if !ok || !strings.HasPrefix(text[r.Col:], r.Raw) {
-				continue
-			}
-			text = text[:r.Col] + raw + text[r.Col+len(r.Raw):]
-			n++
-		}
-		if text != l.Text {
-			l.Raw = text + l.Raw[len(l.Text):]
-			l.Text = text
-			changed = true
-		}
-	}
-	return n, changed
-}
-
-// repointRef rewrites a reference to name the survivor: a link's
-// destination (its text too when that was the old file name), a code
-// span's content, a wikilink's name.
-func repointRef(r memindex.Ref, keep, name, dir string) (string, bool) {
-	switch r.Kind {
-	case memindex.RefWiki:
-		i := strings.Index(r.Raw, r.Target)
-		if i < 0 {
-			return "", false
-		}
-		return r.Raw[:i] + name + r.Raw[i+len(r.Target):], true
-	case memindex.RefCode:
-		i := strings.Index(r.Raw, r.Dest)
-		if i < 0 {
-			return "", false
-		}
-		return r.Raw[:i] + keep + r.Raw[i+len(r.Dest):], true
-	}
-	// [text](dest "title"): the destination follows "](" after the text.
-	at := 1 + len(r.Text) + 2
-	if at > len(r.Raw) || r.Raw[1+len(r.Text)] != ']' {
-		return "", false
-	}
-	i := strings.Index(r.Raw[at:], r.Dest)
-	if i < 0 {
-		return "", false
-	}
-	i += at
-	dest := (&url.URL{Path: keep}).EscapedPath()
-	if r.Scope == memindex.RefOutside {
-		dest = dir + "/" + dest
-	}
-	if strings.HasPrefix(r.Raw[i-1:], "<") {
-		dest = keep
-		if r.Scope == memindex.RefOutside {
-			dest = dir + "/" + keep
-		}
-	}
-	text := r.Text
-	if t := strings.TrimSpace(text); t == r.Dest || t == r.Target || t == path.Base(r.Target) {
-		text = keep
-	}
-	return "[" + text + "]" + r.Raw[1+len(r.Text)+1:i] + dest + r.Raw[i+len(r.Dest):], true
 }
