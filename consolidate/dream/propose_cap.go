@@ -8,6 +8,7 @@ import (
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // proposeCapPrunes brings a memory folder whose scan lists more than 200
@@ -34,21 +35,22 @@ func proposeCapPrunes(s *dreamState) []model.Proposal {
 	since := "the transcripts (since " + oldest.Format("2006-01-02") + ")"
 	var names []string
 	changes := make([]model.Change, 0, len(cands)+1)
-	ix, haveIndex := s.content("MEMORY.md")
+	var ed *memindex.Editor
+	if ix, ok := s.content("MEMORY.md"); ok {
+		ed = memindex.NewEditorMode(ix, s.d.Kind.LoadMode())
+	}
 	entries := 0
 	for _, f := range cands {
 		names = append(names, fmt.Sprintf("%s (%s)", f.Path, f.ModTime.Format("2006-01-02")))
 		changes = append(changes, s.remove(f.Path))
-		if haveIndex {
-			var n int
-			ix, n = dropEntries(ix, f.Path)
-			entries += n
+		if ed != nil {
+			entries += dropEntries(ed, f.Path)
 		}
 	}
 	why := fmt.Sprintf("Claude Code's scan lists %d memory files here and offers only the newest %d (by mtime) to recall; each new memory pushes the oldest out, used or not. %s the oldest memories that %s show no session reading, recalling or loading, all written before them: %s. ",
 		s.d.ScanListed, model.RecallScanCap, model.Plural(len(cands), "This is", fmt.Sprintf("These %d are", len(cands))), since, listNames(names))
 	if entries > 0 {
-		changes = append(changes, s.update("MEMORY.md", ix))
+		changes = append(changes, s.update("MEMORY.md", ed.Bytes()))
 		why += fmt.Sprintf("Their %d index %s go with them. ", entries, model.Plural(entries, "entry", "entries"))
 	}
 	if left := s.d.ScanListed - len(cands) - len(s.byRule[consolidate.RuleDuplicateMemory]) - len(pruned); left > model.RecallScanCap {

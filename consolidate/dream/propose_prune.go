@@ -22,8 +22,9 @@ func proposePrunes(s *dreamState) []model.Proposal {
 		fixes := s.fileFindings(f.Path, consolidate.RuleMemoryStub, consolidate.RuleFrontmatterMissing, consolidate.RuleFrontmatterIncomplete, consolidate.RuleMemoryOrphan, consolidate.RuleTypeMissing)
 		changes := []model.Change{s.remove(f.Path)}
 		if ix, ok := s.content("MEMORY.md"); ok {
-			if after, n := dropEntries(ix, f.Path); n > 0 {
-				changes = append(changes, s.update("MEMORY.md", after))
+			ed := memindex.NewEditorMode(ix, s.d.Kind.LoadMode())
+			if n := dropEntries(ed, f.Path); n > 0 {
+				changes = append(changes, s.update("MEMORY.md", ed.Bytes()))
 				why += fmt.Sprintf("; its %d index %s go%s with it", n, model.Plural(n, "entry", "entries"), model.Plural(n, "es", ""))
 			}
 		}
@@ -84,38 +85,12 @@ func (s *dreamState) prunes() *prunePlan {
 	return pl
 }
 
-// dropEntries removes the index lines whose entry points at path, with
-// their indented continuation lines; n is how many entries went.
-func dropEntries(index []byte, path string) ([]byte, int) {
-	ix := memindex.Parse(index)
-	drop := map[int]bool{}
-	n := 0
-	for i := range ix.Lines {
-		e := ix.EntryAt(i + 1)
-		if e == nil || e.Line != i+1 {
-			continue
-		}
-		ref, ok := e.Primary()
-		if !ok || !ref.IsFile() || ref.Target != path {
-			continue
-		}
-		n++
-		drop[e.Line] = true
-		for _, l := range e.Continuations {
-			drop[l] = true
-		}
+// dropEntries removes the index entries that point at path (with their
+// continuation lines) through the index editor; n is how many went.
+func dropEntries(ed *memindex.Editor, path string) int {
+	n, err := ed.RemoveEntries(path)
+	if err != nil {
+		return 0
 	}
-	if n == 0 {
-		return index, 0
-	}
-	var b bytes.Buffer
-	for i, l := range ix.Lines {
-		if !drop[i+1] {
-			b.WriteString(l.Raw)
-			if l.Newline {
-				b.WriteByte('\n')
-			}
-		}
-	}
-	return b.Bytes(), n
+	return n
 }

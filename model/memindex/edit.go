@@ -676,6 +676,26 @@ func (e *Editor) RemoveRows(rows []int) error {
 	return nil
 }
 
+// RemoveEntries removes, as one step, every entry pointing at target (a
+// slash path relative to the memory dir; a wikilink by its name), with
+// its continuation lines, closing up the blank lines around them as
+// RemoveRows does, and says how many went. A memory pruned takes its
+// entries with it this way, so no link to it is left dangling.
+func (e *Editor) RemoveEntries(target string) (int, error) {
+	target = path.Clean(target)
+	v := e.view()
+	var rows []int
+	for i := range e.state().rows {
+		if en := v.entry(i); en != nil && ixeMatches(en, target) {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return 0, ErrNoChange
+	}
+	return len(rows), e.RemoveRows(rows)
+}
+
 // ixeClose returns rows without those marked in drop, closing up the blank
 // rows around each removal; a row marked in cut lost lines at its end, which
 // closes up the blank rows after it the same way.

@@ -118,3 +118,28 @@ func TestEditorRepointRefusesHiding(t *testing.T) {
 		t.Errorf("got %v and %q; want ErrNoChange and the index unchanged", err, e.Bytes())
 	}
 }
+
+// TestRemoveEntries: every entry pointing at the file goes, as a link, a
+// code span or a wikilink by the file's name, with its continuation lines
+// and without leaving two blank lines; other entries stay byte for byte;
+// undo brings them back; none pointing there is ErrNoChange.
+func TestRemoveEntries(t *testing.T) {
+	for name, c := range map[string]struct{ in, want string }{
+		"list":  {"# I\n\n- [A](a.md) — about a\n  more about a\n\n- [B](b.md) — b\n\n- [A again](./a.md) — dup\n", "# I\n\n- [B](b.md) — b\n"},
+		"table": {"| File | Hook |\n|---|---|\n| `a.md` | about a |\n| `b.md` | about b |\n", "| File | Hook |\n|---|---|\n| `b.md` | about b |\n"},
+		"wiki":  {"- [[a]] — who\n- [[b|Bee]] — tabs\n", "- [[b|Bee]] — tabs\n"},
+	} {
+		e := NewEditor([]byte(c.in))
+		n, err := e.RemoveEntries("a.md")
+		if err != nil || n == 0 || string(e.Bytes()) != c.want {
+			t.Errorf("%s: %d, %v\n got %q\nwant %q", name, n, err, e.Bytes(), c.want)
+			continue
+		}
+		if err := e.Undo(); err != nil || string(e.Bytes()) != c.in {
+			t.Errorf("%s: undo: %v %q", name, err, e.Bytes())
+		}
+		if _, err := e.RemoveEntries("zzz.md"); !errors.Is(err, ErrNoChange) {
+			t.Errorf("%s: no entry there: %v, want ErrNoChange", name, err)
+		}
+	}
+}
