@@ -982,35 +982,41 @@ func (v *ixEditView) askWrite(h host) tea.Cmd {
 		lines: append(lines, "", v.diffSummary(),
 			fmt.Sprintf("After the write: %d/%d lines · %d/%d units · %s.", b.Lines, model.IndexMaxLines, b.Units, model.IndexMaxUnits, load),
 			st.Faint.Render("Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written.")),
-		hint: "y write · any other key cancels",
-		jobs: []writeJob{{dir: v.dd.d.Path, props: []model.Proposal{prop}}},
+		hint:  "y write · any other key cancels",
+		jobs:  []writeJob{{dir: v.dd.d.Path, props: []model.Proposal{prop}}},
+		owner: v,
 	})
 	return nil
 }
 
-// indexWritten shows how the editor's write went; written, the editor
+// writeProgress shows the editor's write going on.
+func (v *ixEditView) writeProgress(line string) { v.say("%s", line) }
+
+// writeResults: the editor's write is one proposal; writeDone tells.
+func (v *ixEditView) writeResults(writeJob, []memfs.ApplyResult) {}
+
+// writeDone shows how the editor's write went; written, the editor
 // closes on the index view (the directory reloads as any write's does).
-func (m *Model) indexWritten(w *writeRun) {
-	st := m.c.st
-	v := m.ixedit
+func (v *ixEditView) writeDone(w *writeRun, h host) {
+	st := v.c.st
 	v.note = ""
-	dl := &dialog{kind: dlgResult, editor: true, hint: "any key closes"}
+	dl := &dialog{kind: dlgResult, owner: v, hint: "any key closes"}
 	status, why := memfs.StatusFailed, "no result"
 	if len(w.results) > 0 {
 		status, why = w.results[0].status, w.results[0].why
 	}
-	path := safe.ShowLine(report.Tilde(v.dd.d.Path, m.c.home) + "/MEMORY.md")
+	path := safe.ShowLine(report.Tilde(v.dd.d.Path, v.c.home) + "/MEMORY.md")
 	switch status {
 	case memfs.StatusApplied:
 		dl.title = "Written: MEMORY.md"
 		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path}
 		for _, a := range v.pending() {
-			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+safe.ShowLine(report.Tilde(v.dd.d.Path, m.c.home)+"/"+a.path))
+			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+safe.ShowLine(report.Tilde(v.dd.d.Path, v.c.home)+"/"+a.path))
 		}
 		dl.lines = append(dl.lines, "", st.Faint.Render("The journal (L) can undo it."))
-		m.status = "MEMORY.md written."
+		h.say("MEMORY.md written.")
 		// Written: the edits are on disk, nothing to ask about.
-		m.show(viewIndex)
+		h.navigate(navigateMsg{to: viewIndex, back: true, written: true})
 	case memfs.StatusConflict:
 		dl.title = "Not written: MEMORY.md changed on disk"
 		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
@@ -1026,5 +1032,5 @@ func (m *Model) indexWritten(w *writeRun) {
 		dl.jobs = w.lockHeld
 		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
 	}
-	m.openDialog(dl)
+	h.openDialog(dl)
 }

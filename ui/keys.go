@@ -38,6 +38,9 @@ type navigateMsg struct {
 	// back returns to the view as it was left (the index view under the
 	// index editor) instead of opening it afresh.
 	back bool
+	// written: the index editor's edits were just written, so leaving it
+	// asks nothing.
+	written bool
 }
 
 // onKey routes a key press by mode: a dialog or a text input takes it
@@ -131,7 +134,7 @@ func (m *Model) scope() keymap.Scope {
 // pending edits asks first; a view switched to while showing is left as it
 // is (the index view alone opens afresh, on the selection's index).
 func (m *Model) navigate(msg navigateMsg) tea.Cmd {
-	if m.view == viewIndexEdit && msg.to != viewIndexEdit {
+	if m.view == viewIndexEdit && msg.to != viewIndexEdit && !msg.written {
 		return m.leaveEditor(func() tea.Cmd {
 			m.show(viewIndex)
 			return m.navigate(msg)

@@ -375,8 +375,58 @@ func (v *proposalsView) askWrite(h host) tea.Cmd {
 		lines: lines,
 		hint:  "y write · m write and mark the store consolidated (postpones Claude Code's autoDream a day) · any other key cancels",
 		jobs:  jobs,
+		owner: v,
 	})
 	return nil
+}
+
+// writeProgress shows a write of accepted proposals going on.
+func (v *proposalsView) writeProgress(line string) { v.progress = line }
+
+// writeResults marks each written proposal with its result.
+func (v *proposalsView) writeResults(j writeJob, rs []memfs.ApplyResult) {
+	for i, r := range rs {
+		if i < len(j.items) {
+			v.decisionOf(j.items[i]).result = &r
+		}
+	}
+	v.refreshRows()
+	v.diff.refresh()
+}
+
+// writeDone puts the write's summary in a dialog.
+func (v *proposalsView) writeDone(w *writeRun, h host) {
+	v.progress = ""
+	st := v.c.st
+	counts := map[memfs.ApplyStatus]int{}
+	var lines []string
+	for _, r := range w.results {
+		counts[r.status]++
+		var mark string
+		switch r.status {
+		case memfs.StatusApplied:
+			mark = st.OK.Render("✓ applied ")
+		case memfs.StatusConflict:
+			mark = st.Sev[model.Warning].Render("! conflict")
+		default:
+			mark = st.Error.Render("✗ failed  ")
+		}
+		lines = append(lines, mark+"  "+safe.ShowLine(r.title))
+		if r.why != "" {
+			lines = append(lines, "             "+safe.ShowLine(r.why))
+		}
+	}
+	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[memfs.StatusApplied], counts[memfs.StatusConflict], counts[memfs.StatusFailed])
+	v.lastWrite = summary
+	dl := &dialog{kind: dlgResult, title: "Written: " + summary, lines: lines, hint: "any key closes · the journal (L) can undo what was written"}
+	if counts[memfs.StatusConflict] > 0 {
+		dl.lines = append(dl.lines, "", st.Faint.Render("A conflict wrote nothing of its proposal: the file changed since it was proposed. The list is proposed again from what is on disk."))
+	}
+	if len(w.lockHeld) > 0 {
+		dl.jobs, dl.mark, dl.owner = w.lockHeld, w.mark, v
+		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
+	}
+	h.openDialog(dl)
 }
 
 // pendingEdit is a change being edited: the temporary file holds its

@@ -52,10 +52,23 @@ type dialog struct {
 	after func() tea.Cmd // dlgDiscard
 	// resume is the mode the keys go back to once it is answered.
 	resume inputMode
-	// editor: the result of (and a retry is) an index editor write.
-	editor bool
+	// owner is the view the write (and its retry) was asked from.
+	owner writeOwner
 	// mark: the write (and its retry) marks the store consolidated.
 	mark bool
+}
+
+// writeOwner is the view a write was asked from (the proposals view, the
+// index editor): it asks the question, shows the write's progress and its
+// outcome, and a retry goes back to it. The root runs the write itself:
+// one at a time, whichever view asked.
+type writeOwner interface {
+	// writeProgress shows how far the write is.
+	writeProgress(line string)
+	// writeResults takes one directory's results as they come in.
+	writeResults(j writeJob, rs []memfs.ApplyResult)
+	// writeDone shows the outcome once every directory is written.
+	writeDone(w *writeRun, h host)
 }
 
 // Messages of a write in progress. Apply runs in a goroutine; its
@@ -89,8 +102,8 @@ type writeRun struct {
 	waitMemtui bool
 	results    []resultLine
 	lockHeld   []writeJob
-	// editor is a write of the index editor's MEMORY.md, not of proposals.
-	editor bool
+	// owner is the view that asked for the write.
+	owner writeOwner
 	// mark is a write that marks the store consolidated.
 	mark bool
 }
@@ -121,7 +134,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	// .consolidate-lock gets mtime now, which postpones Claude Code's
 	// autoDream by a day. Confirm writes and leaves the lock as it was.
 	if dl.kind == dlgWrite && key.Matches(k, m.c.keys.Dialog.Mark) {
-		return m.runWriteMarked(dl.jobs, 0, true)
+		return m.runWrite(dl.owner, dl.jobs, 0, true)
 	}
 	if !key.Matches(k, m.c.keys.Dialog.Confirm) {
 		switch dl.kind {
@@ -134,30 +147,18 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch dl.kind {
-	case dlgWrite:
-		return m.runWrite(dl.jobs, 0)
-	case dlgWriteIndex:
-		cmd := m.runWrite(dl.jobs, 0)
-		m.write.editor = true
-		return cmd
+	case dlgWrite, dlgWriteIndex:
+		return m.runWrite(dl.owner, dl.jobs, 0, false)
 	case dlgDiscard:
 		return dl.after()
 	case dlgResult:
 		if len(dl.jobs) > 0 {
-			cmd := m.runWriteMarked(dl.jobs, lockWait, dl.mark)
-			m.write.editor = dl.editor
-			return cmd
+			return m.runWrite(dl.owner, dl.jobs, lockWait, dl.mark)
 		}
 	case dlgUndo:
 		return m.runUndo(dl.entry)
 	}
 	return nil
-}
-
-// runWrite starts memfs.Apply for each job in a goroutine and returns the
-// Cmd that waits for its first message. The lock is left as it was.
-func (m *Model) runWrite(jobs []writeJob, wait time.Duration) tea.Cmd {
-	return m.runWriteMarked(jobs, wait, false)
 }
 
 // writeRefusal says why memtui does not write into dir (a directory only
@@ -170,12 +171,14 @@ func (m *Model) writeRefusal(dir string) error {
 // undoes only their entries.
 func (m *Model) dirsInView() []string { return app.DirsIn(m.scan) }
 
-// runWriteMarked is runWrite; with mark, a run that changed files leaves
-// the store marked consolidated (ApplyOptions.MarkConsolidated). Each
-// directory is written through the workspace (Workspace.ApplyIn) behind
-// the write scope of the scan on screen.
-func (m *Model) runWriteMarked(jobs []writeJob, wait time.Duration, mark bool) tea.Cmd {
-	w := &writeRun{ch: make(chan tea.Msg, 64), jobs: jobs, mark: mark}
+// runWrite writes each job's proposals in a goroutine, through the
+// workspace (Workspace.ApplyIn, behind the write scope of the scan on
+// screen), waiting up to wait for Claude Code's lock, and returns the Cmd
+// that waits for its first message. With mark, a run that changed files
+// leaves the store marked consolidated (ApplyOptions.MarkConsolidated);
+// without, the lock is left as it was. owner follows the write.
+func (m *Model) runWrite(owner writeOwner, jobs []writeJob, wait time.Duration, mark bool) tea.Cmd {
+	w := &writeRun{ch: make(chan tea.Msg, 64), jobs: jobs, mark: mark, owner: owner}
 	for _, j := range jobs {
 		w.total += len(j.props)
 	}
@@ -234,26 +237,18 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 			w.waitMemtui = errors.As(ev.Err, &held) && held.Memtui
 		case "start":
 			w.waiting = false
-			w.current = m.titleOf(ev.ProposalID)
+			w.current = w.titleOf(ev.ProposalID)
 		default:
 			w.done = min(w.done+1, w.total)
 		}
-		if w.editor {
-			m.ixedit.say("%s", w.progressLine())
-		} else {
-			m.proposals.progress = w.progressLine()
-		}
+		w.owner.writeProgress(w.progressLine())
 		return next
 	case applyDirDoneMsg:
 		j := w.jobs[msg.job]
 		var held *memfs.LockHeldError
 		locked := false
 		for i, r := range msg.results {
-			r := r
-			if i < len(j.items) {
-				m.proposals.decisionOf(j.items[i]).result = &r
-			}
-			line := resultLine{title: m.titleOf(r.ProposalID), status: r.Status}
+			line := resultLine{title: w.titleOf(r.ProposalID), status: r.Status}
 			if i < len(j.items) {
 				line.title = j.items[i].title
 			}
@@ -269,32 +264,26 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		if locked {
 			w.lockHeld = append(w.lockHeld, j)
 		}
-		if !w.editor {
-			m.proposals.refreshRows()
-			m.proposals.diff.refresh()
-		}
+		w.owner.writeResults(j, msg.results)
 		// Conflicts mean the directory changed too: read it again either way;
 		// the review baseline too (a redaction scrubbed it on disk, and the
 		// copy in memory must not be saved back over that).
 		return tea.Batch(next, m.reloadPath(j.dir), m.changes.reloadBaseline(m.run(), j.dir))
 	case writeDoneMsg:
 		m.write = nil
-		if w.editor {
-			m.indexWritten(w)
-			return m.journalChanged()
-		}
-		m.proposals.progress = ""
-		m.showResults(w)
+		w.owner.writeDone(w, m)
 		return m.journalChanged()
 	}
 	return next
 }
 
-// titleOf is a proposal's title as listed, or its ID.
-func (m *Model) titleOf(id string) string {
-	for _, it := range m.proposals.items {
-		if it.p.ID == id {
-			return it.title
+// titleOf is a proposal's title as its list shows it, or its ID.
+func (w *writeRun) titleOf(id string) string {
+	for _, j := range w.jobs {
+		for _, it := range j.items {
+			if it.p.ID == id {
+				return it.title
+			}
 		}
 	}
 	return id
@@ -312,40 +301,6 @@ func (w *writeRun) progressLine() string {
 		s += ": " + safe.ShowLine(w.current)
 	}
 	return s + "…"
-}
-
-// showResults puts the write's summary in a dialog and the status line.
-func (m *Model) showResults(w *writeRun) {
-	st := m.c.st
-	counts := map[memfs.ApplyStatus]int{}
-	var lines []string
-	for _, r := range w.results {
-		counts[r.status]++
-		var mark string
-		switch r.status {
-		case memfs.StatusApplied:
-			mark = st.OK.Render("✓ applied ")
-		case memfs.StatusConflict:
-			mark = st.Sev[model.Warning].Render("! conflict")
-		default:
-			mark = st.Error.Render("✗ failed  ")
-		}
-		lines = append(lines, mark+"  "+safe.ShowLine(r.title))
-		if r.why != "" {
-			lines = append(lines, "             "+safe.ShowLine(r.why))
-		}
-	}
-	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[memfs.StatusApplied], counts[memfs.StatusConflict], counts[memfs.StatusFailed])
-	m.proposals.lastWrite = summary
-	dl := &dialog{kind: dlgResult, title: "Written: " + summary, lines: lines, hint: "any key closes · the journal (L) can undo what was written"}
-	if counts[memfs.StatusConflict] > 0 {
-		dl.lines = append(dl.lines, "", st.Faint.Render("A conflict wrote nothing of its proposal: the file changed since it was proposed. The list is proposed again from what is on disk."))
-	}
-	if len(w.lockHeld) > 0 {
-		dl.jobs, dl.mark = w.lockHeld, w.mark
-		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
-	}
-	m.openDialog(dl)
 }
 
 // runUndo undoes a journal entry in a Cmd, through the workspace
