@@ -223,7 +223,7 @@ func TestProvenanceSwept(t *testing.T) {
 	// session started in a subdirectory): not swept.
 	sub := &model.Project{Slug: "p-sub", ConfigDir: "/c", Sessions: map[string]bool{"7b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e": true}}
 	scan := &model.Scan{Projects: []*model.Project{{Slug: "p", ConfigDir: "/c", Sessions: p.Sessions, Dirs: []*model.MemoryDir{d}}, sub}}
-	if got := only(Orient(scan, Options{Now: testNow}), RuleProvenanceSwept); len(got) != 0 {
+	if got := only(orientScan(scan, Options{Now: testNow}), RuleProvenanceSwept); len(got) != 0 {
 		t.Errorf("swept although another project holds the transcript: %+v", got)
 	}
 	// No transcripts listed at all (--memory-dir): nothing can be said.
@@ -278,7 +278,7 @@ func TestConfigFindings(t *testing.T) {
 		{Kind: model.SettingsInvalid, Source: "/c/settings.json", Line: 3, Detail: "not JSON", Suggestion: "fix it"},
 		{Kind: model.OverrideInvalid, Source: "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", Detail: "relative", Suggestion: "absolute"},
 	}}
-	got := Orient(scan, Options{Now: testNow})
+	got := orientScan(scan, Options{Now: testNow})
 	if len(got) != 2 {
 		t.Fatalf("got %+v", got)
 	}
@@ -370,4 +370,16 @@ func TestFrontLinesMatchesSplit(t *testing.T) {
 			t.Errorf("unquotedLine(%q) = %d, want %d", text, got, want)
 		}
 	}
+}
+
+// orientScan checks every directory of a scan whose directories are in
+// hand, as app's Check does after loading each one.
+func orientScan(scan *model.Scan, opts Options) []model.Finding {
+	opts = opts.ForScan(scan)
+	jobs := DirJobs(scan, nil)
+	results := make([][]model.Finding, len(jobs))
+	for i, j := range jobs {
+		results[i] = OrientDir(j.P, j.D, opts)
+	}
+	return MergeFindings(scan, results)
 }

@@ -1,21 +1,21 @@
 // Package consolidate is memtui's checks as pure functions over model
 // values: the "orient" phase of Dream, every lint rule run over a memory
-// directory, producing findings. This file is the driver (Orient,
-// OrientDir); rules.go lists the rules, and each check lives in the file
-// named after what it checks (files.go, index.go, nudges.go, scan.go,
-// duplicates.go, lost_report.go). Dream's proposers (consolidate/dream)
-// start from what the checks find and use the helpers exported for them
-// (OrientDirAll, CheckIndex, IndexView); the transcript analysis the
-// lost-update check reports (consolidate/forensics) and the diffs
-// (consolidate/diff) are packages of their own. It may import model and
-// its sub-packages, internal/pool and the consolidate/ leaves (forensics,
-// diff, secrets, similar), never consolidate/dream. No disk, no terminal:
-// whatever a check needs to know about the world (does a source path
-// still exist?) comes in through Options.
+// directory, producing findings. This file is the driver (OrientDir,
+// ForScan, DirJobs, MergeFindings); rules.go lists the rules, and each
+// check lives in the file named after what it checks (files.go, index.go,
+// nudges.go, scan.go, duplicates.go, lost_report.go). Dream's proposers
+// (consolidate/dream) start from what the checks find and use the helpers
+// exported for them (OrientDirAll, CheckIndex, IndexView); the transcript
+// analysis the lost-update check reports (consolidate/forensics) and the
+// diffs (consolidate/diff) are packages of their own. It may import model
+// and its sub-packages and the consolidate/ leaves (forensics, diff,
+// secrets, similar), never consolidate/dream. No disk, no terminal, no
+// goroutines: a run over a whole scan, on the one pool, is app's
+// (app.Workspace.Check). Whatever a check needs to know about the world
+// (does a source path still exist?) comes in through Options.
 package consolidate
 
 import (
-	"context"
 	"regexp"
 	"runtime"
 	"sort"
@@ -25,7 +25,6 @@ import (
 
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
-	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
@@ -76,22 +75,6 @@ type Options struct {
 // without an update.
 const DefaultStaleAfter = 90 * 24 * time.Hour
 
-// Orient runs every check over every memory directory of the scan (each
-// loaded already), in parallel, and returns the findings sorted by project,
-// directory, file, line and rule (so output is stable run to run). The
-// scan's own configuration findings are included. A run that loads each
-// directory just before checking it, to hold only a few in memory, is
-// app's (it does the I/O); this is the same run over directories in hand.
-func Orient(scan *model.Scan, opts Options) []model.Finding {
-	opts = opts.ForScan(scan)
-	jobs := DirJobs(scan, nil)
-	results := make([][]model.Finding, len(jobs))
-	pool.Run(context.Background(), len(jobs), opts.Workers, func(i int) {
-		results[i] = OrientDir(jobs[i].P, jobs[i].D, opts)
-	})
-	return MergeFindings(scan, results)
-}
-
 // ForScan is opts ready for a run over the whole scan: defaults filled in,
 // and what the checks know across projects (which session transcripts
 // exist) gathered once. OrientDir and ProposeDir calls of one run share it.
@@ -102,7 +85,10 @@ func (o Options) ForScan(scan *model.Scan) Options {
 }
 
 // MergeFindings is the scan's configuration findings and every
-// directory's, sorted as Orient sorts them.
+// directory's (OrientDir's, one slice per DirJobs job), sorted by project,
+// directory, file, line and rule, so output is stable run to run. The run
+// over a scan itself is app's (app.Workspace.Check): it loads each
+// directory just before checking it, on the one pool.
 func MergeFindings(scan *model.Scan, perDir [][]model.Finding) []model.Finding {
 	n := len(scan.Config)
 	for _, r := range perDir {

@@ -1,6 +1,5 @@
 // Package dream is memtui's Dream: the proposals that fix what the checks
-// find. Run (and ProposeDir for one directory) checks each directory with
-// consolidate, gathers it, and hands it to one proposer per kind, in the
+// find. ProposeDir checks one directory with consolidate, gathers it, and hands it to one proposer per kind, in the
 // order of model.ProposalKinds (dream.go lists them; they live in the
 // propose_*.go files). Every proposal is a self-contained transaction over
 // one directory, with base hashes, that Apply replays in memory; the
@@ -12,7 +11,9 @@
 // rules the proposers follow. It is its own package because proposing is
 // a step after checking: it imports consolidate (findings, rules, the
 // index view) and consolidate/forensics (the lost updates it restores),
-// and neither imports it. It may also import model and its sub-packages,
-// internal/pool and the consolidate/ leaves (diff, secrets, similar).
-// Pure: no disk, no Bubble Tea.
+// and neither imports it. It may also import model and its sub-packages
+// and the consolidate/ leaves (diff, secrets, similar). Pure and
+// sequential: no disk, no Bubble Tea, no goroutines; a run over a whole
+// scan, on the one pool, is app's (app.Workspace.Propose), as is the TUI's
+// per directory.
 package dream

@@ -2,7 +2,6 @@ package dream
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
-	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
@@ -73,24 +71,6 @@ var proposers = []proposer{
 	{model.KindPrune, proposePrunes},
 	{model.KindArchive, proposeArchives},
 	{model.KindReindex, proposeReindex},
-}
-
-// Run checks every memory directory of the scan (each loaded already)
-// and returns the proposals for them, sorted by directory, kind and ID, so the same tree
-// always gives the same list.
-func Run(scan *model.Scan, opts Options) []model.Proposal {
-	opts = opts.ForScan(scan)
-	jobs := consolidate.DirJobs(scan, opts.Proposes)
-	results := make([][]model.Proposal, len(jobs))
-	pool.Run(context.Background(), len(jobs), opts.Workers, func(i int) {
-		results[i] = ProposeDir(jobs[i].P, jobs[i].D, opts)
-	})
-	var out []model.Proposal
-	for _, r := range results {
-		out = append(out, r...)
-	}
-	SortProposals(out)
-	return out
 }
 
 // ForScan is opts ready for a run over the whole scan (Options.ForScan).
