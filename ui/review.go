@@ -12,6 +12,7 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -59,7 +60,7 @@ type decision struct {
 	// refusal, an invalid edit).
 	err error
 	// result is what the last write did to it.
-	result *memfs.ApplyResult
+	result *txn.ApplyResult
 }
 
 func newDecision(it *propItem) *decision {
@@ -301,7 +302,7 @@ func (v *proposalsView) writePlan() (jobs []writeJob, invalid []*propItem) {
 	at := map[string]int{}
 	for _, it := range v.items {
 		d := v.dec[it.p.ID]
-		if d == nil || d.result != nil && d.result.Status == memfs.StatusApplied {
+		if d == nil || d.result != nil && d.result.Status == txn.StatusApplied {
 			continue
 		}
 		switch d.state() {

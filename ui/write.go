@@ -13,12 +13,12 @@ import (
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
 // writeJob is the accepted proposals of one memory directory, in list
-// order: one memfs.Apply call.
+// order: one txn.Apply call.
 type writeJob struct {
 	dir   string
 	items []*propItem
@@ -48,7 +48,7 @@ type dialog struct {
 	lines []string
 	hint  string
 	jobs  []writeJob // dlgWrite, dlgWriteIndex, and dlgResult's retry
-	entry memfs.JournalEntry
+	entry txn.JournalEntry
 	after func() tea.Cmd // dlgDiscard
 	// resume is the mode the keys go back to once it is answered.
 	resume inputMode
@@ -62,15 +62,15 @@ type dialog struct {
 // progress comes back through a channel, one message per Cmd, as the
 // loader's results do.
 type (
-	applyProgressMsg struct{ ev memfs.ApplyEvent }
+	applyProgressMsg struct{ ev txn.ApplyEvent }
 	applyDirDoneMsg  struct {
 		job     int
-		results []memfs.ApplyResult
+		results []txn.ApplyResult
 	}
 	writeDoneMsg struct{}
 	undoDoneMsg  struct {
-		entry memfs.JournalEntry
-		res   memfs.ApplyResult
+		entry txn.JournalEntry
+		res   txn.ApplyResult
 		// refused: the entry is out of view or its dir is not written
 		// (nothing was undone).
 		refused error
@@ -98,7 +98,7 @@ type writeRun struct {
 // resultLine is one proposal's outcome, for the summary.
 type resultLine struct {
 	title  string
-	status memfs.ApplyStatus
+	status txn.ApplyStatus
 	why    string
 }
 
@@ -154,7 +154,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// runWrite starts memfs.Apply for each job in a goroutine and returns the
+// runWrite starts txn.Apply for each job in a goroutine and returns the
 // Cmd that waits for its first message. The lock is left as it was.
 func (m *Model) runWrite(jobs []writeJob, wait time.Duration) tea.Cmd {
 	return m.runWriteMarked(jobs, wait, false)
@@ -192,7 +192,7 @@ func (m *Model) runWriteMarked(jobs []writeJob, wait time.Duration, mark bool) t
 		base := 0
 		for i, j := range jobs {
 			off := base
-			opts := memfs.ApplyOptions{WaitForLock: wait, MarkConsolidated: mark, Progress: func(ev memfs.ApplyEvent) {
+			opts := txn.ApplyOptions{WaitForLock: wait, MarkConsolidated: mark, Progress: func(ev txn.ApplyEvent) {
 				if ev.Index >= 0 {
 					ev.Index += off
 				}
@@ -230,7 +230,7 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		switch ev.Stage {
 		case "wait-lock":
 			w.waiting = true
-			var held *memfs.LockHeldError
+			var held *txn.LockHeldError
 			w.waitMemtui = errors.As(ev.Err, &held) && held.Memtui
 		case "start":
 			w.waiting = false
@@ -246,7 +246,7 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		return next
 	case applyDirDoneMsg:
 		j := w.jobs[msg.job]
-		var held *memfs.LockHeldError
+		var held *txn.LockHeldError
 		locked := false
 		for i, r := range msg.results {
 			r := r
@@ -317,15 +317,15 @@ func (w *writeRun) progressLine() string {
 // showResults puts the write's summary in a dialog and the status line.
 func (m *Model) showResults(w *writeRun) {
 	st := m.c.st
-	counts := map[memfs.ApplyStatus]int{}
+	counts := map[txn.ApplyStatus]int{}
 	var lines []string
 	for _, r := range w.results {
 		counts[r.status]++
 		var mark string
 		switch r.status {
-		case memfs.StatusApplied:
+		case txn.StatusApplied:
 			mark = st.OK.Render("✓ applied ")
-		case memfs.StatusConflict:
+		case txn.StatusConflict:
 			mark = st.Sev[model.Warning].Render("! conflict")
 		default:
 			mark = st.Error.Render("✗ failed  ")
@@ -335,10 +335,10 @@ func (m *Model) showResults(w *writeRun) {
 			lines = append(lines, "             "+safe.ShowLine(r.why))
 		}
 	}
-	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[memfs.StatusApplied], counts[memfs.StatusConflict], counts[memfs.StatusFailed])
+	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[txn.StatusApplied], counts[txn.StatusConflict], counts[txn.StatusFailed])
 	m.proposals.lastWrite = summary
 	dl := &dialog{kind: dlgResult, title: "Written: " + summary, lines: lines, hint: "any key closes · the journal (L) can undo what was written"}
-	if counts[memfs.StatusConflict] > 0 {
+	if counts[txn.StatusConflict] > 0 {
 		dl.lines = append(dl.lines, "", st.Faint.Render("A conflict wrote nothing of its proposal: the file changed since it was proposed. The list is proposed again from what is on disk."))
 	}
 	if len(w.lockHeld) > 0 {
@@ -351,15 +351,15 @@ func (m *Model) showResults(w *writeRun) {
 // runUndo undoes a journal entry in a Cmd, through the workspace
 // (Workspace.UndoIn, behind the scope of the scan on screen). The dialog
 // that asked named what comes back, a redacted credential included:
-// confirming it is the explicit request memfs.Undo wants for a redaction.
-func (m *Model) runUndo(e memfs.JournalEntry) tea.Cmd {
+// confirming it is the explicit request txn.Undo wants for a redaction.
+func (m *Model) runUndo(e txn.JournalEntry) tea.Cmd {
 	if m.ws.ReadOnly {
 		return nil
 	}
 	m.undoing = true
 	ctx, ws, scan := m.ctx, m.ws, m.scan
 	return func() tea.Msg {
-		res, err := ws.UndoIn(ctx, scan, e, memfs.ApplyOptions{RestoreSecret: true})
+		res, err := ws.UndoIn(ctx, scan, e, txn.ApplyOptions{RestoreSecret: true})
 		return undoDoneMsg{entry: e, res: res, refused: err}
 	}
 }
@@ -370,12 +370,12 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 	switch {
 	case msg.refused != nil:
 		m.err = msg.refused
-	case r.Status == memfs.StatusApplied && r.Err != nil:
+	case r.Status == txn.StatusApplied && r.Err != nil:
 		m.err = r.Err
-	case r.Status == memfs.StatusApplied:
+	case r.Status == txn.StatusApplied:
 		m.status = "Undone: " + msg.entry.Title
 	default:
-		var held *memfs.LockHeldError
+		var held *txn.LockHeldError
 		if errors.As(r.Err, &held) {
 			m.err = fmt.Errorf("%s: %s", report.Tilde(held.Dir, m.c.home), held.Short())
 		} else {
