@@ -15,7 +15,7 @@ import (
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -157,13 +157,13 @@ func applyProposals(ctx context.Context, g *globals, s *app.Workspace, props []m
 		}
 		byDir[p.MemoryDir] = append(byDir[p.MemoryDir], p)
 	}
-	opts := memfs.ApplyOptions{IncludeTeam: df.includeTeam, WaitForLock: df.wait, MarkConsolidated: df.markConsolidated}
+	opts := txn.ApplyOptions{IncludeTeam: df.includeTeam, WaitForLock: df.wait, MarkConsolidated: df.markConsolidated}
 	applied, other := 0, 0
 	for _, dir := range dirs {
 		results := s.Apply(ctx, dir, byDir[dir], opts)
 		for _, r := range results {
 			switch r.Status {
-			case memfs.StatusApplied:
+			case txn.StatusApplied:
 				applied++
 				fmt.Fprintf(stdout, "applied   %s  (journal %s)\n", safe.ShowLine(r.ProposalID), r.JournalID)
 			default:

@@ -15,7 +15,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
@@ -279,8 +279,8 @@ func moveAboveCut(ctx context.Context, g *globals, s *app.Workspace, xf indexFla
 	if g.readonly {
 		return errors.New("--readonly forbids --yes")
 	}
-	r := s.Apply(ctx, h.d.Path, []model.Proposal{prop}, memfs.ApplyOptions{WaitForLock: xf.wait})[0]
-	if r.Status != memfs.StatusApplied {
+	r := s.Apply(ctx, h.d.Path, []model.Proposal{prop}, txn.ApplyOptions{WaitForLock: xf.wait})[0]
+	if r.Status != txn.StatusApplied {
 		fmt.Fprintf(stdout, "not written (%s): %s\n", r.Status, safe.ShowLine(fmt.Sprint(r.Err)))
 		g.exit = exitFindings
 		return nil

@@ -12,7 +12,7 @@ import (
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 )
 
 // journalFlags are `journal prune`'s own flags.
@@ -85,7 +85,7 @@ func runJournalPrune(g *globals, jf journalFlags, stdout, stderr io.Writer) erro
 	}
 	root := ws.State.Journal
 	cutoff := time.Now().Add(-age)
-	dropped, err := memfs.PruneJournal(root, cutoff, jf.dryRun)
+	dropped, err := txn.PruneJournal(root, cutoff, jf.dryRun)
 	verb := "dropped"
 	if jf.dryRun {
 		verb = "would drop"

@@ -14,7 +14,7 @@ import (
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 )
 
 // undoFlags are undo's own flags.
@@ -68,14 +68,14 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	root := s.State.Journal
 	dirs := s.DirsInView()
 	if uf.list {
-		entries, err := memfs.List(root)
+		entries, err := txn.List(root)
 		if err != nil {
 			return err
 		}
-		entries = memfs.Scope(entries, dirs)
+		entries = txn.Scope(entries, dirs)
 		if uf.json {
 			if entries == nil {
-				entries = []memfs.JournalEntry{}
+				entries = []txn.JournalEntry{}
 			}
 			// The journal is state, and its text came from files and
 			// proposers: masked as text from disk is.
@@ -97,13 +97,13 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 				}
 			}
 			return report.WriteJSON(stdout, struct {
-				Version int                  `json:"version"`
-				Entries []memfs.JournalEntry `json:"entries"`
+				Version int                `json:"version"`
+				Entries []txn.JournalEntry `json:"entries"`
 			}{1, entries})
 		}
 		n := 0
 		for _, e := range entries {
-			if e.State != memfs.JournalCommitted {
+			if e.State != txn.JournalCommitted {
 				continue // rolled back or already undone: nothing to undo
 			}
 			n++
@@ -118,18 +118,18 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	if g.readonly {
 		return errors.New("--readonly forbids undo")
 	}
-	e, err := memfs.ReadEntry(root, args[0])
+	e, err := txn.ReadEntry(root, args[0])
 	if err != nil {
 		return err
 	}
-	r, err := s.Undo(ctx, *e, memfs.ApplyOptions{WaitForLock: uf.wait, RestoreSecret: uf.restoreSecret})
+	r, err := s.Undo(ctx, *e, txn.ApplyOptions{WaitForLock: uf.wait, RestoreSecret: uf.restoreSecret})
 	if errors.Is(err, app.ErrNotInView) {
 		return fmt.Errorf("%w (select it with --memory-dir, --project or --config-dir)", err)
 	}
 	if err != nil {
 		return err
 	}
-	if errors.Is(r.Err, memfs.ErrRestoresSecret) {
+	if errors.Is(r.Err, txn.ErrRestoresSecret) {
 		// Refused before anything was written: say what it would do.
 		var files []string
 		for _, f := range e.Files {
@@ -138,7 +138,7 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 		return fmt.Errorf("journal entry %s redacted a secret; undoing it puts the credential back into %s. Nothing undone: add --restore-secret if that is what you want", e.ID, strings.Join(files, ", "))
 	}
 	switch r.Status {
-	case memfs.StatusApplied:
+	case txn.StatusApplied:
 		fmt.Fprintf(stdout, "undone %s (the undo is journal %s)\n", safe.Line(args[0]), r.JournalID)
 		return nil
 	default:

@@ -168,7 +168,7 @@ func TestHostileTree(t *testing.T) {
 
 	t.Run("setup-frontmatter-fix", func(t *testing.T) {
 		if h.journalErr != nil {
-			t.Fatalf("the escape-titled fix-frontmatter proposal was not applied through memfs.Apply: %v", h.journalErr)
+			t.Fatalf("the escape-titled fix-frontmatter proposal was not applied through txn.Apply: %v", h.journalErr)
 		}
 		t.Run("mtime-kept", func(t *testing.T) {
 			if h.journalAfter == nil || !h.journalAfter.ModTime().Equal(tr.JournalTime) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/hostile"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -151,12 +151,12 @@ func TestCLIOutputsAreHarmless(t *testing.T) {
 	// carry a file's name or words: put such an entry in the journal
 	// through the write path, and list it.
 	title := "Date it " + hostile.OSC52 + hostile.FakeToken + hostile.RLO
-	res := memfs.Apply(context.Background(), memDir, []model.Proposal{{ID: "absolutize-dates-0000inject", Kind: model.KindAbsolutizeDates,
+	res := txn.Apply(context.Background(), memDir, []model.Proposal{{ID: "absolutize-dates-0000inject", Kind: model.KindAbsolutizeDates,
 		MemoryDir: memDir, Title: title, Rationale: "because " + hostile.OSC8ST + hostile.Erase,
 		Changes: []model.Change{{Path: "plain.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(plain),
 			After: strings.Replace(string(plain), "tomorrow", "on 2026-11-22", 1)}}}},
-		memfs.ApplyOptions{JournalRoot: filepath.Join(state, "memtui", "journal")})
-	if len(res) != 1 || res[0].Status != memfs.StatusApplied {
+		txn.ApplyOptions{JournalRoot: filepath.Join(state, "memtui", "journal")})
+	if len(res) != 1 || res[0].Status != txn.StatusApplied {
 		t.Fatalf("the escape-titled entry was not written: %+v", res)
 	}
 	for _, r := range []run{

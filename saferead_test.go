@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -94,9 +94,9 @@ func TestHostileFilesNeverHangCommands(t *testing.T) {
 			after := "---\nname: launch\ndescription: When the portal launches\ntype: project\n---\n\nWe launch on 2026-12-01.\n"
 			writeFile(t, launch, after)
 			writeFile(t, filepath.Join(journal, id, "before", "0"), string(before))
-			m := memfs.JournalEntry{Version: 1, ID: id, ProposalID: "p1", Kind: "fix", Title: "date the launch", MemoryDir: memDir, RealDir: memDir,
-				Time: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), State: memfs.JournalCommitted,
-				Files: []memfs.JournalFile{{Path: "project_launch.md", Op: string(model.OpUpdate), Before: sha(before), After: sha([]byte(after)), Mode: 0o644, State: "applied", Image: "before/0"}}}
+			m := txn.JournalEntry{Version: 1, ID: id, ProposalID: "p1", Kind: "fix", Title: "date the launch", MemoryDir: memDir, RealDir: memDir,
+				Time: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), State: txn.JournalCommitted,
+				Files: []txn.JournalFile{{Path: "project_launch.md", Op: string(model.OpUpdate), Before: sha(before), After: sha([]byte(after)), Mode: 0o644, State: "applied", Image: "before/0"}}}
 			b, _ := json.Marshal(m)
 			writeFile(t, filepath.Join(journal, id, "manifest.json"), string(b))
 			// A transcript, so the first run leaves a cache.

@@ -24,6 +24,7 @@ import (
 	"github.com/memtui/memtui/internal/demo"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -247,7 +248,7 @@ func noMemory(o Options, opts memfs.Options) error {
 // recoverJournal finishes or rolls back what an interrupted run left, and
 // says so in Notes, file by file.
 func (w *Workspace) recoverJournal() {
-	reports, err := memfs.Recover(w.State.Journal)
+	reports, err := txn.Recover(w.State.Journal)
 	if err != nil {
 		w.note("memtui: could not check the journal %s: %s", w.State.Journal, err.Error())
 		return
@@ -273,7 +274,7 @@ func (w *Workspace) recoverJournal() {
 
 // noteShown reports whether a recovery note is already part of a file's
 // outcome.
-func noteShown(fs []memfs.RecoverFile, n string) bool {
+func noteShown(fs []txn.RecoverFile, n string) bool {
 	for _, f := range fs {
 		if strings.Contains(f.Outcome, n) {
 			return true
@@ -285,7 +286,7 @@ func noteShown(fs []memfs.RecoverFile, n string) bool {
 // EnforceRetention drops the journal entries older than the retention, at
 // the start of a run that may write, and says in Notes what went.
 func (w *Workspace) EnforceRetention(retention time.Duration) {
-	dropped, err := memfs.PruneJournal(w.State.Journal, time.Now().Add(-retention), false)
+	dropped, err := txn.PruneJournal(w.State.Journal, time.Now().Add(-retention), false)
 	if err != nil {
 		w.note("memtui: pruning the journal %s: %s", w.State.Journal, err.Error())
 	}
@@ -302,7 +303,7 @@ func (w *Workspace) EnforceRetention(retention time.Duration) {
 
 // PrunedLines are journal entries dropped (or that would be), one line
 // each, made safe: verb, ID, time, kind, title, memory dir, files, size.
-func PrunedLines(es []memfs.PrunedEntry, verb string) []string {
+func PrunedLines(es []txn.PrunedEntry, verb string) []string {
 	out := make([]string, 0, len(es))
 	for _, e := range es {
 		out = append(out, fmt.Sprintf("%s %s  %s  %-16s %s  (%s): %d %s, %s", verb, e.ID, e.Time.Local().Format("2006-01-02 15:04"), safe.ShowLine(e.Kind), safe.ShowLine(e.Title),
@@ -312,7 +313,7 @@ func PrunedLines(es []memfs.PrunedEntry, verb string) []string {
 }
 
 // PrunedTotals are the files and bytes of the entries.
-func PrunedTotals(es []memfs.PrunedEntry) (files int, bytes int64) {
+func PrunedTotals(es []txn.PrunedEntry) (files int, bytes int64) {
 	for _, e := range es {
 		files += e.Files
 		bytes += e.Bytes

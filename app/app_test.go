@@ -11,6 +11,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -167,24 +168,24 @@ func TestApplyAndUndoKeepToTheirScan(t *testing.T) {
 	after := strings.Replace(string(before), "type: decision", "type: project", 1)
 	p := model.Proposal{ID: "fix-frontmatter-0000scope", Kind: model.KindFixFrontmatter, MemoryDir: ok, Title: "Fix a's type",
 		Changes: []model.Change{{Path: "a.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(before), After: after}}}
-	res := ws.ApplyIn(context.Background(), ws.Scan, ok, []model.Proposal{p}, memfs.ApplyOptions{})
-	if len(res) != 1 || res[0].Status != memfs.StatusApplied || res[0].JournalID == "" {
+	res := ws.ApplyIn(context.Background(), ws.Scan, ok, []model.Proposal{p}, txn.ApplyOptions{})
+	if len(res) != 1 || res[0].Status != txn.StatusApplied || res[0].JournalID == "" {
 		t.Fatalf("apply: %+v", res)
 	}
-	entry, err := memfs.ReadEntry(ws.JournalRoot(), res[0].JournalID)
+	entry, err := txn.ReadEntry(ws.JournalRoot(), res[0].JournalID)
 	if err != nil {
 		t.Fatalf("the write is not in the workspace's journal: %v", err)
 	}
 
 	elsewhere := &model.Scan{Projects: []*model.Project{{Dirs: []*model.MemoryDir{{Path: filepath.Join(cfg, "projects", "-work-broken", "memory")}}}}}
-	if _, err := ws.UndoIn(context.Background(), elsewhere, *entry, memfs.ApplyOptions{}); !errors.Is(err, ErrNotInView) {
+	if _, err := ws.UndoIn(context.Background(), elsewhere, *entry, txn.ApplyOptions{}); !errors.Is(err, ErrNotInView) {
 		t.Fatalf("an undo out of view must be refused with ErrNotInView, got %v", err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(ok, "a.md")); string(got) != after {
 		t.Fatal("a refused undo changed the file")
 	}
-	r, err := ws.Undo(context.Background(), *entry, memfs.ApplyOptions{})
-	if err != nil || r.Status != memfs.StatusApplied {
+	r, err := ws.Undo(context.Background(), *entry, txn.ApplyOptions{})
+	if err != nil || r.Status != txn.StatusApplied {
 		t.Fatalf("undo in view: %+v %v", r, err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(ok, "a.md")); string(got) != string(before) {
@@ -193,14 +194,14 @@ func TestApplyAndUndoKeepToTheirScan(t *testing.T) {
 	// The same dir as a refresh might see it: named only by a
 	// repository's own settings. Neither a write nor an undo goes there.
 	named := &model.Scan{Projects: []*model.Project{{Dirs: []*model.MemoryDir{{Path: ok, Workspace: "/repo/.claude/settings.json"}}}}}
-	refused := ws.ApplyIn(context.Background(), named, ok, []model.Proposal{p}, memfs.ApplyOptions{})
-	if refused[0].Status != memfs.StatusFailed || refused[0].Err == nil || !strings.Contains(refused[0].Err.Error(), "autoMemoryDirectory") {
+	refused := ws.ApplyIn(context.Background(), named, ok, []model.Proposal{p}, txn.ApplyOptions{})
+	if refused[0].Status != txn.StatusFailed || refused[0].Err == nil || !strings.Contains(refused[0].Err.Error(), "autoMemoryDirectory") {
 		t.Errorf("a write into a dir only a repository named must be refused: %+v", refused)
 	}
 	if got, _ := os.ReadFile(filepath.Join(ok, "a.md")); string(got) != string(before) {
 		t.Error("a refused write changed the file")
 	}
-	if _, err := ws.UndoIn(context.Background(), named, *entry, memfs.ApplyOptions{}); err == nil || !strings.Contains(err.Error(), "autoMemoryDirectory") {
+	if _, err := ws.UndoIn(context.Background(), named, *entry, txn.ApplyOptions{}); err == nil || !strings.Contains(err.Error(), "autoMemoryDirectory") {
 		t.Errorf("an undo into a dir only a repository named must be refused: %v", err)
 	}
 }

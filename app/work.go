@@ -15,6 +15,7 @@ import (
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/memfs/transcript"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -147,7 +148,7 @@ func DirIn(scan *model.Scan, path string) *model.MemoryDir {
 	}
 	for _, p := range scan.Projects {
 		for _, d := range p.Dirs {
-			if memfs.InScope(memfs.JournalEntry{MemoryDir: path, RealDir: path}, []string{d.Path}) {
+			if txn.InScope(txn.JournalEntry{MemoryDir: path, RealDir: path}, []string{d.Path}) {
 				return d
 			}
 		}
@@ -165,28 +166,28 @@ func WriteRefusalIn(scan *model.Scan, named []string, path string) error {
 // refused dir gets every proposal failed with the reason, nothing
 // written. The journal and baselines are the workspace's unless opts
 // name others.
-func (w *Workspace) Apply(ctx context.Context, dir string, props []model.Proposal, opts memfs.ApplyOptions) []memfs.ApplyResult {
+func (w *Workspace) Apply(ctx context.Context, dir string, props []model.Proposal, opts txn.ApplyOptions) []txn.ApplyResult {
 	return w.ApplyIn(ctx, w.Scan, dir, props, opts)
 }
 
 // ApplyIn is Apply behind the write scope of scan: the TUI's, which a
 // refresh replaces, where Apply uses the workspace's own.
-func (w *Workspace) ApplyIn(ctx context.Context, scan *model.Scan, dir string, props []model.Proposal, opts memfs.ApplyOptions) []memfs.ApplyResult {
+func (w *Workspace) ApplyIn(ctx context.Context, scan *model.Scan, dir string, props []model.Proposal, opts txn.ApplyOptions) []txn.ApplyResult {
 	if err := WriteRefusalIn(scan, w.ScanOpts.MemoryDirs, dir); err != nil {
-		out := make([]memfs.ApplyResult, len(props))
+		out := make([]txn.ApplyResult, len(props))
 		for i, p := range props {
-			out[i] = memfs.ApplyResult{ProposalID: p.ID, Status: memfs.StatusFailed, Err: err}
+			out[i] = txn.ApplyResult{ProposalID: p.ID, Status: txn.StatusFailed, Err: err}
 		}
 		return out
 	}
-	return memfs.Apply(ctx, dir, props, w.stateOpts(opts))
+	return txn.Apply(ctx, dir, props, w.stateOpts(opts))
 }
 
 // Undo undoes a journal entry of a memory dir in view, behind the write
 // scope. An entry out of view or of a refused dir is an error and nothing
 // is written; otherwise the result says how the undo went. Undoing a
-// redaction needs opts.RestoreSecret (memfs.Undo refuses without it).
-func (w *Workspace) Undo(ctx context.Context, e memfs.JournalEntry, opts memfs.ApplyOptions) (memfs.ApplyResult, error) {
+// redaction needs opts.RestoreSecret (txn.Undo refuses without it).
+func (w *Workspace) Undo(ctx context.Context, e txn.JournalEntry, opts txn.ApplyOptions) (txn.ApplyResult, error) {
 	return w.UndoIn(ctx, w.Scan, e, opts)
 }
 
@@ -195,17 +196,17 @@ func (w *Workspace) Undo(ctx context.Context, e memfs.JournalEntry, opts memfs.A
 var ErrNotInView = errors.New("which is not among the memory directories in view")
 
 // UndoIn is Undo with the view and write scope of scan (the TUI's).
-func (w *Workspace) UndoIn(ctx context.Context, scan *model.Scan, e memfs.JournalEntry, opts memfs.ApplyOptions) (memfs.ApplyResult, error) {
+func (w *Workspace) UndoIn(ctx context.Context, scan *model.Scan, e txn.JournalEntry, opts txn.ApplyOptions) (txn.ApplyResult, error) {
 	if w.ReadOnly {
-		return memfs.ApplyResult{}, fmt.Errorf("--readonly forbids undo")
+		return txn.ApplyResult{}, fmt.Errorf("--readonly forbids undo")
 	}
-	if !memfs.InScope(e, DirsIn(scan)) {
-		return memfs.ApplyResult{}, fmt.Errorf("journal entry %s is of %s, %w; nothing undone", e.ID, e.MemoryDir, ErrNotInView)
+	if !txn.InScope(e, DirsIn(scan)) {
+		return txn.ApplyResult{}, fmt.Errorf("journal entry %s is of %s, %w; nothing undone", e.ID, e.MemoryDir, ErrNotInView)
 	}
 	if err := WriteRefusalIn(scan, w.ScanOpts.MemoryDirs, e.MemoryDir); err != nil {
-		return memfs.ApplyResult{}, err
+		return txn.ApplyResult{}, err
 	}
-	return memfs.Undo(ctx, e.ID, w.stateOpts(opts)), nil
+	return txn.Undo(ctx, e.ID, w.stateOpts(opts)), nil
 }
 
 // JournalRoot is where the workspace's journal lives.
@@ -213,13 +214,13 @@ func (w *Workspace) JournalRoot() string {
 	if w.State.Journal != "" {
 		return w.State.Journal
 	}
-	return memfs.DefaultJournalRoot()
+	return txn.DefaultJournalRoot()
 }
 
 // stateOpts fills in the workspace's journal and review baselines where
 // opts names none: a write scrubs a redacted secret from both, whichever
 // face asked for it.
-func (w *Workspace) stateOpts(opts memfs.ApplyOptions) memfs.ApplyOptions {
+func (w *Workspace) stateOpts(opts txn.ApplyOptions) txn.ApplyOptions {
 	if opts.JournalRoot == "" {
 		opts.JournalRoot = w.JournalRoot()
 	}

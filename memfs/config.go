@@ -34,6 +34,13 @@ type Config struct {
 	JournalRetentionDays int `yaml:"journal_retention_days"`
 }
 
+// DefaultJournalRetention is how long the journal keeps an entry when the
+// config file does not say: a year. The journal holds deleted memories and
+// the before-images undo needs, so it keeps them long. (It is the config
+// file's default, so it stays here; memfs/txn.PruneJournal drops what is
+// older.)
+const DefaultJournalRetention = 365 * 24 * time.Hour
+
 // JournalRetention is the configured retention, or the default.
 func (c Config) JournalRetention() time.Duration {
 	if c.JournalRetentionDays > 0 {

@@ -25,8 +25,8 @@ const (
 	overrideSlugLabel = "override:"                     // Slug prefix of the pseudo-project of a global override
 	agentSlugLabel    = "agent-memory"                  // Slug of the per-config pseudo-project of user-scope agent memory
 	MemoryDirName     = "memory"                        // AUTO_MEM_DIRNAME (facts §1.1); exported for memfs/transcript, which finds a project's auto memory dir by it in the paths agents wrote
-	teamDirName       = "team"                          // <memdir>/team (facts §7)
-	lockFileName      = ".consolidate-lock"             // facts §6.2
+	TeamDirName       = "team"                          // <memdir>/team (facts §7); exported for memfs/txn, which refuses a change under it without IncludeTeam
+	LockFileName      = ".consolidate-lock"             // facts §6.2; exported for memfs/txn, which takes the lock (a scan skips it)
 	indexFileName     = "MEMORY.md"                     // facts §1.1
 )
 
@@ -627,7 +627,7 @@ func addWithTeam(p *model.Project, dir string, kind model.DirKind, exists bool) 
 		// Only a real directory: a symlinked team/ could lead anywhere, so
 		// LoadDir of the parent follows it (as Claude Code's scan does),
 		// reports it, and memtui never writes through it.
-		team := filepath.Join(dir, teamDirName)
+		team := filepath.Join(dir, TeamDirName)
 		if fi, err := os.Lstat(team); err == nil && fi.IsDir() {
 			p.Dirs = append(p.Dirs, &model.MemoryDir{Path: team, Kind: model.DirTeam, Exists: true})
 		}

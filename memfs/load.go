@@ -276,8 +276,8 @@ func (dl *dirLoad) walkRoot() {
 	dl.scanRoot, dl.realScanRoot = dl.root, dl.realRoot
 	if dl.d.Kind == model.DirTeam {
 		parent := filepath.Dir(dl.root)
-		if r, err := filepath.EvalSymlinks(parent); err == nil && filepath.Join(r, teamDirName) == dl.realRoot {
-			dl.scanRoot, dl.realScanRoot, dl.prefix = parent, r, teamDirName+"/"
+		if r, err := filepath.EvalSymlinks(parent); err == nil && filepath.Join(r, TeamDirName) == dl.realRoot {
+			dl.scanRoot, dl.realScanRoot, dl.prefix = parent, r, TeamDirName+"/"
 		}
 	}
 	dl.seen = map[fileKey]bool{}
@@ -409,7 +409,7 @@ func (dl *dirLoad) walk(rel, abs string, own bool, via string, depth int) {
 		erel := joinRel(rel, name)
 		t := e.Type()
 		eown := own
-		if top && name == teamDirName && t.IsDir() {
+		if top && name == TeamDirName && t.IsDir() {
 			switch {
 			case dl.prefix != "":
 				eown = true // the team dir being loaded
@@ -420,7 +420,7 @@ func (dl *dirLoad) walk(rel, abs string, own bool, via string, depth int) {
 				eown = false
 			}
 		}
-		if ownRoot && name == lockFileName {
+		if ownRoot && name == LockFileName {
 			if fi, err := os.Stat(filepath.Join(abs, name)); err == nil && fi.Mode().IsRegular() {
 				dl.lockMod = fi.ModTime()
 			}

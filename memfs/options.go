@@ -1,11 +1,16 @@
-// Package memfs is every byte memtui reads or writes: it finds Claude Code's
+// Package memfs is where memtui meets the disk: it finds Claude Code's
 // config dirs, projects and memory directories (environment, settings,
 // overrides and their validation), loads memory files, and a few helpers
 // around them (a path probe for dangling-path checks, memtui's own config
-// file, the --demo tree). Reading what session transcripts say about the
-// memories is its sub-package memfs/transcript, which reads through this
-// package's one safe reader (saferead.go); discovery's own glance at a
-// transcript (a project's real path, transcripts.go) stays here.
+// file and state dirs, review baselines, the --demo tree). Reading what
+// session transcripts say about the memories is its sub-package
+// memfs/transcript; discovery's own glance at a transcript (a project's
+// real path, transcripts.go) stays here. Writing accepted proposals to a
+// memory dir (the transaction under the locks, its journal, crash
+// recovery and undo) is its sub-package memfs/txn; what decides whether a
+// write may happen at all (WriteRefusal, the review baselines) stays here.
+// Both read only through this package's one safe reader (saferead.go),
+// and this package imports neither.
 //
 // Facts about Claude Code's behaviour are cited as "facts §N", meaning the
 // sections of docs/claude-memory-format.md, and "transcripts §N" for

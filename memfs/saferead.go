@@ -33,20 +33,16 @@ import (
 	"github.com/memtui/memtui/model"
 )
 
-// Read caps, by what is read.
-const (
-	// maxImageBytes caps a file memtui wrote or may write: a journal
-	// before-image, the memory file an after-hash is compared with, the
-	// write path's reads of the files it changes, a scratch file. memtui
-	// analyses at most 1 MiB of a memory file (DefaultMaxFileBytes) and
-	// can only update a file whose whole content it hashed, so what it
-	// writes is small; the headroom is for a reindexed MEMORY.md of a
-	// huge directory.
-	maxImageBytes int64 = 64 << 20
-	// maxManifestBytes caps one journal manifest: a path, two hashes and
-	// a state per changed file, so even a change to 200,000 files fits.
-	maxManifestBytes int64 = 64 << 20
-)
+// MaxImageBytes caps a file memtui wrote or may write: a journal
+// before-image, the memory file an after-hash is compared with, the write
+// path's reads of the files it changes, a scratch file. memtui analyses at
+// most 1 MiB of a memory file (DefaultMaxFileBytes) and can only update a
+// file whose whole content it hashed, so what it writes is small; the
+// headroom is for a reindexed MEMORY.md of a huge directory. It is
+// exported for memfs/txn, which reads the files it changes from a
+// descriptor it holds (ReadCapped) under this cap. (The journal
+// manifest's cap is memfs/txn's own.)
+const MaxImageBytes int64 = 64 << 20
 
 // linkPolicy says whether the last component of a path may be a symlink.
 type linkPolicy bool
@@ -148,7 +144,9 @@ func readFile(path string, max int64, links linkPolicy) ([]byte, error) {
 // ReadRegular reads the whole regular file at path, at most max bytes,
 // refusing a symlink (noFollow). It is exported for memfs/transcript,
 // which reads its own cache file with it (a file memtui wrote, so a link
-// or a FIFO there was put by someone else) and keeps no reader of its own.
+// or a FIFO there was put by someone else) and keeps no reader of its own,
+// and for memfs/txn, which reads /proc/<pid>/comm with it (is a lock's
+// holder another memtui).
 func ReadRegular(path string, max int64) ([]byte, error) {
 	return readFile(path, max, noFollow)
 }
@@ -177,25 +175,36 @@ func readIn(dir, rel string, max int64) ([]byte, error) {
 	return readOpened(f, fi.Size(), max)
 }
 
+// ReadIn reads the regular file rel inside dir (as readIn), at most max
+// bytes. It is exported for memfs/txn, which reads a journal manifest
+// with it under the manifest's own cap, from inside the journal without
+// following a link.
+func ReadIn(dir, rel string, max int64) ([]byte, error) {
+	return readIn(dir, rel, max)
+}
+
 // ReadImage reads the regular file rel inside dir (as readIn), at most
-// maxImageBytes: a file memtui wrote. It is exported for memfs/transcript,
+// MaxImageBytes: a file memtui wrote. It is exported for memfs/transcript,
 // which reads the journal's before-images and the memory files an
-// after-hash is compared with, as the journal does, through the same
-// walk down from dir that follows no symlink.
+// after-hash is compared with, and for memfs/txn, whose journal reads
+// them: both through the same walk down from dir that follows no symlink.
 func ReadImage(dir, rel string) ([]byte, error) {
-	return readIn(dir, rel, maxImageBytes)
+	return readIn(dir, rel, MaxImageBytes)
 }
 
 // readOpened reads f from where it stands to its end. size is what fstat
 // said: above max it is refused at once; otherwise the buffer is sized for
 // it, and reading stops (refused) if the file grows past max meanwhile.
 func readOpened(f *os.File, size, max int64) ([]byte, error) {
-	return readCapped(f, f.Name(), size, max)
+	return ReadCapped(f, f.Name(), size, max)
 }
 
-// readCapped is readOpened for any reader (a pread-based SectionReader of
-// a descriptor the write path holds); name is for the error.
-func readCapped(r io.Reader, name string, size, max int64) ([]byte, error) {
+// ReadCapped is readOpened for any reader (a pread-based SectionReader of
+// a descriptor the write path holds); name is for the error. It is
+// exported for memfs/txn, which reads the files it changes from the
+// descriptors it holds across its checks, so that those reads are bounded
+// as every other read is.
+func ReadCapped(r io.Reader, name string, size, max int64) ([]byte, error) {
 	if size > max {
 		return nil, tooLargeErr(name, size, max)
 	}
@@ -224,7 +233,7 @@ func readCapped(r io.Reader, name string, size, max int64) ([]byte, error) {
 // ReadDir lists the directory at path, sorted by name (os.ReadDir, with
 // openDir's open: a FIFO put where a directory was is an error, not a
 // hang). It is exported for memfs/transcript, which lists transcript
-// folders with it.
+// folders with it, and for memfs/txn, which lists the journal with it.
 func ReadDir(path string) ([]fs.DirEntry, error) {
 	f, err := openDir(path)
 	if err != nil {
@@ -234,6 +243,13 @@ func ReadDir(path string) ([]fs.DirEntry, error) {
 	f.Close()
 	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return ents, err
+}
+
+// OpenDir opens the directory at path as openDir does (a FIFO put where a
+// directory was is an error, not a hang). It is exported for memfs/txn,
+// which opens the journal's folders with it to fsync them.
+func OpenDir(path string) (*os.File, error) {
+	return openDir(path)
 }
 
 // relParts splits rel into its components, refusing anything that is not

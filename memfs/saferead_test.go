@@ -3,10 +3,7 @@
 package memfs
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,79 +75,6 @@ func returnsIn(t *testing.T, what string, f func()) {
 	case <-done:
 	case <-time.After(60 * time.Second):
 		t.Fatalf("%s did not return (a read that blocks or never ends)", what)
-	}
-}
-
-// journalEntry writes a committed journal entry by hand, as Apply leaves
-// one: a manifest, and a before-image per update.
-func journalEntry(t *testing.T, root, id, memDir string, files ...JournalFile) {
-	t.Helper()
-	m := JournalEntry{Version: 1, ID: id, ProposalID: "p-" + id, Kind: "fix", Title: "t", MemoryDir: memDir, RealDir: memDir,
-		Time: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), State: JournalCommitted, Files: files}
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(root, id, manifestName), string(b))
-}
-
-// update is a journaled update of rel from before to after, whose
-// before-image is written as before/<n>.
-func update(t *testing.T, root, id string, n int, rel, before, after string) JournalFile {
-	img := "before/" + fmt.Sprint(n)
-	write(t, filepath.Join(root, id, img), before)
-	return JournalFile{Path: rel, Op: string(model.OpUpdate), Before: sumHex([]byte(before)), After: sumHex([]byte(after)), Mode: 0o644, State: "applied", Image: img}
-}
-
-// dump is everything a log holds, for "this string is nowhere" checks.
-func dump(v any) string {
-	b, _ := json.Marshal(v)
-	return fmt.Sprintf("%s %+v", b, v)
-}
-
-// TestJournalImagesAndManifestsHostile: memtui's own journal files
-// replaced by a FIFO or links: undo --list (List) and undo return
-// promptly, the image is not used, and nothing of the outside file is
-// read. (memfs/transcript's test of the same name has the transcript
-// read.)
-func TestJournalImagesAndManifestsHostile(t *testing.T) {
-	tmp := t.TempDir()
-	outside := write(t, filepath.Join(tmp, "outside"), outsideSecret+"\n")
-	for _, c := range hostiles(outside) {
-		t.Run(c.name, func(t *testing.T) {
-			base := t.TempDir()
-			mem, root := mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
-			write(t, filepath.Join(mem, "a.md"), "alpha2\n")
-			id := "20261101T100000.000000000Z-cccccccc"
-			journalEntry(t, root, id, mem, update(t, root, id, 0, "a.md", "alpha\n", "alpha2\n"))
-			c.put(t, filepath.Join(root, id, "before", "0"))
-			// A second entry whose manifest itself is the hostile file.
-			bad := "20261102T100000.000000000Z-dddddddd"
-			mkdir(t, filepath.Join(root, bad))
-			c.put(t, filepath.Join(root, bad, manifestName))
-
-			var ents []JournalEntry
-			var err error
-			returnsIn(t, "List", func() { ents, err = List(root) })
-			if err != nil || len(ents) != 1 || ents[0].ID != id {
-				t.Errorf("List = %+v, %v; want only the readable entry", ents, err)
-			}
-			var r ApplyResult
-			returnsIn(t, "Undo", func() { r = Undo(context.Background(), id, ApplyOptions{JournalRoot: root}) })
-			if r.Err == nil || !strings.Contains(r.Err.Error(), c.says) {
-				t.Errorf("Undo with a %s before-image: %+v", c.name, r)
-			}
-			if b, _ := os.ReadFile(filepath.Join(mem, "a.md")); string(b) != "alpha2\n" {
-				t.Errorf("undo changed a.md to %q", b)
-			}
-			returnsIn(t, "Undo of the bad entry", func() { r = Undo(context.Background(), bad, ApplyOptions{JournalRoot: root}) })
-			if r.Err == nil || !strings.Contains(r.Err.Error(), c.says) {
-				t.Errorf("Undo with a %s manifest: %+v", c.name, r)
-			}
-			if strings.Contains(dump(ents)+dump(r), outsideSecret) {
-				t.Error("the outside file was read")
-			}
-		})
 	}
 }
 

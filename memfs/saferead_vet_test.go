@@ -75,22 +75,24 @@ func mentionsAny(e ast.Expr, names ...string) bool {
 	return found
 }
 
-// TestNoPlainReads: every read of a path in memfs and in its transcript
-// reader (memfs/transcript, which reads through memfs's exported safe
-// reads) goes through the safe reader (saferead*.go); a plain os.ReadFile
-// or os.Open anywhere else would read a FIFO (and hang), /dev/zero (and
-// fill memory) or a link out of the memory dir. Test files may read what
-// they wrote.
+// TestNoPlainReads: every read of a path in memfs, in its transcript
+// reader (memfs/transcript) and in its write path (memfs/txn), both of
+// which read through memfs's exported safe reads, goes through the safe
+// reader (saferead*.go); a plain os.ReadFile or os.Open anywhere else
+// would read a FIFO (and hang), /dev/zero (and fill memory) or a link out
+// of the memory dir. Test files may read what they wrote.
 func TestNoPlainReads(t *testing.T) {
 	paths, err := filepath.Glob("*.go")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no sources: %v", err)
 	}
-	sub, err := filepath.Glob(filepath.Join("transcript", "*.go"))
-	if err != nil || len(sub) == 0 {
-		t.Fatalf("no transcript sources: %v", err)
+	for _, pkg := range []string{"transcript", "txn"} {
+		sub, err := filepath.Glob(filepath.Join(pkg, "*.go"))
+		if err != nil || len(sub) == 0 {
+			t.Fatalf("no %s sources: %v", pkg, err)
+		}
+		paths = append(paths, sub...)
 	}
-	paths = append(paths, sub...)
 	fset := token.NewFileSet()
 	checked := 0
 	for _, p := range paths {
@@ -107,7 +109,7 @@ func TestNoPlainReads(t *testing.T) {
 		}
 		checked++
 		for _, r := range plainReads(fset, f) {
-			t.Errorf("%s bypasses the safe reader (use readFile, readIn, openRead, openIn, openDir or ReadDir; in memfs/transcript, memfs.OpenRegular, ReadRegular, ReadImage or ReadDir)", r)
+			t.Errorf("%s bypasses the safe reader (use readFile, readIn, openRead, openIn, openDir or ReadDir; in memfs/transcript, memfs.OpenRegular, ReadRegular, ReadImage or ReadDir; in memfs/txn, memfs.ReadRegular, ReadImage, ReadIn, ReadCapped, OpenDir or ReadDir)", r)
 		}
 	}
 	if checked < 10 {

@@ -30,7 +30,7 @@ func WriteScratch(name string, content []byte) (string, error) {
 // in a shared temp dir while a person edits it: whatever stands at the
 // path then (a link, a FIFO, something huge) is refused, not read.
 func TakeScratch(path string) ([]byte, error) {
-	b, err := readFile(path, maxImageBytes, noFollow)
+	b, err := readFile(path, MaxImageBytes, noFollow)
 	os.Remove(path)
 	return b, err
 }

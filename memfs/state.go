@@ -66,6 +66,12 @@ func ScratchStateDirs(root string) StateDirs {
 	}
 }
 
+// JournalPendingDir is the journal's folder of unfinished entries
+// (<journal>/pending/<id> is present while entry <id> is not finished).
+// TightenState leaves those entries' files as they are; it is exported for
+// memfs/txn, which writes, lists and clears the marks.
+const JournalPendingDir = "pending"
+
 // TightenState makes memtui's own state owner-only: the journal (with its
 // before-images, deleted memories and manifests), the review baselines and
 // the transcript cache hold copies of memory text, secrets included, as
@@ -76,7 +82,7 @@ func ScratchStateDirs(root string) StateDirs {
 // back with their own mode. It returns what it changed, one line per root.
 func TightenState(s StateDirs) []string {
 	var notes []string
-	pending := filepath.Join(s.Journal, pendingDir)
+	pending := filepath.Join(s.Journal, JournalPendingDir)
 	roots := []string{s.Journal, filepath.Join(filepath.Dir(s.Journal), "locks"), s.Seen, s.Cache}
 	for _, root := range roots {
 		if root == "" {

@@ -111,7 +111,7 @@ type Proposal struct {
 	// External is true for a proposal memtui did not compute itself: an
 	// external proposer's, or one a person edited. Its kind is the
 	// author's word, not memtui's, so applying it never keeps a file's
-	// mtime on that word's strength (see memfs's mtime rule).
+	// mtime on that word's strength (see memfs/txn's mtime rule).
 	External bool `json:"-"`
 }
 

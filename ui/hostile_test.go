@@ -19,6 +19,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -81,11 +82,11 @@ func TestHostileTreeFrames(t *testing.T) {
 	if err := os.WriteFile(fp, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := memfs.Apply(context.Background(), foreign, []model.Proposal{{ID: "fix-frontmatter-0000foreign", Kind: model.KindFixFrontmatter,
+	res := txn.Apply(context.Background(), foreign, []model.Proposal{{ID: "fix-frontmatter-0000foreign", Kind: model.KindFixFrontmatter,
 		MemoryDir: foreign, Title: "FOREIGN-ENTRY outside the view", Rationale: "r",
 		Changes: []model.Change{{Path: "note.md", Op: model.OpUpdate, BaseSHA256: hostile.SHA(old), After: strings.Replace(old, "Old.", "New.", 1)}}}},
-		memfs.ApplyOptions{JournalRoot: journalRoot})
-	if len(res) != 1 || res[0].Status != memfs.StatusApplied {
+		txn.ApplyOptions{JournalRoot: journalRoot})
+	if len(res) != 1 || res[0].Status != txn.StatusApplied {
 		t.Fatalf("setup: the foreign entry was not applied: %+v", res)
 	}
 	d.keys("r")

@@ -15,6 +15,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -80,7 +81,7 @@ func hostileConfig(t *testing.T) (Config, string) {
 		Rationale: "because " + hostile.OSC8ST,
 		Changes: []model.Change{{Path: "plain.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(plainV1)),
 			After: strings.Replace(plainV1, "tomorrow", "on 2026-11-22", 1)}}}
-	if r := memfs.Apply(ctx, mem, []model.Proposal{prop}, memfs.ApplyOptions{JournalRoot: cfg.Workspace.State.Journal})[0]; r.Status != memfs.StatusApplied {
+	if r := txn.Apply(ctx, mem, []model.Proposal{prop}, txn.ApplyOptions{JournalRoot: cfg.Workspace.State.Journal})[0]; r.Status != txn.StatusApplied {
 		t.Fatalf("the hostile proposal did not apply: %s %v", r.Status, r.Err)
 	}
 

@@ -19,6 +19,7 @@ import (
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
 	"github.com/memtui/memtui/themes"
@@ -39,7 +40,7 @@ const (
 // findings on its lines; a heading or other line as written), the cut
 // drawn where the edited index would be cut, meters for both caps with
 // the 70% and 80% marks. Nothing reaches the disk until the root writes
-// the editor's bytes through memfs.Apply.
+// the editor's bytes through txn.Apply.
 type ixEditView struct {
 	c     *shared
 	dd    *dirData
@@ -938,7 +939,7 @@ func (v *ixEditView) diffSummary() string {
 	return fmt.Sprintf("Pending: %d %s added, %d removed.", add, model.Plural(add, "line", "lines"), del)
 }
 
-// askWrite asks to write the edited MEMORY.md through memfs.Apply: a
+// askWrite asks to write the edited MEMORY.md through txn.Apply: a
 // reindex proposal with one update, based on the bytes the editor read.
 func (v *ixEditView) askWrite(h host) tea.Cmd {
 	switch {
@@ -993,7 +994,7 @@ func (v *ixEditView) askWrite(h host) tea.Cmd {
 func (v *ixEditView) writeProgress(line string) { v.say("%s", line) }
 
 // writeResults: the editor's write is one proposal; writeDone tells.
-func (v *ixEditView) writeResults(writeJob, []memfs.ApplyResult) {}
+func (v *ixEditView) writeResults(writeJob, []txn.ApplyResult) {}
 
 // writeDone shows how the editor's write went; written, the editor
 // closes on the index view (the directory reloads as any write's does).
@@ -1001,13 +1002,13 @@ func (v *ixEditView) writeDone(w *writeRun, h host) {
 	st := v.c.st
 	v.note = ""
 	dl := &dialog{kind: dlgResult, owner: v, hint: "any key closes"}
-	status, why := memfs.StatusFailed, "no result"
+	status, why := txn.StatusFailed, "no result"
 	if len(w.results) > 0 {
 		status, why = w.results[0].status, w.results[0].why
 	}
 	path := safe.ShowLine(report.Tilde(v.dd.d.Path, v.c.home) + "/MEMORY.md")
 	switch status {
-	case memfs.StatusApplied:
+	case txn.StatusApplied:
 		dl.title = "Written: MEMORY.md"
 		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path}
 		for _, a := range v.pending() {
@@ -1017,7 +1018,7 @@ func (v *ixEditView) writeDone(w *writeRun, h host) {
 		h.say("MEMORY.md written.")
 		// Written: the edits are on disk, nothing to ask about.
 		h.navigate(navigateMsg{to: viewIndex, back: true, written: true})
-	case memfs.StatusConflict:
+	case txn.StatusConflict:
 		dl.title = "Not written: MEMORY.md changed on disk"
 		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
 			"An agent changed MEMORY.md after the editor read it. Nothing was written: its version stays on disk.",

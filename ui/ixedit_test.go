@@ -13,6 +13,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
@@ -197,7 +198,7 @@ func TestIndexEditorDiff(t *testing.T) {
 	}
 }
 
-// w, y writes through memfs.Apply: MEMORY.md changes on disk, the entry
+// w, y writes through txn.Apply: MEMORY.md changes on disk, the entry
 // loads, the journal has the write, the editor closes on the reloaded
 // index view.
 func TestIndexEditorWrite(t *testing.T) {
@@ -222,7 +223,7 @@ func TestIndexEditorWrite(t *testing.T) {
 	if !strings.Contains(claude.SimulateLoad([]byte(got)).Loaded, statusPage) {
 		t.Error("after the write Claude Code must load " + statusPage)
 	}
-	es, err := memfs.List(cfg.Workspace.State.Journal)
+	es, err := txn.List(cfg.Workspace.State.Journal)
 	if err != nil || len(es) != 1 {
 		t.Fatalf("want one journal entry, got %d (%v)", len(es), err)
 	}
@@ -451,7 +452,7 @@ func TestIndexEditorDemoteRange(t *testing.T) {
 	if got := readFile(t, filepath.Join(mem, "memory-archive-2.md")); got != string(p[0].content) {
 		t.Error("the archive must be written as the editor made it")
 	}
-	if es, err := memfs.List(cfg.Workspace.State.Journal); err != nil || len(es) != 1 {
+	if es, err := txn.List(cfg.Workspace.State.Journal); err != nil || len(es) != 1 {
 		t.Fatalf("want one journal entry for both files, got %d (%v)", len(es), err)
 	}
 }
@@ -605,7 +606,7 @@ func TestIndexEditorBringsABigIndexUnderBothCaps(t *testing.T) {
 			t.Errorf("%s is linked from neither MEMORY.md nor the archive", tg)
 		}
 	}
-	if es, err := memfs.List(cfg.Workspace.State.Journal); err != nil || len(es) != 1 {
+	if es, err := txn.List(cfg.Workspace.State.Journal); err != nil || len(es) != 1 {
 		t.Fatalf("want one journal entry, got %d (%v)", len(es), err)
 	}
 }

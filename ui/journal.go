@@ -11,13 +11,13 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
 // journalMsg carries the journal's entries, read in a Cmd.
 type journalMsg struct {
-	entries []memfs.JournalEntry
+	entries []txn.JournalEntry
 	err     error
 }
 
@@ -26,8 +26,8 @@ type journalMsg struct {
 // the view shows only what this run can see.
 func loadJournalCmd(root string, dirs []string) tea.Cmd {
 	return func() tea.Msg {
-		es, err := memfs.List(root)
-		return journalMsg{entries: memfs.Scope(es, dirs), err: err}
+		es, err := txn.List(root)
+		return journalMsg{entries: txn.Scope(es, dirs), err: err}
 	}
 }
 
@@ -35,7 +35,7 @@ func loadJournalCmd(root string, dirs []string) tea.Cmd {
 // first, with the selected entry's files below; u undoes an applied one.
 type journalView struct {
 	c       *shared
-	entries []memfs.JournalEntry
+	entries []txn.JournalEntry
 	err     error
 	loaded  bool
 	list    list
@@ -80,7 +80,7 @@ func (v *journalView) set(msg journalMsg) {
 	}
 }
 
-func indexOfEntry(es []memfs.JournalEntry, id string) int {
+func indexOfEntry(es []txn.JournalEntry, id string) int {
 	for i, e := range es {
 		if e.ID == id && id != "" {
 			return i
@@ -92,19 +92,19 @@ func indexOfEntry(es []memfs.JournalEntry, id string) int {
 // stateWord names a journal state for people.
 func stateWord(s string) string {
 	switch s {
-	case memfs.JournalCommitted:
+	case txn.JournalCommitted:
 		return "committed"
-	case memfs.JournalUndone:
+	case txn.JournalUndone:
 		return "undone"
-	case memfs.JournalRolledBack:
+	case txn.JournalRolledBack:
 		return "rolled back"
-	case memfs.JournalPrepared:
+	case txn.JournalPrepared:
 		return "interrupted"
 	}
 	return s
 }
 
-func (v *journalView) selected() *memfs.JournalEntry {
+func (v *journalView) selected() *txn.JournalEntry {
 	r := v.list.selected()
 	if r == nil || r.ref >= len(v.entries) {
 		return nil
@@ -201,7 +201,7 @@ func (v *journalView) askUndo(h host) tea.Cmd {
 		h.say("Still writing; wait for it to finish.")
 		return nil
 	}
-	if e.State != memfs.JournalCommitted {
+	if e.State != txn.JournalCommitted {
 		h.say("Only an applied (committed) entry can be undone; this one is " + stateWord(e.State) + ".")
 		return nil
 	}

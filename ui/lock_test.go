@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 )
 
 // While Claude Code holds its consolidation lock the write says so and
@@ -34,7 +34,7 @@ func TestWriteWhileClaudeCodeHoldsTheLock(t *testing.T) {
 	if readFile(t, path) != before {
 		t.Fatal("nothing may be written while Claude Code holds its lock")
 	}
-	if es, _ := memfs.List(cfg.Workspace.State.Journal); len(es) != 0 {
+	if es, _ := txn.List(cfg.Workspace.State.Journal); len(es) != 0 {
 		t.Fatalf("no journal entry may exist: %+v", es)
 	}
 	// Claude Code finishes: its lock goes; the retry writes.

@@ -13,6 +13,7 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -60,7 +61,7 @@ type decision struct {
 	// refusal, an invalid edit).
 	err error
 	// result is what the last write did to it.
-	result *memfs.ApplyResult
+	result *txn.ApplyResult
 }
 
 func newDecision(it *propItem) *decision {
@@ -302,7 +303,7 @@ func (v *proposalsView) writePlan() (jobs []writeJob, invalid []*propItem) {
 	at := map[string]int{}
 	for _, it := range v.items {
 		d := v.dec[it.p.ID]
-		if d == nil || d.result != nil && d.result.Status == memfs.StatusApplied {
+		if d == nil || d.result != nil && d.result.Status == txn.StatusApplied {
 			continue
 		}
 		switch d.state() {
@@ -384,7 +385,7 @@ func (v *proposalsView) askWrite(h host) tea.Cmd {
 func (v *proposalsView) writeProgress(line string) { v.progress = line }
 
 // writeResults marks each written proposal with its result.
-func (v *proposalsView) writeResults(j writeJob, rs []memfs.ApplyResult) {
+func (v *proposalsView) writeResults(j writeJob, rs []txn.ApplyResult) {
 	for i, r := range rs {
 		if i < len(j.items) {
 			v.decisionOf(j.items[i]).result = &r
@@ -398,15 +399,15 @@ func (v *proposalsView) writeResults(j writeJob, rs []memfs.ApplyResult) {
 func (v *proposalsView) writeDone(w *writeRun, h host) {
 	v.progress = ""
 	st := v.c.st
-	counts := map[memfs.ApplyStatus]int{}
+	counts := map[txn.ApplyStatus]int{}
 	var lines []string
 	for _, r := range w.results {
 		counts[r.status]++
 		var mark string
 		switch r.status {
-		case memfs.StatusApplied:
+		case txn.StatusApplied:
 			mark = st.OK.Render("✓ applied ")
-		case memfs.StatusConflict:
+		case txn.StatusConflict:
 			mark = st.Sev[model.Warning].Render("! conflict")
 		default:
 			mark = st.Error.Render("✗ failed  ")
@@ -416,10 +417,10 @@ func (v *proposalsView) writeDone(w *writeRun, h host) {
 			lines = append(lines, "             "+safe.ShowLine(r.why))
 		}
 	}
-	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[memfs.StatusApplied], counts[memfs.StatusConflict], counts[memfs.StatusFailed])
+	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[txn.StatusApplied], counts[txn.StatusConflict], counts[txn.StatusFailed])
 	v.lastWrite = summary
 	dl := &dialog{kind: dlgResult, title: "Written: " + summary, lines: lines, hint: "any key closes · the journal (L) can undo what was written"}
-	if counts[memfs.StatusConflict] > 0 {
+	if counts[txn.StatusConflict] > 0 {
 		dl.lines = append(dl.lines, "", st.Faint.Render("A conflict wrote nothing of its proposal: the file changed since it was proposed. The list is proposed again from what is on disk."))
 	}
 	if len(w.lockHeld) > 0 {

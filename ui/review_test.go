@@ -9,7 +9,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/consolidate/dream"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -247,7 +247,7 @@ func TestWriteAsksAndCancels(t *testing.T) {
 			}
 		}
 	}
-	if es, _ := memfs.List(cfg.Workspace.State.Journal); len(es) != 0 {
+	if es, _ := txn.List(cfg.Workspace.State.Journal); len(es) != 0 {
 		t.Errorf("cancelled writes left %d journal entries", len(es))
 	}
 }
@@ -272,8 +272,8 @@ func TestWriteAppliesAndRefreshes(t *testing.T) {
 	if !strings.Contains(out, "Written: 1 applied · 0 conflict · 0 failed") || !strings.Contains(out, "✓ applied   "+sunsetTitle) {
 		t.Errorf("the summary must say applied:\n%s", out)
 	}
-	es, err := memfs.List(cfg.Workspace.State.Journal)
-	if err != nil || len(es) != 1 || es[0].ProposalID != it.p.ID || es[0].State != memfs.JournalCommitted {
+	es, err := txn.List(cfg.Workspace.State.Journal)
+	if err != nil || len(es) != 1 || es[0].ProposalID != it.p.ID || es[0].State != txn.JournalCommitted {
 		t.Fatalf("the journal must hold one committed entry for %s: %+v %v", it.p.ID, es, err)
 	}
 	d.keys("esc") // closes the summary

@@ -13,12 +13,12 @@ import (
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
 // writeJob is the accepted proposals of one memory directory, in list
-// order: one memfs.Apply call.
+// order: one txn.Apply call.
 type writeJob struct {
 	dir   string
 	items []*propItem
@@ -48,7 +48,7 @@ type dialog struct {
 	lines []string
 	hint  string
 	jobs  []writeJob // dlgWrite, dlgWriteIndex, and dlgResult's retry
-	entry memfs.JournalEntry
+	entry txn.JournalEntry
 	after func() tea.Cmd // dlgDiscard
 	// resume is the mode the keys go back to once it is answered.
 	resume inputMode
@@ -66,7 +66,7 @@ type writeOwner interface {
 	// writeProgress shows how far the write is.
 	writeProgress(line string)
 	// writeResults takes one directory's results as they come in.
-	writeResults(j writeJob, rs []memfs.ApplyResult)
+	writeResults(j writeJob, rs []txn.ApplyResult)
 	// writeDone shows the outcome once every directory is written.
 	writeDone(w *writeRun, h host)
 }
@@ -75,15 +75,15 @@ type writeOwner interface {
 // progress comes back through a channel, one message per Cmd, as the
 // loader's results do.
 type (
-	applyProgressMsg struct{ ev memfs.ApplyEvent }
+	applyProgressMsg struct{ ev txn.ApplyEvent }
 	applyDirDoneMsg  struct {
 		job     int
-		results []memfs.ApplyResult
+		results []txn.ApplyResult
 	}
 	writeDoneMsg struct{}
 	undoDoneMsg  struct {
-		entry memfs.JournalEntry
-		res   memfs.ApplyResult
+		entry txn.JournalEntry
+		res   txn.ApplyResult
 		// refused: the entry is out of view or its dir is not written
 		// (nothing was undone).
 		refused error
@@ -111,7 +111,7 @@ type writeRun struct {
 // resultLine is one proposal's outcome, for the summary.
 type resultLine struct {
 	title  string
-	status memfs.ApplyStatus
+	status txn.ApplyStatus
 	why    string
 }
 
@@ -195,7 +195,7 @@ func (m *Model) runWrite(owner writeOwner, jobs []writeJob, wait time.Duration, 
 		base := 0
 		for i, j := range jobs {
 			off := base
-			opts := memfs.ApplyOptions{WaitForLock: wait, MarkConsolidated: mark, Progress: func(ev memfs.ApplyEvent) {
+			opts := txn.ApplyOptions{WaitForLock: wait, MarkConsolidated: mark, Progress: func(ev txn.ApplyEvent) {
 				if ev.Index >= 0 {
 					ev.Index += off
 				}
@@ -233,7 +233,7 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		switch ev.Stage {
 		case "wait-lock":
 			w.waiting = true
-			var held *memfs.LockHeldError
+			var held *txn.LockHeldError
 			w.waitMemtui = errors.As(ev.Err, &held) && held.Memtui
 		case "start":
 			w.waiting = false
@@ -245,7 +245,7 @@ func (m *Model) onWrite(msg tea.Msg) tea.Cmd {
 		return next
 	case applyDirDoneMsg:
 		j := w.jobs[msg.job]
-		var held *memfs.LockHeldError
+		var held *txn.LockHeldError
 		locked := false
 		for i, r := range msg.results {
 			line := resultLine{title: w.titleOf(r.ProposalID), status: r.Status}
@@ -306,15 +306,15 @@ func (w *writeRun) progressLine() string {
 // runUndo undoes a journal entry in a Cmd, through the workspace
 // (Workspace.UndoIn, behind the scope of the scan on screen). The dialog
 // that asked named what comes back, a redacted credential included:
-// confirming it is the explicit request memfs.Undo wants for a redaction.
-func (m *Model) runUndo(e memfs.JournalEntry) tea.Cmd {
+// confirming it is the explicit request txn.Undo wants for a redaction.
+func (m *Model) runUndo(e txn.JournalEntry) tea.Cmd {
 	if m.ws.ReadOnly {
 		return nil
 	}
 	m.undoing = true
 	ctx, ws, scan := m.ctx, m.ws, m.scan
 	return func() tea.Msg {
-		res, err := ws.UndoIn(ctx, scan, e, memfs.ApplyOptions{RestoreSecret: true})
+		res, err := ws.UndoIn(ctx, scan, e, txn.ApplyOptions{RestoreSecret: true})
 		return undoDoneMsg{entry: e, res: res, refused: err}
 	}
 }
@@ -325,12 +325,12 @@ func (m *Model) onUndone(msg undoDoneMsg) tea.Cmd {
 	switch {
 	case msg.refused != nil:
 		m.err = msg.refused
-	case r.Status == memfs.StatusApplied && r.Err != nil:
+	case r.Status == txn.StatusApplied && r.Err != nil:
 		m.err = r.Err
-	case r.Status == memfs.StatusApplied:
+	case r.Status == txn.StatusApplied:
 		m.status = "Undone: " + msg.entry.Title
 	default:
-		var held *memfs.LockHeldError
+		var held *txn.LockHeldError
 		if errors.As(r.Err, &held) {
 			m.err = fmt.Errorf("%s: %s", report.Tilde(held.Dir, m.c.home), held.Short())
 		} else {

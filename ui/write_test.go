@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -103,7 +104,7 @@ func writeOther(t *testing.T, journal, dir string) {
 	sum := sha256.Sum256([]byte("a\n"))
 	p := model.Proposal{ID: "x", Kind: model.KindReindex, Title: "other tree", Changes: []model.Change{
 		{Path: "a.md", Op: model.OpUpdate, BaseSHA256: hex.EncodeToString(sum[:]), After: "A\n"}}}
-	if r := memfs.Apply(t.Context(), dir, []model.Proposal{p}, memfs.ApplyOptions{JournalRoot: journal}); r[0].Status != memfs.StatusApplied {
+	if r := txn.Apply(t.Context(), dir, []model.Proposal{p}, txn.ApplyOptions{JournalRoot: journal}); r[0].Status != txn.StatusApplied {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -161,7 +162,7 @@ func TestWorkspaceDirNotWritten(t *testing.T) {
 	if readFile(t, path) != orig {
 		t.Error("the workspace-named dir was written")
 	}
-	if es, _ := memfs.List(cfg.Workspace.State.Journal); len(es) != 0 {
+	if es, _ := txn.List(cfg.Workspace.State.Journal); len(es) != 0 {
 		t.Errorf("nothing may be journaled: %+v", es)
 	}
 }

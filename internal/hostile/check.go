@@ -15,7 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -37,8 +37,8 @@ func (t *Tree) JournalTitle(ctx context.Context, journalRoot string) (string, er
 		Title: Title, Rationale: "because " + OSC8,
 		Changes: []model.Change{{Path: t.JournalTarget, Op: model.OpUpdate, BaseSHA256: SHA(string(old)),
 			After: strings.Replace(string(old), "\n---\n\n", "\ntype: project\n---\n\n", 1)}}}
-	res := memfs.Apply(ctx, t.Evil, []model.Proposal{p}, memfs.ApplyOptions{JournalRoot: journalRoot})
-	if len(res) != 1 || res[0].Status != memfs.StatusApplied {
+	res := txn.Apply(ctx, t.Evil, []model.Proposal{p}, txn.ApplyOptions{JournalRoot: journalRoot})
+	if len(res) != 1 || res[0].Status != txn.StatusApplied {
 		return "", fmt.Errorf("the escape-titled proposal was not applied: %+v", res)
 	}
 	return res[0].JournalID, nil

@@ -17,6 +17,7 @@
 // here. Every read goes through memfs's one safe reader, exported for this
 // package only in what it needs (memfs.OpenRegular, ReadRegular, ReadImage,
 // ReadDir): no symlink followed, regular files only, bounded. It imports
-// memfs, model and internal/pool; memfs never imports it (no cycle), and
-// app and the commands call it after discovery.
+// memfs, memfs/txn (memtui's own writes are read from its journal: List,
+// JournalEntry), model and internal/pool; neither memfs nor memfs/txn
+// imports it (no cycle), and app and the commands call it after discovery.
 package transcript

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
 // Test helpers this package's tests share with memfs's: the fixture
 // writers, session ids, and the journal world TestJournalWrites and its
-// neighbours apply real proposals in (through memfs.Apply, as memtui
+// neighbours apply real proposals in (through txn.Apply, as memtui
 // does). Copies of memfs's own test helpers, which a package's tests
 // cannot import.
 
@@ -60,8 +60,8 @@ func newApplyWorld(t *testing.T, files map[string]string) *applyWorld {
 	return w
 }
 
-func (w *applyWorld) opts() memfs.ApplyOptions {
-	return memfs.ApplyOptions{JournalRoot: w.journal}
+func (w *applyWorld) opts() txn.ApplyOptions {
+	return txn.ApplyOptions{JournalRoot: w.journal}
 }
 
 func sumHex(b []byte) string {
@@ -77,9 +77,9 @@ func prop(id string, cs ...model.Change) model.Proposal {
 	return model.Proposal{ID: id, Kind: model.KindReindex, Title: "test " + id, Changes: cs}
 }
 
-func applyOne(t *testing.T, w *applyWorld, p model.Proposal, opts memfs.ApplyOptions) memfs.ApplyResult {
+func applyOne(t *testing.T, w *applyWorld, p model.Proposal, opts txn.ApplyOptions) txn.ApplyResult {
 	t.Helper()
-	rs := memfs.Apply(context.Background(), w.dir, []model.Proposal{p}, opts)
+	rs := txn.Apply(context.Background(), w.dir, []model.Proposal{p}, opts)
 	if len(rs) != 1 {
 		t.Fatalf("%d results", len(rs))
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -96,10 +96,10 @@ func symlink(t *testing.T, target, link string) {
 
 // journalEntry writes a committed journal entry by hand, as Apply leaves
 // one: a manifest, and a before-image per update.
-func journalEntry(t *testing.T, root, id, memDir string, files ...memfs.JournalFile) {
+func journalEntry(t *testing.T, root, id, memDir string, files ...txn.JournalFile) {
 	t.Helper()
-	m := memfs.JournalEntry{Version: 1, ID: id, ProposalID: "p-" + id, Kind: "fix", Title: "t", MemoryDir: memDir, RealDir: memDir,
-		Time: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), State: memfs.JournalCommitted, Files: files}
+	m := txn.JournalEntry{Version: 1, ID: id, ProposalID: "p-" + id, Kind: "fix", Title: "t", MemoryDir: memDir, RealDir: memDir,
+		Time: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), State: txn.JournalCommitted, Files: files}
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
@@ -109,10 +109,10 @@ func journalEntry(t *testing.T, root, id, memDir string, files ...memfs.JournalF
 
 // update is a journaled update of rel from before to after, whose
 // before-image is written as before/<n>.
-func update(t *testing.T, root, id string, n int, rel, before, after string) memfs.JournalFile {
+func update(t *testing.T, root, id string, n int, rel, before, after string) txn.JournalFile {
 	img := "before/" + fmt.Sprint(n)
 	write(t, filepath.Join(root, id, img), before)
-	return memfs.JournalFile{Path: rel, Op: string(model.OpUpdate), Before: sumHex([]byte(before)), After: sumHex([]byte(after)), Mode: 0o644, State: "applied", Image: img}
+	return txn.JournalFile{Path: rel, Op: string(model.OpUpdate), Before: sumHex([]byte(before)), After: sumHex([]byte(after)), Mode: 0o644, State: "applied", Image: img}
 }
 
 func readJournalLog(t *testing.T, memDir, root string) *model.TranscriptLog {
@@ -281,7 +281,7 @@ func TestTranscriptCacheHostile(t *testing.T) {
 
 // TestJournalImagesAndManifestsHostile: memtui's own journal files
 // replaced by a FIFO or links: the transcript read returns promptly, the
-// image is not used, and nothing of the outside file is read. (memfs's
+// image is not used, and nothing of the outside file is read. (memfs/txn's
 // test of the same name has undo --list (List) and undo.)
 func TestJournalImagesAndManifestsHostile(t *testing.T) {
 	tmp := t.TempDir()

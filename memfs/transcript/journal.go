@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -43,7 +44,7 @@ func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.M
 		if !want[dir] && e.RealDir != "" && want[filepath.Clean(e.RealDir)] {
 			dir = filepath.Clean(e.RealDir) // the project knows the dir by its resolved path
 		}
-		if e.State != memfs.JournalCommitted && e.State != memfs.JournalUndone || !want[dir] {
+		if e.State != txn.JournalCommitted && e.State != txn.JournalUndone || !want[dir] {
 			continue
 		}
 		for _, jf := range e.Files {
@@ -103,17 +104,17 @@ func journalWrites(root string, jl *journalListing, dirs []string) (ws []model.M
 // project.
 type journalListing struct {
 	once    sync.Once
-	entries []memfs.JournalEntry
+	entries []txn.JournalEntry
 	err     error
 }
 
-// list is memfs.List(root), done once; the entries are shared, read only. A
+// list is txn.List(root), done once; the entries are shared, read only. A
 // nil *journalListing lists every time.
-func (jl *journalListing) list(root string) ([]memfs.JournalEntry, error) {
+func (jl *journalListing) list(root string) ([]txn.JournalEntry, error) {
 	if jl == nil {
-		return memfs.List(root)
+		return txn.List(root)
 	}
-	jl.once.Do(func() { jl.entries, jl.err = memfs.List(root) })
+	jl.once.Do(func() { jl.entries, jl.err = txn.List(root) })
 	return jl.entries, jl.err
 }
 

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -103,7 +103,7 @@ func TestJournalWritesOfAMove(t *testing.T) {
 	opts := w.opts()
 	p := model.Proposal{ID: "archive-1", Kind: model.KindArchive, Title: "archive", Changes: []model.Change{
 		{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: sumHex([]byte("alpha\n"))}}}
-	if r := applyOne(t, w, p, opts); r.Status != memfs.StatusApplied {
+	if r := applyOne(t, w, p, opts); r.Status != txn.StatusApplied {
 		t.Fatalf("%+v", r)
 	}
 	l, err := Read(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: w.dir}}}, Options{JournalRoot: opts.JournalRoot})

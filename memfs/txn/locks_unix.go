@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package txn
 
 // The two locks of a write (DESIGN §5): Claude Code's own
 // <memdir>/.consolidate-lock, taken exactly as Claude Code takes it (facts
@@ -20,7 +20,13 @@ import (
 
 	"github.com/gofrs/flock"
 	"golang.org/x/sys/unix"
+
+	"github.com/memtui/memtui/memfs"
 )
+
+// lockFileName is Claude Code's lock in a memory dir (memfs owns the
+// name: a scan skips the file).
+const lockFileName = memfs.LockFileName
 
 // claudeLockStale is Claude Code's HOLDER_STALE_MS (facts §6.2).
 const claudeLockStale = time.Hour
@@ -130,7 +136,7 @@ func isMemtui(pid int) bool {
 // readProcComm reads /proc/<pid>/comm (at most 64 bytes: the kernel keeps
 // 15).
 func readProcComm(pid int) (string, error) {
-	b, err := readFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"), 64, noFollow)
+	b, err := memfs.ReadRegular(filepath.Join("/proc", strconv.Itoa(pid), "comm"), 64)
 	return string(b), err
 }
 

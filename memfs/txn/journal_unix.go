@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package txn
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/google/renameio/v2"
 	"golang.org/x/sys/unix"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -396,7 +397,7 @@ func (j *entry) image(jf JournalFile) ([]byte, error) {
 	if jf.Image == "" {
 		return nil, errors.New("no before-image")
 	}
-	return readIn(j.dir, jf.Image, maxImageBytes)
+	return memfs.ReadImage(j.dir, jf.Image)
 }
 
 // settledAs waits until nobody has name (in dirfd) open for writing, then
@@ -516,7 +517,7 @@ func createContent(dirfd int, name, tmp string, content []byte, mode uint32, tim
 // skipped.
 func Recover(journalRoot string) ([]RecoverReport, error) {
 	opts := ApplyOptions{JournalRoot: journalRoot}.withDefaults()
-	ids, err := ReadDir(filepath.Join(opts.JournalRoot, pendingDir))
+	ids, err := memfs.ReadDir(filepath.Join(opts.JournalRoot, pendingDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -549,7 +550,7 @@ func Recover(journalRoot string) ([]RecoverReport, error) {
 
 // recoverHere rolls back the unfinished entries of this session's dir.
 func (s *session) recoverHere() {
-	ids, _ := ReadDir(filepath.Join(s.opts.JournalRoot, pendingDir))
+	ids, _ := memfs.ReadDir(filepath.Join(s.opts.JournalRoot, pendingDir))
 	for _, e := range ids {
 		m, err := readManifest(s.opts.JournalRoot, e.Name())
 		if err == nil && m.RealDir == s.realDir && m.State == JournalPrepared {
@@ -652,7 +653,7 @@ func inverse(m *JournalEntry, jdir string) (specs []spec, made []string, path st
 		jf := m.Files[i]
 		var img []byte
 		if jf.Image != "" {
-			if img, err = readIn(jdir, jf.Image, maxImageBytes); err != nil {
+			if img, err = memfs.ReadImage(jdir, jf.Image); err != nil {
 				return nil, nil, jf.Path, fmt.Errorf("before-image: %w", err)
 			}
 		}

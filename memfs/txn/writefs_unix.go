@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package txn
 
 // Low-level file operations of the write path. Everything inside a memory
 // dir is reached from one directory descriptor with openat-style calls that
@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -120,7 +121,7 @@ func validRel(p string, team bool) error {
 	if !strings.HasSuffix(p, ".md") {
 		return refuse(p, "not a .md file; memtui writes only memory files")
 	}
-	if !team && strings.HasPrefix(p, teamDirName+"/") {
+	if !team && strings.HasPrefix(p, memfs.TeamDirName+"/") {
 		return refuse(p, "under team/, where CLAUDE_MEMORY_STORES mounts team stores that sync to other people; not written without the team option")
 	}
 	return nil
@@ -194,14 +195,14 @@ func openRegularAt(dirfd int, name, rel string) (*os.File, *unix.Stat_t, error) 
 
 // readAllFrom reads f from offset 0 to its current end (pread: the offset
 // of a descriptor kept across checks does not matter), at most
-// maxImageBytes: a file bigger than any memtui writes is refused, not held
-// in memory.
+// memfs.MaxImageBytes: a file bigger than any memtui writes is refused, not
+// held in memory.
 func readAllFrom(f *os.File) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	return readCapped(io.NewSectionReader(f, 0, math.MaxInt64), f.Name(), fi.Size(), maxImageBytes)
+	return memfs.ReadCapped(io.NewSectionReader(f, 0, math.MaxInt64), f.Name(), fi.Size(), memfs.MaxImageBytes)
 }
 
 // readAt reads the regular file name in dirfd; exists false when absent.
@@ -274,7 +275,7 @@ func fsyncDir(fd int) error {
 // fsyncPath fsyncs the directory p (opened as a directory: anything else
 // swapped in is refused, never waited on).
 func fsyncPath(p string) error {
-	f, err := openDir(p)
+	f, err := memfs.OpenDir(p)
 	if err != nil {
 		return err
 	}

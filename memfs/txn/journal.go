@@ -1,4 +1,4 @@
-package memfs
+package txn
 
 // The journal's on-disk layout, outside every memory dir:
 //
@@ -21,11 +21,18 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/memtui/memtui/memfs"
 )
 
 const (
 	manifestName = "manifest.json"
-	pendingDir   = "pending"
+	// pendingDir is memfs.JournalPendingDir: memfs's TightenState knows it
+	// too, and leaves the files of an unfinished entry as they are.
+	pendingDir = memfs.JournalPendingDir
+	// maxManifestBytes caps one journal manifest: a path, two hashes and
+	// a state per changed file, so even a change to 200,000 files fits.
+	maxManifestBytes int64 = 64 << 20
 )
 
 func readManifest(root, id string) (*JournalEntry, error) {
@@ -34,7 +41,7 @@ func readManifest(root, id string) (*JournalEntry, error) {
 	}
 	// The manifest is read from inside the journal without following a
 	// link: an entry dir or manifest swapped for one is not read.
-	b, err := readIn(root, id+"/"+manifestName, maxManifestBytes)
+	b, err := memfs.ReadIn(root, id+"/"+manifestName, maxManifestBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, errors.New("no journal entry " + id + " in " + root)
@@ -55,7 +62,7 @@ func List(journalRoot string) ([]JournalEntry, error) {
 	if journalRoot == "" {
 		journalRoot = DefaultJournalRoot()
 	}
-	ents, err := ReadDir(journalRoot)
+	ents, err := memfs.ReadDir(journalRoot)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -126,11 +133,6 @@ func ReadEntry(root, id string) (*JournalEntry, error) {
 	}
 	return readManifest(root, id)
 }
-
-// DefaultJournalRetention is how long the journal keeps an entry when the
-// config file does not say: a year. The journal holds deleted memories and
-// the before-images undo needs, so it keeps them long.
-const DefaultJournalRetention = 365 * 24 * time.Hour
 
 // PrunedEntry is one journal entry a prune drops (or would drop).
 type PrunedEntry struct {

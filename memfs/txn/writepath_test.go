@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package txn
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -387,7 +388,7 @@ func TestRedactionScrubsEarlierEntriesAndBaseline(t *testing.T) {
 	w := newApplyWorld(t, map[string]string{"a.md": v0})
 	seen := filepath.Join(filepath.Dir(w.journal), "seen")
 	d := &model.MemoryDir{Path: w.dir, Exists: true, Files: []*model.File{{Path: "a.md", Content: []byte(v0)}}}
-	if err := SaveBaseline(seen, model.NewBaseline(d, time.Now(), sumHex)); err != nil {
+	if err := memfs.SaveBaseline(seen, model.NewBaseline(d, time.Now(), sumHex)); err != nil {
 		t.Fatal(err)
 	}
 	opts := w.opts()
@@ -403,7 +404,7 @@ func TestRedactionScrubsEarlierEntriesAndBaseline(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(w.journal, r2.JournalID, "before", "0")); string(b) != v1 {
 		t.Errorf("the redaction's own before-image = %q, want %q", b, v1)
 	}
-	base, err := LoadBaseline(seen, w.dir)
+	base, err := memfs.LoadBaseline(seen, w.dir)
 	if err != nil || strings.Contains(base.Files["a.md"].Text, token) || base.Files["a.md"].SHA256 != sumHex([]byte(v0)) {
 		t.Errorf("baseline %+v %v", base, err)
 	}

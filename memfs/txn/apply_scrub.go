@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package txn
 
 // Once the user redacts a secret through memtui, the redaction's journal
 // entry (its before-image, for an undo the user must confirm) is the only
@@ -19,6 +19,7 @@ import (
 
 	"github.com/google/renameio/v2/maybe"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -174,13 +175,13 @@ func scrubJournal(root, realDir, keep string, secrets [][]byte) {
 		dir := filepath.Join(root, e.ID)
 		n := 0
 		for _, sub := range []string{"before", "deleted", "salvage"} {
-			ents, _ := ReadDir(filepath.Join(dir, sub))
+			ents, _ := memfs.ReadDir(filepath.Join(dir, sub))
 			for _, d := range ents {
 				if !d.Type().IsRegular() {
 					continue
 				}
 				p := filepath.Join(dir, sub, d.Name())
-				b, err := readIn(filepath.Join(dir, sub), d.Name(), maxImageBytes)
+				b, err := memfs.ReadImage(filepath.Join(dir, sub), d.Name())
 				if err != nil {
 					continue
 				}
@@ -205,7 +206,7 @@ func scrubBaseline(seenRoot, dir, path string, before, after []byte, secrets [][
 	if seenRoot == "" {
 		return
 	}
-	b, err := LoadBaseline(seenRoot, dir)
+	b, err := memfs.LoadBaseline(seenRoot, dir)
 	if err != nil || b == nil {
 		return
 	}
@@ -224,7 +225,7 @@ func scrubBaseline(seenRoot, dir, path string, before, after []byte, secrets [][
 		}
 	}
 	if changed {
-		SaveBaseline(seenRoot, b)
+		memfs.SaveBaseline(seenRoot, b)
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package txn
 
 // The steps of one proposal's transaction (txstep.go runs them). The
 // journal comes first; then each file's change, a few steps each: stage

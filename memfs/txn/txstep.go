@@ -1,4 +1,4 @@
-package memfs
+package txn
 
 // A write transaction (DESIGN §5) is a list of steps, each carrying its
 // own undo: take the locks, write the journal, stage a file, swap it in,

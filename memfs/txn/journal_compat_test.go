@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package txn
 
 import (
 	"context"
@@ -31,7 +31,7 @@ import (
 // check that today's code writes the same journal (and leaves the same
 // files at that step) for the same proposal. Regenerate the fixtures only
 // when the journal's format changes on purpose (and its version with it):
-// MEMTUI_JOURNAL_FIXTURES=write go test ./memfs -run TestJournalCompat
+// MEMTUI_JOURNAL_FIXTURES=write go test ./memfs/txn -run TestJournalCompat
 
 const compatMemDir = "@MEMDIR@"
 

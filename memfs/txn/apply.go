@@ -1,6 +1,6 @@
-package memfs
+package txn
 
-// The write path (DESIGN §5): memfs.Apply writes accepted proposals to a
+// The write path (DESIGN §5): Apply writes accepted proposals to a
 // memory dir under Claude Code's consolidation lock and memtui's own OS
 // lock, one proposal at a time, each all-or-nothing, journaled outside the
 // memory dir so that a crash is rolled back by Recover and an applied
@@ -8,6 +8,8 @@ package memfs
 // machinery is in apply_unix.go and its neighbours.
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -287,4 +289,12 @@ func mtimeRuleOf(p model.Proposal) mtimeRule {
 		return mtimeNewest
 	}
 	return mtimeNow
+}
+
+// sumHex is the hex sha256 of b, as proposals record base hashes and the
+// journal records before- and after-hashes (memfs's review baselines have
+// their own, the same).
+func sumHex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package memfs
+package txn
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package memfs
+package txn
 
 import "golang.org/x/sys/unix"
 

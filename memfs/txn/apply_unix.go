@@ -1,6 +1,6 @@
 //go:build unix
 
-package memfs
+package txn
 
 import (
 	"context"
@@ -498,7 +498,7 @@ func setTimes(files []*fileTx, rule mtimeRule) {
 
 // isIndexPath reports whether rel is a MEMORY.md (the dir's, or team/'s).
 func isIndexPath(rel string) bool {
-	return rel == indexFileName || strings.HasSuffix(rel, "/"+indexFileName)
+	return rel == model.IndexFileName || strings.HasSuffix(rel, "/"+model.IndexFileName)
 }
 
 // opError names the file and the operation of a failed write, and says

@@ -1,0 +1,57 @@
+// Package txn writes accepted proposals to a memory dir as transactions
+// (DESIGN §5), keeps the journal that makes them undoable, and recovers
+// what a crash interrupted (Apply, Undo, Recover; List, ReadEntry, Scope
+// and PruneJournal for the journal). What it guarantees:
+//
+//   - one transaction at a time per memory dir: a run holds memtui's own
+//     OS lock (an flock beside the journal, keyed by the resolved dir) and
+//     Claude Code's <memdir>/.consolidate-lock, taken as Claude Code takes
+//     it (a live holder is a *LockHeldError, or waited for with
+//     ApplyOptions.WaitForLock) and put back as it was, body and mtime (or
+//     absence), unless ApplyOptions.MarkConsolidated says otherwise
+//     (locks_unix.go);
+//   - every file a proposal changes or read is compared with the
+//     proposal's base hash under those locks; a mismatch refuses the whole
+//     proposal (a *ConflictError) before anything is written;
+//   - a journal entry, with the before-image of every file, is written and
+//     fsynced outside the memory dir before the first file changes; its
+//     on-disk format is fixed (journal.go; the v1 fixtures in testdata are
+//     read back by journal_compat_test.go);
+//   - the transaction is a list of steps, each with its undo (txstep.go,
+//     txn_unix.go): at the first failure the steps done are undone, newest
+//     first. A file is swapped in atomically and the file swapped out must
+//     be the one compared; memtui's version holds a write lease meanwhile,
+//     so an agent's concurrent write is seen and the proposal rolled back
+//     rather than the agent's bytes lost (apply_unix.go, writers_*.go);
+//   - an entry a crash left unfinished is rolled back (or finished, if it
+//     had committed) at the next start (Recover) or before the next write
+//     to its dir;
+//   - an undo is an inverse transaction, built from the entry it reverses,
+//     under the same locks and checks; undoing a redact-secret is refused
+//     unless asked for (ErrRestoresSecret), and a redaction scrubs the
+//     secret from the journal and the review baselines (apply_scrub.go);
+//   - it never writes through a symlink or outside the memory dir: every
+//     path is opened from the dir's descriptor one component at a time,
+//     following no link (writefs_unix.go); changes under team/ need
+//     ApplyOptions.IncludeTeam.
+//
+// Writes happen on Unix only; elsewhere Apply and Undo refuse and Recover
+// has nothing to do (apply_other.go).
+//
+// The cut from memfs: memfs finds and loads memory dirs and keeps what
+// decides whether a write may happen at all (memfs.WriteRefusal, the
+// review baselines of seen.go, which a redaction scrubs through
+// memfs.LoadBaseline and SaveBaseline), memtui's state dirs and config
+// (memfs.TightenState, which leaves the files of an unfinished entry under
+// memfs.JournalPendingDir alone; memfs.DefaultJournalRetention, the config
+// file's default), and Claude Code's naming (memfs.LockFileName, which a
+// scan skips and this package takes; memfs.TeamDirName). Everything that
+// changes a memory file, and the journal that records it, is here. Every
+// read goes through memfs's one safe reader, exported for this package
+// only in what it needs (memfs.ReadImage, ReadIn, ReadCapped, ReadRegular,
+// ReadDir, OpenDir and the MaxImageBytes cap): no symlink followed,
+// regular files only, bounded; memfs's TestNoPlainReads checks this
+// package's sources too. It imports memfs and model; memfs never imports
+// it (no cycle), nor may it import memfs/transcript, which imports it to
+// read memtui's own writes from the journal (List, JournalEntry).
+package txn
