@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/ui"
 )
@@ -26,19 +23,12 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 	if s.Pinned {
 		clock = func() time.Time { return s.Now }
 	}
-	m := ui.New(ui.Config{
+	return ui.Run(ctx, ui.Config{
 		Workspace: s,
 		NoColor:   g.getenv("NO_COLOR") != "",
 		Home:      g.getenv("HOME"),
 		Editor:    editor,
 		Watch:     true,
 		Clock:     clock,
-	})
-	defer m.Close()
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithEnvironment(environ(g.getenv)))
-	_, err = p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
+	}, stdout, environ(g.getenv))
 }

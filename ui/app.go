@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -992,4 +993,18 @@ func (m *Model) onChanges(paths []string) tea.Cmd {
 		cmds = append(cmds, m.refresh())
 	}
 	return tea.Batch(cmds...)
+}
+
+// Run shows the TUI on out until the user quits or ctx is done, with env
+// as the program's environment (what the terminal is, NO_COLOR). A
+// cancelled or killed program is no error: the user left.
+func Run(ctx context.Context, cfg Config, out io.Writer, env []string) error {
+	m := New(cfg)
+	defer m.Close()
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(out), tea.WithEnvironment(env))
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
 }
