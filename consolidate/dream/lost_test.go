@@ -407,8 +407,8 @@ func TestLostFragmentIsReportedNotRestored(t *testing.T) {
 	}
 }
 
-// When the reader did not keep part of the history (memfs/transcript/bound.go
-// says so), the race must not be reported as certain on the strength of
+// When the reader did not keep part of the history (the bound in
+// memfs/transcript/bound.go), the race must not be reported as certain on the strength of
 // what is missing: a read whose content was not kept may have shown the
 // text, a session running before the kept history may have read it, and
 // a write whose text was not kept is one of unknown content.
