@@ -409,9 +409,9 @@ func TestLostFragmentIsReportedNotRestored(t *testing.T) {
 
 // When the reader did not keep part of the history (the bound in
 // memfs/transcript/bound.go), the race must not be reported as certain on
-// the strength of what is missing: a read whose content was not kept may have shown the
-// text, a session running before the kept history may have read it, and
-// a write whose text was not kept is one of unknown content.
+// the strength of what is missing: a read whose content was not kept may
+// have shown the text, a session running before the kept history may have
+// read it, and a write whose text was not kept is one of unknown content.
 func TestLostUpdateBoundedHistory(t *testing.T) {
 	d := lostMemDir(withIndex(idxB))
 
