@@ -1,7 +1,7 @@
 package diff
 
 import (
-	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -36,7 +36,7 @@ func pieces(before, after string) []piece {
 		return out[len(out)-1].block
 	}
 	for _, d := range dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lines) {
-		ls := splitKeep([]byte(d.Text))
+		ls := slices.Collect(strings.Lines(d.Text))
 		switch d.Type {
 		case diffmatchpatch.DiffEqual:
 			out = append(out, piece{same: ls})
@@ -85,19 +85,4 @@ func KeepBlocks(before, after string, keep []bool) string {
 		i++
 	}
 	return b.String()
-}
-
-// splitKeep splits content into lines that keep their endings.
-func splitKeep(content []byte) []string {
-	var out []string
-	for len(content) > 0 {
-		i := bytes.IndexByte(content, '\n')
-		if i < 0 {
-			out = append(out, string(content))
-			break
-		}
-		out = append(out, string(content[:i+1]))
-		content = content[i+1:]
-	}
-	return out
 }

@@ -3,6 +3,7 @@ package dream
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -76,7 +77,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 		what = append(what, "it has no frontmatter, so a block with a name, a description drawn from its first line"+typed+" goes on top")
 		return []byte(b.String()), what, fixes
 	case model.FMNotAtStart:
-		lines := splitKeep(content)
+		lines := slices.Collect(strings.Lines(string(content)))
 		if doc.Open < 2 || doc.Close < doc.Open || doc.Close > len(lines) {
 			return content, nil, nil
 		}
@@ -93,7 +94,7 @@ func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []stri
 	}
 
 	// From here the block parses (perhaps tolerantly): fix it line by line.
-	lines := splitKeep(content)
+	lines := slices.Collect(strings.Lines(string(content)))
 	if doc.Open < 1 || doc.Close <= doc.Open || doc.Close > len(lines) {
 		return content, what, fixes
 	}
@@ -237,21 +238,6 @@ func quoteScalarLine(line string) (string, bool) {
 		return line, false
 	}
 	return k + ": " + strconv.Quote(v) + ending, true
-}
-
-// splitKeep splits content into lines that keep their endings.
-func splitKeep(content []byte) []string {
-	var out []string
-	for len(content) > 0 {
-		i := bytes.IndexByte(content, '\n')
-		if i < 0 {
-			out = append(out, string(content))
-			break
-		}
-		out = append(out, string(content[:i+1]))
-		content = content[i+1:]
-	}
-	return out
 }
 
 // keyIndex finds the 0-based line of a frontmatter key at the top level
