@@ -14,6 +14,7 @@ import (
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
+	"github.com/memtui/memtui/model/prose"
 )
 
 // Thresholds of the index rules that are memtui's own (the load caps are
@@ -391,7 +392,7 @@ func ixEchoes(hook, desc string) bool {
 	if nd == 0 || !ixEchoShare(ixWordCount(hook, int(float64(nd)/indexEchoShare)+1), nd) {
 		return false
 	}
-	a, b := Words(hook), Words(desc)
+	a, b := prose.Words(hook), prose.Words(desc)
 	if len(a) > len(b) {
 		a, b = b, a
 	}
@@ -410,15 +411,7 @@ func ixEchoShare(n, m int) bool {
 	return float64(n) >= indexEchoShare*float64(m)
 }
 
-// Words lower-cases s and splits it into runs of letters and digits.
-func Words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !ixWordRune(r) })
-}
-
-// ixWordRune reports a rune that belongs to a word of Words.
-func ixWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// ixWordCount is len(Words(s)) without building the words, or any
+// ixWordCount is len(prose.Words(s)) without building the words, or any
 // number above limit once the count passes it. It decodes s as
 // strings.ToLower and FieldsFunc do (an invalid byte is one U+FFFD) and
 // classifies each rune after lower-casing it, so the counts agree exactly.
@@ -434,7 +427,7 @@ func ixWordCount(s string, limit int) int {
 			i++
 		} else {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if ixWordRune(unicode.ToLower(r)) {
+			if prose.IsWordRune(unicode.ToLower(r)) {
 				w = 1
 			}
 			i += size
@@ -451,7 +444,7 @@ func ixWordCount(s string, limit int) int {
 // ixASCIIWord is 1 for the ASCII letters and digits, 0 for other ASCII.
 var ixASCIIWord = func() (t [utf8.RuneSelf]uint8) {
 	for c := range t {
-		if ixWordRune(rune(c)) {
+		if prose.IsWordRune(rune(c)) {
 			t[c] = 1
 		}
 	}

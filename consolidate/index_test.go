@@ -13,6 +13,7 @@ import (
 
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/prose"
 )
 
 var ixTestNow = time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
@@ -538,10 +539,10 @@ func TestIxCounts(t *testing.T) {
 		"Ⅳ ⅳ ① ² ٣ 日本語 テスト", "a\xffb \xe2\x82 c\xc0", "🙂 emoji 🙂x", "\t\ntab\r\n", strings.Repeat("word ", 40),
 		"- [Entry](entry.md) — a hook of the usual length, with punctuation; and more", strings.Repeat("ascii-", 20) + "—" + strings.Repeat("z", 9),
 	} {
-		if got, want := ixWordCount(s, math.MaxInt), len(Words(s)); got != want {
+		if got, want := ixWordCount(s, math.MaxInt), len(prose.Words(s)); got != want {
 			t.Errorf("ixWordCount(%q) = %d, want %d", s, got, want)
 		}
-		if n := len(Words(s)); n > 0 {
+		if n := len(prose.Words(s)); n > 0 {
 			if got := ixWordCount(s, n-1); got != n {
 				t.Errorf("ixWordCount(%q, %d) = %d, want %d (past the limit)", s, n-1, got, n)
 			}

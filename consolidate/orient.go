@@ -108,7 +108,7 @@ func UnreadableDir(p *model.Project, d *model.MemoryDir, err error) model.Findin
 	return model.Finding{
 		Rule:       RuleFileUnreadable,
 		Severity:   rulesByID[RuleFileUnreadable].Severity,
-		Project:    projectName(p),
+		Project:    p.Name(),
 		MemoryDir:  d.Path,
 		Message:    "the memory directory could not be read: " + err.Error(),
 		Suggestion: "Check the directory's permissions.",
@@ -407,7 +407,7 @@ func (s *dirState) report(rule, file string, line int, message, suggestion strin
 	s.findings = append(s.findings, model.Finding{
 		Rule:       rule,
 		Severity:   r.Severity,
-		Project:    projectName(s.project),
+		Project:    s.project.Name(),
 		MemoryDir:  s.dir.Path,
 		File:       file,
 		Line:       line,
@@ -441,13 +441,6 @@ func (s *dirState) fileByPath(p string) *CheckedFile {
 		return s.index
 	}
 	return s.byPath[p]
-}
-
-func projectName(p *model.Project) string {
-	if p == nil {
-		return ""
-	}
-	return p.Name()
 }
 
 var ignoreComment = regexp.MustCompile(`<!--\s*memtui-ignore\s+([^>]*?)\s*-->`)

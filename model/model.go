@@ -151,6 +151,9 @@ type Project struct {
 
 // Name is how the project is shown: its real path when known, else its slug.
 func (p *Project) Name() string {
+	if p == nil {
+		return "" // a directory checked on its own (--memory-dir, tests)
+	}
 	if p.Root != "" {
 		return p.Root
 	}

@@ -383,7 +383,7 @@ func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, 
 	p := model.Proposal{
 		ID:        string(kind) + "-" + hex.EncodeToString(h.Sum(nil))[:10],
 		Kind:      kind,
-		Project:   projectName(s.p),
+		Project:   s.p.Name(),
 		MemoryDir: s.d.Path,
 		Title:     title,
 		Rationale: rationale,
@@ -520,14 +520,6 @@ func stamp(content []byte, now time.Time) []byte {
 	return b.Bytes()
 }
 
-// eol is the line ending a file uses: CRLF when its first line ends so.
-func eol(content []byte) string {
-	if i := bytes.IndexByte(content, '\n'); i > 0 && content[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
-}
-
 // listNames joins names for a rationale: "a", "a and b", "a, b and c".
 func listNames(names []string) string {
 	switch len(names) {
@@ -537,14 +529,4 @@ func listNames(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-// isMemory reports a file Claude Code's scan lists as a memory.
-func isMemory(f *model.File) bool { return f.Scan.Memory() }
-
-func projectName(p *model.Project) string {
-	if p == nil {
-		return ""
-	}
-	return p.Name()
 }

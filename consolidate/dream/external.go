@@ -80,7 +80,7 @@ func NewProposerInput(p *model.Project, d *model.MemoryDir, opts Options) Propos
 		}
 		return s
 	}
-	in := ProposerInput{Version: ProposerVersion, Project: redact(projectName(p)), MemoryDir: redact(d.Path),
+	in := ProposerInput{Version: ProposerVersion, Project: redact(p.Name()), MemoryDir: redact(d.Path),
 		Now: opts.Now.Format("2006-01-02T15:04:05Z07:00"), Findings: []model.Finding{}, Kinds: model.ProposalKinds}
 	for _, f := range consolidate.OrientDir(p, d, opts.Options) {
 		f.Project, f.MemoryDir, f.File = redact(f.Project), redact(f.MemoryDir), redact(f.File)
@@ -264,7 +264,7 @@ func CheckExternalOnDisk(p *model.Project, d *model.MemoryDir, prop model.Propos
 			return prop, fmt.Errorf("\"%s\": the hash it says it read does not match the file", r.Path)
 		}
 	}
-	prop.Project = projectName(p)
+	prop.Project = p.Name()
 	prop.MemoryDir = d.Path
 	sort.Slice(prop.Changes, func(i, j int) bool { return prop.Changes[i].Path < prop.Changes[j].Path })
 	h := sha256.New()

@@ -155,7 +155,7 @@ func (s *dreamState) archiveCandidates(dropped map[string]bool, heat map[string]
 	var cands []*model.File
 	for _, f := range s.d.Files {
 		switch {
-		case !isMemory(f), dropped[f.Path], groups[f.Path], f.Link != "", f.Truncated, s.opaque(f.Path),
+		case !f.Scan.Memory(), dropped[f.Path], groups[f.Path], f.Link != "", f.Truncated, s.opaque(f.Path),
 			!s.opts.IncludeTeam && strings.HasPrefix(f.Path, "team/"),
 			len(s.opts.Secrets.Scan(f.Path)) > 0, taken(model.ArchivePath(f.Path)):
 			continue
@@ -343,7 +343,7 @@ func (s *dreamState) archiveProposal(chosen []*model.File, changes []model.Chang
 		var left []*model.ScanCandidate
 		var files []*model.File
 		for _, f := range d.Files {
-			if isMemory(f) && !dropped[f.Path] && !archived[f.Path] {
+			if f.Scan.Memory() && !dropped[f.Path] && !archived[f.Path] {
 				left = append(left, &model.ScanCandidate{ModTime: f.ModTime})
 				files = append(files, f)
 			}

@@ -83,7 +83,7 @@ func capPruneCandidates(s *dreamState, pruned map[string]bool) []*model.File {
 	var cands []*model.File
 	for _, f := range s.d.Files {
 		switch {
-		case !isMemory(f), pruned[f.Path], inGroup[f.Path], f.Link != "", f.Truncated, s.opaque(f.Path),
+		case !f.Scan.Memory(), pruned[f.Path], inGroup[f.Path], f.Link != "", f.Truncated, s.opaque(f.Path),
 			heat[f.Path].Uses() > 0, oldest.IsZero() || !f.ModTime.Before(oldest):
 			continue
 		}

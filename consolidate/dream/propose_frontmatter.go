@@ -47,7 +47,7 @@ func proposeFrontmatterFixes(s *dreamState) []model.Proposal {
 // fixFrontmatter returns the repaired content, what was done (for the
 // rationale) and the findings it settles.
 func (s *dreamState) fixFrontmatter(path string, content []byte) ([]byte, []string, []model.Finding) {
-	nl := eol(content)
+	nl := model.EOL(content)
 	doc := s.docs[path]
 	var what []string
 	var fixes []model.Finding

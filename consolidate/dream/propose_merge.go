@@ -148,7 +148,7 @@ func (s *dreamState) mergeGroup(g similar.Group, drop []string, flagged map[stri
 
 	// The survivor.
 	kf, kdoc := s.files[keep], s.docs[keep]
-	nl := eol(kf.Content)
+	nl := model.EOL(kf.Content)
 	var srcs []mergeSource
 	for _, p := range others {
 		srcs = append(srcs, mergeSource{path: p, body: string(s.docs[p].Body(s.files[p].Content))})
@@ -520,7 +520,7 @@ func setDescription(content []byte, desc string) ([]byte, bool) {
 	if doc.Status != model.FMOK && doc.Status != model.FMTolerant || doc.BodyStart == 0 {
 		return content, false
 	}
-	nl := eol(content)
+	nl := model.EOL(content)
 	head := string(content[:doc.BodyStart])
 	lines := strings.SplitAfter(head, "\n")
 	value := yamlScalar(desc)

@@ -651,7 +651,7 @@ func TestMergeBodies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _, _ := mergeBodies(tt.keep, []mergeSource{{path: "o.md", body: tt.other}}, eol([]byte(tt.keep)), testNow)
+			got, _, _ := mergeBodies(tt.keep, []mergeSource{{path: "o.md", body: tt.other}}, model.EOL([]byte(tt.keep)), testNow)
 			if got != tt.want {
 				t.Errorf("got:\n%q\nwant:\n%q", got, tt.want)
 			}

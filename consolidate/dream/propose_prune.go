@@ -63,7 +63,7 @@ func (s *dreamState) prunes() *prunePlan {
 	}
 	pl := &prunePlan{pruned: map[string]bool{}}
 	for _, f := range s.d.Files {
-		if f.Truncated || s.opaque(f.Path) || !isMemory(f) || f.Link != "" {
+		if f.Truncated || s.opaque(f.Path) || !f.Scan.Memory() || f.Link != "" {
 			continue // a file memtui cannot read whole, or as text, or no memory to Claude Code, is a person's
 		}
 		doc := s.docs[f.Path]

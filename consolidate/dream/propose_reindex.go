@@ -15,6 +15,7 @@ import (
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
+	"github.com/memtui/memtui/model/prose"
 )
 
 // The reindex proposer rewrites MEMORY.md so that Claude Code loads it
@@ -597,7 +598,7 @@ func (r *reindexer) covered(p, text string) bool {
 		r.read(p)
 	}
 	n, have := 0, 0
-	for _, w := range consolidate.Words(text) {
+	for _, w := range prose.Words(text) {
 		if len(w) < 3 {
 			continue // "a", "to", "db": present anywhere, so they prove nothing
 		}
@@ -916,7 +917,7 @@ func (r *reindexer) sectionFor(ix *memindex.Index, types map[int]model.Type, typ
 		}
 	}
 	for i, h := range ix.Headings {
-		for _, w := range consolidate.Words(h.Text) {
+		for _, w := range prose.Words(h.Text) {
 			if w == string(typ) || w == string(typ)+"s" {
 				return i
 			}
@@ -1211,7 +1212,7 @@ func (r *reindexer) files() []rxNewFile {
 				base, at = f.content, i
 			}
 		}
-		nl := eol(base)
+		nl := model.EOL(base)
 		var b bytes.Buffer
 		b.Write(base)
 		if len(base) > 0 && !bytes.HasSuffix(base, []byte("\n")) {

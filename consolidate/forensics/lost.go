@@ -12,6 +12,7 @@ import (
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/memindex"
+	"github.com/memtui/memtui/model/prose"
 )
 
 // This file finds lost updates: text a session wrote into a memory file
@@ -480,7 +481,7 @@ func (h *history) words() [][]string {
 	if !h.wordsDone {
 		h.wordsDone = true
 		for _, l := range h.curBody {
-			if w := wordsOf(strings.ToLower(l)); len(w) > 0 {
+			if w := prose.Words(strings.ToLower(l)); len(w) > 0 {
 				h.curWords = append(h.curWords, w)
 			}
 		}
@@ -493,7 +494,7 @@ func (h *history) words() [][]string {
 // fact is still there. The older version of u that its own write replaced
 // does not count: it is what u superseded, not u re-worded.
 func (h *history) reworded(w int, u *unit) bool {
-	words := wordsOf(strings.ToLower(u.key))
+	words := prose.Words(strings.ToLower(u.key))
 	if len(words) < 4 {
 		return false
 	}
@@ -505,7 +506,7 @@ func (h *history) reworded(w int, u *unit) bool {
 		if old == nil {
 			old = map[string]bool{}
 			for _, r := range h.replaced(w, u) {
-				old[strings.Join(wordsOf(r), " ")] = true
+				old[strings.Join(prose.Words(r), " ")] = true
 			}
 		}
 		if !old[strings.Join(c, " ")] {
@@ -544,12 +545,12 @@ func flowWords(lines []string) string {
 		}
 		rs := []rune(strings.ToLower(l))
 		for i, r := range rs {
-			if wordRune(r) {
+			if prose.IsWordRune(r) {
 				word = append(word, r)
 				continue
 			}
 			flush()
-			if strings.ContainsRune(".!?;:", r) && (i+1 == len(rs) || !wordRune(rs[i+1])) {
+			if strings.ContainsRune(".!?;:", r) && (i+1 == len(rs) || !prose.IsWordRune(rs[i+1])) {
 				mark()
 			}
 		}
@@ -572,7 +573,7 @@ const saidMinWords = 3
 // A line the file says is not lost, and a restore never puts it in again.
 // Case does not count (a sentence moved into a list loses its capital).
 func says(flow, line string) bool {
-	if len(wordsOf(line)) < saidMinWords {
+	if len(prose.Words(line)) < saidMinWords {
 		return false
 	}
 	return strings.Contains(" "+flow+" ", " "+flowWords([]string{line})+" ")
@@ -1359,12 +1360,3 @@ func yamlKey(k string) string {
 	}
 	return ""
 }
-
-// wordsOf lower-cases s and splits it into runs of letters and digits (as
-// the index checks split an entry into words).
-func wordsOf(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !wordRune(r) })
-}
-
-// wordRune reports a rune that belongs to a word of wordsOf.
-func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -1,7 +1,6 @@
 package forensics
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -103,7 +102,7 @@ func NewRestoreDoc(d *model.MemoryDir, path, content string) *RestoreDoc {
 }
 
 func newRestoreDoc(content string, index bool) *RestoreDoc {
-	r := &RestoreDoc{eol: eol([]byte(content)), index: index}
+	r := &RestoreDoc{eol: model.EOL([]byte(content)), index: index}
 	if content != "" {
 		r.lines = strings.SplitAfter(content, "\n")
 		if r.lines[len(r.lines)-1] == "" {
@@ -282,12 +281,4 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-// eol is the line ending a file uses: CRLF when its first line ends so.
-func eol(content []byte) string {
-	if i := bytes.IndexByte(content, '\n'); i > 0 && content[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
 }
