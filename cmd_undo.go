@@ -65,14 +65,11 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	if err != nil {
 		return err
 	}
-	root := s.State.Journal
-	dirs := s.DirsInView()
 	if uf.list {
-		entries, err := txn.List(root)
+		entries, err := s.Journal()
 		if err != nil {
 			return err
 		}
-		entries = txn.Scope(entries, dirs)
 		if uf.json {
 			if entries == nil {
 				entries = []txn.JournalEntry{}
@@ -118,7 +115,7 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	if g.readonly {
 		return errors.New("--readonly forbids undo")
 	}
-	e, err := txn.ReadEntry(root, args[0])
+	e, err := txn.ReadEntry(s.JournalRoot(), args[0])
 	if err != nil {
 		return err
 	}

@@ -209,6 +209,17 @@ func (w *Workspace) UndoIn(ctx context.Context, scan *model.Scan, e txn.JournalE
 	return txn.Undo(ctx, e.ID, w.stateOpts(opts)), nil
 }
 
+// Journal lists the journal's entries of the memory dirs in view, newest
+// first: the journal is shared by every tree memtui ever wrote, and a run
+// shows and undoes only what it can see.
+func (w *Workspace) Journal() ([]txn.JournalEntry, error) { return w.JournalIn(w.Scan) }
+
+// JournalIn is Journal for the dirs of scan (the TUI's).
+func (w *Workspace) JournalIn(scan *model.Scan) ([]txn.JournalEntry, error) {
+	es, err := txn.List(w.JournalRoot())
+	return txn.Scope(es, DirsIn(scan)), err
+}
+
 // JournalRoot is where the workspace's journal lives.
 func (w *Workspace) JournalRoot() string {
 	if w.State.Journal != "" {
@@ -373,6 +384,15 @@ func (w *Workspace) external(ctx context.Context, dopts dream.Options, po Propos
 // records nothing), so "changes since" starts there; first says so.
 func (w *Workspace) OpenBaseline(d *model.MemoryDir, now time.Time) (base *model.Baseline, first bool, err error) {
 	return memfs.OpenBaseline(w.State.Seen, d, now, !w.ReadOnly)
+}
+
+// Baseline reads the memory dir's review baseline as recorded (nil when
+// there is none), after a write that may have scrubbed a secret from it.
+func (w *Workspace) Baseline(dir string) (*model.Baseline, error) {
+	if w.State.Seen == "" {
+		return nil, nil
+	}
+	return memfs.LoadBaseline(w.State.Seen, dir)
 }
 
 // SaveBaseline records a review baseline made already (the TUI builds

@@ -16,7 +16,6 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
-	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -115,10 +114,10 @@ func (v *changesView) reloadBaseline(r run, dir string) tea.Cmd {
 		if !pd.loaded || pd.dirIndex(dir) < 0 {
 			continue
 		}
-		root, gen := r.ws.State.Seen, r.gen
+		ws, gen := r.ws, r.gen
 		return func() tea.Msg {
 			msg := baselinesMsg{gen: gen, idx: i, bases: map[string]*model.Baseline{}}
-			b, err := memfs.LoadBaseline(root, dir)
+			b, err := ws.Baseline(dir)
 			if err != nil {
 				msg.errs = append(msg.errs, err)
 			}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
@@ -21,13 +22,12 @@ type journalMsg struct {
 	err     error
 }
 
-// loadJournalCmd lists the journal's entries of the memory dirs in view
-// (newest first): the journal is shared by every tree memtui ever wrote,
-// the view shows only what this run can see.
-func loadJournalCmd(root string, dirs []string) tea.Cmd {
+// loadJournalCmd lists the journal's entries of the memory dirs of scan
+// (Workspace.JournalIn: newest first, only what this run can see).
+func loadJournalCmd(ws *app.Workspace, scan *model.Scan) tea.Cmd {
 	return func() tea.Msg {
-		es, err := txn.List(root)
-		return journalMsg{entries: txn.Scope(es, dirs), err: err}
+		es, err := ws.JournalIn(scan)
+		return journalMsg{entries: es, err: err}
 	}
 }
 
@@ -50,12 +50,12 @@ func (m *Model) journalChanged() tea.Cmd {
 	if !m.journal.loaded && m.view != viewJournal {
 		return nil
 	}
-	return loadJournalCmd(m.ws.JournalRoot(), m.dirsInView())
+	return loadJournalCmd(m.ws, m.scan)
 }
 
 func (m *Model) openJournal() tea.Cmd {
 	m.show(viewJournal)
-	return loadJournalCmd(m.ws.JournalRoot(), m.dirsInView())
+	return loadJournalCmd(m.ws, m.scan)
 }
 
 func (v *journalView) set(msg journalMsg) {

@@ -167,10 +167,6 @@ func (m *Model) writeRefusal(dir string) error {
 	return app.WriteRefusalIn(m.scan, m.ws.ScanOpts.MemoryDirs, dir)
 }
 
-// dirsInView are the memory dirs the TUI shows: its journal lists and
-// undoes only their entries.
-func (m *Model) dirsInView() []string { return app.DirsIn(m.scan) }
-
 // runWrite writes each job's proposals in a goroutine, through the
 // workspace (Workspace.ApplyIn, behind the write scope of the scan on
 // screen), waiting up to wait for Claude Code's lock, and returns the Cmd
