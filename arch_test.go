@@ -119,6 +119,20 @@ func TestArchitecture(t *testing.T) {
 		if under(p, m("memfs")) && (pi.imports[m("consolidate")] || pi.imports[m("app")]) {
 			t.Errorf("%s imports the checks or app: the disk layer sits below them", p)
 		}
+		// Test support serves tests and benchmarks only, and depends on
+		// nothing it is used to test beyond the model it builds.
+		for _, ts := range []string{m("internal/testgen"), m("internal/testfs")} {
+			if pi.imports[ts] && p != m("internal/testgen") && p != m("internal/testfs") {
+				t.Errorf("%s imports %s: test support is for tests only", p, ts)
+			}
+		}
+		if p == m("internal/testgen") || p == m("internal/testfs") {
+			for im := range pi.imports {
+				if under(im, modPath) && !under(im, m("model")) && im != m("internal/testgen") && im != m("internal/testfs") {
+					t.Errorf("%s (test support) imports %s: only the model it builds", p, im)
+				}
+			}
+		}
 	}
 	// The steps after a parent import it, never the reverse: the model
 	// knows nothing of Claude Code's reading or the index, the checks
