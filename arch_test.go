@@ -86,6 +86,9 @@ func TestArchitecture(t *testing.T) {
 		t.Fatalf("read %d packages; the walk missed the module", len(pkgs))
 	}
 	m := func(s string) string { return modPath + "/" + s }
+	testSupport := func(p string) bool {
+		return p == m("internal/testgen") || p == m("internal/testfs") || p == m("internal/testmodel")
+	}
 	names := make([]string, 0, len(pkgs))
 	for p := range pkgs {
 		names = append(names, p)
@@ -121,16 +124,12 @@ func TestArchitecture(t *testing.T) {
 		}
 		// Test support serves tests and benchmarks only, and depends on
 		// nothing it is used to test beyond the model it builds.
-		for _, ts := range []string{m("internal/testgen"), m("internal/testfs")} {
-			if pi.imports[ts] && p != m("internal/testgen") && p != m("internal/testfs") {
-				t.Errorf("%s imports %s: test support is for tests only", p, ts)
+		for im := range pi.imports {
+			if testSupport(im) && !testSupport(p) {
+				t.Errorf("%s imports %s: test support is for tests only", p, im)
 			}
-		}
-		if p == m("internal/testgen") || p == m("internal/testfs") {
-			for im := range pi.imports {
-				if under(im, modPath) && !under(im, m("model")) && im != m("internal/testgen") && im != m("internal/testfs") {
-					t.Errorf("%s (test support) imports %s: only the model it builds", p, im)
-				}
+			if testSupport(p) && under(im, modPath) && !under(im, m("model")) && !testSupport(im) {
+				t.Errorf("%s (test support) imports %s: only the model it builds", p, im)
 			}
 		}
 	}
