@@ -112,6 +112,12 @@ func (b *Log) Add(w model.MemWrite) *Log {
 	return b
 }
 
+// DropLastWrite removes the write added last.
+func (b *Log) DropLastWrite() *Log {
+	b.l.Writes = b.l.Writes[:len(b.l.Writes)-1]
+	return b
+}
+
 // Build is the log, sorted as the reader leaves it.
 func (b *Log) Build() *model.TranscriptLog {
 	l := b.l
