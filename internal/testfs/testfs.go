@@ -66,3 +66,15 @@ func Touch(t testing.TB, path string, mod time.Time) {
 		t.Fatal(err)
 	}
 }
+
+// MemoryAndJournal makes, in a fresh temp dir, a memory dir holding files
+// (path relative to it → content), and names a journal root beside it
+// laid out as memtui's state dir has it (not created: the write path
+// makes it).
+func MemoryAndJournal(t testing.TB, files map[string]string) (dir, journal string) {
+	t.Helper()
+	base := t.TempDir()
+	dir, journal = filepath.Join(base, "memory"), filepath.Join(base, "state", "memtui", "journal")
+	WriteAll(t, dir, files)
+	return dir, journal
+}

@@ -25,10 +25,8 @@ type applyWorld struct {
 
 func newApplyWorld(t *testing.T, files map[string]string) *applyWorld {
 	t.Helper()
-	base := t.TempDir()
-	w := &applyWorld{dir: filepath.Join(base, "memory"), journal: filepath.Join(base, "state", "memtui", "journal")}
-	testfs.WriteAll(t, w.dir, files)
-	return w
+	dir, journal := testfs.MemoryAndJournal(t, files)
+	return &applyWorld{dir: dir, journal: journal}
 }
 
 func (w *applyWorld) opts() ApplyOptions {
