@@ -86,6 +86,9 @@ func TestArchitecture(t *testing.T) {
 		t.Fatalf("read %d packages; the walk missed the module", len(pkgs))
 	}
 	m := func(s string) string { return modPath + "/" + s }
+	testSupport := func(p string) bool {
+		return p == m("internal/testgen") || p == m("internal/testfs") || p == m("internal/testmodel")
+	}
 	names := make([]string, 0, len(pkgs))
 	for p := range pkgs {
 		names = append(names, p)
@@ -118,6 +121,16 @@ func TestArchitecture(t *testing.T) {
 		}
 		if under(p, m("memfs")) && (pi.imports[m("consolidate")] || pi.imports[m("app")]) {
 			t.Errorf("%s imports the checks or app: the disk layer sits below them", p)
+		}
+		// Test support serves tests and benchmarks only, and depends on
+		// nothing it is used to test beyond the model it builds.
+		for im := range pi.imports {
+			if testSupport(im) && !testSupport(p) {
+				t.Errorf("%s imports %s: test support is for tests only", p, im)
+			}
+			if testSupport(p) && under(im, modPath) && !under(im, m("model")) && !testSupport(im) {
+				t.Errorf("%s (test support) imports %s: only the model it builds", p, im)
+			}
 		}
 	}
 	// The steps after a parent import it, never the reverse: the model

@@ -5,30 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
-
-var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.Local)
-
-// mem builds a topic file modified at mod.
-func mem(path, content string, mod time.Time) *model.File {
-	return &model.File{Path: path, Content: []byte(content), Size: int64(len(content)), ModTime: mod}
-}
-
-// goodIndex references every file so index rules stay quiet.
-func goodIndex(files ...*model.File) *model.File {
-	var b strings.Builder
-	b.WriteString("# Memory\n\n")
-	for _, f := range files {
-		b.WriteString("- [" + f.Path + "](" + f.Path + ") — about " + strings.TrimSuffix(f.Path, ".md") + "\n")
-	}
-	return &model.File{Path: "MEMORY.md", Content: []byte(b.String())}
-}
 
 func lint(t *testing.T, p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {
 	t.Helper()
 	if opts.Now.IsZero() {
-		opts.Now = testNow
+		opts.Now = testmodel.Now
 	}
 	if d.Path == "" {
 		d.Path = "/mem"
@@ -40,24 +24,8 @@ func lint(t *testing.T, p *model.Project, d *model.MemoryDir, opts Options) []mo
 	return OrientDir(p, d, opts)
 }
 
-func only(fs []model.Finding, rule string) []model.Finding {
-	var out []model.Finding
-	for _, f := range fs {
-		if f.Rule == rule {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-func topic(name, desc, typ, body string) string {
-	return "---\nname: " + name + "\ndescription: " + desc + "\ntype: " + typ + "\n---\n\n" + body
-}
-
-const body = "Deploy with `make ship`; npm run deploy skips the migrations.\n\n**Why:** the migration step lives in the Makefile.\n"
-
 func TestFileRulesFireAndStayQuiet(t *testing.T) {
-	recent := testNow.AddDate(0, 0, -3)
+	recent := testmodel.Now.AddDate(0, 0, -3)
 	tests := []struct {
 		name    string
 		content string
@@ -67,45 +35,45 @@ func TestFileRulesFireAndStayQuiet(t *testing.T) {
 		line    int // line of the first, when want > 0
 		msg     string
 	}{
-		{"clean", topic("deploy", "Deploy with make ship", "feedback", body), recent, "", 0, 0, ""},
-		{"no frontmatter", "# Deploy\n\n" + body, recent, RuleFrontmatterMissing, 1, 1, "no frontmatter"},
-		{"heading before the fence", "# Deploy\n---\nname: d\ndescription: x\ntype: user\n---\n" + body, recent, RuleFrontmatterNotAtStart, 1, 1, "a heading"},
-		{"unclosed", "---\nname: d\ndescription: x\n\n" + body, recent, RuleFrontmatterInvalid, 1, 1, "closing ---"},
-		{"garbage", "---\n\t[x: {\n---\n" + body, recent, RuleFrontmatterInvalid, 1, 1, "does not parse"},
-		{"unquoted colon", "---\nname: staging\ndescription: Staging host: acme-stg\ntype: reference\n---\n" + body, recent, RuleFrontmatterUnquoted, 1, 3, "quoting"},
-		{"quoted colon is fine", "---\nname: staging\ndescription: \"Staging host: acme-stg\"\ntype: reference\n---\n" + body, recent, RuleFrontmatterUnquoted, 0, 0, ""},
-		{"empty description", topic("deploy", "", "feedback", body), recent, RuleFrontmatterIncomplete, 1, 1, "description is empty"},
-		{"empty name and description", topic("", "", "feedback", body), recent, RuleFrontmatterIncomplete, 1, 1, "name and description are"},
-		{"missing type", "---\nname: d\ndescription: x\n---\n" + body, recent, RuleTypeMissing, 1, 1, "no type"},
-		{"metadata type counts", "---\nname: d\ndescription: x\nmetadata:\n  type: user\n---\n" + body, recent, RuleTypeMissing, 0, 0, ""},
-		{"invalid type", topic("d", "x", "decision", body), recent, RuleTypeInvalid, 1, 4, `"decision"`},
-		{"wrong case type", topic("d", "x", "User", body), recent, RuleTypeInvalid, 1, 4, `"User"`},
-		{"relative date", topic("d", "x", "project", "The freeze starts tomorrow.\n"), time.Date(2026, 6, 10, 12, 0, 0, 0, time.Local), RuleRelativeDate, 1, 7, "2026-06-11"},
+		{"clean", testmodel.Topic("deploy", "Deploy with make ship", "feedback", testmodel.Body), recent, "", 0, 0, ""},
+		{"no frontmatter", "# Deploy\n\n" + testmodel.Body, recent, RuleFrontmatterMissing, 1, 1, "no frontmatter"},
+		{"heading before the fence", "# Deploy\n---\nname: d\ndescription: x\ntype: user\n---\n" + testmodel.Body, recent, RuleFrontmatterNotAtStart, 1, 1, "a heading"},
+		{"unclosed", "---\nname: d\ndescription: x\n\n" + testmodel.Body, recent, RuleFrontmatterInvalid, 1, 1, "closing ---"},
+		{"garbage", "---\n\t[x: {\n---\n" + testmodel.Body, recent, RuleFrontmatterInvalid, 1, 1, "does not parse"},
+		{"unquoted colon", "---\nname: staging\ndescription: Staging host: acme-stg\ntype: reference\n---\n" + testmodel.Body, recent, RuleFrontmatterUnquoted, 1, 3, "quoting"},
+		{"quoted colon is fine", "---\nname: staging\ndescription: \"Staging host: acme-stg\"\ntype: reference\n---\n" + testmodel.Body, recent, RuleFrontmatterUnquoted, 0, 0, ""},
+		{"empty description", testmodel.Topic("deploy", "", "feedback", testmodel.Body), recent, RuleFrontmatterIncomplete, 1, 1, "description is empty"},
+		{"empty name and description", testmodel.Topic("", "", "feedback", testmodel.Body), recent, RuleFrontmatterIncomplete, 1, 1, "name and description are"},
+		{"missing type", "---\nname: d\ndescription: x\n---\n" + testmodel.Body, recent, RuleTypeMissing, 1, 1, "no type"},
+		{"metadata type counts", "---\nname: d\ndescription: x\nmetadata:\n  type: user\n---\n" + testmodel.Body, recent, RuleTypeMissing, 0, 0, ""},
+		{"invalid type", testmodel.Topic("d", "x", "decision", testmodel.Body), recent, RuleTypeInvalid, 1, 4, `"decision"`},
+		{"wrong case type", testmodel.Topic("d", "x", "User", testmodel.Body), recent, RuleTypeInvalid, 1, 4, `"User"`},
+		{"relative date", testmodel.Topic("d", "x", "project", "The freeze starts tomorrow.\n"), time.Date(2026, 6, 10, 12, 0, 0, 0, time.Local), RuleRelativeDate, 1, 7, "2026-06-11"},
 		{"relative date anchored on metadata.modified", "---\nname: d\ndescription: x\nmetadata:\n  type: project\n  modified: 2026-06-10T12:00:00.000Z\n---\n\nShip it tomorrow.\n", recent, RuleRelativeDate, 1, 9, "metadata.modified"},
-		{"currently is not a date", topic("d", "x", "project", "Currently we deploy from main; this session fixed it.\n"), recent, RuleRelativeDate, 0, 0, ""},
-		{"dates in code are skipped", topic("d", "x", "project", "```\necho tomorrow\n```\nRun `date --date=tomorrow`.\n"), recent, RuleRelativeDate, 0, 0, ""},
-		{"month-day without year", topic("d", "x", "project", "Cutover on May 26.\n"), recent, RuleDateMissingYear, 1, 7, "May 26"},
-		{"month-day with year", topic("d", "x", "project", "Cutover on May 26, 2026.\n"), recent, RuleDateMissingYear, 0, 0, ""},
-		{"recall cut by bytes", topic("d", "x", "reference", strings.Repeat("A line of runbook text that goes on.\n", 130)), recent, RuleRecallTruncated, 1, 0, "4.7KB, over the 4KB recall limit"},
-		{"recall cut by lines", topic("d", "x", "reference", strings.Repeat("x\n", 210)), recent, RuleRecallTruncated, 1, 0, "lines"},
-		{"small file is recalled whole", topic("d", "x", "reference", body), recent, RuleRecallTruncated, 0, 0, ""},
-		{"BOM", "\ufeff" + topic("d", "x", "user", body), recent, RuleEncoding, 1, 1, "byte-order mark"},
-		{"NUL bytes", topic("d", "x", "user", "bin\x00ary\n"), recent, RuleEncoding, 1, 7, "NUL"},
-		{"invalid UTF-8", topic("d", "x", "user", "caf\xe9\n"), recent, RuleEncoding, 1, 7, "UTF-8"},
-		{"CRLF is normal", "---\r\nname: d\r\ndescription: x\r\ntype: user\r\n---\r\n\r\n" + strings.ReplaceAll(body, "\n", "\r\n"), recent, RuleEncoding, 0, 0, ""},
-		{"secret", topic("d", "x", "reference", "The bot token is ghp_Xr7Kq2Lm9Pz4Tb6Wn1Yc8Vd3Hf5Js0Ga2Ek7Q for now.\n"), recent, RuleSecret, 1, 7, "github-pat"},
-		{"no secret in a sha", topic("d", "x", "reference", "Pinned at 3f2a9c1e4b7d8a0f6e5c4b3a2d1e0f9a8b7c6d5e and run 6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d.\n"), recent, RuleSecret, 0, 0, ""},
-		{"stale project memory", topic("d", "x", "project", body), testNow.AddDate(0, -5, 0), RuleStaleMemory, 1, 0, "days ago"},
-		{"old user memory is not stale", topic("d", "x", "user", body), testNow.AddDate(-1, 0, 0), RuleStaleMemory, 0, 0, ""},
-		{"recent project memory is not stale", topic("d", "x", "project", body), testNow.AddDate(0, -1, 0), RuleStaleMemory, 0, 0, ""},
-		{"stub", topic("d", "x", "project", "TBD.\n"), recent, RuleMemoryStub, 1, 7, "1 word"},
-		{"short but real body", topic("d", "x", "project", "Staging lives on acme-stg behind the VPN.\n"), recent, RuleMemoryStub, 0, 0, ""},
-		{"ignore comment silences", topic("d", "x", "decision", "<!-- memtui-ignore type-invalid -->\n"+body), recent, RuleTypeInvalid, 0, 0, ""},
+		{"currently is not a date", testmodel.Topic("d", "x", "project", "Currently we deploy from main; this session fixed it.\n"), recent, RuleRelativeDate, 0, 0, ""},
+		{"dates in code are skipped", testmodel.Topic("d", "x", "project", "```\necho tomorrow\n```\nRun `date --date=tomorrow`.\n"), recent, RuleRelativeDate, 0, 0, ""},
+		{"month-day without year", testmodel.Topic("d", "x", "project", "Cutover on May 26.\n"), recent, RuleDateMissingYear, 1, 7, "May 26"},
+		{"month-day with year", testmodel.Topic("d", "x", "project", "Cutover on May 26, 2026.\n"), recent, RuleDateMissingYear, 0, 0, ""},
+		{"recall cut by bytes", testmodel.Topic("d", "x", "reference", strings.Repeat("A line of runbook text that goes on.\n", 130)), recent, RuleRecallTruncated, 1, 0, "4.7KB, over the 4KB recall limit"},
+		{"recall cut by lines", testmodel.Topic("d", "x", "reference", strings.Repeat("x\n", 210)), recent, RuleRecallTruncated, 1, 0, "lines"},
+		{"small file is recalled whole", testmodel.Topic("d", "x", "reference", testmodel.Body), recent, RuleRecallTruncated, 0, 0, ""},
+		{"BOM", "\ufeff" + testmodel.Topic("d", "x", "user", testmodel.Body), recent, RuleEncoding, 1, 1, "byte-order mark"},
+		{"NUL bytes", testmodel.Topic("d", "x", "user", "bin\x00ary\n"), recent, RuleEncoding, 1, 7, "NUL"},
+		{"invalid UTF-8", testmodel.Topic("d", "x", "user", "caf\xe9\n"), recent, RuleEncoding, 1, 7, "UTF-8"},
+		{"CRLF is normal", "---\r\nname: d\r\ndescription: x\r\ntype: user\r\n---\r\n\r\n" + strings.ReplaceAll(testmodel.Body, "\n", "\r\n"), recent, RuleEncoding, 0, 0, ""},
+		{"secret", testmodel.Topic("d", "x", "reference", "The bot token is ghp_Xr7Kq2Lm9Pz4Tb6Wn1Yc8Vd3Hf5Js0Ga2Ek7Q for now.\n"), recent, RuleSecret, 1, 7, "github-pat"},
+		{"no secret in a sha", testmodel.Topic("d", "x", "reference", "Pinned at 3f2a9c1e4b7d8a0f6e5c4b3a2d1e0f9a8b7c6d5e and run 6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d.\n"), recent, RuleSecret, 0, 0, ""},
+		{"stale project memory", testmodel.Topic("d", "x", "project", testmodel.Body), testmodel.Now.AddDate(0, -5, 0), RuleStaleMemory, 1, 0, "days ago"},
+		{"old user memory is not stale", testmodel.Topic("d", "x", "user", testmodel.Body), testmodel.Now.AddDate(-1, 0, 0), RuleStaleMemory, 0, 0, ""},
+		{"recent project memory is not stale", testmodel.Topic("d", "x", "project", testmodel.Body), testmodel.Now.AddDate(0, -1, 0), RuleStaleMemory, 0, 0, ""},
+		{"stub", testmodel.Topic("d", "x", "project", "TBD.\n"), recent, RuleMemoryStub, 1, 7, "1 word"},
+		{"short but real body", testmodel.Topic("d", "x", "project", "Staging lives on acme-stg behind the VPN.\n"), recent, RuleMemoryStub, 0, 0, ""},
+		{"ignore comment silences", testmodel.Topic("d", "x", "decision", "<!-- memtui-ignore type-invalid -->\n"+testmodel.Body), recent, RuleTypeInvalid, 0, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := mem("topic.md", tt.content, tt.mod)
-			d := &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}
+			f := testmodel.File("topic.md", tt.content, tt.mod)
+			d := &model.MemoryDir{Files: []*model.File{f}, Index: testmodel.GoodIndex(f)}
 			all := lint(t, nil, d, Options{})
 			if tt.rule == "" {
 				if len(all) != 0 {
@@ -113,7 +81,7 @@ func TestFileRulesFireAndStayQuiet(t *testing.T) {
 				}
 				return
 			}
-			got := only(all, tt.rule)
+			got := testmodel.Only(all, tt.rule)
 			if len(got) != tt.want {
 				t.Fatalf("%s: %d findings, want %d: %+v (all: %+v)", tt.rule, len(got), tt.want, got, all)
 			}
@@ -138,8 +106,8 @@ func TestFileRulesFireAndStayQuiet(t *testing.T) {
 
 func TestSecretIsMaskedInTheMessage(t *testing.T) {
 	tok := "ghp_Xr7Kq2Lm9Pz4Tb6Wn1Yc8Vd3Hf5Js0Ga2Ek7Q"
-	f := mem("ci.md", topic("ci", "CI bot", "reference", "token "+tok+"\n"), testNow)
-	got := only(lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}, Options{}), RuleSecret)
+	f := testmodel.File("ci.md", testmodel.Topic("ci", "CI bot", "reference", "token "+tok+"\n"), testmodel.Now)
+	got := testmodel.Only(lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: testmodel.GoodIndex(f)}, Options{}), RuleSecret)
 	if len(got) != 1 {
 		t.Fatalf("want one secret finding, got %+v", got)
 	}
@@ -149,14 +117,14 @@ func TestSecretIsMaskedInTheMessage(t *testing.T) {
 }
 
 func TestNameDuplicateAndWikilinks(t *testing.T) {
-	a := mem("reference_db_pooling.md", topic("db-notes", "pooling", "reference", "See [[db tooling]] and [[missing-note]].\n"), testNow)
-	b := mem("reference_db_tooling.md", topic("db-notes", "tooling", "reference", "Links back to [[reference_db_pooling]] and `[[in code]]`.\n"), testNow)
-	all := lint(t, nil, &model.MemoryDir{Files: []*model.File{a, b}, Index: goodIndex(a, b)}, Options{})
-	dups := only(all, RuleNameDuplicate)
+	a := testmodel.File("reference_db_pooling.md", testmodel.Topic("db-notes", "pooling", "reference", "See [[db tooling]] and [[missing-note]].\n"), testmodel.Now)
+	b := testmodel.File("reference_db_tooling.md", testmodel.Topic("db-notes", "tooling", "reference", "Links back to [[reference_db_pooling]] and `[[in code]]`.\n"), testmodel.Now)
+	all := lint(t, nil, &model.MemoryDir{Files: []*model.File{a, b}, Index: testmodel.GoodIndex(a, b)}, Options{})
+	dups := testmodel.Only(all, RuleNameDuplicate)
 	if len(dups) != 1 || dups[0].File != "reference_db_tooling.md" || dups[0].Line != 2 {
 		t.Errorf("name-duplicate: %+v", dups)
 	}
-	wl := only(all, RuleWikilinkBroken)
+	wl := testmodel.Only(all, RuleWikilinkBroken)
 	if len(wl) != 2 {
 		t.Fatalf("wikilink-broken: want [[missing-note]] and [[db tooling]] (no memory has that name), got %+v", wl)
 	}
@@ -178,14 +146,14 @@ func (fp fakeProbe) Exists(root, p string) (bool, bool) {
 
 func TestDanglingPath(t *testing.T) {
 	probe := fakeProbe{"internal/billing/invoice.go": true, "main.go": true}
-	content := topic("billing", "billing notes", "project",
+	content := testmodel.Topic("billing", "billing notes", "project",
 		"The invoice code is in internal/billing/invoice.go and internal/billing/legacy.go.\n"+
 			"Entry point `main.go`; gone: `cmd/old.go`. Docs at https://example.com/src/x.go.\n"+
 			"Mentioned in passing: config.json.\n")
-	f := mem("project_billing.md", content, testNow)
-	d := &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}
+	f := testmodel.File("project_billing.md", content, testmodel.Now)
+	d := &model.MemoryDir{Files: []*model.File{f}, Index: testmodel.GoodIndex(f)}
 	known := &model.Project{Slug: "-home-dev-acme", Root: "/home/dev/acme"}
-	got := only(lint(t, known, d, Options{Paths: probe}), RuleDanglingPath)
+	got := testmodel.Only(lint(t, known, d, Options{Paths: probe}), RuleDanglingPath)
 	var names []string
 	for _, g := range got {
 		names = append(names, g.Message)
@@ -198,24 +166,24 @@ func TestDanglingPath(t *testing.T) {
 	}
 	// Root unknown: nothing can be said, so nothing is.
 	unknown := &model.Project{Slug: "-home-dev-acme"}
-	if got := only(lint(t, unknown, d, Options{Paths: probe}), RuleDanglingPath); len(got) != 0 {
+	if got := testmodel.Only(lint(t, unknown, d, Options{Paths: probe}), RuleDanglingPath); len(got) != 0 {
 		t.Errorf("fired without a known root: %+v", got)
 	}
 	other := &model.Project{Slug: "x", Root: "/elsewhere"}
-	if got := only(lint(t, other, d, Options{Paths: probe}), RuleDanglingPath); len(got) != 0 {
+	if got := testmodel.Only(lint(t, other, d, Options{Paths: probe}), RuleDanglingPath); len(got) != 0 {
 		t.Errorf("fired when the probe cannot know: %+v", got)
 	}
 }
 
 func TestProvenanceSwept(t *testing.T) {
 	content := func(id string) string {
-		return "---\nname: d\ndescription: x\nmetadata:\n  type: project\n  originSessionId: " + id + "\n---\n\n" + body
+		return "---\nname: d\ndescription: x\nmetadata:\n  type: project\n  originSessionId: " + id + "\n---\n\n" + testmodel.Body
 	}
-	kept := mem("a.md", content("6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"), testNow)
-	gone := mem("b.md", content("7b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e"), testNow)
-	d := &model.MemoryDir{Files: []*model.File{kept, gone}, Index: goodIndex(kept, gone)}
+	kept := testmodel.File("a.md", content("6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"), testmodel.Now)
+	gone := testmodel.File("b.md", content("7b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e"), testmodel.Now)
+	d := &model.MemoryDir{Files: []*model.File{kept, gone}, Index: testmodel.GoodIndex(kept, gone)}
 	p := &model.Project{Slug: "p", ConfigDir: "/c", Sessions: map[string]bool{"6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d": true}}
-	got := only(lint(t, p, d, Options{}), RuleProvenanceSwept)
+	got := testmodel.Only(lint(t, p, d, Options{}), RuleProvenanceSwept)
 	if len(got) != 1 || got[0].File != "b.md" || got[0].Line != 6 {
 		t.Fatalf("want b.md:6, got %+v", got)
 	}
@@ -223,11 +191,11 @@ func TestProvenanceSwept(t *testing.T) {
 	// session started in a subdirectory): not swept.
 	sub := &model.Project{Slug: "p-sub", ConfigDir: "/c", Sessions: map[string]bool{"7b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e": true}}
 	scan := &model.Scan{Projects: []*model.Project{{Slug: "p", ConfigDir: "/c", Sessions: p.Sessions, Dirs: []*model.MemoryDir{d}}, sub}}
-	if got := only(orientScan(scan, Options{Now: testNow}), RuleProvenanceSwept); len(got) != 0 {
+	if got := testmodel.Only(orientScan(scan, Options{Now: testmodel.Now}), RuleProvenanceSwept); len(got) != 0 {
 		t.Errorf("swept although another project holds the transcript: %+v", got)
 	}
 	// No transcripts listed at all (--memory-dir): nothing can be said.
-	if got := only(lint(t, &model.Project{Slug: "x"}, d, Options{}), RuleProvenanceSwept); len(got) != 0 {
+	if got := testmodel.Only(lint(t, &model.Project{Slug: "x"}, d, Options{}), RuleProvenanceSwept); len(got) != 0 {
 		t.Errorf("fired without transcripts: %+v", got)
 	}
 }
@@ -243,32 +211,32 @@ func TestProblemsAndEmptyDir(t *testing.T) {
 		{Path: "huge.md", Kind: model.ProblemTooLarge, Detail: "20 MB"},
 	}}
 	all := lint(t, nil, d, Options{})
-	if n := len(only(all, RuleSymlink)); n != 4 {
+	if n := len(testmodel.Only(all, RuleSymlink)); n != 4 {
 		t.Errorf("symlink findings: %d, want 4", n)
 	}
-	if n := len(only(all, RuleFileUnreadable)); n != 2 {
+	if n := len(testmodel.Only(all, RuleFileUnreadable)); n != 2 {
 		t.Errorf("file-unreadable findings: %d, want 2", n)
 	}
-	if n := len(only(all, RuleMemdirEmpty)); n != 0 {
+	if n := len(testmodel.Only(all, RuleMemdirEmpty)); n != 0 {
 		t.Error("a directory with problems is not empty")
 	}
-	if n := len(only(lint(t, nil, &model.MemoryDir{}, Options{}), RuleMemdirEmpty)); n != 1 {
+	if n := len(testmodel.Only(lint(t, nil, &model.MemoryDir{}, Options{}), RuleMemdirEmpty)); n != 1 {
 		t.Errorf("empty dir: %d memdir-empty findings, want 1", n)
 	}
-	f := mem("a.md", topic("a", "b", "user", body), testNow)
-	if n := len(only(lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}, Options{}), RuleMemdirEmpty)); n != 0 {
+	f := testmodel.File("a.md", testmodel.Topic("a", "b", "user", testmodel.Body), testmodel.Now)
+	if n := len(testmodel.Only(lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: testmodel.GoodIndex(f)}, Options{}), RuleMemdirEmpty)); n != 0 {
 		t.Error("a dir with files is not empty")
 	}
 }
 
 func TestProjectIgnore(t *testing.T) {
-	f := mem("a.md", topic("a", "b", "decision", body), testNow)
-	d := &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}
+	f := testmodel.File("a.md", testmodel.Topic("a", "b", "decision", testmodel.Body), testmodel.Now)
+	d := &model.MemoryDir{Files: []*model.File{f}, Index: testmodel.GoodIndex(f)}
 	p := &model.Project{Slug: "-home-dev-acme", Root: "/home/dev/acme"}
-	if n := len(only(lint(t, p, d, Options{Ignore: []IgnoreRule{{Project: "acme", Rules: []string{RuleTypeInvalid}}}}), RuleTypeInvalid)); n != 0 {
+	if n := len(testmodel.Only(lint(t, p, d, Options{Ignore: []IgnoreRule{{Project: "acme", Rules: []string{RuleTypeInvalid}}}}), RuleTypeInvalid)); n != 0 {
 		t.Error("project ignore did not silence the rule")
 	}
-	if n := len(only(lint(t, p, d, Options{Ignore: []IgnoreRule{{Project: "webshop", Rules: []string{RuleTypeInvalid}}}}), RuleTypeInvalid)); n != 1 {
+	if n := len(testmodel.Only(lint(t, p, d, Options{Ignore: []IgnoreRule{{Project: "webshop", Rules: []string{RuleTypeInvalid}}}}), RuleTypeInvalid)); n != 1 {
 		t.Error("an ignore for another project silenced this one")
 	}
 }
@@ -278,7 +246,7 @@ func TestConfigFindings(t *testing.T) {
 		{Kind: model.SettingsInvalid, Source: "/c/settings.json", Line: 3, Detail: "not JSON", Suggestion: "fix it"},
 		{Kind: model.OverrideInvalid, Source: "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", Detail: "relative", Suggestion: "absolute"},
 	}}
-	got := orientScan(scan, Options{Now: testNow})
+	got := orientScan(scan, Options{Now: testmodel.Now})
 	if len(got) != 2 {
 		t.Fatalf("got %+v", got)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/internal/testmodel"
 )
 
 // TestIndexMissingSaysClaudeWritesOne: a missing MEMORY.md is written by
@@ -14,7 +16,7 @@ import (
 // reindex proposal for a missing index says the same: see
 // dream.TestReindexForMissingIndexSaysClaudeWritesOne).
 func TestIndexMissingSaysClaudeWritesOne(t *testing.T) {
-	got := ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics("a.md", "b.md"))
+	got := ixRun(t, RuleIndexMissing, ixNoIndex, testmodel.IndexTopics("a.md", "b.md"))
 	ixExpect(t, got, []int{0},
 		"2 topic files but no MEMORY.md",
 		"at the next session start Claude Code 2.1.332 writes one itself and loads it",
@@ -35,10 +37,10 @@ func TestIndexMissingSaysClaudeWritesOne(t *testing.T) {
 		paths = append(paths, fmt.Sprintf("note_%03d.md", i))
 	}
 	paths = append(paths, "draft (old).md", "[wip].md", "logs/2026/07/2026-07-30.md")
-	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics(paths...)), []int{0},
+	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, testmodel.IndexTopics(paths...)), []int{0},
 		"143 topic files but no MEMORY.md",
 		"so at most the 140 newest of the 143 get a line",
 		"; 2 files get no line, as their paths hold brackets, parentheses or a line break")
-	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics("a.md", "b(1).md")), []int{0},
+	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, testmodel.IndexTopics("a.md", "b(1).md")), []int{0},
 		"; 1 file gets no line, as its path holds brackets")
 }

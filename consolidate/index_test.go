@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/prose"
@@ -21,24 +22,8 @@ var ixTestNow = time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
 // ixNoIndex stands for a directory without MEMORY.md.
 const ixNoIndex = "\x00no index"
 
-// ixTopic builds a ixTopic file with ordinary frontmatter and a real body.
-func ixTopic(path, name, desc string) *model.File {
-	return &model.File{Path: path, Content: []byte("---\nname: " + name + "\ndescription: " + desc + "\ntype: project\n---\n\n" +
-		"The fact itself, with enough words that it is not a stub.\n\n**Why:** it matters.\n\n**How to apply:** use it.\n")}
-}
-
-// ixTopics builds plain ixTopic files for the given paths.
-func ixTopics(paths ...string) []*model.File {
-	var fs []*model.File
-	for _, p := range paths {
-		stem := strings.TrimSuffix(p[strings.LastIndex(p, "/")+1:], ".md")
-		fs = append(fs, ixTopic(p, stem, "about "+stem))
-	}
-	return fs
-}
-
 // ixRun runs every check over a memory dir built from an index and
-// ixTopic files, and returns the findings of the given rule.
+// testmodel.IndexTopic files, and returns the findings of the given rule.
 func ixRun(t *testing.T, rule, index string, files []*model.File, problems ...model.Problem) []model.Finding {
 	t.Helper()
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
@@ -67,7 +52,7 @@ func ixExpect(t *testing.T, got []model.Finding, lines []int, fragments ...strin
 		}
 	}
 	if fmt.Sprint(gotLines) != fmt.Sprint(lines) {
-		t.Fatalf("lines %v, want %v; findings:\n%s", gotLines, lines, ixDump(got))
+		t.Fatalf("lines %v, want %v; findings:\n%s", gotLines, lines, testmodel.Dump(got))
 	}
 	for _, frag := range fragments {
 		found := false
@@ -77,95 +62,40 @@ func ixExpect(t *testing.T, got []model.Finding, lines []int, fragments ...strin
 			}
 		}
 		if !found {
-			t.Errorf("no finding mentions %q:\n%s", frag, ixDump(got))
+			t.Errorf("no finding mentions %q:\n%s", frag, testmodel.Dump(got))
 		}
 	}
-}
-
-func ixDump(fs []model.Finding) string {
-	var b strings.Builder
-	for _, f := range fs {
-		fmt.Fprintf(&b, "  %s %s:%d %s -> %s\n", f.Rule, f.File, f.Line, f.Message, f.Suggestion)
-	}
-	return b.String()
-}
-
-// ixEntryLines writes n entries "- [Entry i](entry-i.md) — hook i" and the
-// files they point at.
-func ixEntryLines(n int, eol string) (string, []*model.File) {
-	var b strings.Builder
-	var fs []*model.File
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "- [Entry %d](entry-%d.md) — hook %d%s", i, i, i, eol)
-		fs = append(fs, ixTopic(fmt.Sprintf("entry-%d.md", i), fmt.Sprintf("entry-%d", i), fmt.Sprintf("about entry %d", i)))
-	}
-	return b.String(), fs
-}
-
-// ixCleanIndex is a realistic index in the shapes real directories use, with
-// every file present: no index rule may fire on it.
-const ixCleanIndex = "# Memory Index\r\n" +
-	"\r\n" +
-	"Pointers to the memories of this project.\r\n" +
-	"\r\n" +
-	"## User\r\n" +
-	"- [User role](user_role.md) — data scientist; explain Go idioms when they come up\r\n" +
-	"- [Preferences](user_prefs.md) - terse answers, no emoji\r\n" +
-	"\r\n" +
-	"## Feedback\r\n" +
-	"- [Testing](feedback_testing.md): always run with -race before pushing\r\n" +
-	"- [[feedback-style|Style]], tabs and gofmt, never hand-align\r\n" +
-	"\r\n" +
-	"## Project\r\n" +
-	"| File | When it matters |\r\n" +
-	"|------|-----------------|\r\n" +
-	"| `project_auth.md` | touching login or sessions |\r\n" +
-	"| `project/deploy.md` | anything that ships |\r\n" +
-	"\r\n" +
-	"The rewrite is driven by [legal](project_legal.md), so ask before cutting scope.\r\n" +
-	"\r\n" +
-	"## References\r\n" +
-	"- [Grafana](https://grafana.example/d/latency) — latency dashboards\r\n" +
-	"- [Runbooks](reference_runbooks.md) — where the on-call docs live\r\n" +
-	"\r\n" +
-	"Older entries: [archive](MEMORY-archive.md).\r\n"
-
-func ixCleanFiles() []*model.File {
-	return append(ixTopics("user_role.md", "user_prefs.md", "feedback_testing.md", "project_auth.md", "project/deploy.md",
-		"project_legal.md", "reference_runbooks.md", "old_one.md", "logs/2026/07/2026-07-30.md", "sessions/s1.md"),
-		ixTopic("feedback_style.md", "feedback-style", "formatting rules"),
-		&model.File{Path: "MEMORY-archive.md", Content: []byte("# Archive\n\n- [Old one](old_one.md) — superseded in June 2026\n")})
 }
 
 func TestIndexCleanRealWorldShapes(t *testing.T) {
 	for _, r := range []string{RuleIndexOverLines, RuleIndexOverSize, RuleIndexNearLimit, RuleIndexEntryTooLong, RuleIndexBrokenLink,
 		RuleIndexLinkOutside, RuleIndexDuplicateEntry, RuleIndexNotPointer, RuleIndexMissing, RuleMemoryOrphan,
 		RuleIndexEntryMultiline, RuleIndexEmptySection, RuleHookEchoes} {
-		if got := ixRun(t, r, ixCleanIndex, ixCleanFiles()); len(got) > 0 {
-			t.Errorf("%s fired on a clean index:\n%s", r, ixDump(got))
+		if got := ixRun(t, r, testmodel.CleanIndex, testmodel.CleanFiles()); len(got) > 0 {
+			t.Errorf("%s fired on a clean index:\n%s", r, testmodel.Dump(got))
 		}
 	}
 }
 
 func TestIndexOverLines(t *testing.T) {
-	body, files := ixEntryLines(210, "\n")
+	body, files := testmodel.EntryLines(210, "\n")
 	got := ixRun(t, RuleIndexOverLines, body, files)
 	ixExpect(t, got, []int{201}, "210 lines", "nothing after line 200", `"Entry 201" (line 201)`, "10 entries", "and 5 more", "under 140 lines")
 	if got[0].Severity != model.Error || got[0].File != "MEMORY.md" {
 		t.Errorf("severity %v file %q", got[0].Severity, got[0].File)
 	}
 
-	crlf, files := ixEntryLines(201, "\r\n")
+	crlf, files := testmodel.EntryLines(201, "\r\n")
 	ixExpect(t, ixRun(t, RuleIndexOverLines, crlf, files), []int{201}, `"Entry 201" (line 201)`, "1 entry")
 
 	// 200 lines as loaded: frontmatter, comments and a trailing blank run
 	// make the file longer, but Claude Code does not count them.
-	exact, files := ixEntryLines(200, "\n")
+	exact, files := testmodel.EntryLines(200, "\n")
 	padded := "---\nname: index\n---\n<!--\nkept out of the load\n-->\n" + exact + "\n\n\n"
 	ixExpect(t, ixRun(t, RuleIndexOverLines, padded, files), nil)
 
 	// Comments shift the cut: dropped entries are named by their file line.
-	shifted, files := ixEntryLines(201, "\n")
+	shifted, files := testmodel.EntryLines(201, "\n")
 	shifted = "<!-- a -->\n<!-- b -->\n" + shifted
 	ixExpect(t, ixRun(t, RuleIndexOverLines, shifted, files), []int{203}, `"Entry 201" (line 203)`)
 }
@@ -176,7 +106,7 @@ func TestIndexOverSize(t *testing.T) {
 	var files []*model.File
 	for i := 1; i <= 150; i++ {
 		fmt.Fprintf(&b, "- [Entry %03d](entry-%d.md) — %s\n", i, i, strings.Repeat("h", 170))
-		files = append(files, ixTopics(fmt.Sprintf("entry-%d.md", i))...)
+		files = append(files, testmodel.IndexTopics(fmt.Sprintf("entry-%d.md", i))...)
 	}
 	got := ixRun(t, RuleIndexOverSize, b.String(), files)
 	ixExpect(t, got, []int{125}, "UTF-16 units", "over its 25,000-unit cap", "the load stops after line 124", `"Entry 125" (line 125)`, "26 entries", "17,500 units")
@@ -197,21 +127,21 @@ func TestIndexOverSize(t *testing.T) {
 
 	// One endless line: the load stops inside it.
 	long := "- [One](one.md) — " + strings.Repeat("z", 26000)
-	ixExpect(t, ixRun(t, RuleIndexOverSize, long, ixTopics("one.md")), []int{1}, "stops inside line 1")
+	ixExpect(t, ixRun(t, RuleIndexOverSize, long, testmodel.IndexTopics("one.md")), []int{1}, "stops inside line 1")
 }
 
 // TestIndexCapsTellWhatTheAgentIsTold: the cap findings quote the detail
 // of Claude Code's warning, whose line numbers count the stripped text.
 func TestIndexCapsTellWhatTheAgentIsTold(t *testing.T) {
-	body, files := ixEntryLines(201, "\n")
+	body, files := testmodel.EntryLines(201, "\n")
 	got := ixRun(t, RuleIndexOverLines, "<!-- a -->\n<!-- b -->\n"+body, files)
 	ixExpect(t, got, []int{203}, `"Entry 201" (line 203)`, `Claude Code's warning tells the agent only: 1 of 201 lines were cut off, starting at line 201 ("- [Entry 201](entry-201.md)`)
 	long := "- [One](one.md) — " + strings.Repeat("z", 26000)
-	ixExpect(t, ixRun(t, RuleIndexOverSize, long, ixTopics("one.md")), []int{1}, `tells the agent only: everything after the first 25000 characters of line 1 was cut off`)
+	ixExpect(t, ixRun(t, RuleIndexOverSize, long, testmodel.IndexTopics("one.md")), []int{1}, `tells the agent only: everything after the first 25000 characters of line 1 was cut off`)
 	// A token in the line quoted, clipped through: masked before the clip,
 	// so no part of it is in the message.
 	tok := "ghp_Zq8Wm3Rt6Yp1Lk4Hn7Vb2Xc5Jd9Fg0Ts3Qeu"
-	body, files = ixEntryLines(200, "\n")
+	body, files = testmodel.EntryLines(200, "\n")
 	got = ixRun(t, RuleIndexOverLines, body+"- [B](b.md) — "+strings.Repeat("y", 30)+tok+" tail\n", files)
 	ixExpect(t, got, []int{201}, `starting at line 201 ("- [B](b.md) — yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyghp_…`)
 	if strings.Contains(got[0].Message, tok[:20]) {
@@ -222,7 +152,7 @@ func TestIndexCapsTellWhatTheAgentIsTold(t *testing.T) {
 // TestIndexTooLargeIsNotLoaded: over 4,194,304 bytes Claude Code loads no
 // part of MEMORY.md: index-over-size says so, and nothing says "cut".
 func TestIndexTooLargeIsNotLoaded(t *testing.T) {
-	body, files := ixEntryLines(10, "\n")
+	body, files := testmodel.EntryLines(10, "\n")
 	huge := body + strings.Repeat("x", model.IndexMaxReadBytes+1-len(body))
 	got := ixRun(t, RuleIndexOverSize, huge, files)
 	ixExpect(t, got, []int{0}, "4,194,305 bytes", "over the 4,194,304 bytes Claude Code reads", "not loaded at all", "no warning")
@@ -239,7 +169,7 @@ func TestIndexTooLargeIsNotLoaded(t *testing.T) {
 // lines, and the last 13 entries are cut. The same index in auto memory
 // loads whole.
 func TestAgentIndexIsMeasuredRaw(t *testing.T) {
-	body, files := ixEntryLines(180, "\n")
+	body, files := testmodel.EntryLines(180, "\n")
 	index := "<!--\n" + strings.Repeat("how to write entries here\n", 31) + "-->\n" + body
 	run := func(kind model.DirKind) []model.Finding {
 		dir := &model.MemoryDir{Path: "/m", Kind: kind, Exists: true, Files: files, Index: &model.File{Path: "MEMORY.md", Content: []byte(index)}}
@@ -268,18 +198,18 @@ func TestIndexNearLimit(t *testing.T) {
 		{"201 lines is over, not near", 201, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			body, files := ixEntryLines(tc.n, "\n")
+			body, files := testmodel.EntryLines(tc.n, "\n")
 			ixExpect(t, ixRun(t, RuleIndexNearLimit, body, files), tc.lines, tc.frags...)
 		})
 	}
 	units := "- [Big](big.md) — " + strings.Repeat("u", 20000-18)
-	ixExpect(t, ixRun(t, RuleIndexNearLimit, units, ixTopics("big.md")), []int{0}, "20,000 of 25,000 UTF-16 units (80%)", "cut about 2,500 units")
-	ixExpect(t, ixRun(t, RuleIndexNearLimit, units[:len(units)-1], ixTopics("big.md")), nil)
+	ixExpect(t, ixRun(t, RuleIndexNearLimit, units, testmodel.IndexTopics("big.md")), []int{0}, "20,000 of 25,000 UTF-16 units (80%)", "cut about 2,500 units")
+	ixExpect(t, ixRun(t, RuleIndexNearLimit, units[:len(units)-1], testmodel.IndexTopics("big.md")), nil)
 }
 
 func TestIndexEntryTooLong(t *testing.T) {
 	pad := func(n int) string { return "- [T](t.md) — " + strings.Repeat("a", n-len([]rune("- [T](t.md) — "))) }
-	files := ixTopics("t.md")
+	files := testmodel.IndexTopics("t.md")
 	ixExpect(t, ixRun(t, RuleIndexEntryTooLong, pad(151)+"\n", files), []int{1}, "151 characters", "t.md")
 	ixExpect(t, ixRun(t, RuleIndexEntryTooLong, pad(150)+"\r\n", files), nil) // the \r is not counted
 	// 150 characters of Japanese are 450 bytes: characters count, not bytes.
@@ -291,7 +221,7 @@ func TestIndexEntryTooLong(t *testing.T) {
 }
 
 func TestIndexBrokenLink(t *testing.T) {
-	files := ixTopics("a.md", "sub/b.md", "Mixed_Case.md", "dup/name.md")
+	files := testmodel.IndexTopics("a.md", "sub/b.md", "Mixed_Case.md", "dup/name.md")
 	for _, tc := range []struct {
 		name  string
 		index string
@@ -323,7 +253,7 @@ func TestIndexBrokenLink(t *testing.T) {
 }
 
 func TestIndexLinkOutside(t *testing.T) {
-	files := ixTopics("a.md")
+	files := testmodel.IndexTopics("a.md")
 	idx := "- [Claude](../CLAUDE.md) — project rules\n- [Etc](/etc/notes.md)\n- [Home](~/notes.md)\n- [Win](C:\\notes\\x.md)\n- [A](/m/a.md)\n- [Up](sub/../../x.md)\n"
 	got := ixRun(t, RuleIndexLinkOutside, idx, files)
 	ixExpect(t, got, []int{1, 2, 3, 4, 6}, "../CLAUDE.md", "outside the memory directory")
@@ -335,7 +265,7 @@ func TestIndexLinkOutside(t *testing.T) {
 }
 
 func TestIndexDuplicateEntry(t *testing.T) {
-	files := append(ixTopics("a.md", "b.md"), ixTopic("c.md", "c-name", "about c"))
+	files := append(testmodel.IndexTopics("a.md", "b.md"), testmodel.IndexTopic("c.md", "c-name", "about c"))
 	for _, tc := range []struct {
 		name  string
 		index string
@@ -358,7 +288,7 @@ func TestIndexDuplicateEntry(t *testing.T) {
 }
 
 func TestIndexNotPointer(t *testing.T) {
-	files := ixTopics("a.md", "b.md", "c.md")
+	files := testmodel.IndexTopics("a.md", "b.md", "c.md")
 	for _, tc := range []struct {
 		name  string
 		index string
@@ -393,24 +323,24 @@ func TestIndexNotPointer(t *testing.T) {
 }
 
 func TestIndexMissing(t *testing.T) {
-	got := ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics("a.md", "b.md"))
+	got := ixRun(t, RuleIndexMissing, ixNoIndex, testmodel.IndexTopics("a.md", "b.md"))
 	ixExpect(t, got, []int{0}, "2 topic files but no MEMORY.md")
 	if got[0].File != "" {
 		t.Errorf("file %q, want the directory", got[0].File)
 	}
-	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics("logs/2026/07/2026-07-30.md", "sessions/s.md")), nil)
+	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, testmodel.IndexTopics("logs/2026/07/2026-07-30.md", "sessions/s.md")), nil)
 	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, nil), nil)
-	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, ixTopics("a.md"), model.Problem{Path: "MEMORY.md", Kind: model.ProblemUnreadable}), nil)
-	ixExpect(t, ixRun(t, RuleIndexMissing, "- [A](a.md)\n", ixTopics("a.md")), nil)
+	ixExpect(t, ixRun(t, RuleIndexMissing, ixNoIndex, testmodel.IndexTopics("a.md"), model.Problem{Path: "MEMORY.md", Kind: model.ProblemUnreadable}), nil)
+	ixExpect(t, ixRun(t, RuleIndexMissing, "- [A](a.md)\n", testmodel.IndexTopics("a.md")), nil)
 	// Without an index, orphans are not reported one by one.
-	ixExpect(t, ixRun(t, RuleMemoryOrphan, ixNoIndex, ixTopics("a.md", "b.md")), nil)
+	ixExpect(t, ixRun(t, RuleMemoryOrphan, ixNoIndex, testmodel.IndexTopics("a.md", "b.md")), nil)
 }
 
 func TestMemoryOrphan(t *testing.T) {
 	files := func() []*model.File {
-		return append(ixTopics("linked.md", "mid.md", "ticked.md", "stem-only.md", "orphan.md", "sub/deep.md", "fenced.md",
+		return append(testmodel.IndexTopics("linked.md", "mid.md", "ticked.md", "stem-only.md", "orphan.md", "sub/deep.md", "fenced.md",
 			"commented.md", "logs/2026/07/2026-07-30.md", "sessions/notes.md", "old.md", "older.md", "archive/gone.md"),
-			ixTopic("named.md", "by-name", "found through its frontmatter name"),
+			testmodel.IndexTopic("named.md", "by-name", "found through its frontmatter name"),
 			&model.File{Path: "MEMORY-archive.md", Content: []byte("# Archive\n- [Old](old.md) — superseded\n- `older.md`\n")},
 			&model.File{Path: "archive/index.md", Content: []byte("- [Gone](gone.md) — relative to archive/\n- [[older]]\n")})
 	}
@@ -429,13 +359,13 @@ func TestMemoryOrphan(t *testing.T) {
 		paths = append(paths, f.File)
 	}
 	if fmt.Sprint(paths) != "[commented.md fenced.md orphan.md]" {
-		t.Errorf("orphans %v\n%s", paths, ixDump(got))
+		t.Errorf("orphans %v\n%s", paths, testmodel.Dump(got))
 	}
 	ixExpect(t, got[2:], []int{0}, "orphan.md is not referenced from MEMORY.md", "- [orphan](orphan.md) — about orphan")
 }
 
 func TestIndexEntryMultiline(t *testing.T) {
-	files := ixTopics("a.md", "b.md")
+	files := testmodel.IndexTopics("a.md", "b.md")
 	ixExpect(t, ixRun(t, RuleIndexEntryMultiline, "- [A](a.md) — x\n  worked at X\n  then Y\n    and Z\n- [B](b.md)\n", files),
 		[]int{1}, "3 indented lines", "lines 2-4", "a.md")
 	ixExpect(t, ixRun(t, RuleIndexEntryMultiline, "- [A](a.md) — x\r\n\tdetail\r\n", files), []int{1}, "1 indented line")
@@ -446,7 +376,7 @@ func TestIndexEntryMultiline(t *testing.T) {
 }
 
 func TestIndexEmptySection(t *testing.T) {
-	files := ixTopics("a.md", "b.md")
+	files := testmodel.IndexTopics("a.md", "b.md")
 	for _, tc := range []struct {
 		name  string
 		index string
@@ -478,9 +408,9 @@ func TestIndexEmptySection(t *testing.T) {
 // frontmatter (name, description, type).
 func TestHookEchoesDescription(t *testing.T) {
 	files := []*model.File{
-		ixTopic("role.md", "user-role", "Data scientist, new to Go"),
-		ixTopic("style.md", "style", "Formatting rules for Go code in this repository"),
-		ixTopic("plain.md", "plain", ""),
+		testmodel.IndexTopic("role.md", "user-role", "Data scientist, new to Go"),
+		testmodel.IndexTopic("style.md", "style", "Formatting rules for Go code in this repository"),
+		testmodel.IndexTopic("plain.md", "plain", ""),
 	}
 	for _, tc := range []struct {
 		name  string

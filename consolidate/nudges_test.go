@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
 
@@ -19,14 +20,14 @@ func lintFiles(t *testing.T, rule string, files map[string]string) []model.Findi
 	sort.Strings(paths)
 	var fs []*model.File
 	for _, p := range paths {
-		fs = append(fs, mem(p, files[p], testNow.AddDate(0, 0, -3)))
+		fs = append(fs, testmodel.File(p, files[p], testmodel.Now.AddDate(0, 0, -3)))
 	}
-	return only(lint(t, nil, &model.MemoryDir{Files: fs, Index: goodIndex(fs...)}, Options{}), rule)
+	return testmodel.Only(lint(t, nil, &model.MemoryDir{Files: fs, Index: testmodel.GoodIndex(fs...)}, Options{}), rule)
 }
 
 // sized is a topic file of exactly n bytes and lines lines (lines >= 7).
 func sized(n, lines int) string {
-	head := topic("d", "A fact", "reference", "")
+	head := testmodel.Topic("d", "A fact", "reference", "")
 	rest := n - len(head)
 	var b strings.Builder
 	b.WriteString(head)
@@ -111,7 +112,7 @@ func TestDescriptionTooLong(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := lintFiles(t, RuleDescriptionTooLong, map[string]string{"topic.md": topic("d", tt.desc, "reference", body)})
+			got := lintFiles(t, RuleDescriptionTooLong, map[string]string{"topic.md": testmodel.Topic("d", tt.desc, "reference", testmodel.Body)})
 			if (len(got) == 1) != tt.want || len(got) > 1 {
 				t.Fatalf("got %+v, want a finding: %v", got, tt.want)
 			}
@@ -122,7 +123,7 @@ func TestDescriptionTooLong(t *testing.T) {
 	}
 	// Claude Code reads no description from frontmatter it cannot parse:
 	// nothing to call long.
-	long := "---\r\nname: d\r\ndescription: " + strings.Repeat("a: ", 120) + "\r\n---\r\n" + body
+	long := "---\r\nname: d\r\ndescription: " + strings.Repeat("a: ", 120) + "\r\n---\r\n" + testmodel.Body
 	if got := lintFiles(t, RuleDescriptionTooLong, map[string]string{"topic.md": long}); len(got) != 0 {
 		t.Errorf("unreadable frontmatter: %+v", got)
 	}
@@ -158,7 +159,7 @@ func TestContinuationChain(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			files := map[string]string{}
 			for _, p := range tt.files {
-				files[p] = topic(strings.TrimSuffix(p, ".md"), "A fact about "+p, "reference", "Some text of "+p+" that is long enough.\n")
+				files[p] = testmodel.Topic(strings.TrimSuffix(p, ".md"), "A fact about "+p, "reference", "Some text of "+p+" that is long enough.\n")
 			}
 			var got []string
 			for _, f := range lintFiles(t, RuleContinuationChain, files) {
@@ -175,9 +176,9 @@ func TestContinuationChain(t *testing.T) {
 		})
 	}
 	// MEMORY.md counts as the file a MEMORY-2.md continues.
-	d := &model.MemoryDir{Files: []*model.File{mem("MEMORY-2.md", topic("m", "more index", "reference", body), testNow)}}
+	d := &model.MemoryDir{Files: []*model.File{testmodel.File("MEMORY-2.md", testmodel.Topic("m", "more index", "reference", testmodel.Body), testmodel.Now)}}
 	d.Index = &model.File{Path: "MEMORY.md", Content: []byte("- [m](MEMORY-2.md) — more\n")}
-	if got := only(lint(t, nil, d, Options{}), RuleContinuationChain); len(got) != 1 {
+	if got := testmodel.Only(lint(t, nil, d, Options{}), RuleContinuationChain); len(got) != 1 {
 		t.Errorf("MEMORY-2.md beside MEMORY.md: %+v", got)
 	}
 }
@@ -185,7 +186,9 @@ func TestContinuationChain(t *testing.T) {
 // TestFrontmatterAsClaudeReadsIt: the findings follow what Claude Code
 // 2.1.332 reads.
 func TestFrontmatterAsClaudeReadsIt(t *testing.T) {
-	fm := func(block string) string { return "---\nname: d\ndescription: A fact\n" + block + "---\n\n" + body }
+	fm := func(block string) string {
+		return "---\nname: d\ndescription: A fact\n" + block + "---\n\n" + testmodel.Body
+	}
 	tests := []struct {
 		name, content string
 		rule          string
@@ -198,15 +201,15 @@ func TestFrontmatterAsClaudeReadsIt(t *testing.T) {
 		{"a list is no type", fm("type: [user]\n"), RuleTypeInvalid, 1, 4, `"[user]"`},
 		{"a number is no type", fm("type: 3\n"), RuleTypeInvalid, 1, 4, `"3"`},
 		{"an empty metadata.type", fm("metadata:\n  type: ''\n"), RuleTypeInvalid, 1, 5, "metadata.type is empty"},
-		{"metadata.description is not read", "---\nname: d\nmetadata:\n  description: A fact\n  type: user\n---\n\n" + body, RuleFrontmatterIncomplete, 1, 1, "Claude Code flags a missing description after a write (in recall mode)"},
-		{"a blank description is Claude Code's, but empty", "---\nname: d\ndescription: \" \"\ntype: user\n---\n\n" + body, RuleFrontmatterIncomplete, 1, 1, "a blank description gives recall nothing"},
-		{"a number is no name", "---\nname: 42\ndescription: A fact\ntype: user\n---\n\n" + body, RuleFrontmatterIncomplete, 1, 1, "name is not text"},
-		{"only memtui reads it: an error", "---\r\nname: d\r\ndescription: Staging host: acme-stg\r\ntype: reference\r\n---\r\n\r\n" + body, RuleFrontmatterUnreadable, 1, 1, "Claude Code sees no name, description or type"},
-		{"only memtui reads it: not the recovered warning", "---\r\nname: d\r\ndescription: Staging host: acme-stg\r\ntype: reference\r\n---\r\n\r\n" + body, RuleFrontmatterUnquoted, 0, 0, ""},
+		{"metadata.description is not read", "---\nname: d\nmetadata:\n  description: A fact\n  type: user\n---\n\n" + testmodel.Body, RuleFrontmatterIncomplete, 1, 1, "Claude Code flags a missing description after a write (in recall mode)"},
+		{"a blank description is Claude Code's, but empty", "---\nname: d\ndescription: \" \"\ntype: user\n---\n\n" + testmodel.Body, RuleFrontmatterIncomplete, 1, 1, "a blank description gives recall nothing"},
+		{"a number is no name", "---\nname: 42\ndescription: A fact\ntype: user\n---\n\n" + testmodel.Body, RuleFrontmatterIncomplete, 1, 1, "name is not text"},
+		{"only memtui reads it: an error", "---\r\nname: d\r\ndescription: Staging host: acme-stg\r\ntype: reference\r\n---\r\n\r\n" + testmodel.Body, RuleFrontmatterUnreadable, 1, 1, "Claude Code sees no name, description or type"},
+		{"only memtui reads it: not the recovered warning", "---\r\nname: d\r\ndescription: Staging host: acme-stg\r\ntype: reference\r\n---\r\n\r\n" + testmodel.Body, RuleFrontmatterUnquoted, 0, 0, ""},
 		{"nested value the retry does not quote", fm("metadata:\n  type: user\n  note: a: b\n"), RuleFrontmatterUnreadable, 1, 1, "and so does Claude Code's retry"},
 		{"Claude Code's retry reads it: a warning", fm("note: a: b\n"), RuleFrontmatterUnquoted, 1, 4, "Claude Code's retry, quoting 1 value, reads it"},
 		{"Claude Code's retry reads it: no error", fm("note: a: b\n"), RuleFrontmatterUnreadable, 0, 0, ""},
-		{"frontmatter past 64 KiB is none", "---\nname: d\ndescription: " + strings.Repeat("x", 66000) + "\n---\n\n" + body, RuleFrontmatterInvalid, 1, 1, "65536 bytes"},
+		{"frontmatter past 64 KiB is none", "---\nname: d\ndescription: " + strings.Repeat("x", 66000) + "\n---\n\n" + testmodel.Body, RuleFrontmatterInvalid, 1, 1, "65536 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,9 +234,9 @@ func TestFrontmatterAsClaudeReadsIt(t *testing.T) {
 // frontmatter, so a BOM'd file's fields are read; the encoding finding says
 // what the BOM still costs, not that the frontmatter is lost.
 func TestBOMFrontmatterIsRead(t *testing.T) {
-	content := "\ufeff" + topic("d", "A fact", "user", body)
-	f := mem("topic.md", content, testNow.AddDate(0, 0, -3))
-	fs := lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}, Options{})
+	content := "\ufeff" + testmodel.Topic("d", "A fact", "user", testmodel.Body)
+	f := testmodel.File("topic.md", content, testmodel.Now.AddDate(0, 0, -3))
+	fs := lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: testmodel.GoodIndex(f)}, Options{})
 	if len(fs) != 1 || fs[0].Rule != RuleEncoding {
 		t.Fatalf("want only the encoding finding, got %+v", fs)
 	}
@@ -245,10 +248,10 @@ func TestBOMFrontmatterIsRead(t *testing.T) {
 // TestBOMIndexMessage: MEMORY.md is never stamped, so its BOM finding
 // says only that it has one.
 func TestBOMIndexMessage(t *testing.T) {
-	f := mem("topic.md", topic("d", "A fact", "user", body), testNow.AddDate(0, 0, -3))
-	ix := goodIndex(f)
+	f := testmodel.File("topic.md", testmodel.Topic("d", "A fact", "user", testmodel.Body), testmodel.Now.AddDate(0, 0, -3))
+	ix := testmodel.GoodIndex(f)
 	ix.Content = append([]byte("\ufeff---\nname: index\n---\n"), ix.Content...)
-	fs := only(lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: ix}, Options{}), RuleEncoding)
+	fs := testmodel.Only(lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: ix}, Options{}), RuleEncoding)
 	if len(fs) != 1 || fs[0].File != "MEMORY.md" || strings.Contains(fs[0].Message, "stamp") {
 		t.Errorf("%+v", fs)
 	}

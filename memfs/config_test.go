@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memtui/memtui/internal/testfs"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -15,7 +17,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("missing file: %+v %v", cfg, err)
 	}
 
-	good := write(t, filepath.Join(dir, "good.yaml"), `
+	good := testfs.Write(t, filepath.Join(dir, "good.yaml"), `
 ignore:
   - project: acme
     rules: [stale-memory, memory-orphan]
@@ -36,7 +38,7 @@ journal_retention_days: 90
 		t.Errorf("retention %v, default %v", cfg.JournalRetention(), (Config{}).JournalRetention())
 	}
 
-	empty := write(t, filepath.Join(dir, "empty.yaml"), "")
+	empty := testfs.Write(t, filepath.Join(dir, "empty.yaml"), "")
 	if cfg, err := LoadConfig(empty); err != nil || !reflect.DeepEqual(cfg, Config{}) {
 		t.Errorf("empty: %+v %v", cfg, err)
 	}
@@ -48,7 +50,7 @@ journal_retention_days: 90
 		"negative":  {"stale_after_days: -1\n", "stale_after_days is -1"},
 		"retention": {"journal_retention_days: -5\n", "journal_retention_days is -5"},
 	} {
-		p := write(t, filepath.Join(dir, name+".yaml"), c.content)
+		p := testfs.Write(t, filepath.Join(dir, name+".yaml"), c.content)
 		_, err := LoadConfig(p)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("%s: err = %v, want it to mention %q and the path", name, err, c.want)

@@ -10,19 +10,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
 func TestDiscoverAutoTeamAndRoot(t *testing.T) {
 	w := newWorld(t)
 	root, slugDir := w.project("acme", true)
-	mkdir(t, filepath.Join(slugDir, "memory", "team"))
+	testfs.Mkdir(t, filepath.Join(slugDir, "memory", "team"))
 	transcript(t, slugDir, uuid2+".jsonl", time.Now().Add(-time.Hour), msgLine(root))
 	transcript(t, slugDir, "agent-a2271d1.jsonl", time.Now().Add(-time.Hour), msgLine(root))
 	// Transcripts only: not a memory project.
 	_, onlyT := w.project("tonly", false)
 	// A stray file in projects/ is not a project.
-	write(t, filepath.Join(w.config, "projects", "stray.txt"), "x")
+	testfs.Write(t, filepath.Join(w.config, "projects", "stray.txt"), "x")
 
 	s := w.discover()
 	if !reflect.DeepEqual(s.ConfigDirs, []string{w.config}) {
@@ -69,10 +70,10 @@ func TestDiscoverRootUnconfirmed(t *testing.T) {
 	// that (wrongly for this dir, but it happens with moved dirs) sits here.
 	slug := "-home-al-src-moved"
 	dir := filepath.Join(w.config, "projects", slug)
-	write(t, filepath.Join(dir, "memory", "a.md"), "x")
+	testfs.Write(t, filepath.Join(dir, "memory", "a.md"), "x")
 	transcript(t, dir, uuid1+".jsonl", time.Now(), metaLine("summary"), msgLine("/home/al/src/moved/sub"))
 	// A dir with memory and no transcripts at all.
-	write(t, filepath.Join(w.config, "projects", "-opt-x", "memory", "b.md"), "x")
+	testfs.Write(t, filepath.Join(w.config, "projects", "-opt-x", "memory", "b.md"), "x")
 
 	s := w.discover()
 	p := findProject(t, s, slug)
@@ -87,8 +88,8 @@ func TestDiscoverRootUnconfirmed(t *testing.T) {
 
 func TestDiscoverEnvOverride(t *testing.T) {
 	w := newWorld(t)
-	over := mkdir(t, filepath.Join(w.tmp, "cowork", "memory"))
-	mkdir(t, filepath.Join(over, "team"))
+	over := testfs.Mkdir(t, filepath.Join(w.tmp, "cowork", "memory"))
+	testfs.Mkdir(t, filepath.Join(over, "team"))
 	w.envs[envMemoryOverride] = over + "/"
 	s := w.discover()
 	p := findProject(t, s, "override:"+over)
@@ -125,15 +126,15 @@ func TestDiscoverEnvOverride(t *testing.T) {
 
 func TestDiscoverUserSettingsOverride(t *testing.T) {
 	w := newWorld(t)
-	notes := mkdir(t, filepath.Join(w.home, "notes", "memory"))
-	write(t, filepath.Join(w.config, "settings.json"), "{\n  \"model\": \"x\",\n  \"autoMemoryDirectory\": \"~/notes/memory/\"\n}\n")
+	notes := testfs.Mkdir(t, filepath.Join(w.home, "notes", "memory"))
+	testfs.Write(t, filepath.Join(w.config, "settings.json"), "{\n  \"model\": \"x\",\n  \"autoMemoryDirectory\": \"~/notes/memory/\"\n}\n")
 	s := w.discover()
 	p := findProject(t, s, "override:"+notes)
 	if p.ConfigDir != w.config || p.Dirs[0].Kind != model.DirOverride || !p.Dirs[0].Exists {
 		t.Errorf("user override project = %+v %v", p, dirsOf(p, w.home))
 	}
 
-	write(t, filepath.Join(w.config, "settings.json"), "{\n  \"autoMemoryDirectory\": \"./.claude/memory\"\n}\n")
+	testfs.Write(t, filepath.Join(w.config, "settings.json"), "{\n  \"autoMemoryDirectory\": \"./.claude/memory\"\n}\n")
 	s = w.discover()
 	if len(s.Config) != 1 {
 		t.Fatalf("Config = %+v", s.Config)
@@ -153,18 +154,18 @@ func TestDiscoverUserSettingsOverride(t *testing.T) {
 func TestDiscoverProjectAndLocalSettings(t *testing.T) {
 	w := newWorld(t)
 	root, slugDir := w.project("acme", true)
-	shared := mkdir(t, filepath.Join(w.tmp, "shared-mem"))
-	local := mkdir(t, filepath.Join(w.tmp, "local-mem"))
-	write(t, filepath.Join(root, ".claude", "settings.json"), `{"autoMemoryDirectory": "`+shared+`"}`)
-	write(t, filepath.Join(root, ".claude", "settings.local.json"), `{"autoMemoryDirectory": "`+local+`"}`)
+	shared := testfs.Mkdir(t, filepath.Join(w.tmp, "shared-mem"))
+	local := testfs.Mkdir(t, filepath.Join(w.tmp, "local-mem"))
+	testfs.Write(t, filepath.Join(root, ".claude", "settings.json"), `{"autoMemoryDirectory": "`+shared+`"}`)
+	testfs.Write(t, filepath.Join(root, ".claude", "settings.local.json"), `{"autoMemoryDirectory": "`+local+`"}`)
 	// A transcripts-only project whose settings point its memory elsewhere
 	// is listed (the brief: "unless an override points its memory elsewhere").
 	root2, _ := w.project("tonly", false)
 	elsewhere := filepath.Join(w.tmp, "elsewhere")
-	write(t, filepath.Join(root2, ".claude", "settings.json"), `{"autoMemoryDirectory": "`+elsewhere+`"}`)
+	testfs.Write(t, filepath.Join(root2, ".claude", "settings.json"), `{"autoMemoryDirectory": "`+elsewhere+`"}`)
 	// An invalid value in a third project's local settings.
 	root3, _ := w.project("bad", true)
-	write(t, filepath.Join(root3, ".claude", "settings.local.json"), "{\"autoMemoryDirectory\": \"/\"}")
+	testfs.Write(t, filepath.Join(root3, ".claude", "settings.local.json"), "{\"autoMemoryDirectory\": \"/\"}")
 
 	s := w.discover()
 	p := findProject(t, s, slugOf(root))
@@ -196,9 +197,9 @@ func trimSlash(ss []string) []string {
 
 func TestDiscoverPolicySettings(t *testing.T) {
 	w := newWorld(t)
-	pol := mkdir(t, filepath.Join(w.tmp, "policy-mem"))
+	pol := testfs.Mkdir(t, filepath.Join(w.tmp, "policy-mem"))
 	o := w.opts()
-	write(t, o.ManagedSettings, `{"autoMemoryDirectory": "`+pol+`"}`)
+	testfs.Write(t, o.ManagedSettings, `{"autoMemoryDirectory": "`+pol+`"}`)
 	s, err := Discover(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +208,7 @@ func TestDiscoverPolicySettings(t *testing.T) {
 	if p.ConfigDir != "" || p.Dirs[0].Kind != model.DirOverride {
 		t.Errorf("policy override: %+v", p)
 	}
-	write(t, o.ManagedSettings, `{"autoMemoryDirectory": "~"}`)
+	testfs.Write(t, o.ManagedSettings, `{"autoMemoryDirectory": "~"}`)
 	s, _ = Discover(t.Context(), o)
 	if len(s.Config) != 1 || !strings.Contains(s.Config[0].Detail, "uses the default directory") || !strings.Contains(s.Config[0].Detail, "for every project") ||
 		!strings.Contains(s.Config[0].Detail, reasonBareTilde) {
@@ -237,7 +238,7 @@ func TestDiscoverSettingsInvalid(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t)
-			src := write(t, filepath.Join(w.config, "settings.json"), c.content)
+			src := testfs.Write(t, filepath.Join(w.config, "settings.json"), c.content)
 			s := w.discover()
 			if c.none {
 				if len(s.Config) != 0 {
@@ -259,11 +260,11 @@ func TestDiscoverSettingsInvalid(t *testing.T) {
 func TestDiscoverAgentMemory(t *testing.T) {
 	w := newWorld(t)
 	root, _ := w.project("acme", false)
-	mkdir(t, filepath.Join(w.config, "agent-memory", "reviewer"))
-	mkdir(t, filepath.Join(w.config, "agent-memory", "planner"))
-	write(t, filepath.Join(w.config, "agent-memory", "file.md"), "not a dir")
-	mkdir(t, filepath.Join(root, ".claude", "agent-memory", "tester"))
-	mkdir(t, filepath.Join(root, ".claude", "agent-memory-local", "scratch"))
+	testfs.Mkdir(t, filepath.Join(w.config, "agent-memory", "reviewer"))
+	testfs.Mkdir(t, filepath.Join(w.config, "agent-memory", "planner"))
+	testfs.Write(t, filepath.Join(w.config, "agent-memory", "file.md"), "not a dir")
+	testfs.Mkdir(t, filepath.Join(root, ".claude", "agent-memory", "tester"))
+	testfs.Mkdir(t, filepath.Join(root, ".claude", "agent-memory-local", "scratch"))
 
 	s := w.discover()
 	u := findProject(t, s, "agent-memory")
@@ -289,9 +290,9 @@ func TestDiscoverProjectFilter(t *testing.T) {
 	w := newWorld(t)
 	acme, _ := w.project("acme", true)
 	w.project("globex", true)
-	write(t, filepath.Join(w.config, "projects", "-srv-acme-tools", "memory", "x.md"), "x") // slug only
+	testfs.Write(t, filepath.Join(w.config, "projects", "-srv-acme-tools", "memory", "x.md"), "x") // slug only
 	root3, _ := w.project("initech", true)
-	write(t, filepath.Join(root3, ".claude", "settings.json"), `{"autoMemoryDirectory": "rel"}`)
+	testfs.Write(t, filepath.Join(root3, ".claude", "settings.json"), `{"autoMemoryDirectory": "rel"}`)
 
 	o := w.opts()
 	o.Project = "acme"
@@ -319,8 +320,8 @@ func TestDiscoverProjectFilter(t *testing.T) {
 func TestDiscoverMemoryDirs(t *testing.T) {
 	w := newWorld(t)
 	root, slugDir := w.project("acme", true)
-	mkdir(t, filepath.Join(slugDir, "memory", "team"))
-	loose := mkdir(t, filepath.Join(w.tmp, "notes", "memory"))
+	testfs.Mkdir(t, filepath.Join(slugDir, "memory", "team"))
+	loose := testfs.Mkdir(t, filepath.Join(w.tmp, "notes", "memory"))
 	o := Options{MemoryDirs: []string{filepath.Join(slugDir, "memory"), loose}, Getenv: env(nil), Home: w.home, ManagedSettings: "/nonexistent"}
 	s, err := Discover(t.Context(), o)
 	if err != nil {
@@ -342,7 +343,7 @@ func TestDiscoverMemoryDirs(t *testing.T) {
 	}
 
 	// Usage errors name the path.
-	for _, bad := range []string{filepath.Join(w.tmp, "missing"), write(t, filepath.Join(w.tmp, "file"), "x")} {
+	for _, bad := range []string{filepath.Join(w.tmp, "missing"), testfs.Write(t, filepath.Join(w.tmp, "file"), "x")} {
 		o.MemoryDirs = []string{bad}
 		if _, err := Discover(t.Context(), o); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "--memory-dir") {
 			t.Errorf("--memory-dir %s: err = %v", bad, err)
@@ -352,7 +353,7 @@ func TestDiscoverMemoryDirs(t *testing.T) {
 
 func TestDiscoverConfigDirErrors(t *testing.T) {
 	tmp := t.TempDir()
-	file := write(t, filepath.Join(tmp, "f"), "x")
+	file := testfs.Write(t, filepath.Join(tmp, "f"), "x")
 	for bad, why := range map[string]string{filepath.Join(tmp, "nope"): "no such directory", file: "not a directory"} {
 		_, err := Discover(t.Context(), Options{ConfigDirs: []string{bad}, Getenv: env(nil), Home: tmp})
 		if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), why) {
@@ -391,9 +392,9 @@ func TestDiscoverRemoteMemoryDir(t *testing.T) {
 	w := newWorld(t)
 	root, slugDir := w.project("acme", false)
 	remote := filepath.Join(w.tmp, "remote")
-	write(t, filepath.Join(remote, "projects", slugOf(root), "memory", "a.md"), "x")
-	mkdir(t, filepath.Join(remote, "agent-memory", "helper"))
-	mkdir(t, filepath.Join(remote, "projects", slugOf(root), "agent-memory-local", "scratch"))
+	testfs.Write(t, filepath.Join(remote, "projects", slugOf(root), "memory", "a.md"), "x")
+	testfs.Mkdir(t, filepath.Join(remote, "agent-memory", "helper"))
+	testfs.Mkdir(t, filepath.Join(remote, "projects", slugOf(root), "agent-memory-local", "scratch"))
 	w.envs[envRemoteMemory] = remote
 	s := w.discover()
 	p := findProject(t, s, slugOf(root))
@@ -414,7 +415,7 @@ func TestDiscoverRemoteMemoryDir(t *testing.T) {
 func TestDiscoverProjectDirName(t *testing.T) {
 	w := newWorld(t)
 	dir := filepath.Join(w.config, "projects", "work")
-	write(t, filepath.Join(dir, "memory", "a.md"), "x")
+	testfs.Write(t, filepath.Join(dir, "memory", "a.md"), "x")
 	transcript(t, dir, uuid1+".jsonl", time.Now(), msgLine("/srv/tenant-a/checkout"))
 
 	w.envs[envProjectDirName] = "work"
@@ -436,11 +437,11 @@ func TestDiscoverProjectDirName(t *testing.T) {
 // reported) once, and its agent memory listed once, as user scope.
 func TestDiscoverHomeRoot(t *testing.T) {
 	w := newWorld(t)
-	slugDir := mkdir(t, filepath.Join(w.config, "projects", slugOf(w.home)))
+	slugDir := testfs.Mkdir(t, filepath.Join(w.config, "projects", slugOf(w.home)))
 	transcript(t, slugDir, uuid1+".jsonl", time.Now(), msgLine(w.home))
-	write(t, filepath.Join(slugDir, "memory", "a.md"), "x")
-	write(t, filepath.Join(w.config, "settings.json"), `{"autoMemoryDirectory": "mem"}`)
-	mkdir(t, filepath.Join(w.config, "agent-memory", "reviewer"))
+	testfs.Write(t, filepath.Join(slugDir, "memory", "a.md"), "x")
+	testfs.Write(t, filepath.Join(w.config, "settings.json"), `{"autoMemoryDirectory": "mem"}`)
+	testfs.Mkdir(t, filepath.Join(w.config, "agent-memory", "reviewer"))
 
 	s := w.discover()
 	if len(s.Config) != 1 {
@@ -462,10 +463,10 @@ func TestDiscoverSortedAndDeduped(t *testing.T) {
 	w := newWorld(t)
 	w.project("zeta", true)
 	w.project("alpha", true)
-	write(t, filepath.Join(w.config, "projects", "-a-slug-only", "memory", "x.md"), "x")
+	testfs.Write(t, filepath.Join(w.config, "projects", "-a-slug-only", "memory", "x.md"), "x")
 	// The user override points at alpha's own auto dir: listed once, as auto.
 	alphaMem := filepath.Join(w.config, "projects", slugOf(filepath.Join(w.home, "src", "alpha")), "memory")
-	write(t, filepath.Join(w.config, "settings.json"), `{"autoMemoryDirectory": "`+alphaMem+`"}`)
+	testfs.Write(t, filepath.Join(w.config, "settings.json"), `{"autoMemoryDirectory": "`+alphaMem+`"}`)
 	s := w.discover()
 	var names []string
 	for _, p := range s.Projects {

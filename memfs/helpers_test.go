@@ -3,55 +3,19 @@ package memfs
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
-// Fixtures are generated in t.TempDir(): nothing binary is committed, and
-// each test states exactly the tree it relies on.
-
-// write creates the file at path (parents included) and returns path.
-func write(t *testing.T, path, content string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func mkdir(t *testing.T, path string) string {
-	t.Helper()
-	if err := os.MkdirAll(path, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func symlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func touch(t *testing.T, path string, mod time.Time) {
-	t.Helper()
-	if err := os.Chtimes(path, mod, mod); err != nil {
-		t.Fatal(err)
-	}
-}
+// Fixtures are generated in t.TempDir() (with internal/testfs's writers):
+// nothing binary is committed, and each test states exactly the tree it
+// relies on.
 
 var nonAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
 
@@ -82,8 +46,8 @@ const (
 // transcript writes <dir>/<name> with the given lines, mtime mod.
 func transcript(t *testing.T, dir, name string, mod time.Time, lines ...string) string {
 	t.Helper()
-	p := write(t, filepath.Join(dir, name), strings.Join(lines, "\n")+"\n")
-	touch(t, p, mod)
+	p := testfs.Write(t, filepath.Join(dir, name), strings.Join(lines, "\n")+"\n")
+	testfs.Touch(t, p, mod)
 	return p
 }
 
@@ -109,8 +73,8 @@ func newWorld(t *testing.T) *world {
 		tmp = r
 	}
 	w := &world{t: t, tmp: tmp, home: filepath.Join(tmp, "home", "al"), envs: map[string]string{}}
-	w.config = mkdir(t, filepath.Join(w.home, ".claude"))
-	mkdir(t, filepath.Join(w.config, "projects"))
+	w.config = testfs.Mkdir(t, filepath.Join(w.home, ".claude"))
+	testfs.Mkdir(t, filepath.Join(w.config, "projects"))
 	return w
 }
 
@@ -129,12 +93,12 @@ func (w *world) opts() Options {
 // returns the root and the slug dir.
 func (w *world) project(name string, withMemory bool) (root, slugDir string) {
 	w.t.Helper()
-	root = mkdir(w.t, filepath.Join(w.home, "src", name))
-	slugDir = mkdir(w.t, filepath.Join(w.config, "projects", slugOf(root)))
+	root = testfs.Mkdir(w.t, filepath.Join(w.home, "src", name))
+	slugDir = testfs.Mkdir(w.t, filepath.Join(w.config, "projects", slugOf(root)))
 	transcript(w.t, slugDir, uuid1+".jsonl", time.Now(), metaLine("summary"), msgLine(root))
 	if withMemory {
-		write(w.t, filepath.Join(slugDir, "memory", "MEMORY.md"), "- [a](a.md) — a\n")
-		write(w.t, filepath.Join(slugDir, "memory", "a.md"), "---\nname: a\n---\nbody\n")
+		testfs.Write(w.t, filepath.Join(slugDir, "memory", "MEMORY.md"), "- [a](a.md) — a\n")
+		testfs.Write(w.t, filepath.Join(slugDir, "memory", "a.md"), "---\nname: a\n---\nbody\n")
 	}
 	return root, slugDir
 }

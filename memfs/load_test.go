@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
@@ -31,21 +32,21 @@ func load(t *testing.T, dir string, kind model.DirKind) *model.MemoryDir {
 
 func TestLoadDirBasics(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "MEMORY.md"), "- [b](b.md) — b\n")
-	write(t, filepath.Join(dir, "b.md"), "bee")
-	write(t, filepath.Join(dir, "a.md"), "ay")
-	write(t, filepath.Join(dir, "logs", "2026", "05", "2026-05-26.md"), "log")
-	write(t, filepath.Join(dir, "feedback", "MEMORY.md"), "nested index: skipped")
-	write(t, filepath.Join(dir, "feedback", "x.md"), "x")
-	write(t, filepath.Join(dir, "team", "t.md"), "team file: its own dir")
-	write(t, filepath.Join(dir, "notes.txt"), "not markdown")
-	write(t, filepath.Join(dir, "UPPER.MD"), "case matters: Claude Code matches .md")
-	lock := write(t, filepath.Join(dir, ".consolidate-lock"), "4242")
+	testfs.Write(t, filepath.Join(dir, "MEMORY.md"), "- [b](b.md) — b\n")
+	testfs.Write(t, filepath.Join(dir, "b.md"), "bee")
+	testfs.Write(t, filepath.Join(dir, "a.md"), "ay")
+	testfs.Write(t, filepath.Join(dir, "logs", "2026", "05", "2026-05-26.md"), "log")
+	testfs.Write(t, filepath.Join(dir, "feedback", "MEMORY.md"), "nested index: skipped")
+	testfs.Write(t, filepath.Join(dir, "feedback", "x.md"), "x")
+	testfs.Write(t, filepath.Join(dir, "team", "t.md"), "team file: its own dir")
+	testfs.Write(t, filepath.Join(dir, "notes.txt"), "not markdown")
+	testfs.Write(t, filepath.Join(dir, "UPPER.MD"), "case matters: Claude Code matches .md")
+	lock := testfs.Write(t, filepath.Join(dir, ".consolidate-lock"), "4242")
 	lockTime := time.Date(2026, 5, 20, 10, 0, 0, 0, time.UTC)
-	touch(t, lock, lockTime)
+	testfs.Touch(t, lock, lockTime)
 	a := filepath.Join(dir, "a.md")
 	aTime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	touch(t, a, aTime)
+	testfs.Touch(t, a, aTime)
 	if err := os.Chmod(a, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestLoadDirAbsentAndNotDir(t *testing.T) {
 	if d.Exists || len(d.Problems) != 0 || d.Files != nil {
 		t.Errorf("absent dir: %+v", d)
 	}
-	file := write(t, filepath.Join(tmp, "memory"), "x")
+	file := testfs.Write(t, filepath.Join(tmp, "memory"), "x")
 	d = load(t, file, model.DirAuto)
 	if d.Exists || len(d.Problems) != 1 || d.Problems[0].Kind != model.ProblemNotFile || d.Problems[0].Path != "" {
 		t.Errorf("file as dir: %+v", d)
@@ -110,25 +111,25 @@ func TestLoadDirAbsentAndNotDir(t *testing.T) {
 
 func TestLoadDirSymlinks(t *testing.T) {
 	tmp := t.TempDir()
-	dir := mkdir(t, filepath.Join(tmp, "memory"))
-	outside := write(t, filepath.Join(tmp, "secret.md"), "outside")
-	outsideDir := mkdir(t, filepath.Join(tmp, "elsewhere"))
-	write(t, filepath.Join(outsideDir, "o.md"), "o")
-	write(t, filepath.Join(dir, "real.md"), "real")
-	write(t, filepath.Join(dir, "sub", "deep.md"), "deep")
+	dir := testfs.Mkdir(t, filepath.Join(tmp, "memory"))
+	outside := testfs.Write(t, filepath.Join(tmp, "secret.md"), "outside")
+	outsideDir := testfs.Mkdir(t, filepath.Join(tmp, "elsewhere"))
+	testfs.Write(t, filepath.Join(outsideDir, "o.md"), "o")
+	testfs.Write(t, filepath.Join(dir, "real.md"), "real")
+	testfs.Write(t, filepath.Join(dir, "sub", "deep.md"), "deep")
 
-	symlink(t, "real.md", filepath.Join(dir, "alias.md"))                // inside: read through
-	symlink(t, outside, filepath.Join(dir, "escape.md"))                 // outside file: read, as Claude Code does
-	symlink(t, "../elsewhere", filepath.Join(dir, "out"))                // outside dir: walked, as Claude Code does
-	symlink(t, "b.md", filepath.Join(dir, "a.md"))                       // a → b → a
-	symlink(t, "a.md", filepath.Join(dir, "b.md"))                       //
-	symlink(t, "nothere.md", filepath.Join(dir, "dangling.md"))          // dangling
-	symlink(t, "..", filepath.Join(dir, "sub", "up"))                    // dir link back up to the root: not followed
-	symlink(t, "loopdir2", filepath.Join(dir, "loopdir1"))               // dir loop, no .md name
-	symlink(t, "loopdir1", filepath.Join(dir, "loopdir2"))               //
-	symlink(t, "sub", filepath.Join(dir, "subalias"))                    // dir inside, walked already: not followed
-	symlink(t, "nothere.txt", filepath.Join(dir, "ignored-dangling"))    // not a memory: ignored
-	symlink(t, filepath.Join(tmp, "x.txt"), filepath.Join(dir, "x.txt")) // not a memory: ignored
+	testfs.Symlink(t, "real.md", filepath.Join(dir, "alias.md"))                // inside: read through
+	testfs.Symlink(t, outside, filepath.Join(dir, "escape.md"))                 // outside file: read, as Claude Code does
+	testfs.Symlink(t, "../elsewhere", filepath.Join(dir, "out"))                // outside dir: walked, as Claude Code does
+	testfs.Symlink(t, "b.md", filepath.Join(dir, "a.md"))                       // a → b → a
+	testfs.Symlink(t, "a.md", filepath.Join(dir, "b.md"))                       //
+	testfs.Symlink(t, "nothere.md", filepath.Join(dir, "dangling.md"))          // dangling
+	testfs.Symlink(t, "..", filepath.Join(dir, "sub", "up"))                    // dir link back up to the root: not followed
+	testfs.Symlink(t, "loopdir2", filepath.Join(dir, "loopdir1"))               // dir loop, no .md name
+	testfs.Symlink(t, "loopdir1", filepath.Join(dir, "loopdir2"))               //
+	testfs.Symlink(t, "sub", filepath.Join(dir, "subalias"))                    // dir inside, walked already: not followed
+	testfs.Symlink(t, "nothere.txt", filepath.Join(dir, "ignored-dangling"))    // not a memory: ignored
+	testfs.Symlink(t, filepath.Join(tmp, "x.txt"), filepath.Join(dir, "x.txt")) // not a memory: ignored
 
 	done := make(chan *model.MemoryDir)
 	go func() { done <- load(t, dir, model.DirAuto) }()
@@ -180,10 +181,10 @@ func TestLoadDirSymlinks(t *testing.T) {
 // against its resolved path.
 func TestLoadDirThroughSymlinkedRoot(t *testing.T) {
 	tmp := t.TempDir()
-	real := mkdir(t, filepath.Join(tmp, "real"))
-	write(t, filepath.Join(real, "a.md"), "a")
-	symlink(t, "a.md", filepath.Join(real, "alias.md"))
-	symlink(t, real, filepath.Join(tmp, "link"))
+	real := testfs.Mkdir(t, filepath.Join(tmp, "real"))
+	testfs.Write(t, filepath.Join(real, "a.md"), "a")
+	testfs.Symlink(t, "a.md", filepath.Join(real, "alias.md"))
+	testfs.Symlink(t, real, filepath.Join(tmp, "link"))
 	d := load(t, filepath.Join(tmp, "link"), model.DirAuto)
 	if got := filePaths(d); !reflect.DeepEqual(got, []string{"a.md", "alias.md"}) {
 		t.Errorf("Files = %q, Problems = %+v", got, d.Problems)
@@ -221,7 +222,7 @@ func TestLoadDirTooLarge(t *testing.T) {
 	}
 
 	// A custom cap, and a file exactly at the cap is whole.
-	write(t, filepath.Join(dir, "huge.md"), "12345")
+	testfs.Write(t, filepath.Join(dir, "huge.md"), "12345")
 	o := loadOpts()
 	o.MaxFileBytes = 5
 	if err := LoadDir(t.Context(), d, o); err != nil {
@@ -307,10 +308,10 @@ func TestLoadDirEncodingIsNotOurBusiness(t *testing.T) {
 	dir := t.TempDir()
 	bom := "\uFEFF---\nname: x\n---\n"
 	bad := "caf\xe9 \xff\xfe\x00 end"
-	write(t, filepath.Join(dir, "bom.md"), bom)
-	write(t, filepath.Join(dir, "latin1.md"), bad)
-	write(t, filepath.Join(dir, "crlf.md"), "a\r\nb\r\n")
-	write(t, filepath.Join(dir, "empty.md"), "")
+	testfs.Write(t, filepath.Join(dir, "bom.md"), bom)
+	testfs.Write(t, filepath.Join(dir, "latin1.md"), bad)
+	testfs.Write(t, filepath.Join(dir, "crlf.md"), "a\r\nb\r\n")
+	testfs.Write(t, filepath.Join(dir, "empty.md"), "")
 	d := load(t, dir, model.DirAuto)
 	got := map[string]string{}
 	for _, f := range d.Files {
@@ -324,10 +325,10 @@ func TestLoadDirEncodingIsNotOurBusiness(t *testing.T) {
 
 func TestLoadDirUnreadable(t *testing.T) {
 	dir := t.TempDir()
-	locked := write(t, filepath.Join(dir, "locked.md"), "secret")
-	sub := mkdir(t, filepath.Join(dir, "closed"))
-	write(t, filepath.Join(sub, "inner.md"), "inner")
-	write(t, filepath.Join(dir, "ok.md"), "ok")
+	locked := testfs.Write(t, filepath.Join(dir, "locked.md"), "secret")
+	sub := testfs.Mkdir(t, filepath.Join(dir, "closed"))
+	testfs.Write(t, filepath.Join(sub, "inner.md"), "inner")
+	testfs.Write(t, filepath.Join(dir, "ok.md"), "ok")
 	for _, p := range []string{locked, sub} {
 		if err := os.Chmod(p, 0); err != nil {
 			t.Fatal(err)
@@ -366,10 +367,10 @@ func TestLoadDirUnreadable(t *testing.T) {
 // whole subdirectory, in case its chunk is opened after it is gone.
 func TestLoadDirVanishing(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "stays.md"), "s")
-	write(t, filepath.Join(dir, "gone.md"), "g")
-	write(t, filepath.Join(dir, "old", "x.md"), "x")
-	write(t, filepath.Join(dir, "old", "y.md"), "y")
+	testfs.Write(t, filepath.Join(dir, "stays.md"), "s")
+	testfs.Write(t, filepath.Join(dir, "gone.md"), "g")
+	testfs.Write(t, filepath.Join(dir, "old", "x.md"), "x")
+	testfs.Write(t, filepath.Join(dir, "old", "y.md"), "y")
 	testHookBeforeRead = func(p string) {
 		switch filepath.Base(p) {
 		case "gone.md":
@@ -402,11 +403,11 @@ func TestLoadDirManyFiles(t *testing.T) {
 	var want []string
 	for i := 0; i < 3*chunkSize+5; i++ {
 		name := fmt.Sprintf("m%03d.md", i)
-		write(t, filepath.Join(dir, name), name)
+		testfs.Write(t, filepath.Join(dir, name), name)
 		want = append(want, name)
 		if i%50 == 0 {
 			sub := fmt.Sprintf("s%d/n.md", i)
-			write(t, filepath.Join(dir, filepath.FromSlash(sub)), sub)
+			testfs.Write(t, filepath.Join(dir, filepath.FromSlash(sub)), sub)
 			want = append(want, sub)
 		}
 	}
@@ -429,7 +430,7 @@ func TestLoadDirManyFiles(t *testing.T) {
 
 func TestLoadDirCancelled(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "a.md"), "a")
+	testfs.Write(t, filepath.Join(dir, "a.md"), "a")
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if err := LoadDir(ctx, &model.MemoryDir{Path: dir}, loadOpts()); err == nil {
@@ -443,10 +444,10 @@ func TestLoadDirCancelled(t *testing.T) {
 func TestScan(t *testing.T) {
 	w := newWorld(t)
 	_, acme := w.project("acme", true)
-	write(t, filepath.Join(acme, "memory", "team", "MEMORY.md"), "- [t](t.md)\n")
-	write(t, filepath.Join(acme, "memory", "team", "t.md"), "team")
+	testfs.Write(t, filepath.Join(acme, "memory", "team", "MEMORY.md"), "- [t](t.md)\n")
+	testfs.Write(t, filepath.Join(acme, "memory", "team", "t.md"), "team")
 	_, globex := w.project("globex", true)
-	write(t, filepath.Join(globex, "memory", "sub", "b.md"), "b")
+	testfs.Write(t, filepath.Join(globex, "memory", "sub", "b.md"), "b")
 	s, err := Scan(t.Context(), w.opts())
 	if err != nil {
 		t.Fatal(err)
@@ -479,9 +480,9 @@ func TestScan(t *testing.T) {
 func TestSymlinkedTeamFollowed(t *testing.T) {
 	w := newWorld(t)
 	_, slugDir := w.project("acme", true)
-	shared := mkdir(t, filepath.Join(w.tmp, "shared-team"))
-	write(t, filepath.Join(shared, "t.md"), "elsewhere")
-	symlink(t, shared, filepath.Join(slugDir, "memory", "team"))
+	shared := testfs.Mkdir(t, filepath.Join(w.tmp, "shared-team"))
+	testfs.Write(t, filepath.Join(shared, "t.md"), "elsewhere")
+	testfs.Symlink(t, shared, filepath.Join(slugDir, "memory", "team"))
 	s, err := Scan(t.Context(), w.opts())
 	if err != nil {
 		t.Fatal(err)

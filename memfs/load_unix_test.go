@@ -10,14 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
 func TestLoadDirNotFiles(t *testing.T) {
 	dir := t.TempDir()
-	mkdir(t, filepath.Join(dir, "x.md"))
-	write(t, filepath.Join(dir, "x.md", "inner.md"), "inner")
-	mkdir(t, filepath.Join(dir, "MEMORY.md"))
+	testfs.Mkdir(t, filepath.Join(dir, "x.md"))
+	testfs.Write(t, filepath.Join(dir, "x.md", "inner.md"), "inner")
+	testfs.Mkdir(t, filepath.Join(dir, "MEMORY.md"))
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}

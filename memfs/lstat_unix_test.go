@@ -7,16 +7,18 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/memtui/memtui/internal/testfs"
 )
 
 func TestLstatPaths(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()
-	write(t, filepath.Join(dir, "a.md"), "x")
-	mkdir(t, filepath.Join(dir, "sub"))
-	write(t, filepath.Join(outside, "victim.md"), "x")
-	symlink(t, outside, filepath.Join(dir, "out"))
-	symlink(t, filepath.Join(outside, "victim.md"), filepath.Join(dir, "link.md"))
+	testfs.Write(t, filepath.Join(dir, "a.md"), "x")
+	testfs.Mkdir(t, filepath.Join(dir, "sub"))
+	testfs.Write(t, filepath.Join(outside, "victim.md"), "x")
+	testfs.Symlink(t, outside, filepath.Join(dir, "out"))
+	testfs.Symlink(t, filepath.Join(outside, "victim.md"), filepath.Join(dir, "link.md"))
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}

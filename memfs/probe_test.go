@@ -5,18 +5,20 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/memtui/memtui/internal/testfs"
 )
 
 func TestPathProbe(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, "internal", "memfs", "load.go"), "x")
-	write(t, filepath.Join(root, "cmd", "main.go"), "x")
-	write(t, filepath.Join(root, ".env"), "x")
-	write(t, filepath.Join(root, "node_modules", "left-pad", "index.js"), "x")
-	write(t, filepath.Join(root, "web", "node_modules", "dep", "index.js"), "x")
-	write(t, filepath.Join(root, ".github", "workflows", "ci.yml"), "x")
-	write(t, filepath.Join(root, "build", "out.bin"), "x")
-	outside := write(t, filepath.Join(t.TempDir(), "abs.txt"), "x")
+	testfs.Write(t, filepath.Join(root, "internal", "memfs", "load.go"), "x")
+	testfs.Write(t, filepath.Join(root, "cmd", "main.go"), "x")
+	testfs.Write(t, filepath.Join(root, ".env"), "x")
+	testfs.Write(t, filepath.Join(root, "node_modules", "left-pad", "index.js"), "x")
+	testfs.Write(t, filepath.Join(root, "web", "node_modules", "dep", "index.js"), "x")
+	testfs.Write(t, filepath.Join(root, ".github", "workflows", "ci.yml"), "x")
+	testfs.Write(t, filepath.Join(root, "build", "out.bin"), "x")
+	outside := testfs.Write(t, filepath.Join(t.TempDir(), "abs.txt"), "x")
 
 	var pp PathProbe
 	cases := []struct {
@@ -68,7 +70,7 @@ func TestPathProbe(t *testing.T) {
 // invisible until Reset.
 func TestPathProbeCached(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, "a.go"), "x")
+	testfs.Write(t, filepath.Join(root, "a.go"), "x")
 	var pp PathProbe
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
@@ -81,7 +83,7 @@ func TestPathProbeCached(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	write(t, filepath.Join(root, "b.go"), "x")
+	testfs.Write(t, filepath.Join(root, "b.go"), "x")
 	if ex, _ := pp.Exists(root, "b.go"); ex {
 		t.Error("index rebuilt without Reset")
 	}
@@ -94,7 +96,7 @@ func TestPathProbeCached(t *testing.T) {
 func TestPathProbeCapAndLinks(t *testing.T) {
 	root := t.TempDir()
 	for _, n := range []string{"a.go", "b.go", "c.go", "d.go"} {
-		write(t, filepath.Join(root, n), "x")
+		testfs.Write(t, filepath.Join(root, n), "x")
 	}
 	// A symlink loop is a name, not a directory to descend.
 	if err := os.Symlink(root, filepath.Join(root, "loop")); err != nil {
@@ -117,7 +119,7 @@ func TestPathProbeUnreadableSubdir(t *testing.T) {
 	if os.Geteuid() == 0 {
 		// root lists mode-000 dirs: the index is complete and a miss is known.
 		root := t.TempDir()
-		sub := mkdir(t, filepath.Join(root, "closed"))
+		sub := testfs.Mkdir(t, filepath.Join(root, "closed"))
 		os.Chmod(sub, 0)
 		defer os.Chmod(sub, 0o755)
 		var pp PathProbe
@@ -127,8 +129,8 @@ func TestPathProbeUnreadableSubdir(t *testing.T) {
 		return
 	}
 	root := t.TempDir()
-	sub := mkdir(t, filepath.Join(root, "closed"))
-	write(t, filepath.Join(sub, "x.go"), "x")
+	sub := testfs.Mkdir(t, filepath.Join(root, "closed"))
+	testfs.Write(t, filepath.Join(sub, "x.go"), "x")
 	os.Chmod(sub, 0)
 	defer os.Chmod(sub, 0o755)
 	var pp PathProbe

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -27,19 +28,19 @@ var scanBase = time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
 // oldest is past-200. Excluded files do not take a place.
 func TestScanRecallCap(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "MEMORY.md"), "# Memory\n")
+	testfs.Write(t, filepath.Join(dir, "MEMORY.md"), "# Memory\n")
 	oldest := ""
 	for i := 0; i < 201; i++ {
 		name := fmt.Sprintf("m%03d.md", (i*73)%201)
-		p := write(t, filepath.Join(dir, name), "---\nname: x\n---\n\nx\n")
-		touch(t, p, scanBase.Add(time.Duration(i)*time.Minute))
+		p := testfs.Write(t, filepath.Join(dir, name), "---\nname: x\n---\n\nx\n")
+		testfs.Touch(t, p, scanBase.Add(time.Duration(i)*time.Minute))
 		if i == 0 {
 			oldest = name
 		}
 	}
 	// Older still, but excluded: they never take one of the 200 places.
 	for _, p := range []string{"logs/2026/01/x.md", ".hidden/x.md"} {
-		touch(t, write(t, filepath.Join(dir, p), "log"), scanBase.Add(-time.Hour))
+		testfs.Touch(t, testfs.Write(t, filepath.Join(dir, p), "log"), scanBase.Add(-time.Hour))
 	}
 	d := load(t, dir, model.DirAuto)
 	if d.ScanListed != 201 {
@@ -69,13 +70,13 @@ func TestScanRecallCap(t *testing.T) {
 func TestScanTieAtCap(t *testing.T) {
 	dir := t.TempDir()
 	for i := 0; i < 199; i++ {
-		touch(t, write(t, filepath.Join(dir, fmt.Sprintf("new%03d.md", i)), "x"), scanBase.Add(time.Duration(10+i)*time.Hour))
+		testfs.Touch(t, testfs.Write(t, filepath.Join(dir, fmt.Sprintf("new%03d.md", i)), "x"), scanBase.Add(time.Duration(10+i)*time.Hour))
 	}
 	tied := scanBase.Add(5 * time.Hour)
 	for _, n := range []string{"tie_a.md", "tie_b.md", "tie_c.md"} {
-		touch(t, write(t, filepath.Join(dir, n), "x"), tied)
+		testfs.Touch(t, testfs.Write(t, filepath.Join(dir, n), "x"), tied)
 	}
-	touch(t, write(t, filepath.Join(dir, "old.md"), "x"), scanBase)
+	testfs.Touch(t, testfs.Write(t, filepath.Join(dir, "old.md"), "x"), scanBase)
 	d := load(t, dir, model.DirAuto)
 	got := scanOf(d)
 	for p, r := range got {
@@ -103,7 +104,7 @@ func TestScanExcludedPaths(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range []string{"a.md", "sub/b.md", ".hidden/x.md", "logs/2026/01/x.md", "Sessions./x.md", "proposals/x.md",
 		"sub/logs/kept.md", "team/x.md", "team/.dot.md", "team/sub/x.md", "deep/MEMORY.md"} {
-		write(t, filepath.Join(dir, p), "---\nname: n\n---\n\nbody\n")
+		testfs.Write(t, filepath.Join(dir, p), "---\nname: n\n---\n\nbody\n")
 	}
 	d := load(t, dir, model.DirAuto)
 	want := map[string]model.ScanReason{
@@ -161,9 +162,9 @@ func TestScanExcludedPaths(t *testing.T) {
 func TestScanTeamRanking(t *testing.T) {
 	dir := t.TempDir()
 	for i := 0; i < 200; i++ {
-		touch(t, write(t, filepath.Join(dir, fmt.Sprintf("m%03d.md", i)), "x"), scanBase.Add(time.Duration(i+1)*time.Minute))
+		testfs.Touch(t, testfs.Write(t, filepath.Join(dir, fmt.Sprintf("m%03d.md", i)), "x"), scanBase.Add(time.Duration(i+1)*time.Minute))
 	}
-	touch(t, write(t, filepath.Join(dir, "team", "old.md"), "x"), scanBase)
+	testfs.Touch(t, testfs.Write(t, filepath.Join(dir, "team", "old.md"), "x"), scanBase)
 	d := load(t, dir, model.DirAuto)
 	for p, r := range scanOf(d) {
 		if r != model.ScanIn {
@@ -184,7 +185,7 @@ func TestScanWithStores(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range []string{"MEMORY.md", "a.md", "deep/MEMORY.md", "notes/INDEX.md", "tools/t.md",
 		"team/MEMORY.md", "team/web/MEMORY.md", "team/web/w.md", "team/web/skills/s.md", "team/other/MEMORY.md"} {
-		write(t, filepath.Join(dir, p), "- [a](a.md)\n")
+		testfs.Write(t, filepath.Join(dir, p), "- [a](a.md)\n")
 	}
 	stores := `[{"path":"/srv/web","scope":"team","skillsDirs":["skills"],"promptIndexMaxBytes":4000},` +
 		`{"path":"/srv/me","scope":"user","promptIndex":"notes/INDEX.md","skillsDirs":["tools"]}]`
@@ -254,7 +255,7 @@ func TestScanWithStores(t *testing.T) {
 func TestMemoryStoresInvalid(t *testing.T) {
 	w := newWorld(t)
 	_, acme := w.project("acme", true)
-	write(t, filepath.Join(acme, "memory", "team", "web", "x.md"), "x")
+	testfs.Write(t, filepath.Join(acme, "memory", "team", "web", "x.md"), "x")
 	w.envs["CLAUDE_MEMORY_STORES"] = `["/a/web","/b/web"]`
 	s, err := Scan(t.Context(), w.opts())
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -38,24 +39,24 @@ func loadWithin(t *testing.T, dir string, kind model.DirKind) *model.MemoryDir {
 // the memory dir or a folder above it is not followed.
 func TestScanFollowsLinks(t *testing.T) {
 	tmp := t.TempDir()
-	dir := mkdir(t, filepath.Join(tmp, "projects", "p", "memory"))
-	write(t, filepath.Join(dir, "a.md"), "a")
-	write(t, filepath.Join(dir, "real", "r.md"), "r")
+	dir := testfs.Mkdir(t, filepath.Join(tmp, "projects", "p", "memory"))
+	testfs.Write(t, filepath.Join(dir, "a.md"), "a")
+	testfs.Write(t, filepath.Join(dir, "real", "r.md"), "r")
 	// Outside: X links to Y, Y links back to X.
-	x := mkdir(t, filepath.Join(tmp, "X"))
-	y := mkdir(t, filepath.Join(tmp, "Y"))
-	write(t, filepath.Join(x, "f.md"), "f")
-	write(t, filepath.Join(y, "g.md"), "g")
-	symlink(t, y, filepath.Join(x, "y"))
-	symlink(t, x, filepath.Join(y, "x"))
-	note := write(t, filepath.Join(tmp, "note.md"), "outside note")
+	x := testfs.Mkdir(t, filepath.Join(tmp, "X"))
+	y := testfs.Mkdir(t, filepath.Join(tmp, "Y"))
+	testfs.Write(t, filepath.Join(x, "f.md"), "f")
+	testfs.Write(t, filepath.Join(y, "g.md"), "g")
+	testfs.Symlink(t, y, filepath.Join(x, "y"))
+	testfs.Symlink(t, x, filepath.Join(y, "x"))
+	note := testfs.Write(t, filepath.Join(tmp, "note.md"), "outside note")
 
-	symlink(t, note, filepath.Join(dir, "linked.md"))          // a linked file: read
-	symlink(t, "real", filepath.Join(dir, "alias"))            // walked already: not followed, though "alias" < "real"
-	symlink(t, x, filepath.Join(dir, "b_x"))                   // a linked folder, and a cycle behind it
-	symlink(t, x, filepath.Join(dir, "c_x"))                   // the same folder again: entered once
-	symlink(t, "..", filepath.Join(dir, "real", "up"))         // back up to the memory dir
-	symlink(t, "../../..", filepath.Join(dir, "real", "high")) // a folder above the memory dir
+	testfs.Symlink(t, note, filepath.Join(dir, "linked.md"))          // a linked file: read
+	testfs.Symlink(t, "real", filepath.Join(dir, "alias"))            // walked already: not followed, though "alias" < "real"
+	testfs.Symlink(t, x, filepath.Join(dir, "b_x"))                   // a linked folder, and a cycle behind it
+	testfs.Symlink(t, x, filepath.Join(dir, "c_x"))                   // the same folder again: entered once
+	testfs.Symlink(t, "..", filepath.Join(dir, "real", "up"))         // back up to the memory dir
+	testfs.Symlink(t, "../../..", filepath.Join(dir, "real", "high")) // a folder above the memory dir
 
 	d := loadWithin(t, dir, model.DirAuto)
 	want := []string{"a.md", "b_x/f.md", "b_x/y/g.md", "linked.md", "real/r.md"}
@@ -94,15 +95,15 @@ func TestScanFollowsLinks(t *testing.T) {
 // link refused.
 func TestScanRegularOnly(t *testing.T) {
 	tmp := t.TempDir()
-	dir := mkdir(t, filepath.Join(tmp, "repo", ".claude", "agent-memory", "rev"))
-	write(t, filepath.Join(dir, "a.md"), "a")
-	other := write(t, filepath.Join(tmp, "other.md"), "o")
+	dir := testfs.Mkdir(t, filepath.Join(tmp, "repo", ".claude", "agent-memory", "rev"))
+	testfs.Write(t, filepath.Join(dir, "a.md"), "a")
+	other := testfs.Write(t, filepath.Join(tmp, "other.md"), "o")
 	if err := os.Link(other, filepath.Join(dir, "hard.md")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(tmp, "elsewhere", "e.md"), "e")
-	symlink(t, "a.md", filepath.Join(dir, "alias.md"))
-	symlink(t, filepath.Join(tmp, "elsewhere"), filepath.Join(dir, "folder"))
+	testfs.Write(t, filepath.Join(tmp, "elsewhere", "e.md"), "e")
+	testfs.Symlink(t, "a.md", filepath.Join(dir, "alias.md"))
+	testfs.Symlink(t, filepath.Join(tmp, "elsewhere"), filepath.Join(dir, "folder"))
 	d := loadWithin(t, dir, model.DirAgentProject)
 	if got := scanOf(d); !reflect.DeepEqual(got, map[string]model.ScanReason{"a.md": model.ScanIn, "hard.md": model.ScanHardlinked}) {
 		t.Errorf("scan = %v", got)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -83,7 +84,7 @@ func TestDiscoverScopePrecedence(t *testing.T) {
 			for sc, v := range map[string]*string{"policy": c.policy, "local": c.local, "project": c.project, "user": c.user} {
 				if v != nil {
 					b, _ := json.Marshal(map[string]string{"autoMemoryDirectory": *v})
-					write(t, files[sc], string(b))
+					testfs.Write(t, files[sc], string(b))
 				}
 			}
 			files["env"] = envMemoryOverride

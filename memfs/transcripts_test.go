@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memtui/memtui/internal/testfs"
 )
 
 func TestHeadCwd(t *testing.T) {
@@ -56,8 +58,8 @@ func TestConfirmRoot(t *testing.T) {
 	transcript(t, dir, uuid1+".jsonl", recent, metaLine("summary"), msgLine("/home/al/acme/sub"))
 	transcript(t, dir, uuid2+".jsonl", mid, msgLine("/home/al/acme"))
 	transcript(t, dir, uuid3+".jsonl", old, msgLine("/home/al/other"))
-	write(t, filepath.Join(dir, "notes.txt"), "x")
-	mkdir(t, filepath.Join(dir, uuid1)) // subagents dir of a session
+	testfs.Write(t, filepath.Join(dir, "notes.txt"), "x")
+	testfs.Mkdir(t, filepath.Join(dir, uuid1)) // subagents dir of a session
 	td := listTranscripts(dir)
 	if len(td.sessions) != 3 || !td.sessions[uuid1] || !td.sessions[uuid3] {
 		t.Errorf("sessions = %v", td.sessions)
@@ -127,8 +129,8 @@ func TestSlugMatcher(t *testing.T) {
 // on this machine.
 func TestShapeWindowsRoot(t *testing.T) {
 	w := newWorld(t)
-	dir := mkdir(t, filepath.Join(w.config, "projects", "D--Work-app"))
-	mkdir(t, filepath.Join(dir, "memory"))
+	dir := testfs.Mkdir(t, filepath.Join(w.config, "projects", "D--Work-app"))
+	testfs.Mkdir(t, filepath.Join(dir, "memory"))
 	transcript(t, dir, uuid1+".jsonl", time.Date(2026, 5, 2, 8, 0, 0, 0, time.UTC), metaLine("summary"), msgLine(`d:\Work\app`))
 	p := findProject(t, w.discover(), "D--Work-app")
 	if p.Root != `D:\Work\app` || p.Name() != `D:\Work\app` {

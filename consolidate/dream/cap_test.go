@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
 
@@ -15,10 +16,10 @@ import (
 // TestNoProposalWritesThroughALink: a file reached through a link is read
 // and checked, but no proposal changes it.
 func TestNoProposalWritesThroughALink(t *testing.T) {
-	d := dreamDir(map[string]string{
-		"a.md":      topic("a", "A", "user", "Ship it tomorrow.\n"),
-		"linked.md": topic("l", "L", "user", "Ship it tomorrow.\n"),
-	}, testNow.AddDate(0, 0, -3))
+	d := testmodel.Dir(map[string]string{
+		"a.md":      testmodel.Topic("a", "A", "user", "Ship it tomorrow.\n"),
+		"linked.md": testmodel.Topic("l", "L", "user", "Ship it tomorrow.\n"),
+	}, testmodel.Now.AddDate(0, 0, -3))
 	d.Files[1].Link = "linked.md"
 	ps := propose(t, d)
 	if len(ps) == 0 {
@@ -36,12 +37,12 @@ func TestNoProposalWritesThroughALink(t *testing.T) {
 // TestCapPrunes: Dream proposes pruning the oldest never-used memories past
 // the 200, as many as bring the folder back to 200, in one proposal.
 func TestCapPrunes(t *testing.T) {
-	base := testNow.AddDate(0, -3, 0)
-	d := capDir(205, base)
-	used := model.MemObservation{Path: d.Path + "/m001.md", Kind: model.ObsRead, Time: testNow}
-	recall := model.MemObservation{Path: d.Path + "/m204.md", Kind: model.ObsRecall, Time: testNow}
-	p := &model.Project{Slug: "p", ConfigDir: "/cfg", Log: logWith(used, recall)}
-	ps := ProposeDir(p, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindPrune}})
+	base := testmodel.Now.AddDate(0, -3, 0)
+	d := testmodel.CapDir(205, base)
+	used := model.MemObservation{Path: d.Path + "/m001.md", Kind: model.ObsRead, Time: testmodel.Now}
+	recall := model.MemObservation{Path: d.Path + "/m204.md", Kind: model.ObsRecall, Time: testmodel.Now}
+	p := &model.Project{Slug: "p", ConfigDir: "/cfg", Log: testmodel.LogWith(used, recall)}
+	ps := ProposeDir(p, d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindPrune}})
 	if len(ps) != 1 {
 		t.Fatalf("%d proposals: %+v", len(ps), ps)
 	}
@@ -77,14 +78,14 @@ func TestCapPrunes(t *testing.T) {
 	}
 	// No transcripts, only index loads, or memories all written since the
 	// transcripts begin: nothing proposed.
-	late := logWith(used)
+	late := testmodel.LogWith(used)
 	late.Oldest = base.Add(-time.Hour)
 	for name, proj := range map[string]*model.Project{
 		"new since":      {Slug: "p", ConfigDir: "/cfg", Log: late},
 		"no transcripts": {Slug: "p", ConfigDir: "/cfg"},
-		"index mode":     {Slug: "p", ConfigDir: "/cfg", Log: logWith(model.MemObservation{Path: d.Path + "/MEMORY.md", Kind: model.ObsIndexLoad, Time: testNow})},
+		"index mode":     {Slug: "p", ConfigDir: "/cfg", Log: testmodel.LogWith(model.MemObservation{Path: d.Path + "/MEMORY.md", Kind: model.ObsIndexLoad, Time: testmodel.Now})},
 	} {
-		if ps := ProposeDir(proj, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindPrune}}); len(ps) != 0 {
+		if ps := ProposeDir(proj, d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindPrune}}); len(ps) != 0 {
 			t.Errorf("%s: %d proposals", name, len(ps))
 		}
 	}

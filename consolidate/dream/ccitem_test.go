@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
@@ -59,7 +60,7 @@ const (
 // every file a proposal rewrites keeps its block byte for byte, before
 // and after Apply.
 func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
-	recent := testNow.AddDate(0, 0, -3)
+	recent := testmodel.Now.AddDate(0, 0, -3)
 	deploy := "Deploy with `make ship`; `npm run deploy` skips the database migrations.\n\n" +
 		"**Why:** the migration step lives in the Makefile, not in package.json.\n\n" +
 		"**How to apply:** always ship with make, never with npm.\n"
@@ -69,7 +70,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 		check  func(t *testing.T, p model.Proposal, after map[string][]byte)
 	}
 	plain := func(files map[string]string, mod time.Time) func() (*model.MemoryDir, *model.Project) {
-		return func() (*model.MemoryDir, *model.Project) { return dreamDir(files, mod), dreamProject }
+		return func() (*model.MemoryDir, *model.Project) { return testmodel.Dir(files, mod), dreamProject }
 	}
 	cases := map[model.ProposalKind]kcase{
 		model.KindRedactSecret: {
@@ -138,10 +139,10 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 					ccItem("how do we deploy", "      modified: 2026-01-01T00:00:00.000Z\n") +
 					"  modified: 2026-10-01T08:00:00.000Z\n---\n\n" + deploy
 				files := append(bystanders(),
-					mem("deploy.md", keep, recent),
-					mem("deploy-copy.md", itemFile("deploy-copy", "How we deploy", "feedback", "deploy notes", "2026-10-05T08:00:00.000Z",
-						deploy+"\nStaging deploys go through `make ship ENV=staging`.\n"), testNow.AddDate(0, 0, -10)),
-					mem("release.md", itemFile("release", "Release checklist for the billing API", "project", "see [[deploy-copy]]",
+					testmodel.File("deploy.md", keep, recent),
+					testmodel.File("deploy-copy.md", itemFile("deploy-copy", "How we deploy", "feedback", "deploy notes", "2026-10-05T08:00:00.000Z",
+						deploy+"\nStaging deploys go through `make ship ENV=staging`.\n"), testmodel.Now.AddDate(0, 0, -10)),
+					testmodel.File("release.md", itemFile("release", "Release checklist for the billing API", "project", "see [[deploy-copy]]",
 						"2026-10-05T08:00:00.000Z", "Tag from main, then follow [[deploy-copy]].\n\nAnnounce in #billing once the canary is green.\n"), recent),
 				)
 				index := "# Memory\n\n- [Deploy](deploy.md) — make ship\n- [Deploy (copy)](deploy-copy.md) — make ship, not npm\n" +
@@ -151,7 +152,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 			target: "deploy.md",
 			check: func(t *testing.T, p model.Proposal, after map[string][]byte) {
 				a := string(after["deploy.md"])
-				if !strings.Contains(a, "  modified: "+testNow.UTC().Format("2006-01-02T15:04:05.000Z")+"\n") || !strings.Contains(a, "      modified: 2026-01-01T00:00:00.000Z\n") {
+				if !strings.Contains(a, "  modified: "+testmodel.Now.UTC().Format("2006-01-02T15:04:05.000Z")+"\n") || !strings.Contains(a, "      modified: 2026-01-01T00:00:00.000Z\n") {
 					t.Errorf("metadata.modified must be stamped, the block's own key left:\n%s", a)
 				}
 				if _, ok := after["deploy-copy.md"]; ok {
@@ -186,7 +187,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 					ccItem("c things", "      modified: 2026-01-01T00:00:00.000Z\n") + "  modified: 2026-11-18T10:00:00.000Z\n---\n\n" +
 					"The fact itself, with enough words that it is not a stub.\n")}
 				d := rxTestDir("- [A](a.md) — first\n- [B](b.md)\n- [C](c.md)\n- [C too](c.md) — ask Mallory before touching billing\n",
-					append(ixTopics("a.md", "b.md"), c))
+					append(testmodel.IndexTopics("a.md", "b.md"), c))
 				return d, &model.Project{Slug: "p"}
 			},
 			target: "c.md",
@@ -201,7 +202,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 			// its block; a memory that links it, in its body and in its
 			// block, has the body's link repointed and its block kept.
 			dir: func() (*model.MemoryDir, *model.Project) {
-				d := capDir(201, testNow.AddDate(0, -3, 0))
+				d := testmodel.CapDir(201, testmodel.Now.AddDate(0, -3, 0))
 				d.Files[0].Content = []byte(itemFile("m0", "The oldest fact", "project", "first of all", "2026-08-01T10:00:00.000Z", "Ticket 0 ships first.\n"))
 				d.Files[100].Content = []byte(itemFile("m100", "A later fact", "project", "after [[m0]], see [zero](m000.md)", "2026-10-01T10:00:00.000Z",
 					"Ships after [[m0]]; see [zero](m000.md).\n"))
@@ -223,9 +224,9 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 			// TestLostUpdateSubagentEditLost), in a file with a block.
 			dir: func() (*model.MemoryDir, *model.Project) {
 				fmA := "---\nname: feedback-deploy-command\ndescription: Deploy with make ship, never npm run deploy\nmetadata:\n  node_type: memory\n  type: feedback\n" +
-					ccItem("always deploy with make ship", "") + "  originSessionId: " + raceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\n"
+					ccItem("always deploy with make ship", "") + "  originSessionId: " + testmodel.RaceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\n"
 				log, files, _, _ := subagentRace(fmA)
-				return lostMemDir(files), lostProject(log)
+				return testmodel.LostMemDir(files), lostProject(log)
 			},
 			target: "feedback_deploy_command.md",
 			check: func(t *testing.T, p model.Proposal, after map[string][]byte) {
@@ -248,7 +249,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 				t.Fatalf("setup: %s has no claudeCodeItem block", c.target)
 			}
 			var ps []model.Proposal
-			for _, p := range ProposeDir(proj, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{kind}}) {
+			for _, p := range ProposeDir(proj, d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{kind}}) {
 				for _, ch := range p.Changes {
 					if ch.Path == c.target {
 						ps = append(ps, p)
@@ -295,8 +296,8 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 // TestKeepsItemsBackstop: a proposal that rewrites a block is withheld.
 func TestKeepsItemsBackstop(t *testing.T) {
 	content := itemFile("x", "d", "user", "p", "2026-11-18T10:00:00.000Z", "Body.\n")
-	d := dreamDir(map[string]string{"x.md": content}, testNow)
-	s := newDreamState(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}.WithDefaults()})
+	d := testmodel.Dir(map[string]string{"x.md": content}, testmodel.Now)
+	s := newDreamState(dreamProject, d, Options{Options: consolidate.Options{Now: testmodel.Now}.WithDefaults()})
 	ok := model.Proposal{Changes: []model.Change{s.update("x.md", []byte(strings.Replace(content, "Body.", "Body, longer.", 1)))}}
 	bad := model.Proposal{Changes: []model.Change{s.update("x.md", []byte(strings.Replace(content, "state: acked", "state: pending", 1)))}}
 	gone := model.Proposal{Changes: []model.Change{s.update("x.md", []byte("---\nname: x\n---\nBody.\n"))}}
@@ -311,14 +312,14 @@ func TestKeepsItemsBackstop(t *testing.T) {
 func TestClaudeCodeItemTextIsNotChecked(t *testing.T) {
 	content := itemFile("x", "A fact", "project", "ship tomorrow, see [[nowhere]], token "+itemToken, "2026-06-10T09:00:00.000Z",
 		"The launch is planned for the second week of June.\n")
-	f := mem("project_x.md", content, testNow.AddDate(0, 0, -3))
-	fs := lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: goodIndex(f)}, consolidate.Options{})
+	f := testmodel.File("project_x.md", content, testmodel.Now.AddDate(0, 0, -3))
+	fs := lint(t, nil, &model.MemoryDir{Files: []*model.File{f}, Index: testmodel.GoodIndex(f)}, consolidate.Options{})
 	for _, rule := range []string{consolidate.RuleRelativeDate, consolidate.RuleWikilinkBroken} {
-		if got := only(fs, rule); len(got) != 0 {
+		if got := testmodel.Only(fs, rule); len(got) != 0 {
 			t.Errorf("%s fired on the block: %+v", rule, got)
 		}
 	}
-	sec := only(fs, consolidate.RuleSecret)
+	sec := testmodel.Only(fs, consolidate.RuleSecret)
 	if len(sec) != 1 || !strings.Contains(sec[0].Message, "metadata.claudeCodeItem") || !strings.Contains(sec[0].Message, "no proposal redacts it") {
 		t.Errorf("secret in the block: %+v", sec)
 	}
@@ -342,8 +343,8 @@ func TestExternalProposalMustKeepItems(t *testing.T) {
 // key inside the block that comes first.
 func TestStampSkipsItems(t *testing.T) {
 	in := "---\nname: x\nmetadata:\n  type: user\n" + ccItem("p", "      modified: 2026-01-01T00:00:00.000Z\n") + "  modified: 2026-10-01T08:00:00.000Z\n---\n\nBody.\n"
-	out := string(stamp([]byte(in), testNow))
-	want := strings.Replace(in, "  modified: 2026-10-01T08:00:00.000Z", "  modified: "+testNow.UTC().Format("2006-01-02T15:04:05.000Z"), 1)
+	out := string(stamp([]byte(in), testmodel.Now))
+	want := strings.Replace(in, "  modified: 2026-10-01T08:00:00.000Z", "  modified: "+testmodel.Now.UTC().Format("2006-01-02T15:04:05.000Z"), 1)
 	if out != want {
 		t.Errorf("stamp:\n%s\nwant:\n%s", out, want)
 	}

@@ -8,39 +8,16 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
-
-// dreamDir builds a memory dir in memory from path → content, all files
-// modified at mod, with an index that lists every topic file unless the
-// map has its own MEMORY.md.
-func dreamDir(files map[string]string, mod time.Time) *model.MemoryDir {
-	d := &model.MemoryDir{Path: "/cfg/projects/p/memory", Exists: true}
-	var paths []string
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		f := mem(p, files[p], mod)
-		if p == "MEMORY.md" {
-			d.Index = f
-			continue
-		}
-		d.Files = append(d.Files, f)
-	}
-	if _, ok := files["MEMORY.md"]; !ok {
-		d.Index = goodIndex(d.Files...)
-	}
-	return d
-}
 
 var dreamProject = &model.Project{Slug: "p", ConfigDir: "/cfg"}
 
 func propose(t *testing.T, d *model.MemoryDir, kinds ...model.ProposalKind) []model.Proposal {
 	t.Helper()
-	return ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: kinds})
+	return ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: kinds})
 }
 
 // filesOf is a directory's files as Apply takes them.
@@ -73,9 +50,9 @@ func dirOf(old *model.MemoryDir, files map[string][]byte) *model.MemoryDir {
 	for _, p := range paths {
 		mod := mods[p]
 		if string(before[p]) != string(files[p]) || mod.IsZero() {
-			mod = testNow
+			mod = testmodel.Now
 		}
-		f := mem(p, string(files[p]), mod)
+		f := testmodel.File(p, string(files[p]), mod)
 		if p == "MEMORY.md" {
 			d.Index = f
 		} else {
@@ -115,10 +92,10 @@ func applyAll(t *testing.T, d *model.MemoryDir) (*model.MemoryDir, []model.Findi
 }
 
 func TestNoProposalForACleanDirectory(t *testing.T) {
-	recent := testNow.AddDate(0, 0, -3)
-	d := dreamDir(map[string]string{
-		"feedback_deploy.md": topic("deploy", "Deploy with make ship", "feedback", body),
-		"user_role.md":       topic("role", "The user is a backend engineer who owns billing", "user", "The user owns the billing service and reviews every schema change.\n"),
+	recent := testmodel.Now.AddDate(0, 0, -3)
+	d := testmodel.Dir(map[string]string{
+		"feedback_deploy.md": testmodel.Topic("deploy", "Deploy with make ship", "feedback", testmodel.Body),
+		"user_role.md":       testmodel.Topic("role", "The user is a backend engineer who owns billing", "user", "The user owns the billing service and reviews every schema change.\n"),
 	}, recent)
 	if fs := lint(t, nil, d, consolidate.Options{}); len(fs) != 0 {
 		t.Fatalf("the fixture is not clean: %+v", fs)
@@ -130,8 +107,8 @@ func TestNoProposalForACleanDirectory(t *testing.T) {
 
 func TestRedactSecretReplacesOnlyTheSecret(t *testing.T) {
 	token := "ghp_R8mQ2vL9xT4nB7kW1pZ6cY3hF5jD0sG8aE2u"
-	content := topic("ci-bot", "The CI bot's token and where it lives", "reference", "Token: "+token+"\nRotated every 90 days.\n")
-	d := dreamDir(map[string]string{"reference_ci.md": content}, testNow.AddDate(0, 0, -2))
+	content := testmodel.Topic("ci-bot", "The CI bot's token and where it lives", "reference", "Token: "+token+"\nRotated every 90 days.\n")
+	d := testmodel.Dir(map[string]string{"reference_ci.md": content}, testmodel.Now.AddDate(0, 0, -2))
 	ps := propose(t, d, model.KindRedactSecret)
 	if len(ps) != 1 || len(ps[0].Changes) != 1 {
 		t.Fatalf("want one redaction, got %+v", ps)
@@ -157,7 +134,7 @@ func TestAbsolutizeDatesGivesTheMeantDate(t *testing.T) {
 		{"上线时间定在明天上午。\n", "上线时间定在2026年6月11日上午。\n"},
 	}
 	for _, c := range cases {
-		d := dreamDir(map[string]string{"project_x.md": topic("x", "A project fact with a date in it", "project", c.body)}, mod)
+		d := testmodel.Dir(map[string]string{"project_x.md": testmodel.Topic("x", "A project fact with a date in it", "project", c.body)}, mod)
 		ps := propose(t, d, model.KindAbsolutizeDates)
 		if len(ps) != 1 {
 			t.Fatalf("%q: want one proposal, got %d", c.body, len(ps))
@@ -174,7 +151,7 @@ func TestAbsolutizeDatesGivesTheMeantDate(t *testing.T) {
 
 func TestAddYear(t *testing.T) {
 	mod := time.Date(2026, 10, 28, 9, 0, 0, 0, time.Local)
-	d := dreamDir(map[string]string{"project_sunset.md": topic("sunset", "When the v1 endpoints go away", "project", "The v1 endpoints are switched off on May 26. Then 5月26日 too.\n")}, mod)
+	d := testmodel.Dir(map[string]string{"project_sunset.md": testmodel.Topic("sunset", "When the v1 endpoints go away", "project", "The v1 endpoints are switched off on May 26. Then 5月26日 too.\n")}, mod)
 	ps := propose(t, d, model.KindAddYear)
 	if len(ps) != 1 {
 		t.Fatalf("want one proposal, got %+v", ps)
@@ -186,7 +163,7 @@ func TestAddYear(t *testing.T) {
 }
 
 func TestFixFrontmatter(t *testing.T) {
-	recent := testNow.AddDate(0, 0, -2)
+	recent := testmodel.Now.AddDate(0, 0, -2)
 	cases := []struct {
 		name, path, content string
 		want                []string // substrings of the result
@@ -215,7 +192,7 @@ func TestFixFrontmatter(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := dreamDir(map[string]string{c.path: c.content}, recent)
+			d := testmodel.Dir(map[string]string{c.path: c.content}, recent)
 			ps := propose(t, d, model.KindFixFrontmatter)
 			if len(ps) != 1 {
 				t.Fatalf("want one proposal, got %d", len(ps))
@@ -246,9 +223,9 @@ func TestFixFrontmatter(t *testing.T) {
 }
 
 func TestPruneEmptyMemoryWithItsEntry(t *testing.T) {
-	recent := testNow.AddDate(0, 0, -2)
-	d := dreamDir(map[string]string{
-		"feedback_deploy.md": topic("deploy", "Deploy with make ship", "feedback", body),
+	recent := testmodel.Now.AddDate(0, 0, -2)
+	d := testmodel.Dir(map[string]string{
+		"feedback_deploy.md": testmodel.Topic("deploy", "Deploy with make ship", "feedback", testmodel.Body),
 		"project_empty.md":   "",
 		"MEMORY.md":          "# Memory\n\n- [Deploy](feedback_deploy.md) — make ship, not npm\n- [Empty](project_empty.md) — nothing yet\n  - a continuation line\n",
 	}, recent)
@@ -278,8 +255,8 @@ func TestPruneEmptyMemoryWithItsEntry(t *testing.T) {
 func TestApplyingEveryProposalFixesWhatItClaims(t *testing.T) {
 	token := "ghp_Zq7Lm2Np9Rt4Vw8Yz3Kb6HjXc1Ds5Fg0Aw4e"
 	mod := time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local)
-	d := dreamDir(map[string]string{
-		"project_launch.md":    topic("launch", "Launch plan for the portal", "project", "We launch tomorrow; the freeze starts May 26 and the token is "+token+".\n"),
+	d := testmodel.Dir(map[string]string{
+		"project_launch.md":    testmodel.Topic("launch", "Launch plan for the portal", "project", "We launch tomorrow; the freeze starts May 26 and the token is "+token+".\n"),
 		"reference_staging.md": "---\nname: staging\ndescription: Staging host: acme-stg.internal\ntype: reference\n---\n\nThe staging host answers only over the VPN, port 8443.\n",
 		"feedback_review.md":   "# Reviews\n\nReviews lead with the risk, then the nits; the author resolves threads.\n",
 		"project_empty.md":     "",
@@ -311,8 +288,8 @@ func TestApplyingEveryProposalFixesWhatItClaims(t *testing.T) {
 func TestProposalsAreDeterministic(t *testing.T) {
 	mod := time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local)
 	mk := func() *model.MemoryDir {
-		return dreamDir(map[string]string{
-			"project_launch.md":    topic("launch", "Launch plan for the portal", "project", "We launch tomorrow; the freeze starts May 26.\n"),
+		return testmodel.Dir(map[string]string{
+			"project_launch.md":    testmodel.Topic("launch", "Launch plan for the portal", "project", "We launch tomorrow; the freeze starts May 26.\n"),
 			"reference_staging.md": "---\nname: staging\ndescription: Staging host: acme-stg.internal\ntype: reference\n---\n\nOver the VPN only.\n",
 		}, mod)
 	}
@@ -323,7 +300,7 @@ func TestProposalsAreDeterministic(t *testing.T) {
 	// The same tree under another config dir gets the same IDs.
 	d := mk()
 	d.Path = "/elsewhere/projects/p/memory"
-	c := ProposeDir(&model.Project{Slug: "p", ConfigDir: "/elsewhere"}, d, Options{Options: consolidate.Options{Now: testNow}})
+	c := ProposeDir(&model.Project{Slug: "p", ConfigDir: "/elsewhere"}, d, Options{Options: consolidate.Options{Now: testmodel.Now}})
 	for i := range a {
 		if a[i].ID != c[i].ID {
 			t.Errorf("proposal %d: ID %s here, %s for the copy", i, a[i].ID, c[i].ID)
@@ -332,13 +309,13 @@ func TestProposalsAreDeterministic(t *testing.T) {
 }
 
 func TestTeamIsLeftAloneUnlessAsked(t *testing.T) {
-	d := dreamDir(map[string]string{"project_x.md": topic("x", "A fact with a relative date", "project", "It ships tomorrow.\n")}, time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local))
+	d := testmodel.Dir(map[string]string{"project_x.md": testmodel.Topic("x", "A fact with a relative date", "project", "It ships tomorrow.\n")}, time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local))
 	d.Kind = model.DirTeam
 	d.Path = "/cfg/projects/p/memory/team"
 	if ps := propose(t, d); len(ps) != 0 {
 		t.Errorf("team/ got proposals without --include-team: %+v", ps)
 	}
-	ps := ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}, IncludeTeam: true})
+	ps := ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testmodel.Now}, IncludeTeam: true})
 	if len(ps) == 0 {
 		t.Error("with IncludeTeam, team/ gets its proposals")
 	}
@@ -347,7 +324,7 @@ func TestTeamIsLeftAloneUnlessAsked(t *testing.T) {
 // A proposal that rewrites a file holding a secret redacts it too.
 func TestNoProposalWritesASecret(t *testing.T) {
 	token := "ghp_Kx9Pw3Tz7Qm1Lb5Nv8Rc2Hd6Jf0Gs4Ay9uEr"
-	d := dreamDir(map[string]string{"project_x.md": topic("x", "A fact with a date and a token", "project", "It ships tomorrow with "+token+".\n")}, time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local))
+	d := testmodel.Dir(map[string]string{"project_x.md": testmodel.Topic("x", "A fact with a date and a token", "project", "It ships tomorrow with "+token+".\n")}, time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local))
 	ps := propose(t, d, model.KindAbsolutizeDates)
 	if len(ps) != 1 {
 		t.Fatalf("want one proposal, got %d", len(ps))
@@ -361,7 +338,7 @@ func TestNoProposalWritesASecret(t *testing.T) {
 }
 
 func TestApplyChecksBaseHashes(t *testing.T) {
-	d := dreamDir(map[string]string{"project_x.md": topic("x", "A fact with a relative date", "project", "It ships tomorrow.\n")}, time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local))
+	d := testmodel.Dir(map[string]string{"project_x.md": testmodel.Topic("x", "A fact with a relative date", "project", "It ships tomorrow.\n")}, time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local))
 	ps := propose(t, d)
 	if len(ps) == 0 {
 		t.Fatal("no proposal")

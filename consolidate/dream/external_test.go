@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
 
 func externalFixture() *model.MemoryDir {
-	return dreamDir(map[string]string{
-		"project_x.md": topic("x", "A fact with a relative date", "project", "It ships tomorrow.\n"),
-		"user_role.md": topic("role", "The user owns billing", "user", "The user owns the billing service.\n"),
+	return testmodel.Dir(map[string]string{
+		"project_x.md": testmodel.Topic("x", "A fact with a relative date", "project", "It ships tomorrow.\n"),
+		"user_role.md": testmodel.Topic("role", "The user owns billing", "user", "The user owns the billing service.\n"),
 	}, time.Date(2026, 6, 10, 9, 0, 0, 0, time.Local))
 }
 
@@ -79,8 +80,8 @@ func TestCheckExternalRejects(t *testing.T) {
 // What a proposer reads never holds a secret; what it writes never keeps one.
 func TestProposerSeesNoSecret(t *testing.T) {
 	token := "ghp_Hn4Wq8Zt2Lp6Vb9Xc3Mk7Rj1Fd5Gs0Ya8uEq"
-	d := dreamDir(map[string]string{"reference_ci.md": topic("ci", "The CI token", "reference", "Token: "+token+"\n")}, testNow)
-	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}})
+	d := testmodel.Dir(map[string]string{"reference_ci.md": testmodel.Topic("ci", "The CI token", "reference", "Token: "+token+"\n")}, testmodel.Now)
+	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testmodel.Now}})
 	if len(in.Files) != 1 || strings.Contains(in.Files[0].Content, token) || in.Files[0].SHA256 != consolidate.SHA256Hex(d.Files[0].Content) {
 		t.Fatalf("input: %+v", in.Files)
 	}
@@ -99,7 +100,7 @@ func TestCheckExternalRefusesHostileProposals(t *testing.T) {
 	d := externalFixture()
 	// A memory read through a symlink inside the directory: the scan lists
 	// it as a file and reports the link.
-	d.Files = append(d.Files, mem("linked.md", topic("l", "linked", "user", "Linked.\n"), testNow))
+	d.Files = append(d.Files, testmodel.File("linked.md", testmodel.Topic("l", "linked", "user", "Linked.\n"), testmodel.Now))
 	d.Problems = append(d.Problems, model.Problem{Path: "linked.md", Kind: model.ProblemSymlink, Detail: "symlink to real.md"},
 		model.Problem{Path: "out", Kind: model.ProblemSymlinkEscape, Detail: "/etc"},
 		model.Problem{Path: "up", Kind: model.ProblemLinkSkipped, Detail: "symlink to the folder ./ (the memory dir itself), …; not followed"})
@@ -169,11 +170,11 @@ func TestCheckExternalAcceptsNamesInAnyScript(t *testing.T) {
 func TestProposerInputIsRedactedThroughout(t *testing.T) {
 	token := "ghp_Hn4Wq8Zt2Lp6Vb9Xc3Mk7Rj1Fd5Gs0Ya8uEq"
 	slack := "xoxb-2837465019-7364519283-aZ3kQ9wLm2Xc8Vb4Nd7Rt1Yp"
-	d := dreamDir(map[string]string{
-		"reference_" + token + ".md": topic("ci", "The CI token is "+slack, "reference", "Token: "+token+"\n"),
+	d := testmodel.Dir(map[string]string{
+		"reference_" + token + ".md": testmodel.Topic("ci", "The CI token is "+slack, "reference", "Token: "+token+"\n"),
 		"MEMORY.md":                  "- [CI](reference_" + token + ".md) — token " + slack + "\n",
-	}, testNow)
-	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}})
+	}, testmodel.Now)
+	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testmodel.Now}})
 	raw, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -193,8 +194,8 @@ func TestProposerInputIsRedactedThroughout(t *testing.T) {
 // character may not.
 func TestCheckExternalExistingNames(t *testing.T) {
 	for name, ok := range map[string]bool{"c#-notes.md": true, "deploy ★.md": true, "x\x1b[2J.md": false, "a\u202eb.md": false} {
-		content := topic("n", "d", "project", "Body.\n")
-		d := dreamDir(map[string]string{name: content}, testNow)
+		content := testmodel.Topic("n", "d", "project", "Body.\n")
+		d := testmodel.Dir(map[string]string{name: content}, testmodel.Now)
 		after := strings.Replace(content, "Body.", "Body, fixed.", 1)
 		p := model.Proposal{Kind: model.KindFixFrontmatter, Title: "t", Changes: []model.Change{{Path: name, Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex([]byte(content)), After: after}}}
 		_, err := CheckExternal(dreamProject, d, p, false)

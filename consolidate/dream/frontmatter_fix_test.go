@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
@@ -25,7 +26,7 @@ func TestFixQuotesWhatClaudeCannotRead(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := dreamDir(map[string]string{"reference_db.md": c.content}, testNow.AddDate(0, 0, -2))
+			d := testmodel.Dir(map[string]string{"reference_db.md": c.content}, testmodel.Now.AddDate(0, 0, -2))
 			ps := propose(t, d, model.KindFixFrontmatter)
 			if len(ps) != 1 {
 				t.Fatalf("want one proposal, got %d", len(ps))
@@ -59,13 +60,13 @@ func TestFixTypeAsClaudeReadsIt(t *testing.T) {
 		"type: user\nmetadata:\n  type: Project\n": "type: user\nmetadata:\n  type: project\n",
 	} {
 		content := "---\nname: x\ndescription: A fact\n" + in + "---\n\nThe fact, in enough words to be more than a stub.\n"
-		d := dreamDir(map[string]string{"x.md": content}, testNow.AddDate(0, 0, -2))
+		d := testmodel.Dir(map[string]string{"x.md": content}, testmodel.Now.AddDate(0, 0, -2))
 		ps := propose(t, d, model.KindFixFrontmatter)
 		if len(ps) != 1 || !strings.Contains(ps[0].Changes[0].After, "description: A fact\n"+want+"---") {
 			t.Errorf("%q: %+v", in, ps)
 		}
 	}
-	if got := lintFiles(t, consolidate.RuleTypeInvalid, map[string]string{"x.md": "---\nname: x\ndescription: A fact\ntype: [reference]\n---\n\n" + body}); len(got) != 1 || got[0].Suggestion != "Use type: reference." {
+	if got := lintFiles(t, consolidate.RuleTypeInvalid, map[string]string{"x.md": "---\nname: x\ndescription: A fact\ntype: [reference]\n---\n\n" + testmodel.Body}); len(got) != 1 || got[0].Suggestion != "Use type: reference." {
 		t.Errorf("suggestion: %+v", got)
 	}
 }

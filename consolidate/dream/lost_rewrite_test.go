@@ -6,6 +6,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
 
@@ -14,72 +15,65 @@ import (
 // away, removed it on purpose. None of these is a lost update, definite or
 // possible.
 
-// obs adds an observation of rel by sess at minute t.
-func (b *logOf) obs(kind model.ObsKind, sess string, t int, rel, content string, full bool) *logOf {
-	b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem(rel), Kind: kind, Session: sess,
-		Time: at(t), Content: content, Full: full, ID: b.id()})
-	return b
-}
-
 // rewriteBase is the start of the race without B's write: A adds the
 // deploy entry at 09:14 after both read idx0.
-func rewriteBase() *logOf {
-	return newLogOf().
-		session(raceA, "Deploy notes", "main", at(0)).
-		session(raceB, "Release freeze", "feat/billing", at(1)).
-		read(raceA, at(10), "MEMORY.md", idx0).
-		read(raceB, at(11), "MEMORY.md", idx0).
-		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy)
+func rewriteBase() *testmodel.Log {
+	return testmodel.NewLog().
+		Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).
+		Session(testmodel.RaceB, "Release freeze", "feat/billing", testmodel.At(1)).
+		Read(testmodel.RaceA, testmodel.At(10), "MEMORY.md", testmodel.Idx0).
+		Read(testmodel.RaceB, testmodel.At(11), "MEMORY.md", testmodel.Idx0).
+		Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", testmodel.Idx0, true, testmodel.EStaging, testmodel.EStaging+"\n"+testmodel.EDeploy)
 }
 
 func TestLostUpdateDeliberateRewrites(t *testing.T) {
 	reworded := "- [Deploy](feedback_deploy_command.md) — ship with make ship"
 	cases := map[string]struct {
-		b       *logOf
+		b       *testmodel.Log
 		current string
 	}{
 		// B read lines 3-4 only (offset/limit), the deploy entry among them,
 		// then wrote the whole file without it.
 		"ranged read": {rewriteBase().
-			obs(model.ObsRead, raceB, 16, "MEMORY.md", "3\t"+eStaging+"\n4\t"+eDeploy+"\n", false).
-			write(raceB, at(20), "MEMORY.md", idx1, idxB), idxB},
+			Obs(model.ObsRead, testmodel.RaceB, 16, "MEMORY.md", "3\t"+testmodel.EStaging+"\n4\t"+testmodel.EDeploy+"\n", false).
+			Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", testmodel.Idx1, testmodel.IdxB), testmodel.IdxB},
 		// The same, re-wording the entry instead of dropping it.
 		"ranged read, re-worded": {rewriteBase().
-			obs(model.ObsRead, raceB, 16, "MEMORY.md", "4\t"+eDeploy+"\n", false).
-			write(raceB, at(20), "MEMORY.md", idx1, "# Memory\n\n"+eStaging+"\n"+reworded+"\n"+eRole+"\n"),
-			"# Memory\n\n" + eStaging + "\n" + reworded + "\n" + eRole + "\n"},
+			Obs(model.ObsRead, testmodel.RaceB, 16, "MEMORY.md", "4\t"+testmodel.EDeploy+"\n", false).
+			Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", testmodel.Idx1, "# Memory\n\n"+testmodel.EStaging+"\n"+reworded+"\n"+testmodel.ERole+"\n"),
+			"# Memory\n\n" + testmodel.EStaging + "\n" + reworded + "\n" + testmodel.ERole + "\n"},
 		// MEMORY.md was loaded into B's context with the entry in it.
 		"index load": {rewriteBase().
-			obs(model.ObsIndexLoad, raceB, 16, "MEMORY.md", idx1, true).
-			write(raceB, at(20), "MEMORY.md", idx1, idxB), idxB},
+			Obs(model.ObsIndexLoad, testmodel.RaceB, 16, "MEMORY.md", testmodel.Idx1, true).
+			Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", testmodel.Idx1, testmodel.IdxB), testmodel.IdxB},
 		// A recall surfaced the file to B.
 		"recall": {rewriteBase().
-			obs(model.ObsRecall, raceB, 16, "MEMORY.md", idx1, false).
-			write(raceB, at(20), "MEMORY.md", idx1, idxB), idxB},
+			Obs(model.ObsRecall, testmodel.RaceB, 16, "MEMORY.md", testmodel.Idx1, false).
+			Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", testmodel.Idx1, testmodel.IdxB), testmodel.IdxB},
 		// Claude Code told B the file changed, with the entry in the snippet.
 		"changed-file notice": {rewriteBase().
-			obs(model.ObsChanged, raceB, 16, "MEMORY.md", "4\t"+eDeploy, false).
-			write(raceB, at(20), "MEMORY.md", idx1, idxB), idxB},
+			Obs(model.ObsChanged, testmodel.RaceB, 16, "MEMORY.md", "4\t"+testmodel.EDeploy, false).
+			Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", testmodel.Idx1, testmodel.IdxB), testmodel.IdxB},
 		// B knew the entry from its own earlier write (it had put it back
 		// itself), then rewrote the file without it.
 		"own earlier write": {rewriteBase().
-			write(raceB, at(16), "MEMORY.md", idx1, idx1+eFreeze+"\n").
-			write(raceB, at(20), "MEMORY.md", idx1+eFreeze+"\n", idxB), idxB},
+			Write(testmodel.RaceB, testmodel.At(16), "MEMORY.md", testmodel.Idx1, testmodel.Idx1+testmodel.EFreeze+"\n").
+			Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", testmodel.Idx1+testmodel.EFreeze+"\n", testmodel.IdxB), testmodel.IdxB},
 		// The session that wrote the entry rewrote the file without it.
 		"writer's own rewrite": {rewriteBase().
-			write(raceA, at(20), "MEMORY.md", idx1, idx0), idx0},
+			Write(testmodel.RaceA, testmodel.At(20), "MEMORY.md", testmodel.Idx1, testmodel.Idx0), testmodel.Idx0},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			log := c.b.build()
-			d := lostMemDir(withIndex(c.current))
+			log := c.b.Build()
+			d := testmodel.LostMemDir(testmodel.WithIndex(c.current))
 			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("a deliberate rewrite reported as lost: %+v", lost)
 			}
 			if fs := lostFindings(t, lostProject(log), d, consolidate.Options{}); len(fs) != 0 {
 				t.Errorf("findings: %+v", fs)
 			}
-			if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+			if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
 				t.Errorf("restore proposed for a deliberate rewrite: %+v", ps)
 			}
 		})
@@ -88,7 +82,7 @@ func TestLostUpdateDeliberateRewrites(t *testing.T) {
 
 // launch is a project memory whose deadline one session changed.
 func launch(body string) string {
-	return topic("project-launch", "Billing launch plan", "project", body)
+	return testmodel.Topic("project-launch", "Billing launch plan", "project", body)
 }
 
 const (
@@ -109,14 +103,14 @@ func TestLostUpdateSupersededVersionIsNeverRestored(t *testing.T) {
 		// newer deadline is lost, and the file says the superseded one: the
 		// restore puts the new one in its place, never beside it.
 		bText := launch(launchOld + "\n" + launchRest + "\n" + bLine + "\n")
-		log := newLogOf().session(raceA, "Launch", "main", at(0)).session(raceB, "Checklist", "main", at(1)).
-			write(raceA, at(5), "project_launch.md", base, v1).
-			read(raceB, at(6), "project_launch.md", v1).
-			edit(raceA, "", at(8), "project_launch.md", v1, true, "is 2026-06-01.", "is 2026-06-15.").
-			write(raceB, at(10), "project_launch.md", v2, bText).build()
-		files := withIndex(idx0)
+		log := testmodel.NewLog().Session(testmodel.RaceA, "Launch", "main", testmodel.At(0)).Session(testmodel.RaceB, "Checklist", "main", testmodel.At(1)).
+			Write(testmodel.RaceA, testmodel.At(5), "project_launch.md", base, v1).
+			Read(testmodel.RaceB, testmodel.At(6), "project_launch.md", v1).
+			Edit(testmodel.RaceA, "", testmodel.At(8), "project_launch.md", v1, true, "is 2026-06-01.", "is 2026-06-15.").
+			Write(testmodel.RaceB, testmodel.At(10), "project_launch.md", v2, bText).Build()
+		files := testmodel.WithIndex(testmodel.Idx0)
 		files["project_launch.md"] = bText
-		d := lostMemDir(files)
+		d := testmodel.LostMemDir(files)
 		lost := forensics.LostUpdates(d, log)
 		if len(lost) != 1 || len(lost[0].Lines) != 1 || lost[0].Lines[0] != launchNew || !lost[0].Definite {
 			t.Fatalf("want the newer deadline definitely lost (the old one on disk is not it re-worded): %+v", lost)
@@ -139,14 +133,14 @@ func TestLostUpdateSupersededVersionIsNeverRestored(t *testing.T) {
 		// B read the file before A wrote either deadline and wrote its copy
 		// back blind: only the latest version A wrote is lost and restored.
 		bText := launch(launchRest + "\n" + bLine + "\n")
-		log := newLogOf().session(raceA, "Launch", "main", at(0)).session(raceB, "Checklist", "main", at(1)).
-			read(raceB, at(3), "project_launch.md", base).
-			write(raceA, at(5), "project_launch.md", base, v1).
-			edit(raceA, "", at(8), "project_launch.md", "", false, "is 2026-06-01.", "is 2026-06-15.").
-			write(raceB, at(10), "project_launch.md", v2, bText).build()
-		files := withIndex(idx0)
+		log := testmodel.NewLog().Session(testmodel.RaceA, "Launch", "main", testmodel.At(0)).Session(testmodel.RaceB, "Checklist", "main", testmodel.At(1)).
+			Read(testmodel.RaceB, testmodel.At(3), "project_launch.md", base).
+			Write(testmodel.RaceA, testmodel.At(5), "project_launch.md", base, v1).
+			Edit(testmodel.RaceA, "", testmodel.At(8), "project_launch.md", "", false, "is 2026-06-01.", "is 2026-06-15.").
+			Write(testmodel.RaceB, testmodel.At(10), "project_launch.md", v2, bText).Build()
+		files := testmodel.WithIndex(testmodel.Idx0)
 		files["project_launch.md"] = bText
-		d := lostMemDir(files)
+		d := testmodel.LostMemDir(files)
 		lost := forensics.LostUpdates(d, log)
 		if len(lost) != 1 || len(lost[0].Lines) != 1 || lost[0].Lines[0] != launchNew {
 			t.Fatalf("want only the latest deadline lost: %+v", lost)
@@ -158,14 +152,14 @@ func TestLostUpdateSupersededVersionIsNeverRestored(t *testing.T) {
 		// B wrote blind from a copy that had the newer deadline: nothing of
 		// A's is missing, and the superseded one is not lost.
 		bText := launch(launchNew + "\n" + launchRest + "\n" + bLine + "\n")
-		log := newLogOf().session(raceA, "Launch", "main", at(0)).session(raceB, "Checklist", "main", at(1)).
-			write(raceA, at(5), "project_launch.md", base, v1).
-			edit(raceA, "", at(8), "project_launch.md", v1, true, "is 2026-06-01.", "is 2026-06-15.").
-			read(raceB, at(9), "project_launch.md", v2).
-			write(raceB, at(10), "project_launch.md", v2, bText).build()
-		files := withIndex(idx0)
+		log := testmodel.NewLog().Session(testmodel.RaceA, "Launch", "main", testmodel.At(0)).Session(testmodel.RaceB, "Checklist", "main", testmodel.At(1)).
+			Write(testmodel.RaceA, testmodel.At(5), "project_launch.md", base, v1).
+			Edit(testmodel.RaceA, "", testmodel.At(8), "project_launch.md", v1, true, "is 2026-06-01.", "is 2026-06-15.").
+			Read(testmodel.RaceB, testmodel.At(9), "project_launch.md", v2).
+			Write(testmodel.RaceB, testmodel.At(10), "project_launch.md", v2, bText).Build()
+		files := testmodel.WithIndex(testmodel.Idx0)
 		files["project_launch.md"] = bText
-		if lost := forensics.LostUpdates(lostMemDir(files), log); len(lost) != 0 {
+		if lost := forensics.LostUpdates(testmodel.LostMemDir(files), log); len(lost) != 0 {
 			t.Errorf("a superseded version reported as lost: %+v", lost)
 		}
 	})
@@ -177,30 +171,30 @@ func TestLostUpdateTextTheFileStillSays(t *testing.T) {
 	// differently (or as a list, in another order, in another case). The
 	// file still says all of it: no finding, and no restore duplicating it.
 	para := "Deploys go through make ship.\nIt tags the release and runs the migrations."
-	v0 := topic("feedback-deploy-command", "Deploy with make ship", "feedback", "Never npm run deploy.\n")
-	v1 := topic("feedback-deploy-command", "Deploy with make ship", "feedback", "Never npm run deploy.\n\n"+para+"\n")
+	v0 := testmodel.Topic("feedback-deploy-command", "Deploy with make ship", "feedback", "Never npm run deploy.\n")
+	v1 := testmodel.Topic("feedback-deploy-command", "Deploy with make ship", "feedback", "Never npm run deploy.\n\n"+para+"\n")
 	bodies := map[string]string{
 		"re-wrapped elsewhere": "Deploys go through make ship. It tags the\nrelease and runs the migrations.\n\nNever npm run deploy.\n",
 		"as a list, reordered": "Never npm run deploy.\n\n- it tags the release and runs the migrations;\n- deploys go through `make ship`\n",
 	}
 	// race: B read v0, A wrote v1, then B wrote bText over it blind.
 	race := func(bText string) (*model.TranscriptLog, *model.MemoryDir) {
-		log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "", "main", at(1)).
-			read(raceB, at(3), "feedback_deploy_command.md", v0).
-			write(raceA, at(5), "feedback_deploy_command.md", v0, v1).
-			write(raceB, at(10), "feedback_deploy_command.md", v1, bText).build()
-		files := raceTopics()
-		files["MEMORY.md"] = idx1
+		log := testmodel.NewLog().Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).Session(testmodel.RaceB, "", "main", testmodel.At(1)).
+			Read(testmodel.RaceB, testmodel.At(3), "feedback_deploy_command.md", v0).
+			Write(testmodel.RaceA, testmodel.At(5), "feedback_deploy_command.md", v0, v1).
+			Write(testmodel.RaceB, testmodel.At(10), "feedback_deploy_command.md", v1, bText).Build()
+		files := testmodel.RaceTopics()
+		files["MEMORY.md"] = testmodel.Idx1
 		files["feedback_deploy_command.md"] = bText
-		return log, lostMemDir(files)
+		return log, testmodel.LostMemDir(files)
 	}
 	for name, body := range bodies {
 		t.Run(name, func(t *testing.T) {
-			log, d := race(topic("feedback-deploy-command", "Deploy with make ship", "feedback", body))
+			log, d := race(testmodel.Topic("feedback-deploy-command", "Deploy with make ship", "feedback", body))
 			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("text the file still says reported as lost: %+v", lost)
 			}
-			if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+			if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
 				t.Errorf("a restore would say it twice: %+v", ps)
 			}
 		})
@@ -210,12 +204,12 @@ func TestLostUpdateTextTheFileStillSays(t *testing.T) {
 		// Only the first line is said again: the second is lost and goes
 		// back; the first is not put in twice.
 		body := "Never npm run deploy. Deploys go through make ship.\n"
-		log, d := race(topic("feedback-deploy-command", "Deploy with make ship", "feedback", body))
+		log, d := race(testmodel.Topic("feedback-deploy-command", "Deploy with make ship", "feedback", body))
 		lost := forensics.LostUpdates(d, log)
 		if len(lost) != 1 || len(lost[0].Lines) != 1 || lost[0].Lines[0] != "It tags the release and runs the migrations." {
 			t.Fatalf("want only the unsaid line lost: %+v", lost)
 		}
-		checkRestore(t, log, d, "feedback_deploy_command.md", topic("feedback-deploy-command", "Deploy with make ship", "feedback",
+		checkRestore(t, log, d, "feedback_deploy_command.md", testmodel.Topic("feedback-deploy-command", "Deploy with make ship", "feedback",
 			body+"It tags the release and runs the migrations.\n"))
 	})
 }
@@ -226,13 +220,13 @@ func TestRestoreNeverSaysALineTwice(t *testing.T) {
 	// second: the restore puts in the first only.
 	first := "- Always deploy with make ship, then tag the release."
 	second := "* always deploy with `make ship`, then tag the release"
-	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "Release freeze", "main", at(1)).
-		read(raceB, at(11), "MEMORY.md", idx0).
-		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+first+"\n"+second).
-		write(raceB, at(20), "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+first+"\n"+second+"\n"+eRole+"\n", idxB).build()
-	d := lostMemDir(withIndex(idxB))
+	log := testmodel.NewLog().Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).Session(testmodel.RaceB, "Release freeze", "main", testmodel.At(1)).
+		Read(testmodel.RaceB, testmodel.At(11), "MEMORY.md", testmodel.Idx0).
+		Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", testmodel.Idx0, true, testmodel.EStaging, testmodel.EStaging+"\n"+first+"\n"+second).
+		Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", "# Memory\n\n"+testmodel.EStaging+"\n"+first+"\n"+second+"\n"+testmodel.ERole+"\n", testmodel.IdxB).Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.IdxB))
 	if lost := forensics.LostUpdates(d, log); len(lost) != 1 || len(lost[0].Lines) != 2 {
 		t.Fatalf("want both lines lost: %+v", lost)
 	}
-	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+first+"\n"+eRole+"\n"+eFreeze+"\n")
+	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+testmodel.EStaging+"\n"+first+"\n"+testmodel.ERole+"\n"+testmodel.EFreeze+"\n")
 }

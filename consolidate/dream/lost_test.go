@@ -8,6 +8,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
 
@@ -15,38 +16,26 @@ func lostProject(log *model.TranscriptLog) *model.Project {
 	return &model.Project{Slug: "-home-dev-acme-api", Root: "/home/dev/acme-api", ConfigDir: "/home/dev/.claude", Log: log}
 }
 
-// raceLog is the Done-when race: A and B read idx0, A edits its entry in,
-// then B writes the whole file from its stale view.
-func raceLog() *logOf {
-	return newLogOf().
-		session(raceA, "Deploy notes", "main", at(0)).
-		session(raceB, "Release freeze", "feat/billing", at(1)).
-		read(raceA, at(10), "MEMORY.md", idx0).
-		read(raceB, at(11), "MEMORY.md", idx0).
-		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
-		write(raceB, at(20), "MEMORY.md", idx1, idxB)
-}
-
 func lostFindings(t *testing.T, p *model.Project, d *model.MemoryDir, opts consolidate.Options) []model.Finding {
 	t.Helper()
 	if opts.Now.IsZero() {
-		opts.Now = testNow
+		opts.Now = testmodel.Now
 	}
-	return only(consolidate.OrientDir(p, d, opts), consolidate.RuleLostUpdate)
+	return testmodel.Only(consolidate.OrientDir(p, d, opts), consolidate.RuleLostUpdate)
 }
 
 func TestLostUpdateRaceBlindWrite(t *testing.T) {
-	log := raceLog().build()
-	d := lostMemDir(withIndex(idxB))
+	log := testmodel.RaceLog().Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.IdxB))
 	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 {
 		t.Fatalf("want one lost update, got %+v", lost)
 	}
 	l := lost[0]
-	if l.File != "MEMORY.md" || !reflect.DeepEqual(l.Lines, []string{eDeploy}) {
+	if l.File != "MEMORY.md" || !reflect.DeepEqual(l.Lines, []string{testmodel.EDeploy}) {
 		t.Errorf("lost %q in %s, want A's deploy entry in MEMORY.md", l.Lines, l.File)
 	}
-	if l.Writer.Session != raceA || l.Culprit == nil || l.Culprit.Session != raceB || !l.Definite {
+	if l.Writer.Session != testmodel.RaceA || l.Culprit == nil || l.Culprit.Session != testmodel.RaceB || !l.Definite {
 		t.Errorf("want writer A, culprit B, definite; got writer %s culprit %+v definite %v", l.Writer.Session, l.Culprit, l.Definite)
 	}
 
@@ -67,7 +56,7 @@ func TestLostUpdateRaceBlindWrite(t *testing.T) {
 	if f.Line != 4 || f.Severity != model.Warning || !strings.Contains(f.Suggestion, "memtui dream --kind restore-lost") {
 		t.Errorf("want line 4 (after the staging entry), a warning and the restore suggestion; got %+v", f)
 	}
-	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n")
+	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+testmodel.EStaging+"\n"+testmodel.EDeploy+"\n"+testmodel.ERole+"\n"+testmodel.EFreeze+"\n")
 }
 
 // checkRestore checks the restore-lost proposal for file: its content
@@ -76,7 +65,7 @@ func TestLostUpdateRaceBlindWrite(t *testing.T) {
 func checkRestore(t *testing.T, log *model.TranscriptLog, d *model.MemoryDir, file, want string) model.Proposal {
 	t.Helper()
 	p := lostProject(log)
-	opts := Options{Options: consolidate.Options{Now: testNow}}
+	opts := Options{Options: consolidate.Options{Now: testmodel.Now}}
 	var restore []model.Proposal
 	var others []model.Proposal
 	for _, pr := range ProposeDir(p, d, opts) {
@@ -122,57 +111,57 @@ func checkRestore(t *testing.T, log *model.TranscriptLog, d *model.MemoryDir, fi
 func TestLostUpdateRaceStaleEdit(t *testing.T) {
 	// B's Edit ran on the copy it had read: its originalFile is idx0, so what
 	// it wrote back is idx0 plus its own entry.
-	idxBe := "# Memory\n\n" + eStaging + "\n" + eRole + "\n" + eFreeze + "\n"
-	log := newLogOf().
-		session(raceA, "Deploy notes", "main", at(0)).
-		session(raceB, "Release freeze", "feat/billing", at(1)).
-		read(raceA, at(10), "MEMORY.md", idx0).
-		read(raceB, at(11), "MEMORY.md", idx0).
-		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
-		edit(raceB, "", at(20), "MEMORY.md", idx0, true, eRole, eRole+"\n"+eFreeze).
-		build()
-	d := lostMemDir(withIndex(idxBe))
+	idxBe := "# Memory\n\n" + testmodel.EStaging + "\n" + testmodel.ERole + "\n" + testmodel.EFreeze + "\n"
+	log := testmodel.NewLog().
+		Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).
+		Session(testmodel.RaceB, "Release freeze", "feat/billing", testmodel.At(1)).
+		Read(testmodel.RaceA, testmodel.At(10), "MEMORY.md", testmodel.Idx0).
+		Read(testmodel.RaceB, testmodel.At(11), "MEMORY.md", testmodel.Idx0).
+		Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", testmodel.Idx0, true, testmodel.EStaging, testmodel.EStaging+"\n"+testmodel.EDeploy).
+		Edit(testmodel.RaceB, "", testmodel.At(20), "MEMORY.md", testmodel.Idx0, true, testmodel.ERole, testmodel.ERole+"\n"+testmodel.EFreeze).
+		Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(idxBe))
 	lost := forensics.LostUpdates(d, log)
-	if len(lost) != 1 || lost[0].Culprit == nil || lost[0].Culprit.Session != raceB || !lost[0].Definite || lost[0].Lines[0] != eDeploy {
+	if len(lost) != 1 || lost[0].Culprit == nil || lost[0].Culprit.Session != testmodel.RaceB || !lost[0].Definite || lost[0].Lines[0] != testmodel.EDeploy {
 		t.Fatalf("want A's entry lost to B's stale edit, definitely; got %+v", lost)
 	}
 	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, "overwritten by session 6a1b2c3d") {
 		t.Fatalf("want the finding naming B: %+v", fs)
 	}
-	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n")
+	checkRestore(t, log, d, "MEMORY.md", "# Memory\n\n"+testmodel.EStaging+"\n"+testmodel.EDeploy+"\n"+testmodel.ERole+"\n"+testmodel.EFreeze+"\n")
 }
 
 func TestLostUpdateNotReportedWhenRemovedKnowingly(t *testing.T) {
-	cases := map[string]*logOf{
+	cases := map[string]*testmodel.Log{
 		// C's Edit names the entry in its old string and drops it.
-		"edit naming it": raceLog().
-			edit(raceC, "", at(30), "MEMORY.md", idxB+eDeploy+"\n", true, eDeploy+"\n", ""),
+		"edit naming it": testmodel.RaceLog().
+			Edit(testmodel.RaceC, "", testmodel.At(30), "MEMORY.md", testmodel.IdxB+testmodel.EDeploy+"\n", true, testmodel.EDeploy+"\n", ""),
 		// The same edit from a subagent, with no originalFile recorded.
-		"edit without originalFile": raceLog().
-			edit(raceC, "a3f9c2e1b4d5a6f70", at(30), "MEMORY.md", "", false, eDeploy+"\n", ""),
+		"edit without originalFile": testmodel.RaceLog().
+			Edit(testmodel.RaceC, "a3f9c2e1b4d5a6f70", testmodel.At(30), "MEMORY.md", "", false, testmodel.EDeploy+"\n", ""),
 		// C re-words the entry: the old text is gone, on purpose.
-		"re-worded": raceLog().
-			edit(raceC, "", at(30), "MEMORY.md", "", false, "make ship, not npm run deploy", "always make ship"),
+		"re-worded": testmodel.RaceLog().
+			Edit(testmodel.RaceC, "", testmodel.At(30), "MEMORY.md", "", false, "make ship, not npm run deploy", "always make ship"),
 		// C read the file with the entry in it, then rewrote it without.
-		"read then rewritten": raceLog().
-			read(raceC, at(28), "MEMORY.md", idxB+eDeploy+"\n").
-			write(raceC, at(30), "MEMORY.md", idxB+eDeploy+"\n", idxB),
+		"read then rewritten": testmodel.RaceLog().
+			Read(testmodel.RaceC, testmodel.At(28), "MEMORY.md", testmodel.IdxB+testmodel.EDeploy+"\n").
+			Write(testmodel.RaceC, testmodel.At(30), "MEMORY.md", testmodel.IdxB+testmodel.EDeploy+"\n", testmodel.IdxB),
 		// memtui applied a reviewed proposal that removed it.
-		"memtui": raceLog().add(model.MemWrite{Path: absMem("MEMORY.md"), Kind: model.WriteMemtui, Time: at(30),
-			Before: idxB + eDeploy + "\n", HasBefore: true, After: idxB, HasAfter: true}),
+		"memtui": testmodel.RaceLog().Add(model.MemWrite{Path: testmodel.AbsMem("MEMORY.md"), Kind: model.WriteMemtui, Time: testmodel.At(30),
+			Before: testmodel.IdxB + testmodel.EDeploy + "\n", HasBefore: true, After: testmodel.IdxB, HasAfter: true}),
 	}
 	for name, b := range cases {
 		t.Run(name, func(t *testing.T) {
 			// The race itself lost the entry; a later write put it back
 			// (A again), then the case's write removed it knowingly.
-			b.write(raceA, at(25), "MEMORY.md", idxB, idxB+eDeploy+"\n")
-			log := b.build()
-			current := idxB
+			b.Write(testmodel.RaceA, testmodel.At(25), "MEMORY.md", testmodel.IdxB, testmodel.IdxB+testmodel.EDeploy+"\n")
+			log := b.Build()
+			current := testmodel.IdxB
 			if name == "re-worded" {
-				current = idxB + "- [Deploy command](feedback_deploy_command.md) — always make ship\n"
+				current = testmodel.IdxB + "- [Deploy command](feedback_deploy_command.md) — always make ship\n"
 			}
-			d := lostMemDir(withIndex(current))
+			d := testmodel.LostMemDir(testmodel.WithIndex(current))
 			if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 				t.Errorf("a knowing removal reported as lost: %+v", lost)
 			}
@@ -184,13 +173,13 @@ func TestLostUpdateNotReportedWhenRemovedKnowingly(t *testing.T) {
 }
 
 func TestLostUpdateDeletedFileIsNotLost(t *testing.T) {
-	old := topic("project-old-api", "The v1 API sunset", "project", "The v1 API is turned off.\n")
-	log := newLogOf().
-		session(raceA, "", "main", at(0)).
-		write(raceA, at(5), "project_old_api.md", "", old).
-		edit(raceA, "", at(6), "project_old_api.md", old, true, "The v1 API is turned off.", "The v1 API is turned off.\nClients got 90 days' notice.").
-		build()
-	d := lostMemDir(withIndex(idx0)) // project_old_api.md was pruned
+	old := testmodel.Topic("project-old-api", "The v1 API sunset", "project", "The v1 API is turned off.\n")
+	log := testmodel.NewLog().
+		Session(testmodel.RaceA, "", "main", testmodel.At(0)).
+		Write(testmodel.RaceA, testmodel.At(5), "project_old_api.md", "", old).
+		Edit(testmodel.RaceA, "", testmodel.At(6), "project_old_api.md", old, true, "The v1 API is turned off.", "The v1 API is turned off.\nClients got 90 days' notice.").
+		Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.Idx0)) // project_old_api.md was pruned
 	if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 		t.Errorf("a deleted file is not a lost update: %+v", lost)
 	}
@@ -205,18 +194,18 @@ func TestLostUpdateUnknownWritesArePossible(t *testing.T) {
 		w    model.MemWrite
 		want string
 	}{
-		{"autoDream", model.MemWrite{Kind: model.WriteFork, Verb: "Improved", Session: raceC},
+		{"autoDream", model.MemWrite{Kind: model.WriteFork, Verb: "Improved", Session: testmodel.RaceC},
 			"possibly: Claude Code's background consolidation (autoDream) rewrote the file at 2026-08-03 09:40 UTC; it may have dropped this on purpose"},
-		{"shell", model.MemWrite{Kind: model.WriteShell, Session: raceC, Command: "sed -i '/Deploy command/d' MEMORY.md"},
+		{"shell", model.MemWrite{Kind: model.WriteShell, Session: testmodel.RaceC, Command: "sed -i '/Deploy command/d' MEMORY.md"},
 			"possibly: session 7b2c3d4e ran a shell command on the file at 2026-08-03 09:40 UTC (sed -i '/Deploy command/d' MEMORY.md); it may have dropped this"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := c.w
-			w.Path, w.Time = absMem("MEMORY.md"), at(40)
-			log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
-				edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).add(w).build()
-			d := lostMemDir(withIndex(idx0))
+			w.Path, w.Time = testmodel.AbsMem("MEMORY.md"), testmodel.At(40)
+			log := testmodel.NewLog().Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).
+				Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", testmodel.Idx0, true, testmodel.EStaging, testmodel.EStaging+"\n"+testmodel.EDeploy).Add(w).Build()
+			d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.Idx0))
 			lost := forensics.LostUpdates(d, log)
 			if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Kind != c.w.Kind {
 				t.Fatalf("want a possible loss pinned on the %s write: %+v", c.name, lost)
@@ -232,9 +221,9 @@ func TestLostUpdateUnknownWritesArePossible(t *testing.T) {
 func TestLostUpdateUnrecordedChangeIsPossible(t *testing.T) {
 	// Nothing recorded after A's edit, yet the entry is gone: an editor,
 	// a script or a sync. Say so, and say it is not certain.
-	log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
-		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).build()
-	d := lostMemDir(withIndex(idx0))
+	log := testmodel.NewLog().Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).
+		Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", testmodel.Idx0, true, testmodel.EStaging, testmodel.EStaging+"\n"+testmodel.EDeploy).Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.Idx0))
 	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || lost[0].Definite || lost[0].Culprit != nil {
 		t.Fatalf("want a possible loss with no culprit: %+v", lost)
@@ -247,9 +236,9 @@ func TestLostUpdateUnrecordedChangeIsPossible(t *testing.T) {
 		t.Fatalf("findings: %+v", fs)
 	}
 	// A full read bounds when it went.
-	log2 := newLogOf().session(raceA, "Deploy notes", "main", at(0)).
-		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
-		read(raceC, at(50), "MEMORY.md", idx0).build()
+	log2 := testmodel.NewLog().Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).
+		Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", testmodel.Idx0, true, testmodel.EStaging, testmodel.EStaging+"\n"+testmodel.EDeploy).
+		Read(testmodel.RaceC, testmodel.At(50), "MEMORY.md", testmodel.Idx0).Build()
 	if l := forensics.LostUpdates(d, log2); len(l) != 1 || !strings.Contains(l[0].Why, "and before 2026-08-03 09:50 UTC") {
 		t.Errorf("a read without the entry must bound the change: %+v", l)
 	}
@@ -260,9 +249,9 @@ func TestLostUpdateBySubagent(t *testing.T) {
 	// originalFile: subagent results carry none); B, which read the file
 	// before the subagent's edit, rewrites it with its own line. Disk has
 	// B's text, stamped.
-	fmA := "---\nname: feedback-deploy-command\ndescription: Deploy with make ship, never npm run deploy\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: " + raceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\n"
+	fmA := "---\nname: feedback-deploy-command\ndescription: Deploy with make ship, never npm run deploy\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: " + testmodel.RaceA + "\n  modified: 2026-08-03T09:05:00.000Z\n---\n\n"
 	log, files, how, onDisk := subagentRace(fmA)
-	d := lostMemDir(files)
+	d := testmodel.LostMemDir(files)
 	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || !reflect.DeepEqual(lost[0].Lines, []string{how}) || lost[0].Writer.Agent != "a3f9c2e1b4d5a6f70" || !lost[0].Definite {
 		t.Fatalf("want the subagent's line lost to B, definitely (stamping aside): %+v", lost)
@@ -277,19 +266,19 @@ func TestLostUpdateBySubagent(t *testing.T) {
 
 func TestLostUpdateCRLF(t *testing.T) {
 	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
-	log := newLogOf().
-		session(raceA, "Deploy notes", "main", at(0)).
-		session(raceB, "Release freeze", "main", at(1)).
-		read(raceB, at(11), "MEMORY.md", idx0).
-		edit(raceA, "", at(14), "MEMORY.md", crlf(idx0), true, eStaging, eStaging+"\r\n"+eDeploy).
-		write(raceB, at(20), "MEMORY.md", crlf(idx1), crlf(idxB)).
-		build()
-	d := lostMemDir(withIndex(crlf(idxB)))
+	log := testmodel.NewLog().
+		Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).
+		Session(testmodel.RaceB, "Release freeze", "main", testmodel.At(1)).
+		Read(testmodel.RaceB, testmodel.At(11), "MEMORY.md", testmodel.Idx0).
+		Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", crlf(testmodel.Idx0), true, testmodel.EStaging, testmodel.EStaging+"\r\n"+testmodel.EDeploy).
+		Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", crlf(testmodel.Idx1), crlf(testmodel.IdxB)).
+		Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(crlf(testmodel.IdxB)))
 	lost := forensics.LostUpdates(d, log)
-	if len(lost) != 1 || lost[0].Lines[0] != eDeploy || !lost[0].Definite {
+	if len(lost) != 1 || lost[0].Lines[0] != testmodel.EDeploy || !lost[0].Definite {
 		t.Fatalf("want the entry lost, without a stray \\r: %+v", lost)
 	}
-	checkRestore(t, log, d, "MEMORY.md", crlf("# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+eRole+"\n"+eFreeze+"\n"))
+	checkRestore(t, log, d, "MEMORY.md", crlf("# Memory\n\n"+testmodel.EStaging+"\n"+testmodel.EDeploy+"\n"+testmodel.ERole+"\n"+testmodel.EFreeze+"\n"))
 }
 
 func TestLostIndexEntryToDeletedFile(t *testing.T) {
@@ -297,24 +286,24 @@ func TestLostIndexEntryToDeletedFile(t *testing.T) {
 	// memories has since been deleted. Both are reported; only the entry
 	// whose file exists goes back.
 	gone := "- [Old API](project_old_api.md) — v1 sunset notes"
-	log := newLogOf().
-		session(raceA, "Deploy notes", "main", at(0)).
-		session(raceB, "Release freeze", "main", at(1)).
-		read(raceB, at(11), "MEMORY.md", idx0).
-		edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy+"\n"+gone).
-		write(raceB, at(20), "MEMORY.md", "# Memory\n\n"+eStaging+"\n"+eDeploy+"\n"+gone+"\n"+eRole+"\n", idxB).
-		build()
-	d := lostMemDir(withIndex(idxB))
+	log := testmodel.NewLog().
+		Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).
+		Session(testmodel.RaceB, "Release freeze", "main", testmodel.At(1)).
+		Read(testmodel.RaceB, testmodel.At(11), "MEMORY.md", testmodel.Idx0).
+		Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", testmodel.Idx0, true, testmodel.EStaging, testmodel.EStaging+"\n"+testmodel.EDeploy+"\n"+gone).
+		Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", "# Memory\n\n"+testmodel.EStaging+"\n"+testmodel.EDeploy+"\n"+gone+"\n"+testmodel.ERole+"\n", testmodel.IdxB).
+		Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.IdxB))
 	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, "and 1 more line") {
 		t.Fatalf("want one finding for both lines: %+v", fs)
 	}
-	ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}})
+	ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindRestoreLost}})
 	if len(ps) != 1 {
 		t.Fatalf("want one restore proposal: %+v", ps)
 	}
 	p := ps[0]
-	if want := "# Memory\n\n" + eStaging + "\n" + eDeploy + "\n" + eRole + "\n" + eFreeze + "\n"; p.Changes[0].After != want {
+	if want := "# Memory\n\n" + testmodel.EStaging + "\n" + testmodel.EDeploy + "\n" + testmodel.ERole + "\n" + testmodel.EFreeze + "\n"; p.Changes[0].After != want {
 		t.Errorf("after:\n%s\nwant:\n%s", p.Changes[0].After, want)
 	}
 	if !strings.Contains(p.Rationale, "project_old_api.md, which no longer exists") || !strings.HasPrefix(p.Title, "Restore 1 line session 5f0c2a8e wrote to MEMORY.md") {
@@ -337,15 +326,15 @@ func TestLostIndexEntryToDeletedFile(t *testing.T) {
 }
 
 func TestLostUpdateRespectsIgnores(t *testing.T) {
-	log := raceLog().build()
-	d := lostMemDir(withIndex(idxB + "<!-- memtui-ignore lost-update -->\n"))
+	log := testmodel.RaceLog().Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.IdxB + "<!-- memtui-ignore lost-update -->\n"))
 	if fs := lostFindings(t, lostProject(log), d, consolidate.Options{}); len(fs) != 0 {
 		t.Errorf("an inline ignore must silence it: %+v", fs)
 	}
-	if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+	if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
 		t.Errorf("a silenced finding gets no proposal: %+v", ps)
 	}
-	d = lostMemDir(withIndex(idxB))
+	d = testmodel.LostMemDir(testmodel.WithIndex(testmodel.IdxB))
 	if fs := lostFindings(t, lostProject(log), d, consolidate.Options{Ignore: []consolidate.IgnoreRule{{Project: "acme-api", Rules: []string{consolidate.RuleLostUpdate}}}}); len(fs) != 0 {
 		t.Errorf("a project ignore must silence it: %+v", fs)
 	}
@@ -357,10 +346,10 @@ func TestLostUpdateRespectsIgnores(t *testing.T) {
 func TestLostUpdateBlindWriteThenUnrecordedChange(t *testing.T) {
 	// B's blind write dropped A's entry, then someone edited the file by
 	// hand: B is still the likely culprit, but the record is incomplete.
-	log := raceLog().build()
-	d := lostMemDir(withIndex(idxB + "- [Oncall](reference_oncall.md) — who to page\n"))
+	log := testmodel.RaceLog().Build()
+	d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.IdxB + "- [Oncall](reference_oncall.md) — who to page\n"))
 	lost := forensics.LostUpdates(d, log)
-	if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Session != raceB {
+	if len(lost) != 1 || lost[0].Definite || lost[0].Culprit == nil || lost[0].Culprit.Session != testmodel.RaceB {
 		t.Fatalf("want a possible loss pinned on B: %+v", lost)
 	}
 	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
@@ -386,14 +375,14 @@ func TestLostFragmentIsReportedNotRestored(t *testing.T) {
 	// A subagent's Edit inside a line, with no originalFile and no earlier
 	// version on record: only the fragment is known. B's blind rewrite
 	// dropped it. Report it; do not guess where a fragment goes.
-	staged := topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg (VPN required).\n")
-	bText := topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg.\nDeploys go through make ship-stg.\n")
-	log := newLogOf().session(raceA, "", "main", at(0)).session(raceB, "", "main", at(1)).
-		edit(raceA, "a3f9c2e1b4d5a6f70", at(10), "reference_staging.md", "", false, "acme-stg.", "acme-stg (VPN required).").
-		write(raceB, at(20), "reference_staging.md", staged, bText).build()
-	files := withIndex(idx0)
+	staged := testmodel.Topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg (VPN required).\n")
+	bText := testmodel.Topic("reference-staging", "Staging host and how to reach it", "reference", "Staging lives on acme-stg.\nDeploys go through make ship-stg.\n")
+	log := testmodel.NewLog().Session(testmodel.RaceA, "", "main", testmodel.At(0)).Session(testmodel.RaceB, "", "main", testmodel.At(1)).
+		Edit(testmodel.RaceA, "a3f9c2e1b4d5a6f70", testmodel.At(10), "reference_staging.md", "", false, "acme-stg.", "acme-stg (VPN required).").
+		Write(testmodel.RaceB, testmodel.At(20), "reference_staging.md", staged, bText).Build()
+	files := testmodel.WithIndex(testmodel.Idx0)
 	files["reference_staging.md"] = bText
-	d := lostMemDir(files)
+	d := testmodel.LostMemDir(files)
 	lost := forensics.LostUpdates(d, log)
 	if len(lost) != 1 || !lost[0].Anchors[0].Fragment || lost[0].Lines[0] != "acme-stg (VPN required)." {
 		t.Fatalf("want the fragment lost: %+v", lost)
@@ -402,7 +391,7 @@ func TestLostFragmentIsReportedNotRestored(t *testing.T) {
 	if len(fs) != 1 || fs[0].Line != 0 || !strings.Contains(fs[0].Suggestion, "by hand") {
 		t.Errorf("want a finding with no line and a by-hand suggestion: %+v", fs)
 	}
-	if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
+	if ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindRestoreLost}}); len(ps) != 0 {
 		t.Errorf("a fragment must not be put back as a line: %+v", ps)
 	}
 }
@@ -413,24 +402,24 @@ func TestLostFragmentIsReportedNotRestored(t *testing.T) {
 // have shown the text, a session running before the kept history may have
 // read it, and a write whose text was not kept is one of unknown content.
 func TestLostUpdateBoundedHistory(t *testing.T) {
-	d := lostMemDir(withIndex(idxB))
+	d := testmodel.LostMemDir(testmodel.WithIndex(testmodel.IdxB))
 
 	t.Run("read not kept", func(t *testing.T) {
-		b := raceLog()
-		b.l.Observations = append(b.l.Observations, model.MemObservation{Path: absMem("MEMORY.md"), Kind: model.ObsRead,
-			Session: raceB, Time: at(16), ContentDropped: true, ID: "toolu_dropped"})
-		if lost := forensics.LostUpdates(d, b.build()); len(lost) != 0 {
+		b := testmodel.RaceLog()
+		b.AddObs(model.MemObservation{Path: testmodel.AbsMem("MEMORY.md"), Kind: model.ObsRead,
+			Session: testmodel.RaceB, Time: testmodel.At(16), ContentDropped: true, ID: "toolu_dropped"})
+		if lost := forensics.LostUpdates(d, b.Build()); len(lost) != 0 {
 			t.Errorf("B may have read the deploy entry at 09:16, yet it is reported lost: %+v", lost)
 		}
 	})
 
 	t.Run("session older than the kept history", func(t *testing.T) {
-		log := raceLog().build()
-		log.Since = at(12) // B started at 09:01: it may have read anything before 09:12
+		log := testmodel.RaceLog().Build()
+		log.Since = testmodel.At(12) // B started at 09:01: it may have read anything before 09:12
 		if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 			t.Errorf("B's reads before the kept history are unknown, yet the entry is reported lost: %+v", lost)
 		}
-		log.Since = at(0).Add(-time.Hour) // both sessions started after: nothing of theirs is missing
+		log.Since = testmodel.At(0).Add(-time.Hour) // both sessions started after: nothing of theirs is missing
 		if lost := forensics.LostUpdates(d, log); len(lost) != 1 || !lost[0].Definite {
 			t.Errorf("with the whole history kept the loss is certain: %+v", lost)
 		}
@@ -440,24 +429,24 @@ func TestLostUpdateBoundedHistory(t *testing.T) {
 		// B rewrote the index from a copy no kept state matches: had the
 		// history been whole, it would show whether B read that copy
 		// before A's edit (the race) or the entry went some other way.
-		old := idx0 + "- [Old note](old_note.md) — since removed\n"
-		log := newLogOf().session(raceA, "Deploy notes", "main", at(0)).session(raceB, "Release freeze", "feat/billing", at(1)).
-			edit(raceA, "", at(14), "MEMORY.md", idx0, true, eStaging, eStaging+"\n"+eDeploy).
-			write(raceB, at(20), "MEMORY.md", old, idxB).build()
+		old := testmodel.Idx0 + "- [Old note](old_note.md) — since removed\n"
+		log := testmodel.NewLog().Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).Session(testmodel.RaceB, "Release freeze", "feat/billing", testmodel.At(1)).
+			Edit(testmodel.RaceA, "", testmodel.At(14), "MEMORY.md", testmodel.Idx0, true, testmodel.EStaging, testmodel.EStaging+"\n"+testmodel.EDeploy).
+			Write(testmodel.RaceB, testmodel.At(20), "MEMORY.md", old, testmodel.IdxB).Build()
 		if lost := forensics.LostUpdates(d, log); len(lost) != 1 || lost[0].Definite {
 			t.Fatalf("with the whole history the entry is possibly lost: %+v", lost)
 		}
-		log.Since = at(12)
+		log.Since = testmodel.At(12)
 		if lost := forensics.LostUpdates(d, log); len(lost) != 0 {
 			t.Errorf("B's copy may predate the kept history, yet the entry is reported: %+v", lost)
 		}
 	})
 
 	t.Run("write text not kept", func(t *testing.T) {
-		b := raceLog().session(raceC, "Cleanup", "main", at(2))
-		w := b.base(raceC, at(17), "MEMORY.md", model.WriteFull)
+		b := testmodel.RaceLog().Session(testmodel.RaceC, "Cleanup", "main", testmodel.At(2))
+		w := b.Base(testmodel.RaceC, testmodel.At(17), "MEMORY.md", model.WriteFull)
 		w.TextDropped = true
-		log := b.add(w).build()
+		log := b.Add(w).Build()
 		lost := forensics.LostUpdates(d, log)
 		if len(lost) != 1 || lost[0].Definite {
 			t.Fatalf("after a write of unknown content the loss can only be possible: %+v", lost)
@@ -480,17 +469,17 @@ func subagentRace(fmA string) (log *model.TranscriptLog, files map[string]string
 	v1t := strings.Replace(v0t, "Deploy with `make ship`.\n", "Deploy with `make ship`.\n"+how+"\n", 1)
 	bContent := strings.Replace(v0t, "**Why:**", "Staging deploys use make ship-stg.\n\n**Why:**", 1)
 	onDisk = strings.Replace(bContent, "2026-08-03T09:05:00.000Z", "2026-08-03T09:30:00.000Z", 1)
-	log = newLogOf().
-		session(raceA, "Deploy notes", "main", at(0)).
-		session(raceB, "Staging deploys", "main", at(1)).
-		session(raceC, "Tidy memory", "main", at(2)).
-		write(raceA, at(5), "feedback_deploy_command.md", "", v0t).
-		read(raceB, at(8), "feedback_deploy_command.md", v0t).
-		edit(raceC, "a3f9c2e1b4d5a6f70", at(20), "feedback_deploy_command.md", "", false, "Deploy with `make ship`.", "Deploy with `make ship`.\n"+how).
-		write(raceB, at(30), "feedback_deploy_command.md", v1t, bContent).
-		build()
-	files = raceTopics()
+	log = testmodel.NewLog().
+		Session(testmodel.RaceA, "Deploy notes", "main", testmodel.At(0)).
+		Session(testmodel.RaceB, "Staging deploys", "main", testmodel.At(1)).
+		Session(testmodel.RaceC, "Tidy memory", "main", testmodel.At(2)).
+		Write(testmodel.RaceA, testmodel.At(5), "feedback_deploy_command.md", "", v0t).
+		Read(testmodel.RaceB, testmodel.At(8), "feedback_deploy_command.md", v0t).
+		Edit(testmodel.RaceC, "a3f9c2e1b4d5a6f70", testmodel.At(20), "feedback_deploy_command.md", "", false, "Deploy with `make ship`.", "Deploy with `make ship`.\n"+how).
+		Write(testmodel.RaceB, testmodel.At(30), "feedback_deploy_command.md", v1t, bContent).
+		Build()
+	files = testmodel.RaceTopics()
 	files["feedback_deploy_command.md"] = onDisk
-	files["MEMORY.md"] = idx1
+	files["MEMORY.md"] = testmodel.Idx1
 	return log, files, how, onDisk
 }

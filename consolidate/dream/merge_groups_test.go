@@ -8,6 +8,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/testgen"
+	"github.com/memtui/memtui/internal/testmodel"
 
 	"github.com/memtui/memtui/consolidate/similar"
 	"github.com/memtui/memtui/model"
@@ -22,22 +23,22 @@ var templates = []struct {
 	gen  func(i int) (path, content string)
 }{
 	{"numbers differ", func(i int) (string, string) {
-		return fmt.Sprintf("note_%04d.md", i), topic(fmt.Sprintf("note %04d", i), fmt.Sprintf("Note %04d about a service", i), "project",
+		return fmt.Sprintf("note_%04d.md", i), testmodel.Topic(fmt.Sprintf("note %04d", i), fmt.Sprintf("Note %04d about a service", i), "project",
 			fmt.Sprintf("Service svc-%04d listens on port %d and is owned by %s. Deploys go through the standard pipeline and the on-call engineer reviews each release before it ships to production. Rollbacks use the previous image tag.\n",
 				i, 100000+i, owners[i%len(owners)]))
 	}},
 	{"one number shared", func(i int) (string, string) {
-		return fmt.Sprintf("service_%04d.md", i), topic("service", "A service behind the gateway", "project",
+		return fmt.Sprintf("service_%04d.md", i), testmodel.Topic("service", "A service behind the gateway", "project",
 			fmt.Sprintf("Service svc-%04d listens on port 8080 and is owned by %s. Deploys go through the standard pipeline and the on-call engineer reviews each release before it ships to production.\n",
 				200000+i, owners[i%len(owners)]))
 	}},
 	{"words only", func(i int) (string, string) {
-		return fmt.Sprintf("teammate_%04d.md", i), topic(fmt.Sprintf("teammate %04d", i), "A note about a teammate", "user",
+		return fmt.Sprintf("teammate_%04d.md", i), testmodel.Topic(fmt.Sprintf("teammate %04d", i), "A note about a teammate", "user",
 			fmt.Sprintf("Teammate %s %s prefers %s for tooling and reviews pull requests from %s every morning before standup. Ask %s about the %s build.\n",
 				owners[i%len(owners)], surname(i), langs[i%len(langs)], owners[(i/len(owners))%len(owners)], owners[i%len(owners)], langs[(i/len(langs))%len(langs)]))
 	}},
 	{"same name and description", func(i int) (string, string) {
-		return fmt.Sprintf("ticket-%d.md", 300000+i), topic("ticket", "A support ticket", "project",
+		return fmt.Sprintf("ticket-%d.md", 300000+i), testmodel.Topic("ticket", "A support ticket", "project",
 			fmt.Sprintf("Ticket %d: customer %s reports that exports time out after %d seconds on the reports page.\n", 300000+i, owners[i%len(owners)], 30+i%90))
 	}},
 }
@@ -75,14 +76,14 @@ func templateDir(n, copies int) (*model.MemoryDir, [][]string) {
 		want = append(want, []string{a, b})
 	}
 	for i := range copies {
-		files[fmt.Sprintf("copy-%s.md", testgen.Letters(i))] = topic("release", "Release day", "project", "Releases go out on Tuesdays after the 10:00 sync; the release captain tags main and posts the notes in #releases.\n")
+		files[fmt.Sprintf("copy-%s.md", testgen.Letters(i))] = testmodel.Topic("release", "Release day", "project", "Releases go out on Tuesdays after the 10:00 sync; the release captain tags main and posts the notes in #releases.\n")
 	}
-	return dreamDir(files, testNow.AddDate(0, 0, -3)), want
+	return testmodel.Dir(files, testmodel.Now.AddDate(0, 0, -3)), want
 }
 
 func TestMergesAreOfMemoriesThatSayTheSameThing(t *testing.T) {
 	d, pairs := templateDir(60, 12)
-	props := ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}})
+	props := ProposeDir(dreamProject, d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindMerge}})
 	var merged [][]string
 	copies := 0
 	for _, p := range props {
@@ -137,7 +138,7 @@ func TestNumberedTemplatesAreNotDuplicates(t *testing.T) {
 			var items []similar.Item
 			for i := 1; i <= n; i++ {
 				p, c := tpl.gen(i)
-				f := mem(p, c, testNow)
+				f := testmodel.File(p, c, testmodel.Now)
 				doc := claude.ParseDoc(f.Content)
 				items = append(items, consolidate.DupItem(f, &doc, string(doc.Body(f.Content))))
 			}
@@ -165,7 +166,7 @@ func TestIdenticalBodiesMustAgreeOnNumbers(t *testing.T) {
 // made a 1,200-file merge. go test -bench MergeLargeDir -benchtime 1x -run X.
 func BenchmarkMergeLargeDir(b *testing.B) {
 	d, _ := templateDir(50000, 12)
-	opts := Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}}
+	opts := Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindMerge}}
 	b.ResetTimer()
 	for b.Loop() {
 		props := ProposeDir(dreamProject, d, opts)

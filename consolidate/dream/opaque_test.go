@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
 
@@ -38,7 +39,7 @@ var opaqueFiles = map[string]string{
 
 func opaqueDir(index string) *model.MemoryDir {
 	files := map[string]string{
-		"user_role.md":  topic("role", "The user owns billing", "user", "The user owns the billing service and its café budget.\n"),
+		"user_role.md":  testmodel.Topic("role", "The user owns billing", "user", "The user owns the billing service and its café budget.\n"),
 		"project_ok.md": "Deploy with make ship; it runs the migrations first.\n", // text, no frontmatter, an orphan
 	}
 	for p, c := range opaqueFiles {
@@ -47,7 +48,7 @@ func opaqueDir(index string) *model.MemoryDir {
 	if index != "none" {
 		files["MEMORY.md"] = index
 	}
-	d := dreamDir(files, testNow.AddDate(0, 0, -2))
+	d := testmodel.Dir(files, testmodel.Now.AddDate(0, 0, -2))
 	if index == "none" {
 		d.Index = nil
 	}
@@ -98,7 +99,7 @@ func TestOpaqueFilesAreNeverRewritten(t *testing.T) {
 func TestOpaqueFilesGetAnEncodingFinding(t *testing.T) {
 	d := opaqueDir("- [Role](user_role.md) — the user owns billing\n")
 	got := map[string]string{}
-	for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testNow}) {
+	for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testmodel.Now}) {
 		if f.Rule == consolidate.RuleEncoding {
 			got[f.File] = f.Message
 		}
@@ -123,7 +124,7 @@ func TestOpaqueFilesGetAnEncodingFinding(t *testing.T) {
 
 func TestProposerInputLeavesOpaqueFilesOut(t *testing.T) {
 	d := opaqueDir("- [Role](user_role.md) — the user owns billing\n")
-	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testNow}})
+	in := NewProposerInput(dreamProject, d, Options{Options: consolidate.Options{Now: testmodel.Now}})
 	for _, f := range in.Files {
 		if _, ok := opaqueFiles[f.Path]; ok {
 			t.Errorf("the proposer is handed %s, which is not text", f.Path)
@@ -149,13 +150,13 @@ func TestProposerInputLeavesOpaqueFilesOut(t *testing.T) {
 // An index that is not text is not rewritten either, by any proposal that
 // would otherwise touch it (a reindex, a prune's or merge's entry).
 func TestOpaqueIndexIsNeverRewritten(t *testing.T) {
-	d := dreamDir(map[string]string{
+	d := testmodel.Dir(map[string]string{
 		"MEMORY.md":       "# Memory\n\n- [Role](user_role.md) \x00 the user owns billing\n",
-		"user_role.md":    topic("role", "The user owns billing", "user", "The user owns the billing service.\n"),
-		"user_copy.md":    topic("role", "The user owns billing", "user", "The user owns the billing service.\n"),
+		"user_role.md":    testmodel.Topic("role", "The user owns billing", "user", "The user owns the billing service.\n"),
+		"user_copy.md":    testmodel.Topic("role", "The user owns billing", "user", "The user owns the billing service.\n"),
 		"project_stub.md": "",
-		"project_new.md":  topic("new", "An orphan", "project", "Not in the index yet, and fine otherwise.\n"),
-	}, testNow.AddDate(0, 0, -2))
+		"project_new.md":  testmodel.Topic("new", "An orphan", "project", "Not in the index yet, and fine otherwise.\n"),
+	}, testmodel.Now.AddDate(0, 0, -2))
 	for _, p := range propose(t, d) {
 		for _, c := range p.Changes {
 			if c.Path == "MEMORY.md" {

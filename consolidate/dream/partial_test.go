@@ -6,6 +6,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
 
@@ -42,8 +43,8 @@ func TestPartialKeepsOnlyChosenBlocks(t *testing.T) {
 // deletes.
 func TestPartialMergeRevalidatesTheIndex(t *testing.T) {
 	index := "- [A](a.md) — the fact\n- [B](b.md) — the same fact again\n"
-	a := topic("a", "The fact", "feedback", "The fact.\n")
-	b := topic("b", "The same fact again", "feedback", "The fact, again.\n")
+	a := testmodel.Topic("a", "The fact", "feedback", "The fact.\n")
+	b := testmodel.Topic("b", "The same fact again", "feedback", "The fact, again.\n")
 	before := map[string]string{"MEMORY.md": index, "a.md": a, "b.md": b}
 	get := func(p string) (string, bool) { s, ok := before[p]; return s, ok }
 	p := model.Proposal{Kind: model.KindMerge, Title: "Merge b.md into a.md", Changes: []model.Change{
@@ -70,8 +71,8 @@ func TestPartialMergeRevalidatesTheIndex(t *testing.T) {
 // partial acceptance, whatever the caller knows about the directory.
 func TestPartialIgnoresUntouchedEntries(t *testing.T) {
 	index := "- [A](a.md) — the fact\n- [C](c.md) — another memory\n"
-	a := topic("a", "The fact", "feedback", "The fact.\n")
-	c := topic("c", "Another memory", "user", "Something else.\n")
+	a := testmodel.Topic("a", "The fact", "feedback", "The fact.\n")
+	c := testmodel.Topic("c", "Another memory", "user", "Something else.\n")
 	all := map[string]string{"MEMORY.md": index, "a.md": a, "c.md": c}
 	get := func(p string) (string, bool) { s, ok := all[p]; return s, ok }
 	p := model.Proposal{Kind: model.KindAbsolutizeDates, Title: "t", Changes: []model.Change{

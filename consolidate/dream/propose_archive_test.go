@@ -8,13 +8,14 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 )
 
 // archiveOf proposes only archives for d in project p.
 func archiveOf(t *testing.T, p *model.Project, d *model.MemoryDir) []model.Proposal {
 	t.Helper()
-	return ProposeDir(p, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindArchive}})
+	return ProposeDir(p, d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindArchive}})
 }
 
 // moves lists a proposal's moves as "from>to".
@@ -60,7 +61,7 @@ func inScanAfter(d *model.MemoryDir, files map[string][]byte) (listed int, in ma
 // back at 200), keeps its index entry pointing at the new path, and says
 // that recall sees nothing different today.
 func TestArchiveWithoutTranscripts(t *testing.T) {
-	d := capDir(201, testNow.AddDate(0, -3, 0))
+	d := testmodel.CapDir(201, testmodel.Now.AddDate(0, -3, 0))
 	ps := archiveOf(t, dreamProject, d)
 	if len(ps) != 1 {
 		t.Fatalf("%d proposals: %+v", len(ps), ps)
@@ -90,7 +91,7 @@ func TestArchiveWithoutTranscripts(t *testing.T) {
 		t.Errorf("the scan lists %d after the archive, want %d", listed, model.RecallScanCap)
 	}
 	// 200: nothing to do.
-	if ps := archiveOf(t, dreamProject, capDir(200, testNow.AddDate(0, -3, 0))); len(ps) != 0 {
+	if ps := archiveOf(t, dreamProject, testmodel.CapDir(200, testmodel.Now.AddDate(0, -3, 0))); len(ps) != 0 {
 		t.Errorf("200 memories: %+v", ps)
 	}
 }
@@ -99,21 +100,21 @@ func TestArchiveWithoutTranscripts(t *testing.T) {
 // least go first (then the oldest), so the used ones past the 200 come
 // back into the scan, and the rationale names them.
 func TestArchiveBringsUsedMemoriesBack(t *testing.T) {
-	base := testNow.AddDate(0, -3, 0)
-	d := capDir(203, base) // m000..m002 past the 200
+	base := testmodel.Now.AddDate(0, -3, 0)
+	d := testmodel.CapDir(203, base) // m000..m002 past the 200
 	read := func(p string, n int) []model.MemObservation {
 		var out []model.MemObservation
 		for range n {
-			out = append(out, model.MemObservation{Path: d.Path + "/" + p, Kind: model.ObsRecall, Time: testNow, Session: "s" + p})
+			out = append(out, model.MemObservation{Path: d.Path + "/" + p, Kind: model.ObsRecall, Time: testmodel.Now, Session: "s" + p})
 		}
 		return out
 	}
 	obs := append(read("m000.md", 2), read("m001.md", 1)...)
 	obs = append(obs, read("m150.md", 5)...)
-	log := logWith(obs...)
+	log := testmodel.LogWith(obs...)
 	log.Oldest = base.Add(-time.Hour) // every memory is newer: the cap's prunes take none
 	p := &model.Project{Slug: "p", ConfigDir: "/cfg", Log: log}
-	if ps := ProposeDir(p, d, Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindPrune}}); len(ps) != 0 {
+	if ps := ProposeDir(p, d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindPrune}}); len(ps) != 0 {
 		t.Fatalf("setup: prunes proposed: %+v", ps)
 	}
 	ps := archiveOf(t, p, d)
@@ -143,7 +144,7 @@ func TestArchiveBringsUsedMemoriesBack(t *testing.T) {
 		obs = append(obs, read(fmt.Sprintf("m%03d.md", i), 1+i%3)...)
 	}
 	obs = append(obs, read("m201.md", 10)...)
-	log2 := logWith(obs...)
+	log2 := testmodel.LogWith(obs...)
 	log2.Oldest = log.Oldest
 	ps = archiveOf(t, &model.Project{Slug: "p", ConfigDir: "/cfg", Log: log2}, d)
 	if len(ps) != 1 || strings.Join(moves(ps[0]), ",") != "m000.md>.archive/m000.md,m003.md>.archive/m003.md,m006.md>.archive/m006.md" {
@@ -156,24 +157,24 @@ func TestArchiveBringsUsedMemoriesBack(t *testing.T) {
 // (scanned without the dot-folder exclusion), or when MEMORY.md was read
 // only in part.
 func TestArchiveHeldBack(t *testing.T) {
-	base := testNow.AddDate(0, -3, 0)
-	d := capDir(201, base)
-	index := &model.Project{Slug: "p", ConfigDir: "/cfg", Log: logWith(model.MemObservation{Path: d.Path + "/MEMORY.md", Kind: model.ObsIndexLoad, Time: testNow})}
+	base := testmodel.Now.AddDate(0, -3, 0)
+	d := testmodel.CapDir(201, base)
+	index := &model.Project{Slug: "p", ConfigDir: "/cfg", Log: testmodel.LogWith(model.MemObservation{Path: d.Path + "/MEMORY.md", Kind: model.ObsIndexLoad, Time: testmodel.Now})}
 	if ps := archiveOf(t, index, d); len(ps) != 0 {
 		t.Errorf("index mode: %+v", ps)
 	}
-	recall := &model.Project{Slug: "p", ConfigDir: "/cfg", Log: logWith(model.MemObservation{Path: d.Path + "/MEMORY.md", Kind: model.ObsIndexLoad, Time: testNow.Add(-time.Hour)},
-		model.MemObservation{Path: d.Path + "/m150.md", Kind: model.ObsRecall, Time: testNow})}
+	recall := &model.Project{Slug: "p", ConfigDir: "/cfg", Log: testmodel.LogWith(model.MemObservation{Path: d.Path + "/MEMORY.md", Kind: model.ObsIndexLoad, Time: testmodel.Now.Add(-time.Hour)},
+		model.MemObservation{Path: d.Path + "/m150.md", Kind: model.ObsRecall, Time: testmodel.Now})}
 	recall.Log.Oldest = base.Add(-time.Hour)
 	if ps := archiveOf(t, recall, d); len(ps) != 1 {
 		t.Errorf("recall mode (the newest observation a recall): %d proposals", len(ps))
 	}
-	agent := capDir(201, base)
+	agent := testmodel.CapDir(201, base)
 	agent.Kind = model.DirAgentUser
 	if ps := archiveOf(t, dreamProject, agent); len(ps) != 0 {
 		t.Errorf("agent memory: %+v", ps)
 	}
-	cut := capDir(201, base)
+	cut := testmodel.CapDir(201, base)
 	cut.Index.Truncated = true
 	if ps := archiveOf(t, dreamProject, cut); len(ps) != 0 {
 		t.Errorf("MEMORY.md read in part: %+v", ps)
@@ -185,21 +186,21 @@ func TestArchiveHeldBack(t *testing.T) {
 // a secret and one whose archive path is taken are never archived: the
 // next oldest go instead, as many as still needed once the merge counts.
 func TestArchiveLeavesAlone(t *testing.T) {
-	base := testNow.AddDate(0, -3, 0)
-	d := capDir(206, base) // six over
+	base := testmodel.Now.AddDate(0, -3, 0)
+	d := testmodel.CapDir(206, base) // six over
 	d.Files[0].Link = "m000.md"
 	d.Files[1].Truncated = true
 	// m002 and m003 say the same thing: the merge's (one of them goes).
 	d.Files[3].Content = d.Files[2].Content
 	secret := "notes_ghp_R8mQ2vL9xT4nB7kW1pZ6cY3hF5jD0sG8aE2u.md"
 	d.Files[4].Path = secret
-	old := mem(".archive/m005.md", "an older archive of m005\n", base)
+	old := testmodel.File(".archive/m005.md", "an older archive of m005\n", base)
 	old.Scan, old.ScanWhy = model.ScanExcluded, "the path has a part starting with a dot (.archive)"
 	d.Files = append(d.Files, old)
 	// (The index cannot link the secret-named file: no proposal writes a
 	// link with a secret in it, redacted or not.)
-	d.Index = goodIndex(d.Files[5:]...)
-	if n := len(only(lint(t, dreamProject, d, consolidate.Options{}), consolidate.RuleDuplicateMemory)); n != 1 {
+	d.Index = testmodel.GoodIndex(d.Files[5:]...)
+	if n := len(testmodel.Only(lint(t, dreamProject, d, consolidate.Options{}), consolidate.RuleDuplicateMemory)); n != 1 {
 		t.Fatalf("setup: %d duplicate findings", n)
 	}
 	ps := archiveOf(t, dreamProject, d)
@@ -218,18 +219,18 @@ func TestArchiveLeavesAlone(t *testing.T) {
 // too (from a subfolder, relative to it); frontmatter and claudeCodeItem
 // blocks stay byte for byte, and nothing else changes.
 func TestArchiveRepointsReferences(t *testing.T) {
-	base := testNow.AddDate(0, -3, 0)
-	d := capDir(201, base)
+	base := testmodel.Now.AddDate(0, -3, 0)
+	d := testmodel.CapDir(201, base)
 	zero := d.Files[0] // m000.md, named "m0", the one archived
 	zero.Content = []byte(itemFile("m0", "The oldest fact", "project", "remember [[m150]]", "2026-08-01T10:00:00.000Z", "Ticket 0 ships first.\n"))
 	d.Files[150].Content = []byte(itemFile("m150", "Mentions [[m0]] in its description", "project", "see [[m0]] and [zero](m000.md)", "2026-10-01T10:00:00.000Z",
 		"Follows [[m0]] (and [[m0|the first]]), see [zero](m000.md) and [other](m001.md).\n\n```\n[[m0]] in code stays\n```\n"))
 	d.Files[151].Path = "sub/m151.md"
-	d.Files[151].Content = []byte(topic("m151", "In a folder", "project", "Up: [zero](../m000.md), memdir-relative: [zero](m000.md), here: [x](m152.md).\n"))
+	d.Files[151].Content = []byte(testmodel.Topic("m151", "In a folder", "project", "Up: [zero](../m000.md), memdir-relative: [zero](m000.md), here: [x](m152.md).\n"))
 	d.Files[152].Path = "sub/m152.md"
 	index := "# Memory\n\n- [Zero](m000.md) — the oldest\n- [[m0]] — by name\n| `m000.md` | in a table |\n- [abs](" + d.Path + "/m000.md) — absolute\n" +
 		"- [One](m001.md) — stays\n"
-	d.Index = mem("MEMORY.md", index, base)
+	d.Index = testmodel.File("MEMORY.md", index, base)
 	ps := archiveOf(t, dreamProject, d)
 	if len(ps) != 1 || strings.Join(moves(ps[0]), ",") != "m000.md>.archive/m000.md" {
 		t.Fatalf("proposals: %+v", ps)
@@ -276,8 +277,8 @@ func TestArchiveRepointsReferences(t *testing.T) {
 // file memtui cannot rewrite (read only in part) stays where it is, so its
 // link still works; the next one goes instead.
 func TestArchivePicksAnotherWhenALinkCannotFollow(t *testing.T) {
-	d := capDir(201, testNow.AddDate(0, -3, 0))
-	d.Files[120].Content = []byte(topic("m120", "Long", "project", "See [[m0]] first.\n"))
+	d := testmodel.CapDir(201, testmodel.Now.AddDate(0, -3, 0))
+	d.Files[120].Content = []byte(testmodel.Topic("m120", "Long", "project", "See [[m0]] first.\n"))
 	d.Files[120].Truncated = true
 	ps := archiveOf(t, dreamProject, d)
 	if len(ps) != 1 || strings.Join(moves(ps[0]), ",") != "m001.md>.archive/m001.md" {
@@ -289,10 +290,10 @@ func TestArchivePicksAnotherWhenALinkCannotFollow(t *testing.T) {
 // (or the reverse) would leave MEMORY.md pointing at a file that is not
 // there: refused, saying so.
 func TestArchivePartlyAccepted(t *testing.T) {
-	d := capDir(201, testNow.AddDate(0, -3, 0))
+	d := testmodel.CapDir(201, testmodel.Now.AddDate(0, -3, 0))
 	// An index that loads whole (one that is cut off already may not grow,
 	// and Partial checks that too).
-	d.Index = goodIndex(d.Files[:20]...)
+	d.Index = testmodel.GoodIndex(d.Files[:20]...)
 	p := archiveOf(t, dreamProject, d)[0]
 	before := func(path string) (string, bool) {
 		b, ok := filesOf(d)[path]
@@ -327,7 +328,7 @@ func TestMoveDiffIsARename(t *testing.T) {
 // checks its own: the source a text memory it read, with its hash, the
 // destination new and inside the directory, both markdown.
 func TestExternalMoves(t *testing.T) {
-	d := dreamDir(map[string]string{"a.md": topic("a", "A fact", "user", "Alpha.\n"), "b.md": topic("b", "B fact", "user", "Beta.\n")}, testNow.AddDate(0, 0, -3))
+	d := testmodel.Dir(map[string]string{"a.md": testmodel.Topic("a", "A fact", "user", "Alpha.\n"), "b.md": testmodel.Topic("b", "B fact", "user", "Beta.\n")}, testmodel.Now.AddDate(0, 0, -3))
 	sum := consolidate.SHA256Hex(d.Files[0].Content)
 	ok := model.Change{Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: sum}
 	if _, err := CheckExternal(dreamProject, d, model.Proposal{Kind: model.KindArchive, Title: "t", Changes: []model.Change{ok}}, false); err != nil {
@@ -344,7 +345,7 @@ func TestExternalMoves(t *testing.T) {
 		"stale hash":       {Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: consolidate.SHA256Hex([]byte("x"))},
 		"with content":     {Path: ".archive/a.md", From: "a.md", Op: model.OpMove, BaseSHA256: sum, After: "x\n"},
 		"the index":        {Path: ".archive/MEMORY.md", From: "MEMORY.md", Op: model.OpMove, BaseSHA256: consolidate.SHA256Hex(d.Index.Content)},
-		"from on a create": {Path: "c.md", From: "a.md", Op: model.OpCreate, After: topic("c", "C", "user", "C.\n")},
+		"from on a create": {Path: "c.md", From: "a.md", Op: model.OpCreate, After: testmodel.Topic("c", "C", "user", "C.\n")},
 		"control in name":  {Path: ".archive/a\x1b[2J.md", From: "a.md", Op: model.OpMove, BaseSHA256: sum},
 	} {
 		if _, err := CheckExternal(dreamProject, d, model.Proposal{Kind: model.KindArchive, Title: "t", Changes: []model.Change{c}}, false); err == nil {
@@ -352,7 +353,7 @@ func TestExternalMoves(t *testing.T) {
 		}
 	}
 	// Moving a file and changing it in the same proposal is changing it twice.
-	twice := []model.Change{ok, {Path: "a.md", Op: model.OpUpdate, BaseSHA256: sum, After: topic("a", "A fact", "user", "Alpha!\n")}}
+	twice := []model.Change{ok, {Path: "a.md", Op: model.OpUpdate, BaseSHA256: sum, After: testmodel.Topic("a", "A fact", "user", "Alpha!\n")}}
 	if _, err := CheckExternal(dreamProject, d, model.Proposal{Kind: model.KindArchive, Title: "t", Changes: twice}, false); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("a move and an update of its source: %v", err)
 	}

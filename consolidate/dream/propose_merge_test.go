@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
@@ -19,7 +20,7 @@ import (
 
 // mergeOpts proposes merges only, at testNow.
 func mergeOpts() Options {
-	return Options{Options: consolidate.Options{Now: testNow}, Kinds: []model.ProposalKind{model.KindMerge}}
+	return Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{model.KindMerge}}
 }
 
 // mergeDir builds a memory dir from files and an index ("" for none).
@@ -27,7 +28,7 @@ func mergeDir(index string, files ...*model.File) *model.MemoryDir {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	d := &model.MemoryDir{Path: "/mem", Exists: true, Files: files}
 	if index != "" {
-		d.Index = &model.File{Path: "MEMORY.md", Content: []byte(index), ModTime: testNow.AddDate(0, 0, -1)}
+		d.Index = &model.File{Path: "MEMORY.md", Content: []byte(index), ModTime: testmodel.Now.AddDate(0, 0, -1)}
 	}
 	return d
 }
@@ -93,11 +94,11 @@ const (
 
 // bystanders are memories with nothing in common with the groups.
 func bystanders() []*model.File {
-	old := testNow.AddDate(0, 0, -20)
+	old := testmodel.Now.AddDate(0, 0, -20)
 	return []*model.File{
-		mem("user_role.md", topic("user-role", "Backend engineer on the billing API", "user",
+		testmodel.File("user_role.md", testmodel.Topic("user-role", "Backend engineer on the billing API", "user",
 			"Senior Go engineer, new to the frontend; explain React idioms when they come up.\n"), old),
-		mem("reference_grafana.md", topic("grafana", "Where the latency dashboards live", "reference",
+		testmodel.File("reference_grafana.md", testmodel.Topic("grafana", "Where the latency dashboards live", "reference",
 			"Latency dashboards are on grafana.internal under Billing / API; alerts page #billing-oncall.\n"), old),
 	}
 }
@@ -117,7 +118,7 @@ func TestProposeMerges(t *testing.T) {
 	deploy := "Deploy with `make ship`; `npm run deploy` skips the database migrations.\n\n" +
 		"**Why:** the migration step lives in the Makefile, not in package.json.\n\n" +
 		"**How to apply:** always ship with make, never with npm.\n"
-	old, mid, recent := testNow.AddDate(0, 0, -10), testNow.AddDate(0, 0, -7), testNow.AddDate(0, 0, -3)
+	old, mid, recent := testmodel.Now.AddDate(0, 0, -10), testmodel.Now.AddDate(0, 0, -7), testmodel.Now.AddDate(0, 0, -3)
 
 	tests := []struct {
 		name    string
@@ -139,22 +140,22 @@ func TestProposeMerges(t *testing.T) {
 				"- [Standup 2026-11-18](standup-2026-11-18.md) — backfill at 80%, portal unblocked\n\n" +
 				"- [Role](user_role.md) — billing backend\n- [Grafana](reference_grafana.md) — dashboards\n",
 			files: append(bystanders(),
-				mem("standup-2026-11-16.md", standup("16", sessA,
+				testmodel.File("standup-2026-11-16.md", standup("16", sessA,
 					"- Invoice v2 backfill at 62%; no errors in the last batch.",
 					"- Tax shadow mode found 14 differences, all in reverse-charge invoices.",
 					"- Blocked: the portal team waits for the payment-methods review."), old),
-				mem("standup-2026-11-17.md", standup("17", sessB,
+				testmodel.File("standup-2026-11-17.md", standup("17", sessB,
 					"- Invoice v2 backfill at 71%; one batch retried after a lock timeout.",
 					"- Tax shadow mode found 14 differences, all in reverse-charge invoices.",
 					"- Blocked: the portal team still waits for the payment-methods review."), mid),
-				mem("standup-2026-11-18.md", standup("18", sessB,
+				testmodel.File("standup-2026-11-18.md", standup("18", sessB,
 					"- Invoice v2 backfill at 80%; lock timeouts gone after lowering the batch size.",
 					"- Tax shadow mode differences at 9, all explained by the old provider's rounding.",
 					"- Payment-methods review done; the portal team is unblocked."), recent),
 			),
 			keep: "standup-2026-11-16.md", drop: []string{"standup-2026-11-17.md", "standup-2026-11-18.md"}, session: sessA,
 			want: []string{"From standup-2026-11-17.md (merged 2026-11-21):\n\n- Invoice v2 backfill at 71%", "From standup-2026-11-18.md (merged 2026-11-21):",
-				"modified: " + testNow.UTC().Format("2006-01-02T15:04:05.000Z"), "description: Standup notes for 2026-11-16\n"},
+				"modified: " + testmodel.Now.UTC().Format("2006-01-02T15:04:05.000Z"), "description: Standup notes for 2026-11-16\n"},
 			wantIx: []string{"- [Standup 2026-11-16](standup-2026-11-16.md) — backfill at 62%, portal blocked\n\n- [Role]"},
 			notIx:  []string{"standup-2026-11-17", "standup-2026-11-18"},
 			fixes:  []string{consolidate.RuleDuplicateMemory},
@@ -167,8 +168,8 @@ func TestProposeMerges(t *testing.T) {
 				"## Other\n- [Role](user_role.md) — billing backend\n- [Grafana](reference_grafana.md) — dashboards\n",
 			files: append(bystanders(),
 				// Legacy frontmatter, no metadata.modified: the mtimes decide.
-				mem("feedback_race_tests.md", topic("race-tests", "Run the Go tests with -race before pushing", "feedback", racebody), old),
-				mem("feedback_go_test_race.md", topic("go-test-race", "Run go test with -race before every push", "feedback", racebody2), recent),
+				testmodel.File("feedback_race_tests.md", testmodel.Topic("race-tests", "Run the Go tests with -race before pushing", "feedback", racebody), old),
+				testmodel.File("feedback_go_test_race.md", testmodel.Topic("go-test-race", "Run go test with -race before every push", "feedback", racebody2), recent),
 			),
 			keep: "feedback_race_tests.md", drop: []string{"feedback_go_test_race.md"},
 			want:   []string{"From feedback_go_test_race.md (merged 2026-11-21):", "`-count=3`", "name: race-tests\n"},
@@ -181,8 +182,8 @@ func TestProposeMerges(t *testing.T) {
 			index: crlf("# Memory\n\n- [Deploy (copy)](deploy-copy.md) — make ship, not npm\n" +
 				"- [Role](user_role.md) — billing backend\n- [Grafana](reference_grafana.md) — dashboards\n"),
 			files: append(bystanders(),
-				mem("deploy.md", crlf(currentFM("deploy", "How to deploy the API", "feedback", sessA, "2026-10-01T08:00:00.000Z")+deploy), recent),
-				mem("deploy-copy.md", crlf(currentFM("deploy-copy", "How we deploy", "feedback", sessB, "2026-10-05T08:00:00.000Z")+deploy+
+				testmodel.File("deploy.md", crlf(currentFM("deploy", "How to deploy the API", "feedback", sessA, "2026-10-01T08:00:00.000Z")+deploy), recent),
+				testmodel.File("deploy-copy.md", crlf(currentFM("deploy-copy", "How we deploy", "feedback", sessB, "2026-10-05T08:00:00.000Z")+deploy+
 					"\nStaging deploys go through `make ship ENV=staging`.\n"), old),
 			),
 			keep: "deploy.md", drop: []string{"deploy-copy.md"}, session: sessA,
@@ -196,9 +197,9 @@ func TestProposeMerges(t *testing.T) {
 			index: "# Memory\n\n- [[deploy-process]] — how to deploy\n- [[deploy-steps|Deploy steps]] — the same, newer\n" +
 				"- [Release](release.md) — release checklist; see [[deploy-steps]]\n- [Role](user_role.md) — billing backend\n- [Grafana](reference_grafana.md) — dashboards\n",
 			files: append(bystanders(),
-				mem("deploy-process.md", topic("deploy-process", "How to deploy the API", "feedback", deploy), old),
-				mem("deploy-steps.md", topic("deploy-steps", "How to deploy the API", "feedback", deploy+"\nRelated: [[release]].\n"), recent),
-				mem("release.md", topic("release", "Release checklist for the billing API", "project",
+				testmodel.File("deploy-process.md", testmodel.Topic("deploy-process", "How to deploy the API", "feedback", deploy), old),
+				testmodel.File("deploy-steps.md", testmodel.Topic("deploy-steps", "How to deploy the API", "feedback", deploy+"\nRelated: [[release]].\n"), recent),
+				testmodel.File("release.md", testmodel.Topic("release", "Release checklist for the billing API", "project",
 					"Tag from main, then follow [[deploy-steps]] and [[Deploy Steps|the deploy notes]].\n\n"+
 						"Write `[[deploy-steps]]` to link it.\n\nAnnounce in #billing once the canary is green.\n"), old),
 			),
@@ -214,9 +215,9 @@ func TestProposeMerges(t *testing.T) {
 			index: "# Memory\n\n- [Pool](db_pool.md) — pgx pool settings\n- [Pool again](db_pool_2.md) — pool sizing\n" +
 				"- [Role](user_role.md) — billing backend\n- [Grafana](reference_grafana.md) — dashboards\n",
 			files: append(bystanders(),
-				mem("db_pool.md", currentFM("db-pool", "", "reference", sessA, "2026-09-01T10:00:00.000Z")+
+				testmodel.File("db_pool.md", currentFM("db-pool", "", "reference", sessA, "2026-09-01T10:00:00.000Z")+
 					"The API uses a pgx pool of 20 connections per instance behind PgBouncer.\n", old),
-				mem("db_pool_2.md", currentFM("db-pool", "pgx pool: size, mode, why", "reference", sessB, "2026-09-02T10:00:00.000Z")+
+				testmodel.File("db_pool_2.md", currentFM("db-pool", "pgx pool: size, mode, why", "reference", sessB, "2026-09-02T10:00:00.000Z")+
 					"The API uses a pgx pool of 20 connections per instance behind PgBouncer.\n\n"+
 					"Prepared statements are off (`default_query_exec_mode=simple_protocol`): PgBouncer runs in transaction mode.\n", recent),
 			),
@@ -230,9 +231,9 @@ func TestProposeMerges(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := mergeDir(tt.index, tt.files...)
-			before := consolidate.OrientDir(mergeProject, d, consolidate.Options{Now: testNow})
-			if len(only(before, consolidate.RuleDuplicateMemory)) != len(tt.drop) {
-				t.Fatalf("the directory should have %d duplicate-memory findings:\n%s", len(tt.drop), ixDump(before))
+			before := consolidate.OrientDir(mergeProject, d, consolidate.Options{Now: testmodel.Now})
+			if len(testmodel.Only(before, consolidate.RuleDuplicateMemory)) != len(tt.drop) {
+				t.Fatalf("the directory should have %d duplicate-memory findings:\n%s", len(tt.drop), testmodel.Dump(before))
 			}
 			ps := ProposeDir(mergeProject, d, mergeOpts())
 			if len(ps) != 1 {
@@ -299,7 +300,7 @@ func TestProposeMerges(t *testing.T) {
 					t.Errorf("fixes lack %s: %+v", rule, p.Fixes)
 				}
 			}
-			for _, f := range only(before, consolidate.RuleDuplicateMemory) {
+			for _, f := range testmodel.Only(before, consolidate.RuleDuplicateMemory) {
 				if !slices.Contains(p.Fixes, model.FindingRef{Rule: f.Rule, File: f.File, Line: f.Line}) {
 					t.Errorf("fixes lack %+v", f)
 				}
@@ -363,14 +364,14 @@ func TestProposeMerges(t *testing.T) {
 				}
 			}
 			d2 := dirOf(d, after)
-			lint2 := consolidate.OrientDir(mergeProject, d2, consolidate.Options{Now: testNow})
+			lint2 := consolidate.OrientDir(mergeProject, d2, consolidate.Options{Now: testmodel.Now})
 			for _, rule := range []string{consolidate.RuleDuplicateMemory, consolidate.RuleIndexBrokenLink, consolidate.RuleIndexDuplicateEntry, consolidate.RuleMemoryOrphan, consolidate.RuleNameDuplicate, consolidate.RuleFrontmatterInvalid} {
-				if got := only(lint2, rule); len(got) > 0 {
-					t.Errorf("after the merge: %s", ixDump(got))
+				if got := testmodel.Only(lint2, rule); len(got) > 0 {
+					t.Errorf("after the merge: %s", testmodel.Dump(got))
 				}
 			}
-			if got, was := len(only(lint2, consolidate.RuleWikilinkBroken)), len(only(before, consolidate.RuleWikilinkBroken)); got > was {
-				t.Errorf("the merge broke wikilinks:\n%s", ixDump(only(lint2, consolidate.RuleWikilinkBroken)))
+			if got, was := len(testmodel.Only(lint2, consolidate.RuleWikilinkBroken)), len(testmodel.Only(before, consolidate.RuleWikilinkBroken)); got > was {
+				t.Errorf("the merge broke wikilinks:\n%s", testmodel.Dump(testmodel.Only(lint2, consolidate.RuleWikilinkBroken)))
 			}
 			if ps2 := ProposeDir(mergeProject, d2, mergeOpts()); len(ps2) != 0 {
 				t.Errorf("a second merge after applying: %+v", ps2)
@@ -404,12 +405,12 @@ func TestProposeMerges(t *testing.T) {
 // seriesDir is a minimal dated pair with an index, for the cases that
 // must not merge; change edits it first.
 func seriesDir(change func(d *model.MemoryDir)) *model.MemoryDir {
-	a := mem("standup-2026-11-16.md", currentFM("standup-2026-11-16", "Standup notes for 2026-11-16", "project", sessA, "2026-11-16T09:40:00.238Z")+
-		"- Invoice v2 backfill at 62%; no errors in the last batch.\n", testNow.AddDate(0, 0, -5))
-	b := mem("standup-2026-11-17.md", currentFM("standup-2026-11-17", "Standup notes for 2026-11-17", "project", sessA, "2026-11-17T09:40:00.238Z")+
-		"- Invoice v2 backfill at 71%; one batch retried after a lock timeout.\n", testNow.AddDate(0, 0, -4))
+	a := testmodel.File("standup-2026-11-16.md", currentFM("standup-2026-11-16", "Standup notes for 2026-11-16", "project", sessA, "2026-11-16T09:40:00.238Z")+
+		"- Invoice v2 backfill at 62%; no errors in the last batch.\n", testmodel.Now.AddDate(0, 0, -5))
+	b := testmodel.File("standup-2026-11-17.md", currentFM("standup-2026-11-17", "Standup notes for 2026-11-17", "project", sessA, "2026-11-17T09:40:00.238Z")+
+		"- Invoice v2 backfill at 71%; one batch retried after a lock timeout.\n", testmodel.Now.AddDate(0, 0, -4))
 	d := mergeDir("", append(bystanders(), a, b)...)
-	d.Index = goodIndex(d.Files...)
+	d.Index = testmodel.GoodIndex(d.Files...)
 	if change != nil {
 		change(d)
 	}
@@ -436,7 +437,7 @@ func TestProposeMergesNothingToDo(t *testing.T) {
 	}{
 		{"a clean directory", func(d *model.MemoryDir) {
 			d.Files = bystanders()
-			d.Index = goodIndex(d.Files...)
+			d.Index = testmodel.GoodIndex(d.Files...)
 		}, nil, false},
 		{"lint silenced by an ignore comment", func(d *model.MemoryDir) {
 			f := file(d, "standup-2026-11-17.md")
@@ -466,7 +467,7 @@ func TestProposeMergesNothingToDo(t *testing.T) {
 				tt.opts(&opts)
 			}
 			d := seriesDir(tt.change)
-			if n := len(only(consolidate.OrientDir(mergeProject, d, opts.Options), consolidate.RuleDuplicateMemory)); (n > 0) != tt.linted {
+			if n := len(testmodel.Only(consolidate.OrientDir(mergeProject, d, opts.Options), consolidate.RuleDuplicateMemory)); (n > 0) != tt.linted {
 				t.Fatalf("lint reports %d duplicate-memory findings; want some: %v", n, tt.linted)
 			}
 			for _, p := range ProposeDir(mergeProject, d, opts) {
@@ -489,10 +490,10 @@ func TestProposeMergesNothingToDo(t *testing.T) {
 // stays; the others still merge.
 func TestProposeMergesPartlySilenced(t *testing.T) {
 	d := seriesDir(func(d *model.MemoryDir) {
-		d.Files = append(d.Files, mem("standup-2026-11-18.md", currentFM("standup-2026-11-18", "Standup notes for 2026-11-18", "project", sessA, "2026-11-18T09:40:00.238Z")+
-			"- Invoice v2 backfill at 80%; lock timeouts gone.\n\n<!-- memtui-ignore duplicate-memory -->\n", testNow.AddDate(0, 0, -3)))
+		d.Files = append(d.Files, testmodel.File("standup-2026-11-18.md", currentFM("standup-2026-11-18", "Standup notes for 2026-11-18", "project", sessA, "2026-11-18T09:40:00.238Z")+
+			"- Invoice v2 backfill at 80%; lock timeouts gone.\n\n<!-- memtui-ignore duplicate-memory -->\n", testmodel.Now.AddDate(0, 0, -3)))
 		sort.Slice(d.Files, func(i, j int) bool { return d.Files[i].Path < d.Files[j].Path })
-		d.Index = goodIndex(d.Files...)
+		d.Index = testmodel.GoodIndex(d.Files...)
 	})
 	ps := ProposeDir(mergeProject, d, mergeOpts())
 	if len(ps) != 1 {
@@ -515,10 +516,10 @@ func TestProposeMergesTwoGroups(t *testing.T) {
 	deploy := "Deploy with `make ship`; `npm run deploy` skips the database migrations.\n\n**Why:** the migration step lives in the Makefile.\n"
 	d := seriesDir(func(d *model.MemoryDir) {
 		d.Files = append(d.Files,
-			mem("deploy.md", topic("deploy", "How to deploy the API", "feedback", deploy), testNow.AddDate(0, 0, -9)),
-			mem("deploy-again.md", topic("deploy-again", "How we deploy the API", "feedback", deploy+"\nShip before 16:00 on Fridays.\n"), testNow.AddDate(0, 0, -1)))
+			testmodel.File("deploy.md", testmodel.Topic("deploy", "How to deploy the API", "feedback", deploy), testmodel.Now.AddDate(0, 0, -9)),
+			testmodel.File("deploy-again.md", testmodel.Topic("deploy-again", "How we deploy the API", "feedback", deploy+"\nShip before 16:00 on Fridays.\n"), testmodel.Now.AddDate(0, 0, -1)))
 		sort.Slice(d.Files, func(i, j int) bool { return d.Files[i].Path < d.Files[j].Path })
-		d.Index = goodIndex(d.Files...)
+		d.Index = testmodel.GoodIndex(d.Files...)
 	})
 	ps := ProposeDir(mergeProject, d, mergeOpts())
 	if len(ps) != 2 {
@@ -537,12 +538,12 @@ func TestProposeMergesTwoGroups(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p.Title, err)
 		}
-		lint := consolidate.OrientDir(mergeProject, dirOf(d, after), consolidate.Options{Now: testNow})
-		if n := len(only(lint, consolidate.RuleDuplicateMemory)); n != 1 {
+		lint := consolidate.OrientDir(mergeProject, dirOf(d, after), consolidate.Options{Now: testmodel.Now})
+		if n := len(testmodel.Only(lint, consolidate.RuleDuplicateMemory)); n != 1 {
 			t.Errorf("after %q: %d duplicate-memory findings, want the other group's one", p.Title, n)
 		}
-		if got := only(lint, consolidate.RuleIndexBrokenLink); len(got) > 0 {
-			t.Errorf("after %q: %s", p.Title, ixDump(got))
+		if got := testmodel.Only(lint, consolidate.RuleIndexBrokenLink); len(got) > 0 {
+			t.Errorf("after %q: %s", p.Title, testmodel.Dump(got))
 		}
 	}
 	// Applying one makes the other stale: both rewrite MEMORY.md.
@@ -614,10 +615,10 @@ func TestMergeIndexShapes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lint := consolidate.OrientDir(mergeProject, dirOf(d, after), consolidate.Options{Now: testNow})
+			lint := consolidate.OrientDir(mergeProject, dirOf(d, after), consolidate.Options{Now: testmodel.Now})
 			for _, rule := range []string{consolidate.RuleIndexBrokenLink, consolidate.RuleDuplicateMemory, consolidate.RuleMemoryOrphan} {
-				if f := only(lint, rule); len(f) > 0 {
-					t.Errorf("after the merge: %s", ixDump(f))
+				if f := testmodel.Only(lint, rule); len(f) > 0 {
+					t.Errorf("after the merge: %s", testmodel.Dump(f))
 				}
 			}
 		})
@@ -651,7 +652,7 @@ func TestMergeBodies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _, _ := mergeBodies(tt.keep, []mergeSource{{path: "o.md", body: tt.other}}, model.EOL([]byte(tt.keep)), testNow)
+			got, _, _ := mergeBodies(tt.keep, []mergeSource{{path: "o.md", body: tt.other}}, model.EOL([]byte(tt.keep)), testmodel.Now)
 			if got != tt.want {
 				t.Errorf("got:\n%q\nwant:\n%q", got, tt.want)
 			}
@@ -684,10 +685,10 @@ func TestSetDescription(t *testing.T) {
 // as it is (it is read, not written) and is deleted.
 func TestProposeMergesExactCopy(t *testing.T) {
 	body := "Deploy with `make ship`; `npm run deploy` skips the database migrations.\n\n**Why:** the migration step lives in the Makefile.\n"
-	keep := mem("deploy.md", currentFM("deploy", "How to deploy the API", "feedback", sessA, "2026-10-01T08:00:00.000Z")+body, testNow.AddDate(0, 0, -9))
-	dup := mem("deploy-2.md", currentFM("deploy-2", "How we deploy", "feedback", sessB, "2026-10-04T08:00:00.000Z")+strings.ReplaceAll(body, "; ", ";\n"), testNow.AddDate(0, 0, -2))
+	keep := testmodel.File("deploy.md", currentFM("deploy", "How to deploy the API", "feedback", sessA, "2026-10-01T08:00:00.000Z")+body, testmodel.Now.AddDate(0, 0, -9))
+	dup := testmodel.File("deploy-2.md", currentFM("deploy-2", "How we deploy", "feedback", sessB, "2026-10-04T08:00:00.000Z")+strings.ReplaceAll(body, "; ", ";\n"), testmodel.Now.AddDate(0, 0, -2))
 	d := mergeDir("", append(bystanders(), keep, dup)...)
-	d.Index = goodIndex(d.Files...)
+	d.Index = testmodel.GoodIndex(d.Files...)
 	ps := ProposeDir(mergeProject, d, mergeOpts())
 	if len(ps) != 1 {
 		t.Fatalf("want one proposal, got %d", len(ps))

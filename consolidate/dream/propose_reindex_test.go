@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
@@ -106,14 +107,14 @@ func rxApply(t *testing.T, d *model.MemoryDir, p model.Proposal) map[string][]by
 	}
 	for _, fx := range p.Fixes {
 		if left[[2]string{fx.Rule, fx.File}] {
-			t.Errorf("%s on %q is claimed fixed but is still there:\n%s", fx.Rule, fx.File, ixDump(only(after, fx.Rule)))
+			t.Errorf("%s on %q is claimed fixed but is still there:\n%s", fx.Rule, fx.File, testmodel.Dump(testmodel.Only(after, fx.Rule)))
 		}
 	}
 	old := map[string]bool{}
-	for _, f := range only(before, consolidate.RuleIndexBrokenLink) {
+	for _, f := range testmodel.Only(before, consolidate.RuleIndexBrokenLink) {
 		old[f.Message] = true
 	}
-	for _, f := range only(after, consolidate.RuleIndexBrokenLink) {
+	for _, f := range testmodel.Only(after, consolidate.RuleIndexBrokenLink) {
 		if !old[f.Message] {
 			t.Errorf("new broken link: %s", f.Message)
 		}
@@ -174,7 +175,7 @@ func rxChange(p model.Proposal, path string) *model.Change {
 // TestReindexOverLines: 210 entries, the oldest moved to a linked archive;
 // every entry stays reachable.
 func TestReindexOverLines(t *testing.T) {
-	index, files := ixEntryLines(210, "\n")
+	index, files := testmodel.EntryLines(210, "\n")
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i, f := range files {
 		f.ModTime = base.Add(time.Duration(i) * time.Hour) // entry-1 is the oldest
@@ -218,7 +219,7 @@ func TestReindexOverSizeCJK(t *testing.T) {
 	var files []*model.File
 	for i := 1; i <= 180; i++ {
 		fmt.Fprintf(&b, "- [メモ %d](m%d.md) — %s\n", i, i, strings.Repeat("日本語のメモ", 20))
-		files = append(files, ixTopic(fmt.Sprintf("m%d.md", i), fmt.Sprintf("m%d", i), "メモの説明"))
+		files = append(files, testmodel.IndexTopic(fmt.Sprintf("m%d.md", i), fmt.Sprintf("m%d", i), "メモの説明"))
 	}
 	d := rxTestDir(b.String(), files)
 	if ld := claude.SimulateLoad(d.Index.Content); !ld.SizeTruncated || ld.LineTruncated {
@@ -240,7 +241,7 @@ func TestReindexOverSizeCJK(t *testing.T) {
 // TestReindexBrokenLink: an entry to a missing file goes; a broken link in
 // a kept line's hook becomes text.
 func TestReindexBrokenLink(t *testing.T) {
-	d := rxTestDir("# Memory\n\n- [A](a.md) — x\n- [Gone](gone.md) — y\n- [B](b.md) — replaces [old](old.md)\n", ixTopics("a.md", "b.md"))
+	d := rxTestDir("# Memory\n\n- [A](a.md) — x\n- [Gone](gone.md) — y\n- [B](b.md) — replaces [old](old.md)\n", testmodel.IndexTopics("a.md", "b.md"))
 	p := rxOne(t, d)
 	out := rxApply(t, d, p)
 	if got, want := string(out["MEMORY.md"]), "# Memory\n\n- [A](a.md) — x\n- [B](b.md) — replaces old\n"; got != want {
@@ -254,7 +255,7 @@ func TestReindexBrokenLink(t *testing.T) {
 // TestReindexDuplicateEntry: the second entry for a file goes; a hook
 // found nowhere else moves into the topic file.
 func TestReindexDuplicateEntry(t *testing.T) {
-	files := ixTopics("a.md", "b.md", "c.md")
+	files := testmodel.IndexTopics("a.md", "b.md", "c.md")
 	d := rxTestDir("- [A](a.md) — first\n- [B](b.md)\n- [A again](a.md) — about a\n- [C](c.md)\n- [C too](c.md) — ask Mallory before touching billing\n", files)
 	p := rxOne(t, d)
 	out := rxApply(t, d, p)
@@ -277,12 +278,12 @@ func TestReindexDuplicateEntry(t *testing.T) {
 // section of its type and in the index's own style.
 func TestReindexOrphan(t *testing.T) {
 	files := []*model.File{
-		mem("user_role.md", topic("user-role", "data scientist", "user", body), time.Time{}),
-		mem("feedback_a.md", topic("feedback-a", "tabs", "feedback", body), time.Time{}),
-		mem("feedback_b.md", topic("feedback-b", "gofmt", "feedback", body), time.Time{}),
-		mem("project_x.md", topic("project-x", "the rewrite", "project", body), time.Time{}),
-		mem("feedback_new.md", topic("feedback-new", "Always run the race detector before pushing", "feedback", body), time.Time{}),
-		mem("zz.md", "No frontmatter here.\n\nJust a note about the staging database.\n", time.Time{}),
+		testmodel.File("user_role.md", testmodel.Topic("user-role", "data scientist", "user", testmodel.Body), time.Time{}),
+		testmodel.File("feedback_a.md", testmodel.Topic("feedback-a", "tabs", "feedback", testmodel.Body), time.Time{}),
+		testmodel.File("feedback_b.md", testmodel.Topic("feedback-b", "gofmt", "feedback", testmodel.Body), time.Time{}),
+		testmodel.File("project_x.md", testmodel.Topic("project-x", "the rewrite", "project", testmodel.Body), time.Time{}),
+		testmodel.File("feedback_new.md", testmodel.Topic("feedback-new", "Always run the race detector before pushing", "feedback", testmodel.Body), time.Time{}),
+		testmodel.File("zz.md", "No frontmatter here.\n\nJust a note about the staging database.\n", time.Time{}),
 	}
 	index := "# Memory\n\n## Me\n\n* [Role](user_role.md): data scientist\n\n## How we work\n\n* [Tabs](feedback_a.md): tabs\n* [Fmt](feedback_b.md): gofmt\n\n## Work\n\n* [X](project_x.md): the rewrite\n\nKeep this line.\n"
 	d := rxTestDir(index, files)
@@ -308,9 +309,9 @@ func TestReindexOrphan(t *testing.T) {
 func TestReindexLongHook(t *testing.T) {
 	long := "the billing service retries webhooks " + strings.Repeat("with exponential backoff and jitter ", 5) + "and gives up after a day"
 	files := []*model.File{
-		ixTopic("a.md", "a", "Webhook retry policy"),
-		ixTopic("b.md", "b", strings.Repeat("A very long description that goes on ", 6)),
-		ixTopic("c.md", "c", "short"),
+		testmodel.IndexTopic("a.md", "a", "Webhook retry policy"),
+		testmodel.IndexTopic("b.md", "b", strings.Repeat("A very long description that goes on ", 6)),
+		testmodel.IndexTopic("c.md", "c", "short"),
 	}
 	files[2].Content = append(files[2].Content, []byte("\n"+long+"\n")...)
 	d := rxTestDir("- [A](a.md) — "+long+"\n- [B](b.md) — "+long+"\n- [C](c.md) — "+long+"\n", files)
@@ -338,7 +339,7 @@ func TestReindexLongHook(t *testing.T) {
 // topic file unless it is there already, and a lone line under a hookless
 // entry becomes its hook.
 func TestReindexMultiline(t *testing.T) {
-	files := ixTopics("a.md", "b.md")
+	files := testmodel.IndexTopics("a.md", "b.md")
 	files[0].Content = append(files[0].Content, []byte("Worked at Initech before.\n")...)
 	d := rxTestDir("- [A](a.md) — x\n  - worked at Initech before\n  - then moved to Globex in 2024\n- [B](b.md)\n  when deploying\n", files)
 	p := rxOne(t, d)
@@ -358,7 +359,7 @@ func TestReindexMultiline(t *testing.T) {
 // TestReindexEmptySection: empty headings go, with a placeholder under
 // them; the title stays.
 func TestReindexEmptySection(t *testing.T) {
-	d := rxTestDir("# Memory\n\n## Empty\n\n## Todo\n(none yet)\n\n## Full\n\n- [A](a.md) — x\n\n## Later\n", ixTopics("a.md"))
+	d := rxTestDir("# Memory\n\n## Empty\n\n## Todo\n(none yet)\n\n## Full\n\n- [A](a.md) — x\n\n## Later\n", testmodel.IndexTopics("a.md"))
 	p := rxOne(t, d)
 	out := rxApply(t, d, p)
 	if got, want := string(out["MEMORY.md"]), "# Memory\n\n## Full\n\n- [A](a.md) — x\n"; got != want {
@@ -371,8 +372,8 @@ func TestReindexEmptySection(t *testing.T) {
 
 // rxCurrent is a memory in the current frontmatter shape.
 func rxCurrent(path, name, desc, typ string) *model.File {
-	return mem(path, "---\nname: "+name+"\ndescription: "+desc+"\nmetadata: \n  node_type: memory\n  type: "+typ+
-		"\n  originSessionId: 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\n  modified: 2026-05-01T10:00:00.000Z\n---\n\n"+body, time.Time{})
+	return testmodel.File(path, "---\nname: "+name+"\ndescription: "+desc+"\nmetadata: \n  node_type: memory\n  type: "+typ+
+		"\n  originSessionId: 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\n  modified: 2026-05-01T10:00:00.000Z\n---\n\n"+testmodel.Body, time.Time{})
 }
 
 // TestReindexNotPointer: a fenced block and a run of prose move into new
@@ -403,7 +404,7 @@ func TestReindexNotPointer(t *testing.T) {
 
 	// Legacy files (a top-level type) get legacy frontmatter; content with
 	// no heading above it gets a generic name.
-	d = rxTestDir("- [A](a.md) — x\n\n"+strings.Repeat("detail ", 40)+"\n", ixTopics("a.md"))
+	d = rxTestDir("- [A](a.md) — x\n\n"+strings.Repeat("detail ", 40)+"\n", testmodel.IndexTopics("a.md"))
 	p = rxOne(t, d)
 	rxApply(t, d, p)
 	c = rxChange(p, "index-notes.md")
@@ -419,7 +420,7 @@ func TestReindexNotPointer(t *testing.T) {
 // byte.
 func TestReindexCRLF(t *testing.T) {
 	index := "# Memory\r\n\r\n- [A](a.md) — x\r\n- [Gone](gone.md) — y\r\n- [B](b.md) — z\r\n"
-	d := rxTestDir(index, ixTopics("a.md", "b.md", "c.md"))
+	d := rxTestDir(index, testmodel.IndexTopics("a.md", "b.md", "c.md"))
 	p := rxOne(t, d)
 	out := rxApply(t, d, p)
 	want := "# Memory\r\n\r\n- [A](a.md) — x\r\n- [B](b.md) — z\r\n- [c](c.md) — about c\r\n"
@@ -432,9 +433,9 @@ func TestReindexCRLF(t *testing.T) {
 // type, from the files' frontmatter; logs and session notes are left out.
 func TestReindexNoIndex(t *testing.T) {
 	files := []*model.File{
-		mem("user_role.md", topic("user-role", "data scientist", "user", body), time.Time{}),
-		mem("feedback_a.md", topic("feedback-a", "tabs, not spaces", "feedback", body), time.Time{}),
-		mem("logs/2026/07/2026-07-30.md", "log\n", time.Time{}),
+		testmodel.File("user_role.md", testmodel.Topic("user-role", "data scientist", "user", testmodel.Body), time.Time{}),
+		testmodel.File("feedback_a.md", testmodel.Topic("feedback-a", "tabs, not spaces", "feedback", testmodel.Body), time.Time{}),
+		testmodel.File("logs/2026/07/2026-07-30.md", "log\n", time.Time{}),
 	}
 	d := rxTestDir(ixNoIndex, files)
 	p := rxOne(t, d)
@@ -454,7 +455,7 @@ func TestReindexNoIndex(t *testing.T) {
 // TestReindexCleanDir: nothing to fix, no proposal; nor for an index read
 // only in part, or findings that are not the proposer's to fix.
 func TestReindexCleanDir(t *testing.T) {
-	if ps := rxPropose(rxTestDir(ixCleanIndex, ixCleanFiles())); len(ps) != 0 {
+	if ps := rxPropose(rxTestDir(testmodel.CleanIndex, testmodel.CleanFiles())); len(ps) != 0 {
 		t.Errorf("clean dir: %+v", ps)
 	}
 	d := rxTestDir("- [Gone](gone.md)\n", nil)
@@ -464,7 +465,7 @@ func TestReindexCleanDir(t *testing.T) {
 	}
 	// A link outside the directory and a hook that echoes its description
 	// are left alone: no proposal.
-	echo := rxTestDir("- [A](a.md) — about a\n- [Claude](../CLAUDE.md) — rules\n", ixTopics("a.md"))
+	echo := rxTestDir("- [A](a.md) — about a\n- [Claude](../CLAUDE.md) — rules\n", testmodel.IndexTopics("a.md"))
 	if ps := rxPropose(echo); len(ps) != 0 {
 		t.Errorf("echo and outside: %+v", ps)
 	}
@@ -474,9 +475,9 @@ func TestReindexCleanDir(t *testing.T) {
 // proposals, run after run.
 func TestReindexDeterministic(t *testing.T) {
 	build := func() *model.MemoryDir {
-		index, files := ixEntryLines(205, "\n")
+		index, files := testmodel.EntryLines(205, "\n")
 		index = "## Empty\n\n" + index + "- [Gone](gone.md)\n- [Entry 3 again](entry-3.md) — again and again\n```\ncode\n```\n"
-		files = append(files, ixTopics("orphan-1.md", "orphan-2.md")...)
+		files = append(files, testmodel.IndexTopics("orphan-1.md", "orphan-2.md")...)
 		return rxTestDir(index, files)
 	}
 	a, _ := json.Marshal(rxPropose(build()))
@@ -492,8 +493,8 @@ func TestReindexDeterministic(t *testing.T) {
 // TestReindexFixesNothingTwice: applying the proposal and proposing again
 // gives nothing more to do.
 func TestReindexFixesNothingTwice(t *testing.T) {
-	index, files := ixEntryLines(230, "\n")
-	d := rxTestDir("## Empty\n\n"+index+"- [Gone](gone.md)\n", append(files, ixTopics("orphan.md")...))
+	index, files := testmodel.EntryLines(230, "\n")
+	d := rxTestDir("## Empty\n\n"+index+"- [Gone](gone.md)\n", append(files, testmodel.IndexTopics("orphan.md")...))
 	out := rxApply(t, d, rxOne(t, d))
 	if ps := rxPropose(rxRebuild(out)); len(ps) != 0 {
 		t.Errorf("a second run proposes again: %s\n%s", ps[0].Title, ps[0].Rationale)
@@ -518,7 +519,7 @@ func TestRxHelpers(t *testing.T) {
 func TestReindexIndexTooLargeToLoad(t *testing.T) {
 	body := "# Memory\n- [A](a.md) — x\n\n## Notes\n"
 	huge := body + strings.Repeat("- "+strings.Repeat("w", 97)+"\n", (model.IndexMaxReadBytes+1-len(body))/100+1)
-	d := rxTestDir(huge, ixTopics("a.md"))
+	d := rxTestDir(huge, testmodel.IndexTopics("a.md"))
 	p := rxOne(t, d)
 	if !strings.Contains(p.Title, "not loaded (over 4MB) →") {
 		t.Errorf("title %q", p.Title)
@@ -533,7 +534,7 @@ func TestReindexIndexTooLargeToLoad(t *testing.T) {
 func BenchmarkReindex(b *testing.B) {
 	for _, n := range []int{250, 500} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			index, files := ixEntryLines(n, "\n")
+			index, files := testmodel.EntryLines(n, "\n")
 			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 			for i, f := range files {
 				f.ModTime = base.Add(time.Duration(i) * time.Hour)
@@ -541,7 +542,7 @@ func BenchmarkReindex(b *testing.B) {
 			index = "# Memory\n\n## Notes\n\n" + index + "- [Gone](gone.md) — y\n- [Entry 3 again](entry-3.md) — again\n" +
 				"- [Long](entry-4.md) — " + strings.Repeat("a long hook that goes on ", 8) + "\n- [Hanging](entry-5.md)\n  detail under it\n"
 			for i := 0; i < n/10; i++ {
-				files = append(files, ixTopic(fmt.Sprintf("orphan-%d.md", i), fmt.Sprintf("orphan-%d", i), "an orphan"))
+				files = append(files, testmodel.IndexTopic(fmt.Sprintf("orphan-%d.md", i), fmt.Sprintf("orphan-%d", i), "an orphan"))
 			}
 			b.ReportAllocs()
 			for b.Loop() {

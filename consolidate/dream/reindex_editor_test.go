@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
@@ -31,7 +32,7 @@ func rxAfter(t *testing.T, p model.Proposal) string {
 // a bullet under the table).
 func TestReindexAgreesWithEditorTable(t *testing.T) {
 	index := "# Memories\n\n| File | What it holds |\n|---|---|\n| `a.md` | about a |\n| `b.md` | about b |\n"
-	d := rxTestDir(index, ixTopics("a.md", "b.md", "c.md"))
+	d := rxTestDir(index, testmodel.IndexTopics("a.md", "b.md", "c.md"))
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
 
@@ -56,8 +57,8 @@ func TestReindexAgreesWithEditorTable(t *testing.T) {
 // a hook becomes text: a removal, an unlink and an add of the editor.
 func TestReindexAgreesWithEditorWikilinks(t *testing.T) {
 	index := "# Notes\n\n- [[a]] — about a, replaces [old](old.md)\n- [[b|B]] — about b\n- [Gone](gone.md) — y\n- [[c]] — about c\n"
-	files := ixTopics("a.md", "b.md", "c.md")
-	files = append(files, ixTopic("orphan.md", "Orphan note", "what the orphan holds"))
+	files := testmodel.IndexTopics("a.md", "b.md", "c.md")
+	files = append(files, testmodel.IndexTopic("orphan.md", "Orphan note", "what the orphan holds"))
 	d := rxTestDir(index, files)
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
@@ -90,7 +91,7 @@ func TestReindexAgreesWithEditorWikilinks(t *testing.T) {
 // for byte (trailing blanks included).
 func TestReindexAgreesWithEditorCRLF(t *testing.T) {
 	index := "<!-- kept as written -->\r\n# Memory\r\n\r\n- [A](a.md) — x  \r\n- [Gone](gone.md) — y\r\n- [B](b.md) — z\r\n"
-	d := rxTestDir(index, ixTopics("a.md", "b.md", "c.md"))
+	d := rxTestDir(index, testmodel.IndexTopics("a.md", "b.md", "c.md"))
 	p := rxOne(t, d)
 	got := rxAfter(t, p)
 
@@ -116,13 +117,13 @@ func TestReindexAgreesWithEditorCRLF(t *testing.T) {
 // add, demote and the archive's link, in that order, give the same bytes,
 // and the result loads whole under 70% of the caps.
 func TestReindexAgreesWithEditorNearCut(t *testing.T) {
-	entries, files := ixEntryLines(198, "\n")
+	entries, files := testmodel.EntryLines(198, "\n")
 	index := "# Memory\n\n" + entries
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i, f := range files {
 		f.ModTime = base.Add(time.Duration(i) * time.Hour) // entry-1 is the oldest
 	}
-	orphan := ixTopic("orphan.md", "orphan", "the newest memory")
+	orphan := testmodel.IndexTopic("orphan.md", "orphan", "the newest memory")
 	orphan.ModTime = base.AddDate(0, 1, 0)
 	d := rxTestDir(index, append(files, orphan))
 	if ld := claude.SimulateLoad(d.Index.Content); ld.Truncated() || ld.LineCount != 200 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/testgen"
+	"github.com/memtui/memtui/internal/testmodel"
 
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
@@ -50,9 +51,9 @@ func TestSecretInFileName(t *testing.T) {
 	tok := "ghp_" + testgen.New(41).S(testgen.Alnum, 36)
 	name := "reference_" + tok + ".md"
 	files := map[string]string{
-		name:               topic("ci-token", "Where the CI token lives", "reference", "The CI bot uses the token this file is named after.\n"),
-		"user_role.md":     topic("user-role", "The user is a backend engineer who owns billing", "user", "Owns billing.\n"),
-		"project_scope.md": topic("project-scope", "What the project covers", "project", "Billing and invoices.\n"),
+		name:               testmodel.Topic("ci-token", "Where the CI token lives", "reference", "The CI bot uses the token this file is named after.\n"),
+		"user_role.md":     testmodel.Topic("user-role", "The user is a backend engineer who owns billing", "user", "Owns billing.\n"),
+		"project_scope.md": testmodel.Topic("project-scope", "What the project covers", "project", "Billing and invoices.\n"),
 	}
 	for _, c := range []struct {
 		name  string
@@ -62,13 +63,13 @@ func TestSecretInFileName(t *testing.T) {
 		{"orphan", "# Memory\n\n- [User role](user_role.md) — backend engineer, owns billing\n"},
 		{"linked", "# Memory\n\n- [User role](user_role.md) — backend engineer, owns billing\n- [CI token](" + name + ") — where it lives\n- [Gone](gone.md) — a broken entry\n"},
 	} {
-		d := dreamDir(files, testNow.AddDate(0, 0, -2))
+		d := testmodel.Dir(files, testmodel.Now.AddDate(0, 0, -2))
 		d.Index = nil
 		if c.index != "" {
-			d.Index = mem("MEMORY.md", c.index, testNow.AddDate(0, 0, -2))
+			d.Index = testmodel.File("MEMORY.md", c.index, testmodel.Now.AddDate(0, 0, -2))
 		}
 		var named []model.Finding
-		for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testNow}) {
+		for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testmodel.Now}) {
 			if f.Rule == consolidate.RuleSecret && f.File == name && f.Line == 0 {
 				named = append(named, f)
 			}
@@ -119,18 +120,18 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 	g := testgen.New(42)
 	tok, brTok, titleTok := "ghp_"+g.S(testgen.Alnum, 36), "ghp_"+g.S(testgen.Alnum, 36), "glpat-"+g.S(testgen.Alnum, 20)
 	key := testgen.Keys(g)[3]
-	c0 := topic("deploy-notes", "How the deploy works", "project", "Deploy with make ship.\n")
+	c0 := testmodel.Topic("deploy-notes", "How the deploy works", "project", "Deploy with make ship.\n")
 	added := "Deploy token: " + tok + "\n" + key.Text + "\n"
 	cB := c0 + "Freeze on Fridays.\n"
-	log := newLogOf().
-		session(raceA, "Set up "+titleTok, "feat/"+brTok, at(0)).
-		session(raceB, "Release freeze", "main", at(1)).
-		read(raceA, at(10), "project_deploy.md", c0).
-		read(raceB, at(11), "project_deploy.md", c0).
-		edit(raceA, "", at(14), "project_deploy.md", c0, true, "Deploy with make ship.\n", "Deploy with make ship.\n"+added).
-		write(raceB, at(20), "project_deploy.md", c0, cB).
-		build()
-	d := lostMemDir(map[string]string{"project_deploy.md": cB})
+	log := testmodel.NewLog().
+		Session(testmodel.RaceA, "Set up "+titleTok, "feat/"+brTok, testmodel.At(0)).
+		Session(testmodel.RaceB, "Release freeze", "main", testmodel.At(1)).
+		Read(testmodel.RaceA, testmodel.At(10), "project_deploy.md", c0).
+		Read(testmodel.RaceB, testmodel.At(11), "project_deploy.md", c0).
+		Edit(testmodel.RaceA, "", testmodel.At(14), "project_deploy.md", c0, true, "Deploy with make ship.\n", "Deploy with make ship.\n"+added).
+		Write(testmodel.RaceB, testmodel.At(20), "project_deploy.md", c0, cB).
+		Build()
+	d := testmodel.LostMemDir(map[string]string{"project_deploy.md": cB})
 	toks := []string{tok, brTok, titleTok}
 
 	fs := lostFindings(t, lostProject(log), d, consolidate.Options{})
@@ -145,7 +146,7 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 			t.Errorf("the message should name the lost text, masked: %s", f.Message)
 		}
 	}
-	ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testNow}})
+	ps := ProposeDir(lostProject(log), d, Options{Options: consolidate.Options{Now: testmodel.Now}})
 	proposalShows(t, ps, toks, key.Material)
 	restored := false
 	for _, p := range ps {
@@ -168,8 +169,8 @@ func TestLostUpdateSecretsMasked(t *testing.T) {
 // holds no secret.
 func TestRedactSecretPrivateKeyLineByLine(t *testing.T) {
 	for _, k := range testgen.Keys(testgen.New(43)) {
-		content := topic("deploy-key", "The staging deploy key", "reference", "The key:\n"+k.Text+"\nRotate it monthly.\n")
-		d := dreamDir(map[string]string{"reference_key.md": content}, testNow.AddDate(0, 0, -2))
+		content := testmodel.Topic("deploy-key", "The staging deploy key", "reference", "The key:\n"+k.Text+"\nRotate it monthly.\n")
+		d := testmodel.Dir(map[string]string{"reference_key.md": content}, testmodel.Now.AddDate(0, 0, -2))
 		ps := propose(t, d, model.KindRedactSecret)
 		if len(ps) != 1 || len(ps[0].Changes) != 1 {
 			t.Fatalf("%s: want one redaction, got %+v", k.Name, ps)
@@ -192,9 +193,9 @@ func TestRedactSecretPrivateKeyLineByLine(t *testing.T) {
 // finding, an error, in lint by default, masked.
 func TestAWSSecretKeyIsALintError(t *testing.T) {
 	key := testgen.New(25).S(testgen.B64, 40) // the key the scanner's own test finds
-	d := dreamDir(map[string]string{"reference_aws.md": topic("aws", "The deploy user's AWS credentials", "reference", "aws_secret_access_key = "+key+"\n")}, testNow)
+	d := testmodel.Dir(map[string]string{"reference_aws.md": testmodel.Topic("aws", "The deploy user's AWS credentials", "reference", "aws_secret_access_key = "+key+"\n")}, testmodel.Now)
 	var found []model.Finding
-	for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testNow}) {
+	for _, f := range consolidate.OrientDir(dreamProject, d, consolidate.Options{Now: testmodel.Now}) {
 		if f.Rule == consolidate.RuleSecret {
 			found = append(found, f)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -229,7 +230,7 @@ func TestCacheFileIsOwnerOnly(t *testing.T) {
 	if di, err := os.Stat(filepath.Dir(cachePath(dir, c.Key))); err != nil || di.Mode().Perm() != 0o700 {
 		t.Errorf("cache dir: %v, %v", di, err)
 	}
-	old := write(t, cacheStem(dir, c.Key)+".gob", "gob bytes")
+	old := testfs.Write(t, cacheStem(dir, c.Key)+".gob", "gob bytes")
 	saveTranscriptCache(dir, c)
 	if _, err := os.Lstat(old); !os.IsNotExist(err) {
 		t.Errorf("the old gob cache is still there: %v", err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate/forensics"
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -43,7 +44,7 @@ func folderWorld(t *testing.T) (*tlogWorld, map[string]string) {
 		"apple": filepath.Join(projects, "-home-u-apple"),
 	}
 	put := func(dir, sess string, lines ...string) {
-		write(t, filepath.Join(dir, sess+".jsonl"), strings.Join(lines, "\n")+"\n")
+		testfs.Write(t, filepath.Join(dir, sess+".jsonl"), strings.Join(lines, "\n")+"\n")
 	}
 	put(dirs["own"], fdOwnSess,
 		`{"type":"user","uuid":"2a000000-0000-4000-8000-000000000001","timestamp":"2026-06-01T09:00:00.000Z","cwd":"/home/u/app","sessionId":"`+fdOwnSess+`","version":"2.1.90","message":{"role":"user","content":"hello"}}`,
@@ -162,8 +163,8 @@ func TestOtherFolderWrites(t *testing.T) {
 // live in one CacheDir without mixing.
 func TestOtherFolderOwnMemory(t *testing.T) {
 	w, dirs := folderWorld(t)
-	webMem := mkdir(t, filepath.Join(dirs["web"], "memory"))
-	write(t, filepath.Join(dirs["web"], fdWebSess+".jsonl"), strings.Join([]string{
+	webMem := testfs.Mkdir(t, filepath.Join(dirs["web"], "memory"))
+	testfs.Write(t, filepath.Join(dirs["web"], fdWebSess+".jsonl"), strings.Join([]string{
 		`{"type":"assistant","uuid":"2b000000-0000-4000-8000-000000000012","timestamp":"2026-06-02T10:00:01.000Z","cwd":"/home/u/app/web","sessionId":"` + fdWebSess + `","version":"2.1.90","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01SynthWebOwnAAAAAAAAAAAA","name":"Write","input":{"file_path":"/home/u/.claude/projects/-home-u-app-web/memory/web.md","content":"web only\n"}}]}}`,
 		`{"type":"user","uuid":"2b000000-0000-4000-8000-000000000013","timestamp":"2026-06-02T10:00:01.200Z","cwd":"/home/u/app/web","sessionId":"` + fdWebSess + `","version":"2.1.90","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01SynthWebOwnAAAAAAAAAAAA","content":"File created successfully at: /home/u/.claude/projects/-home-u-app-web/memory/web.md"}]},"toolUseResult":{"type":"create","filePath":"/home/u/.claude/projects/-home-u-app-web/memory/web.md","content":"web only\n","structuredPatch":[],"originalFile":null}}`,
 		`{"type":"assistant","uuid":"2b000000-0000-4000-8000-000000000014","timestamp":"2026-06-02T10:01:01.000Z","cwd":"/home/u/app/web","sessionId":"` + fdWebSess + `","version":"2.1.90","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01SynthWebParentAAAAAAAAA","name":"Write","input":{"file_path":"/home/u/.claude/projects/-home-u-app/memory/x.md","content":"parent\n"}}]}}`,
@@ -251,7 +252,7 @@ func TestInMemoryFolderRelative(t *testing.T) {
 		return line(s, cwd, "user", `"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"`+id+`","content":`+strconv.Quote(text)+`}]},"toolUseResult":`+tur)
 	}
 	bash := `{"stdout":"","stderr":"","interrupted":false,"isImage":false}`
-	write(t, filepath.Join(projects, "-home-u--claude-projects--home-u-app-memory", sess+".jsonl"), strings.Join([]string{
+	testfs.Write(t, filepath.Join(projects, "-home-u--claude-projects--home-u-app-memory", sess+".jsonl"), strings.Join([]string{
 		line(sess, mem, "user", `"message":{"role":"user","content":"tidy up"}`),
 		call(sess, mem, "toolu_01RelWriteAAAAAAAAAAAAAA", "Write", `{"file_path":"notes.md","content":"Deploy on Tuesdays.\n"}`),
 		result(sess, mem, "toolu_01RelWriteAAAAAAAAAAAAAA", "File created successfully at: notes.md", `{"type":"create","filePath":"notes.md","content":"Deploy on Tuesdays.\n","structuredPatch":[],"originalFile":null}`),
@@ -268,7 +269,7 @@ func TestInMemoryFolderRelative(t *testing.T) {
 		call(sess, mem, "toolu_01RelOutGGGGGGGGGGGGGGGG", "Write", `{"file_path":"../elsewhere.md","content":"not a memory\n"}`),
 		result(sess, mem, "toolu_01RelOutGGGGGGGGGGGGGGGG", "File created successfully at: ../elsewhere.md", `{"type":"create","filePath":"../elsewhere.md","content":"not a memory\n","structuredPatch":[],"originalFile":null}`),
 	}, "\n")+"\n")
-	write(t, filepath.Join(projects, "-home-u--claude-projects--home-u-app-memory-roles", sub+".jsonl"), strings.Join([]string{
+	testfs.Write(t, filepath.Join(projects, "-home-u--claude-projects--home-u-app-memory-roles", sub+".jsonl"), strings.Join([]string{
 		call(sub, mem+"/roles", "toolu_01RelSubHHHHHHHHHHHHHHHH", "Write", `{"file_path":"owner.md","content":"Kim owns releases.\n"}`),
 		result(sub, mem+"/roles", "toolu_01RelSubHHHHHHHHHHHHHHHH", "File created successfully at: owner.md", `{"type":"create","filePath":"owner.md","content":"Kim owns releases.\n","structuredPatch":[],"originalFile":null}`),
 		call(sub, mem+"/roles", "toolu_01RelUpIIIIIIIIIIIIIIIII", "Write", `{"file_path":"../top.md","content":"Top.\n"}`),
@@ -324,7 +325,7 @@ func TestInMemoryFolderRelativeWindows(t *testing.T) {
 	w := shapeWorld(t, winSlug)
 	const sess = "1f2e3d4c-0000-4aaa-8bbb-00000000b003"
 	cwd := `C:\\Users\\dana\\.claude\\projects\\d--work-shop\\memory`
-	write(t, filepath.Join(filepath.Dir(w.tdir), "C--Users-dana--claude-projects-D--work-shop-memory", sess+".jsonl"), strings.Join([]string{
+	testfs.Write(t, filepath.Join(filepath.Dir(w.tdir), "C--Users-dana--claude-projects-D--work-shop-memory", sess+".jsonl"), strings.Join([]string{
 		`{"type":"assistant","uuid":"3b000000-0000-4000-8000-000000000001","timestamp":"2026-06-04T09:00:00.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01WinRelAAAAAAAAAAAAAAAA","name":"Write","input":{"file_path":".\\notes.md","content":"Use tabs.\n"}}]}}`,
 		`{"type":"user","uuid":"3b000000-0000-4000-8000-000000000002","timestamp":"2026-06-04T09:00:01.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01WinRelAAAAAAAAAAAAAAAA","content":"File created successfully at: .\\notes.md"}]},"toolUseResult":{"type":"create","filePath":".\\notes.md","content":"Use tabs.\n","structuredPatch":[],"originalFile":null}}`,
 		`{"type":"assistant","uuid":"3b000000-0000-4000-8000-000000000003","timestamp":"2026-06-04T09:01:00.000Z","cwd":"` + cwd + `","sessionId":"` + sess + `","version":"2.1.126","message":{"role":"assistant","content":[{"type":"tool_use","id":"call_00_WinRelBBBBBBBBBBBBBBBBB","name":"Read","input":{"file_path":"notes.md"}}]}}`,

@@ -4,39 +4,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
-// Test helpers this package's tests share with memfs's: the fixture
-// writers, session ids, and the journal world TestJournalWrites and its
-// neighbours apply real proposals in (through txn.Apply, as memtui
-// does). Copies of memfs's own test helpers, which a package's tests
-// cannot import.
-
-// write creates the file at path (parents included) and returns path.
-func write(t *testing.T, path, content string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func mkdir(t *testing.T, path string) string {
-	t.Helper()
-	if err := os.MkdirAll(path, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
+// Test helpers of this package's tests: session ids, and the journal
+// world TestJournalWrites and its neighbours apply real proposals in
+// (through txn.Apply, as memtui does). The fixture writers are
+// internal/testfs's.
 
 const (
 	uuid1 = "0b0e7a8e-3c1d-4f57-9a63-2f4e7c9d1a20"
@@ -51,13 +29,8 @@ type applyWorld struct {
 
 func newApplyWorld(t *testing.T, files map[string]string) *applyWorld {
 	t.Helper()
-	base := t.TempDir()
-	w := &applyWorld{dir: filepath.Join(base, "memory"), journal: filepath.Join(base, "state", "memtui", "journal")}
-	mkdir(t, w.dir)
-	for p, c := range files {
-		write(t, filepath.Join(w.dir, p), c)
-	}
-	return w
+	dir, journal := testfs.MemoryAndJournal(t, files)
+	return &applyWorld{dir: dir, journal: journal}
 }
 
 func (w *applyWorld) opts() txn.ApplyOptions {

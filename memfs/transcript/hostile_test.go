@@ -6,13 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
@@ -20,79 +19,9 @@ import (
 // What an agent (or anything else running as the user) can put where
 // memtui expects a plain file, and what memtui must do about each: return
 // promptly, read nothing unbounded, follow no link out, say what it found.
-// The transcript reader's side of memfs's saferead_test.go (whose hostile
-// files, returnsIn and journal fixtures are copied here).
-
-// outsideSecret is written to files outside every directory memtui reads;
-// it must never show up in anything memtui returns.
-const outsideSecret = "OUTSIDE-b7c1e0-never-read"
-
-// hostile is one thing put in place of a file.
-type hostile struct {
-	name string
-	put  func(t *testing.T, path string)
-	// says is what the problem or error must say about it.
-	says string
-}
-
-func hostiles(outside string) []hostile {
-	return []hostile{
-		{"fifo", func(t *testing.T, p string) { mkfifo(t, p) }, "named pipe"},
-		{"link to /dev/zero", func(t *testing.T, p string) { os.Remove(p); symlink(t, "/dev/zero", p) }, "symlink"},
-		{"link outside", func(t *testing.T, p string) { os.Remove(p); symlink(t, outside, p) }, "symlink"},
-		{"3 GiB sparse file", func(t *testing.T, p string) { sparse(t, p, 3<<30) }, "3 GiB, more than"},
-	}
-}
-
-func mkfifo(t *testing.T, p string) {
-	t.Helper()
-	os.Remove(p)
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// sparse makes p a file of size bytes that occupies almost no disk.
-func sparse(t *testing.T, p string, size int64) {
-	t.Helper()
-	os.Remove(p)
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(size); err != nil {
-		f.Close()
-		t.Skipf("this file system cannot make a %d-byte sparse file: %v", size, err)
-	}
-	f.Close()
-}
-
-// returnsIn runs f and fails the test if it has not returned after a generous
-// while: a read that blocks on a FIFO or streams /dev/zero never returns.
-func returnsIn(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatalf("%s did not return (a read that blocks or never ends)", what)
-	}
-}
-
-// symlink makes link point at target (parents included).
-func symlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-}
+// The transcript reader's side of memfs's saferead_test.go; the hostile
+// files and ReturnsIn are internal/testfs's, the journal fixtures a copy
+// of memfs/txn's (whose tests cannot import a package importing txn).
 
 // journalEntry writes a committed journal entry by hand, as Apply leaves
 // one: a manifest, and a before-image per update.
@@ -104,14 +33,14 @@ func journalEntry(t *testing.T, root, id, memDir string, files ...txn.JournalFil
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(root, id, "manifest.json"), string(b))
+	testfs.Write(t, filepath.Join(root, id, "manifest.json"), string(b))
 }
 
 // update is a journaled update of rel from before to after, whose
 // before-image is written as before/<n>.
 func update(t *testing.T, root, id string, n int, rel, before, after string) txn.JournalFile {
 	img := "before/" + fmt.Sprint(n)
-	write(t, filepath.Join(root, id, img), before)
+	testfs.Write(t, filepath.Join(root, id, img), before)
 	return txn.JournalFile{Path: rel, Op: string(model.OpUpdate), Before: sumHex([]byte(before)), After: sumHex([]byte(after)), Mode: 0o644, State: "applied", Image: img}
 }
 
@@ -119,7 +48,7 @@ func readJournalLog(t *testing.T, memDir, root string) *model.TranscriptLog {
 	t.Helper()
 	var l *model.TranscriptLog
 	var err error
-	returnsIn(t, "Read", func() {
+	testfs.ReturnsIn(t, "Read", func() {
 		l, err = Read(context.Background(), &model.Project{Dirs: []*model.MemoryDir{{Path: memDir}}}, Options{JournalRoot: root})
 	})
 	if err != nil {
@@ -142,38 +71,38 @@ func dump(v any) string {
 // path and what is there, and nothing of the outside file appears.
 func TestJournalAfterImageNotReadThroughHostileFile(t *testing.T) {
 	tmp := t.TempDir()
-	outside := write(t, filepath.Join(tmp, "outside", "a.md"), "alpha2\n"+outsideSecret+"\n")
-	cases := append([]hostile{{"plain file (control)", func(t *testing.T, p string) { write(t, p, "alpha2\n") }, ""}}, hostiles(outside)...)
+	outside := testfs.Write(t, filepath.Join(tmp, "outside", "a.md"), "alpha2\n"+testfs.OutsideSecret+"\n")
+	cases := append([]testfs.Hostile{{Name: "plain file (control)", Put: func(t testing.TB, p string) { testfs.Write(t, p, "alpha2\n") }}}, testfs.Hostiles(outside)...)
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
+		t.Run(c.Name, func(t *testing.T) {
 			base := t.TempDir()
-			mem, root := mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
+			mem, root := testfs.Mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
 			journalEntry(t, root, "20261101T100000.000000000Z-aaaaaaaa", mem, update(t, root, "20261101T100000.000000000Z-aaaaaaaa", 0, "a.md", "alpha\n", "alpha2\n"))
 			// The outside file's own hash is what memtui "wrote": a link
 			// followed would resolve, and leak it.
-			if c.name == "link outside" {
+			if c.Name == "link outside" {
 				journalEntry(t, root, "20261101T100000.000000000Z-aaaaaaaa", mem,
-					update(t, root, "20261101T100000.000000000Z-aaaaaaaa", 0, "a.md", "alpha\n", "alpha2\n"+outsideSecret+"\n"))
+					update(t, root, "20261101T100000.000000000Z-aaaaaaaa", 0, "a.md", "alpha\n", "alpha2\n"+testfs.OutsideSecret+"\n"))
 			}
-			c.put(t, filepath.Join(mem, "a.md"))
+			c.Put(t, filepath.Join(mem, "a.md"))
 			l := readJournalLog(t, mem, root)
 			if len(l.Writes) != 1 || l.Writes[0].Before != "alpha\n" {
 				t.Fatalf("writes = %+v", l.Writes)
 			}
 			g := l.Writes[0]
-			if c.says == "" {
+			if c.Says == "" {
 				if !g.HasAfter || g.After != "alpha2\n" || len(l.Problems) != 0 {
 					t.Fatalf("a plain file must resolve the after-image: %+v, problems %q", g, l.Problems)
 				}
 				return
 			}
 			if g.HasAfter || g.After != "" {
-				t.Errorf("after-image resolved through a %s: %+v", c.name, g)
+				t.Errorf("after-image resolved through a %s: %+v", c.Name, g)
 			}
-			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), filepath.Join(mem, "a.md")) || !strings.Contains(l.Problems[0].String(), c.says) {
-				t.Errorf("problems = %q, want one naming %s and saying %q", l.Problems, filepath.Join(mem, "a.md"), c.says)
+			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), filepath.Join(mem, "a.md")) || !strings.Contains(l.Problems[0].String(), c.Says) {
+				t.Errorf("problems = %q, want one naming %s and saying %q", l.Problems, filepath.Join(mem, "a.md"), c.Says)
 			}
-			if strings.Contains(dump(l), outsideSecret) {
+			if strings.Contains(dump(l), testfs.OutsideSecret) {
 				t.Errorf("the outside file was read: %s", dump(l))
 			}
 		})
@@ -185,12 +114,12 @@ func TestJournalAfterImageNotReadThroughHostileFile(t *testing.T) {
 // holds exactly what the record's hash wants.
 func TestJournalRecordsCannotLeadOut(t *testing.T) {
 	base := t.TempDir()
-	mem, root := mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
-	out := mkdir(t, filepath.Join(base, "elsewhere"))
-	secret := "x\n" + outsideSecret + "\n"
-	write(t, filepath.Join(out, "b.md"), secret)
-	write(t, filepath.Join(base, "up.md"), secret)
-	symlink(t, out, filepath.Join(mem, "sub"))
+	mem, root := testfs.Mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
+	out := testfs.Mkdir(t, filepath.Join(base, "elsewhere"))
+	secret := "x\n" + testfs.OutsideSecret + "\n"
+	testfs.Write(t, filepath.Join(out, "b.md"), secret)
+	testfs.Write(t, filepath.Join(base, "up.md"), secret)
+	testfs.Symlink(t, out, filepath.Join(mem, "sub"))
 	id := "20261101T100000.000000000Z-bbbbbbbb"
 	journalEntry(t, root, id, mem,
 		update(t, root, id, 0, "sub/b.md", "x\n", secret),
@@ -204,7 +133,7 @@ func TestJournalRecordsCannotLeadOut(t *testing.T) {
 			t.Errorf("resolved %s through a record that leads out: %+v", g.Path, g)
 		}
 	}
-	if strings.Contains(dump(l), outsideSecret) {
+	if strings.Contains(dump(l), testfs.OutsideSecret) {
 		t.Errorf("a file outside the memory dir was read: %s", dump(l))
 	}
 	all := problemText(l.Problems)
@@ -225,25 +154,25 @@ func TestTranscriptsHostile(t *testing.T) {
 		b.call("toolu_A", "Write", map[string]any{"file_path": p, "content": "inside\n"}),
 		b.result("toolu_A", "The file "+p+" has been updated successfully.", false, writeTUR(p, "inside\n", nil)))
 	o := newLines(uuid2, "/p", time.Date(2026, 8, 1, 11, 0, 0, 0, time.UTC))
-	outside := write(t, filepath.Join(w.home, "elsewhere", "x.jsonl"), strings.Join([]string{o.prompt("note"),
-		o.call("toolu_B", "Write", map[string]any{"file_path": p, "content": outsideSecret + "\n"}),
-		o.result("toolu_B", "The file "+p+" has been updated successfully.", false, writeTUR(p, outsideSecret+"\n", nil))}, "\n")+"\n")
-	mkfifo(t, filepath.Join(w.tdir, uuid2+".jsonl"))
-	symlink(t, "/dev/zero", filepath.Join(w.tdir, uuid3+".jsonl"))
-	symlink(t, outside, filepath.Join(w.tdir, "4e3f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7.jsonl"))
-	symlink(t, outside, filepath.Join(w.tdir, uuid1, "subagents", "agent-a1.jsonl"))
-	mkfifo(t, filepath.Join(w.tdir, uuid1, "subagents", "agent-a2.jsonl"))
+	outside := testfs.Write(t, filepath.Join(w.home, "elsewhere", "x.jsonl"), strings.Join([]string{o.prompt("note"),
+		o.call("toolu_B", "Write", map[string]any{"file_path": p, "content": testfs.OutsideSecret + "\n"}),
+		o.result("toolu_B", "The file "+p+" has been updated successfully.", false, writeTUR(p, testfs.OutsideSecret+"\n", nil))}, "\n")+"\n")
+	testfs.Mkfifo(t, filepath.Join(w.tdir, uuid2+".jsonl"))
+	testfs.Symlink(t, "/dev/zero", filepath.Join(w.tdir, uuid3+".jsonl"))
+	testfs.Symlink(t, outside, filepath.Join(w.tdir, "4e3f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7.jsonl"))
+	testfs.Symlink(t, outside, filepath.Join(w.tdir, uuid1, "subagents", "agent-a1.jsonl"))
+	testfs.Mkfifo(t, filepath.Join(w.tdir, uuid1, "subagents", "agent-a2.jsonl"))
 
 	var l *model.TranscriptLog
 	var err error
-	returnsIn(t, "Read", func() { l, err = Read(context.Background(), w.project(), Options{Home: w.home}) })
+	testfs.ReturnsIn(t, "Read", func() { l, err = Read(context.Background(), w.project(), Options{Home: w.home}) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ws := writesTo(l, p); len(ws) != 1 || ws[0].After != "inside\n" {
 		t.Errorf("writes = %+v, want the plain transcript's one", ws)
 	}
-	if strings.Contains(dump(l), outsideSecret) {
+	if strings.Contains(dump(l), testfs.OutsideSecret) {
 		t.Errorf("a transcript outside the transcript dir was read: %s", dump(l))
 	}
 	if all := problemText(l.Problems); !strings.Contains(all, "symlink; not followed") {
@@ -258,9 +187,9 @@ func TestTranscriptsHostile(t *testing.T) {
 // on or decoded.
 func TestTranscriptCacheHostile(t *testing.T) {
 	tmp := t.TempDir()
-	outside := write(t, filepath.Join(tmp, "outside.gob"), outsideSecret)
-	for _, c := range hostiles(outside) {
-		t.Run(c.name, func(t *testing.T) {
+	outside := testfs.Write(t, filepath.Join(tmp, "outside.gob"), testfs.OutsideSecret)
+	for _, c := range testfs.Hostiles(outside) {
+		t.Run(c.Name, func(t *testing.T) {
 			w := newTlogWorld(t)
 			p := w.memPath("notes.md")
 			b := newLines(uuid1, "/p", time.Date(2026, 8, 1, 10, 0, 0, 0, time.UTC))
@@ -268,10 +197,10 @@ func TestTranscriptCacheHostile(t *testing.T) {
 				b.call("toolu_A", "Write", map[string]any{"file_path": p, "content": "inside\n"}),
 				b.result("toolu_A", "The file "+p+" has been updated successfully.", false, writeTUR(p, "inside\n", nil)))
 			path := cachePath(w.cache, cacheKey(w.tdir, memoryDirs(w.project()), w.home))
-			mkdir(t, filepath.Dir(path))
-			c.put(t, path)
+			testfs.Mkdir(t, filepath.Dir(path))
+			c.Put(t, path)
 			var l *model.TranscriptLog
-			returnsIn(t, "Read", func() { l = w.read(w.opts()) })
+			testfs.ReturnsIn(t, "Read", func() { l = w.read(w.opts()) })
 			if ws := writesTo(l, p); len(ws) != 1 || l.Read == 0 {
 				t.Errorf("writes = %+v, read %d bytes: the transcript must be read afresh", ws, l.Read)
 			}
@@ -285,28 +214,28 @@ func TestTranscriptCacheHostile(t *testing.T) {
 // test of the same name has undo --list (List) and undo.)
 func TestJournalImagesAndManifestsHostile(t *testing.T) {
 	tmp := t.TempDir()
-	outside := write(t, filepath.Join(tmp, "outside"), outsideSecret+"\n")
-	for _, c := range hostiles(outside) {
-		t.Run(c.name, func(t *testing.T) {
+	outside := testfs.Write(t, filepath.Join(tmp, "outside"), testfs.OutsideSecret+"\n")
+	for _, c := range testfs.Hostiles(outside) {
+		t.Run(c.Name, func(t *testing.T) {
 			base := t.TempDir()
-			mem, root := mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
-			write(t, filepath.Join(mem, "a.md"), "alpha2\n")
+			mem, root := testfs.Mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
+			testfs.Write(t, filepath.Join(mem, "a.md"), "alpha2\n")
 			id := "20261101T100000.000000000Z-cccccccc"
 			journalEntry(t, root, id, mem, update(t, root, id, 0, "a.md", "alpha\n", "alpha2\n"))
-			c.put(t, filepath.Join(root, id, "before", "0"))
+			c.Put(t, filepath.Join(root, id, "before", "0"))
 			// A second entry whose manifest itself is the hostile file.
 			bad := "20261102T100000.000000000Z-dddddddd"
-			mkdir(t, filepath.Join(root, bad))
-			c.put(t, filepath.Join(root, bad, "manifest.json"))
+			testfs.Mkdir(t, filepath.Join(root, bad))
+			c.Put(t, filepath.Join(root, bad, "manifest.json"))
 
 			l := readJournalLog(t, mem, root)
 			if len(l.Writes) != 1 || l.Writes[0].HasBefore || l.Writes[0].Before != "" || !l.Writes[0].HasAfter {
 				t.Fatalf("writes = %+v", l.Writes)
 			}
-			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), "before-image") || !strings.Contains(l.Problems[0].String(), c.says) {
+			if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].String(), "before-image") || !strings.Contains(l.Problems[0].String(), c.Says) {
 				t.Errorf("problems = %q", l.Problems)
 			}
-			if strings.Contains(dump(l), outsideSecret) {
+			if strings.Contains(dump(l), testfs.OutsideSecret) {
 				t.Error("the outside file was read")
 			}
 		})

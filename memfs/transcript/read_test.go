@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -42,7 +43,7 @@ func newTlogWorld(t *testing.T) *tlogWorld {
 	t.Helper()
 	home := t.TempDir()
 	w := &tlogWorld{t: t, home: home, tdir: filepath.Join(home, ".claude", "projects", fxSlug), cache: filepath.Join(home, "cache")}
-	w.mem = mkdir(t, filepath.Join(w.tdir, "memory"))
+	w.mem = testfs.Mkdir(t, filepath.Join(w.tdir, "memory"))
 	return w
 }
 
@@ -60,7 +61,7 @@ func (w *tlogWorld) copyFixtures() {
 		}
 		rel, _ := filepath.Rel(src, p)
 		b = bytes.ReplaceAll(b, []byte("/home/dev/.claude"), []byte(filepath.Join(w.home, ".claude")))
-		write(w.t, filepath.Join(w.tdir, rel), string(b))
+		testfs.Write(w.t, filepath.Join(w.tdir, rel), string(b))
 		return nil
 	})
 	if err != nil {
@@ -88,7 +89,7 @@ func (w *tlogWorld) read(opts Options) *model.TranscriptLog {
 // file writes a transcript under the transcript dir.
 func (w *tlogWorld) file(rel string, lines ...string) string {
 	w.t.Helper()
-	return write(w.t, filepath.Join(w.tdir, rel), strings.Join(lines, "\n")+"\n")
+	return testfs.Write(w.t, filepath.Join(w.tdir, rel), strings.Join(lines, "\n")+"\n")
 }
 
 func (w *tlogWorld) memPath(name string) string { return filepath.Join(w.mem, name) }
@@ -503,7 +504,7 @@ func TestPartialLastLine(t *testing.T) {
 	half := len(res) / 2
 	path := filepath.Join(w.tdir, uuid1+".jsonl")
 	head := b.prompt("go") + "\n" + b.call("toolu_W", "Write", map[string]any{"file_path": p, "content": "body\n"}) + "\n"
-	write(t, path, head+res[:half])
+	testfs.Write(t, path, head+res[:half])
 	l := w.read(w.opts())
 	if len(l.Writes) != 0 {
 		t.Fatalf("a half-written line was used: %+v", l.Writes)
@@ -828,7 +829,7 @@ func TestRewrittenTranscriptIsRescanned(t *testing.T) {
 	// Grown, but the bytes before the old offset changed: a rewrite.
 	fi, _ := os.Stat(path)
 	other := strings.Replace(strings.Join(keep, "\n")+"\n", `"content":"one"`, `"content":"uno"`, 2)
-	write(t, path, other+strings.Repeat(" ", int(fi.Size())-len(other)+40)+"\n")
+	testfs.Write(t, path, other+strings.Repeat(" ", int(fi.Size())-len(other)+40)+"\n")
 	l := w.read(w.opts())
 	if len(l.Writes) != 1 || l.Writes[0].After != "uno" {
 		t.Errorf("after rewrite: %+v", l.Writes)
@@ -841,7 +842,7 @@ func TestCorruptCacheIgnored(t *testing.T) {
 	w.copyFixtures()
 	want := w.read(Options{Home: w.home})
 	key := cacheKey(w.tdir, memoryDirs(w.project()), w.home)
-	write(t, cachePath(w.cache, key), "not a cache at all")
+	testfs.Write(t, cachePath(w.cache, key), "not a cache at all")
 	got := w.read(w.opts())
 	if len(got.Writes) != len(want.Writes) || got.Read != want.Read {
 		t.Errorf("with a corrupt cache: %d writes, read %d; want %d, %d", len(got.Writes), got.Read, len(want.Writes), want.Read)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
@@ -26,7 +27,7 @@ func shapeWorld(t *testing.T, slug string) *tlogWorld {
 	t.Helper()
 	home := t.TempDir()
 	w := &tlogWorld{t: t, home: home, tdir: filepath.Join(home, ".claude", "projects", slug), cache: filepath.Join(home, "cache")}
-	w.mem = mkdir(t, filepath.Join(w.tdir, "memory"))
+	w.mem = testfs.Mkdir(t, filepath.Join(w.tdir, "memory"))
 	return w
 }
 

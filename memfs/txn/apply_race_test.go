@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -284,7 +285,7 @@ func TestConcurrentAgentsLoseNoWrite(t *testing.T) {
 // TestOpenForWritingProbe checks the lease probe the last-window wait
 // relies on.
 func TestOpenForWritingProbe(t *testing.T) {
-	p := write(t, filepath.Join(t.TempDir(), "x.md"), "x")
+	p := testfs.Write(t, filepath.Join(t.TempDir(), "x.md"), "x")
 	r, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)

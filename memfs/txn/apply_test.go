@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -24,13 +25,8 @@ type applyWorld struct {
 
 func newApplyWorld(t *testing.T, files map[string]string) *applyWorld {
 	t.Helper()
-	base := t.TempDir()
-	w := &applyWorld{dir: filepath.Join(base, "memory"), journal: filepath.Join(base, "state", "memtui", "journal")}
-	mkdir(t, w.dir)
-	for p, c := range files {
-		write(t, filepath.Join(w.dir, p), c)
-	}
-	return w
+	dir, journal := testfs.MemoryAndJournal(t, files)
+	return &applyWorld{dir: dir, journal: journal}
 }
 
 func (w *applyWorld) opts() ApplyOptions {
@@ -192,23 +188,23 @@ func TestApplyRefusesUnsafePaths(t *testing.T) {
 		want  string
 	}{
 		{"symlinked file", func(t *testing.T, w *applyWorld) (string, model.Proposal) {
-			outside := write(t, filepath.Join(filepath.Dir(w.dir), "outside.md"), "x\n")
-			symlink(t, outside, filepath.Join(w.dir, "link.md"))
+			outside := testfs.Write(t, filepath.Join(filepath.Dir(w.dir), "outside.md"), "x\n")
+			testfs.Symlink(t, outside, filepath.Join(w.dir, "link.md"))
 			return w.dir, prop("p", upd("a.md", "a\n", "A\n"), upd("link.md", "x\n", "pwned\n"))
 		}, "is a symlink"},
 		{"symlinked subdirectory", func(t *testing.T, w *applyWorld) (string, model.Proposal) {
-			outside := mkdir(t, filepath.Join(filepath.Dir(w.dir), "elsewhere"))
-			write(t, filepath.Join(outside, "x.md"), "x\n")
-			symlink(t, outside, filepath.Join(w.dir, "sub"))
+			outside := testfs.Mkdir(t, filepath.Join(filepath.Dir(w.dir), "elsewhere"))
+			testfs.Write(t, filepath.Join(outside, "x.md"), "x\n")
+			testfs.Symlink(t, outside, filepath.Join(w.dir, "sub"))
 			return w.dir, prop("p", upd("a.md", "a\n", "A\n"), upd("sub/x.md", "x\n", "pwned\n"))
 		}, "sub is a symlink"},
 		{"symlinked memory dir", func(t *testing.T, w *applyWorld) (string, model.Proposal) {
 			link := filepath.Join(filepath.Dir(w.dir), "memlink")
-			symlink(t, w.dir, link)
+			testfs.Symlink(t, w.dir, link)
 			return link, prop("p", upd("a.md", "a\n", "A\n"))
 		}, "the memory dir is a symlink"},
 		{"dot-dot", func(t *testing.T, w *applyWorld) (string, model.Proposal) {
-			write(t, filepath.Join(filepath.Dir(w.dir), "outside.md"), "x\n")
+			testfs.Write(t, filepath.Join(filepath.Dir(w.dir), "outside.md"), "x\n")
 			return w.dir, prop("p", upd("a.md", "a\n", "A\n"), upd("../outside.md", "x\n", "pwned\n"))
 		}, "leaves the memory dir"},
 		{"absolute", func(t *testing.T, w *applyWorld) (string, model.Proposal) {
@@ -218,15 +214,15 @@ func TestApplyRefusesUnsafePaths(t *testing.T) {
 			return w.dir, prop("p", model.Change{Path: ".bashrc", Op: model.OpCreate, After: "x"})
 		}, "not a .md file"},
 		{"team without the option", func(t *testing.T, w *applyWorld) (string, model.Proposal) {
-			write(t, filepath.Join(w.dir, "team", "t.md"), "t\n")
+			testfs.Write(t, filepath.Join(w.dir, "team", "t.md"), "t\n")
 			return w.dir, prop("p", upd("a.md", "a\n", "A\n"), upd("team/t.md", "t\n", "T\n"))
 		}, "under team/"},
 		{"file replaced by a directory", func(t *testing.T, w *applyWorld) (string, model.Proposal) {
-			mkdir(t, filepath.Join(w.dir, "d.md"))
+			testfs.Mkdir(t, filepath.Join(w.dir, "d.md"))
 			return w.dir, prop("p", upd("a.md", "a\n", "A\n"), upd("d.md", "d\n", "D\n"))
 		}, "is a directory"},
 		{"create over a directory", func(t *testing.T, w *applyWorld) (string, model.Proposal) {
-			mkdir(t, filepath.Join(w.dir, "d.md"))
+			testfs.Mkdir(t, filepath.Join(w.dir, "d.md"))
 			return w.dir, prop("p", model.Change{Path: "d.md", Op: model.OpCreate, After: "x"})
 		}, "is a directory"},
 	} {
@@ -281,8 +277,8 @@ func deadPID(t *testing.T) int {
 
 func writeLock(t *testing.T, dir, body string, mtime time.Time) {
 	t.Helper()
-	p := write(t, filepath.Join(dir, lockFileName), body)
-	touch(t, p, mtime)
+	p := testfs.Write(t, filepath.Join(dir, lockFileName), body)
+	testfs.Touch(t, p, mtime)
 }
 
 func TestClaudeLockInterop(t *testing.T) {
@@ -398,8 +394,8 @@ func TestClaudeLockInterop(t *testing.T) {
 	})
 	t.Run("symlinked lock refused", func(t *testing.T) {
 		w := newApplyWorld(t, map[string]string{"a.md": "a\n"})
-		target := write(t, filepath.Join(filepath.Dir(w.dir), "target"), "")
-		symlink(t, target, filepath.Join(w.dir, lockFileName))
+		target := testfs.Write(t, filepath.Join(filepath.Dir(w.dir), "target"), "")
+		testfs.Symlink(t, target, filepath.Join(w.dir, lockFileName))
 		r := applyOne(t, w, p(), w.opts())
 		if r.Status != StatusFailed || !strings.Contains(r.Err.Error(), "symlink") || w.read(t, "a.md") != "a\n" {
 			t.Fatalf("%+v", r)
@@ -462,7 +458,7 @@ func TestUndo(t *testing.T) {
 		if r.Status != StatusApplied {
 			t.Fatalf("%+v", r)
 		}
-		write(t, filepath.Join(w.dir, "b.md"), "BETA\nan agent's line\n")
+		testfs.Write(t, filepath.Join(w.dir, "b.md"), "BETA\nan agent's line\n")
 		snap := snapshot(t, w.dir)
 		u := Undo(context.Background(), r.JournalID, w.opts())
 		var ce *ConflictError

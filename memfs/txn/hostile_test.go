@@ -9,78 +9,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
 // What an agent (or anything else running as the user) can put where
 // memtui expects a plain file, and what memtui must do about each: return
 // promptly, read nothing unbounded, follow no link out, say what it found.
-// The write path's side of memfs's saferead_test.go (whose hostile files
-// and returnsIn are copied here, with the journal fixtures that test had).
-
-// outsideSecret is written to files outside every directory memtui reads;
-// it must never show up in anything memtui returns.
-const outsideSecret = "OUTSIDE-b7c1e0-never-read"
-
-// hostile is one thing put in place of a file.
-type hostile struct {
-	name string
-	put  func(t *testing.T, path string)
-	// says is what the problem or error must say about it.
-	says string
-}
-
-func hostiles(outside string) []hostile {
-	return []hostile{
-		{"fifo", func(t *testing.T, p string) { mkfifo(t, p) }, "named pipe"},
-		{"link to /dev/zero", func(t *testing.T, p string) { os.Remove(p); symlink(t, "/dev/zero", p) }, "symlink"},
-		{"link outside", func(t *testing.T, p string) { os.Remove(p); symlink(t, outside, p) }, "symlink"},
-		{"3 GiB sparse file", func(t *testing.T, p string) { sparse(t, p, 3<<30) }, "3 GiB, more than"},
-	}
-}
-
-func mkfifo(t *testing.T, p string) {
-	t.Helper()
-	os.Remove(p)
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// sparse makes p a file of size bytes that occupies almost no disk.
-func sparse(t *testing.T, p string, size int64) {
-	t.Helper()
-	os.Remove(p)
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(size); err != nil {
-		f.Close()
-		t.Skipf("this file system cannot make a %d-byte sparse file: %v", size, err)
-	}
-	f.Close()
-}
-
-// returnsIn runs f and fails the test if it has not returned after a generous
-// while: a read that blocks on a FIFO or streams /dev/zero never returns.
-func returnsIn(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatalf("%s did not return (a read that blocks or never ends)", what)
-	}
-}
+// The write path's side of memfs's saferead_test.go; the hostile files
+// and ReturnsIn are internal/testfs's, the journal fixtures this package's.
 
 // journalEntry writes a committed journal entry by hand, as Apply leaves
 // one: a manifest, and a before-image per update.
@@ -92,14 +32,14 @@ func journalEntry(t *testing.T, root, id, memDir string, files ...JournalFile) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(root, id, manifestName), string(b))
+	testfs.Write(t, filepath.Join(root, id, manifestName), string(b))
 }
 
 // update is a journaled update of rel from before to after, whose
 // before-image is written as before/<n>.
 func update(t *testing.T, root, id string, n int, rel, before, after string) JournalFile {
 	img := "before/" + fmt.Sprint(n)
-	write(t, filepath.Join(root, id, img), before)
+	testfs.Write(t, filepath.Join(root, id, img), before)
 	return JournalFile{Path: rel, Op: string(model.OpUpdate), Before: sumHex([]byte(before)), After: sumHex([]byte(after)), Mode: 0o644, State: "applied", Image: img}
 }
 
@@ -116,39 +56,39 @@ func dump(v any) string {
 // read.)
 func TestJournalImagesAndManifestsHostile(t *testing.T) {
 	tmp := t.TempDir()
-	outside := write(t, filepath.Join(tmp, "outside"), outsideSecret+"\n")
-	for _, c := range hostiles(outside) {
-		t.Run(c.name, func(t *testing.T) {
+	outside := testfs.Write(t, filepath.Join(tmp, "outside"), testfs.OutsideSecret+"\n")
+	for _, c := range testfs.Hostiles(outside) {
+		t.Run(c.Name, func(t *testing.T) {
 			base := t.TempDir()
-			mem, root := mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
-			write(t, filepath.Join(mem, "a.md"), "alpha2\n")
+			mem, root := testfs.Mkdir(t, filepath.Join(base, "memory")), filepath.Join(base, "journal")
+			testfs.Write(t, filepath.Join(mem, "a.md"), "alpha2\n")
 			id := "20261101T100000.000000000Z-cccccccc"
 			journalEntry(t, root, id, mem, update(t, root, id, 0, "a.md", "alpha\n", "alpha2\n"))
-			c.put(t, filepath.Join(root, id, "before", "0"))
+			c.Put(t, filepath.Join(root, id, "before", "0"))
 			// A second entry whose manifest itself is the hostile file.
 			bad := "20261102T100000.000000000Z-dddddddd"
-			mkdir(t, filepath.Join(root, bad))
-			c.put(t, filepath.Join(root, bad, manifestName))
+			testfs.Mkdir(t, filepath.Join(root, bad))
+			c.Put(t, filepath.Join(root, bad, manifestName))
 
 			var ents []JournalEntry
 			var err error
-			returnsIn(t, "List", func() { ents, err = List(root) })
+			testfs.ReturnsIn(t, "List", func() { ents, err = List(root) })
 			if err != nil || len(ents) != 1 || ents[0].ID != id {
 				t.Errorf("List = %+v, %v; want only the readable entry", ents, err)
 			}
 			var r ApplyResult
-			returnsIn(t, "Undo", func() { r = Undo(context.Background(), id, ApplyOptions{JournalRoot: root}) })
-			if r.Err == nil || !strings.Contains(r.Err.Error(), c.says) {
-				t.Errorf("Undo with a %s before-image: %+v", c.name, r)
+			testfs.ReturnsIn(t, "Undo", func() { r = Undo(context.Background(), id, ApplyOptions{JournalRoot: root}) })
+			if r.Err == nil || !strings.Contains(r.Err.Error(), c.Says) {
+				t.Errorf("Undo with a %s before-image: %+v", c.Name, r)
 			}
 			if b, _ := os.ReadFile(filepath.Join(mem, "a.md")); string(b) != "alpha2\n" {
 				t.Errorf("undo changed a.md to %q", b)
 			}
-			returnsIn(t, "Undo of the bad entry", func() { r = Undo(context.Background(), bad, ApplyOptions{JournalRoot: root}) })
-			if r.Err == nil || !strings.Contains(r.Err.Error(), c.says) {
-				t.Errorf("Undo with a %s manifest: %+v", c.name, r)
+			testfs.ReturnsIn(t, "Undo of the bad entry", func() { r = Undo(context.Background(), bad, ApplyOptions{JournalRoot: root}) })
+			if r.Err == nil || !strings.Contains(r.Err.Error(), c.Says) {
+				t.Errorf("Undo with a %s manifest: %+v", c.Name, r)
 			}
-			if strings.Contains(dump(ents)+dump(r), outsideSecret) {
+			if strings.Contains(dump(ents)+dump(r), testfs.OutsideSecret) {
 				t.Error("the outside file was read")
 			}
 		})

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -78,7 +79,7 @@ func compatWorld(t *testing.T) *applyWorld {
 		if err := os.Chmod(p, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		touch(t, p, m)
+		testfs.Touch(t, p, m)
 	}
 	return w
 }
@@ -165,7 +166,7 @@ func materialize(t *testing.T, fx fixture) *applyWorld {
 			f := files[rel]
 			p := filepath.Join(root, filepath.FromSlash(rel))
 			if f.Dir {
-				mkdir(t, p)
+				testfs.Mkdir(t, p)
 				if err := os.Chmod(p, fs.FileMode(f.Mode)); err != nil {
 					t.Fatal(err)
 				}
@@ -175,12 +176,12 @@ func materialize(t *testing.T, fx fixture) *applyWorld {
 			if isJournal {
 				data = strings.ReplaceAll(data, compatMemDir, real)
 			}
-			write(t, p, data)
+			testfs.Write(t, p, data)
 			if err := os.Chmod(p, fs.FileMode(f.Mode)); err != nil {
 				t.Fatal(err)
 			}
 			if f.Mtime != 0 {
-				touch(t, p, time.Unix(0, f.Mtime))
+				testfs.Touch(t, p, time.Unix(0, f.Mtime))
 			}
 		}
 	}

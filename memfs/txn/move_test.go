@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -80,7 +81,7 @@ func TestMoveKeepsFileAndUndoMovesItBack(t *testing.T) {
 	}
 
 	// Touched since (same bytes): undo still brings the old mtime back.
-	touch(t, filepath.Join(w.dir, ".archive/a.md"), time.Now())
+	testfs.Touch(t, filepath.Join(w.dir, ".archive/a.md"), time.Now())
 	u := Undo(context.Background(), r.JournalID, w.opts())
 	if u.Status != StatusApplied {
 		t.Fatalf("undo: %+v", u)
@@ -113,22 +114,22 @@ func TestMoveRefusals(t *testing.T) {
 		says   string
 	}{
 		{"source changed", func(t *testing.T, w *applyWorld) {
-			write(t, filepath.Join(w.dir, "a.md"), "alpha and an agent's line\n")
+			testfs.Write(t, filepath.Join(w.dir, "a.md"), "alpha and an agent's line\n")
 		},
 			mv("a.md", ".archive/a.md", "alpha\n"), StatusConflict, "changed since"},
 		{"source gone", func(t *testing.T, w *applyWorld) { os.Remove(filepath.Join(w.dir, "a.md")) },
 			mv("a.md", ".archive/a.md", "alpha\n"), StatusConflict, "is gone"},
 		{"destination taken", func(t *testing.T, w *applyWorld) {
-			write(t, filepath.Join(w.dir, ".archive/a.md"), "an older archive\n")
+			testfs.Write(t, filepath.Join(w.dir, ".archive/a.md"), "an older archive\n")
 		},
 			mv("a.md", ".archive/a.md", "alpha\n"), StatusConflict, "already exists"},
 		{"destination folder is a link", func(t *testing.T, w *applyWorld) {
-			symlink(t, filepath.Join(filepath.Dir(w.dir), "elsewhere"), filepath.Join(w.dir, ".archive"))
-			mkdir(t, filepath.Join(filepath.Dir(w.dir), "elsewhere"))
+			testfs.Symlink(t, filepath.Join(filepath.Dir(w.dir), "elsewhere"), filepath.Join(w.dir, ".archive"))
+			testfs.Mkdir(t, filepath.Join(filepath.Dir(w.dir), "elsewhere"))
 		}, mv("a.md", ".archive/a.md", "alpha\n"), StatusFailed, "symlink"},
 		{"source is a link", func(t *testing.T, w *applyWorld) {
 			os.Remove(filepath.Join(w.dir, "a.md"))
-			symlink(t, "b.md", filepath.Join(w.dir, "a.md"))
+			testfs.Symlink(t, "b.md", filepath.Join(w.dir, "a.md"))
 		}, mv("a.md", ".archive/a.md", "alpha\n"), StatusFailed, "symlink"},
 		{"source outside", nil, mv("../a.md", ".archive/a.md", "alpha\n"), StatusFailed, "leaves the memory dir"},
 		{"destination outside", nil, mv("a.md", "../a.md", "alpha\n"), StatusFailed, "leaves the memory dir"},
@@ -230,8 +231,10 @@ func TestUndoOfAMoveRefused(t *testing.T) {
 		meddle func(t *testing.T, w *applyWorld)
 		path   string
 	}{
-		{"a new file at the old path", func(t *testing.T, w *applyWorld) { write(t, filepath.Join(w.dir, "a.md"), "a new memory\n") }, "a.md"},
-		{"the archived file changed", func(t *testing.T, w *applyWorld) { write(t, filepath.Join(w.dir, ".archive/a.md"), "alpha, edited\n") }, ".archive/a.md"},
+		{"a new file at the old path", func(t *testing.T, w *applyWorld) { testfs.Write(t, filepath.Join(w.dir, "a.md"), "a new memory\n") }, "a.md"},
+		{"the archived file changed", func(t *testing.T, w *applyWorld) {
+			testfs.Write(t, filepath.Join(w.dir, ".archive/a.md"), "alpha, edited\n")
+		}, ".archive/a.md"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newApplyWorld(t, map[string]string{"a.md": "alpha\n"})

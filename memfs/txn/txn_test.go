@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -133,18 +134,18 @@ func TestDeleteAcrossFileSystemsRolledBackLate(t *testing.T) {
 		real, _ := filepath.EvalSymlinks(w2.dir)
 		for rel, f := range snap.MemDir {
 			if !f.Dir {
-				p := write(t, filepath.Join(w2.dir, rel), f.Data)
+				p := testfs.Write(t, filepath.Join(w2.dir, rel), f.Data)
 				os.Chmod(p, os.FileMode(f.Mode))
-				touch(t, p, time.Unix(0, f.Mtime))
+				testfs.Touch(t, p, time.Unix(0, f.Mtime))
 			}
 		}
 		for rel, f := range snap.Journal {
 			p := filepath.Join(w2.journal, rel)
 			if f.Dir {
-				mkdir(t, p)
+				testfs.Mkdir(t, p)
 				continue
 			}
-			write(t, p, strings.ReplaceAll(f.Data, compatMemDir, real))
+			testfs.Write(t, p, strings.ReplaceAll(f.Data, compatMemDir, real))
 			os.Chmod(p, os.FileMode(f.Mode))
 		}
 		if _, err := os.Lstat(filepath.Join(w2.dir, "b.md")); err == nil {

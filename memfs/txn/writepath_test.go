@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -34,7 +35,7 @@ func mtimeOf(t *testing.T, p string) time.Time {
 // truncation shows).
 func aged(t *testing.T, w *applyWorld, rel string, when time.Time) {
 	t.Helper()
-	touch(t, filepath.Join(w.dir, rel), when)
+	testfs.Touch(t, filepath.Join(w.dir, rel), when)
 }
 
 var (
@@ -349,7 +350,7 @@ func TestRecoveryReportsFileByFile(t *testing.T) {
 			continue
 		}
 		// An agent writes a.md before anyone recovers.
-		write(t, filepath.Join(w.dir, "a.md"), "the agent's own a.md\n")
+		testfs.Write(t, filepath.Join(w.dir, "a.md"), "the agent's own a.md\n")
 		reps, err := Recover(w.journal)
 		if err != nil || len(reps) != 1 {
 			t.Fatalf("%+v %v", reps, err)
