@@ -239,7 +239,7 @@ func (c *IndexView) describeDropped(lines []int) string {
 	var names []string
 	for _, n := range lines {
 		if e := c.ix.EntryAt(n); e != nil && e.Line == n {
-			names = append(names, fmt.Sprintf("\"%s\" (line %d)", Clip(e.Name(), 60), n))
+			names = append(names, fmt.Sprintf("\"%s\" (line %d)", secrets.Clip(e.Name(), 60), n))
 		}
 	}
 	switch {
@@ -311,7 +311,7 @@ func (c *IndexView) entryTooLong(e *memindex.Entry, t *IndexTarget) {
 	// messages are concatenated rather than formatted: the same text at
 	// about half the cost.
 	c.s.report(RuleIndexEntryTooLong, c.path, e.Line,
-		"the entry for \""+Clip(e.Name(), 60)+"\" is "+strconv.Itoa(n)+" characters long; Claude Code asks for one line under ~"+strconv.Itoa(IndexEntryMaxChars)+", and long entries eat the 25,000-unit cap",
+		"the entry for \""+secrets.Clip(e.Name(), 60)+"\" is "+strconv.Itoa(n)+" characters long; Claude Code asks for one line under ~"+strconv.Itoa(IndexEntryMaxChars)+", and long entries eat the 25,000-unit cap",
 		"Cut the hook to a few words that say when "+t.Name()+" matters; the detail belongs in the topic file.")
 }
 
@@ -326,7 +326,7 @@ func (c *IndexView) entryMultiline(e *memindex.Entry, t *IndexTarget) {
 		span = fmt.Sprintf("lines %d-%d", e.Continuations[0], e.Continuations[n-1])
 	}
 	c.s.report(RuleIndexEntryMultiline, c.path, e.Line,
-		fmt.Sprintf("the entry for \"%s\" has %s hanging under it (%s); each counts against Claude Code's 200-line cap", Clip(e.Name(), 60), Plural(n, "indented line"), span),
+		fmt.Sprintf("the entry for \"%s\" has %s hanging under it (%s); each counts against Claude Code's 200-line cap", secrets.Clip(e.Name(), 60), Plural(n, "indented line"), span),
 		fmt.Sprintf("Move the detail into %s and keep the entry on one line.", t.Name()))
 }
 
@@ -374,7 +374,7 @@ func (c *IndexView) hookEcho(e *memindex.Entry, t *IndexTarget) {
 		return
 	}
 	c.s.report(RuleHookEchoes, c.path, e.Line,
-		fmt.Sprintf("the hook for \"%s\" only repeats the description in %s (\"%s\")", Clip(e.Name(), 60), fs.f.Path, Clip(fs.doc.FM.Description, 80)),
+		fmt.Sprintf("the hook for \"%s\" only repeats the description in %s (\"%s\")", secrets.Clip(e.Name(), 60), fs.f.Path, secrets.Clip(fs.doc.FM.Description, 80)),
 		"Make the hook add what the description lacks (when to reach for this memory, the one fact that matters), or drop the hook and keep the title short.")
 }
 
@@ -486,7 +486,7 @@ func (c *IndexView) checkRefs() {
 // reportOutside reports a reference that leaves the memory directory.
 func (c *IndexView) reportOutside(line int, r memindex.Ref) {
 	c.s.report(RuleIndexLinkOutside, c.path, line,
-		fmt.Sprintf("%s points outside the memory directory (%s); Claude Code treats only files inside it as memories", Clip(r.Raw, 80), r.Target),
+		fmt.Sprintf("%s points outside the memory directory (%s); Claude Code treats only files inside it as memories", secrets.Clip(r.Raw, 80), r.Target),
 		"Move the file into the memory directory and link it by a relative path, or drop the link if it is not a memory.")
 }
 
@@ -498,7 +498,7 @@ func (c *IndexView) reportBroken(line int, r memindex.Ref, target string) {
 		sugg = fmt.Sprintf("Point it at %s, which exists, or remove the entry if the memory is gone.", alt)
 	}
 	c.s.report(RuleIndexBrokenLink, c.path, line,
-		fmt.Sprintf("%s points at %s, which does not exist in the memory directory", Clip(r.Raw, 80), target), sugg)
+		fmt.Sprintf("%s points at %s, which does not exist in the memory directory", secrets.Clip(r.Raw, 80), target), sugg)
 }
 
 // Inside maps an absolute target under the memory directory to a relative
@@ -764,7 +764,7 @@ func (c *IndexView) checkEmptySections() {
 		}
 		if !HasContent(c.ix, h.Line+1, end) {
 			c.s.report(RuleIndexEmptySection, c.path, h.Line,
-				fmt.Sprintf("the heading \"%s\" has no entries under it", Clip(h.Text, 60)),
+				fmt.Sprintf("the heading \"%s\" has no entries under it", secrets.Clip(h.Text, 60)),
 				"Add entries under it, or remove the heading: it costs a line of the 200-line budget.")
 		}
 	}
@@ -817,7 +817,7 @@ func ixOrphanSuggestion(f *CheckedFile) string {
 	if hook == "" {
 		hook = "one-line hook"
 	}
-	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", memindex.Link(title, f.f.Path), Clip(hook, 100))
+	return fmt.Sprintf("Add a line to MEMORY.md, - %s — %s, or delete the file if the memory is obsolete.", memindex.Link(title, f.f.Path), secrets.Clip(hook, 100))
 }
 
 // reached returns the topic files the index references, following overflow
@@ -1040,14 +1040,6 @@ func Thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// Clip shortens s to at most n characters for a message, with
-// memindex.Clip, the cut the index writer uses, so a quote ends the way a cut
-// hook does. Secrets are masked before the cut: a cut token no longer looks
-// like one, so the printers' masking could not find what was left of it.
-func Clip(s string, n int) string {
-	return memindex.Clip(secrets.Default().MaskSecrets(s), n)
 }
 
 // CheckIndex runs the index rules over d, whose Index is the MEMORY.md to

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -454,7 +455,7 @@ func TestIxEchoes(t *testing.T) {
 			t.Errorf("ixEchoes(%q, %q) = %v", tc.hook, tc.desc, got)
 		}
 	}
-	if Plural(1, "entry") != "1 entry" || Plural(3, "entry") != "3 entries" || Thousands(1234567) != "1,234,567" || Clip("abcdef", 4) != "abc…" {
+	if Plural(1, "entry") != "1 entry" || Plural(3, "entry") != "3 entries" || Thousands(1234567) != "1,234,567" || secrets.Clip("abcdef", 4) != "abc…" {
 		t.Errorf("helpers")
 	}
 }

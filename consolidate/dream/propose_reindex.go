@@ -1541,7 +1541,7 @@ func rxSlug(s, fallback string) string {
 	return out
 }
 
-func rxQuote(s string) string { return "\u201c" + consolidate.Clip(s, 60) + "\u201d" }
+func rxQuote(s string) string { return "\u201c" + secrets.Clip(s, 60) + "\u201d" }
 
 func rxFirst(list []string, n int) []string {
 	if len(list) > n {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
-	"github.com/memtui/memtui/model/memindex"
 )
 
 // ShortSession is how memtui names a session in one line: the first eight
@@ -51,13 +50,7 @@ func writeHow(w model.MemWrite) string {
 	case model.WriteStore:
 		return "memory tool"
 	case model.WriteShell:
-		return "shell: " + clip(strings.Join(strings.Fields(w.Command), " "), 60)
+		return "shell: " + secrets.Clip(strings.Join(strings.Fields(w.Command), " "), 60)
 	}
 	return ""
-}
-
-// clip shortens s to at most n characters for a message, masking its
-// secrets first, so a cut never leaves part of a token showing.
-func clip(s string, n int) string {
-	return memindex.Clip(secrets.Default().MaskSecrets(s), n)
 }

@@ -4,7 +4,9 @@
 // and OpenSSH keys, URLs with credentials, and an opt-in generic rule. A
 // secret is never printed: Mask shows a recognisable stub, Redact writes
 // the [REDACTED] mark in its place, once per line of a multi-line key. The
-// one sanitizer every output goes through (internal/safe) masks with it.
+// one sanitizer every output goes through (internal/safe) masks with it,
+// and Clip, which every message quoting a memory shortens its text with,
+// masks before it cuts.
 // It is pure computation over text; secrets.go says how the rules were
 // chosen.
 package secrets

@@ -63,6 +63,7 @@ import (
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
 )
 
 // Secret is one credential found in a text. It never holds the secret
@@ -1548,4 +1549,13 @@ func (s *Scanner) replaceSecrets(text string, with func(Secret) string) (string,
 	}
 	b.WriteString(text[last:])
 	return b.String(), len(secrets)
+}
+
+// Clip shortens s to at most n characters for a message (memindex.Clip's
+// cut and ellipsis) after masking its secrets with the default scanner: a
+// cut that fell inside a token first would leave part of it, which no
+// later masking could recognise. Every message that quotes a memory's
+// text shortens it with this.
+func Clip(s string, n int) string {
+	return memindex.Clip(Default().MaskSecrets(s), n)
 }
