@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"reflect"
 	"slices"
 	"time"
 
@@ -44,6 +45,34 @@ func decodeDream(t *testing.T, s string) dreamJSON {
 }
 
 var demoDirRE = regexp.MustCompile(`/[^"\s]*memtui-demo-[0-9]+`)
+
+// Two runs on the wall clock (no --now) give the same IDs, merges and
+// reindexes included, though each stamps what it writes with its own
+// time: dream, then dream --apply --only ID, finds what was listed.
+func TestDreamIDsHoldOnTheWallClock(t *testing.T) {
+	run := func() map[string]string {
+		code, stdout, stderr := runCLI(t, env("HOME", t.TempDir()), "--demo", "dream", "--json")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		ids := map[string]string{}
+		for _, p := range decodeDream(t, stdout).Proposals {
+			ids[p.ID] = string(p.Kind)
+		}
+		return ids
+	}
+	a, b := run(), run()
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("the IDs differ between two runs:\n%v\n%v", a, b)
+	}
+	kinds := map[string]bool{}
+	for _, k := range a {
+		kinds[k] = true
+	}
+	if !kinds[string(model.KindMerge)] || !kinds[string(model.KindReindex)] {
+		t.Errorf("the demo must have a merge and a reindex, whose results carry the time: %v", kinds)
+	}
+}
 
 // The same tree gives byte-identical proposals, IDs included.
 func TestDreamIsDeterministic(t *testing.T) {

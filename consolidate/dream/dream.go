@@ -365,15 +365,43 @@ func (s *dreamState) remove(path string) model.Change {
 	return model.Change{Path: path, Op: model.OpDelete, BaseSHA256: s.hash(path)}
 }
 
+// runStamps are what a run writes of its own time into a proposal's
+// result: metadata.modified (stamp, a reindex's new files), a merge's
+// "(merged <day>)" header, an archive file's "moved here on <day>".
+var runStamps = []*regexp.Regexp{
+	regexp.MustCompile(`(?m)^([ \t]*modified:[ \t]*)\S.*$`),
+	regexp.MustCompile(`\(merged \d{4}-\d{2}-\d{2}\)`),
+	regexp.MustCompile(`moved here on \d{4}-\d{2}-\d{2}`),
+}
+
+// unstamped is a result without the run's own time, for the ID: the same
+// files give the same ID whenever they are proposed (dream, then dream
+// --apply --only ID seconds or days later). Nothing else is left out: the
+// rest of the result and each changed file's base hash stay in the ID, so
+// a change to any file the proposal reads still changes it. (A file's own
+// modified: line is left out too; its base hash stands for it.)
+func unstamped(after string) string {
+	for _, re := range runStamps {
+		after = re.ReplaceAllStringFunc(after, func(m string) string {
+			if i := strings.Index(m, "modified:"); i >= 0 {
+				return m[:i] + "modified: ~"
+			}
+			return "~"
+		})
+	}
+	return after
+}
+
 // proposal assembles a proposal with its deterministic ID: the kind and a
-// hash of the directory and every change, so the same tree always gives
-// the same ID and a different change never shares one.
+// hash of the directory and every change (its time stamps left out), so
+// the same tree always gives the same ID, whenever it is proposed, and a
+// different change never shares one.
 func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, fixes []model.Finding, changes []model.Change, reads ...string) model.Proposal {
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", kind, dirKey(s.p, s.d))
 	for _, c := range changes {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, c.After)
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, unstamped(c.After))
 		if c.From != "" {
 			// (only then: the IDs of proposals without a move stay as
 			// they were before moves existed)

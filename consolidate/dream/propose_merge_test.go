@@ -2,10 +2,12 @@ package dream
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/testmodel"
@@ -719,5 +721,43 @@ func TestProposeMergesExactCopy(t *testing.T) {
 	files["deploy.md"] = append(slices.Clone(keep.Content), "More.\n"...)
 	if _, err := Apply(files, p); err == nil {
 		t.Errorf("applied over a survivor changed since")
+	}
+}
+
+// TestIDsLeaveOutTheRunsTime: a merge stamps its result with the run's
+// time (metadata.modified, the "(merged <day>)" header), yet the same
+// files give the same ID a few seconds or a day later, so dream followed
+// by dream --apply --only ID finds it; a change to a file it reads still
+// gives another ID.
+func TestIDsLeaveOutTheRunsTime(t *testing.T) {
+	at := func(now time.Time, d *model.MemoryDir) model.Proposal {
+		t.Helper()
+		opts := mergeOpts()
+		opts.Now = now
+		ps := ProposeDir(mergeProject, d, opts)
+		if len(ps) != 1 {
+			t.Fatalf("want one merge, got %d", len(ps))
+		}
+		return ps[0]
+	}
+	base := at(testmodel.Now, seriesDir(nil))
+	for _, later := range []time.Duration{3 * time.Second, 26 * time.Hour} {
+		p := at(testmodel.Now.Add(later), seriesDir(nil))
+		if p.ID != base.ID {
+			t.Errorf("%v later: ID %s, was %s", later, p.ID, base.ID)
+		}
+		if reflect.DeepEqual(p.Changes, base.Changes) {
+			t.Errorf("%v later: the result carries no stamp of its own, so this test proves nothing", later)
+		}
+	}
+	changed := at(testmodel.Now, seriesDir(func(d *model.MemoryDir) {
+		for _, f := range d.Files {
+			if f.Path == "standup-2026-11-17.md" {
+				f.Content = append(f.Content, "- Portal review moved to Friday.\n"...)
+			}
+		}
+	}))
+	if changed.ID == base.ID {
+		t.Errorf("a file the merge reads changed, and the ID stayed %s", base.ID)
 	}
 }
