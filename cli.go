@@ -100,6 +100,7 @@ Exit status: 0 when nothing is at error severity, 1 when something is,
 
 	root.AddCommand(newChangesCmd(g, stdout, stderr))
 
+	root.AddCommand(newRulesCmd(stdout))
 	root.AddCommand(newVersionCmd(stdout))
 	return root
 }

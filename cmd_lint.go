@@ -52,7 +52,7 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	}
 	for _, r := range lf.rules {
 		if _, ok := consolidate.LookupRule(r); !ok {
-			return fmt.Errorf("unknown rule %q in --rule (memtui lint --help lists the flags; README.md lists the rules)", r)
+			return fmt.Errorf("unknown rule %q in --rule (memtui rules lists them)", r)
 		}
 	}
 	// lint keeps little alive (the directories being checked and the
