@@ -20,6 +20,7 @@ import (
 // undoFlags are undo's own flags.
 type undoFlags struct {
 	list, json    bool
+	last          bool
 	wait          time.Duration
 	restoreSecret bool
 }
@@ -27,12 +28,15 @@ type undoFlags struct {
 func newUndoCmd(g *globals, stdout, stderr io.Writer) *cobra.Command {
 	var uf undoFlags
 	undo := &cobra.Command{
-		Use:   "undo [ID]",
+		Use:   "undo [ID | --last]",
 		Short: "Undo an applied proposal from the journal",
 		Long: `Undo an applied proposal: its files are restored byte for byte, with their
 mtimes, from the journal (under $XDG_STATE_HOME/memtui/journal), as a
 journaled change of its own. A file an agent changed since memtui wrote it
 is not overwritten: the undo is refused and says which.
+
+ID is the journal ID, a start of it no other entry shares, or the ID of
+the proposal it applied; --last is the newest applied entry.
 
 Only entries of the memory directories in view count: those --config-dir,
 --project and --memory-dir select (by default every project of the default
@@ -50,6 +54,7 @@ is refused without --restore-secret.
 	fu := undo.Flags()
 	fu.BoolVar(&uf.list, "list", false, "list applied proposals, newest first")
 	fu.BoolVar(&uf.json, "json", false, "with --list: print JSON")
+	fu.BoolVar(&uf.last, "last", false, "undo the newest applied entry in view")
 	fu.DurationVar(&uf.wait, "wait", 0, "wait this long for Claude Code's consolidation lock instead of giving up")
 	fu.BoolVar(&uf.restoreSecret, "restore-secret", false, "allow undoing a redact-secret: the credential it removed comes back into the file")
 	return undo
@@ -58,8 +63,11 @@ is refused without --restore-secret.
 // runUndo lists the journal or undoes one applied proposal, of the memory
 // directories in view only.
 func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdout, stderr io.Writer) error {
-	if !uf.list && len(args) == 0 {
-		return errors.New("give the journal ID of the proposal to undo, or --list to see them")
+	switch {
+	case uf.last && (uf.list || len(args) > 0):
+		return errors.New("--last undoes the newest applied entry: give it alone, without an ID or --list")
+	case !uf.list && !uf.last && len(args) == 0:
+		return errors.New("give the journal ID (or a unique start of it, or the proposal's ID) to undo, --last for the newest, or --list to see them")
 	}
 	s, err := start(ctx, g, stderr)
 	if err != nil {
@@ -115,7 +123,16 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	if g.readonly {
 		return errors.New("--readonly forbids undo")
 	}
-	e, err := txn.ReadEntry(s.JournalRoot(), args[0])
+	var e *txn.JournalEntry
+	if uf.last {
+		e, err = s.LastEntry()
+	} else if e, err = s.FindEntry(args[0]); err != nil {
+		// A whole ID of an entry out of view is read so the undo can say
+		// which directory it is of, and how to select it.
+		if whole, rerr := txn.ReadEntry(s.JournalRoot(), args[0]); rerr == nil {
+			e, err = whole, nil
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -136,7 +153,7 @@ func runUndo(ctx context.Context, g *globals, uf undoFlags, args []string, stdou
 	}
 	switch r.Status {
 	case txn.StatusApplied:
-		fmt.Fprintf(stdout, "undone %s (the undo is journal %s)\n", safe.Line(args[0]), r.JournalID)
+		fmt.Fprintf(stdout, "undone %s, %s (the undo is journal %s)\n", safe.Line(e.ID), safe.ShowLine(e.Title), r.JournalID)
 		return nil
 	default:
 		why := ""

@@ -10,6 +10,9 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/fang"
 
@@ -61,7 +64,27 @@ func safeErrors(w io.Writer, st fang.Styles, err error) {
 	if !errors.As(err, &advice) {
 		err = shownError{err}
 	}
+	st.ErrorText = st.ErrorText.Transform(sentenceCase)
 	fang.DefaultErrorHandler(w, st, err)
+}
+
+// sentenceCase starts a message with a capital when its first word is a
+// plain word. fang's own transform title-cases the whole first word, which
+// printed a flag as --Last or --Config-Dir and a proposal ID as
+// Absolutize-Dates-…, neither of which can be typed back; it also folded
+// runs of blanks.
+func sentenceCase(s string) string {
+	word, _, _ := strings.Cut(s, " ")
+	if word == "" {
+		return s
+	}
+	for _, r := range word {
+		if !unicode.IsLower(r) {
+			return s
+		}
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // shownError is an error whose text is masked and made safe to print.

@@ -205,3 +205,34 @@ func TestApplyAndUndoKeepToTheirScan(t *testing.T) {
 		t.Errorf("an undo into a dir only a repository named must be refused: %v", err)
 	}
 }
+
+// TestFindEntry: a journal entry is found by its whole ID, by a start no
+// other entry shares, or by its proposal's ID (the entry that applied it,
+// not the undo that carries the same proposal ID); an ambiguous start
+// names the candidates, an unknown one says nothing matched.
+func TestFindEntry(t *testing.T) {
+	es := []txn.JournalEntry{ // newest first
+		{ID: "20261128T120300Z-cccc", ProposalID: "merge-1", State: txn.JournalCommitted},
+		{ID: "20261128T120200Z-bbbb", ProposalID: "merge-1", State: txn.JournalCommitted, UndoOf: "20261128T120100Z-aaaa"},
+		{ID: "20261128T120100Z-aaaa", ProposalID: "merge-1", State: txn.JournalUndone},
+		{ID: "20261127T090000Z-dddd", ProposalID: "prune-9", State: txn.JournalUndone},
+	}
+	for ref, want := range map[string]string{
+		"20261128T120300Z-cccc": "20261128T120300Z-cccc",
+		"20261128T1202":         "20261128T120200Z-bbbb",
+		"20261127":              "20261127T090000Z-dddd",
+		"merge-1":               "20261128T120300Z-cccc", // the applied one, not the undo
+		"prune-9":               "20261127T090000Z-dddd", // undone already: undo says so
+	} {
+		e, err := FindEntry(es, ref)
+		if err != nil || e.ID != want {
+			t.Errorf("%q: %v, %v; want %s", ref, e, err, want)
+		}
+	}
+	if _, err := FindEntry(es, "20261128"); err == nil || !strings.Contains(err.Error(), "names 3 journal entries") {
+		t.Errorf("an ambiguous start: %v", err)
+	}
+	if _, err := FindEntry(es, "reindex-0"); err == nil || !strings.Contains(err.Error(), "no journal entry in view") {
+		t.Errorf("an unknown ref: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
@@ -218,6 +219,84 @@ func (w *Workspace) Journal() ([]txn.JournalEntry, error) { return w.JournalIn(w
 func (w *Workspace) JournalIn(scan *model.Scan) ([]txn.JournalEntry, error) {
 	es, err := txn.List(w.JournalRoot())
 	return txn.Scope(es, DirsIn(scan)), err
+}
+
+// FindEntry is the journal entry ref names among those in view: its whole
+// journal ID, a prefix of one no other entry shares, or the ID of the
+// proposal it applied (journal IDs are 36 characters; nobody types one).
+// A proposal applied, undone and applied again names its applied entry.
+// An unknown or ambiguous ref is an error that says what it matched.
+func (w *Workspace) FindEntry(ref string) (*txn.JournalEntry, error) {
+	es, err := w.Journal()
+	if err != nil {
+		return nil, err
+	}
+	return FindEntry(es, ref)
+}
+
+// FindEntry is Workspace.FindEntry over entries (newest first).
+func FindEntry(entries []txn.JournalEntry, ref string) (*txn.JournalEntry, error) {
+	if ref == "" {
+		return nil, errors.New("no journal entry named")
+	}
+	var byID, byProposal []*txn.JournalEntry
+	for i := range entries {
+		e := &entries[i]
+		switch {
+		case e.ID == ref:
+			return e, nil
+		case strings.HasPrefix(e.ID, ref):
+			byID = append(byID, e)
+		case e.ProposalID == ref && e.UndoOf == "":
+			// (an undo's entry carries the proposal's ID too; the ID names
+			// the entry that applied it)
+			byProposal = append(byProposal, e)
+		}
+	}
+	if len(byID) == 1 {
+		return byID[0], nil
+	}
+	if len(byID) == 0 && len(byProposal) > 0 {
+		var applied []*txn.JournalEntry
+		for _, e := range byProposal {
+			if e.State == txn.JournalCommitted {
+				applied = append(applied, e)
+			}
+		}
+		switch {
+		case len(applied) == 1:
+			return applied[0], nil
+		case len(applied) == 0:
+			return byProposal[0], nil // the newest: undo says why it cannot be undone
+		}
+		byID = applied
+	}
+	if len(byID) == 0 {
+		return nil, fmt.Errorf("no journal entry in view is %q or starts with it, and no applied proposal has that ID", ref)
+	}
+	ids := make([]string, 0, min(len(byID), 5))
+	for _, e := range byID[:min(len(byID), 5)] {
+		ids = append(ids, e.ID)
+	}
+	more := ""
+	if len(byID) > 5 {
+		more = fmt.Sprintf(" and %d more", len(byID)-5)
+	}
+	return nil, fmt.Errorf("%q names %d journal entries (%s%s): give more of the ID", ref, len(byID), strings.Join(ids, ", "), more)
+}
+
+// LastEntry is the newest applied (committed) journal entry in view.
+func (w *Workspace) LastEntry() (*txn.JournalEntry, error) {
+	es, err := w.Journal()
+	if err != nil {
+		return nil, err
+	}
+	for i := range es {
+		if es[i].State == txn.JournalCommitted {
+			return &es[i], nil
+		}
+	}
+	return nil, errors.New("nothing applied to undo in the memory directories in view")
 }
 
 // JournalRoot is where the workspace's journal lives.

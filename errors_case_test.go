@@ -1,0 +1,28 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestErrorsKeepFlagsAndIDsAsTyped: an error's first word is capitalised
+// only when it is a plain word; a flag or an ID comes out as it can be
+// typed back (fang alone printed --Last and Absolutize-Dates-…).
+func TestErrorsKeepFlagsAndIDsAsTyped(t *testing.T) {
+	for in, want := range map[string]string{
+		"no journal entry":               "No journal entry",
+		"--last undoes the newest entry": "--last undoes the newest entry",
+		`"absolutize-dates-3c" names 3`:  `"absolutize-dates-3c" names 3`,
+		"memtui-ignore needs a rule":     "memtui-ignore needs a rule",
+		"unknown  rule":                  "Unknown  rule",
+		"":                               "",
+	} {
+		if got := sentenceCase(in); got != want {
+			t.Errorf("sentenceCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+	code, _, stderr := runCLI(t, env(), "undo", "--last", "x")
+	if code != exitUsage || !strings.Contains(stderr, "--last undoes") {
+		t.Errorf("exit %d, %q: the flag must read --last", code, stderr)
+	}
+}
