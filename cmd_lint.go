@@ -83,6 +83,12 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	all := s.Check(ctx, copts)
 	shown := filterFindings(all, minSev, lf.rules)
 	sum := report.Summarize(scan, shown)
+	if g.project != "" || len(g.memoryDirs) > 0 {
+		// A selection is judged on what it selected: an error in the
+		// user's own settings (or an environment override) is reported,
+		// under "configuration", but does not fail a per-project gate.
+		sum.Unselected = report.Unselected(shown)
+	}
 	// Problems met reading transcripts are no findings (nothing in a
 	// memory dir is wrong) but say where provenance and use may be
 	// incomplete: every form of the report shows them.
@@ -122,7 +128,7 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	if sum.Errors > 0 {
+	if sum.Errors-sum.Unselected > 0 {
 		g.exit = exitFindings
 	}
 	return nil

@@ -31,6 +31,11 @@ type Summary struct {
 	MemoryDirs int            `json:"memory_dirs"`
 	Files      int            `json:"files"`
 	ByRule     map[string]int `json:"by_rule"`
+	// Unselected counts the errors in the configuration outside a
+	// selection (--project, --memory-dir: the user's own settings, an
+	// environment override): reported, but not what the selection is
+	// judged on, so they do not set lint's exit code.
+	Unselected int `json:"errors_outside_selection,omitempty"`
 }
 
 // Summarize counts the findings and the scan's size.
@@ -228,10 +233,27 @@ func SummaryLine(s Summary) string {
 	if s.Errors+s.Warnings+s.Info == 0 {
 		found = "no findings"
 	}
-	return fmt.Sprintf("%s in %d %s (%d memory %s, %d %s)", found,
+	line := fmt.Sprintf("%s in %d %s (%d memory %s, %d %s)", found,
 		s.Projects, Plural(s.Projects, "project", "projects"),
 		s.MemoryDirs, Plural(s.MemoryDirs, "directory", "directories"),
 		s.Files, Plural(s.Files, "file", "files"))
+	if s.Unselected > 0 {
+		line += fmt.Sprintf("; %d configuration %s outside the selection, which %s not set the exit code", s.Unselected,
+			Plural(s.Unselected, "error", "errors"), Plural(s.Unselected, "does", "do"))
+	}
+	return line
+}
+
+// Unselected counts the configuration errors of fs that belong to no
+// project: with a selection (--project, --memory-dir) they lie outside it.
+func Unselected(fs []model.Finding) int {
+	n := 0
+	for _, f := range fs {
+		if f.Severity == model.Error && f.MemoryDir == "" && f.Project == "" {
+			n++
+		}
+	}
+	return n
 }
 
 // hang wraps s to fit width when printed after indent columns, indenting
