@@ -160,10 +160,21 @@ func applyProposals(ctx context.Context, g *globals, s *app.Workspace, props []m
 	opts := txn.ApplyOptions{IncludeTeam: df.includeTeam, WaitForLock: df.wait, MarkConsolidated: df.markConsolidated}
 	applied, other := 0, 0
 	for _, dir := range dirs {
-		results := s.Apply(ctx, dir, byDir[dir], opts)
-		for _, r := range results {
-			switch r.Status {
-			case txn.StatusApplied:
+		// The proposals of one directory are one plan: one that reads what
+		// an earlier one wrote is proposed again on it, not refused.
+		for _, r := range s.ApplyPlan(ctx, s.Scan, dir, byDir[dir], opts, nil) {
+			switch {
+			case r.Done:
+				applied++
+				fmt.Fprintf(stdout, "done      %s  (this run's earlier writes already did it)\n", safe.ShowLine(r.ID))
+			case r.Status == txn.StatusApplied && r.Rebuilt != nil:
+				applied++
+				as := ""
+				if r.Rebuilt.ID != r.ID {
+					as = " as " + safe.ShowLine(r.Rebuilt.ID)
+				}
+				fmt.Fprintf(stdout, "applied   %s%s, rebuilt on this run's earlier writes  (journal %s)\n", safe.ShowLine(r.ID), as, r.JournalID)
+			case r.Status == txn.StatusApplied:
 				applied++
 				fmt.Fprintf(stdout, "applied   %s  (journal %s)\n", safe.ShowLine(r.ProposalID), r.JournalID)
 			default:

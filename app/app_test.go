@@ -236,3 +236,81 @@ func TestFindEntry(t *testing.T) {
 		t.Errorf("an unknown ref: %v", err)
 	}
 }
+
+// TestRebuildOnlyOverThePlansOwnWrites: a proposal touching a file the
+// plan wrote is proposed again when the file is as the plan left it, and
+// refused as a conflict when anyone else changed it since.
+func TestRebuildOnlyOverThePlansOwnWrites(t *testing.T) {
+	cfg, ok, _ := tree(t)
+	ws := open(t, cfg)
+	props, err := ws.Propose(context.Background(), ProposeOptions{Kinds: []model.ProposalKind{model.KindFixFrontmatter}})
+	if err != nil || len(props) != 1 {
+		t.Fatalf("proposals: %v %+v", err, props)
+	}
+	p := props[0]
+	content, err := os.ReadFile(filepath.Join(ok, "a.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As if an earlier proposal of the plan had left a.md as it is now.
+	wrote := map[string]string{"a.md": consolidate.SHA256Hex(content)}
+	np, done, err := ws.rebuild(context.Background(), ws.Scan, ok, p, wrote, false)
+	if err != nil || done || np.Kind != p.Kind || np.Changes[0].Path != "a.md" {
+		t.Fatalf("over the plan's own write: %+v, done %v, %v", np, done, err)
+	}
+	// An agent writes a.md after the plan did: a conflict, not a rebuild.
+	if err := os.WriteFile(filepath.Join(ok, "a.md"), append(content, "An agent's line.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = ws.rebuild(context.Background(), ws.Scan, ok, p, wrote, false)
+	var conflict *txn.ConflictError
+	if !errors.As(err, &conflict) || conflict.Path != "a.md" {
+		t.Errorf("a change by someone else must be a conflict on a.md, got %v", err)
+	}
+}
+
+// TestApplyPlanWritesAPartKeptProposalAsItIs: a proposal a person kept
+// only part of is never rebuilt on the plan's earlier writes (a rebuild
+// would write the hunks they left out): when an earlier proposal of the
+// plan changed a file it reads, it conflicts, and the rest still applies.
+func TestApplyPlanWritesAPartKeptProposalAsItIs(t *testing.T) {
+	home := t.TempDir()
+	ws, err := Open(context.Background(), Options{Demo: true, NoTranscripts: true, Now: testNow.Format(time.RFC3339), Getenv: func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ws.Close)
+	props, err := ws.Propose(context.Background(), ProposeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dir string
+	var plan []model.Proposal
+	var merge string
+	for _, p := range props {
+		if strings.HasSuffix(p.MemoryDir, "-home-dev-acme-api/memory") {
+			dir = p.MemoryDir
+			plan = append(plan, p)
+			if p.Kind == model.KindMerge {
+				merge = p.ID
+			}
+		}
+	}
+	if merge == "" {
+		t.Fatal("the demo's acme-api has no merge")
+	}
+	whole := ws.ApplyPlan(context.Background(), ws.Scan, dir, plan, txn.ApplyOptions{}, map[string]bool{merge: true})
+	for _, r := range whole {
+		switch {
+		case r.ID == merge && (r.Status != txn.StatusConflict || r.Rebuilt != nil):
+			t.Errorf("the part-kept merge: %+v; want a conflict, not a rebuild", r)
+		case r.ID != merge && r.Status != txn.StatusApplied:
+			t.Errorf("%s: %+v", r.ID, r)
+		}
+	}
+}

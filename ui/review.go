@@ -323,6 +323,12 @@ func (v *proposalsView) writePlan() (jobs []writeJob, invalid []*propItem) {
 		}
 		jobs[i].items = append(jobs[i].items, it)
 		jobs[i].props = append(jobs[i].props, *d.final)
+		if d.state() != stAccepted {
+			if jobs[i].asIs == nil {
+				jobs[i].asIs = map[string]bool{}
+			}
+			jobs[i].asIs[d.final.ID] = true
+		}
 	}
 	return jobs, invalid
 }

@@ -23,6 +23,9 @@ type writeJob struct {
 	dir   string
 	items []*propItem
 	props []model.Proposal
+	// asIs are the proposals a person kept only part of: written as they
+	// are, never rebuilt on the plan's earlier writes (app.ApplyPlan).
+	asIs map[string]bool
 }
 
 // lockWait is how long a retry waits for Claude Code's lock.
@@ -168,8 +171,8 @@ func (m *Model) writeRefusal(dir string) error {
 }
 
 // runWrite writes each job's proposals in a goroutine, through the
-// workspace (Workspace.ApplyIn, behind the write scope of the scan on
-// screen), waiting up to wait for Claude Code's lock, and returns the Cmd
+// workspace (Workspace.ApplyPlan: one plan per directory, behind the write
+// scope of the scan on screen), waiting up to wait for Claude Code's lock, and returns the Cmd
 // that waits for its first message. With mark, a run that changed files
 // leaves the store marked consolidated (ApplyOptions.MarkConsolidated);
 // without, the lock is left as it was. owner follows the write.
@@ -197,7 +200,14 @@ func (m *Model) runWrite(owner writeOwner, jobs []writeJob, wait time.Duration, 
 				}
 				send(applyProgressMsg{ev})
 			}}
-			send(applyDirDoneMsg{job: i, results: ws.ApplyIn(ctx, scan, j.dir, j.props, opts)})
+			// One plan per directory: a proposal that reads what an
+			// earlier one wrote is rebuilt on it, not refused.
+			plan := ws.ApplyPlan(ctx, scan, j.dir, j.props, opts, j.asIs)
+			rs := make([]txn.ApplyResult, len(plan))
+			for k, r := range plan {
+				rs[k] = r.ApplyResult
+			}
+			send(applyDirDoneMsg{job: i, results: rs})
 			base += len(j.props)
 		}
 		send(writeDoneMsg{})
