@@ -64,8 +64,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, g.Quit):
 		return m.leaveEditor(func() tea.Cmd {
-			m.Close()
-			return tea.Quit
+			return m.leaveUnwritten(func() tea.Cmd {
+				m.Close()
+				return tea.Quit
+			})
 		})
 	case key.Matches(k, g.Help):
 		m.help.ShowAll = !m.help.ShowAll

@@ -38,3 +38,37 @@ func TestWriteAcceptedTogetherIsOnePlan(t *testing.T) {
 		t.Errorf("the write's summary is %q, want %q:\n%s", got, want, d.screen())
 	}
 }
+
+// TestQuitAsksWithAcceptedWorkUnwritten: q with an accepted proposal not
+// written asks first, names it, and any key but y stays; y quits. With
+// nothing accepted, q quits at once.
+func TestQuitAsksWithAcceptedWorkUnwritten(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	_, cmd := d.m.Update(keyMsg("q"))
+	if !quits(cmd) {
+		t.Fatal("with nothing accepted, q must quit at once")
+	}
+	d = newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	it := d.selectProposal(sunsetTitle)
+	d.keys("a")
+	_, cmd = d.m.Update(keyMsg("q"))
+	if quits(cmd) {
+		t.Fatal("q quit with an accepted proposal not written")
+	}
+	d.run(cmd)
+	if s := d.screen(); d.m.dialog == nil || !strings.Contains(s, "Quit with 1 accepted proposal not written?") || !strings.Contains(s, it.title) {
+		t.Fatalf("q must ask, naming the proposal:\n%s", s)
+	}
+	d.keys("n")
+	if d.m.dialog != nil || !strings.Contains(d.m.status, "Still here") || d.m.proposals.dec[it.p.ID].state() != stAccepted {
+		t.Errorf("n must stay with the decision kept: %q", d.m.status)
+	}
+	_, cmd = d.m.Update(keyMsg("q"))
+	d.run(cmd)
+	_, cmd = d.m.Update(keyMsg("y"))
+	if !quits(cmd) {
+		t.Error("y must quit")
+	}
+}

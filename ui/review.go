@@ -297,6 +297,40 @@ func (v *proposalsView) counts() (accepted, partly, rejected, invalid int) {
 	return
 }
 
+// leaveUnwritten runs then once quitting may drop the accepted
+// proposals not written yet: at once when there are none (or a write is
+// under way, which finishes first), else after a question that defaults
+// to No. A decision is not kept across a restart, so quitting loses it.
+func (m *Model) leaveUnwritten(then func() tea.Cmd) tea.Cmd {
+	jobs, invalid := m.proposals.writePlan()
+	n := len(invalid)
+	for _, j := range jobs {
+		n += len(j.props)
+	}
+	if n == 0 || m.ws.ReadOnly || m.writeBusy() {
+		return then()
+	}
+	st := m.c.st
+	lines := []string{""}
+	for _, j := range jobs {
+		for _, it := range j.items {
+			lines = append(lines, "  "+safe.ShowLine(it.title))
+		}
+	}
+	for _, it := range invalid {
+		lines = append(lines, "  "+safe.ShowLine(it.title)+st.Faint.Render("  (cannot be written as it is)"))
+	}
+	lines = append(lines, "", st.Faint.Render("Nothing keeps a decision across a restart: quitting now drops these, and the next start shows them undecided."))
+	m.openDialog(&dialog{
+		kind:  dlgQuit,
+		title: fmt.Sprintf("Quit with %d accepted %s not written?", n, model.Plural(n, "proposal", "proposals")),
+		lines: lines,
+		hint:  "y quits and drops them · any other key stays (then w writes them)",
+		after: then,
+	})
+	return nil
+}
+
 // writePlan gathers what w writes, grouped by memory directory in list
 // order, and the accepted proposals that cannot be written.
 func (v *proposalsView) writePlan() (jobs []writeJob, invalid []*propItem) {

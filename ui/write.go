@@ -40,6 +40,7 @@ const (
 	dlgResult                       // a summary; y retries when a lock was held
 	dlgWriteIndex                   // y writes the index editor's MEMORY.md
 	dlgDiscard                      // y drops the index editor's edits, then runs after
+	dlgQuit                         // y quits with accepted proposals not written
 )
 
 // dialog is a modal question or summary that replaces the view's body
@@ -144,6 +145,8 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		case dlgResult:
 		case dlgDiscard:
 			m.status = "Kept the edits: nothing discarded."
+		case dlgQuit:
+			m.status = "Still here: w writes the accepted proposals."
 		default:
 			m.status = "Cancelled: nothing written."
 		}
@@ -152,7 +155,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	switch dl.kind {
 	case dlgWrite, dlgWriteIndex:
 		return m.runWrite(dl.owner, dl.jobs, 0, false)
-	case dlgDiscard:
+	case dlgDiscard, dlgQuit:
 		return dl.after()
 	case dlgResult:
 		if len(dl.jobs) > 0 {
