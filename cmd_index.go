@@ -210,8 +210,10 @@ func printIndex(w io.Writer, d *model.MemoryDir, ix dirIndex, l *claude.Load, ho
 	case l.NearLimit():
 		state = "near a cap"
 	}
-	fmt.Fprintf(w, "%s\n  %d/%d lines (%.0f%%), %d/%d UTF-16 units (%.0f%%): %s\n", path,
-		l.LineCount, model.IndexMaxLines, l.LinePercent(), l.Units, model.IndexMaxUnits, l.UnitPercent(), state)
+	// Percentages are cut, not rounded (as the checks cut them): 99.5%
+	// of a cap is not 100%, which reads as at the cap.
+	fmt.Fprintf(w, "%s\n  %d/%d lines (%d%%), %d/%d UTF-16 units (%d%%): %s\n", path,
+		l.LineCount, model.IndexMaxLines, int(l.LinePercent()), l.Units, model.IndexMaxUnits, int(l.UnitPercent()), state)
 	if ix.store != nil && ix.store.PromptIndexMaxBytes > 0 && size > ix.store.PromptIndexMaxBytes {
 		fmt.Fprintf(w, "  %d bytes: over the %d bytes the store's promptIndexMaxBytes allows\n", size, ix.store.PromptIndexMaxBytes)
 	}

@@ -746,7 +746,7 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 		case l.TooLarge:
 			state = st.Sev[model.Error].Render("✗ not loaded: over the 4 MiB Claude Code reads")
 		case l.Truncated():
-			state = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d lines never reach the agent", len(l.Dropped)))
+			state = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d %s never reach the agent", len(l.Dropped), model.Plural(len(l.Dropped), "line", "lines")))
 		case l.NearLimit():
 			state = st.Sev[model.Warning].Render("▲ near a cap")
 		}

@@ -201,7 +201,7 @@ func (v *indexView) meters() string {
 	case l.TooLarge:
 		status = st.Sev[model.Error].Render("✗ not loaded: over the 4 MiB Claude Code reads")
 	case l.Truncated():
-		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d of its lines never reach the agent", len(l.Dropped)))
+		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d of its lines never reach the agent", len(l.Dropped)) + blankCut(l))
 	case l.NearLimit():
 		status = st.Sev[model.Warning].Render("▲ near a cap")
 	}
@@ -214,6 +214,19 @@ func (v *indexView) meters() string {
 		st.Faint.Render(strings.Repeat("─", v.w)),
 	}
 	return fit(strings.Join(lines, "\n"), v.w, indexHeaderLines)
+}
+
+// blankCut says how many blank lines the cut also took, when the lines
+// meter's "N over" counts them: 9 over beside 5 lines that never reach
+// the agent needs the 4 blank ones to add up.
+func blankCut(l *claude.Load) string {
+	if !l.LineTruncated {
+		return ""
+	}
+	if n := l.LineCount - model.IndexMaxLines - len(l.Dropped); n > 0 {
+		return fmt.Sprintf(", nor %d blank %s", n, model.Plural(n, "one", "ones"))
+	}
+	return ""
 }
 
 // capsNote says how the meters measure: what Claude Code strips first.

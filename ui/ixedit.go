@@ -605,7 +605,7 @@ func (v *ixEditView) header(b memindex.Budget) string {
 	case b.Load.TooLarge:
 		status = st.Sev[model.Error].Render("✗ not loaded: over the 4 MiB Claude Code reads")
 	case b.Truncated:
-		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d lines never reach the agent", len(b.Load.Dropped)))
+		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d %s never reach the agent", len(b.Load.Dropped), model.Plural(len(b.Load.Dropped), "line", "lines")) + blankCut(&b.Load))
 	case b.Load.NearLimit():
 		status = st.Sev[model.Warning].Render("▲ near a cap")
 	}
@@ -969,7 +969,7 @@ func (v *ixEditView) askWrite(h host) tea.Cmd {
 	case b.Load.TooLarge:
 		load = "still not loaded: over the 4 MiB Claude Code reads"
 	case b.Truncated:
-		load = fmt.Sprintf("still cut: %d lines never reach the agent", len(b.Load.Dropped))
+		load = fmt.Sprintf("still cut: %d %s never reach the agent", len(b.Load.Dropped), model.Plural(len(b.Load.Dropped), "line", "lines"))
 	}
 	st := v.c.st
 	title := "Write MEMORY.md?"
