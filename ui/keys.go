@@ -76,6 +76,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, g.Refresh):
 		return m.refresh()
 	}
+	if m.readOnlyKey(k) {
+		return nil
+	}
 	if m.mode == modeNormal {
 		v := m.c.keys.Views
 		for _, sw := range []struct {
@@ -89,6 +92,29 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return m.viewKey(k)
+}
+
+// readOnlyKey says why a key does nothing under --readonly: the bindings
+// that write are off there, and a key that matches nothing would
+// otherwise do nothing without a word. It reports whether k was one.
+func (m *Model) readOnlyKey(k tea.KeyPressMsg) bool {
+	if !m.c.readonly {
+		return false
+	}
+	for _, g := range m.c.keys.Live(m.scope()) {
+		for _, b := range g.Bindings {
+			if b.Enabled() {
+				continue
+			}
+			for _, name := range b.Keys() {
+				if name == k.String() {
+					m.status = "--readonly: " + b.Help().Key + " (" + b.Help().Desc + ") is off; this run writes nothing"
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // viewKey hands a key to the current view, then takes the view's mode: a

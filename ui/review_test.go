@@ -431,7 +431,16 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 	if !strings.Contains(d.screen(), "read-only") {
 		t.Errorf("the screen must say read-only:\n%s", d.screen())
 	}
-	d.keys("L", "u", "y")
+	// A key that would write says why it does nothing.
+	d.keys("esc", "w")
+	if !strings.Contains(d.m.status, "--readonly: w (write accepted) is off") {
+		t.Errorf("w under --readonly must say why it does nothing: %q", d.m.status)
+	}
+	d.keys("L", "u")
+	if !strings.Contains(d.m.status, "--readonly") {
+		t.Errorf("u under --readonly must say why it does nothing: %q", d.m.status)
+	}
+	d.keys("y")
 	if d.m.dialog != nil {
 		t.Error("--readonly must not offer undo")
 	}
