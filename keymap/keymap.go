@@ -165,11 +165,14 @@ type ProposalsKeys struct {
 	Toggle, Accept, Reject, Range, Write key.Binding
 	// Edit opens the change under the cursor in $EDITOR, to adjust it.
 	Edit key.Binding
+	// Filter narrows the list by words (title, kind, project, ID);
+	// AcceptShown and RejectShown decide every proposal it shows.
+	Filter, AcceptShown, RejectShown key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g ProposalsKeys) Group() Group {
-	return Group{"Proposals", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Toggle, g.Accept, g.Reject, g.Range, g.Edit, g.Write}}
+	return Group{"Proposals", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Toggle, g.Accept, g.Reject, g.Range, g.Edit, g.Write, g.Filter, g.AcceptShown, g.RejectShown}}
 }
 
 // DiffKeys act on the diff of the proposals and the changes views, from
@@ -356,6 +359,10 @@ func Default() KeyMap {
 			Range:    b(ks("v"), "v", "select a range of hunks"),
 			Write:    b(ks("w"), "w", "write accepted"),
 			Edit:     edit,
+			Filter:   filter,
+			// Capitals: a decision over many proposals at once.
+			AcceptShown: b(ks("A"), "A", "accept every proposal shown"),
+			RejectShown: b(ks("X"), "X", "reject every proposal shown"),
 		},
 		Diff: DiffKeys{
 			Mode:       b(ks("d"), "d", "unified/side-by-side"),
@@ -394,6 +401,7 @@ func (k KeyMap) ReadOnly() KeyMap {
 	e := &k.Editor
 	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Findings.Edit, &k.Index.Edit,
 		&k.Proposals.Edit, &k.Proposals.Toggle, &k.Proposals.Accept, &k.Proposals.Reject, &k.Proposals.Range, &k.Proposals.Write,
+		&k.Proposals.AcceptShown, &k.Proposals.RejectShown,
 		&k.Journal.Undo, &k.Changes.MarkSeen, &k.Changes.MarkReviewed, &k.Dialog.Mark,
 		&e.RowUp, &e.RowDown, &e.AboveCut, &e.DeleteRow, &e.RestoreRow, &e.AddOrphan, &e.EditHook,
 		&e.ShortenHooks, &e.Undo, &e.Redo, &e.Write, &e.SelectRows, &e.Demote} {

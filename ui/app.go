@@ -554,6 +554,8 @@ func (m *Model) reloadPath(path string) tea.Cmd {
 // currentFilter is the filter of the list the filter box applies to.
 func (m *Model) currentFilter() string {
 	switch {
+	case m.view == viewProposals:
+		return m.proposals.filter
 	case m.view == viewFindings:
 		return m.findings.filter
 	case m.focus == focusProjects:
@@ -564,6 +566,8 @@ func (m *Model) currentFilter() string {
 
 func (m *Model) setFilter(s string) {
 	switch {
+	case m.view == viewProposals:
+		m.proposals.setFilter(s)
 	case m.view == viewFindings:
 		m.findings.filter = s
 		m.findings.apply()

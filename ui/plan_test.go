@@ -72,3 +72,48 @@ func TestQuitAsksWithAcceptedWorkUnwritten(t *testing.T) {
 		t.Error("y must quit")
 	}
 }
+
+// TestProposalsFilterAndDecideShown: / narrows the proposals by words
+// (kind, title, project), the header says "N of M", A accepts exactly the
+// proposals shown, and esc clears the filter with the selection kept.
+func TestProposalsFilterAndDecideShown(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	v := d.m.proposals
+	all := len(v.items)
+	d.keys("/")
+	d.typeText("fix acme")
+	d.keys("enter")
+	shown := v.shownItems()
+	if len(shown) == 0 || len(shown) >= all {
+		t.Fatalf("the filter shows %d of %d", len(shown), all)
+	}
+	for _, it := range shown {
+		if it.p.Kind != model.KindFixFrontmatter || !strings.Contains(it.project, "acme") {
+			t.Errorf("%s (%s, %s) does not match \"fix acme\"", it.p.ID, it.p.Kind, it.project)
+		}
+	}
+	if s := d.screen(); !strings.Contains(s, fmt.Sprintf("%d of %d proposals", len(shown), all)) {
+		t.Errorf("the header must say how many show:\n%s", s)
+	}
+	sel := v.selected()
+	d.keys("A")
+	acc, _, _, _ := v.counts()
+	if acc != len(shown) {
+		t.Errorf("A accepted %d proposals, want the %d shown", acc, len(shown))
+	}
+	for _, it := range shown {
+		if dec := v.dec[it.p.ID]; dec == nil || dec.state() != stAccepted {
+			t.Errorf("%s shown but not accepted", it.p.ID)
+		}
+	}
+	d.keys("esc")
+	if v.filter != "" || len(v.shownItems()) != all || v.selected() != sel {
+		t.Errorf("esc must clear the filter and keep the selection (filter %q, %d shown)", v.filter, len(v.shownItems()))
+	}
+	d.keys("X")
+	if _, _, rej, _ := v.counts(); rej != all {
+		t.Errorf("X with no filter rejects all %d, rejected %d", all, rej)
+	}
+}

@@ -246,6 +246,17 @@ func (v *proposalsView) assemble(r run) {
 func (v *proposalsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	keys := v.c.keys.Proposals
 	switch {
+	case key.Matches(k, keys.Filter):
+		return h.startFilter()
+	case key.Matches(k, keys.Back) && !v.focusDiff && v.filter != "":
+		v.setFilter("")
+		return nil
+	case key.Matches(k, keys.AcceptShown):
+		v.decideShown(h, true)
+		return nil
+	case key.Matches(k, keys.RejectShown):
+		v.decideShown(h, false)
+		return nil
 	case key.Matches(k, keys.Back) && !v.back():
 		return h.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.Back):
@@ -272,6 +283,10 @@ type proposalsView struct {
 	// progress is a write in progress; lastWrite the last one's counts.
 	progress, lastWrite string
 	groups              []propGroup
+	// filter narrows the list to proposals matching every word of it
+	// (title, kind, project, store, ID); shown counts them.
+	filter string
+	shown  int
 	// editing is a result open in $EDITOR (e), until it comes back.
 	editing *pendingEdit
 	// props is the computing of the list, in the background.
@@ -344,11 +359,18 @@ func (v *proposalsView) refreshRows() {
 	}
 	var rows []row
 	i := 0
+	terms := strings.Fields(strings.ToLower(v.filter))
+	v.shown = 0
 	for _, g := range v.groups {
+		head := len(rows)
 		rows = append(rows, row{header: true, left: g.name + "  " + kindCounts(g.items)})
 		for _, it := range g.items {
 			r := row{ref: i, right: it.dir}
 			i++
+			if !matchesAll(terms, g.name, string(it.p.Kind), it.title, it.dir, it.p.ID) {
+				continue
+			}
+			v.shown++
 			if v.c.readonly {
 				r.left = fmt.Sprintf("  %-*s  %s", kindW, it.p.Kind, it.title)
 				rows = append(rows, r)
@@ -377,8 +399,56 @@ func (v *proposalsView) refreshRows() {
 			r.right = strings.Join(notes, " · ")
 			rows = append(rows, r)
 		}
+		if len(rows) == head+1 {
+			rows = rows[:head] // a project none of whose proposals match
+		}
 	}
 	v.list.setRows(rows)
+}
+
+// matchesAll reports whether every term is in one of the fields (terms
+// are lower case; the fields are compared lower-cased).
+func matchesAll(terms []string, fields ...string) bool {
+	if len(terms) == 0 {
+		return true
+	}
+	hay := strings.ToLower(strings.Join(fields, "\x00"))
+	for _, t := range terms {
+		if !strings.Contains(hay, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// setFilter narrows the list, keeping the selection when it still shows.
+func (v *proposalsView) setFilter(s string) {
+	keep := ""
+	if it := v.selected(); it != nil {
+		keep = it.p.ID
+	}
+	v.filter = s
+	v.refreshRows()
+	v.layout()
+	for i, it := range v.items {
+		if it.p.ID == keep && v.list.selectRef(i) {
+			v.follow()
+			return
+		}
+	}
+	v.list.top()
+	v.follow()
+}
+
+// shownItems are the proposals the list shows (the filter's).
+func (v *proposalsView) shownItems() []*propItem {
+	var out []*propItem
+	for _, r := range v.list.rows {
+		if !r.header {
+			out = append(out, v.items[r.ref])
+		}
+	}
+	return out
 }
 
 // kindCounts says how many proposals of each kind, in the order dream
@@ -542,6 +612,9 @@ func (v *proposalsView) statusLine() string {
 	default:
 		left = fmt.Sprintf("%d %s in %d %s", len(v.items), model.Plural(len(v.items), "proposal", "proposals"),
 			v.nproj, model.Plural(v.nproj, "project", "projects"))
+		if v.filter != "" {
+			left = fmt.Sprintf("%d of %s matching “%s”", v.shown, left, safe.ShowLine(v.filter))
+		}
 		if v.c.readonly {
 			left += " · read-only: nothing is written"
 		} else {

@@ -241,6 +241,38 @@ func (v *proposalsView) toggle() {
 
 func (v *proposalsView) accept() { v.decide(func(d *decision) { d.setAll(true) }) }
 
+// decideShown accepts (or rejects) every proposal the list shows, whole:
+// with a filter, the proposals that match it. One already written is
+// left as it is.
+func (v *proposalsView) decideShown(h host, accept bool) {
+	if v.c.readonly {
+		return
+	}
+	n := 0
+	for _, it := range v.shownItems() {
+		d := v.decisionOf(it)
+		if d.result != nil && d.result.Status == txn.StatusApplied {
+			continue
+		}
+		d.setAll(accept)
+		d.rejected = !accept
+		d.result = nil
+		it.revalidate(d)
+		n++
+	}
+	v.refreshRows()
+	v.diff.refresh()
+	verb := "accepted"
+	if !accept {
+		verb = "rejected"
+	}
+	what := "every proposal"
+	if v.filter != "" {
+		what = "every proposal matching “" + safe.ShowLine(v.filter) + "”"
+	}
+	h.say(fmt.Sprintf("%s %s (%d)", verb, what, n))
+}
+
 func (v *proposalsView) reject() {
 	v.decide(func(d *decision) {
 		d.setAll(false)
