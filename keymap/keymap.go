@@ -191,21 +191,25 @@ func (g DiffKeys) Group() Group {
 type ChangesKeys struct {
 	NextPane, PrevPane, Open, Back key.Binding
 	MarkSeen, MarkReviewed         key.Binding
+	// Filter narrows the list by words (project, file, who wrote it).
+	Filter key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g ChangesKeys) Group() Group {
-	return Group{"Changes", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.MarkSeen, g.MarkReviewed}}
+	return Group{"Changes", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.MarkSeen, g.MarkReviewed, g.Filter}}
 }
 
 // JournalKeys are the journal view's (what memtui wrote).
 type JournalKeys struct {
 	Undo, Back key.Binding
+	// Filter narrows the list by words (title, kind, proposal, directory).
+	Filter key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g JournalKeys) Group() Group {
-	return Group{"Journal", []key.Binding{g.Undo, g.Back}}
+	return Group{"Journal", []key.Binding{g.Undo, g.Back, g.Filter}}
 }
 
 // DialogKeys answer a question: Confirm says yes, and Mark (asked before
@@ -378,10 +382,12 @@ func Default() KeyMap {
 			Back:         back,
 			MarkSeen:     b(ks("m"), "m", "mark file seen"),
 			MarkReviewed: b(ks("M"), "M", "mark project reviewed"),
+			Filter:       filter,
 		},
 		Journal: JournalKeys{
-			Undo: b(ks("u"), "u", "undo entry"),
-			Back: back,
+			Undo:   b(ks("u"), "u", "undo entry"),
+			Back:   back,
+			Filter: filter,
 		},
 		Dialog: DialogKeys{
 			Confirm: b(ks("y"), "y", "yes"),

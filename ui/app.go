@@ -556,6 +556,10 @@ func (m *Model) currentFilter() string {
 	switch {
 	case m.view == viewProposals:
 		return m.proposals.filter
+	case m.view == viewChanges:
+		return m.changes.filter
+	case m.view == viewJournal:
+		return m.journal.filter
 	case m.view == viewFindings:
 		return m.findings.filter
 	case m.focus == focusProjects:
@@ -568,6 +572,11 @@ func (m *Model) setFilter(s string) {
 	switch {
 	case m.view == viewProposals:
 		m.proposals.setFilter(s)
+	case m.view == viewChanges:
+		m.changes.filter = s
+		m.changes.rebuild(m.data)
+	case m.view == viewJournal:
+		m.journal.setFilter(s)
 	case m.view == viewFindings:
 		m.findings.filter = s
 		m.findings.apply()

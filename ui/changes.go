@@ -38,6 +38,10 @@ type changesView struct {
 	// nproj counts the projects with changes; first counts directories
 	// seen for the first time (their baseline is being recorded).
 	nproj, pending int
+	// filter narrows the list to changes matching every word of it;
+	// total counts them all.
+	filter string
+	total  int
 	// bases are the review baselines, by memory dir path: the view loads
 	// and records them.
 	bases map[string]*model.Baseline
@@ -176,9 +180,16 @@ func (v *changesView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	keys := v.c.keys.Changes
 	r := h.run()
 	switch {
+	case key.Matches(k, keys.Filter):
+		return h.startFilter()
 	case key.Matches(k, keys.Back):
 		if v.focusDiff {
 			v.setFocus(false)
+			return nil
+		}
+		if v.filter != "" {
+			v.filter = ""
+			v.rebuild(r.data)
 			return nil
 		}
 		return h.navigate(navigateMsg{to: viewBrowse})
@@ -217,9 +228,10 @@ func (v *changesView) rebuild(data []*projectData) {
 		keepDir, keepPath = it.dd.d.Path, it.delta.Path
 	}
 	v.items = v.items[:0]
-	v.nproj, v.pending = 0, 0
+	v.nproj, v.pending, v.total = 0, 0, 0
 	fresh := make(map[*dirData]chgCache, len(v.cache))
 	var rows []row
+	terms := strings.Fields(strings.ToLower(v.filter))
 	for pi, pd := range data {
 		if !pd.loaded {
 			continue
@@ -242,7 +254,14 @@ func (v *changesView) rebuild(data []*projectData) {
 				}
 			}
 			fresh[dd] = cached
-			if len(cached.items) == 0 {
+			v.total += len(cached.items)
+			var shown []*chgItem
+			for _, it := range cached.items {
+				if matchesAll(terms, pd.p.Name(), dirLabel(dd.d), it.delta.Path, writersShort(it.delta, v.c.clock())) {
+					shown = append(shown, it)
+				}
+			}
+			if len(shown) == 0 {
 				continue
 			}
 			if !head {
@@ -253,7 +272,7 @@ func (v *changesView) rebuild(data []*projectData) {
 			if dd.d.Kind != model.DirAuto {
 				rows = append(rows, row{header: true, left: "  " + dirLabel(dd.d)})
 			}
-			for _, it := range cached.items {
+			for _, it := range shown {
 				it.project = pi
 				dl := it.delta
 				v.items = append(v.items, it)
@@ -419,6 +438,9 @@ func (v *changesView) View() string {
 func (v *changesView) statusLine() string {
 	left := fmt.Sprintf("%d %s in %d %s since the last review", len(v.items), model.Plural(len(v.items), "change", "changes"),
 		v.nproj, model.Plural(v.nproj, "project", "projects"))
+	if v.filter != "" {
+		left = fmt.Sprintf("%d of %d changes matching “%s”", len(v.items), v.total, safe.ShowLine(v.filter))
+	}
 	hint := "m file seen · M project reviewed · tab diff"
 	if v.c.readonly {
 		hint = "read-only: reviews are not recorded"

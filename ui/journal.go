@@ -40,7 +40,10 @@ type journalView struct {
 	loaded  bool
 	list    list
 	note    string // the last undo's outcome
-	w, h    int
+	// filter narrows the list to entries matching every word of it.
+	filter string
+	shown  int
+	w, h   int
 }
 
 func newJournalView(c *shared) *journalView { return &journalView{c: c} }
@@ -64,20 +67,41 @@ func (v *journalView) set(msg journalMsg) {
 		keep = e.ID
 	}
 	v.entries, v.err, v.loaded = msg.entries, msg.err, true
-	rows := make([]row, len(v.entries))
+	v.rebuild(keep)
+}
+
+// rebuild lists the entries the filter keeps, selecting keep (an ID)
+// when it shows.
+func (v *journalView) rebuild(keep string) {
+	terms := strings.Fields(strings.ToLower(v.filter))
+	rows := make([]row, 0, len(v.entries))
 	for i, e := range v.entries {
+		if !matchesAll(terms, e.Title, e.Kind, e.ProposalID, e.ID, stateWord(e.State), e.MemoryDir) {
+			continue
+		}
 		// The ID names the kind; the title is cut before it, the directory
 		// shows when there is room (the lines below have it whole).
 		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s · %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title, e.ProposalID)}
 		if v.w >= wideWidth {
 			r.right = truncLeft(report.Tilde(e.MemoryDir, v.c.home), v.w/4)
 		}
-		rows[i] = r
+		rows = append(rows, r)
 	}
+	v.shown = len(rows)
 	v.list.setRows(rows)
 	if !v.list.selectRef(indexOfEntry(v.entries, keep)) {
 		v.list.top()
 	}
+}
+
+// setFilter narrows the list, keeping the selection when it still shows.
+func (v *journalView) setFilter(s string) {
+	keep := ""
+	if e := v.selected(); e != nil {
+		keep = e.ID
+	}
+	v.filter = s
+	v.rebuild(keep)
 }
 
 func indexOfEntry(es []txn.JournalEntry, id string) int {
@@ -146,7 +170,12 @@ func (v *journalView) View() string {
 	case v.err != nil:
 		empty = "The journal cannot be read: " + safe.ShowLine(v.err.Error())
 	}
-	head := st.PaneTitle.Render(ansi.Truncate(fmt.Sprintf("Journal (%d)", len(v.entries)), v.w, "…"))
+	title := fmt.Sprintf("Journal (%d)", len(v.entries))
+	if v.filter != "" {
+		title = fmt.Sprintf("Journal (%d of %d matching “%s”)", v.shown, len(v.entries), safe.ShowLine(v.filter))
+		empty = "No entry matches; esc clears the filter."
+	}
+	head := st.PaneTitle.Render(ansi.Truncate(title, v.w, "…"))
 	out := []string{st.Faint.Render(ansi.Truncate(status, v.w, "…")), head, listPaneView(&v.list, v.c, true, empty)}
 	var det []string
 	if e := v.selected(); e != nil {
@@ -183,6 +212,11 @@ func (v *journalView) View() string {
 func (v *journalView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	keys := v.c.keys.Journal
 	switch {
+	case key.Matches(k, keys.Filter):
+		return h.startFilter()
+	case key.Matches(k, keys.Back) && v.filter != "":
+		v.setFilter("")
+		return nil
 	case key.Matches(k, keys.Back):
 		return h.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.Undo):

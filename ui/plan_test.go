@@ -117,3 +117,69 @@ func TestProposalsFilterAndDecideShown(t *testing.T) {
 		t.Errorf("X with no filter rejects all %d, rejected %d", all, rej)
 	}
 }
+
+// TestJournalAndChangesFilter: / filters the journal and the changes
+// lists by words too, the header says how many of how many, and esc
+// clears the filter before it leaves the view.
+func TestJournalAndChangesFilter(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	cfg.Workspace.State.Seen = t.TempDir() // review baselines: changes since the first look
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	var written []*propItem
+	for _, it := range d.m.proposals.items {
+		if strings.HasSuffix(it.p.MemoryDir, "-home-dev-acme-api/memory") && (it.p.Kind == model.KindAddYear || it.p.Kind == model.KindAbsolutizeDates) {
+			d.selectProposal(it.title)
+			d.keys("a")
+			written = append(written, it)
+		}
+	}
+	if len(written) < 2 {
+		t.Fatalf("want two acme-api proposals to write, have %d", len(written))
+	}
+	d.keys("w", "y", "esc")
+
+	d.keys("L")
+	j := d.m.journal
+	if len(j.entries) < 2 {
+		t.Fatalf("the journal lists %d entries", len(j.entries))
+	}
+	d.keys("/")
+	d.typeText("add-year")
+	d.keys("enter")
+	if j.shown == 0 || j.shown >= len(j.entries) || !strings.Contains(j.selected().Kind, "add-year") {
+		t.Fatalf("the journal filter shows %d of %d (selected %+v)", j.shown, len(j.entries), j.selected())
+	}
+	if s := d.screen(); !strings.Contains(s, fmt.Sprintf("Journal (%d of %d matching", j.shown, len(j.entries))) {
+		t.Errorf("the journal's header must count what shows:\n%s", s)
+	}
+	d.keys("esc")
+	if j.filter != "" || j.shown != len(j.entries) || d.m.view != viewJournal {
+		t.Errorf("esc must clear the filter and stay (filter %q, view %d)", j.filter, d.m.view)
+	}
+
+	d.keys("C")
+	c := d.m.changes
+	if c.total < 2 {
+		t.Fatalf("the changes view lists %d changes after writing two files", c.total)
+	}
+	path := written[0].p.Changes[0].Path
+	d.keys("/")
+	d.typeText(path)
+	d.keys("enter")
+	if len(c.items) == 0 || len(c.items) >= c.total {
+		t.Fatalf("the changes filter %q shows %d of %d", path, len(c.items), c.total)
+	}
+	for _, it := range c.items {
+		if !strings.Contains(it.delta.Path, path) {
+			t.Errorf("%s shown for %q", it.delta.Path, path)
+		}
+	}
+	if s := d.screen(); !strings.Contains(s, fmt.Sprintf("%d of %d changes matching", len(c.items), c.total)) || !strings.Contains(s, fmt.Sprintf("Changes %d", c.total)) {
+		t.Errorf("the header counts what shows, the tab all of them:\n%s", s)
+	}
+	d.keys("esc")
+	if c.filter != "" || len(c.items) != c.total || d.m.view != viewChanges {
+		t.Errorf("esc must clear the changes filter and stay")
+	}
+}

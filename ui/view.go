@@ -367,10 +367,10 @@ func (m *Model) titleBar() string {
 // changesTab counts the changes since the last review once any project
 // has a baseline.
 func (m *Model) changesTab() string {
-	if len(m.changes.items) == 0 {
+	if m.changes.total == 0 {
 		return "Changes"
 	}
-	return fmt.Sprintf("Changes %d", len(m.changes.items))
+	return fmt.Sprintf("Changes %d", m.changes.total)
 }
 
 // proposalsTab counts the proposals once they have been computed.
