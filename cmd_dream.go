@@ -33,6 +33,11 @@ type dreamFlags struct {
 	// markConsolidated moves .consolidate-lock's mtime to now after a
 	// write (Claude Code's "last consolidated"); off, the lock is put back.
 	markConsolidated bool
+	// dismiss records proposals as rejected; dismissed lists them;
+	// restore forgets a dismissal (cmd_dream_dismiss.go).
+	dismiss   []string
+	dismissed bool
+	restore   []string
 }
 
 func newDreamCmd(g *globals, stdout, stderr io.Writer) *cobra.Command {
@@ -66,6 +71,9 @@ checks them like its own.`,
 	fd.BoolVar(&df.dryRun, "dry-run", false, "with --apply: say what would be written, write nothing (the default without --yes)")
 	fd.StringSliceVar(&df.only, "only", nil, "with --apply: only these proposal `IDs` (comma-separated or repeated)")
 	fd.DurationVar(&df.wait, "wait", 0, "with --apply: wait this long for Claude Code's consolidation lock instead of giving up")
+	fd.StringSliceVar(&df.dismiss, "dismiss", nil, "record these proposal `IDs` as rejected: dream leaves them out (the TUI shows them rejected) until the files they read change")
+	fd.BoolVar(&df.dismissed, "dismissed", false, "list the dismissed proposals of the directories in view")
+	fd.StringSliceVar(&df.restore, "restore", nil, "forget the dismissal of these proposal `IDs`: they are proposed again")
 	fd.BoolVar(&df.markConsolidated, "mark-consolidated", false, "with --apply: record the store as consolidated now in .consolidate-lock (postpones Claude Code's autoDream by a day); without it the lock is left as it was")
 	return dream
 }
@@ -83,14 +91,28 @@ func runDream(ctx context.Context, g *globals, df dreamFlags, stdout, stderr io.
 		}
 		kinds = append(kinds, kind)
 	}
+	if err := dismissFlagsValid(g, df); err != nil {
+		return err
+	}
 	s, err := start(ctx, g, stderr)
 	if err != nil {
 		return err
+	}
+	if df.dismissed || len(df.restore) > 0 {
+		return runDismissed(s, df, stdout)
 	}
 	s.ReadTranscripts(ctx)
 	props, err := s.Propose(ctx, app.ProposeOptions{Kinds: kinds, IncludeTeam: df.includeTeam, Proposer: df.proposer, Timeout: df.proposerTimeout, Stderr: stderr})
 	if err != nil {
 		return err
+	}
+	if len(df.dismiss) > 0 {
+		return runDismiss(s, props, df.dismiss, stdout)
+	}
+	props, gone := s.Undismissed(props)
+	if len(gone) > 0 {
+		fmt.Fprintf(stderr, "memtui: %d dismissed %s left out (memtui dream --dismissed lists them; --restore ID brings one back)\n",
+			len(gone), report.Plural(len(gone), "proposal", "proposals"))
 	}
 	if df.apply {
 		return applyProposals(ctx, g, s, props, df, stdout, stderr)

@@ -217,6 +217,7 @@ func TestHostileTree(t *testing.T) {
 		{"undo-list/json", plain, hostile.JSON, []string{"undo", "--list", "--json"}},
 		{"journal-prune-dry-run/piped", plain, hostile.Plain, []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
 		{"journal-prune-dry-run/terminal", colour, hostile.Terminal, []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
+		{"dream-dismissed/piped", plain, hostile.Plain, []string{"dream", "--dismissed"}},
 		{"rules/piped", plain, hostile.Plain, []string{"rules"}},
 		{"rules/json", plain, hostile.JSON, []string{"rules", "--json"}},
 		{"version/piped", plain, hostile.Plain, []string{"version"}},

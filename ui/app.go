@@ -334,7 +334,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case proposalsTickMsg:
 		return m, m.proposals.onTick(msg, m.run())
 	case proposalsMsg:
-		m.proposals.onResults(msg, m.run())
+		return m, m.proposals.onResults(msg, m.run())
+	case decisionsLoadedMsg:
+		// A dir's record does not depend on the generation: a refresh
+		// lists the same proposals, which take it as well.
+		m.proposals.onDecisionsLoaded(msg, m)
+		return m, nil
+	case decisionsSavedMsg:
+		if msg.err != nil {
+			m.err = fmt.Errorf("could not record the review's decisions: %w", msg.err)
+		}
 		return m, nil
 	case findingsTickMsg:
 		if msg.seq == m.findingsSeq && m.findingsDirt {

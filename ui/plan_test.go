@@ -183,3 +183,43 @@ func TestJournalAndChangesFilter(t *testing.T) {
 		t.Errorf("esc must clear the changes filter and stay")
 	}
 }
+
+// TestDecisionsSurviveARestart: what a person accepted and rejected is
+// there again when memtui starts anew on the same tree and state; under
+// the same state a dismissed proposal stays rejected.
+func TestDecisionsSurviveARestart(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	cfg.Workspace.State.Seen = t.TempDir()
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	items := d.m.proposals.items
+	if len(items) < 3 {
+		t.Fatalf("want three proposals, have %d", len(items))
+	}
+	acc, rej := items[0], items[2]
+	d.selectProposal(acc.title)
+	d.keys("a")
+	d.selectProposal(rej.title)
+	d.keys("x")
+
+	d2 := newDriver(t, cfg, 160, 48)
+	d2.openProposals()
+	v := d2.m.proposals
+	if dec := v.dec[acc.p.ID]; dec == nil || dec.state() != stAccepted {
+		t.Errorf("%s was accepted before the restart: %+v", acc.p.ID, dec)
+	}
+	if dec := v.dec[rej.p.ID]; dec == nil || dec.state() != stRejected {
+		t.Errorf("%s was rejected before the restart: %+v", rej.p.ID, dec)
+	}
+	if a, _, r, _ := v.counts(); a != 1 || r != 1 {
+		t.Errorf("after the restart %d accepted and %d rejected, want 1 and 1", a, r)
+	}
+	// Un-deciding is recorded too.
+	d2.selectProposal(acc.title)
+	d2.keys("space")
+	d3 := newDriver(t, cfg, 160, 48)
+	d3.openProposals()
+	if dec := d3.m.proposals.dec[acc.p.ID]; dec != nil && dec.state() != stUndecided {
+		t.Errorf("%s was un-accepted before the second restart: %v", acc.p.ID, dec.state())
+	}
+}

@@ -202,7 +202,7 @@ func beforeText(d *model.MemoryDir, path string) string {
 
 // onResults caches a computation's proposals (a refresh made an older
 // generation's obsolete) and regroups.
-func (v *proposalsView) onResults(msg proposalsMsg, r run) {
+func (v *proposalsView) onResults(msg proposalsMsg, r run) tea.Cmd {
 	v.props.running = max(v.props.running-1, 0)
 	if msg.gen == r.gen {
 		for dd, items := range msg.results {
@@ -210,6 +210,7 @@ func (v *proposalsView) onResults(msg proposalsMsg, r run) {
 		}
 	}
 	v.assemble(r)
+	return v.loadDecisions(r)
 }
 
 // assemble groups the cached proposals by project, in the project list's
@@ -240,10 +241,17 @@ func (v *proposalsView) assemble(r run) {
 	v.setGroups(groups)
 }
 
-// key handles the proposals view's keys: leaving (from the diff, back to
+// key handles the proposals view's keys (keyOf) and records a decision
+// it changed.
+func (v *proposalsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+	cmd := v.keyOf(k, h)
+	return tea.Batch(cmd, v.persist(h.run()))
+}
+
+// keyOf handles the proposals view's keys: leaving (from the diff, back to
 // the list first), writing the accepted set, editing a result; the rest
 // decide and move.
-func (v *proposalsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+func (v *proposalsView) keyOf(k tea.KeyPressMsg, h host) tea.Cmd {
 	keys := v.c.keys.Proposals
 	switch {
 	case key.Matches(k, keys.Filter):
@@ -287,6 +295,9 @@ type proposalsView struct {
 	// (title, kind, project, store, ID); shown counts them.
 	filter string
 	shown  int
+	// saved are the recorded decisions of each dir, as last read or
+	// written (nil while being read): see decisions.go.
+	saved map[string]map[string]model.Decision
 	// editing is a result open in $EDITOR (e), until it comes back.
 	editing *pendingEdit
 	// props is the computing of the list, in the background.

@@ -332,7 +332,7 @@ func (v *proposalsView) counts() (accepted, partly, rejected, invalid int) {
 // leaveUnwritten runs then once quitting may drop the accepted
 // proposals not written yet: at once when there are none (or a write is
 // under way, which finishes first), else after a question that defaults
-// to No. A decision is not kept across a restart, so quitting loses it.
+// to No: quitting writes nothing, whatever was decided.
 func (m *Model) leaveUnwritten(then func() tea.Cmd) tea.Cmd {
 	jobs, invalid := m.proposals.writePlan()
 	n := len(invalid)
@@ -352,12 +352,16 @@ func (m *Model) leaveUnwritten(then func() tea.Cmd) tea.Cmd {
 	for _, it := range invalid {
 		lines = append(lines, "  "+safe.ShowLine(it.title)+st.Faint.Render("  (cannot be written as it is)"))
 	}
-	lines = append(lines, "", st.Faint.Render("Nothing keeps a decision across a restart: quitting now drops these, and the next start shows them undecided."))
+	keep, hint := "Quitting writes nothing; the decisions are kept, and the next start shows them accepted.", "y quits without writing · any other key stays (then w writes them)"
+	if m.ws.State.Seen == "" {
+		keep, hint = "Quitting writes nothing and drops these decisions: there is no state dir to keep them in.", "y quits and drops them · any other key stays (then w writes them)"
+	}
+	lines = append(lines, "", st.Faint.Render(keep))
 	m.openDialog(&dialog{
 		kind:  dlgQuit,
 		title: fmt.Sprintf("Quit with %d accepted %s not written?", n, model.Plural(n, "proposal", "proposals")),
 		lines: lines,
-		hint:  "y quits and drops them · any other key stays (then w writes them)",
+		hint:  hint,
 		after: then,
 	})
 	return nil
