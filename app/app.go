@@ -174,6 +174,9 @@ func (w *Workspace) Close() {
 
 // note writes one line to Notes, made safe (paths and errors quote disk).
 func (w *Workspace) note(format string, args ...any) {
+	if w.notes == nil {
+		return // a workspace built by hand (tests, benchmarks) says nothing
+	}
 	fmt.Fprintln(w.notes, safe.ShowLine(fmt.Sprintf(format, args...)))
 }
 

@@ -314,3 +314,46 @@ func TestApplyPlanWritesAPartKeptProposalAsItIs(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewedWriteKeepsAnAgentsChangeToReview: memtui's write is recorded
+// in the review baseline only over a file the baseline held as the write
+// found it; a file an agent changed since the review keeps its baseline,
+// so that change still shows after memtui's write on top of it.
+func TestReviewedWriteKeepsAnAgentsChangeToReview(t *testing.T) {
+	cfg, ok, _ := tree(t)
+	ws := open(t, cfg)
+	ws.State.Seen = t.TempDir()
+	d := ws.DirInView(ok)
+	if err := ws.Load(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	base, _, err := ws.OpenBaseline(d, testNow)
+	if err != nil || base == nil {
+		t.Fatalf("baseline: %v", err)
+	}
+	file := filepath.Join(ok, "a.md")
+	agent := strings.Replace(mustRead(t, file), "We use sqlc.", "We use sqlc, and pgx for the pool.", 1)
+	if err := os.WriteFile(file, []byte(agent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	props, err := ws.Propose(context.Background(), ProposeOptions{Kinds: []model.ProposalKind{model.KindFixFrontmatter}})
+	if err != nil || len(props) != 1 {
+		t.Fatalf("proposals: %v %+v", err, props)
+	}
+	if r := ws.Apply(context.Background(), ok, props, txn.ApplyOptions{})[0]; r.Status != txn.StatusApplied {
+		t.Fatalf("apply: %+v", r)
+	}
+	after, err := memfs.LoadBaseline(ws.State.Seen, ok)
+	if err != nil || after.Files["a.md"].SHA256 != base.Files["a.md"].SHA256 {
+		t.Errorf("the agent's change to a.md was folded into the baseline by memtui's write: %v", err)
+	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

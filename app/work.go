@@ -181,7 +181,13 @@ func (w *Workspace) ApplyIn(ctx context.Context, scan *model.Scan, dir string, p
 		}
 		return out
 	}
-	return txn.Apply(ctx, dir, props, w.stateOpts(opts))
+	res := txn.Apply(ctx, dir, props, w.stateOpts(opts))
+	for i, r := range res {
+		if r.Status == txn.StatusApplied && i < len(props) {
+			w.reviewed(dir, props[i], r.JournalID)
+		}
+	}
+	return res
 }
 
 // Undo undoes a journal entry of a memory dir in view, behind the write

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -158,10 +159,17 @@ func TestJournalAndChangesFilter(t *testing.T) {
 		t.Errorf("esc must clear the filter and stay (filter %q, view %d)", j.filter, d.m.view)
 	}
 
-	d.keys("C")
+	// An agent changes the two files memtui wrote: changes to review.
+	for _, it := range written {
+		p := fileOf(it, it.p.Changes[0].Path)
+		if err := os.WriteFile(p, []byte(readFile(t, p)+"\nAn agent's later note.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.keys("r", "C")
 	c := d.m.changes
 	if c.total < 2 {
-		t.Fatalf("the changes view lists %d changes after writing two files", c.total)
+		t.Fatalf("the changes view lists %d changes after an agent changed two files", c.total)
 	}
 	path := written[0].p.Changes[0].Path
 	d.keys("/")
@@ -221,5 +229,28 @@ func TestDecisionsSurviveARestart(t *testing.T) {
 	d3.openProposals()
 	if dec := d3.m.proposals.dec[acc.p.ID]; dec != nil && dec.state() != stUndecided {
 		t.Errorf("%s was un-accepted before the second restart: %v", acc.p.ID, dec.state())
+	}
+}
+
+// TestOwnWritesAreNoChangeToReview: a proposal written from the review is
+// recorded in the review baseline, so the changes view does not list
+// memtui's own reviewed write as a change to review again.
+func TestOwnWritesAreNoChangeToReview(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	cfg.Workspace.State.Seen = t.TempDir()
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	it := d.selectProposal(sunsetTitle)
+	d.keys("a", "w", "y", "esc", "C")
+	if got := readFile(t, fileOf(it, it.p.Changes[0].Path)); got != it.p.Changes[0].After {
+		t.Fatalf("not written:\n%s", got)
+	}
+	for _, c := range d.m.changes.items {
+		if c.delta.Path == it.p.Changes[0].Path {
+			t.Errorf("memtui's own reviewed write of %s is listed as a change: %+v", c.delta.Path, c.delta)
+		}
+	}
+	if d.m.changes.total != 0 {
+		t.Errorf("nothing but memtui's reviewed write changed, yet %d changes show:\n%s", d.m.changes.total, d.screen())
 	}
 }
