@@ -254,3 +254,53 @@ func TestOwnWritesAreNoChangeToReview(t *testing.T) {
 		t.Errorf("nothing but memtui's reviewed write changed, yet %d changes show:\n%s", d.m.changes.total, d.screen())
 	}
 }
+
+// TestPartKeptProposalCarriesOverAConflict: a proposal kept in part that
+// conflicts (an agent appended to its file) is made again from the file
+// as it is, with the same hunk kept, and the next w writes it: before, it
+// kept its old bases and could never be written.
+func TestPartKeptProposalCarriesOverAConflict(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	v := d.m.proposals
+	it := d.selectProposal(oncallTitle)
+	c := it.p.Changes[0]
+	path := fileOf(it, c.Path)
+	d.keys("enter", "space", "esc") // keep the first hunk of two
+	if dec := v.dec[it.p.ID]; dec == nil || dec.state() != stPartly {
+		t.Fatalf("want the proposal kept in part: %+v", dec)
+	}
+	agent := readFile(t, path) + "\nAdded by the agent, at the end.\n"
+	if err := os.WriteFile(path, []byte(agent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.keys("w", "y")
+	if !strings.Contains(v.lastWrite, "1 conflict") {
+		t.Fatalf("the first write must conflict with the agent's change: %q", v.lastWrite)
+	}
+	d.keys("esc")
+	// Made again over the agent's bytes: the same title, a new ID, the
+	// first hunk still the only one kept.
+	var again *propItem
+	for _, x := range v.items {
+		if x.title == oncallTitle {
+			again = x
+		}
+	}
+	if again == nil || again.p.ID == it.p.ID {
+		t.Fatalf("the proposal must be made again with another ID: %+v", again)
+	}
+	dec := v.dec[again.p.ID]
+	if dec == nil || dec.state() != stPartly || len(dec.sel[0]) != 2 || !dec.sel[0][0] || dec.sel[0][1] {
+		t.Fatalf("the hunk choice must carry over: %+v", dec)
+	}
+	d.keys("w", "y")
+	if !strings.Contains(v.lastWrite, "1 applied · 0 conflict") {
+		t.Fatalf("the carried-over proposal must write: %q", v.lastWrite)
+	}
+	got := readFile(t, path)
+	if !strings.Contains(got, "Added by the agent, at the end.") || got == agent {
+		t.Errorf("the write must keep the agent's line and change the file:\n%s", got)
+	}
+}

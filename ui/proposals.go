@@ -18,6 +18,7 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
+	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
 
@@ -295,6 +296,11 @@ type proposalsView struct {
 	// (title, kind, project, store, ID); shown counts them.
 	filter string
 	shown  int
+	// orphans are decisions whose proposal left the list while its dir
+	// was read again, by old ID: they go to its successor (setGroups).
+	// lostNote says which hunk choices a proposal made again lost.
+	orphans  map[string]orphan
+	lostNote string
 	// saved are the recorded decisions of each dir, as last read or
 	// written (nil while being read): see decisions.go.
 	saved map[string]map[string]model.Decision
@@ -322,6 +328,10 @@ func (v *proposalsView) setGroups(groups []propGroup) {
 	if it := v.selected(); it != nil {
 		keep = it.p.ID
 	}
+	was := map[string]*propItem{}
+	for _, it := range v.items {
+		was[it.p.ID] = it
+	}
 	v.items = v.items[:0]
 	v.nproj = len(groups)
 	v.groups = groups
@@ -330,17 +340,54 @@ func (v *proposalsView) setGroups(groups []propGroup) {
 		for _, it := range g.items {
 			v.items = append(v.items, it)
 			live[it.p.ID] = true
+			d := v.dec[it.p.ID]
+			if d == nil || was[it.p.ID] == it {
+				continue
+			}
 			// A recomputed item starts from the proposal as made: redo a
-			// person's edits on it.
-			if d := v.dec[it.p.ID]; d != nil && len(d.edited) > 0 && !it.edited {
+			// person's edits on it, and work out what w writes from it,
+			// with the bases of the files as they are now (the old ones
+			// would conflict for ever).
+			if len(d.edited) > 0 && !it.edited {
 				v.rediff(it, d)
 			}
+			v.carry(it, d, "")
 		}
 	}
-	for id := range v.dec {
-		if !live[id] {
-			delete(v.dec, id) // applied, or proposed no more
+	if v.orphans == nil {
+		v.orphans = map[string]orphan{}
+	}
+	for id, d := range v.dec {
+		if live[id] {
+			continue
 		}
+		delete(v.dec, id) // applied, or proposed no more
+		if old := was[id]; old != nil && d.state() != stUndecided && (d.result == nil || d.result.Status != txn.StatusApplied) {
+			v.orphans[id] = orphan{old, d} // made again, perhaps: see below
+		}
+	}
+	// A decision whose proposal was made again over files that changed
+	// (a conflict, an agent's write) goes to its successor, the same kind
+	// over the same files, once the dir's proposals are in again.
+	dirs := map[string]bool{}
+	for _, it := range v.items {
+		dirs[it.p.MemoryDir] = true
+	}
+	var lost []string
+	for id, o := range v.orphans {
+		if !dirs[o.old.p.MemoryDir] {
+			continue // not proposed again yet (the dir is being read)
+		}
+		delete(v.orphans, id)
+		if it := v.successor(o.old); it != nil {
+			if note := v.carry(it, o.d, o.old.title); note != "" {
+				lost = append(lost, note)
+			}
+			v.dec[it.p.ID] = o.d
+		}
+	}
+	if len(lost) > 0 {
+		v.lostNote = strings.Join(lost, "; ")
 	}
 	v.refreshRows()
 	v.computed = true
@@ -430,6 +477,73 @@ func matchesAll(terms []string, fields ...string) bool {
 		}
 	}
 	return true
+}
+
+// orphan is a decision waiting for its proposal to be made again.
+type orphan struct {
+	old *propItem
+	d   *decision
+}
+
+// carry puts decision d on item it, a proposal made again: hunk choices
+// stay where its changes still have the same blocks; a change whose
+// blocks differ now is kept whole if it was, else dropped, and the note
+// says so (title names the proposal as it was, "" when it is the same).
+func (v *proposalsView) carry(it *propItem, d *decision, title string) string {
+	var lost []string
+	sel := make([][]bool, len(it.p.Changes))
+	for i := range it.p.Changes {
+		sel[i] = make([]bool, it.blockCount(i))
+		if i < len(d.sel) && len(d.sel[i]) == len(sel[i]) {
+			copy(sel[i], d.sel[i])
+			continue
+		}
+		if i < len(d.sel) && !slices.Contains(d.sel[i], false) && len(d.sel[i]) > 0 {
+			for b := range sel[i] {
+				sel[i][b] = true // kept whole before: whole now
+			}
+			continue
+		}
+		if i < len(d.sel) && slices.Contains(d.sel[i], true) {
+			lost = append(lost, it.p.Changes[i].Path)
+		}
+	}
+	d.sel = sel
+	d.result = nil
+	it.revalidate(d)
+	if len(lost) == 0 {
+		return ""
+	}
+	if title == "" {
+		title = it.title
+	}
+	return fmt.Sprintf("the hunks kept of “%s” in %s changed; decide them again", title, strings.Join(lost, ", "))
+}
+
+// successor is the proposal now listed that old is made again as: the
+// same kind in the same dir, sharing the most files it reads and replaces.
+func (v *proposalsView) successor(old *propItem) *propItem {
+	mine := map[string]bool{}
+	for _, c := range old.p.Changes {
+		mine[c.Source()] = true
+	}
+	var best *propItem
+	most := 0
+	for _, it := range v.items {
+		if it.p.Kind != old.p.Kind || it.p.MemoryDir != old.p.MemoryDir || v.dec[it.p.ID] != nil {
+			continue
+		}
+		n := 0
+		for _, c := range it.p.Changes {
+			if mine[c.Source()] {
+				n++
+			}
+		}
+		if n > most {
+			best, most = it, n
+		}
+	}
+	return best
 }
 
 // setFilter narrows the list, keeping the selection when it still shows.
@@ -637,6 +751,9 @@ func (v *proposalsView) statusLine() string {
 			if invalid > 0 {
 				left += fmt.Sprintf(" · %d invalid", invalid)
 			}
+		}
+		if v.lostNote != "" {
+			left += " · " + v.lostNote
 		}
 		switch {
 		case v.progress != "":
