@@ -193,6 +193,20 @@ func TestHostileTreeFrames(t *testing.T) {
 				d.keys("esc", "j")
 			}
 		}
+		// A filter, every proposal shown accepted, and the question q
+		// asks with them unwritten: their titles are the hostile tree's.
+		d.keys("/")
+		d.typeText("e")
+		d.keys("enter")
+		shot("proposals filtered")
+		d.keys("A")
+		shot("proposals all accepted")
+		d.keys("q")
+		if d.m.dialog == nil || d.m.dialog.kind != dlgQuit {
+			t.Error("with hostile proposals accepted, q must ask: the quit question is not exercised")
+		}
+		shot("quit with accepted proposals unwritten")
+		d.keys("n", "X", "esc")
 		d.keys("b")
 	})
 	take("changes", func() {

@@ -517,7 +517,7 @@ func (v *proposalsView) carry(it *propItem, d *decision, title string) string {
 	if title == "" {
 		title = it.title
 	}
-	return fmt.Sprintf("the hunks kept of “%s” in %s changed; decide them again", title, strings.Join(lost, ", "))
+	return safe.ShowLine(fmt.Sprintf("the hunks kept of “%s” in %s changed; decide them again", title, strings.Join(lost, ", ")))
 }
 
 // successor is the proposal now listed that old is made again as: the
