@@ -65,6 +65,9 @@ type Workspace struct {
 	State memfs.StateDirs
 	// ReadOnly and NoTranscripts are as asked in Options.
 	ReadOnly, NoTranscripts bool
+	// Scratch says the tree and the state are a copy Close removes (the
+	// demo's): nothing decided in it outlives the run.
+	Scratch bool
 	// Retention is how long the journal keeps an entry (the config
 	// file's journal_retention_days, else memfs's default).
 	Retention time.Duration
@@ -142,6 +145,7 @@ func OpenState(o Options) (*Workspace, error) {
 	if o.Demo && len(w.ScanOpts.ConfigDirs) == 1 {
 		// The demo never writes into the user's own state.
 		w.State = memfs.ScratchStateDirs(w.ScanOpts.ConfigDirs[0])
+		w.Scratch = true
 	} else {
 		w.State = memfs.DefaultStateDirs(o.Getenv)
 	}

@@ -353,7 +353,10 @@ func (m *Model) leaveUnwritten(then func() tea.Cmd) tea.Cmd {
 		lines = append(lines, "  "+safe.ShowLine(it.title)+st.Faint.Render("  (cannot be written as it is)"))
 	}
 	keep, hint := "Quitting writes nothing; the decisions are kept, and the next start shows them accepted.", "y quits without writing · any other key stays (then w writes them)"
-	if m.ws.State.Seen == "" {
+	switch {
+	case m.ws.Scratch:
+		keep, hint = "Quitting writes nothing, and the demo's copy goes with its decisions.", "y quits and drops them · any other key stays (then w writes them)"
+	case m.ws.State.Seen == "":
 		keep, hint = "Quitting writes nothing and drops these decisions: there is no state dir to keep them in.", "y quits and drops them · any other key stays (then w writes them)"
 	}
 	lines = append(lines, "", st.Faint.Render(keep))
