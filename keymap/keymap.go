@@ -66,11 +66,14 @@ type BrowseKeys struct {
 	// Sort cycles the memories pane's order within each type: by name, by
 	// use (reads and recalls in the transcripts), by last modified.
 	Sort key.Binding
+	// Delete deletes the selected memory (journalled: undo brings it
+	// back), with its index entries.
+	Delete key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g BrowseKeys) Group() Group {
-	return Group{"Browse", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Left, g.Filter, g.Sort, g.Edit}}
+	return Group{"Browse", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Left, g.Filter, g.Sort, g.Edit, g.Delete}}
 }
 
 // PreviewKeys act on the preview from any pane of the browse view.
@@ -193,11 +196,13 @@ type ChangesKeys struct {
 	MarkSeen, MarkReviewed         key.Binding
 	// Filter narrows the list by words (project, file, who wrote it).
 	Filter key.Binding
+	// Revert puts the selected file back as it was reviewed (journalled).
+	Revert key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g ChangesKeys) Group() Group {
-	return Group{"Changes", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.MarkSeen, g.MarkReviewed, g.Filter}}
+	return Group{"Changes", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.MarkSeen, g.MarkReviewed, g.Filter, g.Revert}}
 }
 
 // JournalKeys are the journal view's (what memtui wrote).
@@ -307,6 +312,7 @@ func Default() KeyMap {
 			Filter: filter,
 			Edit:   edit,
 			Sort:   b(ks("o"), "o", "sort: name/use/modified"),
+			Delete: b(ks("D"), "D", "delete memory (undoable)"),
 		},
 		Preview: PreviewKeys{
 			Source:     b(ks("v"), "v", "rendered/source"),
@@ -383,6 +389,7 @@ func Default() KeyMap {
 			MarkSeen:     b(ks("m"), "m", "mark file seen"),
 			MarkReviewed: b(ks("M"), "M", "mark project reviewed"),
 			Filter:       filter,
+			Revert:       b(ks("R"), "R", "revert to the reviewed version"),
 		},
 		Journal: JournalKeys{
 			Undo:   b(ks("u"), "u", "undo entry"),
@@ -405,7 +412,7 @@ func Default() KeyMap {
 // so it neither fires nor shows in the help.
 func (k KeyMap) ReadOnly() KeyMap {
 	e := &k.Editor
-	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Findings.Edit, &k.Index.Edit,
+	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Browse.Delete, &k.Changes.Revert, &k.Findings.Edit, &k.Index.Edit,
 		&k.Proposals.Edit, &k.Proposals.Toggle, &k.Proposals.Accept, &k.Proposals.Reject, &k.Proposals.Range, &k.Proposals.Write,
 		&k.Proposals.AcceptShown, &k.Proposals.RejectShown,
 		&k.Journal.Undo, &k.Changes.MarkSeen, &k.Changes.MarkReviewed, &k.Dialog.Mark,

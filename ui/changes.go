@@ -11,6 +11,7 @@ import (
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
@@ -182,6 +183,8 @@ func (v *changesView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Filter):
 		return h.startFilter()
+	case key.Matches(k, keys.Revert):
+		return v.askRevert(h)
 	case key.Matches(k, keys.Back):
 		if v.focusDiff {
 			v.setFocus(false)
@@ -217,6 +220,28 @@ func (v *changesView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 		return saveBaselines(r.ws, bases)
 	}
 	return v.Update(k)
+}
+
+// askRevert asks to put the selected file back as it was reviewed: the
+// way back from a change an agent made.
+func (v *changesView) askRevert(h host) tea.Cmd {
+	it := v.selected()
+	if it == nil || v.c.readonly {
+		return nil
+	}
+	r := h.run()
+	base := v.bases[it.dd.d.Path]
+	if base == nil {
+		return nil
+	}
+	path := it.delta.Path
+	bf, existed := base.Files[path]
+	if existed && consolidate.SHA256Hex([]byte(bf.Text)) != bf.SHA256 {
+		h.fail(fmt.Errorf("%s was reviewed only in part (too large to keep whole): revert it in $EDITOR", path))
+		return nil
+	}
+	p, err := dream.Revert(r.data[it.project].p, it.dd.d, path, bf.Text, existed, dream.Options{Options: r.copts})
+	return h.askHand(p, err, "Revert "+path)
 }
 
 // rebuild recomputes the changes of every loaded project against its

@@ -286,6 +286,8 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.PrevPane):
 		m.setFocus((m.focus + 2) % 3)
 		return nil
+	case key.Matches(k, keys.Delete):
+		return m.askDelete()
 	case key.Matches(k, keys.Sort):
 		m.memories.cycleSort()
 		m.status = "memories sorted " + m.memories.sortBy.String()

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -302,5 +303,83 @@ func TestPartKeptProposalCarriesOverAConflict(t *testing.T) {
 	got := readFile(t, path)
 	if !strings.Contains(got, "Added by the agent, at the end.") || got == agent {
 		t.Errorf("the write must keep the agent's line and change the file:\n%s", got)
+	}
+}
+
+// TestDeleteAMemoryByHand: D on a memory asks, then deletes it with its
+// index entry, through the journal; undo brings both back byte for byte.
+func TestDeleteAMemoryByHand(t *testing.T) {
+	cfg, dir := reviewConfig(t)
+	mem := filepath.Join(dir, "projects", "-home-dev-blog", "memory")
+	index := readFile(t, filepath.Join(mem, "MEMORY.md"))
+	orig := readFile(t, filepath.Join(mem, "hugo-build.md"))
+	if !strings.Contains(index, "[[hugo-build]]") {
+		t.Fatalf("the demo's blog index must list hugo-build (a wikilink):\n%s", index)
+	}
+	d := newDriver(t, cfg, 160, 48)
+	d.selectProject("blog")
+	d.m.setFocus(focusMemories)
+	d.selectMemory("hugo-build")
+	d.keys("D")
+	if s := d.screen(); d.m.dialog == nil || !strings.Contains(s, "Delete hugo-build.md?") || !strings.Contains(s, "delete  hugo-build.md") || !strings.Contains(s, "change  MEMORY.md") {
+		t.Fatalf("D must ask, naming the file and the index:\n%s", s)
+	}
+	d.keys("y")
+	if _, err := os.Stat(filepath.Join(mem, "hugo-build.md")); !os.IsNotExist(err) {
+		t.Fatalf("the memory must be gone: %v", err)
+	}
+	if strings.Contains(readFile(t, filepath.Join(mem, "MEMORY.md")), "[[hugo-build]]") {
+		t.Error("its index entry (a wikilink) must go with it")
+	}
+	if !strings.Contains(d.screen(), "The journal (L) can undo it.") {
+		t.Errorf("the summary must say how to undo:\n%s", d.screen())
+	}
+	d.keys("esc", "L")
+	if e := d.m.journal.selected(); e == nil || !strings.Contains(e.Title, "Delete hugo-build.md") {
+		t.Fatalf("the journal must list the delete: %+v", e)
+	}
+	d.keys("u", "y")
+	if readFile(t, filepath.Join(mem, "hugo-build.md")) != orig || readFile(t, filepath.Join(mem, "MEMORY.md")) != index {
+		t.Error("undo must bring the memory and its index entry back byte for byte")
+	}
+}
+
+// TestRevertAnAgentsChange: R in the changes view puts a file an agent
+// changed back as it was reviewed, journalled; it is then no change.
+func TestRevertAnAgentsChange(t *testing.T) {
+	cfg, dir := reviewConfig(t)
+	cfg.Workspace.State.Seen = t.TempDir()
+	mem := filepath.Join(dir, "projects", "-home-dev-blog", "memory")
+	path := filepath.Join(mem, "writing-voice.md")
+	orig := readFile(t, path)
+	d := newDriver(t, cfg, 160, 48) // the first look records the baseline
+	if err := os.WriteFile(path, []byte(orig+"\nAn agent's note that should not be here.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.keys("r", "C")
+	var found bool
+	for i, it := range d.m.changes.items {
+		if it.delta.Path == "writing-voice.md" {
+			d.m.changes.list.selectRef(i)
+			d.m.changes.follow()
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the agent's change must be listed:\n%s", d.screen())
+	}
+	d.keys("R")
+	if s := d.screen(); d.m.dialog == nil || !strings.Contains(s, "Revert writing-voice.md?") {
+		t.Fatalf("R must ask:\n%s", s)
+	}
+	d.keys("y")
+	if got := readFile(t, path); got != orig {
+		t.Fatalf("the file must be back as reviewed:\n%s", got)
+	}
+	d.keys("esc")
+	for _, it := range d.m.changes.items {
+		if it.delta.Path == "writing-voice.md" {
+			t.Error("the reverted file is still listed as changed")
+		}
 	}
 }

@@ -41,6 +41,7 @@ const (
 	dlgWriteIndex                   // y writes the index editor's MEMORY.md
 	dlgDiscard                      // y drops the index editor's edits, then runs after
 	dlgQuit                         // y quits with accepted proposals not written
+	dlgHand                         // y writes a change asked for by hand (verbs.go)
 )
 
 // dialog is a modal question or summary that replaces the view's body
@@ -153,7 +154,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch dl.kind {
-	case dlgWrite, dlgWriteIndex:
+	case dlgWrite, dlgWriteIndex, dlgHand:
 		return m.runWrite(dl.owner, dl.jobs, 0, false)
 	case dlgDiscard, dlgQuit:
 		return dl.after()
@@ -180,6 +181,9 @@ func (m *Model) writeRefusal(dir string) error {
 // leaves the store marked consolidated (ApplyOptions.MarkConsolidated);
 // without, the lock is left as it was. owner follows the write.
 func (m *Model) runWrite(owner writeOwner, jobs []writeJob, wait time.Duration, mark bool) tea.Cmd {
+	if owner == nil {
+		owner = m // a write no view asked for: a verb's (verbs.go)
+	}
 	w := &writeRun{ch: make(chan tea.Msg, 64), jobs: jobs, mark: mark, owner: owner}
 	for _, j := range jobs {
 		w.total += len(j.props)
@@ -292,6 +296,11 @@ func (w *writeRun) titleOf(id string) string {
 		for _, it := range j.items {
 			if it.p.ID == id {
 				return it.title
+			}
+		}
+		for _, p := range j.props {
+			if p.ID == id && p.Title != "" {
+				return p.Title // a proposal made by hand has no list item
 			}
 		}
 	}

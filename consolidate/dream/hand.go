@@ -1,0 +1,85 @@
+package dream
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
+)
+
+// The verbs of curating by hand, as proposals: what a person asks for is
+// written as any proposal is, under the locks, through the journal, and
+// undone the same way. They are External: a person's word, not memtui's,
+// so a file they change is dated when written.
+
+// ErrNotHere is a hand verb's refusal: the file is not a memory of the
+// directory as read, or memtui cannot change it.
+var ErrNotHere = errors.New("not a memory memtui can change in this directory")
+
+// Delete proposes removing the memory at path (kept in the journal, so
+// undo brings it back) with its MEMORY.md entries, so no link to it is
+// left dangling.
+func Delete(p *model.Project, d *model.MemoryDir, path string, opts Options) (model.Proposal, error) {
+	opts.Options = opts.Options.WithDefaults()
+	s := newDreamState(p, d, opts)
+	f := s.file(path)
+	if path == model.IndexFileName || f == nil || f.Truncated || s.opaque(path) || f.Link != "" {
+		return model.Proposal{}, fmt.Errorf("%s: %w", path, ErrNotHere)
+	}
+	changes := []model.Change{s.remove(path)}
+	why := "Deleted by hand in memtui. It is kept in memtui's journal, so undo brings it back."
+	if ix, ok := s.content(model.IndexFileName); ok {
+		ed := memindex.NewEditorMode(ix, d.Kind.LoadMode())
+		if n, err := ed.RemoveEntries(path); err == nil {
+			changes = append(changes, s.update(model.IndexFileName, ed.Bytes()))
+			why += fmt.Sprintf(" Its %d index %s go%s with it.", n, model.Plural(n, "entry", "entries"), model.Plural(n, "es", ""))
+		}
+	}
+	prop := s.proposal(model.KindPrune, "Delete "+path, why, s.fileFindings(path), changes)
+	prop.External = true
+	return redacted(s, prop)
+}
+
+// Revert proposes putting the file at path back as it was reviewed:
+// text, when it existed then; deleted, when it did not (an agent created
+// it since). It is the way back from a change an agent made.
+func Revert(p *model.Project, d *model.MemoryDir, path string, text string, existed bool, opts Options) (model.Proposal, error) {
+	opts.Options = opts.Options.WithDefaults()
+	s := newDreamState(p, d, opts)
+	cur := s.file(path)
+	if path == model.IndexFileName && d.Index != nil {
+		cur = d.Index
+	}
+	var c model.Change
+	switch {
+	case cur != nil && (cur.Truncated || s.opaque(path) || cur.Link != ""):
+		return model.Proposal{}, fmt.Errorf("%s: %w", path, ErrNotHere)
+	case cur != nil && !existed:
+		c = s.remove(path)
+	case cur != nil:
+		if string(cur.Content) == text {
+			return model.Proposal{}, fmt.Errorf("%s is as it was reviewed: nothing to revert", path)
+		}
+		c = model.Change{Path: path, Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(cur.Content), After: text}
+	case existed:
+		c = s.create(path, []byte(text))
+	default:
+		return model.Proposal{}, fmt.Errorf("%s: %w", path, ErrNotHere)
+	}
+	prop := s.proposal(model.KindRestoreLost, "Revert "+path+" to the reviewed version",
+		"Reverted by hand in memtui: the file goes back to what the last review saw. The journal keeps the version replaced, so undo brings it back.", nil, []model.Change{c})
+	prop.External = true
+	return redacted(s, prop)
+}
+
+// redacted passes a hand-made proposal through the same secret backstop
+// as memtui's own.
+func redacted(s *dreamState, prop model.Proposal) (model.Proposal, error) {
+	out, ok := s.redactAfter(prop)
+	if !ok {
+		return model.Proposal{}, errors.New("the change would write a link to a file whose name holds a secret; not proposed")
+	}
+	return out, nil
+}

@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memtui/memtui/consolidate/dream"
+	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs/txn"
+	"github.com/memtui/memtui/model"
+)
+
+// The verbs of curating by hand (delete a memory, revert an agent's
+// change): each is a proposal made on the spot (dream.Delete,
+// dream.Revert), asked about in a dialog and written as any proposal is,
+// through the journal, so undo brings it back. The root follows the write
+// (it is the writeOwner of a write no view asked for).
+
+// askHand puts a hand-made proposal to the person: y writes it.
+func (m *Model) askHand(p model.Proposal, err error, verb string) tea.Cmd {
+	switch {
+	case m.ws.ReadOnly:
+		return nil
+	case m.writeBusy():
+		m.status = "Still writing; wait for it to finish."
+		return nil
+	case err != nil:
+		m.err = err
+		return nil
+	}
+	st := m.c.st
+	lines := []string{"", st.Bold.Render(safe.ShowLine(report.Tilde(p.MemoryDir, m.c.home)))}
+	for _, c := range p.Changes {
+		lines = append(lines, "  "+opWord(c.Op)+"  "+safe.ShowLine(c.Path))
+	}
+	lines = append(lines, "", st.Faint.Render(safe.ShowLine(p.Rationale)))
+	m.openDialog(&dialog{
+		kind:  dlgHand,
+		title: verb + "?",
+		lines: lines,
+		hint:  "y " + verb + " · any other key cancels",
+		jobs:  []writeJob{{dir: p.MemoryDir, props: []model.Proposal{p}}},
+	})
+	return nil
+}
+
+// askDelete asks to delete the memory selected in the browse view.
+func (m *Model) askDelete() tea.Cmd {
+	pd, dd, it := m.selection()
+	if pd == nil || dd == nil || it == nil {
+		return nil
+	}
+	if it.file == nil {
+		m.status = "MEMORY.md is the index, not a memory: the index editor (i, then E) edits it."
+		return nil
+	}
+	if err := m.writeRefusal(dd.d.Path); err != nil {
+		m.err = err
+		return nil
+	}
+	p, err := dream.Delete(snapshot(pd.p), dd.d, it.file.Path, dream.Options{Options: m.copts})
+	return m.askHand(p, err, "Delete "+it.file.Path)
+}
+
+// The root as the writeOwner of a hand-made write.
+
+func (m *Model) writeProgress(line string)                { m.status = line }
+func (m *Model) writeResults(writeJob, []txn.ApplyResult) {}
+
+func (m *Model) writeDone(w *writeRun, h host) {
+	st := m.c.st
+	dl := &dialog{kind: dlgResult, hint: "any key closes"}
+	r := resultLine{status: txn.StatusFailed, why: "no result"}
+	if len(w.results) > 0 {
+		r = w.results[0]
+	}
+	switch r.status {
+	case txn.StatusApplied:
+		dl.title = "Done: " + r.title
+		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + safe.ShowLine(r.title), "", st.Faint.Render("The journal (L) can undo it.")}
+		m.status = ""
+	case txn.StatusConflict:
+		dl.title = "Not written: the file changed"
+		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + safe.ShowLine(r.title), safe.ShowLine(r.why), "An agent changed it meanwhile: nothing was written."}
+		m.err = errors.New("conflict: nothing written")
+	default:
+		dl.title = "Not written"
+		dl.lines = []string{"", st.Error.Render("✗ failed") + "  " + safe.ShowLine(r.title), safe.ShowLine(r.why)}
+		m.err = fmt.Errorf("not written: %s", r.why)
+	}
+	if len(w.lockHeld) > 0 {
+		dl.jobs, dl.owner = w.lockHeld, w.owner
+		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
+	}
+	h.openDialog(dl)
+}
