@@ -66,7 +66,7 @@ Run it on the built-in sample first:  memtui --demo`,
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&g.configDirs, "config-dir", nil, "Claude Code config dir (default $CLAUDE_CONFIG_DIR, else ~/.claude); repeatable")
 	pf.StringArrayVar(&g.memoryDirs, "memory-dir", nil, "open one memory directory directly; repeatable")
-	pf.StringVar(&g.project, "project", "", "only projects whose slug or real path contains `TEXT`")
+	pf.StringVar(&g.project, "project", "", "only projects whose slug or real path contains TEXT")
 	pf.BoolVar(&g.demo, "demo", false, "use an embedded sample tree, copied to a fresh temp dir")
 	pf.BoolVar(&g.readonly, "readonly", false, "never write")
 	pf.BoolVar(&g.noTranscripts, "no-transcripts", false, "do not read session transcripts (no lost updates, provenance or use counts)")

@@ -55,7 +55,7 @@ loaded, 2 on a usage or I/O error.`,
 	f := c.Flags()
 	f.BoolVar(&xf.check, "check", true, "report each index's budget; exit 1 when one is cut off or not loaded")
 	f.BoolVar(&xf.json, "json", false, "print each index as Claude Code loads it, as JSON")
-	f.StringVar(&xf.moveAboveCut, "move-above-cut", "", "move the entry for `FILE` to just above the cut (prints the diff; writes with --yes)")
+	f.StringVar(&xf.moveAboveCut, "move-above-cut", "", "move the entry for FILE to just above the cut (prints the diff; writes with --yes)")
 	f.BoolVar(&xf.yes, "yes", false, "with --move-above-cut: write it, through the locked, journalled write path")
 	f.DurationVar(&xf.wait, "wait", 0, "with --yes: wait this long for Claude Code's consolidation lock")
 	return c

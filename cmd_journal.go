@@ -48,7 +48,7 @@ journal is shared by every memory dir, and so is the prune.
 			return runJournalPrune(g, jf, stdout, stderr)
 		},
 	}
-	prune.Flags().StringVar(&jf.olderThan, "older-than", "", "drop entries older than `D` (days, or a duration like 720h); default the configured retention")
+	prune.Flags().StringVar(&jf.olderThan, "older-than", "", "drop entries older than D (days, or a duration like 720h); default the configured retention")
 	prune.Flags().BoolVar(&jf.dryRun, "dry-run", false, "say what would be dropped, drop nothing")
 	journal.AddCommand(prune)
 	return journal

@@ -31,7 +31,7 @@ func addLintFlags(c *cobra.Command, lf *lintFlags) {
 	f := c.Flags()
 	f.BoolVar(&lf.json, "json", false, "print findings as JSON")
 	f.BoolVar(&lf.deepSecrets, "deep-secrets", false, "also run gitleaks' generic keyword rule (slower, noisier)")
-	f.StringVar(&lf.minSeverity, "severity", "info", "show findings at or above `LEVEL` (info, warning, error)")
+	f.StringVar(&lf.minSeverity, "severity", "info", "show findings at or above LEVEL (info, warning, error)")
 	f.StringSliceVar(&lf.rules, "rule", nil, "show only these rule IDs (comma-separated or repeated)")
 	f.BoolVar(&lf.verbose, "verbose", false, "list every problem met reading transcripts, not only the first")
 }

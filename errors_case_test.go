@@ -26,3 +26,14 @@ func TestErrorsKeepFlagsAndIDsAsTyped(t *testing.T) {
 		t.Errorf("exit %d, %q: the flag must read --last", code, stderr)
 	}
 }
+
+// TestHelpShowsNoMarkup: --help prints flag descriptions as they read,
+// without the backticks pflag's convention leaves raw in fang's help.
+func TestHelpShowsNoMarkup(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"lint", "--help"}, {"dream", "--help"}, {"index", "--help"}, {"journal", "prune", "--help"}} {
+		_, stdout, _ := runCLI(t, env(), args...)
+		if !strings.Contains(stdout, "--") || strings.Contains(stdout, "`") {
+			t.Errorf("%v: a backtick in the help (or no help):\n%s", args, stdout)
+		}
+	}
+}

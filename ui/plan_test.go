@@ -35,6 +35,9 @@ func TestWriteAcceptedTogetherIsOnePlan(t *testing.T) {
 		d.keys("a")
 	}
 	d.keys("w", "y")
+	if s := d.screen(); strings.Contains(s, "the answer is No unless you press y") || !strings.Contains(s, "any key closes") {
+		t.Errorf("a summary asks nothing: its footer must not say the answer is No:\n%s", s)
+	}
 	want := fmt.Sprintf("%d applied · 0 conflict · 0 failed", len(mine))
 	if got := d.m.proposals.lastWrite; got != want {
 		t.Errorf("the write's summary is %q, want %q:\n%s", got, want, d.screen())

@@ -392,8 +392,11 @@ func (m *Model) footer() string {
 		return fit(m.ixedit.input.View(), m.width, 1)
 	case m.err != nil:
 		return fit(st.Error.Render("✗ "+safe.ShowLine(m.err.Error())), m.width, 1)
-	case m.mode == modeDialog:
+	case m.mode == modeDialog && m.dialog.kind != dlgResult:
+		// A question defaults to No; a summary only waits for a key.
 		return fit(st.Faint.Render("the answer is No unless you press y"), m.width, 1)
+	case m.mode == modeDialog:
+		return fit(st.Faint.Render("any key closes"), m.width, 1)
 	}
 	if m.help.ShowAll {
 		return fit(strings.Join(m.fullHelp(), "\n"), m.width, m.footerHeight())
