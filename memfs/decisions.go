@@ -1,8 +1,6 @@
 package memfs
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,10 +33,7 @@ type decisionsFile struct {
 
 // decisionsPath names dir's decisions inside root, by a hash of its path
 // as the baseline is (the path itself is stored inside and checked).
-func decisionsPath(root, dir string) string {
-	sum := sha256.Sum256([]byte(filepath.Clean(dir)))
-	return filepath.Join(root, hex.EncodeToString(sum[:12])+".decisions.json")
-}
+func decisionsPath(root, dir string) string { return dirFile(root, dir, ".decisions.json") }
 
 // LoadDecisions reads the review decisions of memory directory dir from
 // root; none is an empty map and no error. A file that cannot be read

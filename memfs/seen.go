@@ -34,9 +34,14 @@ type baselineFile struct {
 // baselinePath names dir's baseline inside root. The name hashes the
 // directory's path, so any path fits in a file name; the path itself is
 // stored inside and checked on load.
-func baselinePath(root, dir string) string {
+func baselinePath(root, dir string) string { return dirFile(root, dir, ".json.gz") }
+
+// dirFile names a file of memtui's state about memory dir dir inside
+// root: a hash of the dir's path and a suffix for what it holds (the
+// baseline, the decisions), so any path fits in a file name.
+func dirFile(root, dir, suffix string) string {
 	sum := sha256.Sum256([]byte(filepath.Clean(dir)))
-	return filepath.Join(root, hex.EncodeToString(sum[:12])+".json.gz")
+	return filepath.Join(root, hex.EncodeToString(sum[:12])+suffix)
 }
 
 // LoadBaseline reads the review baseline of memory directory dir from root
