@@ -288,6 +288,8 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Delete):
 		return m.askDelete()
+	case key.Matches(k, keys.Retype):
+		return m.askRetype()
 	case key.Matches(k, keys.Sort):
 		m.memories.cycleSort()
 		m.status = "memories sorted " + m.memories.sortBy.String()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // TestWriteAcceptedTogetherIsOnePlan: every proposal of the demo's
@@ -386,3 +387,35 @@ func TestRevertAnAgentsChange(t *testing.T) {
 		}
 	}
 }
+
+// TestRetypeAMemoryByHand: T asks which type; a key that names one
+// writes it through the journal (undo brings the old type back), any
+// other key cancels.
+func TestRetypeAMemoryByHand(t *testing.T) {
+	cfg, dir := reviewConfig(t)
+	path := filepath.Join(dir, "projects", "-home-dev-blog", "memory", "hugo-build.md")
+	orig := readFile(t, path)
+	d := newDriver(t, cfg, 160, 48)
+	d.selectProject("blog")
+	d.m.setFocus(focusMemories)
+	d.selectMemory("hugo-build")
+	d.keys("T")
+	if s := d.screen(); d.m.dialog == nil || !strings.Contains(s, "Change the type of hugo-build.md?") || !strings.Contains(s, "u user · f feedback · p project · r reference") {
+		t.Fatalf("T must ask for the type:\n%s", s)
+	}
+	d.keys("z")
+	if readFile(t, path) != orig || d.m.dialog != nil {
+		t.Fatal("a key that names no type must cancel")
+	}
+	d.keys("T", "u")
+	got := readFile(t, path)
+	if got == orig || !strings.Contains(claudeTypeOf(got), "user") {
+		t.Fatalf("u must make it a user memory:\n%s", got)
+	}
+	d.keys("esc", "L", "u", "y")
+	if readFile(t, path) != orig {
+		t.Error("undo must bring the old type back byte for byte")
+	}
+}
+
+func claudeTypeOf(content string) string { return claude.ParseDoc([]byte(content)).Claude().Type }

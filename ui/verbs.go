@@ -11,6 +11,7 @@ import (
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 )
 
 // The verbs of curating by hand (delete a memory, revert an agent's
@@ -63,6 +64,57 @@ func (m *Model) askDelete() tea.Cmd {
 	}
 	p, err := dream.Delete(snapshot(pd.p), dd.d, it.file.Path, dream.Options{Options: m.copts})
 	return m.askHand(p, err, "Delete "+it.file.Path)
+}
+
+// askRetype asks which type the selected memory becomes; the key that
+// picks it writes (the question is the confirmation).
+func (m *Model) askRetype() tea.Cmd {
+	pd, dd, it := m.selection()
+	if pd == nil || dd == nil || it == nil || m.ws.ReadOnly {
+		return nil
+	}
+	if it.file == nil {
+		m.status = "MEMORY.md is the index: it has no type."
+		return nil
+	}
+	if m.writeBusy() {
+		m.status = "Still writing; wait for it to finish."
+		return nil
+	}
+	if err := m.writeRefusal(dd.d.Path); err != nil {
+		m.err = err
+		return nil
+	}
+	proj, d, path := snapshot(pd.p), dd.d, it.file.Path
+	keys := map[string]model.Type{"u": model.TypeUser, "f": model.TypeFeedback, "p": model.TypeProject, "r": model.TypeReference}
+	m.openDialog(&dialog{
+		kind:  dlgPick,
+		title: "Change the type of " + path + "?",
+		lines: []string{"", "now: " + safe.ShowLine(typeWord(claude.ParseDoc(it.file.Content).Claude().Type)), "",
+			m.c.st.Faint.Render("The type Claude Code reads changes, nothing else; the journal (L) can undo it.")},
+		hint: "u user · f feedback · p project · r reference · any other key cancels",
+		pick: func(k string) (tea.Cmd, bool) {
+			typ, ok := keys[k]
+			if !ok {
+				return nil, false
+			}
+			p, err := dream.Retype(proj, d, path, typ, dream.Options{Options: m.copts})
+			if err != nil {
+				m.err = err
+				return nil, true
+			}
+			return m.runWrite(nil, []writeJob{{dir: p.MemoryDir, props: []model.Proposal{p}}}, 0, false), true
+		},
+	})
+	return nil
+}
+
+// typeWord names a type as read ("none" for none).
+func typeWord(t string) string {
+	if t == "" {
+		return "none"
+	}
+	return t
 }
 
 // The root as the writeOwner of a hand-made write.

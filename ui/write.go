@@ -42,6 +42,7 @@ const (
 	dlgDiscard                      // y drops the index editor's edits, then runs after
 	dlgQuit                         // y quits with accepted proposals not written
 	dlgHand                         // y writes a change asked for by hand (verbs.go)
+	dlgPick                         // the key picks (pick), anything else cancels
 )
 
 // dialog is a modal question or summary that replaces the view's body
@@ -54,7 +55,10 @@ type dialog struct {
 	hint  string
 	jobs  []writeJob // dlgWrite, dlgWriteIndex, and dlgResult's retry
 	entry txn.JournalEntry
-	after func() tea.Cmd // dlgDiscard
+	after func() tea.Cmd // dlgDiscard, dlgQuit
+	// pick answers a dlgPick with the key pressed: its Cmd, and whether
+	// the key was one of the choices.
+	pick func(key string) (tea.Cmd, bool)
 	// resume is the mode the keys go back to once it is answered.
 	resume inputMode
 	// owner is the view the write (and its retry) was asked from.
@@ -138,6 +142,13 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	// Mark, in the write dialog, writes and marks the store consolidated:
 	// .consolidate-lock gets mtime now, which postpones Claude Code's
 	// autoDream by a day. Confirm writes and leaves the lock as it was.
+	if dl.kind == dlgPick {
+		if cmd, ok := dl.pick(k.String()); ok {
+			return cmd
+		}
+		m.status = "Cancelled: nothing written."
+		return nil
+	}
 	if dl.kind == dlgWrite && key.Matches(k, m.c.keys.Dialog.Mark) {
 		return m.runWrite(dl.owner, dl.jobs, 0, true)
 	}

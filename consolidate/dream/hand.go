@@ -3,9 +3,11 @@ package dream
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -82,4 +84,44 @@ func redacted(s *dreamState, prop model.Proposal) (model.Proposal, error) {
 		return model.Proposal{}, errors.New("the change would write a link to a file whose name holds a secret; not proposed")
 	}
 	return out, nil
+}
+
+// Retype proposes giving the memory at path the type typ: the type line
+// Claude Code reads is replaced (metadata.type over a top-level one), or a
+// top-level one added, every other byte kept (claudeCodeItem included). A
+// file without frontmatter Claude Code reads has no type to change:
+// fix-frontmatter gives it one first.
+func Retype(p *model.Project, d *model.MemoryDir, path string, typ model.Type, opts Options) (model.Proposal, error) {
+	opts.Options = opts.Options.WithDefaults()
+	s := newDreamState(p, d, opts)
+	f := s.file(path)
+	if path == model.IndexFileName || f == nil || f.Truncated || s.opaque(path) || f.Link != "" {
+		return model.Proposal{}, fmt.Errorf("%s: %w", path, ErrNotHere)
+	}
+	doc := s.docs[path]
+	if doc.Status != model.FMOK || doc.ClaudeSeesNone {
+		return model.Proposal{}, fmt.Errorf("%s has no frontmatter Claude Code reads: fix its frontmatter first", path)
+	}
+	if doc.Claude().Type == string(typ) {
+		return model.Proposal{}, fmt.Errorf("%s is a %s memory already", path, typ)
+	}
+	content := f.Content
+	nl := model.EOL(content)
+	lines := strings.SplitAfter(string(content), "\n")
+	inItem := itemLines(content, lines)
+	if i := keyIndex(lines, doc, "type", doc.FM.TypeKey == "metadata.type", inItem); doc.FM.TypeKey != "" && i >= 0 {
+		indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
+		lines[i] = indent + "type: " + string(typ) + nl
+	} else {
+		at := doc.Close - 1 // before the closing fence
+		lines = append(lines[:at], append([]string{"type: " + string(typ) + nl}, lines[at:]...)...)
+	}
+	out := []byte(strings.Join(lines, ""))
+	if back := claude.ParseDoc(out); back.Claude().Type != string(typ) {
+		return model.Proposal{}, fmt.Errorf("%s: its frontmatter is not one memtui can retype safely; edit it in $EDITOR", path)
+	}
+	prop := s.proposal(model.KindFixFrontmatter, fmt.Sprintf("Make %s a %s memory", path, typ),
+		"Retyped by hand in memtui: the type Claude Code reads becomes "+string(typ)+". Undo brings the old one back.", nil, []model.Change{s.update(path, out)})
+	prop.External = true
+	return redacted(s, prop)
 }

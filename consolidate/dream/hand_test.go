@@ -63,3 +63,32 @@ func TestHandVerbs(t *testing.T) {
 		t.Errorf("a file as reviewed: %v", err)
 	}
 }
+
+// TestRetype: the type Claude Code reads changes, metadata.type over a
+// top-level one, and nothing else of the file; a file with no type gets a
+// top-level one; the same type, or no frontmatter, is refused.
+func TestRetype(t *testing.T) {
+	opts := Options{Options: consolidate.Options{Now: testmodel.Now}}
+	d := testmodel.Dir(map[string]string{
+		"top.md":  "---\nname: top\ndescription: A fact\ntype: project\n---\n\nBody.\n",
+		"meta.md": "---\nname: meta\ndescription: A fact\ntype: user\nmetadata:\n  type: project\n  node_type: memory\n---\n\nBody.\n",
+		"none.md": "---\nname: none\ndescription: A fact\n---\n\nBody.\n",
+		"bare.md": "Just text, no frontmatter.\n",
+	}, testmodel.Now.AddDate(0, 0, -3))
+	for path, want := range map[string]string{
+		"top.md":  "---\nname: top\ndescription: A fact\ntype: reference\n---\n\nBody.\n",
+		"meta.md": "---\nname: meta\ndescription: A fact\ntype: user\nmetadata:\n  type: reference\n  node_type: memory\n---\n\nBody.\n",
+		"none.md": "---\nname: none\ndescription: A fact\ntype: reference\n---\n\nBody.\n",
+	} {
+		p, err := Retype(nil, d, path, model.TypeReference, opts)
+		if err != nil || len(p.Changes) != 1 || p.Changes[0].After != want || !p.External {
+			t.Errorf("%s: %v\n got %q\nwant %q", path, err, p.Changes, want)
+		}
+	}
+	if _, err := Retype(nil, d, "top.md", model.TypeProject, opts); err == nil || !strings.Contains(err.Error(), "already") {
+		t.Errorf("the type it has: %v", err)
+	}
+	if _, err := Retype(nil, d, "bare.md", model.TypeProject, opts); err == nil || !strings.Contains(err.Error(), "no frontmatter") {
+		t.Errorf("no frontmatter: %v", err)
+	}
+}
