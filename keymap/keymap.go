@@ -67,13 +67,14 @@ type BrowseKeys struct {
 	// use (reads and recalls in the transcripts), by last modified.
 	Sort key.Binding
 	// Delete deletes the selected memory (journalled: undo brings it
-	// back), with its index entries; Retype changes its type.
-	Delete, Retype key.Binding
+	// back), with its index entries; Retype changes its type; Rename its
+	// file name, every link following.
+	Delete, Retype, Rename key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g BrowseKeys) Group() Group {
-	return Group{"Browse", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Left, g.Filter, g.Sort, g.Edit, g.Delete, g.Retype}}
+	return Group{"Browse", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Left, g.Filter, g.Sort, g.Edit, g.Delete, g.Retype, g.Rename}}
 }
 
 // PreviewKeys act on the preview from any pane of the browse view.
@@ -314,6 +315,7 @@ func Default() KeyMap {
 			Sort:   b(ks("o"), "o", "sort: name/use/modified"),
 			Delete: b(ks("D"), "D", "delete memory (undoable)"),
 			Retype: b(ks("T"), "T", "change the memory's type (undoable)"),
+			Rename: b(ks("N"), "N", "rename the memory, links following (undoable)"),
 		},
 		Preview: PreviewKeys{
 			Source:     b(ks("v"), "v", "rendered/source"),
@@ -413,7 +415,7 @@ func Default() KeyMap {
 // so it neither fires nor shows in the help.
 func (k KeyMap) ReadOnly() KeyMap {
 	e := &k.Editor
-	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Browse.Delete, &k.Browse.Retype, &k.Changes.Revert, &k.Findings.Edit, &k.Index.Edit,
+	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Browse.Delete, &k.Browse.Retype, &k.Browse.Rename, &k.Changes.Revert, &k.Findings.Edit, &k.Index.Edit,
 		&k.Proposals.Edit, &k.Proposals.Toggle, &k.Proposals.Accept, &k.Proposals.Reject, &k.Proposals.Range, &k.Proposals.Write,
 		&k.Proposals.AcceptShown, &k.Proposals.RejectShown,
 		&k.Journal.Undo, &k.Changes.MarkSeen, &k.Changes.MarkReviewed, &k.Dialog.Mark,

@@ -123,6 +123,8 @@ type Model struct {
 	input   textinput.Model
 	// mode says who gets a key first (see inputMode).
 	mode inputMode
+	// renaming, when set, is a rename being typed into input (verbs.go).
+	renaming *renameAsk
 
 	scan *model.Scan
 	data []*projectData
@@ -212,7 +214,7 @@ func New(cfg Config) *Model {
 	m.changes = newChangesView(m.c, copts.Secrets)
 	m.help = help.New()
 	m.input = textinput.New()
-	m.input.Prompt = "/"
+	m.input.Prompt = filterPrompt
 	m.input.CharLimit = 200
 	m.applyStyles()
 	m.projects.focused = true

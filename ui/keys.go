@@ -246,6 +246,9 @@ func (m *Model) startFilter() tea.Cmd {
 // drops it.
 func (m *Model) filterKey(k tea.KeyPressMsg) tea.Cmd {
 	in := m.c.keys.Input
+	if m.renaming != nil {
+		return m.renameKey(k)
+	}
 	switch {
 	case key.Matches(k, in.Accept):
 		m.endFilter()
@@ -290,6 +293,8 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.askDelete()
 	case key.Matches(k, keys.Retype):
 		return m.askRetype()
+	case key.Matches(k, keys.Rename):
+		return m.askRename()
 	case key.Matches(k, keys.Sort):
 		m.memories.cycleSort()
 		m.status = "memories sorted " + m.memories.sortBy.String()

@@ -419,3 +419,44 @@ func TestRetypeAMemoryByHand(t *testing.T) {
 }
 
 func claudeTypeOf(content string) string { return claude.ParseDoc([]byte(content)).Claude().Type }
+
+// TestRenameAMemoryByHand: N types a new file name for the memory; enter
+// asks, y moves it with its bytes (links following), and undo moves it
+// back; esc while typing cancels.
+func TestRenameAMemoryByHand(t *testing.T) {
+	cfg, dir := reviewConfig(t)
+	mem := filepath.Join(dir, "projects", "-home-dev-blog", "memory")
+	orig := readFile(t, filepath.Join(mem, "hugo-build.md"))
+	d := newDriver(t, cfg, 160, 48)
+	d.selectProject("blog")
+	d.m.setFocus(focusMemories)
+	d.selectMemory("hugo-build")
+	d.keys("N")
+	if d.m.mode != modeFilter || d.m.renaming == nil || !strings.Contains(d.screen(), "rename hugo-build.md to:") {
+		t.Fatalf("N must open the name's input:\n%s", d.screen())
+	}
+	d.keys("esc")
+	if d.m.renaming != nil || d.m.mode == modeFilter {
+		t.Fatal("esc must cancel the rename")
+	}
+	d.keys("N")
+	d.m.input.SetValue("site-build")
+	d.keys("enter")
+	if s := d.screen(); d.m.dialog == nil || !strings.Contains(s, "Rename hugo-build.md?") || !strings.Contains(s, "site-build.md") {
+		t.Fatalf("enter must ask:\n%s", s)
+	}
+	d.keys("y")
+	if _, err := os.Stat(filepath.Join(mem, "hugo-build.md")); !os.IsNotExist(err) {
+		t.Fatalf("the old name must be gone: %v", err)
+	}
+	if got := readFile(t, filepath.Join(mem, "site-build.md")); got != orig {
+		t.Fatalf("the memory must move byte for byte:\n%s", got)
+	}
+	if d.m.input.Prompt != filterPrompt {
+		t.Errorf("the input's prompt must be the filter's again: %q", d.m.input.Prompt)
+	}
+	d.keys("esc", "L", "u", "y")
+	if readFile(t, filepath.Join(mem, "hugo-build.md")) != orig {
+		t.Error("undo must move it back")
+	}
+}

@@ -3,7 +3,10 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"path"
+	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memtui/memtui/consolidate/dream"
@@ -107,6 +110,63 @@ func (m *Model) askRetype() tea.Cmd {
 		},
 	})
 	return nil
+}
+
+// filterPrompt is the text input's prompt while it filters.
+const filterPrompt = "/"
+
+// renameAsk is a rename being typed: the new name goes into the root's
+// text input (modeFilter), enter asks to write it, esc cancels.
+type renameAsk struct {
+	proj *model.Project
+	d    *model.MemoryDir
+	path string
+}
+
+// askRename opens the input for the selected memory's new file name.
+func (m *Model) askRename() tea.Cmd {
+	pd, dd, it := m.selection()
+	if pd == nil || dd == nil || it == nil || m.ws.ReadOnly {
+		return nil
+	}
+	if it.file == nil {
+		m.status = "MEMORY.md keeps its name: Claude Code loads it by it."
+		return nil
+	}
+	if err := m.writeRefusal(dd.d.Path); err != nil {
+		m.err = err
+		return nil
+	}
+	m.renaming = &renameAsk{proj: snapshot(pd.p), d: dd.d, path: it.file.Path}
+	m.mode = modeFilter
+	m.input.Prompt = "rename " + safe.ShowLine(it.file.Path) + " to: "
+	m.input.SetValue(strings.TrimSuffix(path.Base(it.file.Path), ".md"))
+	m.input.CursorEnd()
+	m.layout()
+	return m.input.Focus()
+}
+
+// renameKey types the new name; enter asks to write the rename (every
+// link follows), esc cancels.
+func (m *Model) renameKey(k tea.KeyPressMsg) tea.Cmd {
+	in := m.c.keys.Input
+	switch {
+	case key.Matches(k, in.Accept), key.Matches(k, in.Cancel):
+		r := m.renaming
+		name := m.input.Value()
+		m.renaming = nil
+		m.input.Prompt = filterPrompt
+		m.endFilter()
+		if key.Matches(k, in.Cancel) {
+			m.status = "Cancelled: nothing renamed."
+			return nil
+		}
+		p, err := dream.Rename(r.proj, r.d, r.path, name, dream.Options{Options: m.copts})
+		return m.askHand(p, err, "Rename "+r.path)
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return cmd
 }
 
 // typeWord names a type as read ("none" for none).

@@ -3,6 +3,7 @@ package dream
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/memtui/memtui/consolidate"
@@ -122,6 +123,49 @@ func Retype(p *model.Project, d *model.MemoryDir, path string, typ model.Type, o
 	}
 	prop := s.proposal(model.KindFixFrontmatter, fmt.Sprintf("Make %s a %s memory", path, typ),
 		"Retyped by hand in memtui: the type Claude Code reads becomes "+string(typ)+". Undo brings the old one back.", nil, []model.Change{s.update(path, out)})
+	prop.External = true
+	return redacted(s, prop)
+}
+
+// Rename proposes giving the memory at path the file name name, in the
+// same folder (".md" added when missing): the file moves, bytes and mtime
+// kept, and every reference to it follows, MEMORY.md's through the index
+// editor and the other memories' links, as an archive's do. A name taken,
+// or links that cannot all be repointed, is refused.
+func Rename(p *model.Project, d *model.MemoryDir, from, name string, opts Options) (model.Proposal, error) {
+	opts.Options = opts.Options.WithDefaults()
+	s := newDreamState(p, d, opts)
+	f := s.file(from)
+	if from == model.IndexFileName || f == nil || f.Truncated || s.opaque(from) || f.Link != "" {
+		return model.Proposal{}, fmt.Errorf("%s: %w", from, ErrNotHere)
+	}
+	name = strings.TrimSpace(name)
+	if !strings.HasSuffix(name, ".md") {
+		name += ".md"
+	}
+	if name == ".md" || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") || name == model.IndexFileName ||
+		strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return model.Proposal{}, fmt.Errorf("%q is not a file name for a memory: a name in the same folder, ending in .md", name)
+	}
+	to := path.Join(path.Dir(from), name)
+	switch {
+	case to == from:
+		return model.Proposal{}, fmt.Errorf("%s has that name already", from)
+	case s.file(to) != nil:
+		return model.Proposal{}, fmt.Errorf("%s exists: pick another name", to)
+	}
+	changes, notes, blocked := s.moveChanges([]*model.File{f}, func(string) string { return to }, "to "+to)
+	if len(blocked) > 0 {
+		return model.Proposal{}, fmt.Errorf("the links to %s cannot all be repointed (a file memtui reads in part, or a frontmatter the rewrite would change): rename it by hand", from)
+	}
+	why := "Renamed by hand in memtui; the file moves with its bytes and mtime."
+	if len(notes) > 0 {
+		why += " " + strings.ToUpper(notes[0][:1]) + notes[0][1:] + "."
+		for _, n := range notes[1:] {
+			why += " " + strings.ToUpper(n[:1]) + n[1:] + "."
+		}
+	}
+	prop := s.proposal(model.KindArchive, "Rename "+from+" to "+to, why+" Undo brings the old name back.", nil, changes)
 	prop.External = true
 	return redacted(s, prop)
 }

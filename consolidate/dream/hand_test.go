@@ -92,3 +92,37 @@ func TestRetype(t *testing.T) {
 		t.Errorf("no frontmatter: %v", err)
 	}
 }
+
+// TestRename: the memory moves in its folder and every link follows:
+// MEMORY.md's (a link, a wikilink by file name) and another memory's; a
+// taken name, a path and MEMORY.md are refused.
+func TestRename(t *testing.T) {
+	opts := Options{Options: consolidate.Options{Now: testmodel.Now}}
+	d := testmodel.Dir(map[string]string{
+		"old.md":   testmodel.Topic("old", "A decision about the database", "project", "We use sqlc for every query.\n"),
+		"other.md": testmodel.Topic("other", "A reference for the build", "reference", "See [the decision](old.md) first.\n"),
+	}, testmodel.Now.AddDate(0, 0, -3))
+	d.Index = &model.File{Path: "MEMORY.md", Content: []byte("- [Old](old.md) — the database\n- [[other]] — the build\n")}
+	p, err := Rename(nil, d, "old.md", "database-decision", opts)
+	if err != nil || !p.External {
+		t.Fatalf("rename: %v %+v", err, p)
+	}
+	got := map[string]model.Change{}
+	for _, c := range p.Changes {
+		got[c.Path] = c
+	}
+	if mv := got["database-decision.md"]; mv.Op != model.OpMove || mv.From != "old.md" {
+		t.Errorf("the move: %+v", mv)
+	}
+	if ix := got["MEMORY.md"]; !strings.Contains(ix.After, "[Old](database-decision.md)") || !strings.Contains(ix.After, "[[other]]") {
+		t.Errorf("MEMORY.md must follow: %q", ix.After)
+	}
+	if o := got["other.md"]; !strings.Contains(o.After, "[the decision](database-decision.md)") {
+		t.Errorf("other.md's link must follow: %q", o.After)
+	}
+	for name, want := range map[string]string{"other": "exists", "sub/x": "not a file name", "MEMORY.md": "not a file name", "old": "already"} {
+		if _, err := Rename(nil, d, "old.md", name, opts); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("rename to %q: %v, want %q", name, err, want)
+		}
+	}
+}

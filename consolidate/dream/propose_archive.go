@@ -182,6 +182,16 @@ func (s *dreamState) archiveCandidates(dropped map[string]bool, heat map[string]
 // them in place and chooses again. notes says what the rewrites did, for
 // the rationale.
 func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Change, notes []string, blocked []string) {
+	return s.moveChanges(chosen, model.ArchivePath, "into "+model.ArchiveDir+"/")
+}
+
+// moveChanges moves each chosen memory to dest(its path) and repoints
+// every reference to it: MEMORY.md's through the index editor, the other
+// memories' links in their bodies. where says where they go, for the
+// notes ("into .archive/"). A memory whose links cannot all be repointed
+// (a file memtui reads in part, or whose frontmatter the rewrite would
+// change) blocks: blocked names them, and nothing is proposed.
+func (s *dreamState) moveChanges(chosen []*model.File, dest func(string) string, where string) (changes []model.Change, notes []string, blocked []string) {
 	archived := map[string]bool{}
 	for _, f := range chosen {
 		archived[f.Path] = true
@@ -196,7 +206,7 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 			}
 			byKey[k] = append(byKey[k], f.Path)
 			if _, ok := links.dest[k]; !ok {
-				links.dest[k] = strings.TrimSuffix(model.ArchivePath(f.Path), ".md")
+				links.dest[k] = strings.TrimSuffix(dest(f.Path), ".md")
 			}
 		}
 	}
@@ -220,13 +230,13 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 			if !archived[p] {
 				return "", false
 			}
-			return memindex.Retarget(r, model.ArchivePath(p), dir)
+			return memindex.Retarget(r, dest(p), dir)
 		})
 		switch {
 		case err == nil:
 			changes = append(changes, s.update("MEMORY.md", ed.Bytes()))
-			notes = append(notes, fmt.Sprintf("MEMORY.md's %s to %s now %s into %s/ (%s)", model.Plural(n, "reference", fmt.Sprintf("%d references", n)), them,
-				model.Plural(n, "leads", "lead"), model.ArchiveDir, model.Plural(n, "the entry stays", "each entry stays")))
+			notes = append(notes, fmt.Sprintf("MEMORY.md's %s to %s now %s %s (%s)", model.Plural(n, "reference", fmt.Sprintf("%d references", n)), them,
+				model.Plural(n, "leads", "lead"), where, model.Plural(n, "the entry stays", "each entry stays")))
 		case !errors.Is(err, memindex.ErrNoChange):
 			// Repointing would hide a reference: archiving them would
 			// leave MEMORY.md pointing at files that moved.
@@ -262,7 +272,7 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 				return "", false
 			}
 			refs = append(refs, p)
-			to := model.ArchivePath(p)
+			to := dest(p)
 			if relative {
 				to = strings.Repeat("../", strings.Count(f.Path, "/")) + to
 			}
@@ -292,7 +302,7 @@ func (s *dreamState) archiveChanges(chosen []*model.File) (changes []model.Chang
 		notes = append(notes, "so do the links to "+them+" in "+listNames(relinked))
 	}
 	for _, f := range chosen {
-		changes = append(changes, model.Change{Path: model.ArchivePath(f.Path), From: f.Path, Op: model.OpMove, BaseSHA256: s.hash(f.Path)})
+		changes = append(changes, model.Change{Path: dest(f.Path), From: f.Path, Op: model.OpMove, BaseSHA256: s.hash(f.Path)})
 	}
 	return changes, notes, nil
 }
