@@ -109,6 +109,28 @@ func TestTmux(t *testing.T) {
 		s.quit()
 	})
 
+	t.Run("review", func(t *testing.T) {
+		s := startTmux(t, bin, 120, 40)
+		s.waitScreen("/home/dev/acme-api", "● live · 8 projects")
+		// The proposals, filtered to one project, all accepted and written
+		// at once: one plan per directory, so none conflicts with another.
+		s.keys("p")
+		s.waitScreen("24 proposals in 5 projects")
+		s.keys("/", "acme", "Enter")
+		s.waitScreen("7 of 24 proposals in 5 projects matching “acme”")
+		s.keys("A")
+		s.waitScreen("7 accepted")
+		s.keys("w")
+		s.waitScreen("Write 7 proposals")
+		s.keys("y")
+		s.waitScreen("7 applied · 0 conflict · 0 failed", "any key closes")
+		// Nothing accepted is left unwritten: q quits at once (once the
+		// summary is closed: an esc and a q sent together read as alt+q).
+		s.keys("Escape")
+		s.waitScreen("last write: 7 applied", "Diff · unified")
+		s.quit()
+	})
+
 	t.Run("80x24", func(t *testing.T) {
 		s := startTmux(t, bin, 80, 24)
 		screen := s.waitScreen("-home-dev-dotfiles", "/home/dev/acme-api", "/home/dev/kefu_platform", "agent-memory",

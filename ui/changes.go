@@ -455,6 +455,8 @@ func (v *changesView) View() string {
 		empty = "Read-only: no review was recorded before, so there is nothing to compare with."
 	case len(v.items) == 0 && v.pending > 0:
 		empty = "Recording what each memory looks like now…"
+	case v.filter != "" && v.total > 0:
+		empty = "No change matches “" + safe.ShowLine(v.filter) + "”: esc clears the filter."
 	}
 	return v.render(v.statusLine(), fmt.Sprintf("Changes (%d)", len(v.items)), v.hunkNote(), empty)
 }

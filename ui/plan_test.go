@@ -114,6 +114,14 @@ func TestProposalsFilterAndDecideShown(t *testing.T) {
 			t.Errorf("%s shown but not accepted", it.p.ID)
 		}
 	}
+	d.keys("/")
+	d.typeText("zzz-no-such-proposal")
+	if s := d.screen(); !strings.Contains(s, "No proposal matches") {
+		t.Errorf("a filter that matches nothing must say so:\n%s", s)
+	}
+	d.m.input.SetValue("fix acme")
+	d.m.setFilter("fix acme")
+	d.keys("enter")
 	d.keys("esc")
 	if v.filter != "" || len(v.shownItems()) != all || v.selected() != sel {
 		t.Errorf("esc must clear the filter and keep the selection (filter %q, %d shown)", v.filter, len(v.shownItems()))

@@ -691,6 +691,8 @@ func (v *proposalsView) View() string {
 		empty = "Computing proposals…"
 	case !v.computed:
 		empty = "Waiting for the projects to be read…"
+	case v.filter != "" && len(v.items) > 0:
+		empty = "No proposal matches “" + safe.ShowLine(v.filter) + "”: esc clears the filter."
 	}
 	v.list.dim = st.Faint
 	hunks := v.hunkNote()
