@@ -723,7 +723,22 @@ func safePlain(v []byte) bool {
 	if bytes.Equal(v, []byte("~")) || bytes.EqualFold(v, []byte("null")) {
 		return false // let YAML decide; rare
 	}
-	return or < utf8.RuneSelf || utf8.Valid(v) && !bytes.ContainsRune(v, 0xFEFF)
+	return or < utf8.RuneSelf || utf8.Valid(v) && printableYAML(v)
+}
+
+// printableYAML reports whether valid UTF-8 v holds only what YAML prints
+// as it is: no C1 control (U+0080–U+009F, which YAML rejects, NEL
+// included: it may read it as a line break), no byte-order mark, no
+// noncharacter U+FFFE/U+FFFF, no line or paragraph separator. Anything
+// else leaves the fast path, and YAML itself decides.
+func printableYAML(v []byte) bool {
+	for _, r := range string(v) {
+		switch {
+		case r >= 0x80 && r <= 0x9f, r == 0xFEFF, r == 0xFFFE, r == 0xFFFF, r == 0x2028, r == 0x2029:
+			return false
+		}
+	}
+	return true
 }
 
 // tolerantParse recovers what real files get wrong, most often an unquoted
