@@ -337,6 +337,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.proposals.onTick(msg, m.run())
 	case proposalsMsg:
 		return m, m.proposals.onResults(msg, m.run())
+	case handMsg:
+		return m, m.onHand(msg)
 	case decisionsLoadedMsg:
 		// A dir's record does not depend on the generation: a refresh
 		// lists the same proposals, which take it as well.

@@ -240,8 +240,8 @@ func (v *changesView) askRevert(h host) tea.Cmd {
 		h.fail(fmt.Errorf("%s was reviewed only in part (too large to keep whole): revert it in $EDITOR", path))
 		return nil
 	}
-	p, err := dream.Revert(r.data[it.project].p, it.dd.d, path, bf.Text, existed, dream.Options{Options: r.copts})
-	return h.askHand(p, err, "Revert "+path)
+	proj, d, opts := snapshot(r.data[it.project].p), it.dd.d, dream.Options{Options: r.copts}
+	return h.handCmd("Revert "+path, false, func() (model.Proposal, error) { return dream.Revert(proj, d, path, bf.Text, existed, opts) })
 }
 
 // rebuild recomputes the changes of every loaded project against its

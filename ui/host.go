@@ -41,9 +41,10 @@ type host interface {
 	// finding's file in the browse view.
 	edit() tea.Cmd
 	jump(f model.Finding) tea.Cmd
-	// askHand asks to write a proposal made by hand (a verb: delete,
-	// revert), err being why it could not be made.
-	askHand(p model.Proposal, err error, verb string) tea.Cmd
+	// handCmd works out a proposal made by hand (a verb: delete,
+	// revert) in the background, then asks to write it (direct: writes
+	// it at once).
+	handCmd(verb string, direct bool, make func() (model.Proposal, error)) tea.Cmd
 	// writeBusy says a write or an undo is in flight (only one at a time:
 	// a view asking to write checks it first; the dialog it opens hands
 	// the write to the root).

@@ -23,6 +23,38 @@ import (
 // through the journal, so undo brings it back. The root follows the write
 // (it is the writeOwner of a write no view asked for).
 
+// handMsg is a hand-made proposal, worked out in a Cmd: making one runs
+// every check over the directory, too slow for a key press on a large
+// one. direct writes it at once (the key that asked was the answer).
+type handMsg struct {
+	verb   string
+	p      model.Proposal
+	err    error
+	direct bool
+}
+
+// handCmd works out a hand-made proposal in the background; the dialog
+// (or, direct, the write) follows when it comes back.
+func (m *Model) handCmd(verb string, direct bool, make func() (model.Proposal, error)) tea.Cmd {
+	m.status = verb + ": working out the change…"
+	return func() tea.Msg {
+		p, err := make()
+		return handMsg{verb: verb, p: p, err: err, direct: direct}
+	}
+}
+
+// onHand asks about a hand-made proposal, or writes it when it was asked
+// for already.
+func (m *Model) onHand(msg handMsg) tea.Cmd {
+	if m.status == msg.verb+": working out the change…" {
+		m.status = ""
+	}
+	if msg.direct && msg.err == nil && !m.ws.ReadOnly && !m.writeBusy() {
+		return m.runWrite(nil, []writeJob{{dir: msg.p.MemoryDir, props: []model.Proposal{msg.p}}}, 0, false)
+	}
+	return m.askHand(msg.p, msg.err, msg.verb)
+}
+
 // askHand puts a hand-made proposal to the person: y writes it.
 func (m *Model) askHand(p model.Proposal, err error, verb string) tea.Cmd {
 	switch {
@@ -65,8 +97,8 @@ func (m *Model) askDelete() tea.Cmd {
 		m.err = err
 		return nil
 	}
-	p, err := dream.Delete(snapshot(pd.p), dd.d, it.file.Path, dream.Options{Options: m.copts})
-	return m.askHand(p, err, "Delete "+it.file.Path)
+	proj, d, path, opts := snapshot(pd.p), dd.d, it.file.Path, dream.Options{Options: m.copts}
+	return m.handCmd("Delete "+path, false, func() (model.Proposal, error) { return dream.Delete(proj, d, path, opts) })
 }
 
 // askRetype asks which type the selected memory becomes; the key that
@@ -101,12 +133,8 @@ func (m *Model) askRetype() tea.Cmd {
 			if !ok {
 				return nil, false
 			}
-			p, err := dream.Retype(proj, d, path, typ, dream.Options{Options: m.copts})
-			if err != nil {
-				m.err = err
-				return nil, true
-			}
-			return m.runWrite(nil, []writeJob{{dir: p.MemoryDir, props: []model.Proposal{p}}}, 0, false), true
+			opts := dream.Options{Options: m.copts}
+			return m.handCmd("Retype "+path, true, func() (model.Proposal, error) { return dream.Retype(proj, d, path, typ, opts) }), true
 		},
 	})
 	return nil
@@ -161,8 +189,8 @@ func (m *Model) renameKey(k tea.KeyPressMsg) tea.Cmd {
 			m.status = "Cancelled: nothing renamed."
 			return nil
 		}
-		p, err := dream.Rename(r.proj, r.d, r.path, name, dream.Options{Options: m.copts})
-		return m.askHand(p, err, "Rename "+r.path)
+		opts := dream.Options{Options: m.copts}
+		return m.handCmd("Rename "+r.path, false, func() (model.Proposal, error) { return dream.Rename(r.proj, r.d, r.path, name, opts) })
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
