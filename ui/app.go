@@ -348,7 +348,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.err = fmt.Errorf("could not record the review's decisions: %w", msg.err)
 		}
-		return m, nil
+		return m, m.proposals.onSaved(msg, m.run())
 	case findingsTickMsg:
 		if msg.seq == m.findingsSeq && m.findingsDirt {
 			m.refreshFindings()

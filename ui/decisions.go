@@ -23,7 +23,10 @@ type (
 		ds  map[string]model.Decision
 		err error
 	}
-	decisionsSavedMsg struct{ err error }
+	decisionsSavedMsg struct {
+		dir string
+		err error
+	}
 )
 
 // loadDecisions reads the recorded decisions of every dir the list shows
@@ -147,10 +150,36 @@ func (v *proposalsView) persist(r run) tea.Cmd {
 			continue
 		}
 		v.saved[dir] = ds
-		ws := r.ws
-		cmds = append(cmds, func() tea.Msg { return decisionsSavedMsg{err: ws.SaveDecisions(dir, ds)} })
+		cmds = append(cmds, v.save(r, dir, ds))
 	}
 	return tea.Batch(cmds...)
+}
+
+// save writes dir's decisions in a Cmd, one write per dir at a time: two
+// in flight could land out of order and leave the older decisions on
+// disk. A save asked for meanwhile waits, and only the newest is written.
+func (v *proposalsView) save(r run, dir string, ds map[string]model.Decision) tea.Cmd {
+	if v.saving == nil {
+		v.saving, v.queued = map[string]bool{}, map[string]map[string]model.Decision{}
+	}
+	if v.saving[dir] {
+		v.queued[dir] = ds
+		return nil
+	}
+	v.saving[dir] = true
+	ws := r.ws
+	return func() tea.Msg { return decisionsSavedMsg{dir: dir, err: ws.SaveDecisions(dir, ds)} }
+}
+
+// onSaved starts the save that waited for this one, if any.
+func (v *proposalsView) onSaved(msg decisionsSavedMsg, r run) tea.Cmd {
+	v.saving[msg.dir] = false
+	ds, ok := v.queued[msg.dir]
+	if !ok {
+		return nil
+	}
+	delete(v.queued, msg.dir)
+	return v.save(r, msg.dir, ds)
 }
 
 // sameDecisions compares two records, their times aside.

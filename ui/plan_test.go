@@ -468,3 +468,32 @@ func TestRenameAMemoryByHand(t *testing.T) {
 		t.Error("undo must move it back")
 	}
 }
+
+// TestDecisionSavesAreOrdered: decisions changed while a save of the same
+// dir is in flight wait for it, and only the newest is written after it,
+// so an older save can never land last.
+func TestDecisionSavesAreOrdered(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	cfg.Workspace.State.Seen = t.TempDir()
+	d := newDriver(t, cfg, 160, 48)
+	v := d.m.proposals
+	r := d.m.run()
+	dir := "/m"
+	first := v.save(r, dir, map[string]model.Decision{"a": {Accepted: true}})
+	if first == nil || v.save(r, dir, map[string]model.Decision{"a": {}}) != nil || v.save(r, dir, map[string]model.Decision{"b": {}}) != nil {
+		t.Fatal("a save in flight must hold the next ones back")
+	}
+	msg := first().(decisionsSavedMsg)
+	next := v.onSaved(msg, r)
+	if next == nil {
+		t.Fatal("the held-back save must follow the first")
+	}
+	next()
+	got, err := cfg.Workspace.Decisions(dir)
+	if _, ok := got["b"]; err != nil || !ok || len(got) != 1 {
+		t.Errorf("the newest decisions must be on disk last: %v %v", got, err)
+	}
+	if v.onSaved(decisionsSavedMsg{dir: dir}, r) != nil {
+		t.Error("nothing waits after the last save")
+	}
+}

@@ -304,6 +304,10 @@ type proposalsView struct {
 	// saved are the recorded decisions of each dir, as last read or
 	// written (nil while being read): see decisions.go.
 	saved map[string]map[string]model.Decision
+	// saving marks a dir whose decisions are being written; queued holds
+	// the newest ones asked for meanwhile (decisions.go: save).
+	saving map[string]bool
+	queued map[string]map[string]model.Decision
 	// editing is a result open in $EDITOR (e), until it comes back.
 	editing *pendingEdit
 	// props is the computing of the list, in the background.
