@@ -93,6 +93,15 @@ func (v *proposalsView) onDecisionsLoaded(msg decisionsLoadedMsg, h host) {
 	}
 }
 
+// readsPrint is model.ReadsPrint of the item's proposal, worked out once:
+// persist asks for it on every key press in the view.
+func (it *propItem) readsPrint() string {
+	if !it.readsDone {
+		it.reads, it.readsDone = model.ReadsPrint(it.p), true
+	}
+	return it.reads
+}
+
 // keepFits reports whether recorded block choices fit the blocks a
 // proposal has now.
 func keepFits(keep, sel [][]bool) bool {
@@ -141,7 +150,7 @@ func (v *proposalsView) persist(r run) tea.Cmd {
 		default:
 			continue
 		}
-		rec.Reads, rec.Kind, rec.Title, rec.Time = model.ReadsPrint(it.p), it.p.Kind, it.p.Title, v.c.clock()
+		rec.Reads, rec.Kind, rec.Title, rec.Time = it.readsPrint(), it.p.Kind, it.p.Title, v.c.clock()
 		now[dir][it.p.ID] = rec
 	}
 	var cmds []tea.Cmd

@@ -41,6 +41,9 @@ type propItem struct {
 	// label, when set, replaces the "kind · ID" line over the diff (the
 	// changes view shows changes, not proposals).
 	label string
+	// reads caches model.ReadsPrint(p) (readsPrint).
+	reads     string
+	readsDone bool
 }
 
 // propGroup is one project's proposals.
