@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
@@ -77,6 +78,12 @@ type Workspace struct {
 
 	notes   io.Writer
 	cleanup []func()
+	// reviews are the demo's reviews that predate its sessions, by
+	// memory dir path, each recorded as the dir's baseline the first time
+	// it is opened (see OpenBaseline). Commands and Cmds open baselines
+	// from goroutines, so reviewMu guards the map.
+	reviewMu sync.Mutex
+	reviews  map[string]demo.Review
 	// load stands in for memfs.LoadDir in tests of a load that fails.
 	load func(context.Context, *model.MemoryDir) error
 }
@@ -224,6 +231,14 @@ func (w *Workspace) scanOptions(o Options) error {
 		return fmt.Errorf("cannot copy the demo sample: %w", err)
 	}
 	w.note("memtui: demo tree copied to %s (any writes go there; removed on exit)", dir)
+	rs, err := demo.Reviewed()
+	if err != nil {
+		return err
+	}
+	w.reviews = make(map[string]demo.Review, len(rs))
+	for _, r := range rs {
+		w.reviews[filepath.Join(dir, filepath.FromSlash(r.Dir))] = r
+	}
 	// The demo is hermetic: none of the user's own Claude Code environment
 	// (overrides, remote dirs, stores) may leak into it.
 	w.ScanOpts.ConfigDirs = []string{dir}
