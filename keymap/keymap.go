@@ -183,11 +183,15 @@ func (g ProposalsKeys) Group() Group {
 // their list too.
 type DiffKeys struct {
 	Mode, NextHunk, PrevHunk, ScrollDown, ScrollUp key.Binding
+	// Wrap switches long lines between wrapped (each continuation marked,
+	// never a second +/-) and cut, where Left and Right scroll them
+	// sideways. Zoom gives the diff the whole screen.
+	Wrap, Left, Right, Zoom key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g DiffKeys) Group() Group {
-	return Group{"Diff", []key.Binding{g.Mode, g.NextHunk, g.PrevHunk, g.ScrollDown, g.ScrollUp}}
+	return Group{"Diff", []key.Binding{g.Mode, g.NextHunk, g.PrevHunk, g.ScrollDown, g.ScrollUp, g.Wrap, g.Left, g.Right, g.Zoom}}
 }
 
 // ChangesKeys are the changes view's (changes since the last review):
@@ -383,6 +387,10 @@ func Default() KeyMap {
 			PrevHunk:   b(ks("N"), "N", "previous hunk"),
 			ScrollDown: b(ks("J", "ctrl+d"), "J", "scroll diff down"),
 			ScrollUp:   b(ks("K", "ctrl+u"), "K", "scroll diff up"),
+			Wrap:       b(ks("W"), "W", "wrap long lines/cut them"),
+			Left:       b(ks("<", "shift+left"), "<", "scroll diff left (lines cut)"),
+			Right:      b(ks(">", "shift+right"), ">", "scroll diff right (lines cut)"),
+			Zoom:       b(ks("z"), "z", "zoom the diff full screen"),
 		},
 		Changes: ChangesKeys{
 			NextPane:     nextPane,
