@@ -93,6 +93,11 @@ func TestTmux(t *testing.T) {
 		// Use counts, and the order by use.
 		s.keys("Tab", "o")
 		s.waitScreen("Memories (23) · by use", "1×", "0×")
+		// The first run shows the race as changes since the review before
+		// it: the index both sessions wrote, the memory one created.
+		s.keys("C")
+		s.waitScreen("Changes (2)", "~ MEMORY.md", "f8b0d2e4", "+ project_eval_metrics.md", "e7a9c1d3",
+			"-- [GPU budget](project_gpu_budget.md): monthly GPU hours", "changed since the review of 2026-11-10 18:00")
 		// An agent changes a memory: the changes view shows it as a diff.
 		path := filepath.Join(demoDir, "projects", "-home-dev-ml-pipeline", "memory", "feedback_uv.md")
 		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -101,10 +106,11 @@ func TestTmux(t *testing.T) {
 		}
 		f.WriteString("Run tools with uv run, never a bare pip install.\n")
 		f.Close()
-		s.keys("C")
-		s.waitScreen("Changes (1)", "~ feedback_uv.md", "+Run tools with uv run, never a bare pip install.")
-		// Marked seen, it is gone.
-		s.keys("m")
+		s.waitScreen("Changes (3)", "~ feedback_uv.md")
+		s.keys("j")
+		s.waitScreen("+Run tools with uv run, never a bare pip install.")
+		// The project marked reviewed, they are gone.
+		s.keys("M")
 		s.waitScreen("Nothing changed since the last review.")
 		s.quit()
 	})
@@ -115,9 +121,9 @@ func TestTmux(t *testing.T) {
 		// The proposals, filtered to one project, all accepted and written
 		// at once: one plan per directory, so none conflicts with another.
 		s.keys("p")
-		s.waitScreen("24 proposals in 5 projects")
+		s.waitScreen("25 proposals in 5 projects")
 		s.keys("/", "acme", "Enter")
-		s.waitScreen("7 of 24 proposals in 5 projects matching “acme”")
+		s.waitScreen("7 of 25 proposals in 5 projects matching “acme”")
 		s.keys("A")
 		s.waitScreen("7 accepted")
 		s.keys("w")
