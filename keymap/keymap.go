@@ -210,16 +210,18 @@ func (g ChangesKeys) Group() Group {
 	return Group{"Changes", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.MarkSeen, g.MarkReviewed, g.Filter, g.Revert}}
 }
 
-// JournalKeys are the journal view's (what memtui wrote).
+// JournalKeys are the journal view's (what memtui wrote): its list and
+// the diff of what undoing the selected entry would do.
 type JournalKeys struct {
-	Undo, Back key.Binding
+	NextPane, PrevPane, Open key.Binding
+	Undo, Back               key.Binding
 	// Filter narrows the list by words (title, kind, proposal, directory).
 	Filter key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g JournalKeys) Group() Group {
-	return Group{"Journal", []key.Binding{g.Undo, g.Back, g.Filter}}
+	return Group{"Journal", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Undo, g.Back, g.Filter}}
 }
 
 // DialogKeys answer a question: Confirm says yes, and Mark (asked before
@@ -403,6 +405,7 @@ func Default() KeyMap {
 			Revert:       b(ks("R"), "R", "revert to the reviewed version"),
 		},
 		Journal: JournalKeys{
+			NextPane: nextPane, PrevPane: prevPane, Open: open,
 			Undo:   b(ks("u"), "u", "undo entry"),
 			Back:   back,
 			Filter: filter,
@@ -490,7 +493,7 @@ func (k KeyMap) Live(s Scope) []Group {
 	case ScopeChanges:
 		return own(k.Changes.Group(), k.Diff.Group())
 	case ScopeJournal:
-		return own(k.Journal.Group())
+		return own(k.Journal.Group(), k.Diff.Group())
 	case ScopeDialog:
 		return []Group{k.Dialog.Group()}
 	case ScopeInput:

@@ -210,7 +210,7 @@ func New(cfg Config) *Model {
 	m.index = newIndexView(m.c)
 	m.ixedit = newIxEditView(m.c)
 	m.proposals = newProposalsView(m.c, copts.Secrets)
-	m.journal = newJournalView(m.c)
+	m.journal = newJournalView(m.c, copts.Secrets)
 	m.changes = newChangesView(m.c, copts.Secrets)
 	m.help = help.New()
 	m.input = textinput.New()
@@ -364,7 +364,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case undoDoneMsg:
 		return m, m.onUndone(msg)
 	case journalMsg:
-		m.journal.set(msg)
+		return m, m.journal.set(msg, m.run())
+	case journalPreviewMsg:
+		m.journal.onPreview(msg)
 		return m, nil
 	case proposalEditedMsg:
 		m.proposals.onEdited(msg, m)
@@ -488,8 +490,10 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 		cmd = m.requestPreview(false)
 	}
 	m.changes.rebuild(m.data) // cheap: only directories that changed are compared again
+	// An undo's preview compares the files as they are: read it again.
+	jcmd := m.journal.dirChanged(msg.path, m.run())
 	// The write that changed the directory is in a transcript by now.
-	return tea.Batch(cmd, m.dataChanged(), m.readTranscripts(msg.idx))
+	return tea.Batch(cmd, jcmd, m.dataChanged(), m.readTranscripts(msg.idx))
 }
 
 // dataChanged notes that a project or directory was read: the views
@@ -622,6 +626,9 @@ func (m *Model) setFocus(f focusID) {
 // syncSelection follows the cursor: a new project fills the memories pane,
 // a new memory fills the preview.
 func (m *Model) syncSelection() tea.Cmd {
+	if m.view == viewJournal {
+		return m.journal.follow(m.run()) // a filter moved its selection
+	}
 	pi := m.projects.selected()
 	if pi != m.shownProject {
 		m.shownProject = pi
