@@ -190,7 +190,11 @@ func TestHostileTreeFrames(t *testing.T) {
 				shot(where)
 				d.keys("tab", "G")
 				shot(where + ", diff end")
-				d.keys("esc", "j")
+				// Cut and scrolled sideways, zoomed: other cuts of the
+				// same hostile lines.
+				d.keys("W", ">", "z")
+				shot(where + ", lines cut, scrolled, zoomed")
+				d.keys("W", "esc", "esc", "j")
 			}
 		}
 		// A filter, every proposal shown accepted, and the question q
@@ -227,10 +231,16 @@ func TestHostileTreeFrames(t *testing.T) {
 	take("journal", func() {
 		d.keys("L")
 		for range d.m.journal.entries {
-			shot("journal entry")
+			shot("journal entry (its undo diff beside it)")
 			d.keys("j")
 		}
 		shot("journal")
+		// The undo diff zoomed, its lines cut and scrolled sideways.
+		d.keys("g", "z")
+		shot("journal entry zoomed")
+		d.keys("W", ">", ">")
+		shot("journal entry zoomed, lines cut, scrolled")
+		d.keys("W", "esc", "esc")
 		d.keys("b")
 	})
 	take("help", func() {
