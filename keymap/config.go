@@ -32,8 +32,8 @@ type Override struct {
 }
 
 // Problem is why an override was left out. Its text quotes what the
-// config file said (Go-quoted, cut short), but the caller still makes it
-// safe before printing: it is the user's file.
+// config file said (cut short, but as it is): the caller makes it safe
+// before printing it.
 type Problem struct {
 	Override Override
 	// Text says what is wrong, naming the entry: `keys: "x.y" names no
@@ -47,7 +47,7 @@ func (p Problem) Error() string { return p.Text }
 // take at most four), and a key name is a word.
 const (
 	maxKeysPerBinding = 8
-	maxKeyLen         = 32
+	maxKeyLen         = 48
 )
 
 // Names lists every binding's name, group by group in the KeyMap's order,
@@ -278,14 +278,16 @@ func isFunctionKey(n string) bool {
 	return err == nil && v >= 1 && v <= 63
 }
 
-// quote quotes what the config file said for a problem: Go-quoted (a
-// control character shows as an escape), cut to a few dozen characters.
+// quote quotes what the config file said for a problem, cut to a few
+// dozen characters, so a megabyte-long value makes a short line. It
+// escapes nothing: the caller's sanitizer (internal/safe) shows control
+// characters as escapes, and escaping here too would show them twice.
 func quote(s string) string {
 	const most = 40
 	if utf8.RuneCountInString(s) > most {
 		s = string([]rune(s)[:most]) + "…"
 	}
-	return strconv.Quote(s)
+	return `"` + s + `"`
 }
 
 // helpKey is how the help shows keys: the first two, arrows drawn as the

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -52,7 +51,8 @@ type Config struct {
 	// entry of the wrong shape), each left out while the rest of the file
 	// applies: unlike an unknown field or a syntax error, such a slip
 	// costs the user one setting, not all of them. Each quotes what it
-	// read, so the caller must make it safe before printing it.
+	// read as it is (cut short), so the caller must make it safe before
+	// printing it.
 	Notes []string `yaml:"-"`
 }
 
@@ -104,14 +104,15 @@ func (t Theme) Forced() (dark, ok bool) {
 }
 
 // quoteShort quotes a value from the config file (or the environment) for
-// a message: Go-quoted, so a control character shows as an escape, and cut
-// to a few dozen characters, so a megabyte-long value makes a short line.
+// a message, cut to a few dozen characters, so a megabyte-long value makes
+// a short line. It escapes nothing: whoever prints the message makes it
+// safe (internal/safe), and escaping here too would show escapes twice.
 func quoteShort(s string) string {
 	const most = 40
 	if utf8.RuneCountInString(s) > most {
 		s = string([]rune(s)[:most]) + "…"
 	}
-	return strconv.Quote(s)
+	return `"` + s + `"`
 }
 
 // DefaultJournalRetention is how long the journal keeps an entry when the
