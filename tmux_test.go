@@ -131,6 +131,27 @@ func TestTmux(t *testing.T) {
 		s.quit()
 	})
 
+	// memtui's config file: the light theme, one key rebound and one
+	// rebinding onto the index editor's H, left out with a note. The TUI
+	// answers to the new key, its help shows it, and stderr has the note.
+	t.Run("config", func(t *testing.T) {
+		s := startTmux(t, bin, 120, 40, func(dir string) {
+			writeFile(t, filepath.Join(dir, "config", "memtui", "config.yaml"), "theme: light\nkeys:\n  views.findings: [F]\n  global.help: [H]\n")
+		})
+		s.waitScreen("/home/dev/acme-api", "● live · 8 projects", "F all findings • ? help")
+		s.keys("F")
+		s.waitScreen("of 71 findings · all severities")
+		// The light palette: its accent (#1F4FA8) on the title, not the
+		// dark one's.
+		if top := strings.SplitN(s.tmux("capture-pane", "-p", "-e", "-t", "memtui"), "\n", 2)[0]; !strings.Contains(top, "\x1b[1m\x1b[38;5;25mmemtui") {
+			t.Errorf("the title is not drawn in the light palette: %q", top)
+		}
+		s.quit()
+		if errs, _ := os.ReadFile(s.errPath); !strings.Contains(string(errs), `line 4: keys: global.help: "H" is also the key of editor.edit_hook`) {
+			t.Errorf("stderr lacks the note on global.help:\n%s", errs)
+		}
+	})
+
 	t.Run("80x24", func(t *testing.T) {
 		s := startTmux(t, bin, 80, 24)
 		screen := s.waitScreen("-home-dev-dotfiles", "/home/dev/acme-api", "/home/dev/kefu_platform", "agent-memory",
@@ -173,7 +194,10 @@ type tmuxSession struct {
 }
 
 // startTmux starts bin --demo in a w×h tmux session on a private server.
-func startTmux(t *testing.T, bin string, w, h int) *tmuxSession {
+//
+// Each of before, if any, runs first with the session's directory, whose
+// config/ is the app's XDG_CONFIG_HOME (where memtui/config.yaml goes).
+func startTmux(t *testing.T, bin string, w, h int, before ...func(dir string)) *tmuxSession {
 	t.Helper()
 	dir := t.TempDir()
 	s := &tmuxSession{
@@ -192,6 +216,9 @@ func startTmux(t *testing.T, bin string, w, h int) *tmuxSession {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, f := range before {
+		f(dir)
 	}
 	// A private HOME, config dir and TMPDIR (where --demo copies its tree),
 	// so neither the user's memtui config nor a leftover copy is involved.

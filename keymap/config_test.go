@@ -69,6 +69,11 @@ func TestWithReplacesKeysAndHelp(t *testing.T) {
 	if got := k.Move.Up.Help().Key; got != "↑/k" {
 		t.Errorf("up's help key is %q, want the arrow drawn as the defaults draw it", got)
 	}
+	// One key written twice (shift+z is Z) is one key.
+	k2, probs := base.With([]Override{{Name: "views.journal", Keys: []string{"Z", "shift+z", "Z"}}})
+	if got := k2.Views.Journal; len(probs) > 0 || !slices.Equal(got.Keys(), []string{"Z"}) || got.Help().Key != "Z" {
+		t.Errorf("journal takes %v, help %q (%v); want Z once", got.Keys(), got.Help().Key, probs)
+	}
 	// The map rebound from is unchanged.
 	if !key.Matches(press("q"), base.Global.Quit) || base.Global.Quit.Help().Key != "q" {
 		t.Error("With changed the map it was called on")
