@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,5 +135,25 @@ func TestKeysConfigNotes(t *testing.T) {
 	}
 	if strings.Contains(stderr, "line 2") || strings.Contains(stderr, "ignoring the config file") {
 		t.Errorf("a good entry, or the whole file, was refused:\n%s", stderr)
+	}
+}
+
+// The config file README shows is one memtui takes without a word.
+func TestREADMEConfigExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Configuration\n")
+	_, example, ok2 := strings.Cut(section, "```yaml\n")
+	example, _, ok3 := strings.Cut(example, "```")
+	if !ok || !ok2 || !ok3 || !strings.Contains(example, "keys:") || !strings.Contains(example, "theme:") {
+		t.Fatalf("README's Configuration section has no example with theme and keys:\n%s", example)
+	}
+	cfgHome := t.TempDir()
+	writeFile(t, filepath.Join(cfgHome, "memtui", "config.yaml"), example)
+	code, _, stderr := runCLI(t, env("XDG_CONFIG_HOME", cfgHome), "--demo", "--now", "2026-11-21", "lint")
+	if code != exitFindings || strings.Contains(stderr, "config") {
+		t.Errorf("exit %d; the README's example made memtui say:\n%s", code, stderr)
 	}
 }
