@@ -233,6 +233,27 @@ func TestTmux(t *testing.T) {
 		s.quit()
 	})
 
+	// memtui's config file: the light theme, one key rebound and one
+	// rebinding onto the index editor's H, left out with a note. The TUI
+	// answers to the new key, its help shows it, and stderr has the note.
+	t.Run("config", func(t *testing.T) {
+		home := newTmuxHome(t)
+		writeFile(t, filepath.Join(home, "config", "memtui", "config.yaml"), "theme: light\nkeys:\n  views.findings: [F]\n  global.help: [H]\n")
+		s := startTmuxIn(t, bin, 120, 40, home, "--demo", "--now", "2026-11-21")
+		s.waitScreen("/home/dev/acme-api", "● live · 8 projects", "F all findings • ? help")
+		s.keys("F")
+		s.waitScreen("of 74 findings · all severities")
+		// The light palette: its accent (#1F4FA8) on the title, not the
+		// dark one's.
+		if top := strings.SplitN(s.tmux("capture-pane", "-p", "-e", "-t", "memtui"), "\n", 2)[0]; !strings.Contains(top, "\x1b[1m\x1b[38;5;25mmemtui") {
+			t.Errorf("the title is not drawn in the light palette: %q", top)
+		}
+		s.quit()
+		if errs, _ := os.ReadFile(s.errPath); !strings.Contains(string(errs), `line 4: keys: global.help: "H" is also the key of editor.edit_hook`) {
+			t.Errorf("stderr lacks the note on global.help:\n%s", errs)
+		}
+	})
+
 	t.Run("80x24", func(t *testing.T) {
 		s := startTmux(t, bin, 80, 24)
 		screen := s.waitScreen("-home-dev-dotfiles", "/home/dev/acme-api", "/home/dev/kefu_platform", "agent-memory",

@@ -9,6 +9,9 @@
 // the preview and move an index row), but never in two groups live at the
 // same time: Live says which groups are live in each Scope, and a test walks
 // every scope for a key bound twice.
+//
+// Each binding has a name (group.action, from the struct's fields) by which
+// the config file rebinds it; With applies those rebindings (config.go).
 package keymap
 
 import "charm.land/bubbles/v2/key"

@@ -44,6 +44,11 @@ type Config struct {
 	Workspace *app.Workspace
 	// NoColor draws with attributes only (NO_COLOR).
 	NoColor bool
+	// Theme is the palette the user chose (--theme, MEMTUI_THEME, the
+	// config file): dark or light is drawn from the first frame, the
+	// terminal is not asked, and an answer that comes anyway is ignored
+	// (the user said which). "" or auto asks the terminal.
+	Theme memfs.Theme
 	// Keys are the bindings; the zero value means keymap.Default().
 	Keys *keymap.KeyMap
 	// Home is shown as ~ in paths.
@@ -97,6 +102,7 @@ type Model struct {
 
 	width, height int
 	dark          bool
+	themeFixed    bool // the user chose dark or light: the terminal is neither asked nor heeded
 	view          viewID
 	focus         focusID
 	left          focusID // which list the narrow layout shows beside the preview
@@ -197,9 +203,13 @@ func New(cfg Config) *Model {
 		cfg.Workers = 2
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	m := &Model{cfg: cfg, ws: ws, copts: copts, transcripts: ws.TranscriptReader(), discovered: ws.Scan, ctx: ctx, stop: stop, dark: true, renders: map[renderKey]string{}, shownProject: -1}
+	m := &Model{cfg: cfg, ws: ws, copts: copts, transcripts: ws.TranscriptReader(), discovered: ws.Scan, ctx: ctx, stop: stop, renders: map[renderKey]string{}, shownProject: -1}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
+	}
+	m.dark, m.themeFixed = cfg.Theme.Forced()
+	if !m.themeFixed {
+		m.dark = true // until the terminal answers: dark is the common case
 	}
 	m.c = &shared{keys: keys, now: copts.Now, clock: cfg.Clock, home: cfg.Home, readonly: ws.ReadOnly, editor: cfg.Editor}
 	m.c.st = themes.NewStyles(themes.For(m.dark, cfg.NoColor))
@@ -221,7 +231,8 @@ func New(cfg Config) *Model {
 	return m
 }
 
-// Init starts discovery and asks the terminal for its background.
+// Init starts discovery and asks the terminal for its background (unless
+// the user chose a theme).
 func (m *Model) Init() tea.Cmd {
 	m.gen++
 	m.loading = true
@@ -230,6 +241,9 @@ func (m *Model) Init() tea.Cmd {
 		gen := m.gen
 		discover = func() tea.Msg { return scanMsg{gen: gen, scan: scan} }
 		m.discovered = nil // a refresh discovers afresh
+	}
+	if m.themeFixed {
+		return discover
 	}
 	return tea.Batch(tea.RequestBackgroundColor, discover)
 }
@@ -290,6 +304,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.requestPreview(true)
 	case tea.BackgroundColorMsg:
+		if m.themeFixed {
+			return m, nil
+		}
 		m.dark = msg.IsDark()
 		m.applyStyles()
 		m.projects.rebuild()
