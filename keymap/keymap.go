@@ -359,8 +359,8 @@ func Default() KeyMap {
 			Write:        b(ks("w"), "w", "write MEMORY.md"),
 			Back:         back,
 			// z as in vim's folds; Z, the capital, folds them all.
-			Fold:     b(ks("z"), "z", "fold entry's hanging lines onto it"),
-			FoldAll:  b(ks("Z"), "Z", "fold every multi-line entry"),
+			Fold:     b(ks("z"), "z", "fold the entry onto one line"),
+			FoldAll:  b(ks("Z"), "Z", "fold every entry onto one line"),
 			Collapse: b(ks("B"), "B", "collapse blank lines"),
 		},
 		EditorDiff: EditorDiffKeys{

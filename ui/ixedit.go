@@ -1125,7 +1125,7 @@ func (m *Model) newIndex(dd *dirData) tea.Cmd {
 		m.status = "This memory directory has no MEMORY.md, and no memory one would point at."
 		return nil
 	case m.ws.ReadOnly:
-		m.status = "--readonly: this directory has no MEMORY.md, and creating one is a write; this run writes nothing"
+		m.status = "--readonly: no MEMORY.md here, and creating one writes; this run writes nothing"
 		return nil
 	case proj == nil:
 		return nil

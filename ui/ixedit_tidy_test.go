@@ -204,14 +204,14 @@ func TestIndexEditorTidyReadOnly(t *testing.T) {
 		t.Errorf("the offer must say this run cannot take it:\n%s", s)
 	}
 	d.keys("E")
-	if s := d.screen(); d.m.view != viewIndex || !strings.Contains(s, "--readonly: this directory has no MEMORY.md, and creating one is a write") {
+	if s := d.screen(); d.m.view != viewIndex || !strings.Contains(s, "--readonly: no MEMORY.md here, and creating one writes; this run writes nothing") {
 		t.Errorf("E must refuse with the reason:\n%s", s)
 	}
 	if _, err := os.Stat(filepath.Join(dotfilesMemory(dir), "MEMORY.md")); !os.IsNotExist(err) {
 		t.Error("read-only created MEMORY.md")
 	}
 	d = openEditor(t, cfg, 120, 40)
-	for _, k := range []struct{ key, says string }{{"B", "collapse blank lines"}, {"z", "fold entry"}, {"Z", "fold every"}} {
+	for _, k := range []struct{ key, says string }{{"B", "collapse blank lines"}, {"z", "fold the entry"}, {"Z", "fold every entry"}} {
 		d.keys(k.key)
 		if s := d.screen(); !strings.Contains(s, "--readonly: "+k.key+" ("+k.says) {
 			t.Errorf("%s must say it is off under --readonly:\n%s", k.key, s)
@@ -377,7 +377,7 @@ func TestIndexEditorTidyHelpAndFit(t *testing.T) {
 	cfg, _ := reviewConfig(t)
 	d := openEditor(t, cfg, 160, 48)
 	d.keys("?")
-	for _, want := range []string{"z fold entry's hanging lines onto it", "Z fold every multi-line entry", "B collapse blank lines"} {
+	for _, want := range []string{"z fold the entry onto one line", "Z fold every entry onto one line", "B collapse blank lines"} {
 		if !strings.Contains(d.screen(), want) {
 			t.Errorf("the help lacks %q:\n%s", want, d.screen())
 		}
