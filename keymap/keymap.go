@@ -131,12 +131,17 @@ type EditorKeys struct {
 	RowUp, RowDown, AboveCut, DeleteRow, RestoreRow key.Binding
 	AddOrphan, EditHook, ShortenHooks, Undo, Redo   key.Binding
 	SelectRows, Demote, ShowDiff, Write, Back       key.Binding
+	// Collapse turns each run of blank lines into one (and drops those at
+	// the ends); Fold puts the lines hanging under the entry at the cursor
+	// (or each entry of the range) onto its line; FoldAll does it for
+	// every entry.
+	Collapse, Fold, FoldAll key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g EditorKeys) Group() Group {
 	return Group{"Index editor", []key.Binding{g.RowUp, g.RowDown, g.AboveCut, g.DeleteRow, g.RestoreRow, g.AddOrphan,
-		g.SelectRows, g.Demote, g.EditHook, g.ShortenHooks, g.Undo, g.Redo, g.ShowDiff, g.Write, g.Back}}
+		g.SelectRows, g.Demote, g.EditHook, g.ShortenHooks, g.Fold, g.FoldAll, g.Collapse, g.Undo, g.Redo, g.ShowDiff, g.Write, g.Back}}
 }
 
 // EditorDiffKeys are the index editor's pending diff's (it scrolls with
@@ -362,6 +367,10 @@ func Default() KeyMap {
 			ShowDiff:     b(ks("D"), "D", "pending diff"),
 			Write:        b(ks("w"), "w", "write MEMORY.md"),
 			Back:         back,
+			// z as in vim's folds; Z, the capital, folds them all.
+			Fold:     b(ks("z"), "z", "fold the entry onto one line"),
+			FoldAll:  b(ks("Z"), "Z", "fold every entry onto one line"),
+			Collapse: b(ks("B"), "B", "collapse blank lines"),
 		},
 		EditorDiff: EditorDiffKeys{
 			Close: b(ks("esc", "h", "left", "D"), "esc", "back"),
@@ -434,7 +443,7 @@ func (k KeyMap) ReadOnly() KeyMap {
 		&k.Proposals.AcceptShown, &k.Proposals.RejectShown,
 		&k.Journal.Undo, &k.Changes.MarkSeen, &k.Changes.MarkReviewed, &k.Dialog.Mark,
 		&e.RowUp, &e.RowDown, &e.AboveCut, &e.DeleteRow, &e.RestoreRow, &e.AddOrphan, &e.EditHook,
-		&e.ShortenHooks, &e.Undo, &e.Redo, &e.Write, &e.SelectRows, &e.Demote} {
+		&e.ShortenHooks, &e.Undo, &e.Redo, &e.Write, &e.SelectRows, &e.Demote, &e.Collapse, &e.Fold, &e.FoldAll} {
 		b.SetEnabled(false)
 	}
 	return k

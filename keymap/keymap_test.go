@@ -150,7 +150,7 @@ func TestReadOnlyDisablesEdit(t *testing.T) {
 		"RowUp": e.RowUp, "RowDown": e.RowDown, "AboveCut": e.AboveCut, "DeleteRow": e.DeleteRow,
 		"RestoreRow": e.RestoreRow, "AddOrphan": e.AddOrphan, "EditHook": e.EditHook,
 		"ShortenHooks": e.ShortenHooks, "EditUndo": e.Undo, "EditRedo": e.Redo, "WriteIndex": e.Write,
-		"SelectRows": e.SelectRows, "Demote": e.Demote} {
+		"SelectRows": e.SelectRows, "Demote": e.Demote, "Collapse": e.Collapse, "Fold": e.Fold, "FoldAll": e.FoldAll} {
 		if b.Enabled() {
 			t.Errorf("--readonly must disable %s", name)
 		}

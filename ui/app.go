@@ -354,6 +354,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.proposals.onTick(msg, m.run())
 	case proposalsMsg:
 		return m, m.proposals.onResults(msg, m.run())
+	case newIndexMsg:
+		return m, m.onNewIndex(msg)
 	case handMsg:
 		return m, m.onHand(msg)
 	case decisionsLoadedMsg:
@@ -841,13 +843,16 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 }
 
 // openIndex shows the index of the selected memory's directory (or the
-// project's first with one); line, when positive, is scrolled to.
-func (m *Model) openIndex(line int) tea.Cmd {
+// project's first with one); line, when positive, is scrolled to. dir,
+// when set, names the directory to show, with or without an index.
+func (m *Model) openIndex(dir string, line int) tea.Cmd {
 	pd, dd, _ := m.selection()
 	if pd == nil || !pd.loaded {
 		return nil
 	}
-	if dd == nil || dd.d.Index == nil && len(dd.d.StoreIndexes) == 0 {
+	if di := pd.dirIndex(dir); dir != "" && di >= 0 {
+		dd = pd.dirs[di]
+	} else if dd == nil || dd.d.Index == nil && len(dd.d.StoreIndexes) == 0 {
 		for _, cand := range pd.dirs {
 			if cand.d.Index != nil {
 				dd = cand
@@ -889,6 +894,11 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 		if f.File == "MEMORY.md" && pd.dirs[di].d.Index != nil {
 			m.memories.selectFile(di, nil)
 			return m.navigate(navigateMsg{to: viewIndex, line: f.Line})
+		}
+		if f.Rule == consolidate.RuleIndexMissing {
+			// The index view of the directory without one, which offers
+			// to start it.
+			return m.navigate(navigateMsg{to: viewIndex, dir: f.MemoryDir})
 		}
 		if f.File != "" && m.memories.selectPath(di, f.File) {
 			m.setFocus(focusPreview)

@@ -106,6 +106,13 @@ func (v *indexView) build() {
 		if v.dd != nil && v.dd.d.Kind == model.DirTeam {
 			msg = "Team memory has no index of its own in Claude Code 2.1.332: each team store mounted through CLAUDE_MEMORY_STORES has one at team/<mount>/<promptIndex>, and no mounted store has one here."
 		}
+		if n := indexable(v.dd); n > 0 && v.file == nil {
+			msg += fmt.Sprintf("\n\n%s starts one: a line for each of its %d %s, grouped by type, shown as a diff to edit before anything is written.",
+				v.c.keys.Index.EditIndex.Help().Key, n, model.Plural(n, "memory", "memories"))
+			if v.c.readonly {
+				msg = strings.TrimSuffix(msg, ".") + " (not in this --readonly run, which writes nothing)."
+			}
+		}
 		v.vp.SetContent(v.c.st.Faint.Render(ansi.Wrap(msg, max(v.w, 10), " ")))
 		return
 	}
@@ -319,7 +326,11 @@ func (v *indexView) scope() keymap.Scope { return keymap.ScopeIndex }
 
 func (v *indexView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, k.Index.EditIndex, k.Index.Edit, k.Index.Back}
+	edit := k.Index.EditIndex
+	if v.file == nil && indexable(v.dd) > 0 {
+		edit.SetHelp(edit.Help().Key, "start MEMORY.md") // (a copy: the key map keeps its text)
+	}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, edit, k.Index.Edit, k.Index.Back}
 }
 
 // shownLines masks the secrets in the whole of text and returns line i of
