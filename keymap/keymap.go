@@ -497,7 +497,7 @@ func (k KeyMap) Live(s Scope) []Group {
 	case ScopeEditor:
 		return own(k.Editor.Group())
 	case ScopeEditorDiff:
-		return []Group{k.EditorDiff.Group(), k.Move.Group(), k.Global.Group()}
+		return []Group{k.EditorDiff.Group(), k.Diff.Group(), k.Move.Group(), k.Global.Group()}
 	case ScopePicker:
 		return []Group{k.Picker.Group(), k.Move.Group(), k.Global.Group()}
 	case ScopeProposals:

@@ -218,7 +218,7 @@ func New(cfg Config) *Model {
 	m.preview = newPreviewPane(m.c)
 	m.findings = newFindingsView(m.c)
 	m.index = newIndexView(m.c)
-	m.ixedit = newIxEditView(m.c)
+	m.ixedit = newIxEditView(m.c, copts.Secrets)
 	m.proposals = newProposalsView(m.c, copts.Secrets)
 	m.journal = newJournalView(m.c, copts.Secrets)
 	m.changes = newChangesView(m.c, copts.Secrets)

@@ -8,13 +8,13 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
@@ -57,7 +57,12 @@ type ixEditView struct {
 	w, h     int
 	mode     ixeMode
 	input    textinput.Model
-	diff     viewport.Model
+	// diff is the pending diff, drawn by the diff pane proposals use (line
+	// numbers, continuation marks, cut lines scrolled sideways); sc masks
+	// its secrets.
+	diff     *diffView
+	diffZoom bool
+	sc       *secrets.Scanner
 	orphans  []string
 	ocur     int
 	note     string
@@ -83,13 +88,13 @@ type pendingArchive struct {
 // archiveTitle heads every archive file a demote makes.
 const archiveTitle = "Memory archive"
 
-func newIxEditView(c *shared) *ixEditView {
+func newIxEditView(c *shared, sc *secrets.Scanner) *ixEditView {
 	in := textinput.New()
 	in.Prompt = "hook: "
 	in.CharLimit = 1000
-	vp := viewport.New()
-	vp.MouseWheelEnabled = false
-	return &ixEditView{c: c, input: in, diff: vp}
+	d := newDiffView(c)
+	d.empty = "No pending edits."
+	return &ixEditView{c: c, input: in, diff: d, sc: sc}
 }
 
 // open starts editing dd's MEMORY.md from the bytes loaded.
@@ -166,8 +171,18 @@ func (v *ixEditView) start(dd *dirData, title string, base []byte) {
 func (v *ixEditView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.input.SetWidth(max(w-len(v.input.Prompt)-2, 10))
-	v.diff.SetWidth(w)
-	v.diff.SetHeight(max(h-indexHeaderLines, 1))
+	v.setDiffZoom(v.diffZoom)
+}
+
+// setDiffZoom gives the pending diff the whole view (the meters hidden
+// under one heading), or the rows below the meters.
+func (v *ixEditView) setDiffZoom(on bool) {
+	v.diffZoom = on
+	if on {
+		v.diff.SetSize(v.w, max(v.h-1, 1))
+		return
+	}
+	v.diff.SetSize(v.w, max(v.h-indexHeaderLines, 1))
 }
 
 // modified reports pending edits.
@@ -217,11 +232,16 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 	case ixeHook:
 		return v.hookKey(k)
 	case ixeDiff:
-		if key.Matches(k, v.c.keys.EditorDiff.Close) {
+		switch {
+		case key.Matches(k, v.c.keys.EditorDiff.Close) && v.diffZoom:
+			v.setDiffZoom(false)
+		case key.Matches(k, v.c.keys.EditorDiff.Close):
 			v.mode = ixeList
-			return nil
+		case key.Matches(k, v.c.keys.Diff.Zoom):
+			v.setDiffZoom(!v.diffZoom)
+		default:
+			return v.diff.Update(k)
 		}
-		scrollKeys(&v.diff, v.c, k)
 		return nil
 	case ixeOrphans:
 		return v.orphanKey(k)
@@ -749,33 +769,22 @@ func (v *ixEditView) showDiff() {
 		v.say("no pending edits: nothing to diff")
 		return
 	}
-	ds := newDiffStyles(v.c.st.Theme)
-	// Shown as the CLI shows a diff: masked in whole texts, made safe.
-	var lines []string
-	for _, c := range v.pendingChanges() {
+	// Masked in whole texts, made safe, as every diff pane is.
+	cs := v.pendingChanges()
+	it := &propItem{
+		p:         model.Proposal{ID: "index-edit", Kind: model.KindReindex, MemoryDir: v.dd.d.Path, Changes: cs},
+		title:     "Pending edits to MEMORY.md",
+		rationale: v.diffSummary() + " Nothing is written until w.",
+		label:     "not written yet",
+	}
+	for _, c := range cs {
 		base := ""
 		if c.Op == model.OpUpdate {
 			base = string(v.base)
 		}
-		lines = append(lines, report.DiffLines(c, base)...)
+		it.diffs = append(it.diffs, diffChange(c, base, v.sc))
 	}
-	for i, ln := range lines {
-		var op byte
-		if ln != "" {
-			op = ln[0]
-		}
-		switch {
-		case strings.HasPrefix(ln, "+++"), strings.HasPrefix(ln, "---"):
-			lines[i] = ds.pFile.Paint(ln)
-		case strings.HasPrefix(ln, "@@"):
-			lines[i] = ds.pHunk.Paint(ln)
-		default:
-			line, _ := ds.forOp(op)
-			lines[i] = line.Paint(ln)
-		}
-	}
-	v.diff.SetContent(strings.Join(lines, "\n"))
-	v.diff.GotoTop()
+	v.diff.show(it)
 	v.mode = ixeDiff
 }
 
@@ -960,6 +969,11 @@ func (v *ixEditView) View() string {
 	var body string
 	switch v.mode {
 	case ixeDiff:
+		if v.diffZoom {
+			// Zoomed, the diff takes the meters' rows too.
+			head := paneHeading(v.c, "Pending diff · "+v.diff.modeName()+" · zoomed (z)", "", v.w, true)
+			return head + "\n" + v.diff.View()
+		}
 		body = v.diff.View()
 	case ixeOrphans:
 		body = v.orphanView(lh)
@@ -1023,11 +1037,7 @@ func (v *ixEditView) orphanView(h int) string {
 func (v *ixEditView) wheel(n int) {
 	switch v.mode {
 	case ixeDiff:
-		if n < 0 {
-			v.diff.ScrollUp(-n)
-		} else {
-			v.diff.ScrollDown(n)
-		}
+		v.diff.scroll(n)
 	case ixeList:
 		v.cur += n
 		v.clamp()
@@ -1052,7 +1062,7 @@ func (v *ixEditView) ShortHelp() []key.Binding {
 	k, e := v.c.keys, v.c.keys.Editor
 	switch v.mode {
 	case ixeDiff:
-		return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, k.EditorDiff.Close}
+		return []key.Binding{k.Move.Up, k.Move.Down, k.Diff.NextHunk, k.Diff.Mode, k.Diff.Wrap, k.EditorDiff.Close}
 	case ixeOrphans:
 		return []key.Binding{k.Move.Up, k.Move.Down, k.Picker.Pick, k.Picker.Cancel}
 	}

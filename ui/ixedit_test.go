@@ -5,6 +5,7 @@ import (
 	"github.com/memtui/memtui/app"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -191,6 +192,19 @@ func TestIndexEditorDiff(t *testing.T) {
 	line := "- [Status page](reference_status_page.md) — support and the incident commander post"
 	if d.m.ixedit.mode != ixeDiff || !strings.Contains(s, "+"+line) || !strings.Contains(s, "-"+line) || !strings.Contains(s, "@@") {
 		t.Errorf("the diff must show the move:\n%s", s)
+	}
+	// It is the diff pane proposals use: numbered lines, the moved line
+	// once on each side, and z zooms it over the meters.
+	if !regexp.MustCompile(`\n\s*\d+\s+-- \[Status page\]`).MatchString(s) || strings.Count(s, "-"+line) != 1 || strings.Count(s, "+"+line) != 1 {
+		t.Errorf("the pending diff must number its lines and show the move once a side:\n%s", s)
+	}
+	d.keys("z")
+	if s := d.screen(); !strings.Contains(s, "Pending diff · unified · zoomed (z)") || strings.Contains(s, "lines  ") {
+		t.Errorf("z must give the diff the meters' rows:\n%s", s)
+	}
+	d.keys("esc")
+	if d.m.ixedit.mode != ixeDiff || d.m.ixedit.diffZoom {
+		t.Error("esc from the zoomed diff unzooms it first")
 	}
 	d.keys("esc")
 	if d.m.view != viewIndexEdit || d.m.ixedit.mode != ixeList {

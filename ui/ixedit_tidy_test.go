@@ -93,7 +93,7 @@ func TestIndexEditorStartsAMissingIndex(t *testing.T) {
 		t.Fatalf("the starting index must be the reindex proposal's, got\n%s", got)
 	}
 	s := d.screen()
-	if v.mode != ixeDiff || !strings.Contains(s, "--- /dev/null") || !strings.Contains(s, "+## User") || !strings.Contains(s, "new MEMORY.md, not written") {
+	if v.mode != ixeDiff || !strings.Contains(s, "MEMORY.md  new file · +12") || !strings.Contains(s, "+## User") || !strings.Contains(s, "new MEMORY.md, not written") {
 		t.Fatalf("it must open on its diff against nothing:\n%s", s)
 	}
 	d.keys("esc")
