@@ -223,6 +223,29 @@ func TestHostileTree(t *testing.T) {
 		{"version/piped", plain, hostile.Plain, []string{"version"}},
 		{"version/json", plain, hostile.JSON, []string{"version", "--json"}},
 	}
+	// A hostile proposal dismissed first, so dream --dismissed lists one:
+	// its title (a file name with escapes) and rationale come back from
+	// memtui's own state file.
+	dismissed := ""
+	t.Run("dream-dismiss/setup", func(t *testing.T) {
+		o := runHostile(t, plain, h.args("dream", "--json")...)
+		var got struct {
+			Proposals []struct{ ID, Title string } `json:"proposals"`
+		}
+		if !ranCleanly(t, o) || json.Unmarshal([]byte(o.stdout), &got) != nil || len(got.Proposals) == 0 {
+			t.Fatalf("no proposal to dismiss: exit %d\n%s", o.code, o.stderr)
+		}
+		dismissed = got.Proposals[0].ID
+		for _, p := range got.Proposals {
+			if strings.ContainsAny(p.Title, "\x1b\x07\n") {
+				dismissed = p.ID
+				break
+			}
+		}
+		if o := runHostile(t, plain, h.args("dream", "--dismiss", dismissed)...); !ranCleanly(t, o) || o.code != exitOK {
+			t.Fatalf("dream --dismiss %s: exit %d\n%s", dismissed, o.code, o.stderr)
+		}
+	})
 	outs := map[string]outcome{}
 	for _, p := range paths {
 		t.Run(p.name, func(t *testing.T) {
@@ -230,6 +253,10 @@ func TestHostileTree(t *testing.T) {
 			outs[p.name] = o
 			h.checkLook(t, o, p.mode)
 		})
+	}
+
+	if o := outs["dream-dismissed/piped"]; dismissed != "" && !strings.Contains(o.stdout, dismissed) {
+		t.Errorf("dream --dismissed does not list %s, dismissed before it:\n%s", dismissed, o.stdout)
 	}
 
 	// An ID the journal does not have, carrying the attacks: refused as an

@@ -497,3 +497,34 @@ func TestDecisionSavesAreOrdered(t *testing.T) {
 		t.Error("nothing waits after the last save")
 	}
 }
+
+// TestCarryNamesTheHunksLost: a proposal made again whose change now has
+// other blocks cannot keep the hunks chosen in it: they are dropped, and
+// the status line names the proposal and the file until the next
+// decision. A change with the same blocks keeps its choice.
+func TestCarryNamesTheHunksLost(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	v := d.m.proposals
+	it := d.selectProposal(oncallTitle) // one change, two blocks
+	path := it.p.Changes[0].Path
+	dec := &decision{sel: [][]bool{{true, false, false}}} // three blocks when it was chosen
+	note := v.carry(it, dec, oncallTitle+", as it was")
+	if note != "decide again: the hunks kept in "+path+" changed (“"+oncallTitle+", as it was”)" || dec.state() != stUndecided {
+		t.Errorf("a change with other blocks: note %q, state %v", note, dec.state())
+	}
+	same := &decision{sel: [][]bool{{true, false}}}
+	if n := v.carry(it, same, ""); n != "" || !same.sel[0][0] || same.sel[0][1] || same.state() != stPartly {
+		t.Errorf("a change with the same blocks keeps its choice: note %q, %v", n, same.sel)
+	}
+	v.lostNote = note
+	if !strings.Contains(d.screen(), "decide again: the hunks kept in "+path+" changed") {
+		t.Fatalf("the status line must say which hunks were lost:\n%s", d.screen())
+	}
+	d.selectProposal(sunsetTitle)
+	d.keys("a")
+	if strings.Contains(d.screen(), "decide again") {
+		t.Errorf("the next decision clears the note:\n%s", d.screen())
+	}
+}

@@ -524,7 +524,8 @@ func (v *proposalsView) carry(it *propItem, d *decision, title string) string {
 	if title == "" {
 		title = it.title
 	}
-	return safe.ShowLine(fmt.Sprintf("the hunks kept of “%s” in %s changed; decide them again", title, strings.Join(lost, ", ")))
+	// What to do and where come first: a status line is cut at its end.
+	return safe.ShowLine(fmt.Sprintf("decide again: the hunks kept in %s changed (“%s”)", strings.Join(lost, ", "), title))
 }
 
 // successor is the proposal now listed that old is made again as: the

@@ -222,6 +222,7 @@ func (v *proposalsView) decide(f func(d *decision)) {
 	f(d)
 	d.result = nil
 	it.revalidate(d)
+	v.lostNote = "" // the person is deciding again: the note has been read
 	v.refreshRows()
 	v.diff.refresh()
 }
@@ -260,6 +261,7 @@ func (v *proposalsView) decideShown(h host, accept bool) {
 		it.revalidate(d)
 		n++
 	}
+	v.lostNote = ""
 	v.refreshRows()
 	v.diff.refresh()
 	verb := "accepted"
