@@ -37,7 +37,7 @@ func TestTmux(t *testing.T) {
 
 		// Down to acme-api; its memories fill the middle pane once read.
 		s.keys("j")
-		s.waitScreen("Memories (92)", "feedback-api-errors")
+		s.waitScreen("Memories (92)", "api-errors") // feedback-api-errors, under feedback
 
 		// Its index as the agent loads it: 209 lines against the 200 cap...
 		s.keys("i")
@@ -66,7 +66,7 @@ func TestTmux(t *testing.T) {
 
 		// Back to browsing.
 		s.keys("Escape")
-		s.waitScreen("Projects (8)", "Memories (92)", "feedback-api-errors")
+		s.waitScreen("Projects (8)", "Memories (92)", "api-errors")
 
 		// An agent saves a memory while memtui is open: it shows up.
 		note := "---\nname: user-coffee\ndescription: Drinks flat whites, no sugar\ntype: user\n---\n\nThe user drinks flat whites, no sugar.\n"
@@ -74,7 +74,7 @@ func TestTmux(t *testing.T) {
 		if err := os.WriteFile(path, []byte(note), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s.waitScreen("Memories (93)", "user-coffee")
+		s.waitScreen("Memories (93)", " coffee ") // user-coffee, under user
 
 		// Open the memories pane, filter to the new memory, read it.
 		s.keys("Enter", "/", "coffee", "Enter")

@@ -1,0 +1,272 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// listLines draws a list (as the pane does) and returns each visible row's
+// line without escape codes, with the row it draws.
+func listLines(d *driver, l *list) ([]string, []row) {
+	c := d.m.c
+	lines := strings.Split(ansi.Strip(l.view(c.st.Item, c.st.Selected, c.st.GroupHeader, c.st.Badge, "")), "\n")
+	end := min(l.offset+l.height, len(l.rows))
+	return lines[:end-l.offset], l.rows[l.offset:end]
+}
+
+// memoryCols matches a memory row's columns at its end: uses, age, size.
+var memoryCols = regexp.MustCompile(`\s+(\d+×)\s+(\S+)\s+(\S+)$`)
+
+// shownMemories walks the memories pane from top to bottom, a page at a
+// time, and returns for every memory file its row's name as drawn, and
+// every memory row's line.
+func shownMemories(t *testing.T, d *driver) (names map[string]string, lines []string) {
+	t.Helper()
+	m := d.m.memories
+	names = map[string]string{}
+	m.list.top()
+	for {
+		ls, rs := listLines(d, &m.list)
+		for i, r := range rs {
+			if r.header || m.items[r.ref].file == nil {
+				continue
+			}
+			path := m.items[r.ref].file.Path
+			if _, seen := names[path]; seen {
+				continue
+			}
+			line := string([]rune(ls[i])[2:]) // the badge and its space
+			loc := memoryCols.FindStringIndex(line)
+			if loc == nil {
+				t.Fatalf("row of %s has no use, age and size columns: %q", path, ls[i])
+			}
+			names[path] = strings.TrimSpace(line[:loc[0]])
+			lines = append(lines, ls[i])
+		}
+		if m.list.offset+m.list.height >= len(m.list.rows) {
+			return names, lines
+		}
+		m.list.scroll(m.list.height)
+	}
+}
+
+// At 80 columns every memory of acme-api reads differently from every
+// other: the type's prefix is dropped under its heading, and names that
+// still do not fit are cut in the middle, cut apart again when the cut
+// would make two read the same (the same start and end, or a difference
+// deep inside).
+func TestMemoryNamesReadApartAt80(t *testing.T) {
+	cfg, dir := demoConfig(t)
+	mem := filepath.Join(dir, "projects", "-home-dev-acme-api", "memory")
+	for _, name := range []string{
+		"feedback-deploy-command-for-the-staging-cluster", "feedback-deploy-command-for-the-production-cluster",
+		"feedback-release-checklist-for-team-alpha-before-the-freeze", "feedback-release-checklist-for-team-gamma-before-the-freeze",
+	} {
+		body := "---\nname: " + name + "\ndescription: a long name\ntype: feedback\n---\n\nBody.\n"
+		writeTestFile(t, filepath.Join(mem, strings.ReplaceAll(name, "-", "_")+".md"), body)
+	}
+	d := newDriver(t, cfg, 80, 24)
+	d.selectProject("acme-api")
+	d.keys("enter")
+	names, _ := shownMemories(t, d)
+	if len(names) < 90 {
+		t.Fatalf("only %d memories walked", len(names))
+	}
+	byName := map[string]string{}
+	for path, n := range names {
+		if other, dup := byName[n]; dup {
+			t.Errorf("%s and %s both read %q", other, path, n)
+		}
+		byName[n] = path
+		if strings.HasPrefix(path, "feedback_") && strings.HasPrefix(n, "feedback") {
+			t.Errorf("%s keeps its type's prefix under the feedback heading: %q", path, n)
+		}
+	}
+	if names["feedback_deploy_command.md"] != "deploy-command" || names["feedback_deploy_window.md"] != "deploy-window" {
+		t.Errorf("the two deploy memories read %q and %q", names["feedback_deploy_command.md"], names["feedback_deploy_window.md"])
+	}
+	for _, p := range []string{"feedback_deploy_command_for_the_staging_cluster.md", "feedback_release_checklist_for_team_alpha_before_the_freeze.md"} {
+		if n := names[p]; !strings.Contains(n, "…") || !strings.HasPrefix(n, strings.TrimPrefix(strings.ReplaceAll(p, "_", "-"), "feedback-")[:3]) {
+			t.Errorf("%s reads %q: not cut in the middle", p, n)
+		}
+	}
+}
+
+// A memory named the same as another once its type's prefix is dropped
+// keeps its whole name.
+func TestShortNamesNeverCollide(t *testing.T) {
+	cfg, dir := demoConfig(t)
+	mem := filepath.Join(dir, "projects", "-home-dev-acme-api", "memory")
+	writeTestFile(t, filepath.Join(mem, "deploy_window.md"), "---\nname: deploy-window\ndescription: the same short name\ntype: feedback\n---\n\nBody.\n")
+	d := newDriver(t, cfg, 160, 48)
+	d.selectProject("acme-api")
+	d.keys("enter")
+	names, _ := shownMemories(t, d)
+	if names["deploy_window.md"] != "deploy-window" || names["feedback_deploy_window.md"] != "feedback-deploy-window" {
+		t.Errorf("deploy_window.md reads %q and feedback_deploy_window.md %q", names["deploy_window.md"], names["feedback_deploy_window.md"])
+	}
+}
+
+// colEnds is the cell at which each match of re's groups ends in line.
+func colEnds(line string, re *regexp.Regexp) []int {
+	m := re.FindStringSubmatchIndex(line)
+	if m == nil {
+		return nil
+	}
+	var ends []int
+	for g := 1; 2*g+1 < len(m); g++ {
+		ends = append(ends, ansi.StringWidth(line[:m[2*g+1]]))
+	}
+	return ends
+}
+
+// The use, age and size columns of the memories pane line up, each right
+// aligned (ages of two and three cells, sizes of three and four), at 80
+// and at 160 columns.
+func TestMemoryColumnsLineUp(t *testing.T) {
+	for _, w := range []int{80, 160} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			cfg, _ := demoConfig(t)
+			d := newDriver(t, cfg, w, 48)
+			d.selectProject("acme-api")
+			d.keys("enter")
+			_, lines := shownMemories(t, d)
+			var want []int
+			ages := map[int]bool{}
+			for _, ln := range lines {
+				ends := colEnds(ln, memoryCols)
+				if want == nil {
+					want = ends
+				}
+				if fmt.Sprint(ends) != fmt.Sprint(want) {
+					t.Errorf("columns end at %v, not %v: %q", ends, want, ln)
+				}
+				ages[len(memoryCols.FindStringSubmatch(ln)[2])] = true
+			}
+			if len(ages) < 2 {
+				t.Fatalf("every age has the same width: the test shows nothing")
+			}
+		})
+	}
+}
+
+// The projects list's counts and ✂ marks line up, counts of one digit
+// and of two.
+func TestProjectColumnsLineUp(t *testing.T) {
+	cfg, dir := demoConfig(t)
+	// webshop keeps its cut index and 1 of its reference memories.
+	refs, err := filepath.Glob(filepath.Join(dir, "projects", "-home-dev-webshop", "memory", "*_*.md"))
+	if err != nil || len(refs) < 20 {
+		t.Fatalf("webshop's memories: %v %v", refs, err)
+	}
+	for _, p := range refs[1:] {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := newDriver(t, cfg, 80, 24)
+	lines, rows := listLines(d, &d.m.projects.list)
+	cut, count := -1, -1
+	for i, ln := range lines {
+		if rows[i].header {
+			continue
+		}
+		m := regexp.MustCompile(`(✂)?\s+(\d+)$`).FindStringSubmatchIndex(ln)
+		if m == nil {
+			t.Fatalf("no count on %q", ln)
+		}
+		if c := ansi.StringWidth(ln[:m[5]]); count < 0 {
+			count = c
+		} else if c != count {
+			t.Errorf("count ends at %d, not %d: %q", c, count, ln)
+		}
+		if m[2] >= 0 {
+			if c := ansi.StringWidth(ln[:m[2]]); cut < 0 {
+				cut = c
+			} else if c != cut {
+				t.Errorf("✂ at %d, not %d: %q", c, cut, ln)
+			}
+		}
+	}
+	if cut < 0 {
+		t.Fatal("no project shows ✂: the test shows nothing")
+	}
+}
+
+// A list's columns line up whatever their values: figures right aligned,
+// a text column left aligned, each as wide as its widest value; the last
+// go first when the list is too narrow for them and the text.
+func TestListColumns(t *testing.T) {
+	l := list{colKinds: []colKind{colText}}
+	l.setRows([]row{
+		{left: "alpha", cols: []string{"5f0c2a8e +1", "3d ago"}, badge: "~"},
+		{left: "beta", cols: []string{"memtui", "12d ago"}, badge: "~"},
+		{left: "gamma-with-a-long-name", cols: []string{"", "just now"}, badge: "~"},
+	})
+	draw := func(w int) []string {
+		l.setSize(w, 3)
+		var badges [3]lipgloss.Style
+		plain := lipgloss.NewStyle()
+		return strings.Split(ansi.Strip(l.view(plain, plain, plain, badges, "")), "\n")
+	}
+	want := []string{
+		"~ alpha                       5f0c2a8e +1   3d ago",
+		"~ beta                        memtui       12d ago",
+		"~ gamma-with-a-long-name                  just now",
+	}
+	if got := draw(50); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("at 50 cells:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	want = []string{
+		"~ alpha        5f0c2a8e +1",
+		"~ beta         memtui     ",
+		"~ gamma-with-…            ", // its blank column keeps its place
+	}
+	if got := draw(26); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("at 26 cells, the last column goes first:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A mark column (✂) takes cells only on the rows that carry a mark: the
+// others keep them for their text, and the marks still line up.
+func TestListMarkColumn(t *testing.T) {
+	l := list{colKinds: []colKind{colMark, colNumber}}
+	l.setRows([]row{
+		{left: "/home/dev/acme-api", cols: []string{"✂", "92"}, badge: "✗"},
+		{left: "/home/dev/kefu_platform", cols: []string{"", "13"}, badge: "✗"},
+		{left: "/home/dev/webshop", cols: []string{"✂", "4"}, badge: "✗"},
+	})
+	l.setSize(29, 3)
+	var badges [3]lipgloss.Style
+	plain := lipgloss.NewStyle()
+	got := strings.Split(ansi.Strip(l.view(plain, plain, plain, badges, "")), "\n")
+	want := []string{
+		"✗ /home/dev/acme-api     ✂ 92",
+		"✗ /home/dev/kefu_platform  13",
+		"✗ /home/dev/webshop      ✂  4",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// With no project at all, the projects list says so once discovery is
+// done, rather than "looking" for ever.
+func TestNoProjects(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	empty := t.TempDir()
+	cfg.Workspace.ScanOpts.ConfigDirs = []string{empty}
+	cfg.Workspace.ScanOpts.Home = empty
+	cfg.Workspace.ScanOpts.IncludeAgentMemory = false
+	d := newDriver(t, cfg, 80, 24)
+	if s := d.screen(); !strings.Contains(s, "No projects") || strings.Contains(s, "Looking for projects") {
+		t.Errorf("no project must be said:\n%s", s)
+	}
+}
