@@ -532,6 +532,7 @@ func (m *Model) allFindings() []model.Finding {
 }
 
 func (m *Model) refreshFindings() {
+	m.findings.loading = m.loading
 	m.findings.setFindings(m.allFindings())
 	m.findingsDirt = false
 }

@@ -270,3 +270,37 @@ func TestNoProjects(t *testing.T) {
 		t.Errorf("no project must be said:\n%s", s)
 	}
 }
+
+// The findings list draws the rule, the place and the message in columns:
+// every message starts at the same cell, at 80 and at 160 columns.
+func TestFindingsColumnsLineUp(t *testing.T) {
+	for _, w := range []int{80, 160} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			cfg, _ := demoConfig(t)
+			d := newDriver(t, cfg, w, 48)
+			d.keys("f")
+			v := d.m.findings
+			lines, rows := listLines(d, &v.list)
+			at := -1
+			places := map[int]bool{}
+			for i, ln := range lines {
+				f := v.all[rows[i].ref]
+				head := string([]rune(f.Message)[:8])
+				// (The message may repeat the file the place names.)
+				j := strings.LastIndex(ln, "  "+head) + 2
+				if j < 2 {
+					t.Fatalf("no message on %q", ln)
+				}
+				if c := ansi.StringWidth(ln[:j]); at < 0 {
+					at = c
+				} else if c != at {
+					t.Errorf("message at %d, not %d: %q", c, at, ln)
+				}
+				places[len(f.File)] = true
+			}
+			if len(places) < 2 {
+				t.Fatal("every place has the same length: the test shows nothing")
+			}
+		})
+	}
+}
