@@ -105,7 +105,7 @@ func TestTmux(t *testing.T) {
 		s.waitScreen("Changes (1)", "~ feedback_uv.md", "+Run tools with uv run, never a bare pip install.")
 		// Marked seen, it is gone.
 		s.keys("m")
-		s.waitScreen("Nothing changed since the last review.")
+		s.waitScreen("Nothing changed since the last review")
 		s.quit()
 	})
 

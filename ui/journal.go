@@ -46,7 +46,11 @@ type journalView struct {
 	w, h   int
 }
 
-func newJournalView(c *shared) *journalView { return &journalView{c: c} }
+func newJournalView(c *shared) *journalView {
+	v := &journalView{c: c}
+	v.list.colKinds = []colKind{colText, colText} // the proposal's ID, the directory
+	return v
+}
 
 // journalChanged re-reads the journal when its view has been opened.
 func (m *Model) journalChanged() tea.Cmd {
@@ -79,11 +83,12 @@ func (v *journalView) rebuild(keep string) {
 		if !matchesAll(terms, e.Title, e.Kind, e.ProposalID, e.ID, stateWord(e.State), e.MemoryDir) {
 			continue
 		}
-		// The ID names the kind; the title is cut before it, the directory
-		// shows when there is room (the lines below have it whole).
-		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s · %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title, e.ProposalID)}
+		// The title names the file last: a cut keeps it. The proposal's
+		// ID (it names the kind) and the directory show in columns when
+		// the view is wide (the lines below have them whole).
+		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title), cut: cutKeepFile}
 		if v.w >= wideWidth {
-			r.right = truncLeft(report.Tilde(e.MemoryDir, v.c.home), v.w/4)
+			r.cols = []string{e.ProposalID, truncLeft(report.Tilde(e.MemoryDir, v.c.home), v.w/4)}
 		}
 		rows = append(rows, r)
 	}
@@ -164,16 +169,19 @@ func (v *journalView) View() string {
 		status = safe.ShowLine(v.note)
 	}
 	empty := "Nothing written yet: the journal is empty."
+	if !v.c.readonly {
+		empty += " What memtui writes (accepted proposals, a delete, a rename) shows here, and " + v.c.keys.Journal.Undo.Help().Key + " undoes it."
+	}
 	switch {
 	case !v.loaded:
 		empty = "Reading the journal…"
 	case v.err != nil:
-		empty = "The journal cannot be read: " + safe.ShowLine(v.err.Error())
+		empty = "The journal cannot be read: " + v.err.Error() // the list makes it safe
 	}
 	title := fmt.Sprintf("Journal (%d)", len(v.entries))
 	if v.filter != "" {
 		title = fmt.Sprintf("Journal (%d of %d matching “%s”)", v.shown, len(v.entries), safe.ShowLine(v.filter))
-		empty = "No entry matches; esc clears the filter."
+		empty = noMatch("entry", v.filter, v.c.keys.Journal.Back)
 	}
 	head := st.PaneTitle.Render(ansi.Truncate(title, v.w, "…"))
 	out := []string{st.Faint.Render(ansi.Truncate(status, v.w, "…")), head, listPaneView(&v.list, v.c, true, empty)}

@@ -257,6 +257,56 @@ func TestListMarkColumn(t *testing.T) {
 	}
 }
 
+// Every list says what is empty, and what to do about it when that helps.
+func TestEmptyStates(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	cfg.Workspace.State.Seen = t.TempDir()
+	d := newDriver(t, cfg, 80, 24)
+
+	// A filter that matches nothing says so under the headings, and how
+	// to clear it.
+	d.selectProject("acme-api")
+	d.keys("enter", "/")
+	d.typeText("zzqq")
+	d.keys("enter")
+	if s := d.screen(); !strings.Contains(s, "No memory matches “zzqq”: esc") {
+		t.Errorf("a filter matching no memory must say so:\n%s", s)
+	}
+	d.keys("esc")
+	// A project with a memory directory but no memory: its heading, then
+	// the note.
+	d.selectProject("scratch")
+	d.keys("enter")
+	if s := d.screen(); !strings.Contains(s, "Memory ") || !strings.Contains(s, "No memories yet") {
+		t.Errorf("the scratch project's memories must say there are none:\n%s", s)
+	}
+
+	// No writes yet: the journal says what will show there.
+	d.keys("L")
+	if s := d.screen(); !strings.Contains(s, "Nothing written yet: the journal is empty.") {
+		t.Errorf("the empty journal must say so:\n%s", s)
+	}
+	// Nothing changed since the review just recorded.
+	d.keys("C")
+	if s := d.screen(); !strings.Contains(s, "Nothing changed since the last review") {
+		t.Errorf("the changes view must say nothing changed:\n%s", s)
+	}
+
+	// Findings: none at all, or none through the filters.
+	f := newFindingsView(d.m.c)
+	f.SetSize(80, 20)
+	f.setFindings(nil)
+	if s := ansi.Strip(f.View()); !strings.Contains(s, "No findings: nothing to fix here.") {
+		t.Errorf("no findings must say there is nothing to fix:\n%s", s)
+	}
+	d.keys("f", "/")
+	d.typeText("zzqq")
+	d.keys("enter")
+	if s := d.screen(); !strings.Contains(s, "No finding matches “zzqq”: esc") {
+		t.Errorf("a findings filter matching nothing must say so:\n%s", s)
+	}
+}
+
 // With no project at all, the projects list says so once discovery is
 // done, rather than "looking" for ever.
 func TestNoProjects(t *testing.T) {
@@ -268,6 +318,34 @@ func TestNoProjects(t *testing.T) {
 	d := newDriver(t, cfg, 80, 24)
 	if s := d.screen(); !strings.Contains(s, "No projects") || strings.Contains(s, "Looking for projects") {
 		t.Errorf("no project must be said:\n%s", s)
+	}
+}
+
+// Proposal titles keep the file they act on when the list is narrower
+// than they are (the list beside the diff at 160 columns), so two of one
+// kind read apart.
+func TestProposalTitlesKeepTheirFile(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	lines, rows := listLines(d, &d.m.proposals.list)
+	seen := map[string]bool{}
+	for i, ln := range lines {
+		if rows[i].header {
+			continue
+		}
+		it := d.m.proposals.items[rows[i].ref]
+		title := strings.TrimSpace(string([]rune(ln)[2:]))
+		if seen[title] {
+			t.Errorf("two proposals read %q", title)
+		}
+		seen[title] = true
+		if f := it.title[strings.LastIndex(it.title, " ")+1:]; strings.HasSuffix(f, ".md") && !strings.Contains(ln, f) {
+			t.Errorf("%q lost its file %s: %q", it.title, f, ln)
+		}
+	}
+	if !seen["fix-frontmatter   Fix the… reference_staging.md"] {
+		t.Errorf("the staging fix reads otherwise: %v", seen)
 	}
 }
 
