@@ -257,6 +257,25 @@ func TestListMarkColumn(t *testing.T) {
 	}
 }
 
+// The project summary never runs past the pane's border: every word of it
+// shows, wrapped, at 80 columns.
+func TestProjectSummaryWraps(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	d := newDriver(t, cfg, 80, 24)
+	d.selectProject("scratch")
+	pd := d.m.selectedProject()
+	want := strings.Join(strings.Fields(projectSummary(d.m.c, pd)), " ")
+	got := strings.Join(strings.Fields(ansi.Strip(d.m.preview.View())), " ")
+	if !strings.Contains(got, want) {
+		t.Errorf("the summary is clipped:\nshown: %s\nwhole: %s", got, want)
+	}
+	for _, ln := range strings.Split(ansi.Strip(d.m.preview.View()), "\n") {
+		if ansi.StringWidth(strings.TrimRight(ln, " ")) > d.m.preview.width-2 {
+			t.Errorf("line wider than the pane's text: %q", ln)
+		}
+	}
+}
+
 // Every list says what is empty, and what to do about it when that helps.
 func TestEmptyStates(t *testing.T) {
 	cfg, _ := reviewConfig(t)
