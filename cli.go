@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/internal/termbg"
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -34,7 +36,11 @@ type globals struct {
 	// updates, heat or dream gate).
 	noTranscripts bool
 	now           string
-	getenv        func(string) string
+	// theme is the palette --theme or MEMTUI_THEME asked for ("" when
+	// neither did); once the workspace is open, the config file's theme
+	// fills it in (see resolveTheme).
+	theme  memfs.Theme
+	getenv func(string) string
 	// exit is the status of a command that succeeded in running (lint
 	// sets 1 when it found errors). It does not travel as an error: fang
 	// would then query the terminal's colours to print nothing.
@@ -71,6 +77,12 @@ Run it on the built-in sample first:  memtui --demo`,
 	pf.BoolVar(&g.readonly, "readonly", false, "never write")
 	pf.BoolVar(&g.noTranscripts, "no-transcripts", false, "do not read session transcripts (no lost updates, provenance or use counts)")
 	pf.StringVar(&g.now, "now", "", "pin \"today\" (RFC3339 or YYYY-MM-DD), for reproducible output")
+	pf.Var(themeFlag{&g.theme}, "theme", "colours for a dark or light background, or auto to ask the terminal (default $MEMTUI_THEME, else the config file's theme)")
+	// MEMTUI_THEME stands in for --theme, as CLAUDE_CONFIG_DIR does for
+	// --config-dir; a wrong one is the same usage error, before any work.
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		return g.themeFromEnv()
+	}
 	addLintFlags(root, &lf)
 
 	var lintOnly lintFlags
@@ -114,7 +126,48 @@ func start(ctx context.Context, g *globals, stderr io.Writer) (*app.Workspace, e
 		return nil, err
 	}
 	g.cleanup = append(g.cleanup, ws.Close)
+	g.resolveTheme(ws)
 	return ws, nil
+}
+
+// themeFlag is --theme: checked as it is parsed, so a wrong value is a
+// usage error (exit 2) naming the accepted ones.
+type themeFlag struct{ t *memfs.Theme }
+
+func (f themeFlag) String() string { return string(*f.t) }
+
+func (f themeFlag) Set(s string) error {
+	t, err := memfs.ParseTheme(s)
+	if err != nil {
+		return err
+	}
+	*f.t = t
+	return nil
+}
+
+// Type is what the help shows as the flag's value.
+func (themeFlag) Type() string { return "auto|dark|light" }
+
+// themeFromEnv reads MEMTUI_THEME when --theme was not given.
+func (g *globals) themeFromEnv() error {
+	v := g.getenv("MEMTUI_THEME")
+	if g.theme != "" || v == "" {
+		return nil
+	}
+	t, err := memfs.ParseTheme(v)
+	if err != nil {
+		return fmt.Errorf("MEMTUI_THEME: %w", err)
+	}
+	g.theme = t
+	return nil
+}
+
+// resolveTheme settles the palette: --theme, else MEMTUI_THEME (both in
+// g.theme already), else the config file's theme, else auto.
+func (g *globals) resolveTheme(ws *app.Workspace) {
+	if g.theme == "" {
+		g.theme = ws.Theme
+	}
 }
 
 // options are the workspace options the shared flags give.
@@ -130,10 +183,20 @@ func interactive(stdout io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd()) && term.IsTerminal(os.Stdin.Fd())
 }
 
-// darkBackground asks the terminal for its background colour, but only
-// when colour is going to a terminal at all: a pipe gets no query (and no
+// darkBackground says whether the CLI's colours are for a dark
+// background: the theme the user chose (see resolveTheme), without asking
+// the terminal; else the terminal's answer.
+func (g *globals) darkBackground(out io.Writer, p colorprofile.Profile) bool {
+	if dark, ok := g.theme.Forced(); ok {
+		return dark
+	}
+	return askDark(out, p)
+}
+
+// askDark asks the terminal for its background colour, but only when
+// colour is going to a terminal at all: a pipe gets no query (and no
 // colour). Unknown counts as dark, the common case.
-func darkBackground(out io.Writer, p colorprofile.Profile) bool {
+func askDark(out io.Writer, p colorprofile.Profile) bool {
 	f, ok := out.(*os.File)
 	if !ok || p <= colorprofile.ASCII || !term.IsTerminal(f.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
 		return true

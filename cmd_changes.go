@@ -102,7 +102,7 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 	w := colorprofile.NewWriter(stdout, environ(g.getenv))
 	st := report.DiffStyles{}
 	if w.Profile != colorprofile.NoTTY {
-		st = report.DefaultDiffStyles(darkBackground(stdout, w.Profile))
+		st = report.DefaultDiffStyles(g.darkBackground(stdout, w.Profile))
 	}
 	if err := report.Changes(w, dirs, st, home, termWidth(stdout)); err != nil {
 		return err

@@ -125,7 +125,7 @@ func runDream(ctx context.Context, g *globals, df dreamFlags, stdout, stderr io.
 	w := colorprofile.NewWriter(stdout, environ(g.getenv))
 	st := report.DiffStyles{}
 	if w.Profile != colorprofile.NoTTY {
-		st = report.DefaultDiffStyles(darkBackground(stdout, w.Profile))
+		st = report.DefaultDiffStyles(g.darkBackground(stdout, w.Profile))
 	}
 	return report.Proposals(w, props, before, st, home, termWidth(stdout))
 }

@@ -131,7 +131,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 	w := colorprofile.NewWriter(stdout, environ(g.getenv))
 	st := report.Styles{}
 	if w.Profile != colorprofile.NoTTY {
-		st = report.DefaultStyles(darkBackground(stdout, w.Profile))
+		st = report.DefaultStyles(g.darkBackground(stdout, w.Profile))
 	}
 	return historyText(w, dirs, probs, st, g.getenv("HOME"))
 }

@@ -115,7 +115,7 @@ func runLint(ctx context.Context, g *globals, lf lintFlags, stdout, stderr io.Wr
 				err = report.Problems(stdout, probs, lipgloss.NewStyle(), home, lf.verbose, moreProblems)
 			}
 		} else {
-			st := report.DefaultStyles(darkBackground(stdout, w.Profile))
+			st := report.DefaultStyles(g.darkBackground(stdout, w.Profile))
 			err = report.Text(w, shown, sum, st, home, termWidth(stdout))
 			if err == nil {
 				err = report.Version(w, versions, st.Severity[model.Info], home)

@@ -89,7 +89,7 @@ func runLs(ctx context.Context, g *globals, lf lsFlags, stdout, stderr io.Writer
 	w := colorprofile.NewWriter(stdout, environ(g.getenv))
 	st := report.Styles{}
 	if w.Profile != colorprofile.NoTTY {
-		st = report.DefaultStyles(darkBackground(stdout, w.Profile))
+		st = report.DefaultStyles(g.darkBackground(stdout, w.Profile))
 	}
 	return lsText(w, dirs, st, g.getenv("HOME"))
 }

@@ -26,6 +26,8 @@ func runTUI(ctx context.Context, g *globals, stdout, stderr io.Writer) error {
 	return ui.Run(ctx, ui.Config{
 		Workspace: s,
 		NoColor:   g.getenv("NO_COLOR") != "",
+		Theme:     g.theme,
+		Keys:      &s.Keys,
 		Home:      g.getenv("HOME"),
 		Editor:    editor,
 		Watch:     true,

@@ -271,6 +271,29 @@ func TestHostileTree(t *testing.T) {
 		})
 	}
 
+	// A theme the user chose (MEMTUI_THEME, --theme) is drawn without
+	// asking the terminal anything; auto, the control, asks.
+	t.Run("theme-chosen/pty", func(t *testing.T) {
+		auto := runOnPTY(t, h.bin, ptyEnv, h.args("lint")...)
+		light := runOnPTY(t, h.bin, append(slices.Clone(ptyEnv), "MEMTUI_THEME=light"), h.args("lint")...)
+		dark := runOnPTY(t, h.bin, ptyEnv, h.args("--theme", "dark", "lint")...)
+		for _, o := range []outcome{auto, light, dark} {
+			if !ranCleanly(t, o) {
+				return
+			}
+		}
+		if !auto.asked {
+			t.Error("auto did not ask the terminal for its background: this check cannot tell")
+		}
+		if light.asked || dark.asked {
+			t.Errorf("a chosen theme still asked the terminal (MEMTUI_THEME=light %v, --theme dark %v)", light.asked, dark.asked)
+		}
+		if light.stdout == dark.stdout {
+			t.Error("light and dark drew the same report")
+		}
+		h.checkLook(t, light, hostile.Terminal)
+	})
+
 	// The tree's sessions ran Claude Code 2.1.226: lint's summary names
 	// the projects on it, the one whose cwd holds escapes shown escaped.
 	t.Run("attack/version-line-escaped", func(t *testing.T) {
@@ -1081,5 +1104,74 @@ func TestHostileArchive(t *testing.T) {
 		{"ls", hostile.Plain, []string{"ls"}, ".archive/" + shown},
 	} {
 		t.Run(c.name, func(t *testing.T) { check(t, runHostile(t, plain, args(c.args...)...), c.mode, c.want) })
+	}
+}
+
+// TestHostileConfigFile: memtui's own config file with a theme and keys
+// entries full of escape sequences, newlines before a forged line, a
+// bidi override, a list of a hundred thousand keys, a name of a hundred
+// kilobytes and two thousand unknown names. Every command still runs;
+// what it says about them is safe, one line each, and bounded.
+func TestHostileConfigFile(t *testing.T) {
+	q := strconv.Quote // YAML reads Go's escapes in a double-quoted string
+	var b strings.Builder
+	b.WriteString("theme: " + q("dark"+hostile.OSC52+"\n"+hostile.Forged) + "\n")
+	b.WriteString("keys:\n")
+	b.WriteString("  " + q("quit"+hostile.OSC0+hostile.Clear+"\n"+hostile.Forged) + ": [q]\n")
+	b.WriteString("  global.help: [" + q(hostile.C1CSI) + ", " + q(hostile.Bidi) + "]\n")
+	b.WriteString("  views.index: [" + q("i\n"+hostile.Forged) + "]\n")
+	b.WriteString("  global.refresh: [" + strings.Repeat("x, ", 100000) + "x]\n")
+	// An implicit key is at most 1024 characters: a longer one is written
+	// as an explicit key.
+	b.WriteString("  ? " + q(strings.Repeat(hostile.OSC8, 2000)) + "\n  : [z]\n")
+	b.WriteString("  views.browse: " + q(strings.Repeat(hostile.Erase, 5000)) + "\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "  %s: [z]\n", q(fmt.Sprintf("bogus%d%s", i, hostile.OSC0)))
+	}
+	files := map[string]string{
+		"entries": b.String(),
+		// Raw escapes are no YAML: the whole file is refused, and the
+		// parser's error quoted safely.
+		"raw": "theme: dark" + hostile.OSC52 + "\nkeys:\n  quit: [\"" + hostile.Clear + "\n" + hostile.Forged + "\"]\n",
+	}
+	for name, content := range files {
+		t.Run(name, func(t *testing.T) {
+			cfgHome := t.TempDir()
+			writeFile(t, filepath.Join(cfgHome, "memtui", "config.yaml"), content)
+			for _, mode := range []struct {
+				name string
+				env  func(string) string
+				m    hostile.Mode
+			}{
+				{"piped", env("XDG_CONFIG_HOME", cfgHome), hostile.Plain},
+				{"terminal", env("XDG_CONFIG_HOME", cfgHome, "CLICOLOR_FORCE", "1", "TERM", "xterm-256color"), hostile.Terminal},
+			} {
+				o := runHostile(t, mode.env, "--demo", "--now", "2026-11-21", "lint")
+				if !ranCleanly(t, o) {
+					continue
+				}
+				if o.code != exitFindings {
+					t.Errorf("%s: exit %d, want %d (the demo's errors):\n%s", mode.name, o.code, exitFindings, hostile.Visible(o.stderr))
+				}
+				for _, p := range append(hostile.Controls(o.stderr, hostile.Plain), hostile.Forgeries(o.stderr)...) {
+					t.Errorf("%s: stderr: %s", mode.name, p)
+				}
+				for _, p := range hostile.Controls(o.stdout, mode.m) {
+					t.Errorf("%s: stdout: %s", mode.name, p)
+				}
+				if n := strings.Count(o.stderr, "\n"); n > 20 || len(o.stderr) > 8<<10 {
+					t.Errorf("%s: %d lines, %d bytes on stderr: the config file's problems must be said in few words", mode.name, n, len(o.stderr))
+				}
+				if name == "entries" {
+					for _, want := range []string{`line 1: theme: "dark\x1b]52;c;aGVsbG8=\x07\nFORGEDLINE`, "more keys entries ignored", "using auto"} {
+						if !strings.Contains(o.stderr, want) {
+							t.Errorf("%s: stderr does not say %q:\n%s", mode.name, want, hostile.Visible(o.stderr))
+						}
+					}
+				} else if !strings.Contains(o.stderr, "ignoring the config file") {
+					t.Errorf("%s: a file YAML cannot read was not refused whole:\n%s", mode.name, hostile.Visible(o.stderr))
+				}
+			}
+		})
 	}
 }

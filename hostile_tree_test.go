@@ -40,6 +40,9 @@ type outcome struct {
 	hung     bool
 	deadline time.Duration
 	failed   string
+	// asked says the command asked the terminal for its background (a
+	// run on a pseudo-terminal only).
+	asked bool
 }
 
 // runHostile runs memtui in-process under the deadline. A command that
@@ -174,10 +177,10 @@ func runOnPTY(t *testing.T, bin string, envv []string, args ...string) outcome {
 	tty.Close()
 	var got bytes.Buffer
 	read := make(chan struct{})
+	answered := false // read once read is closed
 	go func() {
 		defer close(read)
 		buf := make([]byte, 32<<10)
-		answered := false
 		for {
 			n, err := ptmx.Read(buf)
 			got.Write(buf[:n])
@@ -210,6 +213,7 @@ func runOnPTY(t *testing.T, bin string, envv []string, args ...string) outcome {
 		<-read
 	}
 	res.stdout = strings.ReplaceAll(got.String(), termQuery, "")
+	res.asked = answered
 	return res
 }
 

@@ -14,10 +14,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/fang"
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
 )
 
 // Exit codes of the CLI contract (DESIGN.md section 2).
@@ -47,11 +49,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fang.WithVersion(versionString()),
 		fang.WithoutManpage(),
 		fang.WithErrorHandler(safeErrors),
+		fang.WithColorSchemeFunc(g.fangColors),
 	)
 	if err != nil {
 		return exitUsage
 	}
 	return g.exit
+}
+
+// fangColors are fang's help and error colours for the theme the user
+// chose, if any. (fang asks the terminal for its background before it
+// calls this, whatever the theme: it has no way to be told.)
+func (g *globals) fangColors(ld lipgloss.LightDarkFunc) fang.ColorScheme {
+	t := g.theme
+	if t == "" { // --help runs before MEMTUI_THEME is read
+		t, _ = memfs.ParseTheme(g.getenv("MEMTUI_THEME"))
+	}
+	if dark, ok := t.Forced(); ok {
+		ld = lipgloss.LightDark(dark)
+	}
+	return fang.DefaultColorScheme(ld)
 }
 
 // safeErrors prints an error as fang does, made safe first: errors quote

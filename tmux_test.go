@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/internal/demo"
+	"github.com/memtui/memtui/memfs"
 )
 
 // TestTmux runs the real binary in a real terminal, tmux, the way a person
@@ -93,6 +96,11 @@ func TestTmux(t *testing.T) {
 		// Use counts, and the order by use.
 		s.keys("Tab", "o")
 		s.waitScreen("Memories (23) · by use", "1×", "0×")
+		// The first run shows the race as changes since the review before
+		// it: the index both sessions wrote, the memory one created.
+		s.keys("C")
+		s.waitScreen("Changes (2)", "~ MEMORY.md", "f8b0d2e4", "+ project_eval_metrics.md", "e7a9c1d3",
+			"-- [GPU budget](project_gpu_budget.md): monthly GPU hours", "changed since the review of 2026-11-10 18:00")
 		// An agent changes a memory: the changes view shows it as a diff.
 		path := filepath.Join(demoDir, "projects", "-home-dev-ml-pipeline", "memory", "feedback_uv.md")
 		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -101,10 +109,11 @@ func TestTmux(t *testing.T) {
 		}
 		f.WriteString("Run tools with uv run, never a bare pip install.\n")
 		f.Close()
-		s.keys("C")
-		s.waitScreen("Changes (1)", "~ feedback_uv.md", "+Run tools with uv run, never a bare pip install.")
-		// Marked seen, it is gone.
-		s.keys("m")
+		s.waitScreen("Changes (3)", "~ feedback_uv.md")
+		s.keys("j")
+		s.waitScreen("+Run tools with uv run, never a bare pip install.")
+		// The project marked reviewed, they are gone.
+		s.keys("M")
 		s.waitScreen("Nothing changed since the last review")
 		s.quit()
 	})
@@ -115,9 +124,9 @@ func TestTmux(t *testing.T) {
 		// The proposals, filtered to one project, all accepted and written
 		// at once: one plan per directory, so none conflicts with another.
 		s.keys("p")
-		s.waitScreen("24 proposals in 5 projects")
+		s.waitScreen("25 proposals in 5 projects")
 		s.keys("/", "acme", "Enter")
-		s.waitScreen("7 of 24 proposals in 5 projects matching “acme”")
+		s.waitScreen("7 of 25 proposals in 5 projects matching “acme”")
 		s.keys("A")
 		s.waitScreen("7 accepted")
 		s.keys("w")
@@ -129,6 +138,120 @@ func TestTmux(t *testing.T) {
 		s.keys("Escape")
 		s.waitScreen("last write: 7 applied", "Diff · unified")
 		s.quit()
+	})
+
+	t.Run("decisions survive a restart", func(t *testing.T) {
+		// A tree of the user's own (a copy of the demo's), not the demo:
+		// the demo's state is scratch and goes when it exits.
+		home := newTmuxHome(t)
+		tree := filepath.Join(home, "tree")
+		if err := memfs.CopyTree(demo.FS(), tree); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"--config-dir", tree, "--now", "2026-11-21"}
+		s := startTmuxIn(t, bin, 120, 40, home, args...)
+		s.waitScreen("/home/dev/acme-api", "● live · 8 projects")
+		s.keys("p")
+		s.waitScreen("25 proposals in 5 projects · 0 accepted · 0 rejected")
+		s.keys("/", "prune bundle", "Enter")
+		s.waitScreen("1 of 25 proposals in 5 projects matching “prune bundle”")
+		s.keys("a")
+		s.waitScreen("1 accepted · 0 rejected")
+		s.keys("Escape")
+		s.waitScreen("25 proposals in 5 projects · 1 accepted")
+		s.keys("/", "merge payments", "Enter")
+		s.waitScreen("1 of 25 proposals in 5 projects matching “merge payments”")
+		s.keys("x")
+		s.waitScreen("1 accepted · 1 rejected")
+		// q asks first: an accepted proposal is not written yet.
+		s.keys("q")
+		s.waitScreen("Quit with 1 accepted proposal not written?", "the next start shows them accepted")
+		s.keys("y")
+		s.waitExit()
+
+		// The next start shows both decisions as they were left.
+		s = startTmuxIn(t, bin, 120, 40, home, args...)
+		s.waitScreen("/home/dev/acme-api", "● live · 8 projects")
+		s.keys("p")
+		s.waitScreen("25 proposals in 5 projects · 1 accepted · 1 rejected")
+		s.keys("/", "prune bundle", "Enter")
+		s.waitScreen("✓ prune")
+		// Written, the prune is gone from the list, and quitting asks
+		// nothing.
+		s.keys("w")
+		s.waitScreen("Write 1 proposal")
+		s.keys("y")
+		s.waitScreen("1 applied · 0 conflict · 0 failed", "any key closes")
+		s.keys("Escape")
+		s.waitScreen("last write: 1 applied")
+		s.quit()
+		if _, err := os.Stat(filepath.Join(tree, "projects", "-home-dev-webshop", "memory", "project_bundle_pricing.md")); !os.IsNotExist(err) {
+			t.Errorf("the accepted prune, written after the restart, left the file: %v", err)
+		}
+	})
+
+	t.Run("every list filters", func(t *testing.T) {
+		s := startTmux(t, bin, 120, 40)
+		s.waitScreen("/home/dev/acme-api", "● live · 8 projects")
+		// Browse: the memories of a project.
+		s.keys("Enter", "/", "deploy", "Enter")
+		s.waitScreen("/deploy")
+		s.keys("Escape")
+		time.Sleep(300 * time.Millisecond)
+		// Findings.
+		s.keys("f")
+		s.waitScreen("findings")
+		s.keys("/", "secret", "Enter")
+		s.waitScreen("matching “secret”")
+		s.keys("Escape")
+		time.Sleep(300 * time.Millisecond)
+		// Changes: ml-pipeline's race, one file of two.
+		s.keys("C")
+		s.waitScreen("Changes (2)")
+		s.keys("/", "eval", "Enter")
+		s.waitScreen("1 of 2 changes matching “eval”", "+ project_eval_metrics.md")
+		s.keys("Escape")
+		s.waitScreen("2 changes in 1 project since the last review")
+		time.Sleep(300 * time.Millisecond)
+		// Journal: after a write of two proposals, one of them.
+		s.keys("p")
+		s.waitScreen("25 proposals in 5 projects")
+		s.keys("/", "kefu", "Enter")
+		s.waitScreen("matching “kefu”")
+		s.keys("A")
+		s.waitScreen("accepted")
+		s.keys("w")
+		s.waitScreen("Write ")
+		s.keys("y")
+		s.waitScreen("any key closes")
+		s.keys("Escape")
+		time.Sleep(300 * time.Millisecond)
+		s.keys("L")
+		s.waitScreen("Journal (")
+		s.keys("/", "reindex", "Enter")
+		s.waitScreen("matching “reindex”")
+		s.quit()
+	})
+
+	// memtui's config file: the light theme, one key rebound and one
+	// rebinding onto the index editor's H, left out with a note. The TUI
+	// answers to the new key, its help shows it, and stderr has the note.
+	t.Run("config", func(t *testing.T) {
+		home := newTmuxHome(t)
+		writeFile(t, filepath.Join(home, "config", "memtui", "config.yaml"), "theme: light\nkeys:\n  views.findings: [F]\n  global.help: [H]\n")
+		s := startTmuxIn(t, bin, 120, 40, home, "--demo", "--now", "2026-11-21")
+		s.waitScreen("/home/dev/acme-api", "● live · 8 projects", "F all findings • ? help")
+		s.keys("F")
+		s.waitScreen("of 74 findings · all severities")
+		// The light palette: its accent (#1F4FA8) on the title, not the
+		// dark one's.
+		if top := strings.SplitN(s.tmux("capture-pane", "-p", "-e", "-t", "memtui"), "\n", 2)[0]; !strings.Contains(top, "\x1b[1m\x1b[38;5;25mmemtui") {
+			t.Errorf("the title is not drawn in the light palette: %q", top)
+		}
+		s.quit()
+		if errs, _ := os.ReadFile(s.errPath); !strings.Contains(string(errs), `line 4: keys: global.help: "H" is also the key of editor.edit_hook`) {
+			t.Errorf("stderr lacks the note on global.help:\n%s", errs)
+		}
 	})
 
 	t.Run("80x24", func(t *testing.T) {
@@ -172,8 +295,31 @@ type tmuxSession struct {
 	errPath string
 }
 
-// startTmux starts bin --demo in a w×h tmux session on a private server.
+// startTmux starts bin --demo in a w×h tmux session on a private server,
+// in a home of its own.
 func startTmux(t *testing.T, bin string, w, h int) *tmuxSession {
+	t.Helper()
+	return startTmuxIn(t, bin, w, h, newTmuxHome(t), "--demo", "--now", "2026-11-21")
+}
+
+// newTmuxHome makes a private HOME, config dir and TMPDIR (where --demo
+// copies its tree) under one directory, so neither the user's memtui
+// config and state nor a leftover copy is involved. Sessions started in
+// the same home share memtui's state: a restart.
+func newTmuxHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	for _, d := range []string{"home", "config", "tmp"} {
+		if err := os.Mkdir(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
+}
+
+// startTmuxIn starts bin with args in a w×h tmux session on a private
+// server, in home (newTmuxHome).
+func startTmuxIn(t *testing.T, bin string, w, h int, home string, args ...string) *tmuxSession {
 	t.Helper()
 	dir := t.TempDir()
 	s := &tmuxSession{
@@ -188,16 +334,13 @@ func startTmux(t *testing.T, bin string, w, h int) *tmuxSession {
 	if err := os.WriteFile(conf, []byte("set -g status off\nset -g remain-on-exit off\nset -g exit-empty on\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range []string{"home", "config", "tmp"} {
-		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shq(a)
 	}
-	// A private HOME, config dir and TMPDIR (where --demo copies its tree),
-	// so neither the user's memtui config nor a leftover copy is involved.
-	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s TMPDIR=%s %s --demo --now 2026-11-21 2>%s; echo $? >%s",
-		shq(filepath.Join(dir, "home")), shq(filepath.Join(dir, "config")), shq(filepath.Join(dir, "tmp")),
-		shq(bin), shq(s.errPath), shq(filepath.Join(dir, "exit.txt")))
+	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s XDG_STATE_HOME= XDG_CACHE_HOME= TMPDIR=%s %s %s 2>%s; echo $? >%s",
+		shq(filepath.Join(home, "home")), shq(filepath.Join(home, "config")), shq(filepath.Join(home, "tmp")),
+		shq(bin), strings.Join(quoted, " "), shq(s.errPath), shq(filepath.Join(dir, "exit.txt")))
 	// The server leaves its socket file behind when it exits: remove it
 	// too. It is where tmux -L puts it, unless the server says otherwise.
 	tmpdir := os.Getenv("TMUX_TMPDIR")
@@ -286,6 +429,13 @@ func (s *tmuxSession) demoDir() string {
 func (s *tmuxSession) quit() {
 	s.t.Helper()
 	s.keys("q")
+	s.waitExit()
+}
+
+// waitExit waits until the app has exited with status 0 and the session
+// is gone.
+func (s *tmuxSession) waitExit() {
+	s.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for exec.Command("tmux", "-L", s.sock, "has-session", "-t", "memtui").Run() == nil {
 		if time.Now().After(deadline) {

@@ -18,11 +18,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/demo"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
@@ -71,12 +73,26 @@ type Workspace struct {
 	// Retention is how long the journal keeps an entry (the config
 	// file's journal_retention_days, else memfs's default).
 	Retention time.Duration
+	// Theme is the config file's theme: memfs.ThemeDark or ThemeLight,
+	// or "" when it names none (or one memtui does not know, with a note).
+	// --theme and MEMTUI_THEME, the faces' to read, win over it.
+	Theme memfs.Theme
+	// Keys are the TUI's bindings with the config file's keys applied;
+	// each entry that could not be was noted and left out. A workspace
+	// built by hand has the zero KeyMap: the TUI then uses the defaults.
+	Keys keymap.KeyMap
 	// Transcripts, when set, reads a project's transcripts in place of
 	// memfs (a caller with its own source: tests replaying a log).
 	Transcripts TranscriptReader
 
 	notes   io.Writer
 	cleanup []func()
+	// reviews are the demo's reviews that predate its sessions, by
+	// memory dir path, each recorded as the dir's baseline the first time
+	// it is opened (see OpenBaseline). Commands and Cmds open baselines
+	// from goroutines, so reviewMu guards the map.
+	reviewMu sync.Mutex
+	reviews  map[string]demo.Review
 	// load stands in for memfs.LoadDir in tests of a load that fails.
 	load func(context.Context, *model.MemoryDir) error
 }
@@ -153,9 +169,12 @@ func OpenState(o Options) (*Workspace, error) {
 	// rolled back before anything reads the tree.
 	w.recoverJournal()
 	w.Retention = memfs.DefaultJournalRetention
-	if cfg, err := memfs.LoadConfig(memfs.DefaultConfigPath(w.ScanOpts.Getenv)); err != nil {
+	w.Keys = keymap.Default()
+	path := memfs.DefaultConfigPath(w.ScanOpts.Getenv)
+	if cfg, err := memfs.LoadConfig(path); err != nil {
 		w.note("memtui: ignoring the config file: %s", err.Error())
 	} else {
+		w.applyLooks(path, cfg)
 		for _, ig := range cfg.Ignore {
 			w.CheckOpts.Ignore = append(w.CheckOpts.Ignore, consolidate.IgnoreRule{Project: ig.Project, Rules: ig.Rules})
 		}
@@ -165,6 +184,36 @@ func OpenState(o Options) (*Workspace, error) {
 		w.Retention = cfg.JournalRetention()
 	}
 	return w, nil
+}
+
+// maxKeyNotes bounds what a config file's keys may make memtui say: a
+// file of a thousand bad entries gets a few lines and a count, not a
+// screenful per run.
+const maxKeyNotes = 10
+
+// applyLooks takes the config file's theme and keys (a wrong entry is a
+// note; the rest applies).
+func (w *Workspace) applyLooks(path string, cfg memfs.Config) {
+	for _, n := range cfg.Notes {
+		w.note("memtui: config %s: %s", path, n)
+	}
+	w.Theme = cfg.Theme
+	if len(cfg.Keys) == 0 {
+		return
+	}
+	ovs := make([]keymap.Override, len(cfg.Keys))
+	for i, kb := range cfg.Keys {
+		ovs[i] = keymap.Override{Name: kb.Name, Keys: kb.Keys, Line: kb.Line}
+	}
+	var probs []keymap.Problem
+	w.Keys, probs = w.Keys.With(ovs)
+	for i, p := range probs {
+		if i == maxKeyNotes {
+			w.note("memtui: config %s: %d more keys entries ignored", path, len(probs)-i)
+			break
+		}
+		w.note("memtui: config %s: line %d: %s", path, p.Override.Line, p.Text)
+	}
 }
 
 // Close removes what the workspace made for itself (the demo's scratch
@@ -224,6 +273,14 @@ func (w *Workspace) scanOptions(o Options) error {
 		return fmt.Errorf("cannot copy the demo sample: %w", err)
 	}
 	w.note("memtui: demo tree copied to %s (any writes go there; removed on exit)", dir)
+	rs, err := demo.Reviewed()
+	if err != nil {
+		return err
+	}
+	w.reviews = make(map[string]demo.Review, len(rs))
+	for _, r := range rs {
+		w.reviews[filepath.Join(dir, filepath.FromSlash(r.Dir))] = r
+	}
 	// The demo is hermetic: none of the user's own Claude Code environment
 	// (overrides, remote dirs, stores) may leak into it.
 	w.ScanOpts.ConfigDirs = []string{dir}

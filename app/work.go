@@ -468,7 +468,37 @@ func (w *Workspace) external(ctx context.Context, dopts dream.Options, po Propos
 // the first time gets one recorded at now (not when ReadOnly, which
 // records nothing), so "changes since" starts there; first says so.
 func (w *Workspace) OpenBaseline(d *model.MemoryDir, now time.Time) (base *model.Baseline, first bool, err error) {
+	if err := w.recordDemoReview(d); err != nil {
+		return nil, true, err
+	}
 	return memfs.OpenBaseline(w.State.Seen, d, now, !w.ReadOnly)
+}
+
+// recordDemoReview records the demo's review of d, made before the
+// sessions that wrote into it since, as d's baseline, the first time d is
+// opened: the demo's first run then shows those sessions' writes as
+// changes, as a user's own first run after a parallel session would. Only
+// the demo has such reviews, and its state is scratch, so even --readonly
+// records it (memtui's own copy of the sample, like the tree).
+func (w *Workspace) recordDemoReview(d *model.MemoryDir) error {
+	w.reviewMu.Lock()
+	defer w.reviewMu.Unlock()
+	r, ok := w.reviews[d.Path]
+	if !ok {
+		return nil
+	}
+	delete(w.reviews, d.Path)
+	if b, err := memfs.LoadBaseline(w.State.Seen, d.Path); b != nil || err != nil {
+		return nil // recorded already (a review the user made since), or memfs says why not below
+	}
+	b := model.NewBaseline(d, r.Time, consolidate.SHA256Hex)
+	for _, p := range r.Absent {
+		delete(b.Files, p)
+	}
+	for p, text := range r.Texts {
+		b.Files[p] = model.BaselineFile{SHA256: consolidate.SHA256Hex([]byte(text)), Text: text}
+	}
+	return memfs.SaveBaseline(w.State.Seen, b)
 }
 
 // Baseline reads the memory dir's review baseline as recorded (nil when

@@ -9,6 +9,9 @@
 // the preview and move an index row), but never in two groups live at the
 // same time: Live says which groups are live in each Scope, and a test walks
 // every scope for a key bound twice.
+//
+// Each binding has a name (group.action, from the struct's fields) by which
+// the config file rebinds it; With applies those rebindings (config.go).
 package keymap
 
 import "charm.land/bubbles/v2/key"
@@ -128,12 +131,17 @@ type EditorKeys struct {
 	RowUp, RowDown, AboveCut, DeleteRow, RestoreRow key.Binding
 	AddOrphan, EditHook, ShortenHooks, Undo, Redo   key.Binding
 	SelectRows, Demote, ShowDiff, Write, Back       key.Binding
+	// Collapse turns each run of blank lines into one (and drops those at
+	// the ends); Fold puts the lines hanging under the entry at the cursor
+	// (or each entry of the range) onto its line; FoldAll does it for
+	// every entry.
+	Collapse, Fold, FoldAll key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g EditorKeys) Group() Group {
 	return Group{"Index editor", []key.Binding{g.RowUp, g.RowDown, g.AboveCut, g.DeleteRow, g.RestoreRow, g.AddOrphan,
-		g.SelectRows, g.Demote, g.EditHook, g.ShortenHooks, g.Undo, g.Redo, g.ShowDiff, g.Write, g.Back}}
+		g.SelectRows, g.Demote, g.EditHook, g.ShortenHooks, g.Fold, g.FoldAll, g.Collapse, g.Undo, g.Redo, g.ShowDiff, g.Write, g.Back}}
 }
 
 // EditorDiffKeys are the index editor's pending diff's (it scrolls with
@@ -183,11 +191,15 @@ func (g ProposalsKeys) Group() Group {
 // their list too.
 type DiffKeys struct {
 	Mode, NextHunk, PrevHunk, ScrollDown, ScrollUp key.Binding
+	// Wrap switches long lines between wrapped (each continuation marked,
+	// never a second +/-) and cut, where Left and Right scroll them
+	// sideways. Zoom gives the diff the whole screen.
+	Wrap, Left, Right, Zoom key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g DiffKeys) Group() Group {
-	return Group{"Diff", []key.Binding{g.Mode, g.NextHunk, g.PrevHunk, g.ScrollDown, g.ScrollUp}}
+	return Group{"Diff", []key.Binding{g.Mode, g.NextHunk, g.PrevHunk, g.ScrollDown, g.ScrollUp, g.Wrap, g.Left, g.Right, g.Zoom}}
 }
 
 // ChangesKeys are the changes view's (changes since the last review):
@@ -206,16 +218,18 @@ func (g ChangesKeys) Group() Group {
 	return Group{"Changes", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.MarkSeen, g.MarkReviewed, g.Filter, g.Revert}}
 }
 
-// JournalKeys are the journal view's (what memtui wrote).
+// JournalKeys are the journal view's (what memtui wrote): its list and
+// the diff of what undoing the selected entry would do.
 type JournalKeys struct {
-	Undo, Back key.Binding
+	NextPane, PrevPane, Open key.Binding
+	Undo, Back               key.Binding
 	// Filter narrows the list by words (title, kind, proposal, directory).
 	Filter key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g JournalKeys) Group() Group {
-	return Group{"Journal", []key.Binding{g.Undo, g.Back, g.Filter}}
+	return Group{"Journal", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Undo, g.Back, g.Filter}}
 }
 
 // DialogKeys answer a question: Confirm says yes, and Mark (asked before
@@ -353,6 +367,10 @@ func Default() KeyMap {
 			ShowDiff:     b(ks("D"), "D", "pending diff"),
 			Write:        b(ks("w"), "w", "write MEMORY.md"),
 			Back:         back,
+			// z as in vim's folds; Z, the capital, folds them all.
+			Fold:     b(ks("z"), "z", "fold the entry onto one line"),
+			FoldAll:  b(ks("Z"), "Z", "fold every entry onto one line"),
+			Collapse: b(ks("B"), "B", "collapse blank lines"),
 		},
 		EditorDiff: EditorDiffKeys{
 			Close: b(ks("esc", "h", "left", "D"), "esc", "back"),
@@ -383,6 +401,10 @@ func Default() KeyMap {
 			PrevHunk:   b(ks("N"), "N", "previous hunk"),
 			ScrollDown: b(ks("J", "ctrl+d"), "J", "scroll diff down"),
 			ScrollUp:   b(ks("K", "ctrl+u"), "K", "scroll diff up"),
+			Wrap:       b(ks("W"), "W", "wrap long lines/cut them"),
+			Left:       b(ks("<", "shift+left"), "<", "scroll diff left (lines cut)"),
+			Right:      b(ks(">", "shift+right"), ">", "scroll diff right (lines cut)"),
+			Zoom:       b(ks("z"), "z", "zoom the diff full screen"),
 		},
 		Changes: ChangesKeys{
 			NextPane:     nextPane,
@@ -395,6 +417,7 @@ func Default() KeyMap {
 			Revert:       b(ks("R"), "R", "revert to the reviewed version"),
 		},
 		Journal: JournalKeys{
+			NextPane: nextPane, PrevPane: prevPane, Open: open,
 			Undo:   b(ks("u"), "u", "undo entry"),
 			Back:   back,
 			Filter: filter,
@@ -420,7 +443,7 @@ func (k KeyMap) ReadOnly() KeyMap {
 		&k.Proposals.AcceptShown, &k.Proposals.RejectShown,
 		&k.Journal.Undo, &k.Changes.MarkSeen, &k.Changes.MarkReviewed, &k.Dialog.Mark,
 		&e.RowUp, &e.RowDown, &e.AboveCut, &e.DeleteRow, &e.RestoreRow, &e.AddOrphan, &e.EditHook,
-		&e.ShortenHooks, &e.Undo, &e.Redo, &e.Write, &e.SelectRows, &e.Demote} {
+		&e.ShortenHooks, &e.Undo, &e.Redo, &e.Write, &e.SelectRows, &e.Demote, &e.Collapse, &e.Fold, &e.FoldAll} {
 		b.SetEnabled(false)
 	}
 	return k
@@ -482,7 +505,7 @@ func (k KeyMap) Live(s Scope) []Group {
 	case ScopeChanges:
 		return own(k.Changes.Group(), k.Diff.Group())
 	case ScopeJournal:
-		return own(k.Journal.Group())
+		return own(k.Journal.Group(), k.Diff.Group())
 	case ScopeDialog:
 		return []Group{k.Dialog.Group()}
 	case ScopeInput:

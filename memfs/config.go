@@ -8,19 +8,26 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
 
 // Config is memtui's own config file (DESIGN §3: rules silenced per
-// project; the stale-memory age).
+// project; the stale-memory age; the palette and the TUI's keys).
 //
 //	ignore:
 //	  - project: acme
 //	    rules: [stale-memory, memory-orphan]
 //	stale_after_days: 90
 //	journal_retention_days: 365
+//	theme: light
+//	keys:
+//	  quit: [q, ctrl+c]
+//	  proposals.accept: [a, enter]
 type Config struct {
 	// Ignore silences rules for projects whose slug or real path contains
 	// Project ("" matches every project).
@@ -32,6 +39,80 @@ type Config struct {
 	// (its before-images and the memories it deleted) before a run drops
 	// it; 0 means the default, DefaultJournalRetention (365 days).
 	JournalRetentionDays int `yaml:"journal_retention_days"`
+	// Theme is the palette asked for: ThemeDark or ThemeLight, or "" for
+	// none (auto: ask the terminal). A value memtui does not know leaves
+	// it "" with a note in Notes.
+	Theme Theme `yaml:"-"`
+	// Keys are the TUI's rebindings, in the file's order, as written:
+	// their shape is checked here, their names and keys by the key map
+	// (keymap.KeyMap.With), which knows the bindings.
+	Keys []KeyBinding `yaml:"-"`
+	// Notes are the problems of single entries (an unknown theme, a keys
+	// entry of the wrong shape), each left out while the rest of the file
+	// applies: unlike an unknown field or a syntax error, such a slip
+	// costs the user one setting, not all of them. Each quotes what it
+	// read as it is (cut short), so the caller must make it safe before
+	// printing it.
+	Notes []string `yaml:"-"`
+}
+
+// KeyBinding is one entry of the config file's keys: a binding's name and
+// the keys it takes instead of its own.
+type KeyBinding struct {
+	Name string
+	Keys []string
+	// Line is where the entry starts in the file, for notes.
+	Line int
+}
+
+// Theme is the palette the user chose: dark or light, or auto to follow
+// the terminal's background.
+type Theme string
+
+// The themes memtui knows. The zero Theme means nobody chose, which acts
+// as ThemeAuto.
+const (
+	ThemeAuto  Theme = "auto"
+	ThemeDark  Theme = "dark"
+	ThemeLight Theme = "light"
+)
+
+// Themes lists the accepted values, for help and messages.
+func Themes() []Theme { return []Theme{ThemeAuto, ThemeDark, ThemeLight} }
+
+// ParseTheme reads a theme as the config file, --theme and MEMTUI_THEME
+// give it: one of Themes, in any case, blanks around it ignored. The error
+// quotes s (safely, and cut short): the caller adds where it came from.
+func ParseTheme(s string) (Theme, error) {
+	t := Theme(strings.ToLower(strings.TrimSpace(s)))
+	if slices.Contains(Themes(), t) {
+		return t, nil
+	}
+	return "", fmt.Errorf("%s is not a theme: want auto, dark or light", quoteShort(s))
+}
+
+// Forced reports the palette the theme fixes: dark or light, with ok
+// true; auto and "" fix none (ask the terminal).
+func (t Theme) Forced() (dark, ok bool) {
+	switch t {
+	case ThemeDark:
+		return true, true
+	case ThemeLight:
+		return false, true
+	}
+	return false, false
+}
+
+// quoteShort quotes a value from the config file (or the environment) for
+// a message, cut to a few dozen characters, so a megabyte-long value makes
+// a short line. It escapes nothing: whoever prints the message makes it
+// safe (internal/safe), and escaping here too would show escapes twice.
+func quoteShort(s string) string {
+	const most = 40
+	if utf8.RuneCountInString(s) > most {
+		s = string([]rune(s)[:most]) + "…"
+	}
+	return `"` + s + `"`
 }
 
 // DefaultJournalRetention is how long the journal keeps an entry when the
@@ -95,12 +176,22 @@ func LoadConfig(path string) (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("config %s: %v", path, UnwrapPathErr(err))
 	}
+	// theme and keys are read as nodes, so that a wrong value costs that
+	// entry alone, with a note, rather than the whole file.
+	var raw struct {
+		Config `yaml:",inline"`
+		Theme  yaml.Node `yaml:"theme"`
+		Keys   yaml.Node `yaml:"keys"`
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
 		// yaml.v3 errors already carry "line N".
 		return Config{}, fmt.Errorf("config %s: %v", path, err)
 	}
+	cfg = raw.Config
+	cfg.Theme, cfg.Notes = readTheme(&raw.Theme, cfg.Notes)
+	cfg.Keys, cfg.Notes = readKeys(&raw.Keys, cfg.Notes)
 	if cfg.StaleAfterDays < 0 {
 		return Config{}, fmt.Errorf("config %s: stale_after_days is %d; want 0 (the default) or more days", path, cfg.StaleAfterDays)
 	}
@@ -108,4 +199,78 @@ func LoadConfig(path string) (Config, error) {
 		return Config{}, fmt.Errorf("config %s: journal_retention_days is %d; want 0 (the default, 365) or more days", path, cfg.JournalRetentionDays)
 	}
 	return cfg, nil
+}
+
+// readTheme reads the theme entry: absent or empty is no choice; a word
+// memtui does not know is a note, and auto.
+func readTheme(n *yaml.Node, notes []string) (Theme, []string) {
+	if n.Kind == 0 || n.Tag == "!!null" {
+		return "", notes
+	}
+	if n.Kind != yaml.ScalarNode {
+		return "", append(notes, fmt.Sprintf("line %d: theme is not a word (want auto, dark or light); using auto", n.Line))
+	}
+	t, err := ParseTheme(n.Value)
+	if err != nil {
+		return "", append(notes, fmt.Sprintf("line %d: theme: %v; using auto", n.Line, err))
+	}
+	if t == ThemeAuto {
+		t = ""
+	}
+	return t, notes
+}
+
+// readKeys reads the keys entry: a mapping from a binding's name to a list
+// of keys (or one key as a plain word). An entry of another shape is a
+// note and is left out. Aliases are followed one step, never into a list
+// of lists, so an alias bomb expands to nothing.
+func readKeys(n *yaml.Node, notes []string) ([]KeyBinding, []string) {
+	n = unalias(n)
+	if n.Kind == 0 || n.Tag == "!!null" {
+		return nil, notes
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, append(notes, fmt.Sprintf("line %d: keys is not a mapping from a binding's name to its keys (such as quit: [q, ctrl+c]); ignored", n.Line))
+	}
+	var out []KeyBinding
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := unalias(n.Content[i]), unalias(n.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			notes = append(notes, fmt.Sprintf("line %d: keys: an entry's name is not a word; ignored", n.Content[i].Line))
+			continue
+		}
+		kb := KeyBinding{Name: k.Value, Line: n.Content[i].Line}
+		switch v.Kind {
+		case yaml.ScalarNode:
+			if v.Tag != "!!null" {
+				kb.Keys = []string{v.Value}
+			}
+		case yaml.SequenceNode:
+			ok := true
+			for _, e := range v.Content {
+				if e = unalias(e); e.Kind != yaml.ScalarNode || e.Tag == "!!null" {
+					ok = false
+					break
+				}
+				kb.Keys = append(kb.Keys, e.Value)
+			}
+			if !ok {
+				notes = append(notes, fmt.Sprintf("line %d: keys: %s: every key must be a word, such as q or ctrl+c; ignored", kb.Line, quoteShort(kb.Name)))
+				continue
+			}
+		default:
+			notes = append(notes, fmt.Sprintf("line %d: keys: %s: want a list of keys, such as [q, ctrl+c]; ignored", kb.Line, quoteShort(kb.Name)))
+			continue
+		}
+		out = append(out, kb)
+	}
+	return out, notes
+}
+
+// unalias is the node an alias stands for (one step), else n.
+func unalias(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
+	}
+	return n
 }

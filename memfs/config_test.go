@@ -1,6 +1,7 @@
 package memfs
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -72,4 +73,94 @@ func TestDefaultConfigPath(t *testing.T) {
 			t.Errorf("DefaultConfigPath(%v) = %q, want %q", c.env, got, c.want)
 		}
 	}
+}
+
+// theme and keys: a good file gives them as written; a wrong entry is a
+// note naming its line, and only that entry is lost.
+func TestLoadConfigThemeAndKeys(t *testing.T) {
+	dir := t.TempDir()
+	good := testfs.Write(t, filepath.Join(dir, "good.yaml"), `
+stale_after_days: 30
+theme: Light
+keys:
+  quit: [q, ctrl+c]
+  proposals.accept:
+    - a
+    - enter
+  global.help: "?"
+  journal.undo: []
+  journal.back:
+`)
+	cfg, err := LoadConfig(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []KeyBinding{
+		{Name: "quit", Keys: []string{"q", "ctrl+c"}, Line: 5},
+		{Name: "proposals.accept", Keys: []string{"a", "enter"}, Line: 6},
+		{Name: "global.help", Keys: []string{"?"}, Line: 9},
+		{Name: "journal.undo", Line: 10}, // empty: the key map says so
+		{Name: "journal.back", Line: 11},
+	}
+	if cfg.Theme != ThemeLight || cfg.StaleAfterDays != 30 || !reflect.DeepEqual(cfg.Keys, want) || len(cfg.Notes) > 0 {
+		t.Errorf("got theme %q, stale %d, keys %+v, notes %q", cfg.Theme, cfg.StaleAfterDays, cfg.Keys, cfg.Notes)
+	}
+	// auto is the same as saying nothing.
+	auto := testfs.Write(t, filepath.Join(dir, "auto.yaml"), "theme: auto\n")
+	if cfg, err := LoadConfig(auto); err != nil || cfg.Theme != "" || len(cfg.Notes) > 0 {
+		t.Errorf("auto: %+v %v", cfg, err)
+	}
+
+	for name, c := range map[string]struct {
+		content string
+		theme   Theme
+		keys    int
+		note    string
+	}{
+		"unknown theme":  {"theme: solarized\nkeys:\n  quit: Q\n", "", 1, `line 1: theme: "solarized" is not a theme: want auto, dark or light; using auto`},
+		"theme list":     {"theme: [dark]\n", "", 0, "line 1: theme is not a word"},
+		"keys list":      {"theme: dark\nkeys: [q]\n", ThemeDark, 0, "line 2: keys is not a mapping"},
+		"keys value map": {"keys:\n  quit: {a: b}\n  help: H\n", "", 1, `line 2: keys: "quit": want a list of keys`},
+		"nested list":    {"keys:\n  quit: [[q]]\n  help: H\n", "", 1, `line 2: keys: "quit": every key must be a word`},
+		"name a list":    {"keys:\n  [a]: q\n  help: H\n", "", 1, "line 2: keys: an entry's name is not a word"},
+		"hostile theme":  {"theme: \"\\e]52;c;aGVsbG8=\\a\"\n", "", 0, "theme: \"\x1b]52;c;aGVsbG8=\a\" is not a theme"}, // as read: the printer makes it safe
+	} {
+		p := testfs.Write(t, filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".yaml"), c.content)
+		cfg, err := LoadConfig(p)
+		if err != nil {
+			t.Errorf("%s: the whole file was refused: %v", name, err)
+			continue
+		}
+		if cfg.Theme != c.theme || len(cfg.Keys) != c.keys || len(cfg.Notes) != 1 || !strings.Contains(cfg.Notes[0], c.note) {
+			t.Errorf("%s: theme %q, %d keys, notes %q; want theme %q, %d keys, a note saying %q", name, cfg.Theme, len(cfg.Keys), cfg.Notes, c.theme, c.keys, c.note)
+		}
+	}
+
+	// A megabyte-long theme makes a short note; an alias bomb under keys
+	// expands to nothing.
+	long := testfs.Write(t, filepath.Join(dir, "long.yaml"), "theme: "+strings.Repeat("x", 500000)+"\n")
+	if cfg, err := LoadConfig(long); err != nil || len(cfg.Notes) != 1 || len(cfg.Notes[0]) > 120 {
+		t.Errorf("long theme: %v, notes %d bytes", err, len(strings.Join(cfg.Notes, "")))
+	}
+	var bomb strings.Builder
+	bomb.WriteString("a0: &a0 [q, q, q, q, q, q, q, q, q, q]\n")
+	for i := 1; i < 30; i++ {
+		fmt.Fprintf(&bomb, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	keysOnly := testfs.Write(t, filepath.Join(dir, "bomb2.yaml"), "keys:\n"+indent(bomb.String()))
+	cfg, err = LoadConfig(keysOnly)
+	if err != nil {
+		t.Fatalf("alias bomb: %v", err)
+	}
+	total := 0
+	for _, k := range cfg.Keys {
+		total += len(k.Keys)
+	}
+	if total > 10 || len(cfg.Notes) != 29 {
+		t.Errorf("alias bomb: %d keys read over %d entries, notes %d", total, len(cfg.Keys), len(cfg.Notes))
+	}
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
 }

@@ -44,6 +44,11 @@ type Config struct {
 	Workspace *app.Workspace
 	// NoColor draws with attributes only (NO_COLOR).
 	NoColor bool
+	// Theme is the palette the user chose (--theme, MEMTUI_THEME, the
+	// config file): dark or light is drawn from the first frame, the
+	// terminal is not asked, and an answer that comes anyway is ignored
+	// (the user said which). "" or auto asks the terminal.
+	Theme memfs.Theme
 	// Keys are the bindings; the zero value means keymap.Default().
 	Keys *keymap.KeyMap
 	// Home is shown as ~ in paths.
@@ -97,6 +102,7 @@ type Model struct {
 
 	width, height int
 	dark          bool
+	themeFixed    bool // the user chose dark or light: the terminal is neither asked nor heeded
 	view          viewID
 	focus         focusID
 	left          focusID // which list the narrow layout shows beside the preview
@@ -197,9 +203,13 @@ func New(cfg Config) *Model {
 		cfg.Workers = 2
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	m := &Model{cfg: cfg, ws: ws, copts: copts, transcripts: ws.TranscriptReader(), discovered: ws.Scan, ctx: ctx, stop: stop, dark: true, renders: map[renderKey]string{}, shownProject: -1}
+	m := &Model{cfg: cfg, ws: ws, copts: copts, transcripts: ws.TranscriptReader(), discovered: ws.Scan, ctx: ctx, stop: stop, renders: map[renderKey]string{}, shownProject: -1}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
+	}
+	m.dark, m.themeFixed = cfg.Theme.Forced()
+	if !m.themeFixed {
+		m.dark = true // until the terminal answers: dark is the common case
 	}
 	m.c = &shared{keys: keys, now: copts.Now, clock: cfg.Clock, home: cfg.Home, readonly: ws.ReadOnly, editor: cfg.Editor}
 	m.c.st = themes.NewStyles(themes.For(m.dark, cfg.NoColor))
@@ -210,7 +220,7 @@ func New(cfg Config) *Model {
 	m.index = newIndexView(m.c)
 	m.ixedit = newIxEditView(m.c)
 	m.proposals = newProposalsView(m.c, copts.Secrets)
-	m.journal = newJournalView(m.c)
+	m.journal = newJournalView(m.c, copts.Secrets)
 	m.changes = newChangesView(m.c, copts.Secrets)
 	m.help = help.New()
 	m.input = textinput.New()
@@ -221,7 +231,8 @@ func New(cfg Config) *Model {
 	return m
 }
 
-// Init starts discovery and asks the terminal for its background.
+// Init starts discovery and asks the terminal for its background (unless
+// the user chose a theme).
 func (m *Model) Init() tea.Cmd {
 	m.gen++
 	m.loading = true
@@ -230,6 +241,9 @@ func (m *Model) Init() tea.Cmd {
 		gen := m.gen
 		discover = func() tea.Msg { return scanMsg{gen: gen, scan: scan} }
 		m.discovered = nil // a refresh discovers afresh
+	}
+	if m.themeFixed {
+		return discover
 	}
 	return tea.Batch(tea.RequestBackgroundColor, discover)
 }
@@ -290,6 +304,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.requestPreview(true)
 	case tea.BackgroundColorMsg:
+		if m.themeFixed {
+			return m, nil
+		}
 		m.dark = msg.IsDark()
 		m.applyStyles()
 		m.projects.rebuild()
@@ -337,6 +354,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.proposals.onTick(msg, m.run())
 	case proposalsMsg:
 		return m, m.proposals.onResults(msg, m.run())
+	case newIndexMsg:
+		return m, m.onNewIndex(msg)
 	case handMsg:
 		return m, m.onHand(msg)
 	case decisionsLoadedMsg:
@@ -364,7 +383,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case undoDoneMsg:
 		return m, m.onUndone(msg)
 	case journalMsg:
-		m.journal.set(msg)
+		return m, m.journal.set(msg, m.run())
+	case journalPreviewMsg:
+		m.journal.onPreview(msg)
 		return m, nil
 	case proposalEditedMsg:
 		m.proposals.onEdited(msg, m)
@@ -488,8 +509,10 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 		cmd = m.requestPreview(false)
 	}
 	m.changes.rebuild(m.data) // cheap: only directories that changed are compared again
+	// An undo's preview compares the files as they are: read it again.
+	jcmd := m.journal.dirChanged(msg.path, m.run())
 	// The write that changed the directory is in a transcript by now.
-	return tea.Batch(cmd, m.dataChanged(), m.readTranscripts(msg.idx))
+	return tea.Batch(cmd, jcmd, m.dataChanged(), m.readTranscripts(msg.idx))
 }
 
 // dataChanged notes that a project or directory was read: the views
@@ -623,6 +646,9 @@ func (m *Model) setFocus(f focusID) {
 // syncSelection follows the cursor: a new project fills the memories pane,
 // a new memory fills the preview.
 func (m *Model) syncSelection() tea.Cmd {
+	if m.view == viewJournal {
+		return m.journal.follow(m.run()) // a filter moved its selection
+	}
 	pi := m.projects.selected()
 	if pi != m.shownProject {
 		m.shownProject = pi
@@ -836,13 +862,16 @@ func wrapIn(style lipgloss.Style, s string, width int) []string {
 }
 
 // openIndex shows the index of the selected memory's directory (or the
-// project's first with one); line, when positive, is scrolled to.
-func (m *Model) openIndex(line int) tea.Cmd {
+// project's first with one); line, when positive, is scrolled to. dir,
+// when set, names the directory to show, with or without an index.
+func (m *Model) openIndex(dir string, line int) tea.Cmd {
 	pd, dd, _ := m.selection()
 	if pd == nil || !pd.loaded {
 		return nil
 	}
-	if dd == nil || dd.d.Index == nil && len(dd.d.StoreIndexes) == 0 {
+	if di := pd.dirIndex(dir); dir != "" && di >= 0 {
+		dd = pd.dirs[di]
+	} else if dd == nil || dd.d.Index == nil && len(dd.d.StoreIndexes) == 0 {
 		for _, cand := range pd.dirs {
 			if cand.d.Index != nil {
 				dd = cand
@@ -884,6 +913,11 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 		if f.File == "MEMORY.md" && pd.dirs[di].d.Index != nil {
 			m.memories.selectFile(di, nil)
 			return m.navigate(navigateMsg{to: viewIndex, line: f.Line})
+		}
+		if f.Rule == consolidate.RuleIndexMissing {
+			// The index view of the directory without one, which offers
+			// to start it.
+			return m.navigate(navigateMsg{to: viewIndex, dir: f.MemoryDir})
 		}
 		if f.File != "" && m.memories.selectPath(di, f.File) {
 			m.setFocus(focusPreview)

@@ -298,6 +298,11 @@ func TestFindingsViewFiltersAndJumps(t *testing.T) {
 	if !strings.Contains(out, "reference-ci-bot") || !strings.Contains(out, "15✗") {
 		t.Errorf("the jump must show the file with line 15 flagged:\n%s", out)
 	}
+	// ...and that line highlighted, as a selection is, the only one.
+	st := d.m.c.st
+	if hl := highlightedRows(d.m.View().Content, st.Selected.Render("X")); len(hl) != 1 || !strings.HasPrefix(strings.TrimSpace(hl[0]), "15") {
+		t.Errorf("the jump's line must be the one row highlighted: %q", hl)
+	}
 	// A finding on MEMORY.md jumps into the index view. The filter is
 	// still set from before: esc clears it.
 	d.keys("f", "esc", "/")
@@ -306,6 +311,29 @@ func TestFindingsViewFiltersAndJumps(t *testing.T) {
 	if d.m.view != viewIndex || !strings.Contains(d.screen(), "Never seen by the agent") {
 		t.Errorf("an index finding must open the index view at its line:\n%s", d.screen())
 	}
+	f := d.m.findings.selected()
+	hl := highlightedRows(d.m.View().Content, st.Selected.Render("X"))
+	if f == nil || len(hl) != 1 || !strings.HasPrefix(strings.TrimSpace(hl[0]), itoa(f.Line)+" ✗") {
+		t.Errorf("the index view must highlight the finding's line (%v), alone: %q", f, hl)
+	}
+	// The gutter marks the lines findings point at, by severity.
+	if !strings.Contains(d.screen(), "177 ▲ - [Flaky tests]") {
+		t.Errorf("the index view's gutter must mark line 177's warning:\n%s", d.screen())
+	}
+}
+
+// highlightedRows are the rows of a frame below its title bar (where the
+// current view's tab is drawn so) drawn in the selection style (sample is
+// that style around one letter, for its opening codes), as plain text.
+func highlightedRows(frame, sample string) []string {
+	open, _, _ := strings.Cut(sample, "X")
+	var out []string
+	for _, ln := range strings.Split(frame, "\n")[1:] {
+		if i := strings.Index(ln, open); i >= 0 {
+			out = append(out, ansi.Strip(ln[i:]))
+		}
+	}
+	return out
 }
 
 func TestFilterProjectsAndMemories(t *testing.T) {

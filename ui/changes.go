@@ -187,6 +187,10 @@ func (v *changesView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	case key.Matches(k, keys.Revert):
 		return v.askRevert(h)
 	case key.Matches(k, keys.Back):
+		if v.zoom {
+			v.setZoom(false)
+			return nil
+		}
 		if v.focusDiff {
 			v.setFocus(false)
 			return nil
@@ -450,11 +454,15 @@ func (v *changesView) Update(msg tea.Msg) tea.Cmd {
 	}
 	keys, diff := v.c.keys.Changes, v.c.keys.Diff
 	switch {
-	case key.Matches(k, keys.NextPane, keys.PrevPane):
+	case key.Matches(k, keys.NextPane, keys.PrevPane) && !v.zoom:
 		v.setFocus(!v.focusDiff)
 	case key.Matches(k, keys.Open):
 		v.setFocus(true)
-	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp):
+	case key.Matches(k, diff.Zoom):
+		if v.zoom || v.selected() != nil {
+			v.setZoom(!v.zoom)
+		}
+	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp, diff.Wrap, diff.Left, diff.Right):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		v.follow()

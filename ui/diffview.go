@@ -50,6 +50,9 @@ type fileDiff struct {
 	hunks          []hunkDiff
 	added, removed int
 	maxLine        int
+	// maxW is the widest line's width in cells, as drawn: how far the
+	// view can scroll sideways.
+	maxW int
 	// blocks counts the blocks as shown (of the masked texts).
 	blocks int
 }
@@ -102,6 +105,7 @@ func diffChange(c model.Change, before string, sc *secrets.Scanner) fileDiff {
 			}
 			hd.rows = append(hd.rows, diffRow{op: byte(l.Op), old: l.Old, new: l.New, spans: []span{{text: text}}, blk: b})
 			fd.maxLine = max(fd.maxLine, l.Old, l.New)
+			fd.maxW = max(fd.maxW, ansi.StringWidth(text))
 			switch l.Op {
 			case diff.Add:
 				fd.added++
@@ -192,6 +196,11 @@ type diffView struct {
 	hunkRows []int
 	off      int
 	w, h     int
+	// wrap wraps long lines (the default); off, they are cut at the
+	// view's edge and xoff cells of them scroll out on the left. textW is
+	// the width their text had in the last build.
+	wrap        bool
+	xoff, textW int
 
 	// Deciding hunk by hunk (off under --readonly: decOf is nil). The
 	// cursor is on a toggle unit: one block of a change, or a whole change
@@ -221,7 +230,7 @@ type toggleUnit struct {
 const gutterW = 2
 
 func newDiffView(c *shared) *diffView {
-	return &diffView{c: c, ds: newDiffStyles(c.st.Theme), anchor: -1}
+	return &diffView{c: c, ds: newDiffStyles(c.st.Theme), anchor: -1, wrap: true}
 }
 
 // show draws it (nil for none), scrolled to the top unless it is the
@@ -231,7 +240,7 @@ func (v *diffView) show(it *propItem) {
 	v.item = it
 	off := v.off
 	if !same {
-		v.cur, v.anchor = 0, -1
+		v.cur, v.anchor, v.xoff = 0, -1, 0
 	}
 	v.build()
 	if same {
@@ -355,6 +364,46 @@ func (v *diffView) applyStyles() {
 	v.setOff(off)
 }
 
+// toggleWrap switches between wrapped lines and lines cut at the edge,
+// keeping the same hunk in view.
+func (v *diffView) toggleWrap() {
+	v.wrap, v.xoff = !v.wrap, 0
+	h := v.currentHunk()
+	v.build()
+	if h >= 0 && h < len(v.hunkRows) {
+		v.setOff(v.hunkRows[h])
+	} else {
+		v.setOff(v.off)
+	}
+}
+
+// widest is the widest line of the diff shown, in cells.
+func (v *diffView) widest() int {
+	n := 0
+	if v.item != nil {
+		for _, fd := range v.item.diffs {
+			n = max(n, fd.maxW)
+		}
+	}
+	return n
+}
+
+// scrollX moves the cut lines n cells sideways (wrapped lines are cut
+// first: scrolling is what the user asked for). It stops once the widest
+// line's end shows.
+func (v *diffView) scrollX(n int) {
+	if v.wrap {
+		if n < 0 {
+			return
+		}
+		v.wrap = false
+	}
+	v.xoff = max(0, min(v.xoff+n, v.widest()-v.textW+1))
+	off := v.off
+	v.build()
+	v.setOff(off)
+}
+
 func (v *diffView) toggleMode() {
 	v.split = !v.split
 	// Keep the same hunk in view across the switch.
@@ -441,6 +490,12 @@ func (v *diffView) Update(msg tea.Msg) tea.Cmd {
 		v.nextHunk(-1)
 	case key.Matches(k, keys.Mode):
 		v.toggleMode()
+	case key.Matches(k, keys.Wrap):
+		v.toggleWrap()
+	case key.Matches(k, keys.Left):
+		v.scrollX(-max(v.textW/3, 4))
+	case key.Matches(k, keys.Right):
+		v.scrollX(max(v.textW/3, 4))
 	}
 	return nil
 }
@@ -464,15 +519,23 @@ func (v *diffView) View() string {
 // owning view's (it leaves the diff for the list).
 func (v *diffView) shortHelp(back key.Binding) []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Move.Up, k.Move.Down, k.Diff.NextHunk, k.Diff.Mode, back}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Diff.NextHunk, k.Diff.Mode, k.Diff.Wrap, k.Diff.Zoom, back}
 }
 
-// modeName says how the diff is drawn, for the pane's heading.
+// modeName says how the diff is drawn, for the pane's heading: unified or
+// side by side, and whether long lines are cut (and from which column).
 func (v *diffView) modeName() string {
+	m := "unified"
 	if v.split {
-		return "side by side"
+		m = "side by side"
 	}
-	return "unified"
+	if !v.wrap {
+		m += " · lines cut"
+		if v.xoff > 0 {
+			m += " · from column " + itoa(v.xoff+1)
+		}
+	}
+	return m
 }
 
 // build lays out every row at the current width.
@@ -596,7 +659,7 @@ func (v *diffView) build() {
 			if v.split {
 				v.splitRows(fd, h)
 			} else {
-				v.unifiedRows(h)
+				v.unifiedRows(fd, h)
 			}
 		}
 	}
@@ -663,56 +726,182 @@ func (v *diffView) fileHeader(fd fileDiff) string {
 	return v.ds.pFile.Paint(name) + st.Faint.Render(rest)
 }
 
-// maxWrapRows bounds the rows one long line wraps to in the unified view.
+// maxWrapRows bounds the rows one long line wraps to.
 const maxWrapRows = 40
 
-// unifiedRows draws a hunk as diff -u does, wrapping long lines under
-// their +/- mark.
-func (v *diffView) unifiedRows(h hunkDiff) {
-	tw := max(v.w-1, 1)
+// contMark starts a row that goes on with the line above, in place of its
+// +/- mark: a 4-line removal shows 4 minus signs however many rows its
+// lines wrap to.
+const contMark = "┆"
+
+// numCols says which line numbers the unified view's gutter shows.
+type numCols int
+
+const (
+	numNone numCols = iota
+	numOne          // the new line's number; a removed line's old one
+	numBoth         // the old and the new, as side by side shows them
+)
+
+// numGutter picks the unified view's line numbers for a diff w cells
+// wide whose numbers take numW: both columns while the text keeps 30
+// cells, one while it keeps 20, none below. gw is the gutter's width.
+func numGutter(w, numW int) (cols numCols, gw int) {
+	switch {
+	case w-(2*numW+2)-1 >= 30:
+		return numBoth, 2*numW + 2
+	case w-(numW+1)-1 >= 20:
+		return numOne, numW + 1
+	}
+	return numNone, 0
+}
+
+// lineNos is a unified row's line numbers, blank on the side the line is
+// not on.
+func (v *diffView) lineNos(r *diffRow, cols numCols, numW int) string {
+	num := func(n int) string {
+		if n <= 0 {
+			return strings.Repeat(" ", numW)
+		}
+		return fmt.Sprintf("%*d", numW, n)
+	}
+	switch cols {
+	case numBoth:
+		return v.ds.pLineNo.Paint(num(r.old)+" "+num(r.new)) + " "
+	case numOne:
+		n := r.new
+		if r.op == '-' {
+			n = r.old
+		}
+		return v.ds.pLineNo.Paint(num(n)) + " "
+	}
+	return ""
+}
+
+// unifiedRows draws a hunk as diff -u does, with the line numbers before
+// the +/- mark. A long line wraps under a continuation mark, or, with
+// wrapping off, is cut where the view ends (Left and Right scroll it).
+func (v *diffView) unifiedRows(fd fileDiff, h hunkDiff) {
+	numW := max(len(itoa(fd.maxLine)), 2)
+	cols, gw := numGutter(v.w, numW)
+	tw := max(v.w-gw-1, 1)
+	v.textW = tw
+	cont := strings.Repeat(" ", gw) + v.ds.pLineNo.Paint(contMark)
 	for _, r := range h.rows {
 		v.tag(-1)
 		unit := v.unitOf(&r)
 		line, word := v.ds.forOp(r.op)
-		mark := line.Paint(string(r.op))
-		rest := r.spans
-		for n := 0; ; n++ {
-			var head []span
-			head, rest = wrapSpans(rest, tw)
-			if n == maxWrapRows-1 && len(rest) > 0 {
-				head, _ = cutSpans(head, tw-1)
-				head = append(head, span{text: "…"})
-				rest = nil
+		lead := v.lineNos(&r, cols, numW) + line.Paint(string(r.op))
+		for i, seg := range v.lineRows(r.spans, tw) {
+			if i > 0 {
+				lead = cont
 			}
-			v.rows = append(v.rows, mark+paintSpans(head, line, word))
-			if len(rest) == 0 {
-				break
-			}
-			if r.op == ' ' {
-				mark = " "
-			}
+			v.rows = append(v.rows, lead+paintSpans(seg, line, word))
 		}
 		v.tag(unit)
 	}
 }
 
+// lineRows lays one line out in rows of tw cells: wrapped (words kept
+// whole where they can be; at most maxWrapRows, the last cut with …) or,
+// with wrapping off, one row from the sideways offset.
+func (v *diffView) lineRows(sp []span, tw int) [][]span {
+	if !v.wrap {
+		return [][]span{clipSpans(sp, v.xoff, tw)}
+	}
+	var out [][]span
+	rest := sp
+	for n := 0; ; n++ {
+		var head []span
+		head, rest = wrapSpans(rest, tw)
+		if n == maxWrapRows-1 && len(rest) > 0 {
+			head, _ = cutSpans(head, tw-1)
+			head = append(head, span{text: "…"})
+			rest = nil
+		}
+		out = append(out, head)
+		if len(rest) == 0 {
+			return out
+		}
+	}
+}
+
+// clipSpans is the part of a line tw cells wide from cell xoff on, with …
+// at an edge the line goes on past.
+func clipSpans(sp []span, xoff, tw int) []span {
+	if tw <= 1 {
+		if spansWidth(sp) > xoff {
+			return []span{{text: "…"}}
+		}
+		return nil
+	}
+	var out []span
+	if xoff > 0 {
+		var cut bool
+		sp, cut = dropCells(sp, xoff)
+		if cut && spansWidth(sp) > 0 {
+			out = append(out, span{text: "…"})
+			tw--
+		}
+	}
+	if spansWidth(sp) <= tw {
+		return append(out, sp...)
+	}
+	head, _ := cutSpans(sp, tw-1)
+	return append(append(out, head...), span{text: "…"})
+}
+
+// dropCells takes n cells off the front of a line; cut says whether any
+// text went.
+func dropCells(sp []span, n int) (rest []span, cut bool) {
+	for i, s := range sp {
+		if n <= 0 {
+			return sp[i:], cut
+		}
+		w := ansi.StringWidth(s.text)
+		if w <= n {
+			n -= w
+			cut = cut || w > 0
+			continue
+		}
+		t := ansi.TruncateLeft(s.text, n, "")
+		return append([]span{{text: t, hl: s.hl}}, sp[i+1:]...), true
+	}
+	return nil, cut
+}
+
 // splitRows draws a hunk in two columns: the old text on the left, the
-// new on the right, removed lines beside the lines that replace them.
+// new on the right, removed lines beside the lines that replace them. Each
+// side wraps (or is cut) in its own column.
 func (v *diffView) splitRows(fd fileDiff, h hunkDiff) {
 	numW := max(len(itoa(fd.maxLine)), 2)
 	cellW := (v.w - 1) / 2
 	tw := cellW - numW - 2
-	if tw < 1 {
+	if tw < 8 {
 		// Too narrow for two columns: fall back to one.
-		v.unifiedRows(h)
+		v.unifiedRows(fd, h)
 		return
 	}
+	v.textW = tw
 	sep := v.ds.pSep.Paint("│")
+	blank := strings.Repeat(" ", cellW)
+	pair := func(left, right []string) {
+		for i := range max(len(left), len(right)) {
+			l, r := blank, blank
+			if i < len(left) {
+				l = left[i]
+			}
+			if i < len(right) {
+				r = right[i]
+			}
+			v.rows = append(v.rows, l+sep+r)
+		}
+	}
 	for i := 0; i < len(h.rows); {
 		r := h.rows[i]
 		v.tag(-1)
 		if r.op == ' ' {
-			v.rows = append(v.rows, v.cell(r.old, &r, numW, tw)+sep+v.cell(r.new, &r, numW, tw))
+			pair(v.cellRows(r.old, &r, numW, tw), v.cellRows(r.new, &r, numW, tw))
 			i++
 			continue
 		}
@@ -730,36 +919,35 @@ func (v *diffView) splitRows(fd fileDiff, h hunkDiff) {
 		}
 		dels, adds := h.rows[i:j], h.rows[j:k]
 		for t := 0; t < max(len(dels), len(adds)); t++ {
-			var left, right string
+			var left, right []string
 			if t < len(dels) {
-				left = v.cell(dels[t].old, &dels[t], numW, tw)
-			} else {
-				left = strings.Repeat(" ", cellW)
+				left = v.cellRows(dels[t].old, &dels[t], numW, tw)
 			}
 			if t < len(adds) {
-				right = v.cell(adds[t].new, &adds[t], numW, tw)
-			} else {
-				right = strings.Repeat(" ", cellW)
+				right = v.cellRows(adds[t].new, &adds[t], numW, tw)
 			}
-			v.rows = append(v.rows, left+sep+right)
+			pair(left, right)
 		}
 		v.tag(unit)
 		i = k
 	}
 }
 
-// cell is one side of a side-by-side row: the line number, the mark and
-// the text cut with … to tw cells, padded to the column's width.
-func (v *diffView) cell(n int, r *diffRow, numW, tw int) string {
+// cellRows is one side of a side-by-side line: the line number and the
+// mark, then the text in rows of tw cells (continuations marked), each
+// padded to the column's width.
+func (v *diffView) cellRows(n int, r *diffRow, numW, tw int) []string {
 	line, word := v.ds.forOp(r.op)
-	head, rest := cutSpans(r.spans, tw)
-	if len(rest) > 0 {
-		head, _ = cutSpans(head, tw-1)
-		head = append(head, span{text: "…"})
+	segs := v.lineRows(r.spans, tw)
+	out := make([]string, len(segs))
+	for i, seg := range segs {
+		lead := v.ds.pLineNo.Paint(fmt.Sprintf("%*d", numW, n)) + " " + line.Paint(string(r.op))
+		if i > 0 {
+			lead = strings.Repeat(" ", numW+1) + v.ds.pLineNo.Paint(contMark)
+		}
+		out[i] = lead + paintSpans(seg, line, word) + strings.Repeat(" ", max(tw-spansWidth(seg), 0))
 	}
-	text := paintSpans(head, line, word)
-	pad := tw - spansWidth(head)
-	return v.ds.pLineNo.Paint(fmt.Sprintf("%*d", numW, n)) + " " + line.Paint(string(r.op)) + text + strings.Repeat(" ", max(pad, 0))
+	return out
 }
 
 // cutSpans splits spans after w cells (at least one character, so that

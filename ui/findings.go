@@ -222,7 +222,7 @@ func (v *findingsView) filterLine() string {
 	}
 	parts := []string{fmt.Sprintf("%d of %d findings", len(v.shown), len(v.all)), sev, rule}
 	if v.filter != "" {
-		parts = append(parts, "matching “"+v.filter+"”")
+		parts = append(parts, "matching “"+safe.ShowLine(v.filter)+"”")
 	}
 	return st.Faint.Render(ansi.Truncate(strings.Join(parts, " · ")+"   s severity · [ ] rule · / filter · enter open", v.w, "…"))
 }

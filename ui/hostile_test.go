@@ -190,7 +190,11 @@ func TestHostileTreeFrames(t *testing.T) {
 				shot(where)
 				d.keys("tab", "G")
 				shot(where + ", diff end")
-				d.keys("esc", "j")
+				// Cut and scrolled sideways, zoomed: other cuts of the
+				// same hostile lines.
+				d.keys("W", ">", "z")
+				shot(where + ", lines cut, scrolled, zoomed")
+				d.keys("W", "esc", "esc", "j")
 			}
 		}
 		// A filter, every proposal shown accepted, and the question q
@@ -227,10 +231,16 @@ func TestHostileTreeFrames(t *testing.T) {
 	take("journal", func() {
 		d.keys("L")
 		for range d.m.journal.entries {
-			shot("journal entry")
+			shot("journal entry (its undo diff beside it)")
 			d.keys("j")
 		}
 		shot("journal")
+		// The undo diff zoomed, its lines cut and scrolled sideways.
+		d.keys("g", "z")
+		shot("journal entry zoomed")
+		d.keys("W", ">", ">")
+		shot("journal entry zoomed, lines cut, scrolled")
+		d.keys("W", "esc", "esc")
 		d.keys("b")
 	})
 	take("help", func() {
@@ -456,8 +466,9 @@ func TestArchiveProposalShownAndWritten(t *testing.T) {
 	}
 	d.keys("L")
 	shot("journal")
-	if out := ansi.Strip(d.m.View().Content); !strings.Contains(out, "move  zz") {
-		t.Errorf("the journal does not show the move:\n%s", out)
+	// Beside the entry, its undo: the file moved back, its name escaped.
+	if out := ansi.Strip(d.m.View().Content); !strings.Contains(out, `rename .archive/zz\x1b]52;c;aGVsbG8=\x07\nFORGEDLINE`) {
+		t.Errorf("the journal does not show the move its undo makes back:\n%s", out)
 	}
 	d.keys("u")
 	shot("undo dialog")
@@ -472,6 +483,72 @@ func TestArchiveProposalShownAndWritten(t *testing.T) {
 		}
 		for _, p := range hostile.Forgeries(f.content) {
 			t.Errorf("%s: %s", f.where, p)
+		}
+	}
+}
+
+// TestHostileConfigFrames: memtui's config file (through app.Open, as the
+// CLI opens it) with a theme and keys entries full of escape sequences and
+// a list of a hundred thousand keys, beside keys that are odd but valid
+// (every modifier on one key, a wide character). The notes are safe; the
+// keys that applied drive the TUI; no frame of the help holds a raw
+// control or runs past the window.
+func TestHostileConfigFrames(t *testing.T) {
+	cfgHome := t.TempDir()
+	longest := "ctrl+alt+shift+meta+hyper+super+backspace"
+	content := "theme: \"light\\e]52;c;aGVsbG8=\\a\"\nkeys:\n" +
+		"  \"quit\\e]0;pwned\\a\\e[2J\": [q]\n" +
+		"  global.refresh: [" + strings.Repeat("x, ", 100000) + "x]\n" +
+		"  global.help: [\"\\e[2J\", \"\\u202e\"]\n" +
+		"  views.journal: [" + longest + "]\n" +
+		"  views.index: [漢]\n"
+	if err := os.MkdirAll(filepath.Join(cfgHome, "memtui"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfgHome, "memtui", "config.yaml"), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"XDG_CONFIG_HOME": cfgHome, "HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir()}
+	var notes strings.Builder
+	ws, err := app.Open(context.Background(), app.Options{Demo: true, Now: "2026-11-21", ReadOnly: true,
+		Getenv: func(k string) string { return vars[k] }, Notes: &notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ws.Close)
+	for _, p := range hostile.Controls(notes.String(), hostile.Plain) {
+		t.Errorf("notes: %s", p)
+	}
+	if n := strings.Count(notes.String(), "\n"); n != 5 { // the demo's copy, the theme, three keys entries
+		t.Errorf("%d notes, want 5:\n%s", n, hostile.Visible(notes.String()))
+	}
+	if ws.Theme != "" {
+		t.Errorf("an unknown theme gave %q, want auto", ws.Theme)
+	}
+	const w, h = 100, 40
+	d := newDriver(t, Config{Workspace: ws, Keys: &ws.Keys, Theme: ws.Theme, Home: "/home/dev", Clock: func() time.Time { return testNow }}, w, h)
+	var frames []frame
+	shot := func(where string) { frames = append(frames, frame{where, d.m.View().Content}) }
+	d.keys("?")
+	shot("browse help")
+	if s := d.screen(); !strings.Contains(s, longest) || !strings.Contains(s, "漢") {
+		t.Errorf("the help does not show the rebound keys %s and 漢:\n%s", longest, s)
+	}
+	d.keys("漢")
+	if d.m.view != viewIndex {
+		t.Errorf("漢 (views.index rebound) did not open the index view")
+	}
+	shot("index help")
+	d.keys("p")
+	shot("proposals help")
+	for _, f := range frames {
+		for _, p := range hostile.Controls(f.content, hostile.Terminal) {
+			t.Errorf("%s: %s", f.where, p)
+		}
+		for i, l := range strings.Split(f.content, "\n") {
+			if lw := ansi.StringWidth(l); lw > w {
+				t.Errorf("%s: line %d is %d cells wide, more than the window's %d", f.where, i+1, lw, w)
+			}
 		}
 	}
 }

@@ -37,6 +37,9 @@ type indexView struct {
 	cutRow int
 	// fileRow maps a file line to its content row, for jumps.
 	fileRow map[int]int
+	// target is the file line a jump went to (0 for none): its row is
+	// drawn highlighted, so the eye finds it among the others.
+	target int
 }
 
 func newIndexView(c *shared) *indexView {
@@ -69,6 +72,7 @@ func (v *indexView) pick(dd *dirData) {
 // scroll to.
 func (v *indexView) open(dd *dirData, title string, line int) {
 	v.title = title
+	v.target = max(line, 0)
 	v.pick(dd)
 	v.build()
 	v.vp.GotoTop()
@@ -102,6 +106,13 @@ func (v *indexView) build() {
 		if v.dd != nil && v.dd.d.Kind == model.DirTeam {
 			msg = "Team memory has no index of its own in Claude Code 2.1.332: each team store mounted through CLAUDE_MEMORY_STORES has one at team/<mount>/<promptIndex>, and no mounted store has one here."
 		}
+		if n := indexable(v.dd); n > 0 && v.file == nil {
+			msg += fmt.Sprintf("\n\n%s starts one: a line for each of its %d %s, grouped by type, shown as a diff to edit before anything is written.",
+				v.c.keys.Index.EditIndex.Help().Key, n, model.Plural(n, "memory", "memories"))
+			if v.c.readonly {
+				msg = strings.TrimSuffix(msg, ".") + " (not in this --readonly run, which writes nothing)."
+			}
+		}
 		v.vp.SetContent(v.c.st.Faint.Render(ansi.Wrap(msg, max(v.w, 10), " ")))
 		return
 	}
@@ -118,6 +129,25 @@ func (v *indexView) build() {
 	fileLines := strings.Split(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
 	var rows []string
 	num := func(n int, w int) string { return st.LineNo.Render(fmt.Sprintf("%*d", w, n)) }
+	// The gutter marks each line a finding points at with its worst
+	// severity, as the source view does.
+	worst := map[int]model.Severity{}
+	if v.dd != nil {
+		for _, f := range v.dd.findings {
+			if f.File != v.file.Path || f.Line <= 0 {
+				continue
+			}
+			if s, ok := worst[f.Line]; !ok || f.Severity > s {
+				worst[f.Line] = f.Severity
+			}
+		}
+	}
+	// hl draws the jump target's row as the selection is drawn, its text
+	// plain (the row's own colours would fight the highlight).
+	hl := func(row string) string {
+		plain := ansi.Strip(row)
+		return st.Selected.Render(plain + strings.Repeat(" ", max(v.w-ansi.StringWidth(plain), 0)))
+	}
 	// What the agent receives, secrets masked (one the cut goes through
 	// too), split into the agent's lines: a U+2028 or a lone CR in a line
 	// of the file starts another once sanitised.
@@ -151,15 +181,24 @@ func (v *indexView) build() {
 			for j < len(fileLines) && strings.TrimRight(fileLines[j], "\r") != match[i] {
 				j++
 			}
+			line := 0
 			if j < len(fileLines) {
-				v.fileRow[j+1] = len(rows)
+				line = j + 1
+				v.fileRow[line] = len(rows)
 				fi = j + 1
 			}
 			mark := " "
+			if sev, ok := worst[line]; ok && line > 0 {
+				mark = st.Sev[sev].Render(sevSymbol(sev))
+			}
 			if i == len(loaded)-1 && l.LastLineCut {
 				mark = st.Cut.Render("✂")
 			}
-			rows = append(rows, num(i+1, numW)+" "+mark+" "+ansi.Truncate(shownLoaded(i), textW, "…"))
+			row := num(i+1, numW) + " " + mark + " " + ansi.Truncate(shownLoaded(i), textW, "…")
+			if line > 0 && line == v.target {
+				row = hl(row)
+			}
+			rows = append(rows, row)
 		}
 	}
 	if l.Truncated() {
@@ -183,7 +222,11 @@ func (v *indexView) build() {
 				text = shownFile(n - 1)
 			}
 			v.fileRow[n] = len(rows)
-			rows = append(rows, num(n, numW)+" "+st.Cut.Render("✗")+" "+st.Dropped.Render(ansi.Truncate(text, textW, "…")))
+			row := num(n, numW) + " " + st.Cut.Render("✗") + " " + st.Dropped.Render(ansi.Truncate(text, textW, "…"))
+			if n == v.target {
+				row = hl(row)
+			}
+			rows = append(rows, row)
 		}
 	}
 	v.vp.SetContent(strings.Join(rows, "\n"))
@@ -283,7 +326,11 @@ func (v *indexView) scope() keymap.Scope { return keymap.ScopeIndex }
 
 func (v *indexView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, k.Index.EditIndex, k.Index.Edit, k.Index.Back}
+	edit := k.Index.EditIndex
+	if v.file == nil && indexable(v.dd) > 0 {
+		edit.SetHelp(edit.Help().Key, "start MEMORY.md") // (a copy: the key map keeps its text)
+	}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, edit, k.Index.Edit, k.Index.Back}
 }
 
 // shownLines masks the secrets in the whole of text and returns line i of

@@ -15,6 +15,7 @@ import (
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
@@ -68,6 +69,9 @@ type ixEditView struct {
 	// MEMORY.md edit: one is written (created) only while MEMORY.md's
 	// current rows link it, so undoing a demote drops its archive.
 	archives []pendingArchive
+	// create: the directory has no MEMORY.md; the editor started from
+	// an empty file, and the write creates it (its undo deletes it).
+	create bool
 }
 
 // pendingArchive is an archive file a demote made, not yet on disk.
@@ -90,8 +94,46 @@ func newIxEditView(c *shared) *ixEditView {
 
 // open starts editing dd's MEMORY.md from the bytes loaded.
 func (v *ixEditView) open(dd *dirData, title string) {
+	v.start(dd, title, dd.d.Index.Content)
+}
+
+// openNew starts a MEMORY.md for dd, which has none: the editor's file is
+// empty, and its first edit is the starting index p proposes (Dream's new
+// index: dream.NewIndex), shown as its pending diff. u empties it to build
+// one by hand; the write creates the file.
+func (v *ixEditView) openNew(dd *dirData, title string, p model.Proposal) error {
+	index, found := "", false
+	var archives []pendingArchive
+	for _, c := range p.Changes {
+		switch {
+		case c.Op != model.OpCreate:
+			return fmt.Errorf("the starting index would change %s as well: see it in the proposals view instead", c.Path)
+		case c.Path == model.IndexFileName:
+			index, found = c.After, true
+		default:
+			archives = append(archives, pendingArchive{path: c.Path, content: []byte(c.After)})
+		}
+	}
+	if !found {
+		return errors.New("no starting index was proposed for this directory")
+	}
+	v.start(dd, title, nil)
+	v.create = true
+	if err := v.ed.Replace([]byte(index)); err != nil {
+		return fmt.Errorf("the starting index: %w", err)
+	}
+	v.archives, v.cur = archives, 0
+	n := indexable(dd)
+	v.showDiff()
+	v.say("new MEMORY.md for its %d %s: esc to edit it, %s to empty it, %s to create it",
+		n, model.Plural(n, "memory", "memories"), v.c.keys.Editor.Undo.Help().Key, v.c.keys.Editor.Write.Help().Key)
+	return nil
+}
+
+// start opens the editor on base, the bytes of dd's MEMORY.md (nil: none).
+func (v *ixEditView) start(dd *dirData, title string, base []byte) {
 	v.dd, v.title = dd, title
-	v.base = dd.d.Index.Content
+	v.base, v.create = base, false
 	v.ed = memindex.NewEditorMode(v.base, dd.d.Kind.LoadMode())
 	v.mode, v.note, v.noteErr, v.off = ixeList, "", false, 0
 	v.anchor, v.archives = -1, nil
@@ -187,7 +229,7 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 	v.note = ""
 	// Any edit ends a range; moving the cursor extends it.
 	if v.anchor >= 0 && !key.Matches(k, mv.Up, mv.Down, mv.PageUp, mv.PageDown, mv.Top, mv.Bottom,
-		keys.SelectRows, keys.Demote, keys.ShowDiff, keys.RowUp, keys.RowDown) {
+		keys.SelectRows, keys.Demote, keys.Fold, keys.ShowDiff, keys.RowUp, keys.RowDown) {
 		v.anchor = -1
 	}
 	switch {
@@ -229,6 +271,12 @@ func (v *ixEditView) Update(msg tea.Msg) tea.Cmd {
 		return v.startHook()
 	case key.Matches(k, keys.ShortenHooks):
 		v.shorten()
+	case key.Matches(k, keys.Fold):
+		v.fold(false)
+	case key.Matches(k, keys.FoldAll):
+		v.fold(true)
+	case key.Matches(k, keys.Collapse):
+		v.collapse()
 	case key.Matches(k, keys.Undo):
 		v.history(v.ed.Undo, "undone")
 	case key.Matches(k, keys.Redo):
@@ -419,6 +467,135 @@ func (v *ixEditView) shorten() {
 	}
 }
 
+// collapse turns each run of blank lines into one and drops those at the
+// ends, then shows what it freed and the pending diff.
+func (v *ixEditView) collapse() {
+	before := v.ed.Budget().Lines
+	id := v.rowID()
+	n, err := v.ed.CollapseBlanks()
+	switch {
+	case errors.Is(err, memindex.ErrNoChange):
+		v.say("no blank lines to collapse: none in a run, none at the start or the end")
+		return
+	case err != nil:
+		v.fail(fmt.Errorf("cannot collapse the blank lines: %w", err))
+		return
+	}
+	v.selectID(id)
+	freed := before - v.ed.Budget().Lines
+	v.showDiff()
+	if freed == 0 {
+		v.say("%d blank %s removed at the ends (Claude Code trims those, so no line is freed); %s undoes it",
+			n, model.Plural(n, "line", "lines"), v.c.keys.Editor.Undo.Help().Key)
+		return
+	}
+	v.say("%d blank %s removed: %d %s freed of the %d-line cap; %s undoes it",
+		n, model.Plural(n, "line", "lines"), freed, model.Plural(freed, "line", "lines"), model.IndexMaxLines, v.c.keys.Editor.Undo.Help().Key)
+}
+
+// fold puts the lines hanging under an entry onto its line, every word
+// kept (memindex.JoinHanging): the entry at the cursor, each entry of the
+// range, or (all) every entry. Folding them all shows the pending diff.
+func (v *ixEditView) fold(all bool) {
+	rows := v.ed.Rows()
+	from, to := v.cur, min(v.cur+1, len(rows))
+	if all {
+		from, to = 0, len(rows)
+	} else if v.anchor >= 0 {
+		from, to = v.selection()
+	}
+	var sel []int
+	for i := from; i < to; i++ {
+		if rows[i].Entry != nil && rows[i].Lines > 1 {
+			sel = append(sel, i)
+		}
+	}
+	single := !all && v.anchor < 0
+	switch {
+	case len(sel) > 0:
+	case single && (v.cur >= len(rows) || rows[v.cur].Entry == nil):
+		v.fail(errors.New("only an index entry has lines hanging under it to fold"))
+		return
+	case single:
+		v.fail(errors.New("this entry is on one line already"))
+		return
+	case all:
+		v.say("no entry has lines hanging under it: nothing to fold")
+		return
+	default:
+		v.fail(errors.New("no entry in the range has lines hanging under it"))
+		return
+	}
+	before := v.ed.Budget().Lines
+	res, err := v.ed.JoinHanging(sel, 0)
+	if err != nil && !errors.Is(err, memindex.ErrNoChange) {
+		v.fail(fmt.Errorf("cannot fold: %w", err))
+		return
+	}
+	v.anchor = -1
+	folded, long, left := 0, 0, 0
+	var why error
+	for _, r := range res {
+		switch {
+		case r.Lines > 0:
+			folded++
+			if r.Chars > memindex.EntryMaxChars {
+				long++
+			}
+		case r.Err != nil:
+			left++
+			if why == nil {
+				why = v.foldRefusal(r, single)
+			}
+		}
+	}
+	freed := before - v.ed.Budget().Lines
+	undo := v.c.keys.Editor.Undo.Help().Key
+	if single {
+		r := res[0]
+		switch {
+		case folded == 0:
+			v.fail(fmt.Errorf("not folded: %w", why))
+		case long > 0:
+			v.say("folded: %d %s freed; the line is %d chars, over the ~%d asked for (%s edits the hook)",
+				freed, model.Plural(freed, "line", "lines"), r.Chars, memindex.EntryMaxChars, v.c.keys.Editor.EditHook.Help().Key)
+		default:
+			v.say("folded onto one line of %d chars: %d %s freed; %s undoes it", r.Chars, freed, model.Plural(freed, "line", "lines"), undo)
+		}
+		return
+	}
+	if folded == 0 {
+		v.fail(fmt.Errorf("nothing folded: %w", why))
+		return
+	}
+	msg := fmt.Sprintf("folded %d %s, %d %s freed", folded, model.Plural(folded, "entry", "entries"), freed, model.Plural(freed, "line", "lines"))
+	if left > 0 {
+		msg += fmt.Sprintf("; %d left whole: %v", left, why)
+	}
+	if long > 0 {
+		msg += fmt.Sprintf("; %d now over ~%d chars", long, memindex.EntryMaxChars)
+	}
+	if all {
+		v.showDiff()
+	}
+	v.say("%s", msg)
+}
+
+// foldRefusal says why JoinHanging left an entry as it is: in full for
+// one entry, in brief among many.
+func (v *ixEditView) foldRefusal(r memindex.Joined, full bool) error {
+	switch {
+	case errors.Is(r.Err, memindex.ErrTooLong) && full:
+		return fmt.Errorf("it would be %d chars on one line, over ~%d: shorten its hook (%s) or move detail to its file",
+			r.Chars, memindex.EntryHardMaxChars, v.c.keys.Editor.EditHook.Help().Key)
+	case errors.Is(r.Err, memindex.ErrTooLong):
+		return fmt.Errorf("over ~%d chars on one line", memindex.EntryHardMaxChars)
+	case errors.Is(r.Err, memindex.ErrHides):
+		return errors.New("on one line a link in its text would break")
+	}
+	return r.Err
+}
+
 // ---- hooks ----
 
 func (v *ixEditView) startHook() tea.Cmd {
@@ -517,7 +694,11 @@ func (v *ixEditView) orphanKey(k tea.KeyPressMsg) tea.Cmd {
 			title = strings.TrimSuffix(p, ".md")
 		}
 		v.mode = ixeList
-		at, err := v.ed.AddEntry(p, title, doc.FM.Description, v.cur)
+		after := v.cur
+		if v.ed.Len() == 0 {
+			after = -1 // an empty index: the entry is its first line
+		}
+		at, err := v.ed.AddEntry(p, title, doc.FM.Description, after)
 		if err != nil {
 			v.fail(fmt.Errorf("cannot add an entry: %w", err))
 			return nil
@@ -530,8 +711,13 @@ func (v *ixEditView) orphanKey(k tea.KeyPressMsg) tea.Cmd {
 
 // ---- diff ----
 
-// pendingChange is the write's change to MEMORY.md.
+// pendingChange is the write's change to MEMORY.md: an update based on
+// the bytes the editor read, or the file's creation when there was none
+// (a conflict if one appears meanwhile).
 func (v *ixEditView) pendingChange() model.Change {
+	if v.create {
+		return model.Change{Path: "MEMORY.md", Op: model.OpCreate, After: string(v.ed.Bytes())}
+	}
 	return model.Change{Path: "MEMORY.md", Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(v.base), After: string(v.ed.Bytes())}
 }
 
@@ -613,6 +799,10 @@ func (v *ixEditView) header(b memindex.Budget) string {
 	switch {
 	case v.c.readonly:
 		state = st.Sev[model.Warning].Render("read-only")
+	case v.create && v.modified():
+		state = st.Accent.Render("✎ new MEMORY.md, not written")
+	case v.create:
+		state = st.Faint.Render("no MEMORY.md: empty, nothing to write")
 	case v.modified():
 		state = st.Accent.Render("✎ pending edits, not written")
 	}
@@ -796,6 +986,10 @@ func (v *ixEditView) View() string {
 		for _, l := range ls[v.off:min(v.off+lh, len(ls))] {
 			out = append(out, l.text)
 		}
+		if len(ls) == 0 {
+			out = []string{v.c.st.Faint.Render(ansi.Wrap(fmt.Sprintf("MEMORY.md is empty. %s adds an entry for a memory; %s brings back the last edit undone.",
+				v.c.keys.Editor.AddOrphan.Help().Key, v.c.keys.Editor.Redo.Help().Key), max(v.w, 10), " "))}
+		}
 		body = strings.Join(out, "\n")
 	}
 	return v.header(b) + "\n" + fit(body, v.w, lh)
@@ -867,10 +1061,13 @@ func (v *ixEditView) ShortHelp() []key.Binding {
 
 // ---- the root's side: opening, leaving, writing ----
 
-// openIndexEditor edits the MEMORY.md the index view shows.
+// openIndexEditor edits the MEMORY.md the index view shows, or starts one
+// for a directory that has none.
 func (m *Model) openIndexEditor() tea.Cmd {
 	dd := m.index.dd
 	switch {
+	case dd != nil && dd.d.Index == nil && m.index.file == nil:
+		return m.newIndex(dd)
 	case dd == nil || dd.d.Index == nil:
 		m.status = "This memory directory has no MEMORY.md to edit."
 		if m.index.file != nil {
@@ -882,6 +1079,87 @@ func (m *Model) openIndexEditor() tea.Cmd {
 		return nil
 	}
 	m.ixedit.open(dd, m.index.title)
+	m.show(viewIndexEdit)
+	return nil
+}
+
+// indexable counts the memories of dd a MEMORY.md would point at (those
+// index-missing counts): none in a team dir, which has no index of its own
+// (Claude Code 2.1.332 indexes a team store at team/<mount>/<promptIndex>).
+func indexable(dd *dirData) int {
+	if dd == nil || dd.d.Kind == model.DirTeam {
+		return 0
+	}
+	n := 0
+	for _, f := range dd.d.Files {
+		if !consolidate.IndexExempt(f) {
+			n++
+		}
+	}
+	return n
+}
+
+// newIndexMsg is the starting MEMORY.md worked out for the directory at
+// dir, which has none.
+type newIndexMsg struct {
+	dir string
+	p   model.Proposal
+	err error
+}
+
+// workingOutIndex is the status while a starting index is worked out.
+const workingOutIndex = "Working out a starting MEMORY.md…"
+
+// newIndex works out a starting MEMORY.md for dd in a Cmd (the new-index
+// proposal runs every check over the directory, too slow for a key press on
+// a large one); the editor opens on it when it comes back.
+func (m *Model) newIndex(dd *dirData) tea.Cmd {
+	var proj *model.Project
+	for _, pd := range m.data {
+		if pd.loaded && pd.dirIndex(dd.d.Path) >= 0 {
+			proj = snapshot(pd.p)
+		}
+	}
+	switch {
+	case indexable(dd) == 0:
+		m.status = "This memory directory has no MEMORY.md, and no memory one would point at."
+		return nil
+	case m.ws.ReadOnly:
+		m.status = "--readonly: no MEMORY.md here, and creating one writes; this run writes nothing"
+		return nil
+	case proj == nil:
+		return nil
+	}
+	if err := m.writeRefusal(dd.d.Path); err != nil {
+		m.err = err
+		return nil
+	}
+	d, dir, opts := dd.d, dd.d.Path, dream.Options{Options: m.copts}
+	m.status = workingOutIndex
+	return func() tea.Msg {
+		p, err := dream.NewIndex(proj, d, opts)
+		return newIndexMsg{dir: dir, p: p, err: err}
+	}
+}
+
+// onNewIndex opens the editor on the starting index, if the index view
+// still shows the directory without one.
+func (m *Model) onNewIndex(msg newIndexMsg) tea.Cmd {
+	if m.status == workingOutIndex {
+		m.status = ""
+	}
+	dd := m.index.dd
+	if m.view != viewIndex || dd == nil || dd.d.Path != msg.dir || dd.d.Index != nil {
+		return nil // the person moved on, or a MEMORY.md appeared meanwhile
+	}
+	if msg.err != nil {
+		m.err = fmt.Errorf("no starting MEMORY.md: %w", msg.err)
+		return nil
+	}
+	if err := m.ixedit.openNew(dd, m.index.title, msg.p); err != nil {
+		m.err = err
+		return nil
+	}
 	m.show(viewIndexEdit)
 	return nil
 }
@@ -914,9 +1192,13 @@ func (m *Model) leaveEditor(then func() tea.Cmd) tea.Cmd {
 	if m.view != viewIndexEdit || !m.ixedit.modified() || m.ws.ReadOnly {
 		return then()
 	}
+	title := "Discard the pending edits to MEMORY.md?"
+	if m.ixedit.create {
+		title = "Discard the new MEMORY.md?"
+	}
 	m.openDialog(&dialog{
 		kind:  dlgDiscard,
-		title: "Discard the pending edits to MEMORY.md?",
+		title: title,
 		lines: []string{"", "They are in memory only: nothing has been written.", m.ixedit.diffSummary()},
 		hint:  "y discards them · any other key keeps editing",
 		after: then,
@@ -953,13 +1235,20 @@ func (v *ixEditView) askWrite(h host) tea.Cmd {
 		return nil
 	}
 	changes := v.pendingChanges()
+	ptitle := "Edit MEMORY.md in the index editor"
+	if v.create {
+		ptitle = "Create MEMORY.md in the index editor"
+	}
 	prop := model.Proposal{
 		ID: "index-edit", Kind: model.KindReindex, MemoryDir: v.dd.d.Path,
-		Title:     "Edit MEMORY.md in the index editor",
+		Title:     ptitle,
 		Rationale: "By hand, in memtui's index editor.",
 		Changes:   changes,
 	}
 	files := []string{"  change  MEMORY.md"}
+	if v.create {
+		files[0] = "  create  MEMORY.md"
+	}
 	for _, c := range changes[1:] {
 		files = append(files, "  create  "+safe.ShowLine(c.Path)+"  (the demoted entries)")
 	}
@@ -972,17 +1261,25 @@ func (v *ixEditView) askWrite(h host) tea.Cmd {
 		load = fmt.Sprintf("still cut: %d %s never reach the agent", len(b.Load.Dropped), model.Plural(len(b.Load.Dropped), "line", "lines"))
 	}
 	st := v.c.st
-	title := "Write MEMORY.md?"
+	verb, undo := "Write", []string{"Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written."}
+	if v.create {
+		verb, undo = "Create", []string{"Written through the journal: undoing it (L) deletes it.",
+			"Should Claude Code write one first (at a session start), nothing is written."}
+	}
+	title := verb + " MEMORY.md?"
 	if len(changes) > 1 {
-		title = fmt.Sprintf("Write MEMORY.md and %d archive %s?", len(changes)-1, model.Plural(len(changes)-1, "file", "files"))
+		title = fmt.Sprintf("%s MEMORY.md and %d archive %s?", verb, len(changes)-1, model.Plural(len(changes)-1, "file", "files"))
 	}
 	lines := append([]string{"", st.Bold.Render(safe.ShowLine(report.Tilde(v.dd.d.Path, v.c.home)))}, files...)
+	for i, u := range undo {
+		undo[i] = st.Faint.Render(u)
+	}
 	h.openDialog(&dialog{
 		kind:  dlgWriteIndex,
 		title: title,
-		lines: append(lines, "", v.diffSummary(),
-			fmt.Sprintf("After the write: %d/%d lines · %d/%d units · %s.", b.Lines, model.IndexMaxLines, b.Units, model.IndexMaxUnits, load),
-			st.Faint.Render("Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written.")),
+		lines: append(append(lines, "", v.diffSummary(),
+			fmt.Sprintf("After the write: %d/%d lines · %d/%d units · %s.", b.Lines, model.IndexMaxLines, b.Units, model.IndexMaxUnits, load)),
+			undo...),
 		hint:  "y write · any other key cancels",
 		jobs:  []writeJob{{dir: v.dd.d.Path, props: []model.Proposal{prop}}},
 		owner: v,
@@ -1007,18 +1304,32 @@ func (v *ixEditView) writeDone(w *writeRun, h host) {
 		status, why = w.results[0].status, w.results[0].why
 	}
 	path := safe.ShowLine(report.Tilde(v.dd.d.Path, v.c.home) + "/MEMORY.md")
-	switch status {
-	case txn.StatusApplied:
+	switch {
+	case status == txn.StatusApplied:
 		dl.title = "Written: MEMORY.md"
 		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + path}
+		if v.create {
+			dl.title = "Created: MEMORY.md"
+			dl.lines[1] = st.OK.Render("✓ created") + "  " + path
+		}
 		for _, a := range v.pending() {
 			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+safe.ShowLine(report.Tilde(v.dd.d.Path, v.c.home)+"/"+a.path))
 		}
-		dl.lines = append(dl.lines, "", st.Faint.Render("The journal (L) can undo it."))
-		h.say("MEMORY.md written.")
+		done, undo := "MEMORY.md written.", "The journal (L) can undo it."
+		if v.create {
+			done, undo = "MEMORY.md created.", "The journal (L) can undo it: undoing deletes it."
+		}
+		dl.lines = append(dl.lines, "", st.Faint.Render(undo))
+		h.say(done)
 		// Written: the edits are on disk, nothing to ask about.
 		h.navigate(navigateMsg{to: viewIndex, back: true, written: true})
-	case txn.StatusConflict:
+	case status == txn.StatusConflict && v.create:
+		dl.title = "Not written: MEMORY.md appeared on disk"
+		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
+			"MEMORY.md was created after the editor started one (Claude Code writes one itself at a session start). Nothing was written: that one stays on disk.",
+			"Your index is still in the editor: esc discards it, then E edits the one on disk."}
+		v.fail(errors.New("conflict: MEMORY.md appeared on disk; nothing written"))
+	case status == txn.StatusConflict:
 		dl.title = "Not written: MEMORY.md changed on disk"
 		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
 			"An agent changed MEMORY.md after the editor read it. Nothing was written: its version stays on disk.",

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
@@ -32,25 +33,39 @@ func loadJournalCmd(ws *app.Workspace, scan *model.Scan) tea.Cmd {
 }
 
 // journalView lists what memtui applied, undid or rolled back, newest
-// first, with the selected entry's files below; u undoes an applied one.
+// first, beside (wide) or above (narrow) what undoing the selected entry
+// would do, as a diff; u undoes an applied one.
 type journalView struct {
-	c       *shared
+	listDiff
+	sc      *secrets.Scanner
 	entries []txn.JournalEntry
 	err     error
 	loaded  bool
-	list    list
 	note    string // the last undo's outcome
 	// filter narrows the list to entries matching every word of it.
 	filter string
 	shown  int
-	w, h   int
+	// previews are the entries' undo diffs, worked out in a Cmd, by
+	// previewKey; want is the key of the one the selection waits for.
+	previews map[string]*propItem
+	want     string
 }
 
-func newJournalView(c *shared) *journalView {
-	v := &journalView{c: c}
+func newJournalView(c *shared, sc *secrets.Scanner) *journalView {
+	v := &journalView{listDiff: newListDiff(c), sc: sc, previews: map[string]*propItem{}}
 	v.list.colKinds = []colKind{colText, colText} // the proposal's ID, the directory
 	return v
 }
+
+// journalPreviewMsg carries an entry's undo diff, worked out in a Cmd.
+type journalPreviewMsg struct {
+	key  string
+	item *propItem
+}
+
+// previewKey names an entry's preview: its ID and state (undone, it has
+// nothing to undo any more).
+func previewKey(e *txn.JournalEntry) string { return e.ID + "\x00" + e.State }
 
 // journalChanged re-reads the journal when its view has been opened.
 func (m *Model) journalChanged() tea.Cmd {
@@ -65,13 +80,17 @@ func (m *Model) openJournal() tea.Cmd {
 	return loadJournalCmd(m.ws, m.scan)
 }
 
-func (v *journalView) set(msg journalMsg) {
+// set takes a new reading of the journal. The previews are dropped: a
+// file an entry wrote may have changed since (and undo then refuses).
+func (v *journalView) set(msg journalMsg, r run) tea.Cmd {
 	keep := ""
 	if e := v.selected(); e != nil {
 		keep = e.ID
 	}
 	v.entries, v.err, v.loaded = msg.entries, msg.err, true
+	v.previews = map[string]*propItem{}
 	v.rebuild(keep)
+	return v.follow(r)
 }
 
 // rebuild lists the entries the filter keeps, selecting keep (an ID)
@@ -85,9 +104,9 @@ func (v *journalView) rebuild(keep string) {
 		}
 		// The title names the file last: a cut keeps it. The proposal's
 		// ID (it names the kind) and the directory show in columns when
-		// the view is wide (the lines below have them whole).
+		// there is room (the diff's heading has them whole).
 		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title), cut: cutKeepFile}
-		if v.w >= wideWidth {
+		if v.w >= wideWidth && !v.wide {
 			r.cols = []string{e.ProposalID, truncLeft(report.Tilde(e.MemoryDir, v.c.home), v.w/4)}
 		}
 		rows = append(rows, r)
@@ -107,6 +126,125 @@ func (v *journalView) setFilter(s string) {
 	}
 	v.filter = s
 	v.rebuild(keep)
+}
+
+// follow shows the selected entry's undo diff: at once when it has been
+// worked out, else a placeholder while a Cmd reads the files.
+func (v *journalView) follow(r run) tea.Cmd {
+	e := v.selected()
+	if e == nil {
+		v.want = ""
+		if v.diff.item != nil {
+			v.diff.show(nil)
+		}
+		return nil
+	}
+	k := previewKey(e)
+	if it, ok := v.previews[k]; ok {
+		v.want = k
+		if v.diff.item != it {
+			v.diff.show(it)
+		}
+		return nil
+	}
+	if v.want == k {
+		return nil // asked already
+	}
+	v.want = k
+	v.diff.show(entryItem(e, nil, "Reading the files…"))
+	ws, entry, sc := r.ws, *e, v.sc
+	return func() tea.Msg {
+		pv := ws.UndoPreview(entry)
+		return journalPreviewMsg{key: k, item: previewItem(&entry, pv, sc)}
+	}
+}
+
+// dirChanged drops the previews of the entries of memory dir dir (its
+// files changed: an undo may now be refused, or differ) and reads the
+// selected one's again when it is one of them.
+func (v *journalView) dirChanged(dir string, r run) tea.Cmd {
+	if !v.loaded {
+		return nil
+	}
+	for _, e := range v.entries {
+		if e.MemoryDir == dir {
+			delete(v.previews, previewKey(&e))
+		}
+	}
+	if e := v.selected(); e != nil && e.MemoryDir == dir {
+		v.want = ""
+		return v.follow(r)
+	}
+	return nil
+}
+
+// onPreview takes an entry's undo diff, showing it when it is still the
+// one selected.
+func (v *journalView) onPreview(msg journalPreviewMsg) {
+	v.previews[msg.key] = msg.item
+	if msg.key == v.want {
+		v.diff.show(msg.item)
+	}
+}
+
+// entryItem is an entry as the diff pane shows it: its title, what it is
+// and did, and, for a committed entry, the changes that undo it.
+func entryItem(e *txn.JournalEntry, diffs []fileDiff, why string) *propItem {
+	return &propItem{
+		p:         model.Proposal{ID: "journal\x00" + previewKey(e), Kind: model.ProposalKind(e.Kind), MemoryDir: e.MemoryDir},
+		title:     e.Title,
+		rationale: why,
+		label:     fmt.Sprintf("%s · %s · %s · journal %s", e.Kind, e.ProposalID, stateWord(e.State), e.ID),
+		diffs:     diffs,
+	}
+}
+
+// previewItem builds the diff pane's item for an entry from its undo
+// preview. It runs in a Cmd (diffing is work), so it reads nothing of the
+// view.
+func previewItem(e *txn.JournalEntry, pv app.UndoPreview, sc *secrets.Scanner) *propItem {
+	var why []string
+	switch e.State {
+	case txn.JournalCommitted:
+		why = append(why, "Undo would put back what this entry changed, as below: each file byte for byte, with its mtime.")
+	case txn.JournalUndone:
+		why = append(why, "Undone already: nothing left to undo.")
+	case txn.JournalRolledBack:
+		why = append(why, "Rolled back when it was written: nothing of it stayed on disk.")
+	case txn.JournalPrepared:
+		why = append(why, "Interrupted while being written; the next start rolls it back.")
+	}
+	if e.UndoneBy != "" {
+		why = append(why, "Undone by "+e.UndoneBy+".")
+	}
+	if e.UndoOf != "" {
+		why = append(why, "It undid "+e.UndoOf+".")
+	}
+	if len(pv.Changed) > 0 {
+		why = append(why, "Changed since it was written, so undo refuses the whole entry: "+strings.Join(pv.Changed, ", ")+".")
+	}
+	for _, u := range pv.Unread {
+		why = append(why, "Not read: "+u+".")
+	}
+	if e.State != txn.JournalCommitted {
+		var files []string
+		for _, f := range e.Files {
+			what := f.Op + " " + f.Path
+			if f.From != "" {
+				what = f.Op + " " + f.From + " → " + f.Path
+			}
+			files = append(files, what)
+		}
+		if len(files) > 0 {
+			why = append(why, "It wrote: "+strings.Join(files, ", ")+".")
+		}
+	}
+	why = append(why, e.Notes...)
+	diffs := make([]fileDiff, len(pv.Changes))
+	for i, c := range pv.Changes {
+		diffs[i] = diffChange(c, pv.Before[i], sc)
+	}
+	return entryItem(e, diffs, strings.Join(why, " "))
 }
 
 func indexOfEntry(es []txn.JournalEntry, id string) int {
@@ -141,27 +279,28 @@ func (v *journalView) selected() *txn.JournalEntry {
 	return &v.entries[r.ref]
 }
 
-// detailH is the rows under the list for the selected entry.
-func (v *journalView) detailH() int { return min(max(v.h/3, 4), 10) }
-
 func (v *journalView) SetSize(w, h int) {
-	v.w, v.h = w, h
-	v.list.setSize(w, max(h-2-v.detailH(), 1))
+	v.listDiff.SetSize(w, h)
 	if v.loaded {
-		v.set(journalMsg{entries: v.entries, err: v.err}) // the right column follows the width
+		keep := ""
+		if e := v.selected(); e != nil {
+			keep = e.ID
+		}
+		v.rebuild(keep) // the right column follows the width
 	}
 }
 
-func (v *journalView) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		listKeys(&v.list, v.c, k)
-	}
-	return nil
+func (v *journalView) setFocus(diff bool) {
+	v.focusDiff = diff && v.selected() != nil
+	v.layout()
 }
+
+// Update has nothing to do: every key comes through key, which has the
+// run a newly selected entry's diff is read with.
+func (v *journalView) Update(tea.Msg) tea.Cmd { return nil }
 
 func (v *journalView) View() string {
-	st := v.c.st
-	status := "what memtui wrote, newest first · u undoes an applied entry"
+	status := "what memtui wrote, newest first · u undoes an applied entry · tab diff"
 	if v.c.readonly {
 		status = "what memtui wrote, newest first · read-only"
 	}
@@ -183,54 +322,44 @@ func (v *journalView) View() string {
 		title = fmt.Sprintf("Journal (%d of %d matching “%s”)", v.shown, len(v.entries), safe.ShowLine(v.filter))
 		empty = noMatch("entry", v.filter, v.c.keys.Journal.Back)
 	}
-	head := st.PaneTitle.Render(ansi.Truncate(title, v.w, "…"))
-	out := []string{st.Faint.Render(ansi.Truncate(status, v.w, "…")), head, listPaneView(&v.list, v.c, true, empty)}
-	var det []string
-	if e := v.selected(); e != nil {
-		det = append(det, st.Faint.Render(strings.Repeat("─", max(v.w, 1))))
-		// The journal is state written from files and proposers: its
-		// text is masked and made safe as text from disk is.
-		det = append(det, st.Bold.Render(safe.ShowLine(e.Title)))
-		det = append(det, safe.ShowLine(fmt.Sprintf("%s · %s · %s · journal %s", e.Kind, e.ProposalID, stateWord(e.State), e.ID)))
-		det = append(det, truncLeft(safe.ShowLine(report.Tilde(e.MemoryDir, v.c.home)), v.w))
-		if e.UndoneBy != "" {
-			det = append(det, "undone by "+safe.Line(e.UndoneBy))
-		}
-		if e.UndoOf != "" {
-			det = append(det, "undoes "+safe.Line(e.UndoOf))
-		}
-		for _, f := range e.Files {
-			what := safe.ShowLine(f.Path)
-			if f.From != "" {
-				what = safe.ShowLine(f.From) + " → " + what // a move
-			}
-			det = append(det, "  "+safe.Line(f.Op)+"  "+what)
-		}
-		for _, n := range e.Notes {
-			det = append(det, safe.ShowLine(n))
-		}
-	}
-	for i, ln := range det {
-		det[i] = ansi.Truncate(ln, v.w, "…")
-	}
-	return fit(strings.Join(out, "\n")+"\n"+strings.Join(det, "\n"), v.w, v.h)
+	v.diff.empty = "Select an entry to see what undoing it would do."
+	status = v.c.st.Faint.Render(ansi.Truncate(status, v.w, "…"))
+	return v.render(status, title, v.hunkNote(), empty)
 }
 
-// key handles the journal's keys: leaving, undoing the selected entry.
+// key handles the journal's keys: leaving (from the diff, back to the
+// list first), undoing the selected entry, moving in the list (the diff
+// follows) or in the diff.
 func (v *journalView) key(k tea.KeyPressMsg, h host) tea.Cmd {
-	keys := v.c.keys.Journal
+	keys, diff := v.c.keys.Journal, v.c.keys.Diff
 	switch {
 	case key.Matches(k, keys.Filter):
 		return h.startFilter()
+	case key.Matches(k, keys.Back) && v.zoom:
+		v.setZoom(false)
+	case key.Matches(k, keys.Back) && v.focusDiff:
+		v.setFocus(false)
 	case key.Matches(k, keys.Back) && v.filter != "":
 		v.setFilter("")
-		return nil
+		return v.follow(h.run())
 	case key.Matches(k, keys.Back):
 		return h.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.Undo):
 		return v.askUndo(h)
+	case key.Matches(k, keys.NextPane, keys.PrevPane) && !v.zoom:
+		v.setFocus(!v.focusDiff)
+	case key.Matches(k, keys.Open):
+		v.setFocus(true)
+	case key.Matches(k, diff.Zoom):
+		if v.zoom || v.selected() != nil {
+			v.setZoom(!v.zoom)
+		}
+	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp, diff.Wrap, diff.Left, diff.Right):
+		return v.diff.Update(k)
+	case listKeys(&v.list, v.c, k):
+		return v.follow(h.run())
 	}
-	return v.Update(k)
+	return nil
 }
 
 // askUndo asks to undo the selected entry.
@@ -279,5 +408,8 @@ func (v *journalView) scope() keymap.Scope { return keymap.ScopeJournal }
 
 func (v *journalView) ShortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Move.Up, k.Move.Down, k.Journal.Undo, k.Journal.Back}
+	if v.focusDiff {
+		return append(v.diff.shortHelp(k.Journal.Back), k.Journal.Undo)
+	}
+	return []key.Binding{k.Move.Up, k.Move.Down, k.Journal.Undo, k.Journal.NextPane, k.Diff.Zoom, k.Journal.Back}
 }

@@ -41,6 +41,9 @@ type navigateMsg struct {
 	// written: the index editor's edits were just written, so leaving it
 	// asks nothing.
 	written bool
+	// dir, for the index view, is the memory directory to show (a path),
+	// whether or not it has a MEMORY.md; "" is the selection's.
+	dir string
 }
 
 // onKey routes a key press by mode: a dialog or a text input takes it
@@ -184,7 +187,7 @@ func (m *Model) navigate(msg navigateMsg) tea.Cmd {
 			m.show(viewIndex)
 			return nil
 		}
-		return m.openIndex(msg.line)
+		return m.openIndex(msg.dir, msg.line)
 	case viewIndexEdit:
 		return m.openIndexEditor()
 	case viewProposals:

@@ -284,7 +284,7 @@ func TestHelpListsTheViewsOwnKeys(t *testing.T) {
 			[]string{"rendered/source", "move row up", "mark file seen"}},
 		{"changes", []string{"C"}, []string{"mark file seen", "mark project reviewed", "next hunk"},
 			[]string{"accept proposal", "rendered/source"}},
-		{"journal", []string{"L"}, []string{"undo entry"}, []string{"undo edit", "next hunk", "rendered/source"}},
+		{"journal", []string{"L"}, []string{"undo entry", "next hunk", "zoom the diff"}, []string{"undo edit", "accept proposal", "rendered/source"}},
 	} {
 		d.keys(c.keys...)
 		d.keys("?")

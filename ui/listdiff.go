@@ -19,8 +19,10 @@ type listDiff struct {
 	c    *shared
 	list list
 	diff *diffView
-	// focusDiff gives the keys to the diff rather than the list.
+	// focusDiff gives the keys to the diff rather than the list; zoom
+	// gives the diff the whole view (the list hidden), and the keys.
 	focusDiff    bool
+	zoom         bool
 	w, h         int
 	wide         bool
 	listW, listH int
@@ -44,6 +46,11 @@ func (v *listDiff) layout() {
 	}
 	body := max(v.h-1, 2)
 	v.wide = v.w >= wideLayoutMin
+	if v.zoom {
+		v.listW, v.listH = 0, 0
+		v.diff.SetSize(v.w, max(body-1, 1))
+		return
+	}
 	if v.wide {
 		v.listW = v.w * 38 / 100
 		v.listH = max(body-1, 1)
@@ -66,6 +73,9 @@ func (v *listDiff) layout() {
 // onList reports whether a point (from the view's top left corner) is on
 // the list rather than the diff.
 func (v *listDiff) onList(x, y int) bool {
+	if v.zoom {
+		return false
+	}
 	if v.wide {
 		return x < v.listW
 	}
@@ -104,6 +114,10 @@ func (v *listDiff) click(x, y int, follow func(), setFocus func(bool)) {
 // under its mode, hunks at the right of its heading.
 func (v *listDiff) render(status, listTitle, hunks, empty string) string {
 	st := v.c.st
+	if v.zoom {
+		head := paneHeading(v.c, "Diff · "+v.diff.modeName()+" · zoomed (z)", hunks, v.w, true)
+		return status + "\n" + head + "\n" + v.diff.View()
+	}
 	listView := listPaneView(&v.list, v.c, !v.focusDiff, empty)
 	listHead := paneHeading(v.c, listTitle, "", v.listW, !v.focusDiff)
 	diffW := v.w
@@ -133,6 +147,17 @@ func (v *listDiff) render(status, listTitle, hunks, empty string) string {
 		}
 	}
 	return b.String()
+}
+
+// setZoom gives the diff the whole view, or gives the list its place
+// back; zoomed, the diff has the keys. It keeps the diff's scroll: the
+// lines in view stay in view.
+func (v *listDiff) setZoom(on bool) {
+	v.zoom = on
+	if on {
+		v.focusDiff = true
+	}
+	v.layout()
 }
 
 // hunkNote is where the diff's cursor or view stands among the hunks.

@@ -29,6 +29,10 @@ type previewPane struct {
 	// the file line to scroll to once a source rendering arrives.
 	key      renderKey
 	gotoLine int
+	// mark is the file line a jump went to, drawn highlighted while the
+	// same file's source shows (markHash is its content's hash).
+	mark     int
+	markHash uint64
 	headerH  int
 	width    int
 	focused  bool
@@ -72,22 +76,27 @@ func (p *previewPane) rendered(key renderKey, out string) bool {
 	p.vp.SetYOffset(off)
 	if p.gotoLine > 0 && key.source {
 		// Source lines are one per row until one wraps; find the row
-		// whose number is the line.
-		p.scrollToSourceLine(p.gotoLine)
+		// whose number is the line, and mark it.
+		p.mark, p.markHash = p.gotoLine, key.hash
 		p.gotoLine = 0
+		p.refresh()
+		if i := p.sourceRow(p.vp.GetContent(), p.mark); i >= 0 {
+			p.vp.SetYOffset(max(i-3, 0))
+		}
 	}
 	return true
 }
 
-func (p *previewPane) scrollToSourceLine(n int) {
-	lines := strings.Split(p.vp.GetContent(), "\n")
+// sourceRow is the content row numbered n in a source rendering; -1 for
+// none.
+func (p *previewPane) sourceRow(content string, n int) int {
 	want := itoa(n)
-	for i := p.headerH; i < len(lines); i++ {
-		if strings.TrimSpace(ansi.Strip(firstField(lines[i]))) == want {
-			p.vp.SetYOffset(max(i-3, 0))
-			return
+	for i, ln := range strings.Split(content, "\n") {
+		if i >= p.headerH && strings.TrimSpace(firstField(ln)) == want {
+			return i
 		}
 	}
+	return -1
 }
 
 func firstField(s string) string {
@@ -112,6 +121,16 @@ func (p *previewPane) refresh() {
 		content = p.header + "\n" + p.body
 	}
 	p.headerH = strings.Count(p.header, "\n") + 1
+	if p.mark > 0 && p.key.source && p.key.hash == p.markHash && !p.pending {
+		// The jump's line, highlighted as a selection is: its text plain,
+		// so the highlight reads whatever the line's own colours.
+		if i := p.sourceRow(content, p.mark); i >= 0 {
+			rows := strings.Split(content, "\n")
+			plain := ansi.Strip(rows[i])
+			rows[i] = p.c.st.Selected.Render(plain + strings.Repeat(" ", max(p.width-ansi.StringWidth(plain), 0)))
+			content = strings.Join(rows, "\n")
+		}
+	}
 	p.vp.SetContent(content)
 }
 

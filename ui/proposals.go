@@ -637,6 +637,10 @@ func (v *proposalsView) back() bool {
 		v.diff.anchor = -1 // esc drops a range first
 		return true
 	}
+	if v.zoom {
+		v.setZoom(false) // then the zoom, leaving the diff the keys
+		return true
+	}
 	if !v.focusDiff {
 		return false
 	}
@@ -651,10 +655,14 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 	}
 	keys, diff := v.c.keys.Proposals, v.c.keys.Diff
 	switch {
-	case key.Matches(k, keys.NextPane, keys.PrevPane):
+	case key.Matches(k, keys.NextPane, keys.PrevPane) && !v.zoom:
 		v.setFocus(!v.focusDiff)
 	case key.Matches(k, keys.Open):
 		v.setFocus(true)
+	case key.Matches(k, diff.Zoom):
+		if v.zoom || v.selected() != nil {
+			v.setZoom(!v.zoom)
+		}
 	case key.Matches(k, keys.Accept):
 		v.accept()
 	case key.Matches(k, keys.Reject):
@@ -675,7 +683,7 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 			step = -1
 		}
 		v.diff.moveUnit(step)
-	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp):
+	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp, diff.Wrap, diff.Left, diff.Right):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		v.follow()

@@ -199,8 +199,9 @@ func TestProposalsUnifiedDiff(t *testing.T) {
 	}
 }
 
-// Side by side puts the old line beside the new, numbered, cut with … to
-// the column.
+// Side by side puts the old line beside the new, numbered; a line longer
+// than its column wraps in it under a continuation mark, or, with W,
+// is cut with … where the column ends.
 func TestProposalsSideBySide(t *testing.T) {
 	cfg, _ := demoConfig(t)
 	d := newDriver(t, cfg, 220, 50)
@@ -210,21 +211,31 @@ func TestProposalsSideBySide(t *testing.T) {
 	if !d.m.proposals.diff.split || !strings.Contains(d.screen(), "Diff · side by side") {
 		t.Fatalf("d must switch to side by side:\n%s", d.screen())
 	}
-	var row string
-	for _, ln := range strings.Split(d.screen(), "\n") {
-		if strings.Contains(ln, " 7 -Load test") {
-			row = ln
+	rowAt := func(prefix string) (int, []string) {
+		lines := strings.Split(d.screen(), "\n")
+		for i, ln := range lines {
+			if strings.Contains(ln, prefix) {
+				return i, lines
+			}
 		}
+		t.Fatalf("no side-by-side row with %q:\n%s", prefix, d.screen())
+		return 0, nil
 	}
-	if row == "" {
-		t.Fatalf("no side-by-side row for line 7:\n%s", d.screen())
-	}
+	i, lines := rowAt(" 7 -Load test")
+	row := lines[i]
 	old, nw, ok := strings.Cut(row[strings.Index(row, " 7 -Load"):], "│")
 	if !ok || !strings.Contains(old, "staging tomorrow at") || !strings.HasPrefix(nw, " 7 +Load test of the invoice run against staging on 2026-06-12") {
 		t.Errorf("line 7 must show old | new side by side: %q", row)
 	}
-	if !strings.HasSuffix(strings.TrimRight(old, " "), "…") {
-		t.Errorf("a long line must be cut with …: %q", old)
+	// Wrapped: the rest of each side is on the next row, marked as going
+	// on, with no second - or +.
+	next := lines[i+1]
+	oldNext, newNext, _ := strings.Cut(next[strings.Index(row, " 7 -Load"):], "│")
+	if !strings.Contains(oldNext, "┆") || !strings.Contains(newNext, "┆") {
+		t.Errorf("the wrapped rest must follow under ┆: %q", next)
+	}
+	if !strings.Contains(oldNext+newNext, "synthetic tenants.") {
+		t.Errorf("no text of a wrapped line may be lost: %q / %q", row, next)
 	}
 	if !strings.Contains(d.screen(), " 5  ---") || !strings.Contains(d.screen(), "│ 5  ---") {
 		t.Errorf("context lines show on both sides, numbered:\n%s", d.screen())
@@ -233,6 +244,16 @@ func TestProposalsSideBySide(t *testing.T) {
 	ds := d.m.proposals.diff.ds
 	if !strings.Contains(raw, ds.pDelWord.Paint("tomorrow")) || !strings.Contains(raw, ds.pAddWord.Paint("on 2026-06-12")) {
 		t.Error("side by side must highlight the changed words too")
+	}
+	// W cuts the lines instead: one row per line, … at the column's end.
+	d.keys("W")
+	i, lines = rowAt(" 7 -Load test")
+	old, _, _ = strings.Cut(lines[i][strings.Index(lines[i], " 7 -Load"):], "│")
+	if !strings.HasSuffix(strings.TrimRight(old, " "), "…") || strings.Contains(lines[i+1], "┆") {
+		t.Errorf("with lines cut, a long line ends with … and nothing follows it: %q / %q", lines[i], lines[i+1])
+	}
+	if !strings.Contains(d.screen(), "Diff · side by side · lines cut") {
+		t.Errorf("the heading must say the lines are cut:\n%s", d.screen())
 	}
 	d.keys("d")
 	if d.m.proposals.diff.split {

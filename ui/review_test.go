@@ -328,14 +328,22 @@ func TestJournalUndo(t *testing.T) {
 		t.Fatal("L must open the journal")
 	}
 	out := d.screen()
-	for _, want := range []string{"Journal (2)", "committed", sunset.p.ID, sunsetTitle, load.p.ID, "-home-dev-acme-api/memory", "absolutize-dates"} {
+	for _, want := range []string{"Journal (2)", "committed", sunsetTitle, "-home-dev-acme-api/memory"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the journal lacks %q:\n%s", want, out)
 		}
 	}
-	// Select the sunset entry and undo it: n keeps it.
+	// Select the sunset entry: beside it, what undoing it would do, as
+	// a diff (the year taken out again), before anything is asked.
 	for d.m.journal.selected().ProposalID != sunset.p.ID {
 		d.keys("j")
+	}
+	out = d.screen()
+	for _, want := range []string{"add-year · " + sunset.p.ID + " · committed", "Undo would put back what this entry changed",
+		"-The v1 invoice endpoints are switched off on May 26, 2026.", "+The v1 invoice endpoints are switched off on May 26. Until"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the selected entry's undo diff lacks %q:\n%s", want, out)
+		}
 	}
 	d.keys("u")
 	if d.m.dialog == nil || !strings.Contains(d.screen(), "restore  project_v1_sunset.md") {
@@ -352,12 +360,20 @@ func TestJournalUndo(t *testing.T) {
 	if e := d.m.journal.entries; len(e) != 3 || !strings.Contains(d.screen(), "undone") {
 		t.Errorf("the journal must show the undo (3 entries, one undone):\n%s", d.screen())
 	}
-	// An agent changes the other file; its undo is refused.
+	// An agent changes the other file, shown already: its preview says
+	// the undo will be refused, and it is.
+	for d.m.journal.selected().ProposalID != load.p.ID {
+		d.keys("j")
+	}
+	if out := d.screen(); strings.Contains(out, "Changed since it was written") {
+		t.Fatalf("nothing changed yet:\n%s", out)
+	}
 	if err := os.WriteFile(loadPath, []byte(readFile(t, loadPath)+"agent\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for d.m.journal.selected().ProposalID != load.p.ID {
-		d.keys("j")
+	d.run(d.m.reloadPath(filepath.Dir(loadPath))) // what the watcher does
+	if out := d.screen(); !strings.Contains(out, "Changed since it was written, so undo refuses the whole entry: project_load_test.md") {
+		t.Errorf("the preview must say the undo will be refused, and why:\n%s", out)
 	}
 	d.keys("u", "y")
 	if d.m.err == nil || !strings.Contains(d.m.err.Error(), "undo refused") || !strings.Contains(d.m.err.Error(), "project_load_test.md") {

@@ -93,9 +93,9 @@ func TestScanMarkers(t *testing.T) {
 
 // TestProjectCountsOnlyMemories: a project's count in the projects pane,
 // the memories pane's title and the project's summary is of the files
-// Claude Code's scan lists as memories: webshop's 41 topic files include
+// Claude Code's scan lists as memories: webshop's 42 topic files include
 // sessions/feedback_cart_session_ttl.md, a path the scan skips, so it has
-// 40 (its store's header still counts the 41 files the pane lists). The
+// 41 (its store's header still counts the 42 files the pane lists). The
 // summary says the skipped file is there and why it is not counted; a
 // project with none says nothing of it.
 func TestProjectCountsOnlyMemories(t *testing.T) {
@@ -108,20 +108,20 @@ func TestProjectCountsOnlyMemories(t *testing.T) {
 			line = l
 		}
 	}
-	if !strings.Contains(line, "✂ 40") || strings.Contains(line, "41") {
-		t.Errorf("at 80 columns webshop's row is %q, want its 40 memories (41 files, one of them under sessions/)", line)
+	if !strings.Contains(line, "✂ 41") || strings.Contains(line, "42") {
+		t.Errorf("at 80 columns webshop's row is %q, want its 41 memories (42 files, one of them under sessions/)", line)
 	}
 
 	d.send(tea.WindowSizeMsg{Width: 200, Height: 60})
 	d.keys("enter")
-	if out := d.screen(); !strings.Contains(out, "Memories (40)") || !strings.Contains(out, "41 files") {
-		t.Errorf("webshop: want the title to count 40 memories and the store 41 files:\n%s", out)
+	if out := d.screen(); !strings.Contains(out, "Memories (41)") || !strings.Contains(out, "42 files") {
+		t.Errorf("webshop: want the title to count 41 memories and the store 42 files:\n%s", out)
 	}
 	// The summary shows when no memory is selected: a filter that
 	// matches none.
 	d.keys("/")
 	d.typeText("zzzzzz")
-	for _, want := range []string{"40 memories in 1 store ", "1 file not counted: Claude Code's scan never lists it as a memory (marked ⊘)"} {
+	for _, want := range []string{"41 memories in 1 store ", "1 file not counted: Claude Code's scan never lists it as a memory (marked ⊘)"} {
 		if out := d.screen(); !strings.Contains(out, want) {
 			t.Errorf("webshop's summary lacks %q:\n%s", want, out)
 		}

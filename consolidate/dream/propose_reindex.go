@@ -2,6 +2,7 @@ package dream
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -1262,7 +1263,7 @@ func (r *reindexer) finish() []model.Proposal {
 			}
 		}
 	}
-	if len(fixes) == 0 {
+	if len(fixes) == 0 && !create { // (a new index asked for by hand may have no finding to fix: see NewIndex)
 		return nil
 	}
 	var changes []model.Change
@@ -1482,6 +1483,34 @@ func (s *dreamState) proposeNewIndex() []model.Proposal {
 	}
 	r.fit()
 	return r.finish()
+}
+
+// NewIndex proposes a starting MEMORY.md for a directory that has memories
+// and no index: the index the reindex proposal writes there (an entry per
+// memory from its frontmatter, grouped under a heading per type when there
+// is more than one), also when index-missing is silenced, as a person
+// asked for it. The index editor offers it as a pending edit.
+func NewIndex(p *model.Project, d *model.MemoryDir, opts Options) (model.Proposal, error) {
+	opts.Options = opts.Options.WithDefaults()
+	if d.Index != nil {
+		return model.Proposal{}, errors.New("the directory has a MEMORY.md already")
+	}
+	for _, pr := range d.Problems {
+		if pr.Path == model.IndexFileName {
+			return model.Proposal{}, fmt.Errorf("MEMORY.md is there but cannot be read (%s): memtui does not write over it", pr.Detail)
+		}
+	}
+	s := newDreamState(p, d, opts)
+	props := s.proposeNewIndex()
+	if len(props) == 0 {
+		return model.Proposal{}, errors.New("no memory here that an index can point at (none is a text file with a name free of secrets)")
+	}
+	prop := props[0]
+	// The backstops every proposal passes (see ProposeDir).
+	if s.touchesOpaque(changedPaths(prop), readPaths(prop)) || s.touchesLink(changedPaths(prop)) || !s.keepsItems(prop) {
+		return model.Proposal{}, fmt.Errorf("MEMORY.md: %w", ErrNotHere)
+	}
+	return redacted(s, prop)
 }
 
 // secretName reports a file whose name holds a secret, and counts it for

@@ -59,6 +59,10 @@
 //   - override-invalid has an empty project slug and names settings.json,
 //     relative to the config dir.
 //
+// prune: the webshop's project_bundle_pricing.md is a memory a session
+// began and never filled in (frontmatter with no description, no body, no
+// index entry), so the demo's dream proposes pruning it.
+//
 // scan-excluded: the webshop's sessions/feedback_cart_session_ttl.md is a
 // memory saved under sessions/, a folder Claude Code's scan skips.
 //

@@ -162,7 +162,15 @@ func NewEditorMode(content []byte, mode model.LoadMode) *Editor {
 	if ix.CRLF {
 		e.eol = "\r\n"
 	}
-	st := &ixeState{}
+	e.hist = []*ixeState{{rows: e.rowsOf(&ix)}}
+	return e
+}
+
+// rowsOf cuts a parsed index into rows with fresh IDs: an entry with its
+// hanging lines, a code block, a comment, a table's header with its
+// delimiter row and the frontmatter block are one row each.
+func (e *Editor) rowsOf(ix *Index) []ixeRow {
+	var rows []ixeRow
 	ls := ix.Lines
 	for i := 0; i < len(ls); {
 		j := i + 1
@@ -185,11 +193,10 @@ func NewEditorMode(content []byte, mode model.LoadMode) *Editor {
 		for _, l := range ls[i:j] {
 			r.lines = append(r.lines, ixeLineOf(l))
 		}
-		st.rows = append(st.rows, r)
+		rows = append(rows, r)
 		i = j
 	}
-	e.hist = []*ixeState{st}
-	return e
+	return rows
 }
 
 // ixeFenceOpens reports whether code line j opens a new block right after

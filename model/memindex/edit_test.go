@@ -73,6 +73,17 @@ func ieTargets(b []byte) []string {
 	return out
 }
 
+// ieNonBlank is content's lines that are not blank, in order.
+func ieNonBlank(b []byte) string {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimSuffix(l, "\r"))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // ieRefs counts every reference target in content.
 func ieRefs(b []byte) map[string]int {
 	ix := Parse(b)
@@ -648,6 +659,7 @@ func TestIndexEditorBudget(t *testing.T) {
 func FuzzIndexEditor(f *testing.F) {
 	for _, s := range ieShapes {
 		f.Add([]byte(s), []byte{0, 1, 3, 5, 2, 7, 6, 3, 1, 3, 1, 0, 4, 0, 0, 8, 1, 2, 7, 0, 9})
+		f.Add([]byte(s), []byte{241, 1, 0, 241, 2, 1, 240, 0, 0, 242, 0, 1, 9, 0, 0, 241, 3, 200})
 	}
 	for _, s := range testgen.IndexSeeds {
 		f.Add([]byte(s), []byte{1, 0, 200, 3, 0, 0, 6, 0, 1, 0, 2, 3})
@@ -683,7 +695,11 @@ func FuzzIndexEditor(f *testing.F) {
 					}
 				}
 			}
-			switch ops[k] % 15 {
+			op := int(ops[k]) % 15
+			if ops[k] >= 240 { // the later operations, so the corpus keeps its meaning
+				op = 15 + int(ops[k]-240)%3
+			}
+			switch op {
 			case 0:
 				e.MoveRow(a%n, int(int8(b))%7)
 			case 1:
@@ -735,6 +751,18 @@ func FuzzIndexEditor(f *testing.F) {
 						spared[t] = true
 					}
 				}
+			case 15:
+				// Only blank lines go: the others stay, in order.
+				before := e.Bytes()
+				if _, err := e.CollapseBlanks(); err == nil && ieNonBlank(e.Bytes()) != ieNonBlank(before) {
+					t.Fatalf("collapse changed a non-blank line:\n%q\nfrom\n%q", e.Bytes(), before)
+				}
+			case 16:
+				// Joining keeps every word, references included: nothing
+				// is spared.
+				e.JoinHanging([]int{a % n, b % n}, 20+b)
+			case 17:
+				e.Replace(append(e.Bytes(), hooks[b%len(hooks)]...))
 			}
 			out := e.Bytes()
 			if ix := Parse(out); !bytes.Equal(ix.Bytes(), out) {
