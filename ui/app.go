@@ -555,6 +555,7 @@ func (m *Model) allFindings() []model.Finding {
 }
 
 func (m *Model) refreshFindings() {
+	m.findings.loading = m.loading
 	m.findings.setFindings(m.allFindings())
 	m.findingsDirt = false
 }
@@ -791,32 +792,40 @@ func projectSummary(c *shared, pd *projectData) string {
 func indexHeader(c *shared, dd *dirData, width int) string {
 	st := c.st
 	l := dd.load
-	lines := []string{st.Title.Render("MEMORY.md") + st.Faint.Render("  "+safe.ShowLine(report.Tilde(dd.d.Path, c.home)))}
+	// The path's end names the project and the store: a cut keeps it.
+	lines := []string{st.Title.Render("MEMORY.md") + st.Faint.Render("  "+truncLeft(safe.ShowLine(report.Tilde(dd.d.Path, c.home)), max(width-len("MEMORY.md  "), 10)))}
 	if l != nil {
-		state := st.OK.Render("✓ loads whole")
+		state, stateSt := "✓ loads whole", st.OK
 		switch {
 		case l.TooLarge:
-			state = st.Sev[model.Error].Render("✗ not loaded: over the 4 MiB Claude Code reads")
+			state, stateSt = "✗ not loaded: over the 4 MiB Claude Code reads", st.Sev[model.Error]
 		case l.Truncated():
-			state = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d %s never reach the agent", len(l.Dropped), model.Plural(len(l.Dropped), "line", "lines")))
+			state, stateSt = fmt.Sprintf("✗ cut: %d %s never reach the agent", len(l.Dropped), model.Plural(len(l.Dropped), "line", "lines")), st.Sev[model.Error]
 		case l.NearLimit():
-			state = st.Sev[model.Warning].Render("▲ near a cap")
+			state, stateSt = "▲ near a cap", st.Sev[model.Warning]
 		}
+		size := fmt.Sprintf("%d/200 lines · %d/25,000 units", l.LineCount, l.Units)
 		if l.TooLarge {
-			lines = append(lines, fmt.Sprintf("%d bytes on disk  ", dd.d.Index.Size)+state)
-		} else {
-			lines = append(lines, fmt.Sprintf("%d/200 lines · %d/25,000 units  ", l.LineCount, l.Units)+state)
+			size = fmt.Sprintf("%d bytes on disk", dd.d.Index.Size)
 		}
-		lines = append(lines, st.Faint.Render("press i to see it exactly as the agent loads it"))
+		// The verdict on a line of its own when both do not fit: cut, it
+		// would lose what it says.
+		if ansi.StringWidth(size+"  "+state) <= width {
+			lines = append(lines, size+"  "+stateSt.Render(state))
+		} else {
+			lines = append(lines, size)
+			lines = append(lines, wrapIn(stateSt, state, width)...)
+		}
+		lines = append(lines, wrapIn(st.Faint, "press i to see it exactly as the agent loads it", width)...)
 	}
 	if g := gateSummary(c, dd); g != "" {
 		// Wrapped, not cut: the gate's verdict comes last.
 		lines = append(lines, strings.Split(ansi.Wrap(g, max(width, 10), " "), "\n")...)
 		if ws := dd.prov["MEMORY.md"]; len(ws) > 0 {
 			written, _, _ := provenanceLines(c, dd, "MEMORY.md", "")
-			lines = append(lines, st.Faint.Render("last written by "+safe.ShowLine(written[0])))
+			lines = append(lines, wrapIn(st.Faint, "last written by "+safe.ShowLine(written[0]), width)...)
 		}
-		lines = append(lines, st.Faint.Render("used: "+heatSummary(c, dd, "MEMORY.md")))
+		lines = append(lines, wrapIn(st.Faint, "used: "+heatSummary(c, dd, "MEMORY.md"), width)...)
 	}
 	for _, l := range problemLines(c, dd.log, filepath.Dir(dd.d.Path), fewProblems) {
 		// Wrapped, not cut: what went wrong follows the transcript's name.
@@ -831,15 +840,25 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 	const most = 4 // the index view and the findings view hold the rest
 	if len(fs) > most {
 		lines = append(lines, findingLines(c, fs[:most], width)...)
-		lines = append(lines, st.Faint.Render(fmt.Sprintf("… and %d more findings on this index: press f for all", len(fs)-most)))
+		lines = append(lines, wrapIn(st.Faint, fmt.Sprintf("… and %d more findings on this index: press f for all", len(fs)-most), width)...)
 	} else {
 		lines = append(lines, findingLines(c, fs, width)...)
 	}
 	lines = append(lines, st.Faint.Render(strings.Repeat("─", max(width, 1))))
 	for i, ln := range lines {
-		lines[i] = ansi.Truncate(ln, width, "…")
+		lines[i] = ansi.Truncate(ln, width, "…") // the path's line, and a safety net
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrapIn wraps plain text (made safe) to width and styles each line on
+// its own, so no style runs on past a line's end into the pane's border.
+func wrapIn(style lipgloss.Style, s string, width int) []string {
+	lines := strings.Split(ansi.Wrap(s, max(width, 1), " /"), "\n")
+	for i, ln := range lines {
+		lines[i] = style.Render(ln)
+	}
+	return lines
 }
 
 // openIndex shows the index of the selected memory's directory (or the

@@ -61,6 +61,7 @@ type chgCache struct {
 func newChangesView(c *shared, sc *secrets.Scanner) *changesView {
 	v := &changesView{listDiff: newListDiff(c), sc: sc}
 	v.diff.empty = "Select a change to see its diff."
+	v.list.colKinds = []colKind{colText, colNumber} // who wrote, then when
 	return v
 }
 
@@ -305,7 +306,7 @@ func (v *changesView) rebuild(data []*projectData) {
 				it.project = pi
 				dl := it.delta
 				v.items = append(v.items, it)
-				r := row{ref: len(v.items) - 1, left: dl.Path, sev: -1}
+				r := row{ref: len(v.items) - 1, left: dl.Path, sev: -1, cut: cutAtMiddle}
 				switch dl.Kind {
 				case consolidate.DeltaCreated:
 					r.badge = "+"
@@ -314,7 +315,8 @@ func (v *changesView) rebuild(data []*projectData) {
 				default:
 					r.badge = "~"
 				}
-				r.right = writersShort(dl, v.c.clock())
+				who, when := writers(dl, v.c.clock())
+				r.cols = []string{who, when}
 				rows = append(rows, r)
 			}
 		}
@@ -337,14 +339,26 @@ func (v *changesView) rebuild(data []*projectData) {
 	v.follow()
 }
 
-// writersShort names who changed a file, in a list row's right column.
+// writersShort names who changed a file and when, in words a filter
+// matches.
 func writersShort(dl consolidate.Delta, now time.Time) string {
+	who, when := writers(dl, now)
+	if when == "" {
+		return who
+	}
+	return who + " " + when
+}
+
+// writers names who last changed a file ("5f0c2a8e +1": a session and
+// how many wrote it before) and when, for a list row's columns; when is
+// "" if no session did.
+func writers(dl consolidate.Delta, now time.Time) (who, when string) {
 	n := len(dl.Writes)
 	if n == 0 {
-		return "no session"
+		return "no session", ""
 	}
 	last := dl.Writes[n-1]
-	who := forensics.ShortSession(last.Session)
+	who = forensics.ShortSession(last.Session)
 	if last.Kind == model.WriteMemtui {
 		who = "memtui"
 	} else if last.Kind == model.WriteFork {
@@ -356,7 +370,7 @@ func writersShort(dl consolidate.Delta, now time.Time) string {
 	if n > 1 {
 		who += fmt.Sprintf(" +%d", n-1)
 	}
-	return who + " " + ago(now, last.Time)
+	return who, ago(now, last.Time)
 }
 
 // ago is age with its unit read out: "3d ago", "just now", "in the
@@ -457,14 +471,14 @@ func (v *changesView) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (v *changesView) View() string {
-	empty := "Nothing changed since the last review."
+	empty := "Nothing changed since the last review: what an agent or a person writes next shows here."
 	switch {
 	case len(v.items) == 0 && v.pending > 0 && v.c.readonly:
 		empty = "Read-only: no review was recorded before, so there is nothing to compare with."
 	case len(v.items) == 0 && v.pending > 0:
 		empty = "Recording what each memory looks like now…"
 	case v.filter != "" && v.total > 0:
-		empty = "No change matches “" + safe.ShowLine(v.filter) + "”: esc clears the filter."
+		empty = noMatch("change", v.filter, v.c.keys.Changes.Back)
 	}
 	return v.render(v.statusLine(), fmt.Sprintf("Changes (%d)", len(v.items)), v.hunkNote(), empty)
 }

@@ -69,8 +69,9 @@ func selectAcme(t *testing.T, tm *teatest.TestModel, also ...string) {
 	t.Helper()
 	waitFor(t, tm, append([]string{"-home-dev-dotfiles", "~/acme-api", "~/kefu_platform", "agent-memory"}, also...)...)
 	press(tm, keyJ)
-	// Only acme-api has this memory, and its rows are new on screen.
-	waitFor(t, tm, "feedback-api-errors")
+	// Only acme-api has this memory (feedback-api-errors, under the
+	// feedback heading), and its rows are new on screen.
+	waitFor(t, tm, "api-errors")
 }
 
 func TestE2EIndexCutAndFilter(t *testing.T) {
@@ -87,11 +88,11 @@ func TestE2EIndexCutAndFilter(t *testing.T) {
 
 	// Back to browsing, then filter the projects.
 	press(tm, keyEsc)
-	waitFor(t, tm, "feedback-api-errors")
+	waitFor(t, tm, "api-errors")
 	tm.Type("/kefu")
 	press(tm, keyEnter)
 	// kefu_platform's memories replace acme-api's.
-	waitFor(t, tm, "wecom-bot", "project-im-channel")
+	waitFor(t, tm, "wecom-bot", "im-channel")
 
 	press(tm, keyQ)
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
@@ -121,15 +122,15 @@ func TestE2ELiveNewMemory(t *testing.T) {
 	if err := os.WriteFile(path, []byte(note), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Its row takes the place of user-editor's, and a repaint skips the
-	// cells that did not change ("  user-"): wait for the rest of the name,
-	// found nowhere else in the demo, then read the whole last frame.
+	// Its row (user-coffee reads "coffee" under the user heading) takes
+	// the place of editor's: wait for the name, found nowhere else in the
+	// demo, then read the whole last frame.
 	waitFor(t, tm, "coffee")
 
 	press(tm, keyQ)
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	screen := ansi.Strip(tm.FinalModel(t).(*Model).View().Content)
-	if !strings.Contains(screen, "Memories (93)") || !strings.Contains(screen, "user-coffee") {
+	if !strings.Contains(screen, "Memories (93)") || !strings.Contains(screen, " coffee ") {
 		t.Errorf("the new memory is not among acme-api's:\n%s", screen)
 	}
 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -28,6 +30,9 @@ type findingsView struct {
 	filter string
 	list   list
 	w, h   int
+	// loading is set while projects are still being read: no finding
+	// yet is not yet "nothing to fix".
+	loading bool
 }
 
 func newFindingsView(c *shared) *findingsView { return &findingsView{c: c} }
@@ -85,27 +90,48 @@ func (v *findingsView) apply() {
 	} else {
 		v.shown = append(v.shown, cand...)
 	}
-	rows := make([]row, len(v.shown))
+	v.list.setRows(v.rows())
+}
+
+// rows draws the shown findings in three columns, each as wide as its
+// widest value (the rule's and the place's capped, so the message keeps
+// room): the rule, where (the project's last path element, the file and
+// line), the message. The list makes the text safe; widths are measured
+// as it will show it, so the columns line up whatever a path holds.
+func (v *findingsView) rows() []row {
+	rules := make([]string, len(v.shown))
+	wheres := make([]string, len(v.shown))
+	ruleW, whereW := 0, 0
+	ruleCap, whereCap := 24, max(16, (v.w-2)/3)
 	for j, i := range v.shown {
 		f := v.all[i]
+		// The project's last element names it, and a settings file's
+		// base name names it (the detail below has the whole paths): the
+		// cells left go to the message.
 		loc := f.File
-		if f.MemoryDir == "" {
-			loc = report.Tilde(loc, v.c.home) // configuration: an absolute path
+		if f.MemoryDir == "" && loc != "" {
+			loc = path.Base(filepath.ToSlash(loc)) // configuration: an absolute path
 		}
 		if f.Line > 0 {
 			loc += ":" + itoa(f.Line)
 		}
-		proj := report.Tilde(f.Project, v.c.home)
-		if proj == "" {
+		proj := path.Base(filepath.ToSlash(f.Project))
+		if f.Project == "" {
 			proj = "configuration"
 		}
-		rows[j] = row{ref: i, badge: sevSymbol(f.Severity), sev: int(f.Severity),
-			left: fmt.Sprintf("%-24s %s  %s", f.Rule, lastPart(proj, 28)+" "+loc, f.Message)}
+		rules[j] = cutEnd(f.Rule, ruleCap)
+		wheres[j] = truncLeft(proj+" "+loc, whereCap)
+		ruleW = max(ruleW, shownWidth(rules[j]))
+		whereW = max(whereW, shownWidth(wheres[j]))
 	}
-	v.list.setRows(rows)
+	rows := make([]row, len(v.shown))
+	for j, i := range v.shown {
+		f := v.all[i]
+		rows[j] = row{ref: i, badge: sevSymbol(f.Severity), sev: int(f.Severity),
+			left: padShown(rules[j], ruleW) + "  " + padShown(wheres[j], whereW) + "  " + f.Message}
+	}
+	return rows
 }
-
-func lastPart(p string, w int) string { return truncLeft(p, w) }
 
 // selected is the finding under the cursor, or nil.
 func (v *findingsView) selected() *model.Finding {
@@ -134,8 +160,12 @@ func (v *findingsView) cycleRule(step int) {
 const detailLines = 5
 
 func (v *findingsView) SetSize(w, h int) {
+	wider := w != v.w
 	v.w, v.h = w, h
 	v.list.setSize(w, max(h-detailLines-1, 1))
+	if wider {
+		v.list.setRows(v.rows()) // the place's column follows the width
+	}
 }
 
 // key handles the findings view's keys: its filter, opening a finding's
@@ -199,7 +229,7 @@ func (v *findingsView) filterLine() string {
 
 func (v *findingsView) View() string {
 	st := v.c.st
-	listView := v.list.view(st.Item, st.Selected, st.GroupHeader, st.Badge, "No findings match. Press s to widen the severity, [ or ] to change the rule, esc to clear the filter.")
+	listView := v.list.view(st.Item, st.Selected, st.GroupHeader, st.Badge, v.empty())
 	var detail []string
 	if f := v.selected(); f != nil {
 		where := report.Tilde(f.MemoryDir, v.c.home)
@@ -224,6 +254,22 @@ func (v *findingsView) View() string {
 		}
 	}
 	return v.filterLine() + "\n" + listView + "\n" + fit(strings.Join(detail, "\n"), v.w, detailLines)
+}
+
+// empty says why the list is empty: nothing found (yet), or filters that
+// hide every finding, and the keys that widen them.
+func (v *findingsView) empty() string {
+	keys := v.c.keys.Findings
+	switch {
+	case len(v.all) == 0 && v.loading:
+		return "No findings yet: the projects are still being read."
+	case len(v.all) == 0:
+		return "No findings: nothing to fix here."
+	case v.filter != "":
+		return noMatch("finding", v.filter, keys.Back)
+	}
+	return fmt.Sprintf("No finding passes these filters: %s widens the severity, %s and %s change the rule.",
+		keys.Severity.Help().Key, keys.PrevRule.Help().Key, keys.NextRule.Help().Key)
 }
 
 func (v *findingsView) scope() keymap.Scope { return keymap.ScopeFindings }

@@ -52,7 +52,9 @@ type journalView struct {
 }
 
 func newJournalView(c *shared, sc *secrets.Scanner) *journalView {
-	return &journalView{listDiff: newListDiff(c), sc: sc, previews: map[string]*propItem{}}
+	v := &journalView{listDiff: newListDiff(c), sc: sc, previews: map[string]*propItem{}}
+	v.list.colKinds = []colKind{colText, colText} // the proposal's ID, the directory
+	return v
 }
 
 // journalPreviewMsg carries an entry's undo diff, worked out in a Cmd.
@@ -100,11 +102,12 @@ func (v *journalView) rebuild(keep string) {
 		if !matchesAll(terms, e.Title, e.Kind, e.ProposalID, e.ID, stateWord(e.State), e.MemoryDir) {
 			continue
 		}
-		// The ID names the kind; the title is cut before it, the directory
-		// shows when there is room (the diff's heading has it whole).
-		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s · %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title, e.ProposalID)}
+		// The title names the file last: a cut keeps it. The proposal's
+		// ID (it names the kind) and the directory show in columns when
+		// there is room (the diff's heading has them whole).
+		r := row{ref: i, left: fmt.Sprintf("%s  %-11s %s", e.Time.Local().Format("2006-01-02 15:04"), stateWord(e.State), e.Title), cut: cutKeepFile}
 		if v.w >= wideWidth && !v.wide {
-			r.right = truncLeft(report.Tilde(e.MemoryDir, v.c.home), v.w/4)
+			r.cols = []string{e.ProposalID, truncLeft(report.Tilde(e.MemoryDir, v.c.home), v.w/4)}
 		}
 		rows = append(rows, r)
 	}
@@ -305,16 +308,19 @@ func (v *journalView) View() string {
 		status = safe.ShowLine(v.note)
 	}
 	empty := "Nothing written yet: the journal is empty."
+	if !v.c.readonly {
+		empty += " What memtui writes (accepted proposals, a delete, a rename) shows here, and " + v.c.keys.Journal.Undo.Help().Key + " undoes it."
+	}
 	switch {
 	case !v.loaded:
 		empty = "Reading the journal…"
 	case v.err != nil:
-		empty = "The journal cannot be read: " + safe.ShowLine(v.err.Error())
+		empty = "The journal cannot be read: " + v.err.Error() // the list makes it safe
 	}
 	title := fmt.Sprintf("Journal (%d)", len(v.entries))
 	if v.filter != "" {
 		title = fmt.Sprintf("Journal (%d of %d matching “%s”)", v.shown, len(v.entries), safe.ShowLine(v.filter))
-		empty = "No entry matches; esc clears the filter."
+		empty = noMatch("entry", v.filter, v.c.keys.Journal.Back)
 	}
 	v.diff.empty = "Select an entry to see what undoing it would do."
 	status = v.c.st.Faint.Render(ansi.Truncate(status, v.w, "…"))

@@ -127,11 +127,12 @@ func (m *memoriesPane) rebuild() {
 			if len(fs) == 0 {
 				continue
 			}
-			m.sortFiles(dd, fs)
+			m.sortFiles(dd, t, fs)
 			rows = append(rows, row{header: true, left: "  " + t.String(), right: itoa(len(fs))})
-			for _, f := range fs {
+			names := groupNames(dd, t, fs)
+			for i, f := range fs {
 				m.items = append(m.items, memItem{dir: di, file: f})
-				r := row{ref: len(m.items) - 1, left: memName(f.Path, dd.docs[f.Path])}
+				r := row{ref: len(m.items) - 1, left: names[i], cut: cutAtMiddle}
 				if mark := scanMark(f); mark != "" {
 					// Claude Code's scan never offers it to recall (or
 					// nobody can tell): dim, marked, and said why in the
@@ -139,15 +140,66 @@ func (m *memoriesPane) rebuild() {
 					r.left, r.dim = mark+" "+r.left, true
 				}
 				r.badge, r.sev = sevBadge(dd.byFile[f.Path])
-				r.right = age(m.c.now, modified(dd, f)) + " " + shortSize(f.Size)
-				if h := heatCell(dd, f.Path); h != "" {
-					r.right = h + " " + r.right
-				}
+				// Uses ("" before the transcripts are read: the column
+				// then takes no room), age, size.
+				r.cols = []string{heatCell(dd, f.Path), age(m.c.now, modified(dd, f)), shortSize(f.Size)}
 				rows = append(rows, r)
 			}
 		}
 	}
 	m.list.setRows(rows)
+}
+
+// typeSeparators may join a type's name to the rest of a memory's name
+// ("feedback_deploy_window", "feedback-deploy-window").
+const typeSeparators = "-_ .:"
+
+// shortName is a memory's name under its type's heading: without the
+// type's name in front ("feedback_deploy_window" under feedback reads
+// "deploy_window"), which every row of the group would repeat, using up
+// the cells that tell the rows apart. A name that is only the type stays
+// whole; so do the names of the untyped and of the invalid, which have no
+// type to repeat.
+func shortName(name string, t memType) string {
+	if t > typeReference {
+		return name
+	}
+	p := t.String()
+	if len(name) <= len(p) || !strings.EqualFold(name[:len(p)], p) || !strings.ContainsRune(typeSeparators, rune(name[len(p)])) {
+		return name
+	}
+	if rest := strings.TrimLeft(name[len(p):], typeSeparators); rest != "" {
+		return rest
+	}
+	return name
+}
+
+// groupNames are the names of one type's memories as their rows show
+// them (shortName), so that no two rows look alike: two memories whose
+// short names would read the same ("feedback-deploy" and "deploy", both
+// feedback) keep their whole names, and two that declare the same name
+// show their file names instead, which cannot be the same.
+func groupNames(dd *dirData, t memType, fs []*model.File) []string {
+	full := make([]string, len(fs))
+	short := make([]string, len(fs))
+	fullN, shortN := map[string]int{}, map[string]int{}
+	for i, f := range fs {
+		full[i] = memName(f.Path, dd.docs[f.Path])
+		fullN[full[i]]++
+	}
+	for i, f := range fs {
+		if fullN[full[i]] > 1 {
+			full[i] = strings.TrimSuffix(f.Path, ".md")
+		}
+		short[i] = shortName(full[i], t)
+		shortN[short[i]]++
+	}
+	for i := range fs {
+		if shortN[short[i]] > 1 {
+			short[i] = full[i]
+		}
+	}
+	return short
 }
 
 // scanMark marks a file Claude Code's scan does not offer to recall: ⊘ when
@@ -192,10 +244,14 @@ func modified(dd *dirData, f *model.File) time.Time {
 }
 
 // sortFiles orders one type's memories. By use, the most used come first
-// and ties (the never used, above all) fall back to the name, so pruning
-// can tell "rarely" from "never"; by modified, the newest first.
-func (m *memoriesPane) sortFiles(dd *dirData, fs []*model.File) {
-	name := func(f *model.File) string { return strings.ToLower(memName(f.Path, dd.docs[f.Path])) }
+// and ties (the never used, above all) fall back to the name as shown
+// under the type's heading, so pruning can tell "rarely" from "never"; by
+// modified, the newest first.
+func (m *memoriesPane) sortFiles(dd *dirData, t memType, fs []*model.File) {
+	name := func(f *model.File) string {
+		full := memName(f.Path, dd.docs[f.Path])
+		return strings.ToLower(shortName(full, t)) + "\x00" + strings.ToLower(full)
+	}
 	sort.SliceStable(fs, func(i, j int) bool {
 		switch m.sortBy {
 		case sortUse:
@@ -279,9 +335,11 @@ func (m *memoriesPane) View() string {
 	case m.pd != nil && !m.pd.loaded:
 		empty = "Reading this project…"
 	case m.filter != "":
-		empty = "No memory matches “" + m.filter + "”."
-	case m.pd != nil:
+		empty = noMatch("memory", m.filter, m.c.keys.Browse.Back)
+	case m.pd != nil && len(m.pd.dirs) == 0:
 		empty = "This project has no memory directory."
+	case m.pd != nil:
+		empty = "No memories yet: Claude Code saves one here when a session learns something worth keeping."
 	}
 	return listPaneView(&m.list, m.c, m.focused, empty)
 }

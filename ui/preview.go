@@ -112,7 +112,9 @@ func (p *previewPane) refresh() {
 	var content string
 	switch {
 	case p.header == "" && p.body == "":
-		content = p.c.st.Faint.Render(p.empty)
+		// Wrapped, never clipped at the border: a project's summary and
+		// the notes about its transcripts are sentences, paths included.
+		content = p.c.st.Faint.Render(ansi.Wrap(p.empty, max(p.width-2, 1), " /"))
 	case p.pending:
 		content = p.header + "\n" + p.c.st.Faint.Render("Rendering…")
 	default:
@@ -133,9 +135,13 @@ func (p *previewPane) refresh() {
 }
 
 func (p *previewPane) SetSize(w, h int) {
+	resized := w != p.width
 	p.width = w
 	p.vp.SetWidth(w)
 	p.vp.SetHeight(h)
+	if resized && p.header == "" && p.body == "" {
+		p.refresh() // the message wraps to the new width
+	}
 }
 
 func (p *previewPane) Update(msg tea.Msg) tea.Cmd {

@@ -25,12 +25,19 @@ type projectsPane struct {
 	filter   string
 	list     list
 	focused  bool
+	// scanned is set once discovery has listed the projects: an empty
+	// list then means none, not "still looking".
+	scanned bool
 }
 
-func newProjectsPane(c *shared) *projectsPane { return &projectsPane{c: c} }
+func newProjectsPane(c *shared) *projectsPane {
+	p := &projectsPane{c: c}
+	p.list.colKinds = []colKind{colMark, colNumber} // ✂, the memories
+	return p
+}
 
 func (p *projectsPane) setProjects(ps []*projectData) {
-	p.projects = ps
+	p.projects, p.scanned = ps, true
 	p.rebuild()
 }
 
@@ -69,33 +76,36 @@ func (p *projectsPane) rebuild() {
 func (p *projectsPane) refresh(i int) {
 	for j := range p.list.rows {
 		if p.list.rows[j].ref == i {
-			p.list.rows[j] = p.row(i)
+			p.list.setRow(j, p.row(i))
 			return
 		}
 	}
 }
 
+// row is a project's row: its path (the last element kept whole when cut,
+// as it names the project), and in columns the ✂ of a cut index and its
+// number of memories.
 func (p *projectsPane) row(i int) row {
 	pd := p.projects[i]
-	r := row{ref: i, left: report.Tilde(pd.p.Name(), p.c.home), sev: -1}
+	r := row{ref: i, left: report.Tilde(pd.p.Name(), p.c.home), sev: -1, cut: cutKeepLast}
+	count := ""
 	switch {
 	case !pd.loaded:
-		r.badge, r.right = "…", ""
+		r.badge = "…"
 	case pd.hasWorst:
 		r.badge, r.sev = sevSymbol(pd.worst), int(pd.worst)
-		r.right = strconv.Itoa(pd.memories)
+		count = strconv.Itoa(pd.memories)
 	default:
-		r.badge, r.sev = "✓", -1
-		r.right = strconv.Itoa(pd.memories)
-	}
-	if pd.loaded && !pd.hasWorst {
 		r.badge = "✓"
+		count = strconv.Itoa(pd.memories)
 	}
+	cut := ""
 	if pd.cut {
 		// The one problem worth seeing from the list: the agent is not
 		// getting the whole index.
-		r.right = "✂ " + r.right
+		cut = "✂"
 	}
+	r.cols = []string{cut, count}
 	return r
 }
 
@@ -118,8 +128,11 @@ func (p *projectsPane) Update(msg tea.Msg) tea.Cmd {
 
 func (p *projectsPane) View() string {
 	empty := "Looking for projects…"
-	if p.filter != "" {
-		empty = "No project matches “" + p.filter + "”."
+	switch {
+	case p.filter != "":
+		empty = noMatch("project", p.filter, p.c.keys.Browse.Back)
+	case p.scanned:
+		empty = "No projects: Claude Code has no project with memory here yet (it keeps them under ~/.claude/projects/)."
 	}
 	return listPaneView(&p.list, p.c, p.focused, empty)
 }

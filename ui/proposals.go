@@ -430,7 +430,8 @@ func (v *proposalsView) refreshRows() {
 		head := len(rows)
 		rows = append(rows, row{header: true, left: g.name + "  " + kindCounts(g.items)})
 		for _, it := range g.items {
-			r := row{ref: i, right: it.dir}
+			// The title names the file it acts on last: a cut keeps it.
+			r := row{ref: i, right: it.dir, cut: cutKeepFile}
 			i++
 			if !matchesAll(terms, g.name, string(it.p.Kind), it.title, it.dir, it.p.ID) {
 				continue
@@ -708,7 +709,7 @@ func (v *proposalsView) View() string {
 	case !v.computed:
 		empty = "Waiting for the projects to be read…"
 	case v.filter != "" && len(v.items) > 0:
-		empty = "No proposal matches “" + safe.ShowLine(v.filter) + "”: esc clears the filter."
+		empty = noMatch("proposal", v.filter, v.c.keys.Proposals.Back)
 	}
 	v.list.dim = st.Faint
 	hunks := v.hunkNote()
