@@ -816,7 +816,7 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 			lines = append(lines, size)
 			lines = append(lines, wrapIn(stateSt, state, width)...)
 		}
-		lines = append(lines, wrapIn(st.Faint, "press i to see it exactly as the agent loads it", width)...)
+		lines = append(lines, wrapIn(st.Faint, "press "+key1(c.keys.Views.Index)+" to see it exactly as the agent loads it", width)...)
 	}
 	if g := gateSummary(c, dd); g != "" {
 		// Wrapped, not cut: the gate's verdict comes last.
@@ -840,7 +840,7 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 	const most = 4 // the index view and the findings view hold the rest
 	if len(fs) > most {
 		lines = append(lines, findingLines(c, fs[:most], width)...)
-		lines = append(lines, wrapIn(st.Faint, fmt.Sprintf("… and %d more findings on this index: press f for all", len(fs)-most), width)...)
+		lines = append(lines, wrapIn(st.Faint, fmt.Sprintf("… and %d more findings on this index: press %s for all", len(fs)-most, key1(c.keys.Views.Findings)), width)...)
 	} else {
 		lines = append(lines, findingLines(c, fs, width)...)
 	}
@@ -1012,7 +1012,7 @@ func (m *Model) watchProject(pd *projectData) {
 			p = filepath.Dir(p)
 		}
 		if err := m.watcher.Add(p); errors.Is(err, memfs.ErrWatchLimit) {
-			m.watchMsg = fmt.Sprintf("watching the first %d directories; press r for the rest", m.cfg.WatchLimit)
+			m.watchMsg = fmt.Sprintf("watching the first %d directories; press %s for the rest", m.cfg.WatchLimit, key1(m.c.keys.Global.Refresh))
 			return
 		}
 	}

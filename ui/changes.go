@@ -490,7 +490,8 @@ func (v *changesView) statusLine() string {
 	if v.filter != "" {
 		left = fmt.Sprintf("%d of %d changes matching “%s”", len(v.items), v.total, safe.ShowLine(v.filter))
 	}
-	hint := "m file seen · M project reviewed · tab diff"
+	ck := v.c.keys.Changes
+	hint := key1(ck.MarkSeen) + " file seen · " + key1(ck.MarkReviewed) + " project reviewed · " + key1(ck.NextPane) + " diff"
 	if v.c.readonly {
 		hint = "read-only: reviews are not recorded"
 	}

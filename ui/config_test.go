@@ -131,3 +131,33 @@ func asksBackground(cmd tea.Cmd) bool {
 	}
 	return false
 }
+
+// Text that names a key names it as rebound: the proposals view's hint,
+// a question's hint and the footer under it.
+func TestTextNamesReboundKeys(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	keys, probs := keymap.Default().With([]keymap.Override{
+		{Name: "proposals.write", Keys: []string{"ctrl+w"}},
+		{Name: "proposals.accept", Keys: []string{"+"}},
+		{Name: "dialog.confirm", Keys: []string{"Y"}},
+	})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	cfg.Keys = &keys
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	if s := d.screen(); !strings.Contains(s, "space/+/x decide · ctrl+w write") {
+		t.Errorf("the proposals hint must name the rebound keys:\n%s", s)
+	}
+	d.selectProposal(sunsetTitle)
+	d.keys("+")
+	d.send(tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl})
+	s := d.screen()
+	if d.m.dialog == nil || !strings.Contains(s, "Y write · m write and mark") || !strings.Contains(s, "the answer is No unless you press Y") {
+		t.Errorf("the write question must name Y, the rebound yes:\n%s", s)
+	}
+	if strings.Contains(s, "y write ·") {
+		t.Errorf("the question still names y:\n%s", s)
+	}
+}

@@ -130,8 +130,8 @@ func (v *ixEditView) openNew(dd *dirData, title string, p model.Proposal) error 
 	v.archives, v.cur = archives, 0
 	n := indexable(dd)
 	v.showDiff()
-	v.say("new MEMORY.md for its %d %s: esc to edit it, %s to empty it, %s to create it",
-		n, model.Plural(n, "memory", "memories"), v.c.keys.Editor.Undo.Help().Key, v.c.keys.Editor.Write.Help().Key)
+	v.say("new MEMORY.md for its %d %s: %s to edit it, %s to empty it, %s to create it",
+		n, model.Plural(n, "memory", "memories"), key1(v.c.keys.EditorDiff.Close), key1(v.c.keys.Editor.Undo), key1(v.c.keys.Editor.Write))
 	return nil
 }
 
@@ -1029,7 +1029,7 @@ func (v *ixEditView) orphanView(h int) string {
 			lines = append(lines, "  "+txt)
 		}
 	}
-	lines = append(lines, st.Faint.Render("enter adds it (title and hook from its frontmatter) · esc cancels"))
+	lines = append(lines, st.Faint.Render(key1(v.c.keys.Picker.Pick)+" adds it (title and hook from its frontmatter) · "+key1(v.c.keys.Picker.Cancel)+" cancels"))
 	return strings.Join(lines, "\n")
 }
 
@@ -1210,7 +1210,7 @@ func (m *Model) leaveEditor(then func() tea.Cmd) tea.Cmd {
 		kind:  dlgDiscard,
 		title: title,
 		lines: []string{"", "They are in memory only: nothing has been written.", m.ixedit.diffSummary()},
-		hint:  "y discards them · any other key keeps editing",
+		hint:  key1(m.c.keys.Dialog.Confirm) + " discards them · any other key keeps editing",
 		after: then,
 	})
 	return nil
@@ -1290,7 +1290,7 @@ func (v *ixEditView) askWrite(h host) tea.Cmd {
 		lines: append(append(lines, "", v.diffSummary(),
 			fmt.Sprintf("After the write: %d/%d lines · %d/%d units · %s.", b.Lines, model.IndexMaxLines, b.Units, model.IndexMaxUnits, load)),
 			undo...),
-		hint:  "y write · any other key cancels",
+		hint:  key1(v.c.keys.Dialog.Confirm) + " write · any other key cancels",
 		jobs:  []writeJob{{dir: v.dd.d.Path, props: []model.Proposal{prop}}},
 		owner: v,
 	})
@@ -1337,13 +1337,13 @@ func (v *ixEditView) writeDone(w *writeRun, h host) {
 		dl.title = "Not written: MEMORY.md appeared on disk"
 		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
 			"MEMORY.md was created after the editor started one (Claude Code writes one itself at a session start). Nothing was written: that one stays on disk.",
-			"Your index is still in the editor: esc discards it, then E edits the one on disk."}
+			"Your index is still in the editor: " + key1(v.c.keys.Editor.Back) + " discards it, then " + key1(v.c.keys.Index.EditIndex) + " edits the one on disk."}
 		v.fail(errors.New("conflict: MEMORY.md appeared on disk; nothing written"))
 	case status == txn.StatusConflict:
 		dl.title = "Not written: MEMORY.md changed on disk"
 		dl.lines = []string{"", st.Sev[model.Warning].Render("! conflict") + "  " + path,
 			"An agent changed MEMORY.md after the editor read it. Nothing was written: its version stays on disk.",
-			"Your edits are still in the editor: esc discards them, then E edits the new version."}
+			"Your edits are still in the editor: " + key1(v.c.keys.Editor.Back) + " discards them, then " + key1(v.c.keys.Index.EditIndex) + " edits the new version."}
 		v.fail(errors.New("conflict: MEMORY.md changed on disk; nothing written"))
 	default:
 		dl.title = "Not written: MEMORY.md"
@@ -1352,7 +1352,7 @@ func (v *ixEditView) writeDone(w *writeRun, h host) {
 	}
 	if len(w.lockHeld) > 0 {
 		dl.jobs = w.lockHeld
-		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
+		dl.hint = fmt.Sprintf("%s retry, waiting up to %s for the lock · any other key closes", key1(v.c.keys.Dialog.Confirm), lockWait)
 	}
 	h.openDialog(dl)
 }

@@ -300,7 +300,7 @@ func (v *journalView) setFocus(diff bool) {
 func (v *journalView) Update(tea.Msg) tea.Cmd { return nil }
 
 func (v *journalView) View() string {
-	status := "what memtui wrote, newest first · u undoes an applied entry · tab diff"
+	status := "what memtui wrote, newest first · " + key1(v.c.keys.Journal.Undo) + " undoes an applied entry · " + key1(v.c.keys.Journal.NextPane) + " diff"
 	if v.c.readonly {
 		status = "what memtui wrote, newest first · read-only"
 	}
@@ -392,13 +392,14 @@ func (v *journalView) askUndo(h host) tea.Cmd {
 		lines = append(lines, "  "+what+"  "+where)
 	}
 	lines = append(lines, "", v.c.st.Faint.Render("Each file goes back byte for byte, with its mtime; a file changed since is refused, nothing written."))
-	title, hint := "Undo \""+e.Title+"\" ("+e.ProposalID+")?", "y undo · any other key cancels"
+	yes := key1(v.c.keys.Dialog.Confirm)
+	title, hint := "Undo \""+e.Title+"\" ("+e.ProposalID+")?", yes+" undo · any other key cancels"
 	if model.ProposalKind(e.Kind) == model.KindRedactSecret {
 		// The one undo that makes things less safe: say so first.
 		title = "Undo the redaction \"" + e.Title + "\"? A credential comes back"
 		lines = append([]string{"", v.c.st.Error.Render("This puts the redacted secret back into the memory file, in clear text:"),
 			v.c.st.Error.Render("Claude Code then injects it into every prompt again.")}, lines...)
-		hint = "y put the credential back · any other key cancels"
+		hint = yes + " put the credential back · any other key cancels"
 	}
 	h.openDialog(&dialog{kind: dlgUndo, title: title, lines: lines, hint: hint, entry: *e})
 	return nil

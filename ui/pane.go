@@ -44,6 +44,10 @@ type shared struct {
 	editor string
 }
 
+// key1 is what the help calls binding b's key, for text that names it: a
+// key rebound in the config file is named as rebound.
+func key1(b key.Binding) string { return b.Help().Key }
+
 // sevBadge is the one-cell worst-severity mark for a set of findings.
 func sevBadge(fs []model.Finding) (string, int) {
 	w, ok := worstOf(fs)

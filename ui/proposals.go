@@ -790,14 +790,16 @@ func (v *proposalsView) statusLine() string {
 	if v.diff.split {
 		other = "unified"
 	}
-	hint := "tab diff · d " + other + " · n/N hunk"
+	p, df := v.c.keys.Proposals, v.c.keys.Diff
+	hunk := key1(df.NextHunk) + "/" + key1(df.PrevHunk) + " hunk"
+	hint := key1(p.NextPane) + " diff · " + key1(df.Mode) + " " + other + " · " + hunk
 	if v.focusDiff {
-		hint = "esc list · d " + other + " · n/N hunk"
+		hint = key1(p.Back) + " list · " + key1(df.Mode) + " " + other + " · " + hunk
 	}
 	if !v.c.readonly {
-		hint = "space/a/x decide · w write"
+		hint = key1(p.Toggle) + "/" + key1(p.Accept) + "/" + key1(p.Reject) + " decide · " + key1(p.Write) + " write"
 		if v.focusDiff {
-			hint = "n/N hunk · space keep/drop · v range · w write"
+			hint = hunk + " · " + key1(p.Toggle) + " keep/drop · " + key1(p.Range) + " range · " + key1(p.Write) + " write"
 		}
 	}
 	if ansi.StringWidth(left)+ansi.StringWidth(hint)+2 > v.w {

@@ -354,12 +354,13 @@ func (m *Model) leaveUnwritten(then func() tea.Cmd) tea.Cmd {
 	for _, it := range invalid {
 		lines = append(lines, "  "+safe.ShowLine(it.title)+st.Faint.Render("  (cannot be written as it is)"))
 	}
-	keep, hint := "Quitting writes nothing; the decisions are kept, and the next start shows them accepted.", "y quits without writing · any other key stays (then w writes them)"
+	yes, w := key1(m.c.keys.Dialog.Confirm), key1(m.c.keys.Proposals.Write)
+	keep, hint := "Quitting writes nothing; the decisions are kept, and the next start shows them accepted.", yes+" quits without writing · any other key stays (then "+w+" writes them)"
 	switch {
 	case m.ws.Scratch:
-		keep, hint = "Quitting writes nothing, and the demo's copy goes with its decisions.", "y quits and drops them · any other key stays (then w writes them)"
+		keep, hint = "Quitting writes nothing, and the demo's copy goes with its decisions.", yes+" quits and drops them · any other key stays (then "+w+" writes them)"
 	case m.ws.State.Seen == "":
-		keep, hint = "Quitting writes nothing and drops these decisions: there is no state dir to keep them in.", "y quits and drops them · any other key stays (then w writes them)"
+		keep, hint = "Quitting writes nothing and drops these decisions: there is no state dir to keep them in.", yes+" quits and drops them · any other key stays (then "+w+" writes them)"
 	}
 	lines = append(lines, "", st.Faint.Render(keep))
 	m.openDialog(&dialog{
@@ -455,7 +456,7 @@ func (v *proposalsView) askWrite(h host) tea.Cmd {
 		title: fmt.Sprintf("Write %d %s (%d %s) to %d memory %s?", n, model.Plural(n, "proposal", "proposals"),
 			files, model.Plural(files, "file", "files"), len(jobs), model.Plural(len(jobs), "directory", "directories")),
 		lines: lines,
-		hint:  "y write · m write and mark the store consolidated (postpones Claude Code's autoDream a day) · any other key cancels",
+		hint:  key1(v.c.keys.Dialog.Confirm) + " write · " + key1(v.c.keys.Dialog.Mark) + " write and mark the store consolidated (postpones Claude Code's autoDream a day) · any other key cancels",
 		jobs:  jobs,
 		owner: v,
 	})
@@ -506,7 +507,7 @@ func (v *proposalsView) writeDone(w *writeRun, h host) {
 	}
 	if len(w.lockHeld) > 0 {
 		dl.jobs, dl.mark, dl.owner = w.lockHeld, w.mark, v
-		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
+		dl.hint = fmt.Sprintf("%s retry, waiting up to %s for the lock · any other key closes", key1(v.c.keys.Dialog.Confirm), lockWait)
 	}
 	h.openDialog(dl)
 }

@@ -77,7 +77,7 @@ func (m *Model) askHand(p model.Proposal, err error, verb string) tea.Cmd {
 		kind:  dlgHand,
 		title: verb + "?",
 		lines: lines,
-		hint:  "y " + verb + " · any other key cancels",
+		hint:  key1(m.c.keys.Dialog.Confirm) + " " + verb + " · any other key cancels",
 		jobs:  []writeJob{{dir: p.MemoryDir, props: []model.Proposal{p}}},
 	})
 	return nil
@@ -233,7 +233,7 @@ func (m *Model) writeDone(w *writeRun, h host) {
 	}
 	if len(w.lockHeld) > 0 {
 		dl.jobs, dl.owner = w.lockHeld, w.owner
-		dl.hint = fmt.Sprintf("y retry, waiting up to %s for the lock · any other key closes", lockWait)
+		dl.hint = fmt.Sprintf("%s retry, waiting up to %s for the lock · any other key closes", key1(m.c.keys.Dialog.Confirm), lockWait)
 	}
 	h.openDialog(dl)
 }

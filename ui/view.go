@@ -394,7 +394,7 @@ func (m *Model) footer() string {
 		return fit(st.Error.Render("✗ "+safe.ShowLine(m.err.Error())), m.width, 1)
 	case m.mode == modeDialog && m.dialog.kind != dlgResult:
 		// A question defaults to No; a summary only waits for a key.
-		return fit(st.Faint.Render("the answer is No unless you press y"), m.width, 1)
+		return fit(st.Faint.Render("the answer is No unless you press "+key1(m.c.keys.Dialog.Confirm)), m.width, 1)
 	case m.mode == modeDialog:
 		return fit(st.Faint.Render("any key closes"), m.width, 1)
 	}
