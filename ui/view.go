@@ -223,7 +223,7 @@ func (m *Model) browseView(h int) string {
 		case focusProjects:
 			title = fmt.Sprintf("Projects (%d)", len(m.data))
 			if m.projects.filter != "" {
-				title += " /" + m.projects.filter
+				title += " /" + safe.ShowLine(m.projects.filter)
 			}
 			content = m.projects.View()
 		case focusMemories:
@@ -235,7 +235,7 @@ func (m *Model) browseView(h int) string {
 				title += " · " + m.memories.sortBy.String()
 			}
 			if m.memories.filter != "" {
-				title += " /" + m.memories.filter
+				title += " /" + safe.ShowLine(m.memories.filter)
 			}
 			content = m.memories.View()
 		case focusPreview:
