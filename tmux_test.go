@@ -254,6 +254,24 @@ func TestTmux(t *testing.T) {
 		}
 	})
 
+	// The TUI discovers while it starts; a machine with no Claude Code
+	// memory is told what the other commands tell it, once it has quit.
+	t.Run("empty machine", func(t *testing.T) {
+		s := startTmuxIn(t, bin, 80, 24, newTmuxHome(t))
+		deadline := time.Now().Add(10 * time.Second)
+		for exec.Command("tmux", "-L", s.sock, "has-session", "-t", "memtui").Run() == nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("memtui still runs on an empty machine:\n%s", s.tmux("capture-pane", "-p", "-t", "memtui"))
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		code, _ := os.ReadFile(filepath.Join(s.dir, "exit.txt"))
+		errs, _ := os.ReadFile(s.errPath)
+		if strings.TrimSpace(string(code)) != "2" || !strings.Contains(string(errs), "memtui --demo") {
+			t.Errorf("exit %q, stderr %q: want 2 and the advice to try --demo", code, errs)
+		}
+	})
+
 	t.Run("80x24", func(t *testing.T) {
 		s := startTmux(t, bin, 80, 24)
 		screen := s.waitScreen("-home-dev-dotfiles", "/home/dev/acme-api", "/home/dev/kefu_platform", "agent-memory",

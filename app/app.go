@@ -87,6 +87,8 @@ type Workspace struct {
 
 	notes   io.Writer
 	cleanup []func()
+	// opts are the options it was opened with (Empty's advice names them).
+	opts Options
 	// reviews are the demo's reviews that predate its sessions, by
 	// memory dir path, each recorded as the dir's baseline the first time
 	// it is opened (see OpenBaseline). Commands and Cmds open baselines
@@ -118,19 +120,37 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		w.Close()
 		return nil, err
 	}
-	if len(w.Scan.Projects) == 0 && len(w.Scan.Config) == 0 {
+	if err := w.Empty(w.Scan); err != nil {
 		w.Close()
-		return nil, noMemory(o, w.ScanOpts)
+		return nil, err
 	}
-	// memtui's copies of memory text are owner-only; the journal keeps
-	// them only as long as its retention says.
-	if !o.ReadOnly {
-		for _, n := range memfs.TightenState(w.State) {
-			w.note("memtui: %s", n)
-		}
-		w.EnforceRetention(w.Retention)
-	}
+	w.Upkeep()
 	return w, nil
+}
+
+// Empty is the advice for a scan that found no Claude Code memory at all
+// (no project, no configuration to report): nil when it found some. A
+// face that discovers on its own (the TUI, while it starts) asks it of
+// its first scan, as Open does.
+func (w *Workspace) Empty(scan *model.Scan) error {
+	if scan == nil || len(scan.Projects) > 0 || len(scan.Config) > 0 {
+		return nil
+	}
+	return noMemory(w.opts, w.ScanOpts)
+}
+
+// Upkeep keeps memtui's own state as it should be (unless ReadOnly):
+// its copies of memory text owner-only, the journal no longer than its
+// retention says. Open does it; a face that opens with OpenState and
+// discovers on its own calls it.
+func (w *Workspace) Upkeep() {
+	if w.ReadOnly {
+		return
+	}
+	for _, n := range memfs.TightenState(w.State) {
+		w.note("memtui: %s", n)
+	}
+	w.EnforceRetention(w.Retention)
 }
 
 // Discover finds the workspace's projects and memory directories again,
@@ -149,7 +169,7 @@ func OpenState(o Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Workspace{Now: now, Pinned: o.Now != "", ReadOnly: o.ReadOnly, NoTranscripts: o.NoTranscripts, notes: o.Notes}
+	w := &Workspace{Now: now, Pinned: o.Now != "", ReadOnly: o.ReadOnly, NoTranscripts: o.NoTranscripts, notes: o.Notes, opts: o}
 	if w.notes == nil {
 		w.notes = io.Discard
 	}

@@ -63,6 +63,10 @@ type Config struct {
 	Workers int
 	// Clock is the wall clock (nil: time.Now); tests and --now pin it.
 	Clock func() time.Time
+	// QuitIfEmpty: the Workspace was opened without discovering (so the
+	// TUI's start overlaps discovery); when its first scan finds no
+	// memory at all, Run quits and returns Workspace.Empty's advice.
+	QuitIfEmpty bool
 }
 
 type viewID int
@@ -95,6 +99,9 @@ type Model struct {
 	copts       consolidate.Options
 	transcripts app.TranscriptReader
 	discovered  *model.Scan
+	// exitErr is what Run returns once the program has quit (an empty
+	// machine's advice, see Config.QuitIfEmpty).
+	exitErr error
 
 	c    *shared
 	ctx  context.Context
@@ -418,6 +425,15 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 		m.err = msg.err
 		m.loading = false
 		return nil
+	}
+	if m.cfg.QuitIfEmpty && msg.gen == 1 {
+		// Started before discovering (its start overlaps discovery):
+		// a machine with no memory at all is told so as the CLI tells
+		// it, after the TUI has gone.
+		if err := m.ws.Empty(msg.scan); err != nil {
+			m.exitErr = err
+			return tea.Quit
+		}
 	}
 	keepSel := m.projects.selected()
 	var keepName string
@@ -1084,6 +1100,9 @@ func Run(ctx context.Context, cfg Config, out io.Writer, env []string) error {
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
 		return nil
+	}
+	if err == nil {
+		err = m.exitErr
 	}
 	return err
 }
