@@ -118,7 +118,7 @@ func (s *syncBuffer) String() string {
 
 // buildMemtui builds the binary into t's temp dir (the build cache makes
 // a second build in the same run quick).
-func buildMemtui(t *testing.T) string {
+func buildMemtui(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "memtui")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
