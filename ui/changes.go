@@ -452,17 +452,10 @@ func (v *changesView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys, diff := v.c.keys.Changes, v.c.keys.Diff
+	keys := v.c.keys.Changes
 	switch {
-	case key.Matches(k, keys.NextPane, keys.PrevPane) && !v.zoom:
-		v.setFocus(!v.focusDiff)
-	case key.Matches(k, keys.Open):
-		v.setFocus(true)
-	case key.Matches(k, diff.Zoom):
-		if v.zoom || v.selected() != nil {
-			v.setZoom(!v.zoom)
-		}
-	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp, diff.Wrap, diff.Left, diff.Right):
+	case v.paneKeys(k, keys.NextPane, keys.PrevPane, keys.Open, v.selected() != nil, v.setFocus):
+	case v.diffKey(k):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		v.follow()

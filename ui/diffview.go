@@ -368,6 +368,12 @@ func (v *diffView) applyStyles() {
 // keeping the same hunk in view.
 func (v *diffView) toggleWrap() {
 	v.wrap, v.xoff = !v.wrap, 0
+	v.rebuildAtHunk()
+}
+
+// rebuildAtHunk lays the rows out again, the hunk in view before still in
+// view after (a change of mode moves every row).
+func (v *diffView) rebuildAtHunk() {
 	h := v.currentHunk()
 	v.build()
 	if h >= 0 && h < len(v.hunkRows) {
@@ -406,14 +412,7 @@ func (v *diffView) scrollX(n int) {
 
 func (v *diffView) toggleMode() {
 	v.split = !v.split
-	// Keep the same hunk in view across the switch.
-	h := v.currentHunk()
-	v.build()
-	if h >= 0 && h < len(v.hunkRows) {
-		v.setOff(v.hunkRows[h])
-	} else {
-		v.setOff(v.off)
-	}
+	v.rebuildAtHunk()
 }
 
 func (v *diffView) SetSize(w, h int) {

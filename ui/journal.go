@@ -331,7 +331,7 @@ func (v *journalView) View() string {
 // list first), undoing the selected entry, moving in the list (the diff
 // follows) or in the diff.
 func (v *journalView) key(k tea.KeyPressMsg, h host) tea.Cmd {
-	keys, diff := v.c.keys.Journal, v.c.keys.Diff
+	keys := v.c.keys.Journal
 	switch {
 	case key.Matches(k, keys.Filter):
 		return h.startFilter()
@@ -346,15 +346,8 @@ func (v *journalView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 		return h.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.Undo):
 		return v.askUndo(h)
-	case key.Matches(k, keys.NextPane, keys.PrevPane) && !v.zoom:
-		v.setFocus(!v.focusDiff)
-	case key.Matches(k, keys.Open):
-		v.setFocus(true)
-	case key.Matches(k, diff.Zoom):
-		if v.zoom || v.selected() != nil {
-			v.setZoom(!v.zoom)
-		}
-	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp, diff.Wrap, diff.Left, diff.Right):
+	case v.paneKeys(k, keys.NextPane, keys.PrevPane, keys.Open, v.selected() != nil, v.setFocus):
+	case v.diffKey(k):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		return v.follow(h.run())

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/memtui/memtui/internal/paint"
@@ -147,6 +149,33 @@ func (v *listDiff) render(status, listTitle, hunks, empty string) string {
 		}
 	}
 	return b.String()
+}
+
+// paneKeys handles the keys every list-and-diff view shares: next and
+// previous pane (not while zoomed: the list is hidden), open (the diff
+// takes the keys), zoom (with an item shown, or to unzoom). setFocus is
+// the owner's (it may refuse the diff with nothing selected).
+func (v *listDiff) paneKeys(k tea.KeyPressMsg, next, prev, open key.Binding, selected bool, setFocus func(bool)) bool {
+	switch {
+	case key.Matches(k, next, prev) && !v.zoom:
+		setFocus(!v.focusDiff)
+	case key.Matches(k, open):
+		setFocus(true)
+	case key.Matches(k, v.c.keys.Diff.Zoom):
+		if v.zoom || selected {
+			v.setZoom(!v.zoom)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// diffKey reports whether k goes to the diff: every key while it has
+// them, the diff's own keys from the list too.
+func (v *listDiff) diffKey(k tea.KeyPressMsg) bool {
+	d := v.c.keys.Diff
+	return v.focusDiff || key.Matches(k, d.Mode, d.NextHunk, d.PrevHunk, d.ScrollDown, d.ScrollUp, d.Wrap, d.Left, d.Right)
 }
 
 // setZoom gives the diff the whole view, or gives the list its place

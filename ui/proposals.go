@@ -656,14 +656,7 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 	}
 	keys, diff := v.c.keys.Proposals, v.c.keys.Diff
 	switch {
-	case key.Matches(k, keys.NextPane, keys.PrevPane) && !v.zoom:
-		v.setFocus(!v.focusDiff)
-	case key.Matches(k, keys.Open):
-		v.setFocus(true)
-	case key.Matches(k, diff.Zoom):
-		if v.zoom || v.selected() != nil {
-			v.setZoom(!v.zoom)
-		}
+	case v.paneKeys(k, keys.NextPane, keys.PrevPane, keys.Open, v.selected() != nil, v.setFocus):
 	case key.Matches(k, keys.Accept):
 		v.accept()
 	case key.Matches(k, keys.Reject):
@@ -684,7 +677,7 @@ func (v *proposalsView) Update(msg tea.Msg) tea.Cmd {
 			step = -1
 		}
 		v.diff.moveUnit(step)
-	case v.focusDiff, key.Matches(k, diff.Mode, diff.NextHunk, diff.PrevHunk, diff.ScrollDown, diff.ScrollUp, diff.Wrap, diff.Left, diff.Right):
+	case v.diffKey(k):
 		return v.diff.Update(k)
 	case listKeys(&v.list, v.c, k):
 		v.follow()
