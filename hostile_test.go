@@ -206,6 +206,9 @@ func TestHostileTree(t *testing.T) {
 		{"changes/piped", plain, hostile.Plain, []string{"changes"}},
 		{"changes/terminal", colour, hostile.Terminal, []string{"changes"}},
 		{"changes/json", plain, hostile.JSON, []string{"changes", "--json"}},
+		{"sessions/piped", plain, hostile.Plain, []string{"sessions"}},
+		{"sessions/terminal", colour, hostile.Terminal, []string{"sessions"}},
+		{"sessions/json", plain, hostile.JSON, []string{"sessions", "--json"}},
 		{"history/piped", plain, hostile.Plain, []string{"history"}},
 		{"history/terminal", colour, hostile.Terminal, []string{"history"}},
 		{"history/json", plain, hostile.JSON, []string{"history", "--json"}},
@@ -255,6 +258,11 @@ func TestHostileTree(t *testing.T) {
 		})
 	}
 
+	// The sessions output is checked on sessions that carry the attacks,
+	// not on an empty list.
+	if o := outs["sessions/piped"]; strings.Contains(o.stdout, "No session read or wrote memory") || !strings.Contains(o.stdout, "session") {
+		t.Errorf("sessions lists no session of the hostile tree:\n%s", o.stdout)
+	}
 	if o := outs["dream-dismissed/piped"]; dismissed != "" && !strings.Contains(o.stdout, dismissed) {
 		t.Errorf("dream --dismissed does not list %s, dismissed before it:\n%s", dismissed, o.stdout)
 	}
@@ -289,6 +297,7 @@ func TestHostileTree(t *testing.T) {
 		{"index-move-above-cut/pty", []string{"index", "work-evil", "--move-above-cut", tr.CutNote}},
 		{"changes/pty", []string{"changes"}},
 		{"history/pty", []string{"history"}},
+		{"sessions/pty", []string{"sessions"}},
 		{"ls/pty", []string{"ls"}},
 		{"undo-list/pty", []string{"undo", "--list"}},
 		{"journal-prune-dry-run/pty", []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
