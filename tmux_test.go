@@ -213,6 +213,13 @@ func TestTmux(t *testing.T) {
 		s.keys("Escape")
 		s.waitScreen("2 changes in 1 project since the last review")
 		time.Sleep(300 * time.Millisecond)
+		// Sessions: the one on feat/eval.
+		s.keys("t")
+		s.waitScreen("Sessions (12)")
+		s.keys("/", "feat/eval", "Enter")
+		s.waitScreen("1 of 12 sessions matching “feat/eval”", "e7a9c1d3")
+		s.keys("Escape")
+		time.Sleep(300 * time.Millisecond)
 		// Journal: after a write of two proposals, one of them.
 		s.keys("p")
 		s.waitScreen("25 proposals in 5 projects")

@@ -35,12 +35,12 @@ func (g GlobalKeys) Group() Group {
 
 // ViewKeys switch between the views.
 type ViewKeys struct {
-	Browse, Findings, Index, Proposals, Changes, Journal key.Binding
+	Browse, Findings, Index, Proposals, Changes, Journal, Sessions key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g ViewKeys) Group() Group {
-	return Group{"Views", []key.Binding{g.Findings, g.Proposals, g.Changes, g.Journal, g.Index, g.Browse}}
+	return Group{"Views", []key.Binding{g.Findings, g.Proposals, g.Changes, g.Sessions, g.Journal, g.Index, g.Browse}}
 }
 
 // MoveKeys move a list's cursor or scroll a text, in every view.
@@ -232,6 +232,24 @@ func (g JournalKeys) Group() Group {
 	return Group{"Journal", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Undo, g.Back, g.Filter}}
 }
 
+// SessionsKeys are the sessions view's: its list and the selected
+// session's writes as a diff, and where to go from a session.
+type SessionsKeys struct {
+	NextPane, PrevPane, Open, Back key.Binding
+	// Filter narrows the list by words (title, kind, branch, ID, file).
+	Filter key.Binding
+	// Memory shows the memory under the diff's cursor (else the first
+	// written) in the browse view; Changes the changes view on the
+	// session's writes; Lost the findings of the lost updates it caused
+	// or suffered.
+	Memory, Changes, Lost key.Binding
+}
+
+// Group lists the bindings for the help.
+func (g SessionsKeys) Group() Group {
+	return Group{"Sessions", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Filter, g.Memory, g.Changes, g.Lost}}
+}
+
 // DialogKeys answer a question: Confirm says yes, and Mark (asked before
 // a write of proposals) writes and marks the store consolidated. Any other
 // key says no.
@@ -272,6 +290,7 @@ type KeyMap struct {
 	Diff       DiffKeys
 	Changes    ChangesKeys
 	Journal    JournalKeys
+	Sessions   SessionsKeys
 	Dialog     DialogKeys
 	Input      InputKeys
 }
@@ -307,6 +326,7 @@ func Default() KeyMap {
 			Proposals: b(ks("p"), "p", "dream proposals"),
 			Changes:   b(ks("C"), "C", "changes since last review"),
 			Journal:   b(ks("L"), "L", "journal of writes"),
+			Sessions:  b(ks("t"), "t", "sessions that touched memory"),
 		},
 		Move: MoveKeys{
 			Up:       b(ks("up", "k"), "↑/k", "up"),
@@ -422,6 +442,12 @@ func Default() KeyMap {
 			Back:   back,
 			Filter: filter,
 		},
+		Sessions: SessionsKeys{
+			NextPane: nextPane, PrevPane: prevPane, Open: open, Back: back, Filter: filter,
+			Memory:  b(ks("m"), "m", "show the memory it wrote"),
+			Changes: b(ks("c"), "c", "its changes since the review"),
+			Lost:    b(ks("!"), "!", "the lost updates it caused or suffered (marked !)"),
+		},
 		Dialog: DialogKeys{
 			Confirm: b(ks("y"), "y", "yes"),
 			Mark:    b(ks("m"), "m", "write and mark consolidated"),
@@ -466,6 +492,7 @@ const (
 	ScopeProposals
 	ScopeChanges
 	ScopeJournal
+	ScopeSessions
 	ScopeDialog
 	ScopeInput
 	scopeCount
@@ -506,6 +533,8 @@ func (k KeyMap) Live(s Scope) []Group {
 		return own(k.Changes.Group(), k.Diff.Group())
 	case ScopeJournal:
 		return own(k.Journal.Group(), k.Diff.Group())
+	case ScopeSessions:
+		return own(k.Sessions.Group(), k.Diff.Group())
 	case ScopeDialog:
 		return []Group{k.Dialog.Group()}
 	case ScopeInput:
@@ -517,7 +546,7 @@ func (k KeyMap) Live(s Scope) []Group {
 // String names the scope, for test failures.
 func (s Scope) String() string {
 	names := [...]string{"browse", "findings", "index", "index editor", "index editor's diff", "orphan picker",
-		"proposals", "changes", "journal", "dialog", "text input"}
+		"proposals", "changes", "journal", "sessions", "dialog", "text input"}
 	if s >= 0 && int(s) < len(names) {
 		return names[s]
 	}

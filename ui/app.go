@@ -79,6 +79,7 @@ const (
 	viewJournal
 	viewIndexEdit
 	viewChanges
+	viewSessions
 )
 
 type focusID int
@@ -126,6 +127,8 @@ type Model struct {
 	// journal lists what was written; dialog, when set, is a question or
 	// a summary that takes the next key; write is a write in progress.
 	journal *journalView
+	// sessions lists the sessions that touched memory, and what each did.
+	sessions *sessionsView
 	// changes shows what changed since each directory's last review
 	// (and keeps the review baselines).
 	changes *changesView
@@ -229,6 +232,7 @@ func New(cfg Config) *Model {
 	m.proposals = newProposalsView(m.c, copts.Secrets)
 	m.journal = newJournalView(m.c, copts.Secrets)
 	m.changes = newChangesView(m.c, copts.Secrets)
+	m.sessions = newSessionsView(m.c, copts.Secrets)
 	m.help = help.New()
 	m.input = textinput.New()
 	m.input.Prompt = filterPrompt
@@ -391,6 +395,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onUndone(msg)
 	case journalMsg:
 		return m, m.journal.set(msg, m.run())
+	case sessionsMsg:
+		return m, m.sessions.onResults(msg, m.run())
 	case journalPreviewMsg:
 		m.journal.onPreview(msg)
 		return m, nil
@@ -534,7 +540,7 @@ func (m *Model) onDirReloaded(msg dirReloadedMsg) tea.Cmd {
 // dataChanged notes that a project or directory was read: the views
 // derived from the loaded data catch up.
 func (m *Model) dataChanged() tea.Cmd {
-	return tea.Batch(m.findingsChanged(), m.proposals.changed())
+	return tea.Batch(m.findingsChanged(), m.proposals.changed(), m.sessions.changed(m.run()))
 }
 
 // findingsChanged notes that findings changed; the findings view, when on
@@ -613,6 +619,8 @@ func (m *Model) currentFilter() string {
 		return m.changes.filter
 	case m.view == viewJournal:
 		return m.journal.filter
+	case m.view == viewSessions:
+		return m.sessions.filter
 	case m.view == viewFindings:
 		return m.findings.filter
 	case m.focus == focusProjects:
@@ -630,6 +638,8 @@ func (m *Model) setFilter(s string) {
 		m.changes.rebuild(m.data)
 	case m.view == viewJournal:
 		m.journal.setFilter(s)
+	case m.view == viewSessions:
+		m.sessions.setFilter(s, m.run())
 	case m.view == viewFindings:
 		m.findings.filter = s
 		m.findings.apply()

@@ -94,6 +94,8 @@ func (m *Model) activeView() view {
 		return m.journal
 	case viewChanges:
 		return m.changes
+	case viewSessions:
+		return m.sessions
 	}
 	return nil
 }

@@ -228,6 +228,23 @@ func TestHostileTreeFrames(t *testing.T) {
 			d.keys("b")
 		}
 	})
+	take("sessions", func() {
+		d.keys("t")
+		v := d.m.sessions
+		if len(v.items) == 0 {
+			t.Error("the sessions view lists no session of the hostile tree: its frames check nothing")
+		}
+		v.list.top()
+		for range v.items {
+			v.follow()
+			shot("session")
+			d.keys("tab", "G", "W", ">", "z")
+			shot("session's writes, cut, scrolled, zoomed")
+			d.keys("W", "esc", "esc", "j")
+		}
+		shot("sessions")
+		d.keys("b")
+	})
 	take("journal", func() {
 		d.keys("L")
 		for range d.m.journal.entries {
@@ -249,7 +266,7 @@ func TestHostileTreeFrames(t *testing.T) {
 		d.keys("esc")
 	})
 
-	for _, view := range []string{"browse", "index", "findings", "proposals", "changes", "journal", "help"} {
+	for _, view := range []string{"browse", "index", "findings", "proposals", "changes", "sessions", "journal", "help"} {
 		t.Run(view, func(t *testing.T) {
 			fs := views[view]
 			if len(fs) == 0 {

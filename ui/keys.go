@@ -44,6 +44,9 @@ type navigateMsg struct {
 	// dir, for the index view, is the memory directory to show (a path),
 	// whether or not it has a MEMORY.md; "" is the selection's.
 	dir string
+	// filter, for the findings and the changes views, is the filter they
+	// open with (a session's: its changes, its lost updates).
+	filter string
 }
 
 // onKey routes a key press by mode: a dialog or a text input takes it
@@ -88,7 +91,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			b  key.Binding
 			to viewID
 		}{{v.Browse, viewBrowse}, {v.Findings, viewFindings}, {v.Index, viewIndex}, {v.Proposals, viewProposals},
-			{v.Changes, viewChanges}, {v.Journal, viewJournal}} {
+			{v.Changes, viewChanges}, {v.Journal, viewJournal}, {v.Sessions, viewSessions}} {
 			if key.Matches(k, sw.b) {
 				return m.navigate(navigateMsg{to: sw.to})
 			}
@@ -179,6 +182,10 @@ func (m *Model) navigate(msg navigateMsg) tea.Cmd {
 		m.show(viewBrowse)
 		return m.syncSelection()
 	case viewFindings:
+		if msg.filter != "" {
+			m.findings.filter = msg.filter
+			m.findings.rule = ""
+		}
 		m.refreshFindings()
 		m.show(viewFindings)
 		return nil
@@ -194,11 +201,17 @@ func (m *Model) navigate(msg navigateMsg) tea.Cmd {
 		m.show(viewProposals)
 		return m.proposals.open(m.run())
 	case viewChanges:
+		if msg.filter != "" {
+			m.changes.filter = msg.filter
+		}
 		m.changes.rebuild(m.data)
 		m.show(viewChanges)
 		return nil
 	case viewJournal:
 		return m.openJournal()
+	case viewSessions:
+		m.show(viewSessions)
+		return m.sessions.open(m.run())
 	}
 	return nil
 }

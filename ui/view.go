@@ -325,13 +325,6 @@ func (m *Model) titleBar() string {
 	for _, pd := range m.data {
 		nf += pd.findings
 	}
-	left := st.Title.Render("memtui") + " " +
-		tab("Browse", m.view == viewBrowse) +
-		tab(fmt.Sprintf("Findings %d", nf), m.view == viewFindings) +
-		tab("Index", m.view == viewIndex || m.view == viewIndexEdit) +
-		tab(m.proposalsTab(), m.view == viewProposals) +
-		tab(m.changesTab(), m.view == viewChanges) +
-		tab("Journal", m.view == viewJournal)
 	var right string
 	switch {
 	case m.loading && m.scan == nil:
@@ -349,6 +342,39 @@ func (m *Model) titleBar() string {
 		// Where they are: each project's summary and MEMORY.md preview.
 		right += fmt.Sprintf(" · %d transcript %s", n, model.Plural(n, "problem", "problems"))
 	}
+	if m.ws.ReadOnly {
+		right = "read-only · " + right
+	}
+	// The tabs, each named in full, or, when the row cannot hold them
+	// and the status, the ones not shown by a short name: every tab stays
+	// whole, the current one in full.
+	tabs := []struct {
+		full, short string
+		on          bool
+	}{
+		{"Browse", "Browse", m.view == viewBrowse},
+		{fmt.Sprintf("Findings %d", nf), fmt.Sprintf("Find %d", nf), m.view == viewFindings},
+		{"Index", "Idx", m.view == viewIndex || m.view == viewIndexEdit},
+		{m.proposalsTab(), strings.Replace(m.proposalsTab(), "Proposals", "Props", 1), m.view == viewProposals},
+		{m.changesTab(), strings.Replace(m.changesTab(), "Changes", "Chgs", 1), m.view == viewChanges},
+		{"Sessions", "Sess", m.view == viewSessions},
+		{"Journal", "Jrnl", m.view == viewJournal},
+	}
+	build := func(short bool) string {
+		left := st.Title.Render("memtui") + " "
+		for _, t := range tabs {
+			name := t.full
+			if short && !t.on {
+				name = t.short
+			}
+			left += tab(name, t.on)
+		}
+		return left
+	}
+	left := build(false)
+	if ansi.StringWidth(left)+1+ansi.StringWidth(right) > m.width {
+		left = build(true)
+	}
 	// The Claude Code versions: said once, however many sessions, in the
 	// first form that fits beside the tabs (none at 80 columns); memtui
 	// lint and memtui version say which behaviours differ.
@@ -357,9 +383,6 @@ func (m *Model) titleBar() string {
 			right += v
 			break
 		}
-	}
-	if m.ws.ReadOnly {
-		right = "read-only · " + right
 	}
 	return layoutRow(left, st.Faint.Render(right), m.width)
 }

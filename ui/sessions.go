@@ -1,0 +1,482 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memtui/memtui/consolidate/forensics"
+	"github.com/memtui/memtui/consolidate/secrets"
+	"github.com/memtui/memtui/internal/report"
+	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/keymap"
+	"github.com/memtui/memtui/model"
+)
+
+// sessionsView lists every session (its subagents, the background
+// extraction and Dream runs from it, memtui's own runs) that read or wrote
+// each loaded memory directory, newest first, beside what it wrote as a
+// diff: who raced whom, and what each lost. From a session, m shows a
+// memory it wrote, c its changes since the review, ! the lost updates it
+// was in.
+type sessionsView struct {
+	listDiff
+	sc    *secrets.Scanner
+	items []*sessItem
+	// filter narrows the list to sessions matching every word of it;
+	// total counts them all.
+	filter string
+	total  int
+	// byDir are the activities worked out per directory version (a
+	// dirData and the log it was read with are replaced, never changed,
+	// so the pair names one version); want says the view was opened, so
+	// new data is worked out as it comes.
+	byDir     map[sessKey][]*sessItem
+	want      bool
+	computing bool
+}
+
+// sessKey is one version of a directory and its project's transcripts.
+type sessKey struct {
+	dd  *dirData
+	log *model.TranscriptLog
+}
+
+// sessItem is one activity, with the diff pane's item for it.
+type sessItem struct {
+	act     forensics.SessionActivity
+	project string // as shown
+	dir     string // the memory dir's path
+	item    *propItem
+	// names are the directory's activities' names, by key.
+	names map[string]string
+}
+
+// sessionsMsg carries the activities of the directories a Cmd worked out.
+type sessionsMsg struct {
+	byDir map[sessKey][]*sessItem
+}
+
+func newSessionsView(c *shared, sc *secrets.Scanner) *sessionsView {
+	v := &sessionsView{listDiff: newListDiff(c), sc: sc, byDir: map[sessKey][]*sessItem{}}
+	v.diff.empty = "Select a session to see what it did."
+	v.list.colKinds = []colKind{colText, colText} // kind, when
+	return v
+}
+
+// open shows the view, working out what is new.
+func (v *sessionsView) open(r run) tea.Cmd {
+	v.want = true
+	v.rebuild(r)
+	return v.compute(r)
+}
+
+// changed notes new data: worked out when the view has been opened.
+func (v *sessionsView) changed(r run) tea.Cmd {
+	if !v.want {
+		return nil
+	}
+	return v.compute(r)
+}
+
+// compute works out, in a Cmd, the activities of every loaded directory
+// whose version has none yet. The inputs are gathered here, on the UI
+// goroutine: the Cmd reads only values that are replaced, never changed.
+func (v *sessionsView) compute(r run) tea.Cmd {
+	if v.computing {
+		return nil
+	}
+	type job struct {
+		key     sessKey
+		project string
+	}
+	var jobs []job
+	for _, pd := range r.data {
+		if !pd.loaded || pd.p.Log == nil {
+			continue
+		}
+		for _, dd := range pd.dirs {
+			k := sessKey{dd, pd.p.Log}
+			if _, ok := v.byDir[k]; !ok && dd.d.Exists {
+				jobs = append(jobs, job{k, report.Tilde(pd.p.Name(), v.c.home)})
+			}
+		}
+	}
+	if len(jobs) == 0 {
+		return nil
+	}
+	v.computing = true
+	sc := v.sc
+	return func() tea.Msg {
+		out := map[sessKey][]*sessItem{}
+		for _, j := range jobs {
+			d, log := j.key.dd.d, j.key.log
+			acts := forensics.Sessions(d, log, forensics.LostUpdates(d, log))
+			items := make([]*sessItem, len(acts))
+			names := map[string]string{}
+			for i := range acts {
+				names[acts[i].Key()] = sessionName(&acts[i])
+			}
+			for i := range acts {
+				items[i] = &sessItem{act: acts[i], project: j.project, dir: d.Path, names: names}
+				items[i].item = sessionItem(items[i], sc)
+			}
+			out[j.key] = items
+		}
+		return sessionsMsg{byDir: out}
+	}
+}
+
+// onResults takes what a Cmd worked out, and works out what came since.
+func (v *sessionsView) onResults(msg sessionsMsg, r run) tea.Cmd {
+	v.computing = false
+	for k, items := range msg.byDir {
+		v.byDir[k] = items
+	}
+	v.rebuild(r)
+	return v.compute(r)
+}
+
+// sessionName names an activity in one line: the session's short ID, and
+// for a subagent or a fork what ran in it.
+func sessionName(a *forensics.SessionActivity) string {
+	switch a.Kind {
+	case forensics.KindMemtui:
+		return "memtui"
+	case forensics.KindSubagent:
+		return forensics.ShortSession(a.Session) + " subagent " + a.Agent
+	case forensics.KindDream:
+		return forensics.ShortSession(a.Session) + " Dream run"
+	case forensics.KindExtraction:
+		return forensics.ShortSession(a.Session) + " memory extraction"
+	}
+	return forensics.ShortSession(a.Session)
+}
+
+// sessionItem is the diff pane's item for an activity: what it is, what
+// it read, raced and lost, then each write whose text the transcripts
+// kept, as a diff.
+func sessionItem(si *sessItem, sc *secrets.Scanner) *propItem {
+	a := &si.act
+	var why []string
+	if a.Cwd != "" {
+		why = append(why, "In "+a.Cwd+".")
+	}
+	if len(a.Overlaps) > 0 {
+		others := make([]string, len(a.Overlaps))
+		for i, k := range a.Overlaps {
+			others[i] = si.names[k]
+		}
+		why = append(why, "Open on this directory at the same time as "+strings.Join(others, ", ")+".")
+	}
+	if len(a.Read) > 0 {
+		why = append(why, "Read "+strings.Join(a.Read, ", ")+".")
+	}
+	for _, l := range a.Lost {
+		by := "a change no session recorded"
+		if l.Other != "" {
+			by = si.names[l.Other] + "'s write"
+		}
+		why = append(why, fmt.Sprintf("Lost %d %s it wrote in %s to %s%s.", len(l.Lines), model.Plural(len(l.Lines), "line", "lines"), l.File, by, possibly(l.Definite)))
+	}
+	for _, l := range a.Dropped {
+		why = append(why, fmt.Sprintf("Dropped %d %s %s wrote in %s%s.", len(l.Lines), model.Plural(len(l.Lines), "line", "lines"), si.names[l.Other], l.File, possibly(l.Definite)))
+	}
+	var untold []string
+	it := &propItem{
+		p:       model.Proposal{ID: "session\x00" + si.dir + "\x00" + a.Key(), MemoryDir: si.dir},
+		project: si.project,
+		title:   sessionTitle(a),
+		label:   string(a.Kind) + " · " + a.Session + " · " + spanText(a),
+	}
+	for _, w := range a.Wrote {
+		c, before, ok := writeChange(w)
+		if !ok {
+			untold = append(untold, w.Path+" ("+w.Tool+")")
+			continue
+		}
+		it.p.Changes = append(it.p.Changes, c)
+		it.diffs = append(it.diffs, diffChange(c, before, sc))
+	}
+	switch {
+	case len(a.Wrote) == 0:
+		why = append(why, "It wrote nothing here.")
+	case len(untold) > 0:
+		why = append(why, "What it wrote in "+strings.Join(untold, ", ")+" is not in the transcripts.")
+	}
+	it.rationale = safe.Mask(sc, strings.Join(why, " "))
+	return it
+}
+
+// possibly marks a loss the transcripts leave in doubt.
+func possibly(definite bool) string {
+	if definite {
+		return ""
+	}
+	return " (possibly)"
+}
+
+// sessionTitle is an activity's heading: its name, title and branch.
+func sessionTitle(a *forensics.SessionActivity) string {
+	t := sessionName(a)
+	if a.Title != "" {
+		t += " “" + a.Title + "”"
+	}
+	if a.Branch != "" && a.Branch != "HEAD" {
+		t += " on " + a.Branch
+	}
+	return t
+}
+
+// spanText says when an activity ran, in UTC.
+func spanText(a *forensics.SessionActivity) string {
+	s, e := a.Start.UTC(), a.End.UTC()
+	switch {
+	case s.IsZero():
+		return "when unknown"
+	case s.Format("2006-01-02 15:04") == e.Format("2006-01-02 15:04"):
+		return s.Format("2006-01-02 15:04") + " UTC"
+	case s.Format("2006-01-02") == e.Format("2006-01-02"):
+		return s.Format("2006-01-02 15:04") + "–" + e.Format("15:04") + " UTC"
+	}
+	return s.Format("2006-01-02 15:04") + " – " + e.Format("2006-01-02 15:04") + " UTC"
+}
+
+// writeChange is a recorded write as a change over the text before it,
+// when the transcripts kept both (ok false otherwise: a shell command, a
+// background fork, memtui's own write, a text the reader dropped).
+func writeChange(w forensics.HistoryWrite) (c model.Change, before string, ok bool) {
+	if w.TextDropped {
+		return c, "", false
+	}
+	c.Path = w.Path
+	switch {
+	case w.Op == forensics.OpDeleted:
+		c.Op = model.OpDelete
+		return c, w.Before, w.HasBefore
+	case w.Kind == model.WriteFull || w.Kind == model.WriteStore:
+		if !w.HasAfter || !w.HasBefore && !w.Created {
+			return c, "", false
+		}
+		c.Op, c.After = model.OpUpdate, w.After
+		if w.Created || w.HasBefore && w.Before == "" {
+			c.Op = model.OpCreate
+		}
+		return c, w.Before, true
+	case w.Kind == model.WriteEdit || w.Kind == model.WriteMulti:
+		if !w.HasBefore {
+			return c, "", false
+		}
+		after := w.Before
+		for _, e := range w.Edits {
+			if e.All {
+				after = strings.ReplaceAll(after, e.Old, e.New)
+			} else {
+				after = strings.Replace(after, e.Old, e.New, 1)
+			}
+		}
+		c.Op, c.After = model.OpUpdate, after
+		return c, w.Before, true
+	}
+	return c, "", false
+}
+
+// rebuild lists the activities of the loaded directories, by project and
+// directory, newest first within each, that the filter keeps; the
+// selection stays on the session it was on.
+func (v *sessionsView) rebuild(r run) {
+	var keep string
+	if it := v.selected(); it != nil {
+		keep = it.item.p.ID
+	}
+	v.items, v.total = v.items[:0], 0
+	terms := strings.Fields(strings.ToLower(v.filter))
+	var rows []row
+	for _, pd := range r.data {
+		if !pd.loaded {
+			continue
+		}
+		headed := false
+		for _, dd := range pd.dirs {
+			items := v.byDir[sessKey{dd, pd.p.Log}]
+			dirHeaded := false
+			for _, si := range items {
+				v.total++
+				a := &si.act
+				files := make([]string, 0, len(a.Wrote)+len(a.Read))
+				for _, w := range a.Wrote {
+					files = append(files, w.Path)
+				}
+				files = append(files, a.Read...)
+				if !matchesAll(terms, append(files, a.Session, a.Agent, string(a.Kind), a.Title, a.Branch, a.Cwd, si.project)...) {
+					continue
+				}
+				if !headed {
+					rows = append(rows, row{header: true, left: si.project})
+					headed = true
+				}
+				if !dirHeaded && dd.d.Kind != model.DirAuto {
+					rows = append(rows, row{header: true, left: "  " + dirLabel(dd.d)})
+				}
+				dirHeaded = true
+				v.items = append(v.items, si)
+				mark := " "
+				switch {
+				case len(a.Lost) > 0 || len(a.Dropped) > 0:
+					mark = "!"
+				case len(a.Overlaps) > 0:
+					mark = "≈"
+				}
+				title := sessionName(a)
+				if a.Title != "" {
+					title += " " + a.Title
+				}
+				rows = append(rows, row{ref: len(v.items) - 1, left: mark + " " + safe.ShowLine(safe.Mask(v.sc, title)), sev: -1,
+					cols: []string{string(a.Kind), a.End.UTC().Format("01-02 15:04")}})
+			}
+		}
+	}
+	v.list.setRows(rows)
+	v.layout() // narrow, the list's height follows its rows
+	sel := -1
+	for i, si := range v.items {
+		if si.item.p.ID == keep {
+			sel = i
+		}
+	}
+	if !v.list.selectRef(sel) {
+		v.list.top()
+	}
+	v.follow()
+}
+
+// setFilter narrows the list, keeping the selection when it still shows.
+func (v *sessionsView) setFilter(s string, r run) {
+	v.filter = s
+	v.rebuild(r)
+}
+
+func (v *sessionsView) selected() *sessItem {
+	rw := v.list.selected()
+	if rw == nil || rw.ref < 0 || rw.ref >= len(v.items) {
+		return nil
+	}
+	return v.items[rw.ref]
+}
+
+// follow shows the selected session in the diff pane.
+func (v *sessionsView) follow() {
+	var it *propItem
+	if si := v.selected(); si != nil {
+		it = si.item
+	}
+	if it != v.diff.item {
+		v.diff.show(it)
+	}
+}
+
+func (v *sessionsView) setFocus(diff bool) {
+	v.focusDiff = diff && v.selected() != nil
+	v.layout()
+}
+
+// Update has nothing to do: every key comes through key.
+func (v *sessionsView) Update(tea.Msg) tea.Cmd { return nil }
+
+// key handles the view's keys: leaving (from the diff, the list first),
+// the filter, moving (the diff follows), and going from a session to a
+// memory it wrote, its changes or its lost updates.
+func (v *sessionsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
+	keys := v.c.keys.Sessions
+	switch {
+	case key.Matches(k, keys.Filter):
+		return h.startFilter()
+	case key.Matches(k, keys.Back) && v.zoom:
+		v.setZoom(false)
+	case key.Matches(k, keys.Back) && v.focusDiff:
+		v.setFocus(false)
+	case key.Matches(k, keys.Back) && v.filter != "":
+		v.setFilter("", h.run())
+	case key.Matches(k, keys.Back):
+		return h.navigate(navigateMsg{to: viewBrowse})
+	case key.Matches(k, keys.Memory):
+		return v.showMemory(h)
+	case key.Matches(k, keys.Changes):
+		if si := v.selected(); si != nil {
+			return h.navigate(navigateMsg{to: viewChanges, filter: forensics.ShortSession(si.act.Session)})
+		}
+	case key.Matches(k, keys.Lost):
+		if si := v.selected(); si != nil {
+			return h.navigate(navigateMsg{to: viewFindings, filter: "lost-update " + forensics.ShortSession(si.act.Session)})
+		}
+	case v.paneKeys(k, keys.NextPane, keys.PrevPane, keys.Open, v.selected() != nil, v.setFocus):
+	case v.diffKey(k):
+		return v.diff.Update(k)
+	case listKeys(&v.list, v.c, k):
+		v.follow()
+	}
+	return nil
+}
+
+// showMemory shows, in the browse view, the memory under the diff's
+// cursor, else the first the session wrote that is still on disk.
+func (v *sessionsView) showMemory(h host) tea.Cmd {
+	si := v.selected()
+	if si == nil {
+		return nil
+	}
+	var file string
+	if v.diff.item == si.item && len(si.item.p.Changes) > 0 {
+		file = si.item.p.Changes[v.diff.currentChange()].Path
+	} else if len(si.act.Wrote) > 0 {
+		file = si.act.Wrote[0].Path
+	}
+	if file == "" {
+		h.say(sessionName(&si.act) + " wrote nothing here to show")
+		return nil
+	}
+	return h.jump(model.Finding{MemoryDir: si.dir, File: file})
+}
+
+func (v *sessionsView) View() string {
+	empty := "No session read or wrote memory in the transcripts read so far."
+	switch {
+	case v.computing && v.total == 0:
+		empty = "Working out what each session did…"
+	case v.filter != "" && v.total > 0:
+		empty = "No session matches “" + safe.ShowLine(v.filter) + "”: " + key1(v.c.keys.Sessions.Back) + " clears the filter."
+	}
+	races := 0
+	for _, si := range v.items {
+		if len(si.act.Overlaps) > 0 {
+			races++
+		}
+	}
+	left := fmt.Sprintf("%d %s", len(v.items), model.Plural(len(v.items), "session", "sessions"))
+	if v.filter != "" {
+		left = fmt.Sprintf("%d of %d sessions matching “%s”", len(v.items), v.total, safe.ShowLine(v.filter))
+	}
+	if races > 0 {
+		left += fmt.Sprintf(" · %d open on a directory at the same time as another (≈, ! lost an update)", races)
+	}
+	if v.computing {
+		left += " · working…"
+	}
+	ks := v.c.keys.Sessions
+	hint := key1(ks.Memory) + " memory · " + key1(ks.Changes) + " changes · " + key1(ks.Lost) + " lost updates"
+	status := v.c.st.Faint.Render(layoutRow(left, hint, v.w))
+	return v.render(status, fmt.Sprintf("Sessions (%d)", len(v.items)), v.hunkNote(), empty)
+}
+
+func (v *sessionsView) scope() keymap.Scope { return keymap.ScopeSessions }
+
+func (v *sessionsView) ShortHelp() []key.Binding {
+	k := v.c.keys
+	s := k.Sessions
+	if v.focusDiff {
+		return append(v.diff.shortHelp(s.Back), s.Memory)
+	}
+	return []key.Binding{k.Move.Up, k.Move.Down, s.Memory, s.Changes, s.Lost, s.NextPane, s.Back}
+}
