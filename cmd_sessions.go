@@ -114,44 +114,13 @@ func runSessions(ctx context.Context, g *globals, sf sessionsFlags, stdout, stde
 	return sessionsText(w, dirs, st, g.getenv("HOME"))
 }
 
-// activityName names an activity in one line: the session's short ID, and
-// for a subagent or a fork what ran in it.
-func activityName(a *forensics.SessionActivity) string {
-	switch a.Kind {
-	case forensics.KindMemtui:
-		return "memtui"
-	case forensics.KindSubagent:
-		return forensics.ShortSession(a.Session) + " subagent " + a.Agent
-	case forensics.KindDream:
-		return forensics.ShortSession(a.Session) + " Dream run"
-	case forensics.KindExtraction:
-		return forensics.ShortSession(a.Session) + " memory extraction"
-	}
-	return forensics.ShortSession(a.Session)
-}
-
 // nameByKey names the activities of one directory by their Key.
 func nameByKey(acts []forensics.SessionActivity) map[string]string {
 	out := make(map[string]string, len(acts))
 	for i := range acts {
-		out[acts[i].Key()] = activityName(&acts[i])
+		out[acts[i].Key()] = acts[i].Name()
 	}
 	return out
-}
-
-// span says when an activity ran: its start and end, the end's date left
-// out when it is the start's.
-func span(a, b time.Time) string {
-	a, b = a.UTC(), b.UTC()
-	switch {
-	case a.IsZero():
-		return ""
-	case a.Format("2006-01-02 15:04") == b.Format("2006-01-02 15:04"):
-		return a.Format("2006-01-02 15:04") + " UTC"
-	case a.Format("2006-01-02") == b.Format("2006-01-02"):
-		return a.Format("2006-01-02 15:04") + "–" + b.Format("15:04") + " UTC"
-	}
-	return a.Format("2006-01-02 15:04") + " – " + b.Format("2006-01-02 15:04") + " UTC"
 }
 
 // sessionsText writes the sessions for people: per project and memory
@@ -171,15 +140,15 @@ func sessionsText(w io.Writer, dirs []sessionsDir, st report.Styles, home string
 		for i := range sd.acts {
 			a := &sd.acts[i]
 			total++
-			head := activityName(a) + "  " + string(a.Kind)
+			head := a.Name() + "  " + string(a.Kind)
 			if a.Title != "" {
 				head += "  \u201c" + a.Title + "\u201d"
 			}
 			if a.Branch != "" && a.Branch != "HEAD" {
 				head += " on " + a.Branch
 			}
-			if sp := span(a.Start, a.End); sp != "" {
-				head += ", " + sp
+			if !a.Start.IsZero() {
+				head += ", " + a.When()
 			}
 			bw.WriteString("    " + show(head) + "\n")
 			// The working directory when it is not the project's own (a

@@ -117,7 +117,7 @@ func (v *sessionsView) compute(r run) tea.Cmd {
 			items := make([]*sessItem, len(acts))
 			names := map[string]string{}
 			for i := range acts {
-				names[acts[i].Key()] = sessionName(&acts[i])
+				names[acts[i].Key()] = acts[i].Name()
 			}
 			for i := range acts {
 				items[i] = &sessItem{act: acts[i], project: j.project, dir: d.Path, names: names}
@@ -137,22 +137,6 @@ func (v *sessionsView) onResults(msg sessionsMsg, r run) tea.Cmd {
 	}
 	v.rebuild(r)
 	return v.compute(r)
-}
-
-// sessionName names an activity in one line: the session's short ID, and
-// for a subagent or a fork what ran in it.
-func sessionName(a *forensics.SessionActivity) string {
-	switch a.Kind {
-	case forensics.KindMemtui:
-		return "memtui"
-	case forensics.KindSubagent:
-		return forensics.ShortSession(a.Session) + " subagent " + a.Agent
-	case forensics.KindDream:
-		return forensics.ShortSession(a.Session) + " Dream run"
-	case forensics.KindExtraction:
-		return forensics.ShortSession(a.Session) + " memory extraction"
-	}
-	return forensics.ShortSession(a.Session)
 }
 
 // sessionItem is the diff pane's item for an activity: what it is, what
@@ -189,7 +173,7 @@ func sessionItem(si *sessItem, sc *secrets.Scanner) *propItem {
 		p:       model.Proposal{ID: "session\x00" + si.dir + "\x00" + a.Key(), MemoryDir: si.dir},
 		project: si.project,
 		title:   sessionTitle(a),
-		label:   string(a.Kind) + " · " + a.Session + " · " + spanText(a),
+		label:   string(a.Kind) + " · " + a.Session + " · " + a.When(),
 	}
 	for _, w := range a.Wrote {
 		c, before, ok := writeChange(w)
@@ -220,7 +204,7 @@ func possibly(definite bool) string {
 
 // sessionTitle is an activity's heading: its name, title and branch.
 func sessionTitle(a *forensics.SessionActivity) string {
-	t := sessionName(a)
+	t := a.Name()
 	if a.Title != "" {
 		t += " “" + a.Title + "”"
 	}
@@ -228,20 +212,6 @@ func sessionTitle(a *forensics.SessionActivity) string {
 		t += " on " + a.Branch
 	}
 	return t
-}
-
-// spanText says when an activity ran, in UTC.
-func spanText(a *forensics.SessionActivity) string {
-	s, e := a.Start.UTC(), a.End.UTC()
-	switch {
-	case s.IsZero():
-		return "when unknown"
-	case s.Format("2006-01-02 15:04") == e.Format("2006-01-02 15:04"):
-		return s.Format("2006-01-02 15:04") + " UTC"
-	case s.Format("2006-01-02") == e.Format("2006-01-02"):
-		return s.Format("2006-01-02 15:04") + "–" + e.Format("15:04") + " UTC"
-	}
-	return s.Format("2006-01-02 15:04") + " – " + e.Format("2006-01-02 15:04") + " UTC"
 }
 
 // writeChange is a recorded write as a change over the text before it,
@@ -329,7 +299,7 @@ func (v *sessionsView) rebuild(r run) {
 				case len(a.Overlaps) > 0:
 					mark = "≈"
 				}
-				title := sessionName(a)
+				title := a.Name()
 				if a.Title != "" {
 					title += " " + a.Title
 				}
@@ -434,7 +404,7 @@ func (v *sessionsView) showMemory(h host) tea.Cmd {
 		file = si.act.Wrote[0].Path
 	}
 	if file == "" {
-		h.say(sessionName(&si.act) + " wrote nothing here to show")
+		h.say(si.act.Name() + " wrote nothing here to show")
 		return nil
 	}
 	return h.jump(model.Finding{MemoryDir: si.dir, File: file})

@@ -67,6 +67,37 @@ func (a *SessionActivity) Key() string {
 	return activityKey(a.Kind, a.Session, a.Agent)
 }
 
+// Name names an activity in one line: the session's short ID, and for a
+// subagent or a fork what ran in it.
+func (a *SessionActivity) Name() string {
+	switch a.Kind {
+	case KindMemtui:
+		return "memtui"
+	case KindSubagent:
+		return ShortSession(a.Session) + " subagent " + a.Agent
+	case KindDream:
+		return ShortSession(a.Session) + " Dream run"
+	case KindExtraction:
+		return ShortSession(a.Session) + " memory extraction"
+	}
+	return ShortSession(a.Session)
+}
+
+// When says when an activity ran, in UTC, its end's date left out when it
+// is its start's.
+func (a *SessionActivity) When() string {
+	s, e := a.Start.UTC(), a.End.UTC()
+	switch {
+	case s.IsZero():
+		return "when unknown"
+	case s.Format("2006-01-02 15:04") == e.Format("2006-01-02 15:04"):
+		return s.Format("2006-01-02 15:04") + " UTC"
+	case s.Format("2006-01-02") == e.Format("2006-01-02"):
+		return s.Format("2006-01-02 15:04") + "–" + e.Format("15:04") + " UTC"
+	}
+	return s.Format("2006-01-02 15:04") + " – " + e.Format("2006-01-02 15:04") + " UTC"
+}
+
 func activityKey(k SessionKind, session, agent string) string {
 	return string(k) + "/" + session + "/" + agent
 }
