@@ -243,11 +243,14 @@ type SessionsKeys struct {
 	// session's writes; Lost the findings of the lost updates it caused
 	// or suffered.
 	Memory, Changes, Lost key.Binding
+	// Revert puts the file under the diff's cursor back as it was before
+	// the session's write (journalled).
+	Revert key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g SessionsKeys) Group() Group {
-	return Group{"Sessions", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Filter, g.Memory, g.Changes, g.Lost}}
+	return Group{"Sessions", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Filter, g.Memory, g.Changes, g.Lost, g.Revert}}
 }
 
 // DialogKeys answer a question: Confirm says yes, and Mark (asked before
@@ -447,6 +450,7 @@ func Default() KeyMap {
 			Memory:  b(ks("m"), "m", "show the memory it wrote"),
 			Changes: b(ks("c"), "c", "its changes since the review"),
 			Lost:    b(ks("!"), "!", "the lost updates it caused or suffered (marked !)"),
+			Revert:  b(ks("R"), "R", "revert the file to its text before this write (undoable)"),
 		},
 		Dialog: DialogKeys{
 			Confirm: b(ks("y"), "y", "yes"),
@@ -464,7 +468,7 @@ func Default() KeyMap {
 // so it neither fires nor shows in the help.
 func (k KeyMap) ReadOnly() KeyMap {
 	e := &k.Editor
-	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Browse.Delete, &k.Browse.Retype, &k.Browse.Rename, &k.Changes.Revert, &k.Findings.Edit, &k.Index.Edit,
+	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Browse.Delete, &k.Browse.Retype, &k.Browse.Rename, &k.Changes.Revert, &k.Sessions.Revert, &k.Findings.Edit, &k.Index.Edit,
 		&k.Proposals.Edit, &k.Proposals.Toggle, &k.Proposals.Accept, &k.Proposals.Reject, &k.Proposals.Range, &k.Proposals.Write,
 		&k.Proposals.AcceptShown, &k.Proposals.RejectShown,
 		&k.Journal.Undo, &k.Changes.MarkSeen, &k.Changes.MarkReviewed, &k.Dialog.Mark,

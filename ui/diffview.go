@@ -196,6 +196,10 @@ type diffView struct {
 	hunkRows []int
 	off      int
 	w, h     int
+	// hcur is the hunk n and N went to last, -1 when the view has moved
+	// otherwise since (the hunk then is the one at the top): all the
+	// hunks may fit on screen, where n scrolls nothing.
+	hcur int
 	// wrap wraps long lines (the default); off, they are cut at the
 	// view's edge and xoff cells of them scroll out on the left. textW is
 	// the width their text had in the last build.
@@ -230,7 +234,7 @@ type toggleUnit struct {
 const gutterW = 2
 
 func newDiffView(c *shared) *diffView {
-	return &diffView{c: c, ds: newDiffStyles(c.st.Theme), anchor: -1, wrap: true}
+	return &diffView{c: c, ds: newDiffStyles(c.st.Theme), anchor: -1, wrap: true, hcur: -1}
 }
 
 // show draws it (nil for none), scrolled to the top unless it is the
@@ -240,7 +244,7 @@ func (v *diffView) show(it *propItem) {
 	v.item = it
 	off := v.off
 	if !same {
-		v.cur, v.anchor, v.xoff = 0, -1, 0
+		v.cur, v.anchor, v.xoff, v.hcur = 0, -1, 0, -1
 	}
 	v.build()
 	if same {
@@ -257,8 +261,25 @@ func (v *diffView) refresh() {
 	v.setOff(off)
 }
 
-// currentChange is the index of the change under the cursor.
+// currentChange is the index of the change under the cursor; with no
+// cursor (a diff only read, not decided), of the change at the top of the
+// view, where n and N scroll to.
 func (v *diffView) currentChange() int {
+	if !v.deciding() {
+		row := -1
+		if h := v.currentHunk(); h >= 0 {
+			row = v.hunkRows[h]
+		}
+		for _, u := range v.units {
+			if u.last > row { // the first unit with rows below the hunk's header
+				return u.ci
+			}
+		}
+		if n := len(v.units); n > 0 {
+			return v.units[n-1].ci
+		}
+		return 0
+	}
 	if v.cur >= 0 && v.cur < len(v.units) {
 		return v.units[v.cur].ci
 	}
@@ -431,6 +452,9 @@ func (v *diffView) scroll(n int) { v.setOff(v.off + n) }
 // currentHunk is the index of the last hunk starting at or above the top
 // row; -1 above the first.
 func (v *diffView) currentHunk() int {
+	if v.hcur >= 0 && v.hcur < len(v.hunkRows) {
+		return v.hcur
+	}
 	cur := -1
 	for i, r := range v.hunkRows {
 		if r <= v.off {
@@ -442,22 +466,22 @@ func (v *diffView) currentHunk() int {
 
 // nextHunk scrolls to the next (step 1) or previous (-1) hunk.
 func (v *diffView) nextHunk(step int) {
-	if step > 0 {
-		for _, r := range v.hunkRows {
-			if r > v.off {
-				v.setOff(r)
-				return
-			}
-		}
+	if len(v.hunkRows) == 0 {
 		return
 	}
-	for i := len(v.hunkRows) - 1; i >= 0; i-- {
-		if v.hunkRows[i] < v.off {
-			v.setOff(v.hunkRows[i])
-			return
-		}
+	h := v.currentHunk()
+	if step > 0 {
+		h = min(h+1, len(v.hunkRows)-1)
+	} else {
+		h--
 	}
-	v.setOff(0)
+	if h < 0 {
+		v.hcur = -1
+		v.setOff(0)
+		return
+	}
+	v.hcur = h
+	v.setOff(v.hunkRows[h])
 }
 
 func (v *diffView) Update(msg tea.Msg) tea.Cmd {
@@ -466,6 +490,9 @@ func (v *diffView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	mv, keys := v.c.keys.Move, v.c.keys.Diff
+	if !key.Matches(k, keys.NextHunk, keys.PrevHunk, keys.Mode, keys.Wrap, keys.Left, keys.Right) {
+		v.hcur = -1 // moved by hand: the hunk is the one at the top again
+	}
 	switch {
 	case key.Matches(k, mv.Up):
 		v.scroll(-1)

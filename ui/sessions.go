@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/report"
@@ -50,6 +51,9 @@ type sessItem struct {
 	project string // as shown
 	dir     string // the memory dir's path
 	item    *propItem
+	// writes are the writes the item's changes show, in its order: what
+	// a revert puts back comes from them.
+	writes []forensics.HistoryWrite
 	// names are the directory's activities' names, by key.
 	names map[string]string
 }
@@ -183,6 +187,7 @@ func sessionItem(si *sessItem, sc *secrets.Scanner) *propItem {
 		}
 		it.p.Changes = append(it.p.Changes, c)
 		it.diffs = append(it.diffs, diffChange(c, before, sc))
+		si.writes = append(si.writes, w)
 	}
 	switch {
 	case len(a.Wrote) == 0:
@@ -373,6 +378,8 @@ func (v *sessionsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 		return h.navigate(navigateMsg{to: viewBrowse})
 	case key.Matches(k, keys.Memory):
 		return v.showMemory(h)
+	case key.Matches(k, keys.Revert):
+		return v.askRevert(h)
 	case key.Matches(k, keys.Changes):
 		if si := v.selected(); si != nil {
 			return h.navigate(navigateMsg{to: viewChanges, filter: forensics.ShortSession(si.act.Session)})
@@ -388,6 +395,48 @@ func (v *sessionsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 		v.follow()
 	}
 	return nil
+}
+
+// askRevert asks to put the file of the write under the diff's cursor
+// back as it was before that write, as the transcript recorded it: a
+// proposal like any other, shown as a diff, journalled, undoable. Every
+// change made to the file since goes too, and the diff shows it.
+func (v *sessionsView) askRevert(h host) tea.Cmd {
+	si := v.selected()
+	if si == nil || v.c.readonly {
+		return nil
+	}
+	if v.diff.item != si.item || len(si.writes) == 0 {
+		h.say(si.act.Name() + ": no write here whose text the transcript kept")
+		return nil
+	}
+	w := si.writes[v.diff.currentChange()]
+	r := h.run()
+	var proj *model.Project
+	var d *model.MemoryDir
+	for _, pd := range r.data {
+		if di := pd.dirIndex(si.dir); pd.loaded && di >= 0 {
+			proj, d = snapshot(pd.p), pd.dirs[di].d
+		}
+	}
+	if d == nil {
+		h.say("That session's directory is no longer loaded.")
+		return nil
+	}
+	// A write that made the file leaves nothing before it: the revert
+	// deletes it.
+	existed := w.Op != forensics.OpCreated
+	who := fmt.Sprintf("session %s's %s of %s", forensics.ShortSession(w.Session), w.Tool, w.Time.UTC().Format("2006-01-02 15:04 UTC"))
+	to := "its text before session " + forensics.ShortSession(w.Session) + "'s " + w.Tool
+	why := "Reverted by hand in memtui, from the sessions view: the file goes back to the text " + who + " found, as its transcript recorded it; every change since goes with it."
+	if !existed {
+		to = "before session " + forensics.ShortSession(w.Session) + " created it"
+		why = "Reverted by hand in memtui, from the sessions view: " + who + " created the file, so it goes; every change since goes with it."
+	}
+	path, before, opts := w.Path, w.Before, dream.Options{Options: r.copts}
+	return h.handCmd("Revert "+path+" to "+to, false, func() (model.Proposal, error) {
+		return dream.RevertTo(proj, d, path, before, existed, to, why, opts)
+	})
 }
 
 // showMemory shows, in the browse view, the memory under the diff's
@@ -435,7 +484,7 @@ func (v *sessionsView) View() string {
 		left += " · working…"
 	}
 	ks := v.c.keys.Sessions
-	hint := key1(ks.Memory) + " memory · " + key1(ks.Changes) + " changes · " + key1(ks.Lost) + " lost updates"
+	hint := key1(ks.Memory) + " memory · " + key1(ks.Changes) + " changes · " + key1(ks.Lost) + " lost updates · " + key1(ks.Revert) + " revert"
 	status := v.c.st.Faint.Render(layoutRow(left, hint, v.w))
 	return v.render(status, fmt.Sprintf("Sessions (%d)", len(v.items)), v.hunkNote(), empty)
 }
@@ -446,7 +495,7 @@ func (v *sessionsView) ShortHelp() []key.Binding {
 	k := v.c.keys
 	s := k.Sessions
 	if v.focusDiff {
-		return append(v.diff.shortHelp(s.Back), s.Memory)
+		return append(v.diff.shortHelp(s.Back), s.Revert, s.Memory)
 	}
 	return []key.Binding{k.Move.Up, k.Move.Down, s.Memory, s.Changes, s.Lost, s.NextPane, s.Back}
 }

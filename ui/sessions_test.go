@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/internal/demo"
 )
 
 // TestSessionsView: t lists the sessions that touched memory; on the
@@ -86,5 +90,55 @@ func TestSessionsViewNarrow(t *testing.T) {
 		if w := len([]rune(ln)); w > 80 {
 			t.Errorf("a row wider than 80 columns: %q", ln)
 		}
+	}
+}
+
+// R in a session's diff reverts the file under it to its text before the
+// session's write: asked first, journalled, undoable. The memory
+// e7a9c1d3 created goes; undo brings it back byte for byte.
+func TestSessionsRevertAWrite(t *testing.T) {
+	cfg, dir := reviewConfig(t)
+	path := filepath.Join(dir, "projects", "-home-dev-ml-pipeline", "memory", "project_eval_metrics.md")
+	orig := readFile(t, path)
+	d := newDriver(t, cfg, 160, 48)
+	d.keys("t")
+	v := d.m.sessions
+	for v.selected() == nil || !strings.HasPrefix(v.selected().act.Session, "e7a9c1d3") {
+		d.keys("j")
+	}
+	d.keys("tab", "R")
+	out := d.screen()
+	if d.m.dialog == nil || !strings.Contains(out, "Revert project_eval_metrics.md to before session e7a9c1d3 created it?") {
+		t.Fatalf("R must ask first, naming the file and the write:\n%s", out)
+	}
+	d.keys("y")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the file the session created must be gone: %v\n%s", err, d.screen())
+	}
+	undoLast(t, cfg) // what memtui undo --last does
+	if got := readFile(t, path); got != orig {
+		t.Errorf("undo must bring the file back byte for byte")
+	}
+
+	// Its Edit of MEMORY.md, the second change (n scrolls to it, hunk by
+	// hunk): the index
+	// goes back to what the session read, the text both racing sessions
+	// started from, f8b0d2e4's later rewrite with it (the diff shows it).
+	d.run(d.m.reloadPath(filepath.Dir(path)))
+	d.keys("t")
+	for v.selected() == nil || !strings.HasPrefix(v.selected().act.Session, "e7a9c1d3") {
+		d.keys("j")
+	}
+	d.keys("tab", "n", "n", "R") // its first hunk, then the second change's
+	if out := d.screen(); d.m.dialog == nil || !strings.Contains(out, "Revert MEMORY.md to its text before session e7a9c1d3's Edit?") {
+		t.Fatalf("R on the second change must revert MEMORY.md:\n%s", out)
+	}
+	d.keys("y")
+	rs, err := demo.Reviewed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(filepath.Dir(path), "MEMORY.md")); got != rs[0].Texts["MEMORY.md"] {
+		t.Errorf("MEMORY.md must read as before the race:\n%s", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/internal/report"
@@ -72,7 +73,11 @@ func (m *Model) askHand(p model.Proposal, err error, verb string) tea.Cmd {
 	for _, c := range p.Changes {
 		lines = append(lines, "  "+opWord(c.Op)+"  "+safe.ShowLine(c.Path))
 	}
-	lines = append(lines, "", st.Faint.Render(safe.ShowLine(p.Rationale)))
+	// The why wraps: cut at the dialog's edge, it would lose its end.
+	lines = append(lines, "")
+	for _, ln := range strings.Split(ansi.Wrap(safe.ShowLine(p.Rationale), max(m.width-6, 20), " "), "\n") {
+		lines = append(lines, st.Faint.Render(ln))
+	}
 	m.openDialog(&dialog{
 		kind:  dlgHand,
 		title: verb + "?",

@@ -49,6 +49,17 @@ func Delete(p *model.Project, d *model.MemoryDir, path string, opts Options) (mo
 // text, when it existed then; deleted, when it did not (an agent created
 // it since). It is the way back from a change an agent made.
 func Revert(p *model.Project, d *model.MemoryDir, path string, text string, existed bool, opts Options) (model.Proposal, error) {
+	return RevertTo(p, d, path, text, existed, "the reviewed version",
+		"Reverted by hand in memtui: the file goes back to what the last review saw.", opts)
+}
+
+// RevertTo proposes putting the file at path back as it was at some
+// earlier point, named by to ("the reviewed version", "its text before
+// session 5f0c2a8e's Edit"): text, when it existed then; deleted, when it
+// did not.
+// why says where the text comes from; the proposal adds that the journal
+// keeps the version replaced.
+func RevertTo(p *model.Project, d *model.MemoryDir, path, text string, existed bool, to, why string, opts Options) (model.Proposal, error) {
 	opts.Options = opts.Options.WithDefaults()
 	s := newDreamState(p, d, opts)
 	cur := s.file(path)
@@ -63,7 +74,7 @@ func Revert(p *model.Project, d *model.MemoryDir, path string, text string, exis
 		c = s.remove(path)
 	case cur != nil:
 		if string(cur.Content) == text {
-			return model.Proposal{}, fmt.Errorf("%s is as it was reviewed: nothing to revert", path)
+			return model.Proposal{}, fmt.Errorf("%s already matches %s: nothing to revert", path, to)
 		}
 		c = model.Change{Path: path, Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(cur.Content), After: text}
 	case existed:
@@ -71,8 +82,8 @@ func Revert(p *model.Project, d *model.MemoryDir, path string, text string, exis
 	default:
 		return model.Proposal{}, fmt.Errorf("%s: %w", path, ErrNotHere)
 	}
-	prop := s.proposal(model.KindRestoreLost, "Revert "+path+" to the reviewed version",
-		"Reverted by hand in memtui: the file goes back to what the last review saw. The journal keeps the version replaced, so undo brings it back.", nil, []model.Change{c})
+	prop := s.proposal(model.KindRestoreLost, "Revert "+path+" to "+to,
+		why+" The journal keeps the version replaced, so undo brings it back.", nil, []model.Change{c})
 	prop.External = true
 	return redacted(s, prop)
 }
