@@ -77,18 +77,18 @@ func TestSessionsTellTheRace(t *testing.T) {
 	}
 
 	// --since: only what still ran at or after it.
-	code, stdout, _ = runCLI(t, env(), "--demo", "--now", "2026-11-21", "sessions", "--json", "--since", "2026-11-10")
+	code, stdout, _ = runCLI(t, env(), "--demo", "--now", "2026-11-21", "--project", "ml-pipeline", "sessions", "--json", "--since", "2026-11-10")
 	var recent struct {
 		Sessions []struct{ ID string } `json:"sessions"`
 	}
 	if json.Unmarshal([]byte(stdout), &recent) != nil || code != exitOK || len(recent.Sessions) != 2 {
-		t.Errorf("--since 2026-11-10: exit %d, %d sessions, want the two racing ones\n%s", code, len(recent.Sessions), stdout)
+		t.Errorf("ml-pipeline --since 2026-11-10: exit %d, %d sessions, want the two racing ones\n%s", code, len(recent.Sessions), stdout)
 	}
 	if code, _, stderr := runCLI(t, env(), "--demo", "sessions", "--since", "soon"); code != exitUsage || !strings.Contains(stderr, "--since") {
 		t.Errorf("a bad --since: exit %d\n%s", code, stderr)
 	}
 
-	code, stdout, _ = runCLI(t, env(), "--demo", "--now", "2026-11-21", "sessions", "--since", "2026-11-10")
+	code, stdout, _ = runCLI(t, env(), "--demo", "--now", "2026-11-21", "--project", "ml-pipeline", "sessions", "--since", "2026-11-10")
 	for _, want := range []string{"e7a9c1d3  main  “Write up the eval metrics” on feat/eval, 2026-11-11 09:00–09:01 UTC",
 		"overlaps  f8b0d2e4 (open on this directory at the same time)",
 		"lost      1 line it wrote in MEMORY.md, dropped by f8b0d2e4's write",

@@ -1,6 +1,8 @@
 package consolidate
 
 import (
+	"fmt"
+
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/model"
 )
@@ -24,6 +26,31 @@ func checkLostUpdates(s *dirState) {
 		line, suggestion := lostPlace(s.dir, f.text, l)
 		sc := s.opts.Secrets
 		s.report(RuleLostUpdate, l.File, line, l.Message(sc, s.project.Log), sc.MaskSecrets(suggestion))
+	}
+}
+
+// checkDeleted reports each memory the transcripts show existed, gone
+// from disk, whose last whole text they hold (forensics.DeletedMemories):
+// info, since a session may have meant it; the restore-deleted proposal
+// brings it back.
+func checkDeleted(s *dirState) {
+	if s.project == nil || s.project.Log == nil {
+		return
+	}
+	sc := s.opts.Secrets
+	for _, del := range forensics.DeletedMemories(s.dir, s.project.Log) {
+		by := "no recorded session removed it (a person, a script, or Claude Code's background consolidation)"
+		if del.By != nil {
+			by = "removed by " + forensics.WriterLabel(*del.By, s.project.Log)
+		}
+		from := "a whole read of it"
+		if del.FromHow != "" && del.FromHow != "Read" {
+			from = "the " + del.FromHow
+		}
+		msg := fmt.Sprintf("%s is gone from disk: %s; its last text, from %s by session %s at %s, is in the transcripts",
+			del.File, by, from, forensics.ShortSession(del.FromSession), del.FromTime.UTC().Format("2006-01-02 15:04 UTC"))
+		s.report(RuleMemoryDeleted, del.File, 0, sc.MaskSecrets(msg),
+			"Review the restore-deleted proposal (memtui dream --kind restore-deleted) if it should come back; if this project's deletes are meant, silence memory-deleted for it in the config file.")
 	}
 }
 
@@ -59,5 +86,6 @@ func TranscriptFindings(p *model.Project, d *model.MemoryDir, opts Options) []mo
 	}
 	s := newDirState(p, d, opts)
 	checkLostUpdates(s)
+	checkDeleted(s)
 	return s.findings
 }

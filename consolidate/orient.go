@@ -199,6 +199,7 @@ var checks = []func(*dirState){
 	checkDuplicates,
 	checkScan,
 	checkLostUpdates,
+	checkDeleted,
 }
 
 // SortFindings orders findings for stable output.

@@ -57,6 +57,7 @@ const (
 	RuleSymlink               = "symlink"
 	RuleProvenanceSwept       = "provenance-swept"
 	RuleLostUpdate            = "lost-update"
+	RuleMemoryDeleted         = "memory-deleted"
 	RuleFileUnreadable        = "file-unreadable"
 	RuleRecallCap             = "recall-cap"
 	RuleScanExcluded          = "scan-excluded"
@@ -107,6 +108,7 @@ var ruleList = []Rule{
 	{RuleSymlink, model.Warning, "a symlink inside the memory directory"},
 	{RuleProvenanceSwept, model.Info, "the transcript of the session that wrote the memory is gone"},
 	{RuleLostUpdate, model.Warning, "text a session wrote that vanished with no session removing it knowingly"},
+	{RuleMemoryDeleted, model.Info, "a memory gone from disk whose last whole text the transcripts hold: restore-deleted can bring it back"},
 	{RuleFileUnreadable, model.Warning, "a memory file that could not be read"},
 	{RuleRecallCap, model.Warning, "more than 200 memory files: Claude Code's scan offers only the newest 200 to recall"},
 	{RuleScanExcluded, model.Warning, "a file with memory frontmatter in a path Claude Code's scan skips"},

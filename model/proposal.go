@@ -16,6 +16,9 @@ const (
 	KindRedactSecret    ProposalKind = "redact-secret"
 	KindFixFrontmatter  ProposalKind = "fix-frontmatter"
 	KindRestoreLost     ProposalKind = "restore-lost"
+	// KindRestoreDeleted creates again a memory gone from disk, from its
+	// last whole text in the transcripts.
+	KindRestoreDeleted ProposalKind = "restore-deleted"
 	// KindArchive moves memories into ArchiveDir, out of Claude Code's
 	// recall scan but still on disk (see ArchivePath).
 	KindArchive ProposalKind = "archive"
@@ -27,7 +30,7 @@ const (
 // proposed after a restore sees the restored entries. An archive comes
 // after the merges and prunes, which it counts: it moves out of the scan
 // only what they leave over the recall cap.
-var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindArchive, KindReindex}
+var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindRestoreDeleted, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindArchive, KindReindex}
 
 // ParseProposalKind reads a kind by name.
 func ParseProposalKind(s string) (ProposalKind, bool) {

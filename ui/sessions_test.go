@@ -22,7 +22,7 @@ func TestSessionsView(t *testing.T) {
 		t.Fatal("t must open the sessions view")
 	}
 	out := d.screen()
-	for _, want := range []string{"Sessions (12)", "! f8b0d2e4 Clarify the GPU budget entry", "! e7a9c1d3 Write up the eval metrics",
+	for _, want := range []string{"Sessions (13)", "! f8b0d2e4 Clarify the GPU budget entry", "! e7a9c1d3 Write up the eval metrics",
 		"2 open on a directory at the same time as another"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the list lacks %q:\n%s", want, out)
@@ -70,7 +70,7 @@ func TestSessionsView(t *testing.T) {
 	d.keys("esc", "/")
 	d.typeText("feat/eval")
 	d.keys("enter")
-	if out := d.screen(); !strings.Contains(out, "1 of 12 sessions matching “feat/eval”") || !strings.Contains(out, "e7a9c1d3") || strings.Contains(out, "f8b0d2e4 Clarify") {
+	if out := d.screen(); !strings.Contains(out, "1 of 13 sessions matching “feat/eval”") || !strings.Contains(out, "e7a9c1d3") || strings.Contains(out, "f8b0d2e4 Clarify") {
 		t.Errorf("the filter must keep the session on feat/eval alone:\n%s", out)
 	}
 }

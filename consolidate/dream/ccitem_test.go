@@ -68,6 +68,9 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 		dir    func() (*model.MemoryDir, *model.Project)
 		target string // the file with a block the proposal must rewrite (or delete)
 		check  func(t *testing.T, p model.Proposal, after map[string][]byte)
+		// created: the proposal brings target back (it is not on disk
+		// before), and it must come back with its block.
+		created string
 	}
 	plain := func(files map[string]string, mod time.Time) func() (*model.MemoryDir, *model.Project) {
 		return func() (*model.MemoryDir, *model.Project) { return testmodel.Dir(files, mod), dreamProject }
@@ -219,6 +222,27 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 				}
 			},
 		},
+		model.KindRestoreDeleted: {
+			// A memory with a block, written whole by a session and removed
+			// by another's rm: it comes back with its block, byte for byte.
+			dir: func() (*model.MemoryDir, *model.Project) {
+				text := itemFile("gone", "A memory removed by rm", "project", "keep the release notes", "2026-11-10T10:00:00.000Z", "Release notes live in docs/releases.\n")
+				d := testmodel.Dir(map[string]string{"MEMORY.md": "# Memory\n", "kept.md": itemFile("kept", "Kept", "user", "p", "2026-11-10T10:00:00.000Z", "Kept.\n")}, recent)
+				t0 := testmodel.Now.Add(-48 * time.Hour)
+				log := &model.TranscriptLog{Sessions: map[string]*model.Session{}, Writes: []model.MemWrite{
+					{Path: d.Path + "/gone.md", Kind: model.WriteFull, Session: testmodel.RaceA, Time: t0, Created: true, HasBefore: true, HasAfter: true, After: text},
+					{Path: d.Path + "/gone.md", Kind: model.WriteShell, Session: testmodel.RaceB, Time: t0.Add(time.Hour), Command: "rm gone.md", Deleted: true},
+				}}
+				return d, lostProject(log)
+			},
+			target:  "gone.md",
+			created: "gone.md",
+			check: func(t *testing.T, p model.Proposal, after map[string][]byte) {
+				if a := string(after["gone.md"]); !strings.Contains(a, "Release notes live in docs/releases.") || len(blocks(after["gone.md"])) != 1 {
+					t.Errorf("gone.md is not back with its block:\n%s", a)
+				}
+			},
+		},
 		model.KindRestoreLost: {
 			// A subagent's line lost to a stale rewrite (as in
 			// TestLostUpdateSubagentEditLost), in a file with a block.
@@ -245,7 +269,7 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			d, proj := c.dir()
 			before := filesOf(d)
-			if len(blocks(before[c.target])) == 0 {
+			if len(blocks(before[c.target])) == 0 && c.created == "" {
 				t.Fatalf("setup: %s has no claudeCodeItem block", c.target)
 			}
 			var ps []model.Proposal
@@ -277,6 +301,9 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 				}
 			}
 			for path, b := range after {
+				if path == c.created {
+					continue // not on disk before: c.check looks at its block
+				}
 				was := path
 				if from, ok := movedFrom[path]; ok {
 					was = from

@@ -64,6 +64,7 @@ type proposer struct {
 var proposers = []proposer{
 	{model.KindRedactSecret, proposeRedactions},
 	{model.KindRestoreLost, proposeRestores},
+	{model.KindRestoreDeleted, proposeRestoreDeleted},
 	{model.KindFixFrontmatter, proposeFrontmatterFixes},
 	{model.KindAbsolutizeDates, proposeAbsoluteDates},
 	{model.KindAddYear, proposeYears},

@@ -63,6 +63,11 @@
 // began and never filled in (frontmatter with no description, no body, no
 // index entry), so the demo's dream proposes pruning it.
 //
+// memory-deleted: in the webshop, session c2e4a6f8 ("Tidy the memory
+// folder", 2026-11-14) read feedback_gift_messages.md whole and then
+// removed it with rm, taking it for a duplicate: the transcripts hold its
+// last text, so the demo's dream proposes restoring it.
+//
 // scan-excluded: the webshop's sessions/feedback_cart_session_ttl.md is a
 // memory saved under sessions/, a folder Claude Code's scan skips.
 //

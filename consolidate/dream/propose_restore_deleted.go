@@ -1,0 +1,60 @@
+package dream
+
+import (
+	"fmt"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/memindex"
+)
+
+// proposeRestoreDeleted brings back each memory the memory-deleted check
+// reported (a silenced finding gets no proposal): created again with its
+// last whole text from the transcripts, never over a file of that name,
+// and with the index entry it had when the index has none for it now.
+func proposeRestoreDeleted(s *dreamState) []model.Proposal {
+	if s.p == nil || s.p.Log == nil {
+		return nil
+	}
+	files := s.ruleFiles(consolidate.RuleMemoryDeleted)
+	if len(files) == 0 {
+		return nil
+	}
+	byFile := map[string]forensics.Deleted{}
+	for _, del := range forensics.DeletedMemories(s.d, s.p.Log) {
+		byFile[del.File] = del
+	}
+	var out []model.Proposal
+	for _, path := range files {
+		del, ok := byFile[path]
+		if !ok || s.file(path) != nil {
+			continue
+		}
+		changes := []model.Change{s.create(path, []byte(del.Text))}
+		from := "a whole read of it"
+		if del.FromHow != "" && del.FromHow != "Read" {
+			from = "the " + del.FromHow
+		}
+		why := fmt.Sprintf("%s is gone from disk, and the transcripts hold its last text whole: %s by session %s at %s. It comes back as that text, byte for byte.",
+			path, from, forensics.ShortSession(del.FromSession), del.FromTime.UTC().Format("2006-01-02 15:04 UTC"))
+		if del.By != nil {
+			why += " It was removed by " + forensics.WriterLabel(*del.By, s.p.Log) + "."
+		}
+		if del.Entry != nil {
+			if ix, ok := s.content(model.IndexFileName); ok {
+				ed := memindex.NewEditorMode(ix, s.d.Kind.LoadMode())
+				if ed.FindRow(path) < 0 {
+					if _, err := ed.AddEntry(path, del.Entry.Title, del.Entry.Hook, ed.Len()-1); err == nil {
+						changes = append(changes, s.update(model.IndexFileName, ed.Bytes()))
+						why += " Its index entry, as the index last had it, goes back at the end of MEMORY.md."
+					}
+				}
+			}
+		}
+		why += " Nothing is overwritten: a file of that name appearing before the write makes it a conflict."
+		out = append(out, s.proposal(model.KindRestoreDeleted, "Restore "+path, why,
+			s.fileFindings(path, consolidate.RuleMemoryDeleted), changes))
+	}
+	return out
+}
