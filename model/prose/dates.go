@@ -229,13 +229,16 @@ func dtAnchorWindows(text string, anchors []int, before, after int, cjk bool) []
 			// (with the blanks between them, however long): a phrase may
 			// hold a long run of spaces ("10      May"), and the scanner
 			// reads the word before a number and after a month to tell a
-			// date from a list of numbers or a dated year.
+			// date from a list of numbers or a dated year. Blanks are what
+			// the scanner reads between the words of a phrase: spaces,
+			// tabs, carriage returns and line breaks (dtSpace), so a run
+			// of "\r" cannot hide a day from its month.
 			floor := max(last, 0)
 			for lo > floor && prAlnum(text[lo-1]) {
 				lo--
 			}
 			for k := 0; k < 2; k++ {
-				for lo > floor && (text[lo-1] == ' ' || text[lo-1] == '\t') {
+				for lo > floor && dtSpace(text[lo-1]) {
 					lo--
 				}
 				for lo > floor && prAlnum(text[lo-1]) {
@@ -247,7 +250,7 @@ func dtAnchorWindows(text string, anchors []int, before, after int, cjk bool) []
 					hi++
 				}
 				for k := 0; k < 2; k++ {
-					for hi < len(text) && (text[hi] == ' ' || text[hi] == '\t') {
+					for hi < len(text) && dtSpace(text[hi]) {
 						hi++
 					}
 					for hi < len(text) && prAlnum(text[hi]) {
