@@ -923,6 +923,10 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 		m.status = "A configuration finding: " + f.File
 		return nil
 	}
+	if f.Rule == consolidate.RuleMemoryDeleted {
+		// Nothing on disk to show: its way back is the proposal.
+		return m.navigate(navigateMsg{to: viewProposals, filter: "restore-deleted " + f.File})
+	}
 	for pi, pd := range m.data {
 		if !pd.loaded {
 			continue

@@ -44,8 +44,9 @@ type navigateMsg struct {
 	// dir, for the index view, is the memory directory to show (a path),
 	// whether or not it has a MEMORY.md; "" is the selection's.
 	dir string
-	// filter, for the findings and the changes views, is the filter they
-	// open with (a session's: its changes, its lost updates).
+	// filter, for the findings, changes and proposals views, is the
+	// filter they open with (a session's changes and lost updates, a
+	// deleted memory's restore).
 	filter string
 }
 
@@ -198,6 +199,9 @@ func (m *Model) navigate(msg navigateMsg) tea.Cmd {
 	case viewIndexEdit:
 		return m.openIndexEditor()
 	case viewProposals:
+		if msg.filter != "" {
+			m.proposals.setFilter(msg.filter)
+		}
 		m.show(viewProposals)
 		return m.proposals.open(m.run())
 	case viewChanges:

@@ -142,3 +142,17 @@ func TestSessionsRevertAWrite(t *testing.T) {
 		t.Errorf("MEMORY.md must read as before the race:\n%s", got)
 	}
 }
+
+// enter on a memory-deleted finding opens the proposals view on its
+// restore: there is nothing on disk to show.
+func TestDeletedFindingLeadsToItsRestore(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.keys("f", "/")
+	d.typeText("memory-deleted")
+	d.keys("enter", "enter")
+	if d.m.view != viewProposals || !strings.Contains(d.screen(), "Restore feedback_gift_messages.md") ||
+		!strings.Contains(d.screen(), "1 of ") {
+		t.Fatalf("the finding must open its restore proposal:\n%s", d.screen())
+	}
+}
