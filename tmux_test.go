@@ -211,6 +211,12 @@ func TestTmux(t *testing.T) {
 		s.keys("/", "eval", "Enter")
 		s.waitScreen("1 of 2 changes matching “eval”", "+ project_eval_metrics.md")
 		s.keys("Escape")
+		time.Sleep(300 * time.Millisecond)
+		// By a session: every file it wrote, though another wrote one of
+		// them after it.
+		s.keys("/", "e7a9c1d3", "Enter")
+		s.waitScreen("2 of 2 changes matching “e7a9c1d3”")
+		s.keys("Escape")
 		s.waitScreen("2 changes in 1 project since the last review")
 		time.Sleep(300 * time.Millisecond)
 		// Sessions: the one on feat/eval.

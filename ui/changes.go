@@ -287,7 +287,7 @@ func (v *changesView) rebuild(data []*projectData) {
 			v.total += len(cached.items)
 			var shown []*chgItem
 			for _, it := range cached.items {
-				if matchesAll(terms, pd.p.Name(), dirLabel(dd.d), it.delta.Path, writersShort(it.delta, v.c.clock())) {
+				if matchesAll(terms, pd.p.Name(), dirLabel(dd.d), it.delta.Path, writersShort(it.delta, v.c.clock()), allWriters(it.delta)) {
 					shown = append(shown, it)
 				}
 			}
@@ -347,6 +347,17 @@ func writersShort(dl consolidate.Delta, now time.Time) string {
 		return who
 	}
 	return who + " " + when
+}
+
+// allWriters names every session that changed a file since the review,
+// for the filter: a session's changes are every file it wrote, not only
+// those it wrote last.
+func allWriters(dl consolidate.Delta) string {
+	ids := make([]string, 0, len(dl.Writes))
+	for _, w := range dl.Writes {
+		ids = append(ids, forensics.ShortSession(w.Session))
+	}
+	return strings.Join(ids, " ")
 }
 
 // writers names who last changed a file ("5f0c2a8e +1": a session and
