@@ -244,13 +244,9 @@ func writeChange(w forensics.HistoryWrite) (c model.Change, before string, ok bo
 		if !w.HasBefore {
 			return c, "", false
 		}
-		after := w.Before
-		for _, e := range w.Edits {
-			if e.All {
-				after = strings.ReplaceAll(after, e.Old, e.New)
-			} else {
-				after = strings.Replace(after, e.Old, e.New, 1)
-			}
+		after, ok := forensics.ApplyEdits(w.Before, w.Edits)
+		if !ok {
+			return c, "", false // the transcript's texts disagree: shown as untold
 		}
 		c.Op, c.After = model.OpUpdate, after
 		return c, w.Before, true

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/memindex"
 )
 
@@ -142,16 +143,8 @@ func DeletedMemories(d *model.MemoryDir, log *model.TranscriptLog) []Deleted {
 			if w.HasBefore {
 				base, ok = w.Before, true
 			}
-			for _, ed := range w.Edits {
-				if !ok || !strings.Contains(base, ed.Old) {
-					ok = false
-					break
-				}
-				if ed.All {
-					base = strings.ReplaceAll(base, ed.Old, ed.New)
-				} else {
-					base = strings.Replace(base, ed.Old, ed.New, 1)
-				}
+			if ok {
+				base, ok = ApplyEdits(base, w.Edits)
 			}
 			st.text, st.known, st.by, st.memtui = base, ok, nil, false
 			if ok {
@@ -188,12 +181,7 @@ func DeletedMemories(d *model.MemoryDir, log *model.TranscriptLog) []Deleted {
 // frontmatter, blank lines aside) stands in one file of d: the memory was
 // folded into it, not lost.
 func mergedInto(d *model.MemoryDir, text string) bool {
-	body := text
-	if strings.HasPrefix(body, "---\n") {
-		if i := strings.Index(body[4:], "\n---"); i >= 0 {
-			body = body[4+i+4:]
-		}
-	}
+	body := string(claude.ParseDoc([]byte(text)).Body([]byte(text)))
 	var lines []string
 	for _, l := range strings.Split(body, "\n") {
 		if l = strings.TrimSpace(l); l != "" {

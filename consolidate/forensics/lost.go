@@ -305,14 +305,14 @@ func (h *history) computeState(i int) {
 		st.after, st.exact = w.After, true
 	case model.WriteEdit, model.WriteMulti:
 		if hasBefore {
-			st.after, st.exact = applyTextEdits(before, w.Edits)
+			st.after, st.exact = ApplyEdits(before, w.Edits)
 		}
 		if !st.exact {
 			// No originalFile (a subagent, a capped copy): replay the
 			// replacements on the last content known, as Claude Code
 			// would have applied them to it.
 			if base, ok := h.knownBefore(i); ok {
-				if after, ok := applyTextEdits(base, w.Edits); ok {
+				if after, ok := ApplyEdits(base, w.Edits); ok {
 					st.after, st.exact = after, true
 					before, hasBefore = base, true
 				}
@@ -1119,7 +1119,7 @@ func (h *history) explain(x int) bool {
 		case h.states[k].exact && (kw.HasBefore || kw.Kind != model.WriteEdit && kw.Kind != model.WriteMulti):
 			state = h.states[k].after
 		default:
-			after, ok := applyTextEdits(state, kw.Edits)
+			after, ok := ApplyEdits(state, kw.Edits)
 			if !ok {
 				return false
 			}
@@ -1156,11 +1156,11 @@ func newKeeps(edits []model.TextEdit, u *unit) bool {
 	return false
 }
 
-// applyTextEdits applies an Edit's replacements in order, as Claude Code
-// does: the first occurrence, or every one with All. ok is false when an
-// old string is not in the text. A file Claude Code edited with its line
+// ApplyEdits applies an Edit's replacements in order, as Claude Code
+// does: the first occurrence, or every one with All (an empty old string
+// creates the file). ok is false when an old string is not in the text. A file Claude Code edited with its line
 // endings normalised is retried without '\r'.
-func applyTextEdits(text string, edits []model.TextEdit) (string, bool) {
+func ApplyEdits(text string, edits []model.TextEdit) (string, bool) {
 	if after, ok := replaceAll(text, edits, false); ok {
 		return after, true
 	}
