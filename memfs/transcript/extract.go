@@ -737,6 +737,9 @@ type readResult struct {
 		NumLines   int     `json:"numLines"`
 		StartLine  int     `json:"startLine"`
 		TotalLines int     `json:"totalLines"`
+		// TruncatedByTokenCap marks a read Claude Code cut to its token
+		// cap: its line counts may still read as whole (transcripts §6).
+		TruncatedByTokenCap bool `json:"truncatedByTokenCap"`
 	} `json:"file"`
 }
 
@@ -757,7 +760,7 @@ func (x *extractor) read(ev event, pu *pendingUse, p string, tur json.RawMessage
 			o.Kind = model.ObsUnchanged
 		case r.Type == "text" && r.File.Content != nil:
 			o.Content = *r.File.Content
-			o.Full = r.File.StartLine == 1 && r.File.NumLines == r.File.TotalLines
+			o.Full = r.File.StartLine == 1 && r.File.NumLines == r.File.TotalLines && !r.File.TruncatedByTokenCap
 		default:
 			return // an image, a PDF: not memory text
 		}

@@ -374,3 +374,18 @@ func TestShapeWindowsSlugCase(t *testing.T) {
 		t.Errorf("write = %+v", wr)
 	}
 }
+
+// TestShapeReadCutToTokenCap: a Read Claude Code cut to its token cap
+// (file.truncatedByTokenCap, seen in real transcripts) is a part of the
+// file, whatever its line counts say: nothing that needs the whole text
+// (a lost update, a deleted memory's restore) may take it for that.
+func TestShapeReadCutToTokenCap(t *testing.T) {
+	w := shapeWorld(t, winSlug)
+	w.file(winSess+".jsonl",
+		`{"type":"assistant","uuid":"0a1b2c3d-1111-4aaa-8bbb-000000000090","timestamp":"2026-05-02T09:11:00.000Z","cwd":"D:\\work\\shop","sessionId":"7c1e4b2a-9d3f-4e6a-8b5c-2f0d1e3a4b5c","version":"2.1.300","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01SynthCapReadAAAAAAAAAAA","name":"Read","input":{"file_path":"D:\\Users\\dana\\.claude\\projects\\D--work-shop\\memory\\big.md"}}]}}`,
+		`{"type":"user","uuid":"0a1b2c3d-1111-4aaa-8bbb-000000000091","timestamp":"2026-05-02T09:11:00.200Z","cwd":"D:\\work\\shop","sessionId":"7c1e4b2a-9d3f-4e6a-8b5c-2f0d1e3a4b5c","version":"2.1.300","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01SynthCapReadAAAAAAAAAAA","content":"1\tThe start of a long memory.\n"}]},"toolUseResult":{"type":"text","file":{"filePath":"D:\\Users\\dana\\.claude\\projects\\D--work-shop\\memory\\big.md","content":"The start of a long memory.\n","numLines":1,"startLine":1,"totalLines":1,"truncatedByTokenCap":true}}}`)
+	reads := obsOf(w.read(w.opts()), model.ObsRead)
+	if len(reads) != 1 || reads[0].Path != w.memPath("big.md") || reads[0].Full {
+		t.Errorf("a read cut to the token cap must not count as whole: %+v", reads)
+	}
+}
