@@ -36,8 +36,14 @@ func proposeRestoreDeleted(s *dreamState) []model.Proposal {
 		if del.FromHow != "" && del.FromHow != "Read" {
 			from = "the " + del.FromHow
 		}
-		why := fmt.Sprintf("%s is gone from disk, and the transcripts hold its last text whole: %s by session %s at %s. It comes back as that text, byte for byte.",
+		why := fmt.Sprintf("%s is gone from disk, and the transcripts hold its last text whole: %s by session %s at %s. It comes back as that text.",
 			path, from, forensics.ShortSession(del.FromSession), del.FromTime.UTC().Format("2006-01-02 15:04 UTC"))
+		if del.FromHow == "Read" {
+			// Read hands the model the file without its \r and BOM
+			// (transcripts §7): the words are the file's, the line
+			// endings may not be.
+			why += " A Read records a file without carriage returns or a byte-order mark, so its line endings may differ from the deleted file's."
+		}
 		if del.By != nil {
 			why += " It was removed by " + forensics.WriterLabel(*del.By, s.p.Log) + "."
 		}
