@@ -265,6 +265,20 @@ func (v *sessionsView) rebuild(r run) {
 	v.items, v.total = v.items[:0], 0
 	terms := strings.Fields(strings.ToLower(v.filter))
 	var rows []row
+	// Only the versions of the directories loaded now are kept: a reload
+	// replaces a dirData, and a long session with live updates would
+	// otherwise keep every version it ever worked out.
+	current := make(map[sessKey]bool, len(v.byDir))
+	for _, pd := range r.data {
+		for _, dd := range pd.dirs {
+			current[sessKey{dd, pd.p.Log}] = true
+		}
+	}
+	for k := range v.byDir {
+		if !current[k] {
+			delete(v.byDir, k)
+		}
+	}
 	for _, pd := range r.data {
 		if !pd.loaded {
 			continue

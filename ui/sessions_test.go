@@ -156,3 +156,20 @@ func TestDeletedFindingLeadsToItsRestore(t *testing.T) {
 		t.Fatalf("the finding must open its restore proposal:\n%s", d.screen())
 	}
 }
+
+// A reload replaces a directory's data: the sessions worked out for the
+// version it replaced are dropped, not kept beside the new ones.
+func TestSessionsKeepOnlyCurrentVersions(t *testing.T) {
+	cfg, dir := demoConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.keys("t")
+	before := len(d.m.sessions.byDir)
+	mem := filepath.Join(dir, "projects", "-home-dev-ml-pipeline", "memory")
+	if err := os.WriteFile(filepath.Join(mem, "feedback_uv.md"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.run(d.m.reloadPath(mem))
+	if got := len(d.m.sessions.byDir); got != before || before == 0 {
+		t.Errorf("after a reload the view holds %d directory versions, want the %d loaded", got, before)
+	}
+}
