@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +17,6 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
-	"github.com/memtui/memtui/memfs/transcript"
 	"github.com/memtui/memtui/model"
 )
 
@@ -76,15 +74,12 @@ func runSessions(ctx context.Context, g *globals, sf sessionsFlags, stdout, stde
 	if err != nil {
 		return err
 	}
-	errs := transcript.ReadAll(ctx, s.Scan.Projects, 2, s.TranscriptOptions())
+	s.ReadTranscripts(ctx)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	var dirs []sessionsDir
-	for i, p := range s.Scan.Projects {
-		if errs[i] != nil {
-			fmt.Fprintf(stderr, "memtui: the transcripts of %s could not be read: %s\n", safe.ShowLine(p.Name()), safe.ShowLine(errs[i].Error()))
-		}
+	for _, p := range s.Scan.Projects {
 		for _, d := range p.Dirs {
 			if err := s.Load(ctx, d); err != nil {
 				fmt.Fprintf(stderr, "memtui: %s: %s\n", safe.ShowLine(d.Path), safe.ShowLine(err.Error()))
@@ -129,8 +124,8 @@ func sessionsText(w io.Writer, dirs []sessionsDir, st report.Styles, home string
 	bw := bufio.NewWriterSize(w, 64<<10)
 	proj, dir, faint, sum := paint.New(st.Project), paint.New(st.Dir), paint.New(st.Rule), paint.New(st.Summary)
 	// Text from transcripts (titles, branches, lost lines) may hold a
-	// secret: masked whole, then made safe.
-	show := func(s string) string { return safe.ShowLine(safe.Mask(nil, s)) }
+	// secret: ShowLine masks it, then makes it safe.
+	show := safe.ShowLine
 	total, races := 0, 0
 	var lastProject *model.Project
 	for _, sd := range dirs {
@@ -249,8 +244,8 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
 		Dropped   []lostJSON  `json:"dropped"`
 		Overlaps  []string    `json:"overlaps"`
 	}
-	// JSON escapes control characters itself; text from transcripts and
-	// disk is masked for secrets.
+	// Text from transcripts and disk is masked for secrets; WriteJSON
+	// escapes what JSON itself would let through (C1 controls, bidi).
 	m := func(s string) string { return safe.Mask(nil, s) }
 	ms := func(ss []string) []string {
 		out := make([]string, len(ss))
@@ -286,7 +281,5 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
 			out.Sessions = append(out.Sessions, sj)
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return report.WriteJSON(w, out)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
@@ -61,7 +62,9 @@ func (w *Workspace) Dismiss(p model.Proposal) error {
 	if err != nil {
 		return err
 	}
-	ds[p.ID] = model.Decision{Reads: model.ReadsPrint(p), Kind: p.Kind, Title: p.Title, Time: w.Now}
+	// The title is a proposer's words, kept on disk: masked, as every
+	// text memtui keeps of a memory is.
+	ds[p.ID] = model.Decision{Reads: model.ReadsPrint(p), Kind: p.Kind, Title: safe.Mask(nil, p.Title), Time: w.Now}
 	return w.SaveDecisions(p.MemoryDir, ds)
 }
 

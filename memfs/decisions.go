@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,20 +39,14 @@ func decisionsPath(root, dir string) string { return dirFile(root, dir, ".decisi
 // back is an error naming it (the decisions then start empty).
 func LoadDecisions(root, dir string) (map[string]model.Decision, error) {
 	path := decisionsPath(root, dir)
-	f, fi, err := openRead(path, noFollow)
+	// memtui's own file, read as every file is: no link or FIFO in its
+	// place, refused past the cap, however it grows while read.
+	raw, err := readFile(path, maxDecisionsBytes, noFollow)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]model.Decision{}, nil
 	}
 	if err != nil {
 		return map[string]model.Decision{}, fmt.Errorf("review decisions: %w", err)
-	}
-	defer f.Close()
-	if fi.Size() > maxDecisionsBytes {
-		return map[string]model.Decision{}, fmt.Errorf("review decisions: %w", tooLargeErr(path, fi.Size(), maxDecisionsBytes))
-	}
-	raw, err := io.ReadAll(io.LimitReader(f, maxDecisionsBytes+1))
-	if err != nil {
-		return map[string]model.Decision{}, fmt.Errorf("review decisions %s: %w", path, err)
 	}
 	var df decisionsFile
 	switch err := json.Unmarshal(raw, &df); {
