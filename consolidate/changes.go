@@ -104,11 +104,11 @@ func MarkSeen(base *model.Baseline, d *model.MemoryDir, path string, now time.Ti
 	}
 	delete(nb.Files, path)
 	if d.Index != nil && d.Index.Path == path {
-		nb.Files[path] = model.BaselineFile{SHA256: SHA256Hex(d.Index.Content), Text: string(d.Index.Content), Time: now.UTC()}
+		nb.Files[path] = model.BaselineFile{SHA256: SHA256Hex(d.Index.Content), Text: string(d.Index.Content), Time: now.UTC(), Partial: d.Index.Truncated}
 	}
 	for _, f := range d.Files {
 		if f.Path == path {
-			nb.Files[path] = model.BaselineFile{SHA256: SHA256Hex(f.Content), Text: string(f.Content), Time: now.UTC()}
+			nb.Files[path] = model.BaselineFile{SHA256: SHA256Hex(f.Content), Text: string(f.Content), Time: now.UTC(), Partial: f.Truncated}
 		}
 	}
 	return nb

@@ -23,6 +23,9 @@ type BaselineFile struct {
 	// Time is when this file alone was marked seen, when that is later
 	// than the whole directory's review; zero otherwise.
 	Time time.Time `json:"time,omitzero"`
+	// Partial says Text is the part memtui read of a file too large to
+	// read whole (and SHA256 that part's): nothing may be put back from it.
+	Partial bool `json:"partial,omitzero"`
 }
 
 // NewBaseline records every file of d as it is now, at time now. hash
@@ -30,10 +33,10 @@ type BaselineFile struct {
 func NewBaseline(d *MemoryDir, now time.Time, hash func([]byte) string) *Baseline {
 	b := &Baseline{Dir: d.Path, Time: now.UTC(), Files: make(map[string]BaselineFile, len(d.Files)+1)}
 	if d.Index != nil {
-		b.Files[d.Index.Path] = BaselineFile{SHA256: hash(d.Index.Content), Text: string(d.Index.Content)}
+		b.Files[d.Index.Path] = BaselineFile{SHA256: hash(d.Index.Content), Text: string(d.Index.Content), Partial: d.Index.Truncated}
 	}
 	for _, f := range d.Files {
-		b.Files[f.Path] = BaselineFile{SHA256: hash(f.Content), Text: string(f.Content)}
+		b.Files[f.Path] = BaselineFile{SHA256: hash(f.Content), Text: string(f.Content), Partial: f.Truncated}
 	}
 	return b
 }

@@ -241,7 +241,7 @@ func (v *changesView) askRevert(h host) tea.Cmd {
 	}
 	path := it.delta.Path
 	bf, existed := base.Files[path]
-	if existed && consolidate.SHA256Hex([]byte(bf.Text)) != bf.SHA256 {
+	if existed && bf.Partial {
 		h.fail(fmt.Errorf("%s was reviewed only in part (too large to keep whole): revert it in $EDITOR", path))
 		return nil
 	}
