@@ -427,6 +427,7 @@ func (v *changesView) diffItem(pd *projectData, dd *dirData, dl consolidate.Delt
 		title:     string(dl.Kind) + " " + safe.Mask(v.sc, dl.Path),
 		rationale: safe.Mask(v.sc, strings.Join(why, "; ")),
 		label:     string(dl.Kind) + " since the review of " + since.Local().Format("2006-01-02 15:04"),
+		observed:  true,
 		d:         dd.d,
 	}
 	if dd.d.Kind != model.DirAuto {

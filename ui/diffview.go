@@ -734,9 +734,9 @@ func (v *diffView) fileHeader(fd fileDiff) string {
 		what = fmt.Sprintf("new file · +%d", fd.added)
 	case model.OpDelete:
 		what = fmt.Sprintf("deleted; kept in the journal when applied · -%d", fd.removed)
-		if v.item != nil && v.item.label != "" {
-			// A change seen since the review (the changes view): whoever
-			// deleted it, memtui keeps nothing of it.
+		if v.item != nil && v.item.observed {
+			// A change someone made (the changes, the sessions view):
+			// whoever deleted the file, memtui keeps nothing of it.
 			what = fmt.Sprintf("deleted · -%d", fd.removed)
 		}
 	case model.OpMove:

@@ -41,6 +41,10 @@ type propItem struct {
 	// label, when set, replaces the "kind · ID" line over the diff (the
 	// changes view shows changes, not proposals).
 	label string
+	// observed: the diffs are changes someone made (the changes and the
+	// sessions views), not ones memtui would write: a delete there kept
+	// nothing in memtui's journal.
+	observed bool
 	// reads caches model.ReadsPrint(p) (readsPrint).
 	reads     string
 	readsDone bool

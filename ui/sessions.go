@@ -174,10 +174,11 @@ func sessionItem(si *sessItem, sc *secrets.Scanner) *propItem {
 	}
 	var untold []string
 	it := &propItem{
-		p:       model.Proposal{ID: "session\x00" + si.dir + "\x00" + a.Key(), MemoryDir: si.dir},
-		project: si.project,
-		title:   sessionTitle(a),
-		label:   string(a.Kind) + " · " + a.Session + " · " + a.When(),
+		p:        model.Proposal{ID: "session\x00" + si.dir + "\x00" + a.Key(), MemoryDir: si.dir},
+		project:  si.project,
+		title:    sessionTitle(a),
+		label:    string(a.Kind) + " · " + a.Session + " · " + a.When(),
+		observed: true,
 	}
 	for _, w := range a.Wrote {
 		c, before, ok := writeChange(w)
