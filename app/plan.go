@@ -145,9 +145,34 @@ func (w *Workspace) rebuild(ctx context.Context, scan *model.Scan, dir string, p
 	}
 	dopts := dream.Options{Options: w.CheckOpts, Kinds: []model.ProposalKind{p.Kind}, IncludeTeam: team}.ForScan(scan)
 	if np, ok := sameProposal(p, dream.ProposeDir(proj, d, dopts)); ok {
+		if extra := beyond(np, p); extra != "" {
+			// Made again, it reaches a file the person never saw it
+			// change (a merge group grown by one): not written unseen.
+			return p, false, &txn.ConflictError{Path: extra, Reason: "made again over this plan's earlier writes, the proposal would also change this file, which the one accepted did not: review it again"}
+		}
 		return np, false, nil
 	}
 	return p, true, nil
+}
+
+// beyond is a file np changes that p neither changed nor read ("" when
+// np stays within p's files): what a rebuilt proposal may not add.
+func beyond(np, p model.Proposal) string {
+	known := map[string]bool{}
+	for _, c := range p.Changes {
+		known[c.Path], known[c.Source()] = true, true
+	}
+	for _, r := range p.Reads {
+		known[r.Path] = true
+	}
+	for _, c := range np.Changes {
+		for _, f := range []string{c.Path, c.Source()} {
+			if !known[f] {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 // sameProposal is the proposal of cands that is p made again: of p's
