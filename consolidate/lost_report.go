@@ -38,7 +38,8 @@ func checkDeleted(s *dirState) {
 		return
 	}
 	sc := s.opts.Secrets
-	for _, del := range forensics.DeletedMemories(s.dir, s.project.Log) {
+	s.deleted = forensics.DeletedMemories(s.dir, s.project.Log)
+	for _, del := range s.deleted {
 		by := "no recorded session removed it (a person, a script, or Claude Code's background consolidation)"
 		if del.By != nil {
 			by = "removed by " + forensics.WriterLabel(*del.By, s.project.Log)

@@ -156,13 +156,15 @@ type Oriented struct {
 	Findings []model.Finding
 	Docs     map[string]model.Doc
 	Lost     []forensics.Lost
+	// Deleted is what the memory-deleted check found (the restore's text).
+	Deleted []forensics.Deleted
 }
 
 // OrientDirAll is OrientDir with everything the checks worked out on the
 // way that Dream's proposers need.
 func OrientDirAll(p *model.Project, d *model.MemoryDir, opts Options) Oriented {
 	s := orientDir(p, d, opts)
-	return Oriented{Findings: s.findings, Docs: s.docs(), Lost: s.lost}
+	return Oriented{Findings: s.findings, Docs: s.docs(), Lost: s.lost, Deleted: s.deleted}
 }
 
 // docs is each topic file's parsed frontmatter by path.
@@ -336,8 +338,10 @@ type dirState struct {
 	memModeSet bool
 	findings   []model.Finding
 	// lost is what the lost-update check found, kept for the restore-lost
-	// proposer (the analysis is the costly part of both).
-	lost []forensics.Lost
+	// proposer (the analysis is the costly part of both); deleted the
+	// memory-deleted check's, for restore-deleted.
+	lost    []forensics.Lost
+	deleted []forensics.Deleted
 }
 
 func newDirState(p *model.Project, d *model.MemoryDir, opts Options) *dirState {

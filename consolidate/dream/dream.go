@@ -250,7 +250,8 @@ type dreamState struct {
 	d        *model.MemoryDir
 	opts     Options
 	findings []model.Finding
-	lost     []forensics.Lost // the lost-update check's analysis
+	lost     []forensics.Lost    // the lost-update check's analysis
+	deleted  []forensics.Deleted // the memory-deleted check's
 	byRule   map[string][]model.Finding
 	files    map[string]*model.File // topic files by path
 	docs     map[string]model.Doc
@@ -269,7 +270,7 @@ func newDreamState(p *model.Project, d *model.MemoryDir, opts Options) *dreamSta
 	s := &dreamState{p: p, d: d, opts: opts, byRule: map[string][]model.Finding{},
 		files: make(map[string]*model.File, len(d.Files)), hashes: map[string]string{}, opaqueMemo: map[string]bool{}}
 	st := consolidate.OrientDirAll(p, d, opts.Options)
-	s.findings, s.lost, s.docs = st.Findings, st.Lost, st.Docs
+	s.findings, s.lost, s.deleted, s.docs = st.Findings, st.Lost, st.Deleted, st.Docs
 	for _, f := range s.findings {
 		s.byRule[f.Rule] = append(s.byRule[f.Rule], f)
 	}

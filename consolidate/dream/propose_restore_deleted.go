@@ -22,7 +22,7 @@ func proposeRestoreDeleted(s *dreamState) []model.Proposal {
 		return nil
 	}
 	byFile := map[string]forensics.Deleted{}
-	for _, del := range forensics.DeletedMemories(s.d, s.p.Log) {
+	for _, del := range s.deleted {
 		byFile[del.File] = del
 	}
 	var out []model.Proposal

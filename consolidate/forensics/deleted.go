@@ -155,20 +155,26 @@ func DeletedMemories(d *model.MemoryDir, log *model.TranscriptLog) []Deleted {
 			st.known, st.by, st.memtui = false, nil, false
 		}
 	}
+	// The index's entries, newest text first, parsed once.
+	var entries [][]memindex.Entry
+	for i := len(indexes) - 1; i >= 0; i-- {
+		entries = append(entries, memindex.ParseText(indexes[i]).Entries)
+	}
 	var out []Deleted
 	for rel, st := range states {
 		if exists[rel] || !st.known || st.memtui || st.text == "" || mergedInto(d, st.text) {
 			continue
 		}
 		del := Deleted{File: rel, Text: st.text, FromSession: st.from.Session, FromHow: st.fromHow, FromTime: st.from.Time, By: st.by}
-		for i := len(indexes) - 1; i >= 0 && del.Entry == nil; i-- {
-			ix := memindex.ParseText(indexes[i])
-			for j := range ix.Entries {
-				if r, ok := ix.Entries[j].Primary(); ok && r.Target == rel {
-					en := ix.Entries[j]
-					del.Entry = &en
+		for _, es := range entries {
+			for j := range es {
+				if r, ok := es[j].Primary(); ok && r.Target == rel {
+					del.Entry = &es[j]
 					break
 				}
+			}
+			if del.Entry != nil {
+				break
 			}
 		}
 		out = append(out, del)

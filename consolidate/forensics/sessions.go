@@ -1,7 +1,6 @@
 package forensics
 
 import (
-	"slices"
 	"sort"
 	"time"
 
@@ -160,6 +159,7 @@ func Sessions(d *model.MemoryDir, log *model.TranscriptLog, lost []Lost) []Sessi
 			}
 		}
 	}
+	read := map[string]bool{} // activity key and file: read already listed
 	for _, o := range log.Observations {
 		rel, ok := relPath(d, o.Path)
 		if !ok {
@@ -175,7 +175,9 @@ func Sessions(d *model.MemoryDir, log *model.TranscriptLog, lost []Lost) []Sessi
 			k = KindSubagent
 		}
 		a := get(k, o.Session, o.Agent, o.Time)
-		if !slices.Contains(a.Read, rel) {
+		key := a.Key() + "\x00" + rel
+		if !read[key] {
+			read[key] = true
 			a.Read = append(a.Read, rel)
 		}
 	}
