@@ -774,7 +774,7 @@ func (v *ixEditView) showDiff() {
 	it := &propItem{
 		p:         model.Proposal{ID: "index-edit", Kind: model.KindReindex, MemoryDir: v.dd.d.Path, Changes: cs},
 		title:     "Pending edits to MEMORY.md",
-		rationale: v.diffSummary() + " Nothing is written until w.",
+		rationale: v.diffSummary() + " Nothing is written until " + key1(v.c.keys.Editor.Write) + ".",
 		label:     "not written yet",
 	}
 	for _, c := range cs {
@@ -1271,7 +1271,7 @@ func (v *ixEditView) askWrite(h host) tea.Cmd {
 		load = fmt.Sprintf("still cut: %d %s never reach the agent", len(b.Load.Dropped), model.Plural(len(b.Load.Dropped), "line", "lines"))
 	}
 	st := v.c.st
-	verb, undo := "Write", []string{"Written through the journal: the journal (L) can undo it. If an agent changed MEMORY.md meanwhile, nothing is written."}
+	verb, undo := "Write", []string{"Written through the journal: the journal (" + key1(v.c.keys.Views.Journal) + ") can undo it. If an agent changed MEMORY.md meanwhile, nothing is written."}
 	if v.create {
 		verb, undo = "Create", []string{"Written through the journal: undoing it (L) deletes it.",
 			"Should Claude Code write one first (at a session start), nothing is written."}
@@ -1325,9 +1325,10 @@ func (v *ixEditView) writeDone(w *writeRun, h host) {
 		for _, a := range v.pending() {
 			dl.lines = append(dl.lines, st.OK.Render("✓ created")+"  "+safe.ShowLine(report.Tilde(v.dd.d.Path, v.c.home)+"/"+a.path))
 		}
-		done, undo := "MEMORY.md written.", "The journal (L) can undo it."
+		jl := key1(v.c.keys.Views.Journal)
+		done, undo := "MEMORY.md written.", "The journal ("+jl+") can undo it."
 		if v.create {
-			done, undo = "MEMORY.md created.", "The journal (L) can undo it: undoing deletes it."
+			done, undo = "MEMORY.md created.", "The journal ("+jl+") can undo it: undoing deletes it."
 		}
 		dl.lines = append(dl.lines, "", st.Faint.Render(undo))
 		h.say(done)

@@ -501,7 +501,7 @@ func (v *proposalsView) writeDone(w *writeRun, h host) {
 	}
 	summary := fmt.Sprintf("%d applied · %d conflict · %d failed", counts[txn.StatusApplied], counts[txn.StatusConflict], counts[txn.StatusFailed])
 	v.lastWrite = summary
-	dl := &dialog{kind: dlgResult, title: "Written: " + summary, lines: lines, hint: "any key closes · the journal (L) can undo what was written"}
+	dl := &dialog{kind: dlgResult, title: "Written: " + summary, lines: lines, hint: "any key closes · the journal (" + key1(v.c.keys.Views.Journal) + ") can undo what was written"}
 	if counts[txn.StatusConflict] > 0 {
 		dl.lines = append(dl.lines, "", st.Faint.Render("A conflict wrote nothing of its proposal: the file changed since it was proposed. The list is proposed again from what is on disk."))
 	}

@@ -95,7 +95,7 @@ func (m *Model) askDelete() tea.Cmd {
 		return nil
 	}
 	if it.file == nil {
-		m.status = "MEMORY.md is the index, not a memory: the index editor (i, then E) edits it."
+		m.status = "MEMORY.md is the index, not a memory: the index editor (" + key1(m.c.keys.Views.Index) + ", then " + key1(m.c.keys.Index.EditIndex) + ") edits it."
 		return nil
 	}
 	if err := m.writeRefusal(dd.d.Path); err != nil {
@@ -131,7 +131,7 @@ func (m *Model) askRetype() tea.Cmd {
 		kind:  dlgPick,
 		title: "Change the type of " + path + "?",
 		lines: []string{"", "now: " + safe.ShowLine(typeWord(claude.ParseDoc(it.file.Content).Claude().Type)), "",
-			m.c.st.Faint.Render("The type Claude Code reads changes, nothing else; the journal (L) can undo it.")},
+			m.c.st.Faint.Render("The type Claude Code reads changes, nothing else; the journal (" + key1(m.c.keys.Views.Journal) + ") can undo it.")},
 		hint: "u user · f feedback · p project · r reference · any other key cancels",
 		pick: func(k string) (tea.Cmd, bool) {
 			typ, ok := keys[k]
@@ -225,7 +225,7 @@ func (m *Model) writeDone(w *writeRun, h host) {
 	switch r.status {
 	case txn.StatusApplied:
 		dl.title = "Done: " + r.title
-		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + safe.ShowLine(r.title), "", st.Faint.Render("The journal (L) can undo it.")}
+		dl.lines = []string{"", st.OK.Render("✓ applied") + "  " + safe.ShowLine(r.title), "", st.Faint.Render("The journal (" + key1(m.c.keys.Views.Journal) + ") can undo it.")}
 		m.status = ""
 	case txn.StatusConflict:
 		dl.title = "Not written: the file changed"

@@ -158,7 +158,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		case dlgDiscard:
 			m.status = "Kept the edits: nothing discarded."
 		case dlgQuit:
-			m.status = "Still here: w writes the accepted proposals."
+			m.status = "Still here: " + key1(m.c.keys.Proposals.Write) + " writes the accepted proposals."
 		default:
 			m.status = "Cancelled: nothing written."
 		}
