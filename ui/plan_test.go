@@ -528,3 +528,38 @@ func TestCarryNamesTheHunksLost(t *testing.T) {
 		t.Errorf("the next decision clears the note:\n%s", d.screen())
 	}
 }
+
+// TestOrphanedDecisionGoesWithItsProposal: a decision whose proposal is
+// proposed no more (its file fixed by someone else) is dropped once the
+// directory's proposals are in, though the directory has none left of
+// that kind: it must not wait for a later proposal over the same file.
+func TestOrphanedDecisionGoesWithItsProposal(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.openProposals()
+	v := d.m.proposals
+	// dotfiles' one proposal: the MEMORY.md it lacks.
+	var it *propItem
+	for _, x := range v.items {
+		if strings.HasPrefix(x.title, "Create MEMORY.md") {
+			it = d.selectProposal(x.title)
+		}
+	}
+	if it == nil {
+		t.Fatal("no proposal creates dotfiles' MEMORY.md")
+	}
+	d.keys("a")
+	path := fileOf(it, it.p.Changes[0].Path)
+	if err := os.WriteFile(path, []byte(it.p.Changes[0].After), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.run(d.m.reloadPath(filepath.Dir(path)))
+	for _, x := range v.items {
+		if x.p.MemoryDir == it.p.MemoryDir {
+			t.Fatalf("the directory still has a proposal (%s): the test needs it to have none", x.title)
+		}
+	}
+	if len(v.orphans) != 0 {
+		t.Errorf("the decision of a proposal made no more is kept, waiting: %+v", v.orphans)
+	}
+}

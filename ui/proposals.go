@@ -226,6 +226,7 @@ func (v *proposalsView) onResults(msg proposalsMsg, r run) tea.Cmd {
 func (v *proposalsView) assemble(r run) {
 	live := map[*dirData]bool{}
 	var groups []propGroup
+	v.proposedIn = map[string]bool{}
 	for _, pd := range r.data {
 		if !pd.loaded {
 			continue
@@ -233,7 +234,11 @@ func (v *proposalsView) assemble(r run) {
 		g := propGroup{name: report.Tilde(pd.p.Name(), v.c.home)}
 		for _, dd := range pd.dirs {
 			live[dd] = true
-			g.items = append(g.items, v.props.cache[dd]...)
+			items, ok := v.props.cache[dd]
+			if ok {
+				v.proposedIn[dd.d.Path] = true // in, if with nothing to propose
+			}
+			g.items = append(g.items, items...)
 		}
 		if len(g.items) > 0 {
 			groups = append(groups, g)
@@ -305,6 +310,9 @@ type proposalsView struct {
 	shown  int
 	// orphans are decisions whose proposal left the list while its dir
 	// was read again, by old ID: they go to its successor (setGroups).
+	// proposedIn are the memory dirs whose proposals are in for the data
+	// loaded now (some may have none).
+	proposedIn map[string]bool
 	// lostNote says which hunk choices a proposal made again lost.
 	orphans  map[string]orphan
 	lostNote string
@@ -379,14 +387,12 @@ func (v *proposalsView) setGroups(groups []propGroup) {
 	}
 	// A decision whose proposal was made again over files that changed
 	// (a conflict, an agent's write) goes to its successor, the same kind
-	// over the same files, once the dir's proposals are in again.
-	dirs := map[string]bool{}
-	for _, it := range v.items {
-		dirs[it.p.MemoryDir] = true
-	}
+	// over the same files, once the dir's proposals are in again; with no
+	// successor among them, it goes (it must not wait for a proposal made
+	// hours later).
 	var lost []string
 	for id, o := range v.orphans {
-		if !dirs[o.old.p.MemoryDir] {
+		if !v.proposedIn[o.old.p.MemoryDir] {
 			continue // not proposed again yet (the dir is being read)
 		}
 		delete(v.orphans, id)
