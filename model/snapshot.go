@@ -1,0 +1,39 @@
+package model
+
+import "time"
+
+// Snapshot is what memtui recorded of one memory dir at one moment: every
+// memory file's size, mtime and content hash, and Claude Code's
+// .consolidate-lock. Claude Code's background forks (Dream, memory
+// extraction) leave no transcript (facts 12.2), so two snapshots and the
+// changes between them that no transcript explains are the only record of
+// what such a run did. The texts are kept apart, by hash (memfs/snapshot).
+type Snapshot struct {
+	// Dir is the memory dir (absolute, cleaned).
+	Dir string
+	// Time is when the snapshot was taken.
+	Time time.Time
+	// LockMtime is .consolidate-lock's mtime then (when the last Dream run
+	// took the lock); zero when there was none. LockPID is its body's PID,
+	// 0 when it did not hold one.
+	LockMtime time.Time
+	LockPID   int
+	// Files are the memory dir's markdown files, MEMORY.md included, by
+	// memory-dir-relative slash path.
+	Files map[string]SnapFile
+}
+
+// SnapFile is one file as a snapshot saw it.
+type SnapFile struct {
+	Size  int64
+	Mtime time.Time
+	// SHA256 is the hex sha256 of the file's bytes as they were on disk.
+	SHA256 string
+	// Redacted is true when the file held a secret: the text kept has the
+	// secret replaced by Redacted, so it is not the file's complete text
+	// and nothing is restored from it.
+	Redacted bool
+	// Missing is true when the text was not kept (over the size bound, or
+	// unreadable): the hash says the file changed, no more.
+	Missing bool
+}
