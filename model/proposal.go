@@ -83,6 +83,12 @@ func (c Change) Source() string {
 	return c.Path
 }
 
+// DirChanges are a proposal's changes to a memory dir other than its own.
+type DirChanges struct {
+	MemoryDir string   `json:"memory_dir"`
+	Changes   []Change `json:"changes"`
+}
+
 // FileRead is a file a proposal read without changing it, with its hash:
 // a change to it makes the proposal stale too.
 type FileRead struct {
@@ -111,6 +117,12 @@ type Proposal struct {
 	Changes   []Change     `json:"changes"`
 	Fixes     []FindingRef `json:"fixes,omitempty"`
 	Reads     []FileRead   `json:"reads,omitempty"`
+	// Also are changes to a second memory dir written in the same
+	// transaction, under both dirs' locks, rolled back and undone
+	// together: an adopt creates the stranded memories in the live store
+	// (Changes) and removes them from the stranded one (Also). nil for
+	// every other kind.
+	Also *DirChanges `json:"also,omitempty"`
 	// External is true for a proposal memtui did not compute itself: an
 	// external proposer's, or one a person edited. Its kind is the
 	// author's word, not memtui's, so applying it never keeps a file's

@@ -181,6 +181,10 @@ type JournalEntry struct {
 	UndoOf   string        `json:"undo_of,omitempty"`
 	UndoneBy string        `json:"undone_by,omitempty"`
 	Files    []JournalFile `json:"files"`
+	// Linked are the entries written in the same transaction in other
+	// memory dirs (an adopt spans the stranded store and the live one):
+	// rolled back together, undone together.
+	Linked []string `json:"linked,omitempty"`
 	// Notes are what a rollback or recovery could not do cleanly (a file
 	// that changed under it), each naming where the bytes were kept.
 	Notes []string `json:"notes,omitempty"`

@@ -29,3 +29,8 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 
 // Recover has nothing to do on this platform: nothing is ever written.
 func Recover(journalRoot string) ([]RecoverReport, error) { return nil, nil }
+
+// ApplyLinked fails on this platform.
+func ApplyLinked(ctx context.Context, p model.Proposal, opts ApplyOptions) ApplyResult {
+	return ApplyResult{ProposalID: p.ID, Status: StatusFailed, Err: errNoWrites}
+}

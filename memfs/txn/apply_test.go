@@ -21,6 +21,7 @@ import (
 // applyWorld is a memory dir and a journal root in a temp dir.
 type applyWorld struct {
 	dir, journal string
+	other        string // a second memory dir, for a linked transaction
 }
 
 func newApplyWorld(t *testing.T, files map[string]string) *applyWorld {

@@ -191,19 +191,14 @@ func (s *session) applyProposal(p model.Proposal) ApplyResult {
 		res.Err = fmt.Errorf("the proposal is for %s, not %s", p.MemoryDir, s.dir)
 		return res
 	}
-	specs := make([]spec, 0, len(p.Changes))
-	for _, c := range p.Changes {
-		switch c.Op {
-		case model.OpCreate, model.OpUpdate, model.OpDelete, model.OpMove:
-		default:
-			res.Path, res.Err = c.Path, fmt.Errorf("%s: unknown operation %q", c.Path, c.Op)
-			return res
-		}
-		if c.Op == model.OpMove && c.After != "" {
-			res.Path, res.Err = c.Path, refuse(c.Path, "a move with new content; a move keeps the file's bytes")
-			return res
-		}
-		specs = append(specs, spec{path: c.Path, op: c.Op, from: c.From, base: c.BaseSHA256, after: []byte(c.After)})
+	if p.Also != nil {
+		res.Err = fmt.Errorf("the proposal changes %s too; ApplyLinked writes it", p.Also.MemoryDir)
+		return res
+	}
+	specs, path, err := specsOf(p.Changes)
+	if err != nil {
+		res.Path, res.Err = path, err
+		return res
 	}
 	return s.run(txnMeta{proposalID: p.ID, kind: string(p.Kind), title: p.Title, reads: p.Reads, team: s.opts.IncludeTeam, mtimes: mtimeRuleOf(p)}, specs)
 }

@@ -27,6 +27,9 @@ type entry struct {
 	dir   string
 	delfd int // <dir>/deleted
 	m     JournalEntry
+	// keep holds delfd open past the commit: a linked transaction may
+	// still roll a committed part back (its partner's commit failed).
+	keep bool
 }
 
 func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
@@ -130,10 +133,19 @@ func (j *entry) save() error {
 		if err := os.Remove(filepath.Join(j.root, pendingDir, j.m.ID)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
-		unix.Close(j.delfd)
-		j.delfd = -1
+		if !j.keep {
+			j.release()
+		}
 	}
 	return nil
+}
+
+// release closes the entry's deleted/ dir.
+func (j *entry) release() {
+	if j.delfd >= 0 {
+		unix.Close(j.delfd)
+	}
+	j.delfd = -1
 }
 
 // openEntry opens an existing entry for recovery.
@@ -585,6 +597,9 @@ func (s *session) recoverEntry(m *JournalEntry) RecoverReport {
 	}
 	r.Err = j.rolledBack(unwind(changes))
 	r.Notes = j.m.Notes
+	if len(m.Linked) > 0 {
+		r.Notes = append(r.Notes, s.undoPartners(m)...)
+	}
 	// Oldest change first, as the entry lists them.
 	slices.Reverse(r.Files)
 	s.changed = true
@@ -614,11 +629,8 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 		res.Err = fmt.Errorf("journal entry %s: %w", id, ErrRestoresSecret)
 		return res
 	}
-	jdir := filepath.Join(opts.JournalRoot, id)
-	specs, made, p, err := inverse(m, jdir)
-	if err != nil {
-		res.Path, res.Err = p, err
-		return res
+	if len(m.Linked) > 0 {
+		return undoLinked(ctx, m, opts)
 	}
 	s, err := openSession(ctx, m.RealDir, opts, false)
 	if err != nil {
@@ -627,21 +639,46 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 	}
 	defer s.close()
 	s.recoverHere()
-	res = s.run(txnMeta{proposalID: m.ProposalID, kind: "undo", title: "undo: " + m.Title, undoOf: id, team: true}, specs)
+	return s.undoEntry(m)
+}
+
+// undoEntry undoes the committed entry m in its own dir, held by s.
+func (s *session) undoEntry(m *JournalEntry) ApplyResult {
+	res := ApplyResult{ProposalID: m.ProposalID, Status: StatusFailed}
+	jdir := filepath.Join(s.opts.JournalRoot, m.ID)
+	specs, made, p, err := inverse(m, jdir)
+	if err != nil {
+		res.Path, res.Err = p, err
+		return res
+	}
+	res = s.run(undoMeta(m), specs)
 	if res.Status == StatusConflict {
-		res.Err = &ConflictError{Path: res.Path, Reason: "changed since memtui applied it; undo of " + id + " refused, nothing written"}
+		res.Err = &ConflictError{Path: res.Path, Reason: "changed since memtui applied it; undo of " + m.ID + " refused, nothing written"}
 		return res
 	}
 	if res.Status == StatusApplied {
 		// The archive folders the moves made go too, once empty.
 		removeEmptyDirs(s.rootfd, made)
-		m.State, m.UndoneBy = JournalUndone, res.JournalID
-		j := &entry{root: opts.JournalRoot, dir: jdir, m: *m, delfd: -1}
-		if err := j.save(); err != nil {
-			res.Err = fmt.Errorf("undone, but the journal entry could not be marked: %w", err)
+		if err := markUndone(s.opts.JournalRoot, m, res.JournalID); err != nil {
+			res.Err = err
 		}
 	}
 	return res
+}
+
+// undoMeta is the journal entry of the undo of m.
+func undoMeta(m *JournalEntry) txnMeta {
+	return txnMeta{proposalID: m.ProposalID, kind: "undo", title: "undo: " + m.Title, undoOf: m.ID, team: true}
+}
+
+// markUndone records in m's entry that entry by undid it.
+func markUndone(root string, m *JournalEntry, by string) error {
+	m.State, m.UndoneBy = JournalUndone, by
+	j := &entry{root: root, dir: filepath.Join(root, m.ID), m: *m, delfd: -1}
+	if err := j.save(); err != nil {
+		return fmt.Errorf("undone, but the journal entry could not be marked: %w", err)
+	}
+	return nil
 }
 
 // inverse is the transaction that undoes entry m (its journal dir jdir):

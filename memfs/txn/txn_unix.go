@@ -30,34 +30,32 @@ import (
 // each undone at the first failure, newest first, and the rollback
 // recorded in the journal.
 func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
-	res := ApplyResult{ProposalID: meta.proposalID, Status: StatusFailed}
-	fail := func(path string, err error) ApplyResult {
-		res.Path, res.Err = path, err
-		var ce *ConflictError
-		if errors.As(err, &ce) {
-			res.Status = StatusConflict
-			if ce.Path != "" {
-				res.Path = ce.Path // the file that conflicted: a move's source, say
-			}
-		}
+	t, res := s.prepare(meta, specs)
+	if t == nil {
 		return res
+	}
+	defer t.close()
+	if f := runSteps(t.steps(), step); f != nil {
+		return t.failed(f.path, f.err, f.undoErrs)
+	}
+	return t.done()
+}
+
+// prepare checks every path of a transaction and opens and compares every
+// file; nothing is written yet. A nil txn comes with the failure's result.
+func (s *session) prepare(meta txnMeta, specs []spec) (*txn, ApplyResult) {
+	res := ApplyResult{ProposalID: meta.proposalID, Status: StatusFailed}
+	t := &txn{s: s, meta: meta, files: make([]*fileTx, len(specs))}
+	fail := func(path string, err error) (*txn, ApplyResult) {
+		t.close()
+		return nil, resultOf(res, path, err)
 	}
 	if p, err := checkSpecs(meta, specs); err != nil {
 		return fail(p, err)
 	}
-
-	// Open and compare everything; nothing is written yet.
-	files := make([]*fileTx, len(specs))
-	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.close()
-			}
-		}
-	}()
 	for i, sp := range specs {
 		f := &fileTx{spec: sp, idx: i, dirfd: -1, dstBase: -1, dstfd: -1, movedFd: -1}
-		files[i] = f
+		t.files[i] = f
 		if p, err := s.compare(f); err != nil {
 			return fail(p, err)
 		}
@@ -65,27 +63,54 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 	if p, err := s.checkReads(meta.reads); err != nil {
 		return fail(p, err)
 	}
-	setTimes(files, meta.mtimes)
+	setTimes(t.files, meta.mtimes)
+	return t, res
+}
 
-	t := &txn{s: s, meta: meta, files: files}
-	if f := runSteps(t.steps(), step); f != nil {
-		if t.j != nil {
-			res.JournalID = t.j.m.ID
-			// What the undos could not put back cleanly is in the
-			// entry's notes. Were the entry not saved, it stays pending:
-			// the next start's recovery rolls it back again, judging from
-			// the disk.
-			t.j.rolledBack(f.undoErrs)
-			step("rolled back")
+// resultOf is res failed at path with err: a conflict when err is one.
+func resultOf(res ApplyResult, path string, err error) ApplyResult {
+	res.Status = StatusFailed
+	res.Path, res.Err = path, err
+	var ce *ConflictError
+	if errors.As(err, &ce) {
+		res.Status = StatusConflict
+		if ce.Path != "" {
+			res.Path = ce.Path // the file that conflicted: a move's source, say
 		}
-		return fail(f.path, f.err)
 	}
-	res.JournalID = t.j.m.ID
+	return res
+}
+
+// close lets go of every file t opened.
+func (t *txn) close() {
+	for _, f := range t.files {
+		if f != nil {
+			f.close()
+		}
+	}
+}
+
+// failed records t's rollback (what the undos could not put back cleanly
+// goes into the entry's notes; were the entry not saved, it stays
+// pending: the next start's recovery rolls it back again, judging from
+// the disk) and says why it failed.
+func (t *txn) failed(path string, err error, undoErrs []error) ApplyResult {
+	res := ApplyResult{ProposalID: t.meta.proposalID}
+	if t.j != nil {
+		res.JournalID = t.j.m.ID
+		t.j.rolledBack(undoErrs)
+		step("rolled back")
+	}
+	return resultOf(res, path, err)
+}
+
+// done is a committed transaction's result.
+func (t *txn) done() ApplyResult {
 	// A deleted memory kept in the journal is owner-only from now on, as
 	// the before-images are (until the commit, a rollback may link it back
 	// with its own mode). Undo re-creates it from the before-image, with
 	// the mode recorded.
-	for _, f := range files {
+	for _, f := range t.files {
 		if f.op == model.OpDelete {
 			// Only a regular file: a symlink's target is not memtui's to chmod.
 			p := filepath.Join(t.j.dir, "deleted", strconv.Itoa(f.idx))
@@ -94,12 +119,11 @@ func (s *session) run(meta txnMeta, specs []spec) ApplyResult {
 			}
 		}
 	}
-	s.changed = true
-	if meta.kind != "undo" {
-		s.scrubAfterRedaction(t.j.m.ID, files)
+	t.s.changed = true
+	if t.meta.kind != "undo" {
+		t.s.scrubAfterRedaction(t.j.m.ID, t.files)
 	}
-	res.Status = StatusApplied
-	return res
+	return ApplyResult{ProposalID: t.meta.proposalID, Status: StatusApplied, JournalID: t.j.m.ID}
 }
 
 // checkSpecs checks every path of a transaction before anything is
