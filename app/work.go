@@ -181,11 +181,41 @@ func (w *Workspace) ApplyIn(ctx context.Context, scan *model.Scan, dir string, p
 		}
 		return out
 	}
-	res := txn.Apply(ctx, dir, props, w.stateOpts(opts))
-	for i, r := range res {
-		if r.Status == txn.StatusApplied && i < len(props) {
-			w.reviewed(dir, props[i], r.JournalID)
+	res := make([]txn.ApplyResult, 0, len(props))
+	for len(props) > 0 {
+		// A run of one-dir proposals goes to txn.Apply together; a
+		// proposal that changes a second dir (an adopt) is a linked
+		// transaction of its own, behind that dir's write scope too.
+		n := slices.IndexFunc(props, func(p model.Proposal) bool { return p.Also != nil })
+		if n < 0 {
+			n = len(props)
 		}
+		if n > 0 {
+			for i, r := range txn.Apply(ctx, dir, props[:n], w.stateOpts(opts)) {
+				if r.Status == txn.StatusApplied {
+					w.reviewed(dir, props[i], r.JournalID)
+				}
+				res = append(res, r)
+			}
+			props = props[n:]
+			continue
+		}
+		p := props[0]
+		props = props[1:]
+		if err := WriteRefusalIn(scan, w.ScanOpts.MemoryDirs, p.Also.MemoryDir); err != nil {
+			res = append(res, txn.ApplyResult{ProposalID: p.ID, Status: txn.StatusFailed, Err: err})
+			continue
+		}
+		r := txn.ApplyLinked(ctx, p, w.stateOpts(opts))
+		if r.Status == txn.StatusApplied {
+			w.reviewed(dir, p, r.JournalID)
+			other := p
+			other.MemoryDir, other.Changes, other.Also = p.Also.MemoryDir, p.Also.Changes, nil
+			if e, err := txn.ReadEntry(w.JournalRoot(), r.JournalID); err == nil && len(e.Linked) == 1 {
+				w.reviewed(other.MemoryDir, other, e.Linked[0])
+			}
+		}
+		res = append(res, r)
 	}
 	return res
 }
@@ -212,6 +242,20 @@ func (w *Workspace) UndoIn(ctx context.Context, scan *model.Scan, e txn.JournalE
 	}
 	if err := WriteRefusalIn(scan, w.ScanOpts.MemoryDirs, e.MemoryDir); err != nil {
 		return txn.ApplyResult{}, err
+	}
+	// An entry written with others (an adopt) is undone with them: each
+	// of their dirs must be in view and writable too.
+	for _, id := range e.Linked {
+		o, err := txn.ReadEntry(w.JournalRoot(), id)
+		if err != nil {
+			return txn.ApplyResult{}, fmt.Errorf("journal entry %s, written with %s: %w; nothing undone", id, e.ID, err)
+		}
+		if !txn.InScope(*o, DirsIn(scan)) {
+			return txn.ApplyResult{}, fmt.Errorf("journal entry %s was written with %s, of %s, %w; nothing undone", e.ID, o.ID, o.MemoryDir, ErrNotInView)
+		}
+		if err := WriteRefusalIn(scan, w.ScanOpts.MemoryDirs, o.MemoryDir); err != nil {
+			return txn.ApplyResult{}, err
+		}
 	}
 	return txn.Undo(ctx, e.ID, w.stateOpts(opts)), nil
 }
