@@ -19,6 +19,10 @@ const (
 	// KindRestoreDeleted creates again a memory gone from disk, from its
 	// last whole text in the transcripts.
 	KindRestoreDeleted ProposalKind = "restore-deleted"
+	// KindAdopt moves the memories of a store Claude Code never loads (a
+	// worktree's, a subdirectory's, a moved project's) into the store it
+	// does: both stores change in one transaction (Proposal.Also).
+	KindAdopt ProposalKind = "adopt"
 	// KindArchive moves memories into ArchiveDir, out of Claude Code's
 	// recall scan but still on disk (see ArchivePath).
 	KindArchive ProposalKind = "archive"
@@ -30,7 +34,7 @@ const (
 // proposed after a restore sees the restored entries. An archive comes
 // after the merges and prunes, which it counts: it moves out of the scan
 // only what they leave over the recall cap.
-var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindRestoreDeleted, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindArchive, KindReindex}
+var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindRestoreDeleted, KindAdopt, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindArchive, KindReindex}
 
 // ParseProposalKind reads a kind by name.
 func ParseProposalKind(s string) (ProposalKind, bool) {

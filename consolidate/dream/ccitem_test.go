@@ -71,6 +71,8 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 		// created: the proposal brings target back (it is not on disk
 		// before), and it must come back with its block.
 		created string
+		// stranded, when set, is a store to adopt into the dir.
+		stranded func() *model.MemoryDir
 	}
 	plain := func(files map[string]string, mod time.Time) func() (*model.MemoryDir, *model.Project) {
 		return func() (*model.MemoryDir, *model.Project) { return testmodel.Dir(files, mod), dreamProject }
@@ -243,6 +245,26 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 				}
 			},
 		},
+		model.KindAdopt: {
+			// A stranded store's memory of the same name, with a block of
+			// its own, merged into the live one: the live block stays.
+			dir: plain(map[string]string{"feedback_deploy.md": itemFile("deploy", "How we deploy", "feedback", "always deploy with make ship", "2026-11-18T10:00:00.000Z", deploy)}, recent),
+			stranded: func() *model.MemoryDir {
+				d := testmodel.Dir(map[string]string{"feedback_deploy.md": itemFile("deploy", "How we deploy", "feedback", "deploy from the worktree too", "2026-11-19T10:00:00.000Z",
+					"Tag the release after `make ship` finishes.\n")}, recent)
+				d.Path = "/cfg/projects/p-wt/memory"
+				return d
+			},
+			target: "feedback_deploy.md",
+			check: func(t *testing.T, p model.Proposal, after map[string][]byte) {
+				if a := string(after["feedback_deploy.md"]); !strings.Contains(a, "Tag the release after `make ship` finishes.") || !strings.Contains(a, "always deploy with make ship") {
+					t.Errorf("the stranded text is not merged in, or the block went:\n%s", a)
+				}
+				if p.Also == nil || len(p.Also.Changes) == 0 {
+					t.Errorf("nothing removed from the stranded store: %+v", p.Also)
+				}
+			},
+		},
 		model.KindRestoreLost: {
 			// A subagent's line lost to a stale rewrite (as in
 			// TestLostUpdateSubagentEditLost), in a file with a block.
@@ -273,7 +295,11 @@ func TestClaudeCodeItemSurvivesEveryProposalKind(t *testing.T) {
 				t.Fatalf("setup: %s has no claudeCodeItem block", c.target)
 			}
 			var ps []model.Proposal
-			for _, p := range ProposeDir(proj, d, Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{kind}}) {
+			opts := Options{Options: consolidate.Options{Now: testmodel.Now}, Kinds: []model.ProposalKind{kind}}
+			if c.stranded != nil {
+				opts.Adopt = map[string][]Stranded{d.Path: {{Dir: c.stranded(), Reason: "a worktree's own store"}}}
+			}
+			for _, p := range ProposeDir(proj, d, opts) {
 				for _, ch := range p.Changes {
 					if ch.Path == c.target {
 						ps = append(ps, p)

@@ -34,6 +34,20 @@ type Options struct {
 	// CLAUDE_MEMORY_STORES and synced to other people (facts §7.1), by
 	// sync code not traced, so what a delete there does is not known.
 	IncludeTeam bool
+	// Adopt are the stranded stores whose memories belong in a live one,
+	// by the live memory dir's path (app finds them, with the reason, and
+	// loads them): each becomes an adopt proposal of the live dir.
+	Adopt map[string][]Stranded
+}
+
+// Stranded is a store Claude Code never loads, loaded, with why its
+// memories belong to the live store it is listed under.
+type Stranded struct {
+	Dir *model.MemoryDir
+	// Reason says why nothing loads it; Evidence why it is the live
+	// store's project (each a sentence).
+	Reason   string
+	Evidence []string
 }
 
 // Proposes reports whether a run with these options proposes for d: a
@@ -65,6 +79,7 @@ var proposers = []proposer{
 	{model.KindRedactSecret, proposeRedactions},
 	{model.KindRestoreLost, proposeRestores},
 	{model.KindRestoreDeleted, proposeRestoreDeleted},
+	{model.KindAdopt, proposeAdopts},
 	{model.KindFixFrontmatter, proposeFrontmatterFixes},
 	{model.KindAbsolutizeDates, proposeAbsoluteDates},
 	{model.KindAddYear, proposeYears},
