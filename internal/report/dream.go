@@ -28,6 +28,14 @@ func ProposalsJSON(w io.Writer, ps []model.Proposal) error {
 			p.Changes[j].Path = safe.Mask(nil, p.Changes[j].Path)
 			p.Changes[j].From = safe.Mask(nil, p.Changes[j].From)
 		}
+		if p.Also != nil {
+			also := model.DirChanges{MemoryDir: safe.Mask(nil, p.Also.MemoryDir), Changes: append([]model.Change(nil), p.Also.Changes...)}
+			for j := range also.Changes {
+				also.Changes[j].Path = safe.Mask(nil, also.Changes[j].Path)
+				also.Changes[j].From = safe.Mask(nil, also.Changes[j].From)
+			}
+			p.Also = &also
+		}
 		p.Reads = append([]model.FileRead(nil), p.Reads...)
 		for j := range p.Reads {
 			p.Reads[j].Path = safe.Mask(nil, p.Reads[j].Path)
@@ -82,6 +90,13 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 		}
 		for _, c := range p.Changes {
 			writeDiff(bw, DiffLines(c, before(p.MemoryDir, c.Source())), dp)
+		}
+		if p.Also != nil {
+			// The second store's changes, written in the same transaction.
+			bw.WriteString(why.Paint("and in "+safe.ShowLine(Tilde(p.Also.MemoryDir, home))+", in the same transaction:") + "\n")
+			for _, c := range p.Also.Changes {
+				writeDiff(bw, DiffLines(c, before(p.Also.MemoryDir, c.Source())), dp)
+			}
 		}
 	}
 	counts := map[model.ProposalKind]int{}
