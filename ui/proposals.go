@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -187,9 +188,36 @@ func proposeFor(j proposalJob, opts dream.Options) []*propItem {
 			it.diffs = append(it.diffs, diffChange(c, before, sc))
 			it.blocks = append(it.blocks, diff.Blocks(c, before))
 		}
+		if p.Also != nil {
+			// The second store's changes (an adopt's), shown after the
+			// first's under their store's name; the proposal is taken
+			// whole, so they have no blocks to toggle.
+			other := alsoDir(opts, p.Also.MemoryDir)
+			for _, c := range p.Also.Changes {
+				before := ""
+				if other != nil {
+					before = beforeText(other, c.Source())
+				}
+				fd := diffChange(c, before, sc)
+				fd.path = filepath.Base(filepath.Dir(p.Also.MemoryDir)) + ": " + fd.path
+				it.diffs = append(it.diffs, fd)
+			}
+		}
 		items = append(items, it)
 	}
 	return items
+}
+
+// alsoDir is the stranded store dir, as the proposers were given it.
+func alsoDir(opts dream.Options, dir string) *model.MemoryDir {
+	for _, sts := range opts.Adopt {
+		for _, st := range sts {
+			if st.Dir != nil && st.Dir.Path == dir {
+				return st.Dir
+			}
+		}
+	}
+	return nil
 }
 
 // beforeText is a file's content as loaded ("" when there is none).

@@ -285,6 +285,12 @@ func (v *proposalsView) reject() {
 // toggleHunks toggles the blocks of the diff's cursor (or range): all
 // kept when any is not, else all dropped.
 func (v *proposalsView) toggleHunks() {
+	if it := v.selected(); it != nil && it.p.Also != nil {
+		// An adopt spans two stores: part of it could remove a memory
+		// from one without creating it in the other. It is taken whole.
+		v.toggle()
+		return
+	}
 	units := v.diff.selectedUnits()
 	if len(units) == 0 {
 		return
@@ -531,6 +537,10 @@ type proposalEditedMsg struct {
 func (v *proposalsView) editResult(h host) tea.Cmd {
 	it := v.selected()
 	if it == nil || v.c.readonly {
+		return nil
+	}
+	if it.p.Also != nil {
+		h.say("An adopt is written whole, in both stores; edit the memories once they are home.")
 		return nil
 	}
 	ci := 0
