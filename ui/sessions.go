@@ -232,7 +232,7 @@ func writeChange(w forensics.HistoryWrite) (c model.Change, before string, ok bo
 	case w.Op == forensics.OpDeleted:
 		c.Op = model.OpDelete
 		return c, w.Before, w.HasBefore
-	case w.Kind == model.WriteFull || w.Kind == model.WriteStore:
+	case w.Kind == model.WriteFull || w.Kind == model.WriteStore || w.Kind == model.WriteFork && w.HasAfter:
 		if !w.HasAfter || !w.HasBefore && !w.Created {
 			return c, "", false
 		}

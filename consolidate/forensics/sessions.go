@@ -47,6 +47,11 @@ type SessionActivity struct {
 	// Overlaps are the other activities on the directory whose spans
 	// meet this one's (their Key), newest first.
 	Overlaps []string
+	// RunAt, for a background run memtui's snapshots caught (WithRuns),
+	// is when it ran (its memory_saved line's time, else the lock's
+	// mtime); LockPID is the PID in the lock then, 0 when unknown.
+	RunAt   time.Time
+	LockPID int
 }
 
 // LostLink is one lost update seen from one side of it.
@@ -63,6 +68,10 @@ type LostLink struct {
 
 // Key names an activity among a directory's: its kind, session and agent.
 func (a *SessionActivity) Key() string {
+	if a.Session == "" && !a.RunAt.IsZero() {
+		// A run only the lock tells of: named by its time, as Run.Key.
+		return activityKey(a.Kind, "", a.RunAt.UTC().Format(time.RFC3339Nano))
+	}
 	return activityKey(a.Kind, a.Session, a.Agent)
 }
 
@@ -75,6 +84,9 @@ func (a *SessionActivity) Name() string {
 	case KindSubagent:
 		return ShortSession(a.Session) + " subagent " + a.Agent
 	case KindDream:
+		if a.Session == "" {
+			return "Dream run"
+		}
 		return ShortSession(a.Session) + " Dream run"
 	case KindExtraction:
 		return ShortSession(a.Session) + " memory extraction"
