@@ -29,20 +29,25 @@ func checkLostUpdates(s *dirState) {
 	}
 }
 
-// checkDeleted reports each memory the transcripts show existed, gone
-// from disk, whose last whole text they hold (forensics.DeletedMemories):
+// checkDeleted reports each memory the transcripts or memtui's own records
+// show existed, gone from disk, whose last whole text they hold
+// (forensics.DeletedMemories):
 // info, since a session may have meant it; the restore-deleted proposal
 // brings it back.
 func checkDeleted(s *dirState) {
-	if s.project == nil || s.project.Log == nil {
+	var log *model.TranscriptLog
+	if s.project != nil {
+		log = s.project.Log
+	}
+	if log == nil && len(s.dir.Kept) == 0 {
 		return
 	}
 	sc := s.opts.Secrets
-	s.deleted = forensics.DeletedMemories(s.dir, s.project.Log)
+	s.deleted = forensics.DeletedMemories(s.dir, log)
 	for _, del := range s.deleted {
 		by := "no recorded session removed it (a person, a script, or Claude Code's background consolidation)"
 		if del.By != nil {
-			by = "removed by " + forensics.WriterLabel(*del.By, s.project.Log)
+			by = "removed by " + forensics.WriterLabel(*del.By, log)
 		}
 		from := "a whole read of it"
 		if del.FromHow != "" && del.FromHow != "Read" {
@@ -50,6 +55,10 @@ func checkDeleted(s *dirState) {
 		}
 		msg := fmt.Sprintf("%s is gone from disk: %s; its last text, from %s by session %s at %s, is in the transcripts",
 			del.File, by, from, forensics.ShortSession(del.FromSession), del.FromTime.UTC().Format("2006-01-02 15:04 UTC"))
+		if del.FromSession == "" {
+			msg = fmt.Sprintf("%s is gone from disk: %s; its last text is in memtui's %s of %s",
+				del.File, by, del.FromHow, del.FromTime.UTC().Format("2006-01-02 15:04 UTC"))
+		}
 		s.report(RuleMemoryDeleted, del.File, 0, sc.MaskSecrets(msg),
 			"Review the restore-deleted proposal (memtui dream --kind restore-deleted) if it should come back; if this project's deletes are meant, silence memory-deleted for it in the config file.")
 	}

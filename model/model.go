@@ -191,6 +191,10 @@ type MemoryDir struct {
 	ScanListed int
 	// Exists is false when the directory is configured but absent.
 	Exists bool
+	// Kept are the texts memtui kept of memory files of this dir that are
+	// gone from disk (app fills them before the checks): with the
+	// transcripts, where a deleted memory's text can come from.
+	Kept []KeptText
 	// Workspace, when set, is the project settings file (the repository's
 	// own .claude/settings.json or settings.local.json) whose
 	// autoMemoryDirectory named this directory. Claude Code honours it

@@ -37,3 +37,21 @@ type SnapFile struct {
 	// unreadable): the hash says the file changed, no more.
 	Missing bool
 }
+
+// KeptText is the last complete text memtui itself kept of a memory file
+// that is gone from disk: from its snapshots or its review baseline. The
+// transcripts are not the only record of a deleted memory (a Dream run
+// leaves none): what memtui saw is one too.
+type KeptText struct {
+	// Path is memory-dir-relative, slash-separated.
+	Path string
+	Text string
+	// Source names the record: "snapshot" or "review baseline".
+	Source string
+	// Seen is when memtui last saw the file with Text; Gone, when known,
+	// is when it first saw the file gone (the next snapshot's time).
+	Seen, Gone time.Time
+	// Index is MEMORY.md's text when the file was seen, "" when unknown:
+	// the entry a restore puts back.
+	Index string
+}

@@ -14,9 +14,6 @@ import (
 // last whole text from the transcripts, never over a file of that name,
 // and with the index entry it had when the index has none for it now.
 func proposeRestoreDeleted(s *dreamState) []model.Proposal {
-	if s.p == nil || s.p.Log == nil {
-		return nil
-	}
 	files := s.ruleFiles(consolidate.RuleMemoryDeleted)
 	if len(files) == 0 {
 		return nil
@@ -38,6 +35,11 @@ func proposeRestoreDeleted(s *dreamState) []model.Proposal {
 		}
 		why := fmt.Sprintf("%s is gone from disk, and the transcripts hold its last text whole: %s by session %s at %s. It comes back as that text.",
 			path, from, forensics.ShortSession(del.FromSession), del.FromTime.UTC().Format("2006-01-02 15:04 UTC"))
+		if del.FromSession == "" {
+			// A text memtui kept itself: its snapshot or review baseline.
+			why = fmt.Sprintf("%s is gone from disk, and memtui's %s of %s holds its last text whole. It comes back as that text.",
+				path, del.FromHow, del.FromTime.UTC().Format("2006-01-02 15:04 UTC"))
+		}
 		if del.FromHow == "Read" {
 			// Read hands the model the file without its \r and BOM
 			// (transcripts §7): the words are the file's, the line

@@ -10,7 +10,8 @@ import (
 	"github.com/memtui/memtui/model/memindex"
 )
 
-// Deleted is a memory the transcripts show existed, gone from disk, whose
+// Deleted is a memory the transcripts or memtui's own records (snapshots,
+// the review baseline: MemoryDir.Kept) show existed, gone from disk, whose
 // last text they hold whole.
 type Deleted struct {
 	// File is the memory-dir-relative slash path.
@@ -18,7 +19,9 @@ type Deleted struct {
 	// Text is the file's last complete text.
 	Text string
 	// From says where Text comes from: the session, the tool and when
-	// (a write that left it, or a read that saw it whole).
+	// (a write that left it, or a read that saw it whole); for a text
+	// memtui kept, FromHow is its Source ("snapshot", "review baseline")
+	// and FromSession is "".
 	FromSession, FromHow string
 	FromTime             time.Time
 	// By is the write that removed it (a shell rm, an mv away); nil when
@@ -30,9 +33,10 @@ type Deleted struct {
 	Entry *memindex.Entry
 }
 
-// DeletedMemories lists the memories of d that the log shows existed and
-// that are gone from disk, each with its last complete text: only where
-// every recorded change from that text on is known (a shell write or a
+// DeletedMemories lists the memories of d that the log or memtui's own
+// records (d.Kept) show existed and that are gone from disk, each with its
+// last complete text: only where every recorded change from that text on
+// is known (a shell write or a
 // background fork of unknown content in between leaves it unknown, and
 // no partial text is ever offered). Left out: MEMORY.md (its absence is
 // index-missing's), a file memtui itself deleted (the journal's undo
@@ -40,7 +44,7 @@ type Deleted struct {
 // disk (merged into it, not lost).
 func DeletedMemories(d *model.MemoryDir, log *model.TranscriptLog) []Deleted {
 	if log == nil {
-		return nil
+		log = &model.TranscriptLog{}
 	}
 	exists := map[string]bool{}
 	if d.Index != nil {
@@ -161,6 +165,45 @@ func DeletedMemories(d *model.MemoryDir, log *model.TranscriptLog) []Deleted {
 		entries = append(entries, memindex.ParseText(indexes[i]).Entries)
 	}
 	var out []Deleted
+	// What memtui kept itself (snapshots, the review baseline) stands in
+	// for the transcripts where they know no whole text, or an older one:
+	// the last whole text wins, whoever recorded it.
+	kept := map[string]model.KeptText{}
+	for _, k := range d.Kept {
+		if k.Path == model.IndexFileName || exists[k.Path] || k.Text == "" {
+			continue
+		}
+		if o, ok := kept[k.Path]; !ok || k.Seen.After(o.Seen) {
+			kept[k.Path] = k
+		}
+	}
+	for rel, k := range kept {
+		st := states[rel]
+		if st != nil && st.memtui {
+			continue // memtui deleted it: the journal's undo brings it back
+		}
+		if st != nil && st.known && !st.from.Time.Before(k.Seen) {
+			continue // the transcripts hold a text as late
+		}
+		if mergedInto(d, k.Text) || changedAfter(d, log, rel, k.Seen) {
+			continue
+		}
+		del := Deleted{File: rel, Text: k.Text, FromHow: k.Source, FromTime: k.Seen, By: forkDeleting(d, log, rel, k)}
+		if st != nil && st.by != nil && !st.by.Time.Before(k.Seen) {
+			del.By = st.by
+		}
+		if k.Index != "" {
+			es := memindex.ParseText(k.Index).Entries
+			for j := range es {
+				if r, ok := es[j].Primary(); ok && r.Target == rel {
+					del.Entry = &es[j]
+					break
+				}
+			}
+		}
+		out = append(out, del)
+		delete(states, rel)
+	}
 	for rel, st := range states {
 		if exists[rel] || !st.known || st.memtui || st.text == "" || mergedInto(d, st.text) {
 			continue
@@ -181,6 +224,43 @@ func DeletedMemories(d *model.MemoryDir, log *model.TranscriptLog) []Deleted {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
 	return out
+}
+
+// changedAfter reports a recorded change to rel after t that left a text
+// memtui never saw (a shell command, an edit): a text kept at t is then
+// not the file's last. A removal, and a background fork's write (a Dream
+// that rewrote and then removed the file), are not such a change.
+func changedAfter(d *model.MemoryDir, log *model.TranscriptLog, rel string, t time.Time) bool {
+	for i := range log.Writes {
+		w := &log.Writes[i]
+		if w.Deleted || w.Kind == model.WriteFork || !w.Time.After(t.Add(slack)) {
+			continue
+		}
+		if r, ok := relPath(d, w.Path); ok && r == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// forkDeleting is the background fork whose memory_saved line lists rel
+// between when memtui last saw it and when it saw it gone: a Dream run
+// lists the files it deleted among its written paths (facts 12.4). nil
+// when none does.
+func forkDeleting(d *model.MemoryDir, log *model.TranscriptLog, rel string, k model.KeptText) *model.MemWrite {
+	if log == nil {
+		return nil
+	}
+	for i := range log.Writes {
+		w := &log.Writes[i]
+		if w.Kind != model.WriteFork || w.Time.Before(k.Seen.Add(-slack)) || !k.Gone.IsZero() && w.Time.After(k.Gone.Add(slack)) {
+			continue
+		}
+		if r, ok := relPath(d, w.Path); ok && r == rel {
+			return w
+		}
+	}
+	return nil
 }
 
 // mergedInto reports whether every body line of text (after its

@@ -1,6 +1,7 @@
 package forensics
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -54,5 +55,51 @@ func TestDeletedMemories(t *testing.T) {
 	ds = DeletedMemories(d, log)
 	if len(ds) != 2 || ds[1].File != "scratch.md" || ds[1].Text != "draft\nmore\n" || ds[1].FromHow != "Read" {
 		t.Errorf("a whole read of it before its removal: %+v", ds)
+	}
+}
+
+// TestDeletedFromKeptTexts: memtui's own snapshot is a record of a
+// deleted memory too. A Dream run that lists the file between when the
+// snapshot saw it and when the next saw it gone is who removed it; a
+// shell write after the snapshot makes its text not the last (no
+// restore); a text folded into another file is not deleted; a later
+// whole text in the transcripts wins over an older kept one.
+func TestDeletedFromKeptTexts(t *testing.T) {
+	seen := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	gone := seen.Add(time.Hour)
+	d := &model.MemoryDir{Path: "/cfg/projects/p/memory", Exists: true, Files: []*model.File{
+		{Path: "keep.md", Content: []byte("---\nname: keep\n---\n\nFolded line one.\nFolded line two.\n")},
+	}}
+	ix := "- [Dreamed away](dreamed.md) — a memory Dream removed\n"
+	d.Kept = []model.KeptText{
+		{Path: "dreamed.md", Text: "---\nname: dreamed\n---\n\nUse the staging bucket for uploads.\n", Source: "snapshot", Seen: seen, Gone: gone, Index: ix},
+		{Path: "shelled.md", Text: "---\nname: shelled\n---\n\nOld words.\n", Source: "snapshot", Seen: seen, Gone: gone},
+		{Path: "folded.md", Text: "---\nname: folded\n---\n\nFolded line one.\nFolded line two.\n", Source: "snapshot", Seen: seen, Gone: gone},
+		{Path: "later.md", Text: "---\nname: later\n---\n\nOlder text.\n", Source: "review baseline", Seen: seen},
+		{Path: "keep.md", Text: "on disk", Source: "snapshot", Seen: seen},
+	}
+	main := "7c1e0a2b-3d4f-4a5b-8c6d-7e8f9a0b1c2d"
+	log := &model.TranscriptLog{Writes: []model.MemWrite{
+		{Path: d.Path + "/dreamed.md", Kind: model.WriteFork, Verb: "Improved", Session: main, Time: seen.Add(30 * time.Minute)},
+		{Path: d.Path + "/shelled.md", Kind: model.WriteShell, Session: main, Time: seen.Add(10 * time.Minute), Command: "sed -i s/Old/New/ shelled.md"},
+		{Path: d.Path + "/shelled.md", Kind: model.WriteShell, Session: main, Time: seen.Add(20 * time.Minute), Deleted: true, Command: "rm -f shelled.md"},
+		{Path: d.Path + "/later.md", Kind: model.WriteFull, Session: main, Time: seen.Add(5 * time.Minute), HasAfter: true, After: "---\nname: later\n---\n\nNewer text.\n", Created: true, HasBefore: true},
+		{Path: d.Path + "/later.md", Kind: model.WriteShell, Session: main, Time: seen.Add(6 * time.Minute), Deleted: true, Command: "rm later.md"},
+	}}
+	got := map[string]Deleted{}
+	for _, del := range DeletedMemories(d, log) {
+		got[del.File] = del
+	}
+	dr, ok := got["dreamed.md"]
+	if !ok || dr.FromHow != "snapshot" || dr.By == nil || dr.By.Kind != model.WriteFork || dr.Entry == nil || dr.Entry.Title != "Dreamed away" {
+		t.Errorf("dreamed.md: %+v (ok %v)", dr, ok)
+	}
+	for _, no := range []string{"shelled.md", "folded.md", "keep.md"} {
+		if _, ok := got[no]; ok {
+			t.Errorf("%s must not be offered: %+v", no, got[no])
+		}
+	}
+	if l, ok := got["later.md"]; !ok || !strings.Contains(l.Text, "Newer text.") || l.FromHow != "Write" {
+		t.Errorf("later.md: the transcripts' later text must win: %+v", l)
 	}
 }
