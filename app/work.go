@@ -68,7 +68,11 @@ func (w *Workspace) Load(ctx context.Context, d *model.MemoryDir) error {
 	if w.load != nil {
 		return w.load(ctx, d)
 	}
-	return memfs.LoadDir(ctx, d, w.ScanOpts)
+	if err := memfs.LoadDir(ctx, d, w.ScanOpts); err != nil {
+		return err
+	}
+	d.Kept = w.kept(d)
+	return nil
 }
 
 // Check runs every check over every directory of the scan on one bounded
