@@ -57,3 +57,40 @@ func TestRestoreDeletedEndToEnd(t *testing.T) {
 		t.Errorf("undo must remove the restored file again: %v", err)
 	}
 }
+
+// TestRestoreDeletedFromTheReviewBaseline: a memory reviewed (changes
+// --reviewed keeps its text) and then removed by hand, with no
+// transcript to tell of it, is reported from the review baseline and
+// comes back byte for byte; lint is then clean of it.
+func TestRestoreDeletedFromTheReviewBaseline(t *testing.T) {
+	cfg := t.TempDir()
+	mem := filepath.Join(cfg, "projects", "-work-shop", "memory")
+	gone := "---\nname: gone\ndescription: Removed by hand\ntype: project\n---\n\nThe staging bucket is uploads-stg.\r\n"
+	writeFile(t, filepath.Join(mem, "MEMORY.md"), "- [Gone](gone.md) — removed by hand\n- [Kept](kept.md) — still here\n")
+	writeFile(t, filepath.Join(mem, "gone.md"), gone)
+	writeFile(t, filepath.Join(mem, "kept.md"), "---\nname: kept\ndescription: Still here\ntype: project\n---\n\nStill here.\n")
+	e := historyEnv(t)
+	if code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "--no-transcripts", "changes", "--reviewed"); code != exitOK {
+		t.Fatalf("changes --reviewed: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if err := os.Remove(filepath.Join(mem, "gone.md")); err != nil {
+		t.Fatal(err)
+	}
+	lint := func() string {
+		_, stdout, _ := runCLI(t, e, "--config-dir", cfg, "--no-transcripts", "lint", "--rule", "memory-deleted")
+		return stdout
+	}
+	if out := lint(); !strings.Contains(out, "gone.md is gone from disk") || !strings.Contains(out, "review baseline") {
+		t.Fatalf("lint does not report gone.md from the review baseline:\n%s", out)
+	}
+	code, stdout, stderr := runCLI(t, e, "--config-dir", cfg, "--no-transcripts", "dream", "--kind", "restore-deleted", "--apply", "--yes")
+	if code != exitOK || !strings.Contains(stdout, "1 applied") {
+		t.Fatalf("apply: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(mem, "gone.md")); err != nil || string(got) != gone {
+		t.Fatalf("gone.md must come back byte for byte: %v %q", err, got)
+	}
+	if out := lint(); strings.Contains(out, "gone.md") {
+		t.Errorf("after the restore lint still reports it:\n%s", out)
+	}
+}
