@@ -244,13 +244,14 @@ type SessionsKeys struct {
 	// or suffered.
 	Memory, Changes, Lost key.Binding
 	// Revert puts the file under the diff's cursor back as it was before
-	// the session's write (journalled).
-	Revert key.Binding
+	// the session's write (journalled); RevertAll every file it wrote
+	// here, as one proposal: a Dream run undone.
+	Revert, RevertAll key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g SessionsKeys) Group() Group {
-	return Group{"Sessions", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Filter, g.Memory, g.Changes, g.Lost, g.Revert}}
+	return Group{"Sessions", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Filter, g.Memory, g.Changes, g.Lost, g.Revert, g.RevertAll}}
 }
 
 // DialogKeys answer a question: Confirm says yes, and Mark (asked before
@@ -450,7 +451,8 @@ func Default() KeyMap {
 			Memory:  b(ks("m"), "m", "show the memory it wrote"),
 			Changes: b(ks("c"), "c", "its changes since the review"),
 			Lost:    b(ks("!"), "!", "the lost updates it caused or suffered (marked !)"),
-			Revert:  b(ks("R"), "R", "revert the file to its text before this write (undoable)"),
+			Revert:    b(ks("R"), "R", "revert the file to its text before this write (undoable)"),
+			RevertAll: b(ks("U"), "U", "undo all it did here: every file it wrote back as before (undoable)"),
 		},
 		Dialog: DialogKeys{
 			Confirm: b(ks("y"), "y", "yes"),

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -391,6 +393,8 @@ func (v *sessionsView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 		return v.showMemory(h)
 	case key.Matches(k, keys.Revert):
 		return v.askRevert(h)
+	case key.Matches(k, keys.RevertAll):
+		return v.askRevertAll(h)
 	case key.Matches(k, keys.Changes):
 		if si := v.selected(); si != nil {
 			return h.navigate(navigateMsg{to: viewChanges, filter: forensics.ShortSession(si.act.Session)})
@@ -439,6 +443,11 @@ func (v *sessionsView) askRevert(h host) tea.Cmd {
 	existed := w.Op != forensics.OpCreated
 	who := fmt.Sprintf("session %s's %s of %s", forensics.ShortSession(w.Session), w.Tool, w.Time.UTC().Format("2006-01-02 15:04 UTC"))
 	to := "its text before session " + forensics.ShortSession(w.Session) + "'s " + w.Tool
+	if w.Kind == model.WriteFork {
+		// A background run: named as the list names it.
+		who = fmt.Sprintf("%s of %s", si.act.Name(), w.Time.UTC().Format("2006-01-02 15:04 UTC"))
+		to = "its text before " + si.act.Name()
+	}
 	why := "Reverted by hand in memtui, from the sessions view: the file goes back to the text " + who + " found, as its transcript recorded it; every change since goes with it."
 	if !existed {
 		to = "before session " + forensics.ShortSession(w.Session) + " created it"
@@ -447,6 +456,50 @@ func (v *sessionsView) askRevert(h host) tea.Cmd {
 	path, before, opts := w.Path, w.Before, dream.Options{Options: r.copts}
 	return h.handCmd("Revert "+path+" to "+to, false, func() (model.Proposal, error) {
 		return dream.RevertTo(proj, d, path, before, existed, to, why, opts)
+	})
+}
+
+// askRevertAll asks to put every file the session (or Dream run) wrote
+// in the directory back as it was before its first write there: the
+// whole of its work undone, as one proposal. Refused when what it wrote
+// in some file is not known (its revert would be a guess).
+func (v *sessionsView) askRevertAll(h host) tea.Cmd {
+	si := v.selected()
+	if si == nil || v.c.readonly {
+		return nil
+	}
+	if len(si.writes) == 0 || len(si.writes) < len(si.act.Wrote) {
+		h.say(si.act.Name() + ": what it wrote is not all known; revert file by file with " + key1(v.c.keys.Sessions.Revert))
+		return nil
+	}
+	r := h.run()
+	var proj *model.Project
+	var d *model.MemoryDir
+	for _, pd := range r.data {
+		if di := pd.dirIndex(si.dir); pd.loaded && di >= 0 {
+			proj, d = snapshot(pd.p), pd.dirs[di].d
+		}
+	}
+	if d == nil {
+		h.say("That session's directory is no longer loaded.")
+		return nil
+	}
+	var files []dream.RevertFile
+	seen := map[string]bool{}
+	for _, w := range si.writes {
+		if seen[w.Path] {
+			continue // its first write there found the text to go back to
+		}
+		seen[w.Path] = true
+		files = append(files, dream.RevertFile{Path: w.Path, Text: w.Before, Existed: w.Op != forensics.OpCreated})
+	}
+	name := si.act.Name()
+	title := "Undo " + name + " in " + model.Plural(len(files), "one file", fmt.Sprintf("%d files", len(files)))
+	why := "Undone by hand in memtui, from the sessions view: every file " + name + " wrote here goes back to the text it found (" +
+		strings.Join(slices.Sorted(maps.Keys(seen)), ", ") + "); a file it created goes, a file it deleted comes back; every change since goes with it."
+	opts := dream.Options{Options: r.copts}
+	return h.handCmd(title, false, func() (model.Proposal, error) {
+		return dream.RevertFiles(proj, d, files, title, why, opts)
 	})
 }
 
@@ -495,7 +548,7 @@ func (v *sessionsView) View() string {
 		left += " · working…"
 	}
 	ks := v.c.keys.Sessions
-	hint := key1(ks.Memory) + " memory · " + key1(ks.Changes) + " changes · " + key1(ks.Lost) + " lost updates · " + key1(ks.Revert) + " revert"
+	hint := key1(ks.Memory) + " memory · " + key1(ks.Changes) + " changes · " + key1(ks.Lost) + " lost updates · " + key1(ks.Revert) + " revert · " + key1(ks.RevertAll) + " undo all"
 	status := v.c.st.Faint.Render(layoutRow(left, hint, v.w))
 	return v.render(status, fmt.Sprintf("Sessions (%d)", len(v.items)), v.hunkNote(), empty)
 }

@@ -173,3 +173,35 @@ func TestSessionsKeepOnlyCurrentVersions(t *testing.T) {
 		t.Errorf("after a reload the view holds %d directory versions, want the %d loaded", got, before)
 	}
 }
+
+// U undoes all a session did in the directory as one proposal: e7a9c1d3
+// created project_eval_metrics.md and edited MEMORY.md; both go back, in
+// one journal entry, and undo brings both back byte for byte.
+func TestSessionsUndoAllOfASession(t *testing.T) {
+	cfg, dir := reviewConfig(t)
+	mem := filepath.Join(dir, "projects", "-home-dev-ml-pipeline", "memory")
+	path, ix := filepath.Join(mem, "project_eval_metrics.md"), filepath.Join(mem, "MEMORY.md")
+	orig, origIx := readFile(t, path), readFile(t, ix)
+	d := newDriver(t, cfg, 160, 48)
+	d.keys("t")
+	v := d.m.sessions
+	for v.selected() == nil || !strings.HasPrefix(v.selected().act.Session, "e7a9c1d3") {
+		d.keys("j")
+	}
+	d.keys("U")
+	out := d.screen()
+	if d.m.dialog == nil || !strings.Contains(out, "Undo e7a9c1d3 in 2 files?") {
+		t.Fatalf("U must ask first, naming the session and how many files:\n%s", out)
+	}
+	d.keys("y")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the file the session created must be gone: %v\n%s", err, d.screen())
+	}
+	if readFile(t, ix) == origIx {
+		t.Fatalf("MEMORY.md must go back to before the session's Edit")
+	}
+	undoLast(t, cfg)
+	if readFile(t, path) != orig || readFile(t, ix) != origIx {
+		t.Errorf("one undo must bring both back byte for byte")
+	}
+}

@@ -60,30 +60,51 @@ func Revert(p *model.Project, d *model.MemoryDir, path string, text string, exis
 // why says where the text comes from; the proposal adds that the journal
 // keeps the version replaced.
 func RevertTo(p *model.Project, d *model.MemoryDir, path, text string, existed bool, to, why string, opts Options) (model.Proposal, error) {
+	prop, err := RevertFiles(p, d, []RevertFile{{Path: path, Text: text, Existed: existed}}, "Revert "+path+" to "+to, why, opts)
+	if err != nil && errors.Is(err, errNothingToRevert) {
+		return prop, fmt.Errorf("%s already matches %s: nothing to revert", path, to)
+	}
+	return prop, err
+}
+
+// RevertFile is one file of a revert: the text it goes back to, or, when
+// it did not exist then, its removal.
+type RevertFile struct {
+	Path    string
+	Text    string
+	Existed bool
+}
+
+var errNothingToRevert = errors.New("nothing to revert")
+
+// RevertFiles proposes putting several files back as they were at some
+// earlier point (a whole session's or Dream run's work undone), as one
+// proposal titled title; why says where the texts come from. A file that
+// already matches is left out; none left is an error.
+func RevertFiles(p *model.Project, d *model.MemoryDir, files []RevertFile, title, why string, opts Options) (model.Proposal, error) {
 	opts.Options = opts.Options.WithDefaults()
 	s := newDreamState(p, d, opts)
-	cur := s.file(path)
-	if path == model.IndexFileName && d.Index != nil {
-		cur = d.Index
-	}
-	var c model.Change
-	switch {
-	case cur != nil && (cur.Truncated || s.opaque(path) || cur.Link != ""):
-		return model.Proposal{}, fmt.Errorf("%s: %w", path, ErrNotHere)
-	case cur != nil && !existed:
-		c = s.remove(path)
-	case cur != nil:
-		if string(cur.Content) == text {
-			return model.Proposal{}, fmt.Errorf("%s already matches %s: nothing to revert", path, to)
+	var cs []model.Change
+	for _, f := range files {
+		cur := s.file(f.Path)
+		switch {
+		case cur != nil && (cur.Truncated || s.opaque(f.Path) || cur.Link != ""):
+			return model.Proposal{}, fmt.Errorf("%s: %w", f.Path, ErrNotHere)
+		case cur != nil && !f.Existed:
+			cs = append(cs, s.remove(f.Path))
+		case cur != nil:
+			if string(cur.Content) == f.Text {
+				continue
+			}
+			cs = append(cs, model.Change{Path: f.Path, Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(cur.Content), After: f.Text})
+		case f.Existed:
+			cs = append(cs, s.create(f.Path, []byte(f.Text)))
 		}
-		c = model.Change{Path: path, Op: model.OpUpdate, BaseSHA256: consolidate.SHA256Hex(cur.Content), After: text}
-	case existed:
-		c = s.create(path, []byte(text))
-	default:
-		return model.Proposal{}, fmt.Errorf("%s: %w", path, ErrNotHere)
 	}
-	prop := s.proposal(model.KindRestoreLost, "Revert "+path+" to "+to,
-		why+" The journal keeps the version replaced, so undo brings it back.", nil, []model.Change{c})
+	if len(cs) == 0 {
+		return model.Proposal{}, errNothingToRevert
+	}
+	prop := s.proposal(model.KindRestoreLost, title, why+" The journal keeps the versions replaced, so undo brings them back.", nil, cs)
 	prop.External = true
 	return redacted(s, prop)
 }
