@@ -448,9 +448,9 @@ func Default() KeyMap {
 		},
 		Sessions: SessionsKeys{
 			NextPane: nextPane, PrevPane: prevPane, Open: open, Back: back, Filter: filter,
-			Memory:  b(ks("m"), "m", "show the memory it wrote"),
-			Changes: b(ks("c"), "c", "its changes since the review"),
-			Lost:    b(ks("!"), "!", "the lost updates it caused or suffered (marked !)"),
+			Memory:    b(ks("m"), "m", "show the memory it wrote"),
+			Changes:   b(ks("c"), "c", "its changes since the review"),
+			Lost:      b(ks("!"), "!", "the lost updates it caused or suffered (marked !)"),
 			Revert:    b(ks("R"), "R", "revert the file to its text before this write (undoable)"),
 			RevertAll: b(ks("U"), "U", "undo all it did here: every file it wrote back as before (undoable)"),
 		},
