@@ -69,6 +69,8 @@ type Options struct {
 
 	// sessions knows which transcripts exist, across the whole scan.
 	sessions sessionSet
+	// strands are the scan's stranded stores, by memory dir (strands.go).
+	strands strandIndex
 }
 
 // DefaultStaleAfter is the default age for stale-memory: a quarter of a year
@@ -81,6 +83,7 @@ const DefaultStaleAfter = 90 * 24 * time.Hour
 func (o Options) ForScan(scan *model.Scan) Options {
 	o = o.WithDefaults()
 	o.sessions = newSessionSet(scan.Projects)
+	o.strands = newStrandIndex(scan.Strands)
 	return o
 }
 
@@ -202,6 +205,7 @@ var checks = []func(*dirState){
 	checkScan,
 	checkLostUpdates,
 	checkDeleted,
+	checkStrands,
 }
 
 // SortFindings orders findings for stable output.
