@@ -34,9 +34,9 @@ const (
 	minSameBytes = 64
 )
 
-// store is one project's auto-memory dir with what its sessions' launch
-// folder keys to.
-type store struct {
+// autoStore is one project's auto-memory dir with what its sessions'
+// launch folder keys to.
+type autoStore struct {
 	p        *model.Project
 	d        *model.MemoryDir
 	projects string // the projects/ folder d is in (<base>/projects)
@@ -50,7 +50,7 @@ type strandScan struct {
 	scan *model.Scan
 	opts Options
 	keys map[string]keyResult
-	live []store
+	live []autoStore
 	// regs maps a worktree's <folder>/.git, as a repository's
 	// worktrees/<name>/gitdir names it, to the registration; built on
 	// first use.
@@ -84,7 +84,7 @@ func Strands(ctx context.Context, scan *model.Scan, opts Options) []model.Strand
 		return nil
 	}
 	a := &strandScan{ctx: ctx, scan: scan, opts: opts.withDefaults(), keys: map[string]keyResult{}}
-	var cands []store
+	var cands []autoStore
 	for _, p := range scan.Projects {
 		if ctx.Err() != nil {
 			return nil
@@ -97,7 +97,7 @@ func Strands(ctx context.Context, scan *model.Scan, opts Options) []model.Strand
 			if d.Kind != model.DirAuto || !d.Exists || filepath.Base(d.Path) != MemoryDirName || filepath.Base(filepath.Dir(d.Path)) != p.Slug {
 				continue
 			}
-			s := store{p: p, d: d, projects: filepath.Dir(filepath.Dir(d.Path))}
+			s := autoStore{p: p, d: d, projects: filepath.Dir(filepath.Dir(d.Path))}
 			loaded, first := false, -1
 			for i, c := range cwds {
 				r := a.keyOf(c)
@@ -141,7 +141,6 @@ func Strands(ctx context.Context, scan *model.Scan, opts Options) []model.Strand
 // folder (transcripts §1.3), so any other cwd is a later cd or another
 // machine's path.
 func launchFolders(p *model.Project) []string {
-	match := SlugMatcher
 	var out []string
 	seen := map[string]bool{}
 	add := func(c string) {
@@ -149,7 +148,7 @@ func launchFolders(p *model.Project) []string {
 			return
 		}
 		c = filepath.Clean(c)
-		if seen[c] || !match(c)(p.Slug) {
+		if seen[c] || !SlugMatcher(c)(p.Slug) {
 			return
 		}
 		seen[c] = true
@@ -183,7 +182,7 @@ func (a *strandScan) keyOf(dir string) keyResult {
 
 // strand makes the record for a store no launch folder of its project
 // keys to, or says there is none to make.
-func (a *strandScan) strand(c store) (model.Strand, bool) {
+func (a *strandScan) strand(c autoStore) (model.Strand, bool) {
 	k := c.key
 	st := model.Strand{From: c.d.Path, Project: c.p.Slug, Cwd: c.cwd}
 	ran := "the sessions that wrote it ran in " + c.cwd
@@ -248,7 +247,7 @@ func (a *strandScan) strand(c store) (model.Strand, bool) {
 // storeFor is the auto-memory dir Claude Code loads for root, in the same
 // projects/ folder as c's: a project of the scan named after root, else
 // the folder Claude Code would name (which may not exist yet).
-func (a *strandScan) storeFor(c store, root string) (path string, exists bool) {
+func (a *strandScan) storeFor(c autoStore, root string) (path string, exists bool) {
 	match := SlugMatcher(root)
 	for _, p := range a.scan.Projects {
 		if p.ConfigDir != c.p.ConfigDir || p == c.p || !match(p.Slug) {
@@ -268,7 +267,7 @@ func (a *strandScan) storeFor(c store, root string) (path string, exists bool) {
 // repository that still lists its folder as a worktree, or a live store
 // holding some of its memory files byte for byte. Either sets st.Root
 // and adds to its Why and Evidence; with neither, st stays targetless.
-func (a *strandScan) movedTarget(c store, loaded *model.MemoryDir, st *model.Strand) {
+func (a *strandScan) movedTarget(c autoStore, loaded *model.MemoryDir, st *model.Strand) {
 	if r, ok := a.registrations()[filepath.Join(c.cwd, ".git")]; ok {
 		st.Root = r.root
 		st.Why += "; git still lists " + c.cwd + " as a worktree of the repository at " + r.root + ", and Claude Code keys a worktree's memory by its main checkout"
@@ -288,7 +287,7 @@ func (a *strandScan) movedTarget(c store, loaded *model.MemoryDir, st *model.Str
 		return
 	}
 	var best []string
-	var bestAt *store
+	var bestAt *autoStore
 	tie := false
 	for i := range a.live {
 		l := &a.live[i]

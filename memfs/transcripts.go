@@ -82,9 +82,10 @@ func isAlnum(c byte) bool {
 }
 
 // slugMatches reports whether Claude Code would have named the directory slug
-// after path cwd. Past 200 characters Claude Code appends a hash that differs
-// between the CLI (Bun.hash) and the SDK (djb2), so, like Claude Code's own
-// findProjectDir, we accept the prefix plus "-" (facts §1.3 step 3).
+// after path cwd. Past 200 characters Claude Code appends a hash of the
+// whole name (projectSlug); like Claude Code's own findProjectDir, we
+// accept the prefix plus "-" (facts §1.3 step 3), so a folder an older
+// build or the SDK named with another hash still matches.
 //
 // Claude Code NFC-normalises the path first; memtui has no NFC tables in the
 // standard library, so a non-ASCII cwd stored in another normal form simply
