@@ -3,7 +3,7 @@
 // directory, producing findings. This file is the driver (OrientDir,
 // ForScan, DirJobs, MergeFindings); rules.go lists the rules, and each
 // check lives in the file named after what it checks (files.go, index.go,
-// nudges.go, scan.go, duplicates.go, lost_report.go). Dream's proposers
+// nudges.go, scan.go, duplicates.go, lost_report.go, strands.go). Dream's proposers
 // (consolidate/dream) start from what the checks find and use the helpers
 // exported for them (OrientDirAll, CheckIndex, IndexView); the transcript
 // analysis the lost-update check reports (consolidate/forensics) and the
