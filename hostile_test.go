@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/internal/safe"
@@ -366,6 +367,29 @@ func TestHostileTree(t *testing.T) {
 			}
 		}
 		t.Errorf("lint --json: claude_code.older does not name %q, whose sessions ran 2.1.226:\n%s", tr.EscRoot, hostile.Visible(o.stdout))
+	})
+	// The store a session in a subdirectory of the repository at EscRoot
+	// wrote is reported on both stores, naming both folders (escapes
+	// included): the checks above ran on that text, so the findings went
+	// through the sanitizer; here they are shown to be there at all.
+	t.Run("attack/strand-findings", func(t *testing.T) {
+		o := outs["lint/json"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		var stranded, has bool
+		for _, f := range decodeLint(t, o.stdout).Findings {
+			switch {
+			case f.Rule == consolidate.RuleStoreStranded && f.MemoryDir == tr.Stranded:
+				stranded = strings.Contains(f.Message, tr.StrandRoot+", a subdirectory of the repository "+tr.EscRoot)
+			case f.Rule == consolidate.RuleStoreHasStranded && f.MemoryDir == tr.Esc:
+				has = strings.Contains(f.Message, "stranded in "+tr.Stranded)
+			}
+		}
+		if !stranded || !has {
+			t.Errorf("lint --json: store-stranded on %q %v, store-has-stranded on %q %v; want both, naming the folders:\n%s",
+				tr.Stranded, stranded, tr.Esc, has, hostile.Visible(o.stdout))
+		}
 	})
 	// Claude Code's scan follows link_outside.md out of the memory dir: ls
 	// lists it (its content is shown masked; the checks above say so).

@@ -157,8 +157,16 @@ func (w *Workspace) Upkeep() {
 // as Open did (a refresh). It returns a new scan and leaves Scan as it is:
 // a face that refreshes (the TUI) keeps the scan it shows, and a
 // goroutine discovering must not change what the other one reads.
+// The scan comes with its stranded stores (memfs.Strands): the memory
+// dirs no session Claude Code runs loads, found from the projects' real
+// paths, which the checks report on both stores.
 func (w *Workspace) Discover(ctx context.Context) (*model.Scan, error) {
-	return memfs.Discover(ctx, w.ScanOpts)
+	scan, err := memfs.Discover(ctx, w.ScanOpts)
+	if err != nil {
+		return nil, err
+	}
+	scan.Strands = memfs.Strands(ctx, scan, w.ScanOpts)
+	return scan, nil
 }
 
 // OpenState gets memtui's own state ready without discovering the tree

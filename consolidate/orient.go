@@ -3,7 +3,7 @@
 // directory, producing findings. This file is the driver (OrientDir,
 // ForScan, DirJobs, MergeFindings); rules.go lists the rules, and each
 // check lives in the file named after what it checks (files.go, index.go,
-// nudges.go, scan.go, duplicates.go, lost_report.go). Dream's proposers
+// nudges.go, scan.go, duplicates.go, lost_report.go, strands.go). Dream's proposers
 // (consolidate/dream) start from what the checks find and use the helpers
 // exported for them (OrientDirAll, CheckIndex, IndexView); the transcript
 // analysis the lost-update check reports (consolidate/forensics) and the
@@ -69,6 +69,8 @@ type Options struct {
 
 	// sessions knows which transcripts exist, across the whole scan.
 	sessions sessionSet
+	// strands are the scan's stranded stores, by memory dir (strands.go).
+	strands strandIndex
 }
 
 // DefaultStaleAfter is the default age for stale-memory: a quarter of a year
@@ -81,6 +83,7 @@ const DefaultStaleAfter = 90 * 24 * time.Hour
 func (o Options) ForScan(scan *model.Scan) Options {
 	o = o.WithDefaults()
 	o.sessions = newSessionSet(scan.Projects)
+	o.strands = newStrandIndex(scan.Strands)
 	return o
 }
 
@@ -202,6 +205,7 @@ var checks = []func(*dirState){
 	checkScan,
 	checkLostUpdates,
 	checkDeleted,
+	checkStrands,
 }
 
 // SortFindings orders findings for stable output.

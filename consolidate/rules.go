@@ -63,9 +63,11 @@ const (
 	RuleScanExcluded          = "scan-excluded"
 
 	// Directory and configuration.
-	RuleMemdirEmpty     = "memdir-empty"
-	RuleOverrideInvalid = "override-invalid"
-	RuleSettingsInvalid = "settings-invalid"
+	RuleMemdirEmpty      = "memdir-empty"
+	RuleStoreStranded    = "store-stranded"
+	RuleStoreHasStranded = "store-has-stranded"
+	RuleOverrideInvalid  = "override-invalid"
+	RuleSettingsInvalid  = "settings-invalid"
 )
 
 var ruleList = []Rule{
@@ -114,6 +116,8 @@ var ruleList = []Rule{
 	{RuleScanExcluded, model.Warning, "a file with memory frontmatter in a path Claude Code's scan skips"},
 
 	{RuleMemdirEmpty, model.Info, "an empty memory directory"},
+	{RuleStoreStranded, model.Warning, "a memory directory no session Claude Code runs loads: written from a git worktree or a repository's subdirectory (both keyed by the repository's root), or left by a project folder moved away"},
+	{RuleStoreHasStranded, model.Info, "memories of this project stranded in another memory directory, which no session Claude Code runs loads"},
 	{RuleOverrideInvalid, model.Error, "a memory directory override that Claude Code rejects"},
 	{RuleSettingsInvalid, model.Error, "a settings file that does not parse"},
 }

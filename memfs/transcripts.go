@@ -9,9 +9,11 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 )
 
 // How much of a project's transcripts Discover reads to learn its real path.
@@ -46,14 +48,44 @@ func sanitizePath(name string) string {
 	return b.String()
 }
 
+// projectSlug is Claude Code's whole sanitizePath, hash suffix included
+// (facts §1.3 step 3): past 200 characters the sanitized name is cut there
+// and "-" plus the base-36 absolute value of the Java-style 32-bit string
+// hash of the original name, over its UTF-16 code units, is appended. It
+// names a project folder memtui has not seen (where a stranded store's
+// memories belong); matching a folder that exists goes through SlugMatcher,
+// which accepts any suffix, as Claude Code's own lookup does.
+func projectSlug(name string) string {
+	s := sanitizePath(name)
+	if len(s) <= maxSanitizedLength {
+		return s
+	}
+	var h int32
+	for _, r := range name {
+		if r > 0xFFFF {
+			hi, lo := utf16.EncodeRune(r)
+			h = h*31 + int32(hi)
+			h = h*31 + int32(lo)
+			continue
+		}
+		h = h*31 + int32(r)
+	}
+	abs := int64(h)
+	if abs < 0 {
+		abs = -abs
+	}
+	return s[:maxSanitizedLength] + "-" + strconv.FormatInt(abs, 36)
+}
+
 func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // slugMatches reports whether Claude Code would have named the directory slug
-// after path cwd. Past 200 characters Claude Code appends a hash that differs
-// between the CLI (Bun.hash) and the SDK (djb2), so, like Claude Code's own
-// findProjectDir, we accept the prefix plus "-" (facts §1.3 step 3).
+// after path cwd. Past 200 characters Claude Code appends a hash of the
+// whole name (projectSlug); like Claude Code's own findProjectDir, we
+// accept the prefix plus "-" (facts §1.3 step 3), so a folder an older
+// build or the SDK named with another hash still matches.
 //
 // Claude Code NFC-normalises the path first; memtui has no NFC tables in the
 // standard library, so a non-ASCII cwd stored in another normal form simply

@@ -280,6 +280,9 @@ type Scan struct {
 	// Config lists problems with configuration rather than with one memory
 	// dir: settings files that do not parse, overrides Claude Code rejects.
 	Config []ConfigProblem
+	// Strands are the auto-memory dirs no session Claude Code runs loads
+	// (strand.go), sorted by From; filled after discovery by app.
+	Strands []Strand
 }
 
 // ConfigKind classifies a configuration problem.

@@ -82,6 +82,11 @@ type Tree struct {
 	// Esc is the memory dir of a project whose recorded cwd (EscRoot, a
 	// directory that exists) holds escape sequences.
 	Esc, EscSlug, EscRoot string
+	// Stranded is a memory dir no session loads (store-stranded): a
+	// session launched in StrandRoot, a subdirectory of EscRoot (a
+	// repository's root), wrote it; Esc is where its memory belongs
+	// (store-has-stranded). Both paths hold escapes.
+	Stranded, StrandRoot string
 	// Override is where EvilRoot's settings.json points autoMemoryDirectory.
 	Override string
 	// Outside is a file outside every memory dir; Marker is text only it
@@ -446,6 +451,32 @@ func (t *Tree) Grow() error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(t.Esc, "esc_note.md"), []byte(escNote), 0o644); err != nil {
+		return err
+	}
+	// EscRoot is a repository's root, and a session launched in a
+	// subdirectory of it (whose name holds escapes) wrote into the
+	// subdirectory's own store, which Claude Code never loads: both
+	// stores' findings name the two folders (facts §12.1).
+	t.StrandRoot = filepath.Join(t.EscRoot, "web"+OSC52+"\x1b[2J")
+	t.Stranded = filepath.Join(t.Config, "projects", slug(t.StrandRoot), "memory")
+	for _, d := range []string{filepath.Join(t.EscRoot, ".git"), t.StrandRoot, t.Stranded} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	strandNote := memory("strand"+OSC0, "Written from a subdirectory "+Clear, "project", "Written in "+t.StrandRoot+".\n")
+	sd := sessionfix.New(filepath.Dir(t.Stranded), "dddd4444-0000-4000-8000-000000000004", t.StrandRoot, "dev")
+	sd.Prompt(t0, "note the styles")
+	sd.Write(t0.Add(5*time.Second), filepath.Join(t.Stranded, "strand_note.md"), strandNote, "", true)
+	if err := sd.Save(t0.Add(6 * time.Second)); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(t.Stranded, "strand_note.md"), []byte(strandNote), 0o644); err != nil {
+		return err
+	}
+	// Its index links the note (no "]" in the title: an OSC's would end
+	// the link text early), so the store is whole and only stranded.
+	if err := os.WriteFile(filepath.Join(t.Stranded, "MEMORY.md"), []byte("- [Styles "+Clear+C1CSI+"](strand_note.md) — "+OSC52+"\n"), 0o644); err != nil {
 		return err
 	}
 	t.LinkedTranscript = filepath.Join(filepath.Dir(t.Esc), "agent-"+OSC52+"\n"+Forged+" "+secret("the GitHub token in a transcript's name", token("transcript"))+".jsonl")
