@@ -144,6 +144,16 @@ func (w *Workspace) rebuild(ctx context.Context, scan *model.Scan, dir string, p
 		}
 	}
 	dopts := dream.Options{Options: w.CheckOpts, Kinds: []model.ProposalKind{p.Kind}, IncludeTeam: team}.ForScan(scan)
+	if p.Also != nil {
+		// An adopt is made again from its stranded store as it is now.
+		for live, sts := range w.Adoptable(ctx, scan.Strands) {
+			for _, st := range sts {
+				if st.Dir.Path == p.Also.MemoryDir {
+					dopts.Adopt = map[string][]dream.Stranded{live: {st}}
+				}
+			}
+		}
+	}
 	if np, ok := sameProposal(p, dream.ProposeDir(proj, d, dopts)); ok {
 		if extra := beyond(np, p); extra != "" {
 			// Made again, it reaches a file the person never saw it

@@ -423,6 +423,9 @@ type ProposeOptions struct {
 // show them) unless Drop.
 func (w *Workspace) Propose(ctx context.Context, po ProposeOptions) ([]model.Proposal, error) {
 	dopts := dream.Options{Options: w.CheckOpts, Kinds: po.Kinds, IncludeTeam: po.IncludeTeam}.ForScan(w.Scan)
+	if dopts.Wants(model.KindAdopt) {
+		dopts.Adopt = w.Adoptable(ctx, w.Scan.Strands)
+	}
 	if po.Proposer != "" {
 		return w.external(ctx, dopts, po)
 	}

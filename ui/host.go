@@ -66,6 +66,8 @@ type run struct {
 	workers int
 	// loading: projects are still being read.
 	loading bool
+	// strands are the scan's stranded stores.
+	strands []model.Strand
 }
 
 // The root's side of host.
@@ -75,7 +77,11 @@ func (m *Model) fail(err error)    { m.err = err }
 func (m *Model) writeBusy() bool   { return m.write != nil || m.undoing }
 
 func (m *Model) run() run {
-	return run{ctx: m.ctx, gen: m.gen, ws: m.ws, data: m.data, copts: m.copts, workers: max(m.cfg.Workers, 1), loading: m.loading}
+	r := run{ctx: m.ctx, gen: m.gen, ws: m.ws, data: m.data, copts: m.copts, workers: max(m.cfg.Workers, 1), loading: m.loading}
+	if m.scan != nil {
+		r.strands = m.scan.Strands
+	}
+	return r
 }
 
 // activeView is the current view when it is not the browse view (whose

@@ -151,8 +151,11 @@ func (v *proposalsView) compute(r run) tea.Cmd {
 	v.props.running++
 	v.computing = true
 	opts := dream.Options{Options: r.copts}
-	gen, ctx, workers := r.gen, r.ctx, r.workers
+	gen, ctx, workers, ws, strands := r.gen, r.ctx, r.workers, r.ws, r.strands
 	return func() tea.Msg {
+		if ws != nil {
+			opts.Adopt = ws.Adoptable(ctx, strands)
+		}
 		out := make([][]*propItem, len(jobs))
 		pool.Run(ctx, len(jobs), workers, func(i int) { out[i] = proposeFor(jobs[i], opts) })
 		res := make(map[*dirData][]*propItem, len(jobs))

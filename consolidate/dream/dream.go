@@ -56,6 +56,9 @@ func (o Options) Proposes(d *model.MemoryDir) bool {
 	return d.Kind != model.DirTeam || o.IncludeTeam
 }
 
+// Wants reports whether the options propose kind k.
+func (o Options) Wants(k model.ProposalKind) bool { return o.wants(k) }
+
 func (o Options) wants(k model.ProposalKind) bool {
 	if len(o.Kinds) == 0 {
 		return true
