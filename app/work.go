@@ -318,8 +318,10 @@ func FindEntry(entries []txn.JournalEntry, ref string) (*txn.JournalEntry, error
 			}
 		}
 		switch {
-		case len(applied) == 1:
-			return applied[0], nil
+		case len(applied) == 1 || oneTransaction(applied):
+			// (the shares of one linked transaction, an adopt's, are
+			// undone together: any of them names it)
+			return applied[len(applied)-1], nil
 		case len(applied) == 0:
 			return byProposal[0], nil // the newest: undo says why it cannot be undone
 		}
@@ -337,6 +339,19 @@ func FindEntry(entries []txn.JournalEntry, ref string) (*txn.JournalEntry, error
 		more = fmt.Sprintf(" and %d more", len(byID)-5)
 	}
 	return nil, fmt.Errorf("%q names %d journal entries (%s%s): give more of the ID", ref, len(byID), strings.Join(ids, ", "), more)
+}
+
+// oneTransaction reports entries that are the shares of one linked
+// transaction: each names every other as linked.
+func oneTransaction(es []*txn.JournalEntry) bool {
+	for _, e := range es {
+		for _, o := range es {
+			if o != e && !slices.Contains(e.Linked, o.ID) {
+				return false
+			}
+		}
+	}
+	return len(es) > 1
 }
 
 // LastEntry is the newest applied (committed) journal entry in view.
