@@ -300,6 +300,16 @@ func (w *Workspace) scanOptions(o Options) error {
 	if err := memfs.CopyTree(demo.FS(), dir); err != nil {
 		return fmt.Errorf("cannot copy the demo sample: %w", err)
 	}
+	// The folders the demo's transcripts name, with their git metadata:
+	// where its stranded worktree store comes from.
+	repos := filepath.Join(dir, demo.ReposDir)
+	if err := memfs.CopyTree(demo.Repos(), repos); err != nil {
+		return fmt.Errorf("cannot set up the demo's repositories: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(repos); err == nil {
+		repos = real
+	}
+	w.ScanOpts.Chroot = repos
 	w.note("memtui: demo tree copied to %s (any writes go there; removed on exit)", dir)
 	rs, err := demo.Reviewed()
 	if err != nil {

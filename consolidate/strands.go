@@ -45,14 +45,17 @@ func checkStrands(s *dirState) {
 			if !st.ToExists {
 				msg += " (not created yet: no session has started at " + st.Root + " since)"
 			}
-			fix = "Move its memory files into " + st.To + " and their entries into that MEMORY.md (where both hold a file of one name, keep the newer or merge them), then delete this folder: Claude Code never reads it back."
+			fix = "Review the adopt proposal (memtui dream --kind adopt): it moves its memory files into " + st.To + " with their index entries (a memory both hold under one name merged), and removes them here, in one transaction."
+			if !st.ToExists {
+				fix = "Start a session at " + st.Root + " (so Claude Code makes its store), then review the adopt proposal (memtui dream --kind adopt); or move the memory files there by hand: Claude Code never reads this folder back."
+			}
 		}
 		s.report(RuleStoreStranded, "", 0, msg+evidence(st), fix)
 	}
 	for _, st := range s.opts.strands.to[s.dir.Path] {
 		msg := st.What() + " of this project " + model.Plural(strandCount(st), "is", "are") + " stranded in " + st.From + ", which nothing Claude Code runs loads: " + st.Why
 		s.report(RuleStoreHasStranded, "", 0, msg+evidence(st),
-			"Bring them over from "+st.From+" (its memory files into this folder, their entries into MEMORY.md), then delete that folder.")
+			"Review the adopt proposal (memtui dream --kind adopt): it brings them over from "+st.From+", with their index entries, in one transaction.")
 	}
 }
 

@@ -50,7 +50,7 @@ func TestStrandFindings(t *testing.T) {
 			t.Errorf("message %q lacks %q", f.Message, want)
 		}
 	}
-	if f.Severity != model.Warning || f.MemoryDir != st.From || f.File != "" || f.Project != "/src/app-fix" || !strings.Contains(f.Suggestion, "Move its memory files into /cfg/projects/-src-app/memory") {
+	if f.Severity != model.Warning || f.MemoryDir != st.From || f.File != "" || f.Project != "/src/app-fix" || !strings.Contains(f.Suggestion, "memtui dream --kind adopt): it moves its memory files into /cfg/projects/-src-app/memory") {
 		t.Errorf("finding = %+v", f)
 	}
 	if n := len(testmodel.Only(OrientDir(from, from.Dirs[0], opts), RuleStoreHasStranded)); n != 0 {
@@ -60,7 +60,7 @@ func TestStrandFindings(t *testing.T) {
 	got = testmodel.Only(OrientDir(to, to.Dirs[0], opts), RuleStoreHasStranded)
 	if len(got) != 1 || got[0].Severity != model.Info || got[0].MemoryDir != to.Dirs[0].Path ||
 		!strings.HasPrefix(got[0].Message, "2 memories and a MEMORY.md of this project are stranded in /cfg/projects/-src-app-fix/memory, which nothing Claude Code runs loads: the sessions that wrote it ran in the git worktree") ||
-		!strings.Contains(got[0].Suggestion, "Bring them over from /cfg/projects/-src-app-fix/memory") {
+		!strings.Contains(got[0].Suggestion, "it brings them over from /cfg/projects/-src-app-fix/memory") {
 		t.Errorf("live store: %s", testmodel.Dump(got))
 	}
 	if n := len(testmodel.Only(OrientDir(to, to.Dirs[0], opts), RuleStoreStranded)); n != 0 {

@@ -69,6 +69,12 @@ type Options struct {
 	// "" means the platform default (ManagedSettingsPath); tests point it
 	// into a temp dir so the host's policy never leaks into a test.
 	ManagedSettings string
+	// Chroot, when set, is where the folders transcripts name are looked
+	// up, said without it: the demo's projects live at /home/dev/... in
+	// its transcripts and at <scratch>/<Chroot>/home/dev/... on disk, so
+	// the demo can show a git worktree's stranded store anywhere. A folder
+	// missing under Chroot says nothing (the demo's world is partial).
+	Chroot string
 }
 
 // DefaultMaxFileBytes is the default per-file read cap. Real topic files run

@@ -174,10 +174,35 @@ func (a *strandScan) keyOf(dir string) keyResult {
 	if r, ok := a.keys[dir]; ok {
 		return r
 	}
-	k, err := KeyOf(dir)
+	var k Key
+	var err error
+	if root := a.opts.Chroot; root != "" {
+		k, err = KeyOf(filepath.Join(root, dir))
+		unchroot(&k, root)
+	} else {
+		k, err = KeyOf(dir)
+	}
 	r := keyResult{k, err}
 	a.keys[dir] = r
 	return r
+}
+
+// unchroot says k's paths as the transcripts name them: without root.
+func unchroot(k *Key, root string) {
+	root = filepath.Clean(root)
+	cut := func(p string) string {
+		if rest, ok := strings.CutPrefix(p, root); ok && (rest == "" || rest[0] == filepath.Separator) {
+			if rest == "" {
+				return string(filepath.Separator)
+			}
+			return rest
+		}
+		return p
+	}
+	k.Dir, k.Real, k.Root, k.Top, k.Common = cut(k.Dir), cut(k.Real), cut(k.Root), cut(k.Top), cut(k.Common)
+	for i, e := range k.Evidence {
+		k.Evidence[i] = strings.ReplaceAll(e, root+string(filepath.Separator), string(filepath.Separator))
+	}
 }
 
 // strand makes the record for a store no launch folder of its project
@@ -189,6 +214,8 @@ func (a *strandScan) strand(c autoStore) (model.Strand, bool) {
 	// A copy: the key is cached and may serve another store.
 	st.Evidence = slices.Clone(k.Evidence)
 	switch {
+	case k.Kind == KeyMissing && a.opts.Chroot != "":
+		return st, false
 	case k.Kind == KeyMissing:
 		parent := filepath.Dir(c.cwd)
 		if dirState(parent) != present {

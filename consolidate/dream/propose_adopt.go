@@ -75,7 +75,7 @@ func Adopt(p *model.Project, live, strand *model.MemoryDir, reason string, evide
 		created = append(created, f.Path)
 		if ed.FindRow(f.Path) < 0 {
 			title, hook := entryFor(f.Path, b, strandEntries)
-			adds = append(adds, memindex.NewEntry{Path: f.Path, Title: title, Hook: hook, After: ed.Len() - 1})
+			adds = append(adds, memindex.NewEntry{Path: f.Path, Title: title, Hook: hook, After: lastEntry(ed)})
 		}
 	}
 	if len(strandCh) == 0 {
@@ -194,6 +194,18 @@ func entryFor(rel string, content []byte, es []memindex.Entry) (title, hook stri
 		title = strings.TrimSuffix(path.Base(rel), ".md")
 	}
 	return title, hook
+}
+
+// lastEntry is the row of the index's last entry (the new ones go after
+// it, not after a code block or a note at the end), else its last row.
+func lastEntry(ed *memindex.Editor) int {
+	rows := ed.Rows()
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].Entry != nil {
+			return i
+		}
+	}
+	return ed.Len() - 1
 }
 
 // onlyHeadings reports an index with nothing in it but headings and
