@@ -37,7 +37,7 @@ func TestAdoptEndToEnd(t *testing.T) {
 			ID        string `json:"id"`
 			Kind      string `json:"kind"`
 			Rationale string `json:"rationale"`
-			Also            *struct {
+			Also      *struct {
 				MemoryDir string `json:"memory_dir"`
 			} `json:"also"`
 		} `json:"proposals"`
