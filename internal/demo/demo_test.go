@@ -14,13 +14,14 @@ import (
 )
 
 var wantProjects = map[string]string{
-	"-home-dev-acme-api":      "/home/dev/acme-api",
-	"-home-dev-webshop":       "/home/dev/webshop",
-	"-home-dev-ml-pipeline":   "/home/dev/ml-pipeline",
-	"-home-dev-kefu-platform": "/home/dev/kefu_platform",
-	"-home-dev-blog":          "/home/dev/blog",
-	"-home-dev-dotfiles":      "", // no transcripts: memtui shows the slug
-	"-home-dev-scratch":       "/home/dev/scratch",
+	"-home-dev-acme-api":         "/home/dev/acme-api",
+	"-home-dev-webshop":          "/home/dev/webshop",
+	"-home-dev-ml-pipeline":      "/home/dev/ml-pipeline",
+	"-home-dev-ml-pipeline-eval": "/home/dev/ml-pipeline-eval", // a git worktree's own store: stranded
+	"-home-dev-kefu-platform":    "/home/dev/kefu_platform",
+	"-home-dev-blog":             "/home/dev/blog",
+	"-home-dev-dotfiles":         "", // no transcripts: memtui shows the slug
+	"-home-dev-scratch":          "/home/dev/scratch",
 }
 
 // notPlantable lists the rules a static embedded tree cannot show; the
