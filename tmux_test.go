@@ -35,7 +35,7 @@ func TestTmux(t *testing.T) {
 	t.Run("120x40", func(t *testing.T) {
 		s := startTmux(t, bin, 120, 40)
 		checkFrame(t, s.waitScreen("-home-dev-dotfiles", "/home/dev/acme-api", "/home/dev/kefu_platform", "agent-memory",
-			"● live · 8 projects"), 120, 40)
+			"● live · 9 projects"), 120, 40)
 		demoDir := s.demoDir()
 
 		// Down to acme-api; its memories fill the middle pane once read.
@@ -88,7 +88,7 @@ func TestTmux(t *testing.T) {
 
 	t.Run("after a session", func(t *testing.T) {
 		s := startTmux(t, bin, 120, 40)
-		s.waitScreen("/home/dev/ml-pipeline", "● live · 8 projects")
+		s.waitScreen("/home/dev/ml-pipeline", "● live · 9 projects")
 		demoDir := s.demoDir()
 		// ml-pipeline: its MEMORY.md lost an entry to a racing session.
 		s.keys("j", "j", "j", "j")
@@ -120,7 +120,7 @@ func TestTmux(t *testing.T) {
 
 	t.Run("review", func(t *testing.T) {
 		s := startTmux(t, bin, 120, 40)
-		s.waitScreen("/home/dev/acme-api", "● live · 8 projects")
+		s.waitScreen("/home/dev/acme-api", "● live · 9 projects")
 		// The proposals, filtered to one project, all accepted and written
 		// at once: one plan per directory, so none conflicts with another.
 		s.keys("p")
@@ -150,7 +150,7 @@ func TestTmux(t *testing.T) {
 		}
 		args := []string{"--config-dir", tree, "--now", "2026-11-21"}
 		s := startTmuxIn(t, bin, 120, 40, home, args...)
-		s.waitScreen("/home/dev/acme-api", "● live · 8 projects")
+		s.waitScreen("/home/dev/acme-api", "● live · 9 projects")
 		s.keys("p")
 		s.waitScreen("26 proposals in 5 projects · 0 accepted · 0 rejected")
 		s.keys("/", "prune bundle", "Enter")
@@ -171,7 +171,7 @@ func TestTmux(t *testing.T) {
 
 		// The next start shows both decisions as they were left.
 		s = startTmuxIn(t, bin, 120, 40, home, args...)
-		s.waitScreen("/home/dev/acme-api", "● live · 8 projects")
+		s.waitScreen("/home/dev/acme-api", "● live · 9 projects")
 		s.keys("p")
 		s.waitScreen("26 proposals in 5 projects · 1 accepted · 1 rejected")
 		s.keys("/", "prune bundle", "Enter")
@@ -192,7 +192,7 @@ func TestTmux(t *testing.T) {
 
 	t.Run("every list filters", func(t *testing.T) {
 		s := startTmux(t, bin, 120, 40)
-		s.waitScreen("/home/dev/acme-api", "● live · 8 projects")
+		s.waitScreen("/home/dev/acme-api", "● live · 9 projects")
 		// Browse: the memories of a project.
 		s.keys("Enter", "/", "deploy", "Enter")
 		s.waitScreen("/deploy")
@@ -253,7 +253,7 @@ func TestTmux(t *testing.T) {
 		home := newTmuxHome(t)
 		writeFile(t, filepath.Join(home, "config", "memtui", "config.yaml"), "theme: light\nkeys:\n  views.findings: [F]\n  global.help: [H]\n")
 		s := startTmuxIn(t, bin, 120, 40, home, "--demo", "--now", "2026-11-21")
-		s.waitScreen("/home/dev/acme-api", "● live · 8 projects", "F all findings • ? help")
+		s.waitScreen("/home/dev/acme-api", "● live · 9 projects", "F all findings • ? help")
 		s.keys("F")
 		s.waitScreen("of 75 findings · all severities")
 		// The light palette: its accent (#1F4FA8) on the title, not the
@@ -288,7 +288,7 @@ func TestTmux(t *testing.T) {
 	t.Run("80x24", func(t *testing.T) {
 		s := startTmux(t, bin, 80, 24)
 		screen := s.waitScreen("-home-dev-dotfiles", "/home/dev/acme-api", "/home/dev/kefu_platform", "agent-memory",
-			"● live · 8 projects")
+			"● live · 9 projects")
 		checkFrame(t, screen, 80, 24)
 		s.quit()
 	})

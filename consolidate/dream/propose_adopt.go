@@ -132,7 +132,7 @@ func Adopt(p *model.Project, live, strand *model.MemoryDir, reason string, evide
 	prop.Also = &model.DirChanges{MemoryDir: strand.Path, Changes: strandCh}
 	// The ID covers both stores' changes.
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", prop.ID, strand.Path)
+	fmt.Fprintf(h, "%s\x00%s\x00", prop.ID, dirKey(p, strand))
 	for _, c := range strandCh {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, unstamped(c.After))
 	}

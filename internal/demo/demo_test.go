@@ -17,7 +17,7 @@ var wantProjects = map[string]string{
 	"-home-dev-acme-api":         "/home/dev/acme-api",
 	"-home-dev-webshop":          "/home/dev/webshop",
 	"-home-dev-ml-pipeline":      "/home/dev/ml-pipeline",
-	"-home-dev-ml-pipeline-eval": "/home/dev/ml-pipeline-eval", // a git worktree's own store: stranded
+	"-home-dev-mlp-eval-harness": "/home/dev/mlp-eval-harness", // a git worktree's own store: stranded
 	"-home-dev-kefu-platform":    "/home/dev/kefu_platform",
 	"-home-dev-blog":             "/home/dev/blog",
 	"-home-dev-dotfiles":         "", // no transcripts: memtui shows the slug

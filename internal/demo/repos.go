@@ -14,20 +14,20 @@ const ReposDir = ".memtui-demo-repos"
 // Repos is the git metadata of the demo's repositories, as git writes
 // it with relative worktree paths (worktree.useRelativePaths): the main
 // checkout /home/dev/ml-pipeline and its worktree
-// /home/dev/ml-pipeline-eval, where session 1a3c5e7b (branch
+// /home/dev/mlp-eval-harness, where session 1a3c5e7b (branch
 // feat/eval-harness) wrote two memories into the worktree's own store,
-// projects/-home-dev-ml-pipeline-eval/memory. Claude Code keys a
+// projects/-home-dev-mlp-eval-harness/memory. Claude Code keys a
 // worktree's memory by its main checkout, so it never loads them: the
 // demo's stranded store. (git does not track a folder named .git, so
 // these are written here rather than kept in the sample.)
 func Repos() fs.FS {
-	wt := "home/dev/ml-pipeline/.git/worktrees/ml-pipeline-eval/"
+	wt := "home/dev/ml-pipeline/.git/worktrees/mlp-eval-harness/"
 	return fstest.MapFS{
 		"home/dev/ml-pipeline/.git/HEAD":      {Data: []byte("ref: refs/heads/main\n")},
 		wt + "HEAD":                           {Data: []byte("ref: refs/heads/feat/eval-harness\n")},
 		wt + "commondir":                      {Data: []byte("../..\n")},
-		wt + "gitdir":                         {Data: []byte("../../../../ml-pipeline-eval/.git\n")},
-		"home/dev/ml-pipeline-eval/.git":      {Data: []byte("gitdir: ../ml-pipeline/.git/worktrees/ml-pipeline-eval\n")},
-		"home/dev/ml-pipeline-eval/README.md": {Data: []byte("# ml-pipeline (worktree on feat/eval-harness)\n")},
+		wt + "gitdir":                         {Data: []byte("../../../../mlp-eval-harness/.git\n")},
+		"home/dev/mlp-eval-harness/.git":      {Data: []byte("gitdir: ../ml-pipeline/.git/worktrees/mlp-eval-harness\n")},
+		"home/dev/mlp-eval-harness/README.md": {Data: []byte("# ml-pipeline (worktree on feat/eval-harness)\n")},
 	}
 }

@@ -908,7 +908,18 @@ func ixeHookSpan(en *Entry) ixeSpan {
 }
 
 // ixeOneLine folds s to one line of single blanks.
-func ixeOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func ixeOneLine(s string) string {
+	// A control character is never written into an index line: a title or
+	// hook taken from a memory's frontmatter may hold one (an escape
+	// sequence, a BEL), and the index is text Claude Code and people read.
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
 
 // ixeEscTitle escapes what would end a link's text early.
 func ixeEscTitle(s string) string {
