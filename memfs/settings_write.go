@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
-
-	"github.com/google/renameio/v2"
 )
 
 // The one write memtui makes outside its state and the memory directories:
@@ -116,17 +114,33 @@ func WriteSettingsFile(f *SettingsFile, data []byte, backupDir string, now time.
 		}
 	}
 	dir := filepath.Dir(f.Target)
-	pf, err := renameio.NewPendingFile(f.Target, renameio.WithTempDir(dir), renameio.WithStaticPermissions(f.mode))
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.Target)+".memtui-*")
 	if err != nil {
 		dropBackup()
 		return "", err
 	}
-	defer pf.Cleanup()
-	if _, err := pf.Write(data); err != nil {
+	renamed := false
+	defer func() {
+		if !renamed {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	// CreateTemp makes the file 0600; Chmod sets the bits exactly, umask
+	// aside, as the file had them.
+	if err := tmp.Chmod(f.mode); err != nil {
 		dropBackup()
 		return "", err
 	}
-	if err := pf.Sync(); err != nil {
+	if _, err := tmp.Write(data); err != nil {
+		dropBackup()
+		return "", err
+	}
+	if err := tmp.Sync(); err != nil {
+		dropBackup()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
 		dropBackup()
 		return "", err
 	}
@@ -134,10 +148,11 @@ func WriteSettingsFile(f *SettingsFile, data []byte, backupDir string, now time.
 		dropBackup()
 		return "", err
 	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
+	if err := os.Rename(tmp.Name(), f.Target); err != nil {
 		dropBackup()
 		return "", err
 	}
+	renamed = true
 	// The rename is durable once the directory is; a failure here leaves
 	// the new file in place, so it is not worth refusing over.
 	if d, err := OpenDir(dir); err == nil {
