@@ -416,3 +416,86 @@ func TestShellQuote(t *testing.T) {
 		t.Errorf("a plain path was quoted: %s", got)
 	}
 }
+
+// subsequence reports whether every byte of a appears in b in order: b is
+// a with text inserted.
+func subsequence(a, b string) bool {
+	i := 0
+	for j := 0; i < len(a) && j < len(b); j++ {
+		if a[i] == b[j] {
+			i++
+		}
+	}
+	return i == len(a)
+}
+
+// FuzzHookEdit: on any settings text an install accepts, the result is
+// JSON whose every hook event runs memtui's hook, a second install changes
+// nothing, an uninstall leaves no memtui hook; on a text without one, and
+// with no empty list or object on the install's way, the install only
+// inserts and the uninstall gives the text back.
+func FuzzHookEdit(f *testing.F) {
+	for _, s := range []string{
+		"", "{}", "{}\n", busySettings, "{\"a\":[1,2,{\"b\":null}]}\r\n",
+		`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "memtui snapshot"}]}]}}`,
+		`{"hooks": {}, "x": 1}`, `{"hooks": {"Stop": []}}`, "\uFEFF{\n\t\"a\": \"\\u00e9\"\n}\n",
+		`{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "/x/memtui snapshot || exit 1"}, {"type": "command", "command": "y"}]}], "Stop": [1]}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		e, err := PlanHookInstall(text, testHookCmd)
+		if err != nil {
+			return
+		}
+		body := strings.TrimPrefix(e.After, bom)
+		if !json.Valid([]byte(body)) {
+			t.Fatalf("the install gave no JSON:\n%q", e.After)
+		}
+		top, _ := parseTop(body)
+		found, err := findHooks(body, top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range HookEvents {
+			if !slices.ContainsFunc(found, func(f foundHook) bool { return f.event == ev && f.cmd.str == testHookCmd }) {
+				t.Fatalf("%s does not run memtui's hook after the install:\n%q", ev, e.After)
+			}
+		}
+		if again, err := PlanHookInstall(e.After, testHookCmd); err != nil || again.Changed() {
+			t.Fatalf("a second install changed the file (%v):\n%q\n%q", err, e.After, again.After)
+		}
+		u, err := PlanHookUninstall(e.After)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again, err := PlanHookUninstall(u.After); err != nil || again.Changed() || !json.Valid([]byte(strings.TrimPrefix(u.After, bom))) {
+			t.Fatalf("the uninstall left a memtui hook or no JSON (%v):\n%q", err, u.After)
+		}
+		if strings.TrimSpace(strings.TrimPrefix(text, bom)) == "" {
+			return
+		}
+		if u0, _ := PlanHookUninstall(text); u0.Changed() {
+			return // the text had a memtui hook: the install replaced it
+		}
+		// An empty container on the install's way (the top-level object,
+		// "hooks", an event's list) is opened onto lines of its own, the
+		// blanks it held replaced, and closed back empty: {} or [].
+		t0, _ := parseTop(strings.TrimPrefix(text, bom))
+		clean := len(t0.members) > 0 || t0.end-t0.start == 2
+		if hooks := t0.get("hooks"); hooks != nil {
+			clean = clean && len(hooks.members) > 0
+			for _, ev := range HookEvents {
+				if l := hooks.get(ev); l != nil && len(l.elems) == 0 {
+					clean = false
+				}
+			}
+		}
+		if clean && !subsequence(text, e.After) {
+			t.Fatalf("the install changed the text, not only inserted:\n%q\n%q", text, e.After)
+		}
+		if clean && u.After != text {
+			t.Fatalf("uninstall did not give back the text:\n%q\n%q", text, u.After)
+		}
+	})
+}

@@ -326,9 +326,10 @@ func splice(text string, from, to int, with string) string {
 // given) or an array's element. An item after others takes the separator
 // that stands between the last two (after a single one, a comma and the
 // space before it) and the indentation of the last one's line, and is laid
-// out on lines of its own only when the items before it are; an empty
-// container is opened onto lines of its own in the file's layout. Removing
-// the item again (removeItem) gives back text exactly.
+// out on lines of its own only when the items before it are; removing it
+// again (removeItem) gives back text exactly. An empty container is opened
+// onto lines of its own in the file's layout, any blanks it held replaced:
+// removing the item closes it back to {} or [].
 func appendItem(text string, c *jvalue, l jlayout, item func(indent, colon string, l jlayout) (string, error)) (string, error) {
 	spans := c.itemSpans()
 	oneLine := jlayout{nl: l.nl}
