@@ -46,9 +46,9 @@ type jvalue struct {
 // jmember is one member of an object: its key, the key's span and the
 // value.
 type jmember struct {
-	key            string
-	keyStart, keyE int
-	value          *jvalue
+	key              string
+	keyStart, keyEnd int
+	value            *jvalue
 }
 
 // get is the value of key in an object, nil when it has none. A key given
@@ -109,14 +109,14 @@ func (e *JSONSyntaxError) Unwrap() error { return e.Err }
 func parseJSON(text string) (*jvalue, error) {
 	var probe any
 	if err := json.Unmarshal([]byte(text), &probe); err != nil {
-		line := 1
+		// A syntax error says where; any other (a truncated text) is at
+		// the end.
+		at := int64(len(text))
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			line = lineAt([]byte(text), se.Offset)
-		} else {
-			line = lineAt([]byte(text), int64(len(text)))
+			at = se.Offset
 		}
-		return nil, &JSONSyntaxError{Line: line, Err: err}
+		return nil, &JSONSyntaxError{Line: lineAt([]byte(text), at), Err: err}
 	}
 	p := jparser{s: text}
 	v, err := p.value()
@@ -206,7 +206,7 @@ func (p *jparser) object() (*jvalue, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.members = append(v.members, jmember{key: k.str, keyStart: k.start, keyE: k.end, value: val})
+		v.members = append(v.members, jmember{key: k.str, keyStart: k.start, keyEnd: k.end, value: val})
 		p.ws()
 		if p.i >= len(p.s) {
 			return nil, errors.New("unterminated object")
@@ -339,7 +339,7 @@ func appendItem(text string, c *jvalue, l jlayout, item func(indent, colon strin
 	}
 	if c.kind == jObject && len(c.members) > 0 {
 		last := c.members[len(c.members)-1]
-		colon = text[last.keyE:last.value.start]
+		colon = text[last.keyEnd:last.value.start]
 	}
 	if len(spans) == 0 {
 		if l.unit == "" {
