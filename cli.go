@@ -41,6 +41,8 @@ type globals struct {
 	// fills it in (see resolveTheme).
 	theme  memfs.Theme
 	getenv func(string) string
+	// in is where a question's answer is read (hook install asks one).
+	in input
 	// exit is the status of a command that succeeded in running (lint
 	// sets 1 when it found errors). It does not travel as an error: fang
 	// would then query the terminal's colours to print nothing.
@@ -112,6 +114,7 @@ Exit status: 0 when nothing is at error severity, 1 when something is,
 	root.AddCommand(newLsCmd(g, stdout, stderr))
 
 	root.AddCommand(newChangesCmd(g, stdout, stderr))
+	root.AddCommand(newHookCmd(g, stdout, stderr))
 
 	root.AddCommand(newRulesCmd(stdout))
 	root.AddCommand(newVersionCmd(stdout))

@@ -23,6 +23,7 @@ import (
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/hostile"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 )
@@ -183,6 +184,18 @@ func TestHostileTree(t *testing.T) {
 	})
 
 	plain, colour := h.env, h.colour()
+	// hook install and uninstall read the tree's settings.json (escapes in
+	// its values, a token, an old memtui hook full of escapes) and show
+	// their change as a diff: dry runs, so the tree stays as it is. The
+	// binary the hook is to run sits in a folder whose name holds escapes
+	// and a newline before a forged line.
+	hookBin := filepath.Join(h.home, "bin"+hostile.OSC0+"\n"+hostile.Forged, "memtui")
+	if err := os.MkdirAll(filepath.Dir(hookBin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hookBin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	paths := []struct {
 		name string
 		env  func(string) string
@@ -226,6 +239,10 @@ func TestHostileTree(t *testing.T) {
 		{"rules/json", plain, hostile.JSON, []string{"rules", "--json"}},
 		{"version/piped", plain, hostile.Plain, []string{"version"}},
 		{"version/json", plain, hostile.JSON, []string{"version", "--json"}},
+		{"hook-install-dry-run/piped", plain, hostile.Plain, []string{"hook", "install", "--dry-run", "--command", hookBin}},
+		{"hook-install-dry-run/terminal", colour, hostile.Terminal, []string{"hook", "install", "--dry-run", "--command", hookBin}},
+		{"hook-uninstall-dry-run/piped", plain, hostile.Plain, []string{"hook", "uninstall", "--dry-run"}},
+		{"hook-uninstall-dry-run/terminal", colour, hostile.Terminal, []string{"hook", "uninstall", "--dry-run"}},
 	}
 	// A hostile proposal dismissed first, so dream --dismissed lists one:
 	// its title (a file name with escapes) and rationale come back from
@@ -302,6 +319,8 @@ func TestHostileTree(t *testing.T) {
 		{"ls/pty", []string{"ls"}},
 		{"undo-list/pty", []string{"undo", "--list"}},
 		{"journal-prune-dry-run/pty", []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
+		{"hook-install-dry-run/pty", []string{"hook", "install", "--dry-run", "--command", hookBin}},
+		{"hook-uninstall-dry-run/pty", []string{"hook", "uninstall", "--dry-run"}},
 	} {
 		t.Run(p.name, func(t *testing.T) {
 			h.checkLook(t, runOnPTY(t, h.bin, ptyEnv, h.args(p.args...)...), hostile.Terminal)
@@ -329,6 +348,28 @@ func TestHostileTree(t *testing.T) {
 			t.Error("light and dark drew the same report")
 		}
 		h.checkLook(t, light, hostile.Terminal)
+	})
+
+	// The hook's outputs were checked on output that quotes the attacks:
+	// the old hook's command (escapes, a newline, a forged line), the new
+	// binary's folder, the settings' raw C1 and bidi characters and token
+	// in the diff's context, all shown safe.
+	t.Run("attack/hook-settings-shown-escaped", func(t *testing.T) {
+		oldHook := safe.ShowLine("'/opt/" + hostile.OSC0 + "\n" + hostile.Forged + "/memtui' snapshot")
+		for name, want := range map[string][]string{
+			"hook-install-dry-run/piped":   {"replacing on Stop: " + oldHook, "hook: " + safe.ShowLine(memfs.HookCommand(hookBin)), `"env": {"GITHUB_TOKEN": "ghp_`, "added on SessionStart, SessionEnd"},
+			"hook-uninstall-dry-run/piped": {"removing on Stop: " + oldHook, `"env": {"GITHUB_TOKEN": "ghp_`},
+		} {
+			o := outs[name]
+			if !ranCleanly(t, o) {
+				continue
+			}
+			for _, w := range want {
+				if !strings.Contains(o.stdout, w) {
+					t.Errorf("%s does not show %q:\n%s", name, w, hostile.Visible(o.stdout))
+				}
+			}
+		}
 	})
 
 	// The tree's sessions ran Claude Code 2.1.226: lint's summary names
@@ -1232,6 +1273,82 @@ func TestHostileConfigFile(t *testing.T) {
 					t.Errorf("%s: a file YAML cannot read was not refused whole:\n%s", mode.name, hostile.Visible(o.stderr))
 				}
 			}
+		})
+	}
+}
+
+// TestHostileHookSettings: hook install and uninstall on hostile settings
+// files, really writing: a file that is no JSON because of raw escape
+// sequences and a newline before a forged line (refused, the error shown
+// safe, nothing written), and the hostile tree's own settings copied to a
+// path whose name holds escapes (installed, then uninstalled back to the
+// same bytes, every message safe).
+func TestHostileHookSettings(t *testing.T) {
+	tr, err := hostile.Build(t.TempDir(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	original := readAll(tr.Settings)
+	home, state := t.TempDir(), t.TempDir()
+	dir := filepath.Join(t.TempDir(), "dot"+hostile.OSC52+"\n"+hostile.Forged)
+	bin := filepath.Join(t.TempDir(), "bin"+hostile.Clear+hostile.Bidi, "memtui")
+	for p, c := range map[string]string{
+		filepath.Join(dir, "settings.json"): original,
+		filepath.Join(dir, "broken.json"):   "{\n  \"model\": \"" + hostile.OSC52 + "\n" + hostile.Forged + "\"\n}\n",
+		bin:                                 "#!/bin/sh\n",
+	} {
+		writeFile(t, p, c)
+	}
+	os.Chmod(bin, 0o755)
+	check := func(t *testing.T, o outcome, mode hostile.Mode) {
+		t.Helper()
+		if !ranCleanly(t, o) {
+			return
+		}
+		checkOutput(t, tr, o, mode)
+	}
+	for _, mode := range []struct {
+		name string
+		env  func(string) string
+		m    hostile.Mode
+	}{
+		{"piped", env("HOME", home, "XDG_STATE_HOME", state), hostile.Plain},
+		{"terminal", env("HOME", home, "XDG_STATE_HOME", state, "CLICOLOR_FORCE", "1", "TERM", "xterm-256color"), hostile.Terminal},
+	} {
+		t.Run("broken/"+mode.name, func(t *testing.T) {
+			p := filepath.Join(dir, "broken.json")
+			before := readAll(p)
+			o := runHostile(t, mode.env, "hook", "install", "--yes", "--command", bin, "--settings", p)
+			check(t, o, mode.m)
+			if o.code != exitUsage || !strings.Contains(o.stderr, "line 2") {
+				t.Errorf("exit %d, want %d naming line 2:\n%s", o.code, exitUsage, hostile.Visible(o.stderr))
+			}
+			if readAll(p) != before {
+				t.Error("a file that is no JSON was written")
+			}
+		})
+		t.Run("install-uninstall/"+mode.name, func(t *testing.T) {
+			p := filepath.Join(dir, "settings.json")
+			o := runHostile(t, mode.env, "hook", "install", "--yes", "--command", bin, "--settings", p)
+			check(t, o, mode.m)
+			if o.code != exitOK || !strings.Contains(o.stdout, "Installed memtui's snapshot hook in "+safe.ShowLine(p)) {
+				t.Fatalf("install: exit %d\n%s", o.code, hostile.Visible(o.both()))
+			}
+			o = runHostile(t, mode.env, "hook", "uninstall", "--yes", "--settings", p)
+			check(t, o, mode.m)
+			if o.code != exitOK {
+				t.Fatalf("uninstall: exit %d\n%s", o.code, hostile.Visible(o.both()))
+			}
+			// The old memtui hook went with the new ones: what is left is
+			// the original without it.
+			want, err := memfs.PlanHookUninstall(original)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := readAll(p); got != want.After {
+				t.Errorf("after install and uninstall:\n%s\nwant:\n%s", hostile.Visible(got), hostile.Visible(want.After))
+			}
+			writeFile(t, p, original)
 		})
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/fang"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/safe"
@@ -33,9 +34,23 @@ func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 }
 
-// run executes memtui with args and returns the process exit code.
+// run executes memtui with args and returns the process exit code. A
+// question (hook install's) is answered on the process's stdin.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	g := &globals{getenv: getenv}
+	return runWith(ctx, args, input{r: os.Stdin, tty: term.IsTerminal(os.Stdin.Fd())}, stdout, stderr, getenv)
+}
+
+// input is where a command reads a person's answer to a question, and
+// whether a person is there to give one (a terminal).
+type input struct {
+	r   io.Reader
+	tty bool
+}
+
+// runWith is run with the answers read from in: tests give the answer, or
+// say no terminal is there.
+func runWith(ctx context.Context, args []string, in input, stdout, stderr io.Writer, getenv func(string) string) int {
+	g := &globals{getenv: getenv, in: in}
 	defer func() {
 		for _, f := range g.cleanup {
 			f()

@@ -24,6 +24,10 @@ type StateDirs struct {
 	// Cache holds what was read from transcripts, per file by size and
 	// mtime; deleting it only costs a slower next start.
 	Cache string
+	// Backups holds copies of files memtui changed outside the memory
+	// directories, as they were before: Claude Code's settings.json before
+	// a hook install or uninstall.
+	Backups string
 }
 
 // DefaultStateDirs follows the XDG base directories as the given
@@ -53,6 +57,7 @@ func DefaultStateDirs(getenv func(string) string) StateDirs {
 		Journal: filepath.Join(state, "journal"),
 		Seen:    filepath.Join(state, "seen"),
 		Cache:   cache,
+		Backups: filepath.Join(state, "backups"),
 	}
 }
 
@@ -63,6 +68,7 @@ func ScratchStateDirs(root string) StateDirs {
 		Journal: filepath.Join(root, ".memtui-journal"),
 		Seen:    filepath.Join(root, ".memtui-seen"),
 		Cache:   filepath.Join(root, ".memtui-cache"),
+		Backups: filepath.Join(root, ".memtui-backups"),
 	}
 }
 
@@ -74,7 +80,8 @@ const JournalPendingDir = "pending"
 
 // TightenState makes memtui's own state owner-only: the journal (with its
 // before-images, deleted memories and manifests), the review baselines and
-// the transcript cache hold copies of memory text, secrets included, as
+// the transcript cache hold copies of memory text, and the backups copies
+// of settings files, secrets included, as
 // Claude Code's own transcripts are kept owner-only. Directories become
 // 0700 and files 0600 where they are looser (made so by an older memtui, a
 // copy, a restore from backup). Symlinks are never followed, and the files
@@ -83,7 +90,7 @@ const JournalPendingDir = "pending"
 func TightenState(s StateDirs) []string {
 	var notes []string
 	pending := filepath.Join(s.Journal, JournalPendingDir)
-	roots := []string{s.Journal, filepath.Join(filepath.Dir(s.Journal), "locks"), s.Seen, s.Cache}
+	roots := []string{s.Journal, filepath.Join(filepath.Dir(s.Journal), "locks"), s.Seen, s.Cache, s.Backups}
 	for _, root := range roots {
 		if root == "" {
 			continue

@@ -121,6 +121,14 @@ type Tree struct {
 	// RedactTime is the mtime of Esc/pem_redacted.md, JournalTime that
 	// of Evil/JournalTarget before JournalTitle rewrites it.
 	RedactTime, JournalTime time.Time
+	// Settings is the config dir's own settings.json, where hook install
+	// and uninstall write: escape sequences in its values (raw C1 and bidi
+	// characters, which JSON allows, and JSON-escaped ESC sequences a
+	// decoder turns into raw ones), a token in its env beside the hooks,
+	// another tool's hooks, and a memtui hook of an old path full of
+	// escapes and a newline before a forged line, which an install
+	// replaces and an uninstall removes (both name it).
+	Settings string
 	// MemoryStores is the CLAUDE_MEMORY_STORES the runs set: one team
 	// store of Esc's memory dir, mounted at a folder whose name holds
 	// escapes, with an index full of escapes and a secret.
@@ -203,6 +211,22 @@ func Build(root string, numbered int) (*Tree, error) {
 	}
 	outsideTok := token("outside")
 	t.Secrets["the GitHub token in the file outside the memory dir (link_outside.md leads to it)"] = []string{outsideTok}
+	settingsTok := token("settings")
+	t.Secrets["the GitHub token in the config dir's settings.json env"] = []string{settingsTok}
+	t.Settings = filepath.Join(t.Config, "settings.json")
+	esc := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	settingsText := "{\n" +
+		"  \"model\": " + esc("opus"+C1CSI+Bidi+OSC52) + ",\n" +
+		"  \"hooks\": {\n" +
+		"    \"PreToolUse\": [\n" +
+		"      {\"matcher\": " + esc("Bash"+OSC0) + ", \"hooks\": [{\"type\": \"command\", \"command\": " + esc("echo "+Clear+"\n"+Forged) + "}]}\n" +
+		"    ],\n" +
+		"    \"Stop\": [\n" +
+		"      {\"hooks\": [{\"type\": \"command\", \"command\": " + esc("'/opt/"+OSC0+"\n"+Forged+"/memtui' snapshot") + "}]}\n" +
+		"    ]\n" +
+		"  },\n" +
+		"  \"env\": {\"GITHUB_TOKEN\": \"" + settingsTok + "\", \"NOTE\": " + esc(C1Erase+RLO+OSC8) + "}\n" +
+		"}\n"
 	pemOld, bodyOld := pem("redacted-later")
 	t.Secrets["the PEM key in pem_redacted.md (redacted by the setup's apply)"] = bodyOld
 	files := map[string]string{
@@ -214,6 +238,7 @@ func Build(root string, numbered int) (*Tree, error) {
 		filepath.Join(t.Esc, "pem_redacted.md"): memory("old-key", "The old deploy key", "reference", "The old deploy key:\n\n"+pemOld+"\n"),
 		t.Outside:                               memory("outside", "Not a memory", "user", t.Marker+" lives outside every memory dir, with the token "+outsideTok+".\n"),
 		filepath.Join(t.EvilRoot, "README.md"):  "a project\n",
+		t.Settings:                              settingsText,
 	}
 	// A memory in a folder Claude Code's scan skips (a dot folder), whose
 	// name holds escapes: the reason the scan gives names the folder.

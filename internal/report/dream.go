@@ -120,6 +120,15 @@ func Proposals(w io.Writer, ps []model.Proposal, before func(dir, path string) s
 	return bw.Flush()
 }
 
+// Diff writes one change against before as a unified diff (DiffLines:
+// masked and safe), coloured with st: for a command that shows a single
+// file's change before it writes it (hook install).
+func Diff(w io.Writer, c model.Change, before string, st DiffStyles) error {
+	bw := bufio.NewWriter(w)
+	writeDiff(bw, DiffLines(c, before), newDiffPainters(st))
+	return bw.Flush()
+}
+
 // diffPainters colour the lines of a unified diff.
 type diffPainters struct{ file, hunk, add, del paint.Painter }
 
