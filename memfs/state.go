@@ -24,6 +24,10 @@ type StateDirs struct {
 	// Cache holds what was read from transcripts, per file by size and
 	// mtime; deleting it only costs a slower next start.
 	Cache string
+	// Snapshots holds memtui's record of every memory dir over time
+	// (memfs/snapshot): what Claude Code's background runs changed,
+	// which no transcript records. "" keeps none.
+	Snapshots string
 }
 
 // DefaultStateDirs follows the XDG base directories as the given
@@ -50,9 +54,10 @@ func DefaultStateDirs(getenv func(string) string) StateDirs {
 		}
 	}
 	return StateDirs{
-		Journal: filepath.Join(state, "journal"),
-		Seen:    filepath.Join(state, "seen"),
-		Cache:   cache,
+		Journal:   filepath.Join(state, "journal"),
+		Seen:      filepath.Join(state, "seen"),
+		Cache:     cache,
+		Snapshots: filepath.Join(state, "snapshots"),
 	}
 }
 
@@ -60,9 +65,10 @@ func DefaultStateDirs(getenv func(string) string) StateDirs {
 // so the demo never writes into the user's own state.
 func ScratchStateDirs(root string) StateDirs {
 	return StateDirs{
-		Journal: filepath.Join(root, ".memtui-journal"),
-		Seen:    filepath.Join(root, ".memtui-seen"),
-		Cache:   filepath.Join(root, ".memtui-cache"),
+		Journal:   filepath.Join(root, ".memtui-journal"),
+		Seen:      filepath.Join(root, ".memtui-seen"),
+		Cache:     filepath.Join(root, ".memtui-cache"),
+		Snapshots: filepath.Join(root, ".memtui-snapshots"),
 	}
 }
 
@@ -73,9 +79,10 @@ func ScratchStateDirs(root string) StateDirs {
 const JournalPendingDir = "pending"
 
 // TightenState makes memtui's own state owner-only: the journal (with its
-// before-images, deleted memories and manifests), the review baselines and
-// the transcript cache hold copies of memory text, secrets included, as
-// Claude Code's own transcripts are kept owner-only. Directories become
+// before-images, deleted memories and manifests), the review baselines,
+// the transcript cache and the snapshots hold copies of memory text
+// (secrets included, but for the snapshots, which redact them), as Claude
+// Code's own transcripts are kept owner-only. Directories become
 // 0700 and files 0600 where they are looser (made so by an older memtui, a
 // copy, a restore from backup). Symlinks are never followed, and the files
 // of an unfinished journal entry are left as they are: recovery puts them
@@ -83,7 +90,7 @@ const JournalPendingDir = "pending"
 func TightenState(s StateDirs) []string {
 	var notes []string
 	pending := filepath.Join(s.Journal, JournalPendingDir)
-	roots := []string{s.Journal, filepath.Join(filepath.Dir(s.Journal), "locks"), s.Seen, s.Cache}
+	roots := []string{s.Journal, filepath.Join(filepath.Dir(s.Journal), "locks"), s.Seen, s.Cache, s.Snapshots}
 	for _, root := range roots {
 		if root == "" {
 			continue
