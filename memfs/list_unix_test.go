@@ -64,3 +64,21 @@ func TestListDirListsWhatLoadDirReads(t *testing.T) {
 		t.Errorf("an absent dir: %+v", l)
 	}
 }
+
+// TestIsRefused tells the safe reader's refusals (a link, a FIFO) from a
+// file that is simply not there.
+func TestIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Write(t, filepath.Join(dir, "a.md"), "a")
+	testfs.Symlink(t, filepath.Join(dir, "a.md"), filepath.Join(dir, "link.md"))
+	testfs.Mkfifo(t, filepath.Join(dir, "pipe.md"))
+	for name, want := range map[string]bool{"link.md": true, "pipe.md": true, "../a.md": true, "absent.md": false} {
+		_, err := ReadIn(dir, name, 100)
+		if err == nil || IsRefused(err) != want {
+			t.Errorf("%s: %v; IsRefused %v, want %v", name, err, IsRefused(err), want)
+		}
+	}
+	if _, err := ReadIn(dir, "a.md", 100); err != nil || IsRefused(err) {
+		t.Errorf("a.md: %v", err)
+	}
+}
