@@ -75,7 +75,7 @@ func (bs *blobSet) store(sum string, text []byte, redact func([]byte) ([]byte, b
 	if err := os.MkdirAll(sub, 0o700); err != nil {
 		return false, err
 	}
-	if err := writeAtomic(sub, name, out); err != nil {
+	if err := writeAtomic(sub, name, out, !batchSync); err != nil {
 		return false, err
 	}
 	bs.mu.Lock()
@@ -86,10 +86,17 @@ func (bs *blobSet) store(sum string, text []byte, redact func([]byte) ([]byte, b
 	return red, nil
 }
 
-// syncDirs makes the new blobs' names durable (their folders, and the
-// blobs folder that may hold new ones), before a record names them.
-func (bs *blobSet) syncDirs() []error {
+// sync makes the new blobs durable before a record names them: with
+// batchSync one syncfs for them all, else their folders (the texts were
+// synced as written) and the blobs folder that may hold new ones.
+func (bs *blobSet) sync() []error {
 	if len(bs.dirs) == 0 {
+		return nil
+	}
+	if batchSync {
+		if err := syncFS(bs.root); err != nil {
+			return []error{err}
+		}
 		return nil
 	}
 	var errs []error
@@ -106,18 +113,19 @@ func (bs *blobSet) syncDirs() []error {
 	return errs
 }
 
-// writeAtomic writes data to dir/name through a temporary file, synced
-// and renamed into place: a reader (or a crash) sees the old file or the
-// new one whole, never a part. The file is owner-only (os.CreateTemp's
-// 0600).
-func writeAtomic(dir, name string, data []byte) error {
+// writeAtomic writes data to dir/name through a temporary file renamed
+// into place, synced first when sync is set (else the caller syncs it
+// with others before anything depends on it): a reader sees the old file
+// or the new one whole, never a part. The file is owner-only
+// (os.CreateTemp's 0600).
+func writeAtomic(dir, name string, data []byte, sync bool) error {
 	f, err := os.CreateTemp(dir, tmpPrefix+"*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

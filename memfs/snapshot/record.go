@@ -268,7 +268,7 @@ func (s *Store) writeRecord(key, newest string, now time.Time, data []byte) (str
 		ns++
 	}
 	name := recordName(ns)
-	if err := writeAtomic(dir, name, data); err != nil {
+	if err := writeAtomic(dir, name, data, true); err != nil {
 		return "", err
 	}
 	return name, syncDir(dir)

@@ -115,7 +115,8 @@ type Store struct {
 	// owner-only (0700) when created.
 	Root string
 	// MaxBytes bounds what the store holds, blobs and records together;
-	// 0 means DefaultMaxBytes. A dir's newest record is kept past it.
+	// 0 means DefaultMaxBytes. It is applied by each take that writes (a
+	// store grows by nothing else); a dir's newest record is kept past it.
 	MaxBytes int64
 	// Retention is how long a record is kept (memtui's journal
 	// retention); 0 means memfs.DefaultJournalRetention. A dir's newest
@@ -259,7 +260,7 @@ func (s *Store) Take(ctx context.Context, dirs []*model.MemoryDir, now time.Time
 	}
 	res.Blobs, res.Bytes = int(bs.count.Load()), bs.bytes.Load()
 	// The texts reach the disk before any record names them.
-	errs := bs.syncDirs()
+	errs := bs.sync()
 
 	keep := map[string]string{}
 	for _, w := range works {
@@ -286,7 +287,7 @@ func (s *Store) Take(ctx context.Context, dirs []*model.MemoryDir, now time.Time
 			keep[w.key] = name
 		}
 	}
-	pruned, removed, err := s.trim(now, keep)
+	pruned, removed, err := s.trim(now, keep, res.Blobs > 0 || len(res.Recorded) > 0)
 	res.Pruned, res.Removed = pruned, removed
 	if err != nil {
 		errs = append(errs, err)

@@ -430,8 +430,10 @@ func TestSizeBoundKeepsEachDirsNewest(t *testing.T) {
 			}
 		}
 	}
-	// A bound smaller than the newest records: they stay all the same.
+	// A bound smaller than the newest records (applied by the next take
+	// that writes): they stay all the same.
 	s.MaxBytes = 1
+	testfs.Write(t, filepath.Join(d1.Path, "x.md"), big(6))
 	take(t, s, t0.Add(time.Hour), d1, d2)
 	if s1, s2 := list(t, s, d1), list(t, s, d2); len(s1) != 1 || len(s2) != 1 {
 		t.Errorf("a tiny bound left %d and %d snapshots, want each dir's newest", len(s1), len(s2))

@@ -32,14 +32,13 @@ type inventory struct {
 	leftover []string
 }
 
-// inventory lists the store. Only what a listing shows is looked at (names
-// and sizes); nothing is read.
-func (s *Store) inventory() (inventory, error) {
-	inv := inventory{records: map[string][]recEntry{}, blobs: map[string]int64{}}
+// listRecords lists the store's records, from what a listing shows
+// (names and sizes); nothing is read.
+func (s *Store) listRecords(inv *inventory) error {
 	recRoot := filepath.Join(s.Root, recordsDir)
 	keys, err := readDirIfAny(recRoot)
 	if err != nil {
-		return inv, err
+		return err
 	}
 	for _, k := range keys {
 		if !k.IsDir() || len(k.Name()) != 32 || !isHex(k.Name()) {
@@ -47,14 +46,13 @@ func (s *Store) inventory() (inventory, error) {
 		}
 		ents, err := readDirIfAny(filepath.Join(recRoot, k.Name()))
 		if err != nil {
-			return inv, err
+			return err
 		}
 		for _, e := range ents {
-			p := filepath.Join(recRoot, k.Name(), e.Name())
 			ns, ok := recordTime(e.Name())
 			switch {
 			case strings.HasPrefix(e.Name(), tmpPrefix):
-				inv.leftover = append(inv.leftover, p)
+				inv.leftover = append(inv.leftover, filepath.Join(recRoot, k.Name(), e.Name()))
 			case ok:
 				var size int64
 				if fi, err := e.Info(); err == nil {
@@ -64,10 +62,16 @@ func (s *Store) inventory() (inventory, error) {
 			}
 		}
 	}
+	return nil
+}
+
+// listBlobs lists the store's blobs and their sizes, from what a listing
+// shows; nothing is read.
+func (s *Store) listBlobs(inv *inventory) error {
 	blobRoot := filepath.Join(s.Root, blobsDir)
 	subs, err := readDirIfAny(blobRoot)
 	if err != nil {
-		return inv, err
+		return err
 	}
 	for _, sub := range subs {
 		if !sub.IsDir() || len(sub.Name()) != 2 {
@@ -75,7 +79,7 @@ func (s *Store) inventory() (inventory, error) {
 		}
 		ents, err := readDirIfAny(filepath.Join(blobRoot, sub.Name()))
 		if err != nil {
-			return inv, err
+			return err
 		}
 		for _, e := range ents {
 			p := filepath.Join(blobRoot, sub.Name(), e.Name())
@@ -95,7 +99,7 @@ func (s *Store) inventory() (inventory, error) {
 			}
 		}
 	}
-	return inv, nil
+	return nil
 }
 
 // readDirIfAny lists a folder of the store; an absent one is empty.
@@ -110,12 +114,15 @@ func readDirIfAny(p string) ([]fs.DirEntry, error) {
 // trim keeps the store within its retention and its size, never removing
 // a dir's newest record (nor keep[key], the record this take read or
 // wrote for it). It holds the store's lock (Take's). Records are first
-// dropped by age, from their names alone; only when something went, or
+// dropped by age, from their names alone. When none went and the take
+// wrote nothing (wrote false), the store is as the last trim left it and
+// that is all: a take over unchanged dirs lists no blob. Otherwise the
+// blobs are listed for the store's size; only when something went, or
 // the store is over MaxBytes, or a crash left files behind, are the
 // records read to find the blobs none of them names any more, and then,
 // while the store is still over MaxBytes, the oldest records go, with the
 // blobs only they named.
-func (s *Store) trim(now time.Time, keep map[string]string) (pruned, removed int, err error) {
+func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned, removed int, err error) {
 	retention := s.Retention
 	if retention <= 0 {
 		retention = memfs.DefaultJournalRetention
@@ -124,14 +131,9 @@ func (s *Store) trim(now time.Time, keep map[string]string) (pruned, removed int
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	inv, err := s.inventory()
-	if err != nil {
+	inv := inventory{records: map[string][]recEntry{}, blobs: map[string]int64{}}
+	if err := s.listRecords(&inv); err != nil {
 		return 0, 0, err
-	}
-	// No take is writing (this one holds the lock): a temporary file is
-	// a crashed take's.
-	for _, p := range inv.leftover {
-		os.Remove(p)
 	}
 	cutoff := now.Add(-retention).UnixNano()
 	var live []recEntry
@@ -146,6 +148,17 @@ func (s *Store) trim(now time.Time, keep map[string]string) (pruned, removed int
 			live = append(live, r)
 			total += r.size
 		}
+	}
+	if pruned == 0 && !wrote && len(inv.leftover) == 0 {
+		return 0, 0, nil
+	}
+	if err := s.listBlobs(&inv); err != nil {
+		return pruned, 0, err
+	}
+	// No take is writing (this one holds the lock): a temporary file is
+	// a crashed take's.
+	for _, p := range inv.leftover {
+		os.Remove(p)
 	}
 	for _, size := range inv.blobs {
 		total += size
