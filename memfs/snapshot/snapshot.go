@@ -32,7 +32,10 @@
 //     refused, at most MaxTextBytes); a bigger one, or one that could not
 //     be read, is recorded with its size and mtime, Missing and no hash
 //     (SHA256 ""): hashing a 3 GiB sparse file would cost more than the
-//     record is worth, and its size and mtime still say it changed.
+//     record is worth, and its size and mtime still say it changed. A
+//     file read whose text could not be stored (a full disk) is Missing
+//     with its hash. Missing files short of MaxTextBytes are read again
+//     by the next take.
 //     Files the scan reaches through a symlink are not recorded: a
 //     snapshot follows no link.
 //   - Idempotent: a dir whose files and lock are as last recorded gets no
