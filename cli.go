@@ -112,6 +112,7 @@ Exit status: 0 when nothing is at error severity, 1 when something is,
 	root.AddCommand(newHistoryCmd(g, stdout, stderr))
 	root.AddCommand(newSessionsCmd(g, stdout, stderr))
 	root.AddCommand(newLsCmd(g, stdout, stderr))
+	root.AddCommand(newSnapshotCmd(g, stdout, stderr))
 
 	root.AddCommand(newChangesCmd(g, stdout, stderr))
 	root.AddCommand(newHookCmd(g, stdout, stderr))

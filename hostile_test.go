@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -229,6 +230,11 @@ func TestHostileTree(t *testing.T) {
 		{"ls/piped", plain, hostile.Plain, []string{"ls"}},
 		{"ls/terminal", colour, hostile.Terminal, []string{"ls"}},
 		{"ls/json", plain, hostile.JSON, []string{"ls", "--json"}},
+		// The first snapshot records every directory, so its output names
+		// them all; the runs after it find nothing changed.
+		{"snapshot-verbose/piped", plain, hostile.Plain, []string{"snapshot", "-v"}},
+		{"snapshot-verbose/terminal", colour, hostile.Terminal, []string{"snapshot", "--verbose"}},
+		{"snapshot/piped", plain, hostile.Plain, []string{"snapshot"}},
 		{"undo-list/piped", plain, hostile.Plain, []string{"undo", "--list"}},
 		{"undo-list/terminal", colour, hostile.Terminal, []string{"undo", "--list"}},
 		{"undo-list/json", plain, hostile.JSON, []string{"undo", "--list", "--json"}},
@@ -281,6 +287,7 @@ func TestHostileTree(t *testing.T) {
 	if o := outs["sessions/piped"]; strings.Contains(o.stdout, "No session read or wrote memory") || !strings.Contains(o.stdout, "session") {
 		t.Errorf("sessions lists no session of the hostile tree:\n%s", o.stdout)
 	}
+	h.checkSnapshots(t, outs)
 	if o := outs["dream-dismissed/piped"]; dismissed != "" && !strings.Contains(o.stdout, dismissed) {
 		t.Errorf("dream --dismissed does not list %s, dismissed before it:\n%s", dismissed, o.stdout)
 	}
@@ -317,6 +324,7 @@ func TestHostileTree(t *testing.T) {
 		{"history/pty", []string{"history"}},
 		{"sessions/pty", []string{"sessions"}},
 		{"ls/pty", []string{"ls"}},
+		{"snapshot-verbose/pty", []string{"snapshot", "-v"}},
 		{"undo-list/pty", []string{"undo", "--list"}},
 		{"journal-prune-dry-run/pty", []string{"journal", "prune", "--older-than", "0", "--dry-run"}},
 		{"hook-install-dry-run/pty", []string{"hook", "install", "--dry-run", "--command", hookBin}},
@@ -1119,6 +1127,67 @@ func (h *hostileRun) checkLook(t *testing.T, o outcome, mode hostile.Mode) {
 	}
 	checkOutput(t, h.tr, o, mode)
 	t.Run("tree-unchanged", func(t *testing.T) { checkUnchanged(t, h.tr, h.before, o.name) })
+}
+
+// checkSnapshots: `memtui snapshot` recorded the hostile tree (its
+// verbose output naming the attacked directories, made safe; the plain
+// run saying nothing), and the store it wrote holds none of the tree's
+// secrets and nothing of the file outside the tree that a symlink leads
+// to (a snapshot follows no link). --readonly refuses it and writes
+// nothing.
+func (h *hostileRun) checkSnapshots(t *testing.T, outs map[string]outcome) {
+	tr := h.tr
+	t.Run("snapshot/records-the-tree", func(t *testing.T) {
+		o := outs["snapshot-verbose/piped"]
+		if !ranCleanly(t, o) {
+			return
+		}
+		for _, d := range []string{tr.Evil, tr.Esc} {
+			if !strings.Contains(o.stdout, "recorded "+safe.ShowLine(d)+": ") {
+				t.Errorf("snapshot -v does not name %q as recorded:\n%s", safe.ShowLine(d), hostile.Visible(o.stdout))
+			}
+		}
+		if q := outs["snapshot/piped"]; q.code != exitOK || q.stdout != "" {
+			t.Errorf("snapshot without -v: exit %d, printed %q", q.code, q.stdout)
+		}
+	})
+	t.Run("snapshot/store-holds-no-secret", func(t *testing.T) {
+		root := filepath.Join(h.state, "memtui", "snapshots")
+		n := 0
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			for _, l := range tr.Leaks(string(b)) {
+				t.Errorf("%s: %s", p, l)
+			}
+			if strings.Contains(string(b), tr.Marker) {
+				t.Errorf("%s holds the text of %s, outside every memory dir (a link was followed)", p, tr.Outside)
+			}
+			return nil
+		})
+		if n < 10 {
+			t.Errorf("the snapshot store %s holds %d files: the check above saw nothing", root, n)
+		}
+	})
+	t.Run("snapshot-readonly/piped", func(t *testing.T) {
+		state := t.TempDir()
+		o := runHostile(t, env("HOME", h.home, "XDG_STATE_HOME", state, "XDG_CACHE_HOME", h.cache), h.args("--readonly", "snapshot", "-v")...)
+		if !ranCleanly(t, o) {
+			return
+		}
+		if o.code != exitUsage || !strings.Contains(o.stderr, "--readonly forbids snapshot") {
+			t.Errorf("snapshot --readonly: exit %d\n%s", o.code, hostile.Visible(o.both()))
+		}
+		if _, err := os.Lstat(filepath.Join(state, "memtui", "snapshots")); err == nil {
+			t.Error("snapshot --readonly made a snapshot store")
+		}
+	})
 }
 
 // TestHostileArchive: the oldest memory of a folder past the cap has a

@@ -210,12 +210,7 @@ func loadDirs(ctx context.Context, dirs []*model.MemoryDir, opts Options) error 
 	stores := model.ParseMemoryStores(opts.Getenv(envMemoryStores))
 	loads := make([]*dirLoad, len(dirs))
 	pool.Run(ctx, len(dirs), opts.Workers, func(i int) {
-		dl := &dirLoad{d: dirs[i], root: filepath.Clean(dirs[i].Path), policy: policyOf(dirs[i].Kind), stores: stores}
-		switch dirs[i].Kind {
-		case model.DirAuto, model.DirOverride, model.DirExplicit:
-			dl.skipTeam = true
-		}
-		dl.walkRoot()
+		dl := walkDir(dirs[i], stores)
 		if dirs[i].Kind.LoadMode() == model.LoadAgent {
 			for k := range dl.jobs {
 				dl.jobs[k].countTail = dl.jobs[k].index
@@ -247,6 +242,18 @@ func loadDirs(ctx context.Context, dirs []*model.MemoryDir, opts Options) error 
 		dl.finish()
 	}
 	return nil
+}
+
+// walkDir lists the memory dir d as Claude Code's scan does (walkRoot),
+// reading nothing yet: the files to read are its jobs.
+func walkDir(d *model.MemoryDir, stores model.MemoryStores) *dirLoad {
+	dl := &dirLoad{d: d, root: filepath.Clean(d.Path), policy: policyOf(d.Kind), stores: stores}
+	switch d.Kind {
+	case model.DirAuto, model.DirOverride, model.DirExplicit:
+		dl.skipTeam = true
+	}
+	dl.walkRoot()
+	return dl
 }
 
 func (dl *dirLoad) problem(rel string, kind model.ProblemKind, detail string) {

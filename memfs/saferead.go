@@ -75,6 +75,18 @@ type refusal struct {
 func (r *refusal) Error() string { return r.msg }
 func (r *refusal) Unwrap() error { return r.kind }
 
+// IsRefused reports whether err is the safe reader refusing what it found
+// at a path (a symlink it does not follow, something that is not a
+// regular file, a file over the cap, a path that leaves its directory):
+// what is there is not a file memtui could have written, as opposed to a
+// file that could not be read (permission, I/O). It is exported for
+// memfs/snapshot, which drops such an entry from its own store and keeps
+// one it could not read.
+func IsRefused(err error) bool {
+	var r *refusal
+	return errors.As(err, &r)
+}
+
 func refused(path, msg string, kind error) error {
 	return &fs.PathError{Op: "open", Path: path, Err: &refusal{msg: msg, kind: kind}}
 }

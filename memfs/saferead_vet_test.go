@@ -76,8 +76,8 @@ func mentionsAny(e ast.Expr, names ...string) bool {
 }
 
 // TestNoPlainReads: every read of a path in memfs, in its transcript
-// reader (memfs/transcript) and in its write path (memfs/txn), both of
-// which read through memfs's exported safe reads, goes through the safe
+// reader (memfs/transcript), its write path (memfs/txn) and its snapshots
+// (memfs/snapshot), all of which read through memfs's exported safe reads, goes through the safe
 // reader (saferead*.go); a plain os.ReadFile or os.Open anywhere else
 // would read a FIFO (and hang), /dev/zero (and fill memory) or a link out
 // of the memory dir. Test files may read what they wrote.
@@ -86,7 +86,7 @@ func TestNoPlainReads(t *testing.T) {
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no sources: %v", err)
 	}
-	for _, pkg := range []string{"transcript", "txn"} {
+	for _, pkg := range []string{"transcript", "txn", "snapshot"} {
 		sub, err := filepath.Glob(filepath.Join(pkg, "*.go"))
 		if err != nil || len(sub) == 0 {
 			t.Fatalf("no %s sources: %v", pkg, err)
@@ -109,7 +109,7 @@ func TestNoPlainReads(t *testing.T) {
 		}
 		checked++
 		for _, r := range plainReads(fset, f) {
-			t.Errorf("%s bypasses the safe reader (use readFile, readIn, openRead, openIn, openDir or ReadDir; in memfs/transcript, memfs.OpenRegular, ReadRegular, ReadImage or ReadDir; in memfs/txn, memfs.ReadRegular, ReadImage, ReadIn, ReadCapped, OpenDir or ReadDir)", r)
+			t.Errorf("%s bypasses the safe reader (use readFile, readIn, openRead, openIn, openDir or ReadDir; in memfs/transcript, memfs.OpenRegular, ReadRegular, ReadImage or ReadDir; in memfs/txn, memfs.ReadRegular, ReadImage, ReadIn, ReadCapped, OpenDir or ReadDir; in memfs/snapshot, memfs.ReadIn, OpenIn, ReadCapped, OpenDir or ReadDir)", r)
 		}
 	}
 	if checked < 10 {

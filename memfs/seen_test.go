@@ -68,7 +68,7 @@ func TestBaselineCorruptIsAnErrorNotAPanic(t *testing.T) {
 func TestDefaultStateDirsFollowsTheGivenEnvironment(t *testing.T) {
 	env := map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/st"}
 	d := DefaultStateDirs(func(k string) string { return env[k] })
-	if d.Journal != "/st/memtui/journal" || d.Seen != "/st/memtui/seen" {
+	if d.Journal != "/st/memtui/journal" || d.Seen != "/st/memtui/seen" || d.Snapshots != "/st/memtui/snapshots" {
 		t.Errorf("state dirs %+v; want them under $XDG_STATE_HOME", d)
 	}
 	// Without $XDG_CACHE_HOME the cache follows $HOME where XDG applies

@@ -28,6 +28,10 @@ type StateDirs struct {
 	// directories, as they were before: Claude Code's settings.json before
 	// a hook install or uninstall.
 	Backups string
+	// Snapshots holds memtui's record of every memory dir over time
+	// (memfs/snapshot): what Claude Code's background runs changed,
+	// which no transcript records. "" keeps none.
+	Snapshots string
 }
 
 // DefaultStateDirs follows the XDG base directories as the given
@@ -54,10 +58,11 @@ func DefaultStateDirs(getenv func(string) string) StateDirs {
 		}
 	}
 	return StateDirs{
-		Journal: filepath.Join(state, "journal"),
-		Seen:    filepath.Join(state, "seen"),
-		Cache:   cache,
-		Backups: filepath.Join(state, "backups"),
+		Journal:   filepath.Join(state, "journal"),
+		Seen:      filepath.Join(state, "seen"),
+		Cache:     cache,
+		Backups:   filepath.Join(state, "backups"),
+		Snapshots: filepath.Join(state, "snapshots"),
 	}
 }
 
@@ -65,10 +70,11 @@ func DefaultStateDirs(getenv func(string) string) StateDirs {
 // so the demo never writes into the user's own state.
 func ScratchStateDirs(root string) StateDirs {
 	return StateDirs{
-		Journal: filepath.Join(root, ".memtui-journal"),
-		Seen:    filepath.Join(root, ".memtui-seen"),
-		Cache:   filepath.Join(root, ".memtui-cache"),
-		Backups: filepath.Join(root, ".memtui-backups"),
+		Journal:   filepath.Join(root, ".memtui-journal"),
+		Seen:      filepath.Join(root, ".memtui-seen"),
+		Cache:     filepath.Join(root, ".memtui-cache"),
+		Backups:   filepath.Join(root, ".memtui-backups"),
+		Snapshots: filepath.Join(root, ".memtui-snapshots"),
 	}
 }
 
@@ -79,10 +85,11 @@ func ScratchStateDirs(root string) StateDirs {
 const JournalPendingDir = "pending"
 
 // TightenState makes memtui's own state owner-only: the journal (with its
-// before-images, deleted memories and manifests), the review baselines and
-// the transcript cache hold copies of memory text, and the backups copies
-// of settings files, secrets included, as
-// Claude Code's own transcripts are kept owner-only. Directories become
+// before-images, deleted memories and manifests), the review baselines,
+// the transcript cache and the snapshots hold copies of memory text
+// (secrets included, but for the snapshots, which redact them), and the
+// backups copies of settings files, as Claude Code's own transcripts are
+// kept owner-only. Directories become
 // 0700 and files 0600 where they are looser (made so by an older memtui, a
 // copy, a restore from backup). Symlinks are never followed, and the files
 // of an unfinished journal entry are left as they are: recovery puts them
@@ -90,7 +97,7 @@ const JournalPendingDir = "pending"
 func TightenState(s StateDirs) []string {
 	var notes []string
 	pending := filepath.Join(s.Journal, JournalPendingDir)
-	roots := []string{s.Journal, filepath.Join(filepath.Dir(s.Journal), "locks"), s.Seen, s.Cache, s.Backups}
+	roots := []string{s.Journal, filepath.Join(filepath.Dir(s.Journal), "locks"), s.Seen, s.Cache, s.Backups, s.Snapshots}
 	for _, root := range roots {
 		if root == "" {
 			continue

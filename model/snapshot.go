@@ -27,6 +27,11 @@ type Snapshot struct {
 type SnapFile struct {
 	Size  int64
 	Mtime time.Time
+	// Inode is the file's inode number, 0 where the system gives none.
+	// memtui's own writes keep a file's mtime and replace the file by a
+	// rename, so a rewrite of the same size would look unchanged by size
+	// and mtime alone; the new inode tells.
+	Inode uint64
 	// SHA256 is the hex sha256 of the file's bytes as they were on disk.
 	SHA256 string
 	// Redacted is true when the file held a secret: the text kept has the

@@ -469,6 +469,11 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	m.copts = m.copts.ForScan(msg.scan)
 	m.loader = startLoader(m.ctx, m.gen, msg.scan.Projects, m.ws, m.copts, m.cfg.Workers)
 	cmds := []tea.Cmd{m.loader.next(), m.syncSelection()}
+	if msg.gen == 1 {
+		// Each start records the memory dirs as they are, once the scan
+		// is known and in the background.
+		cmds = append(cmds, snapshotCmd(m.ctx, m.ws, msg.scan))
+	}
 	if m.cfg.Watch {
 		cmds = append(cmds, m.startWatching())
 	}

@@ -147,6 +147,19 @@ func discoverCmd(ctx context.Context, gen int, ws *app.Workspace) tea.Cmd {
 	}
 }
 
+// snapshotCmd records every memory dir of the scan as it is now
+// (app.Workspace.Snapshot: memtui's own record of what Claude Code's
+// background runs change with no transcript), off the UI thread. It
+// writes nothing under --readonly (Snapshot sees to it), and reports
+// nothing: a failed or skipped snapshot is no reason to interrupt the
+// user, and the next start takes another.
+func snapshotCmd(ctx context.Context, ws *app.Workspace, scan *model.Scan) tea.Cmd {
+	return func() tea.Msg {
+		ws.Snapshot(ctx, scan)
+		return nil
+	}
+}
+
 // loader reads and checks every project in the background on the pool
 // (pool.Queue), in list order except that a project the user selects
 // before it is read jumps the queue; it sends one loadedMsg per project on

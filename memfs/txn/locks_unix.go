@@ -74,46 +74,19 @@ func pidAlive(pid int) bool {
 
 // holder returns the PID holding the lock, or 0 when it is free or stale:
 // held means mtime less than an hour old, a body whose leading integer (as
-// JavaScript's parseInt reads it: "123\n…", "123abc" and " 123 " are all
-// 123; the storage-v5 body "<pid>\n<ms>" too) is a PID, and that PID
-// alive. Our own PID is not a holder: that is a lock we left after an
-// earlier run (the OS lock keeps our own runs apart).
+// JavaScript's parseInt reads it, memfs.ParseLockPID: "123\n…", "123abc"
+// and " 123 " are all 123; the storage-v5 body "<pid>\n<ms>" too) is a
+// PID, and that PID alive. Our own PID is not a holder: that is a lock
+// we left after an earlier run (the OS lock keeps our own runs apart).
 func (s claudeLockState) holder(now time.Time, self int) int {
 	if !s.exists || now.Sub(s.mtime) >= claudeLockStale {
 		return 0
 	}
-	pid, ok := parseLockPID(s.body)
+	pid, ok := memfs.ParseLockPID(s.body)
 	if !ok || pid == self || !pidAlive(pid) {
 		return 0
 	}
 	return pid
-}
-
-// parseLockPID reads the body's leading integer the way Claude Code's
-// parseInt(body.trim(), 10) does: leading white space, an optional sign,
-// digits; whatever follows is ignored. No digits is no PID.
-func parseLockPID(body string) (int, bool) {
-	s := strings.TrimLeft(body, " \t\n\r\v\f")
-	neg := false
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	n, digits := 0, 0
-	for digits < len(s) && s[digits] >= '0' && s[digits] <= '9' {
-		if n > (1<<31)/10 { // far beyond any PID: none
-			return 0, false
-		}
-		n = n*10 + int(s[digits]-'0')
-		digits++
-	}
-	if digits == 0 {
-		return 0, false
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
 }
 
 // isMemtui reports whether process pid is a memtui (its command name is
@@ -170,8 +143,8 @@ func acquireClaudeLock(rootfd int, dir string, pid int, now time.Time) (*claudeL
 	if err != nil {
 		return nil, err
 	}
-	if got, ok := parseLockPID(after.body); !ok || got != pid {
-		other, _ := parseLockPID(after.body)
+	if got, ok := memfs.ParseLockPID(after.body); !ok || got != pid {
+		other, _ := memfs.ParseLockPID(after.body)
 		return nil, &LockHeldError{Dir: dir, PID: other, Since: after.mtime, Memtui: other > 1 && isMemtui(other)}
 	}
 	return &claudeLock{rootfd: rootfd, dir: dir, pid: pid, prior: prior}, nil
@@ -215,7 +188,7 @@ func (l *claudeLock) release(mark bool, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if got, ok := parseLockPID(cur.body); !cur.exists || !ok || got != l.pid {
+	if got, ok := memfs.ParseLockPID(cur.body); !cur.exists || !ok || got != l.pid {
 		return nil
 	}
 	if mark {
@@ -229,7 +202,7 @@ func (l *claudeLock) release(mark bool, now time.Time) error {
 		return unix.Unlinkat(l.rootfd, lockFileName, 0)
 	}
 	body := l.prior.body
-	if p, ok := parseLockPID(body); ok && p == l.pid {
+	if p, ok := memfs.ParseLockPID(body); ok && p == l.pid {
 		// Our own PID, left by an earlier run of this process: not put
 		// back, or other runs would wait on it for an hour.
 		body = ""
