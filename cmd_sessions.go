@@ -86,6 +86,8 @@ func runSessions(ctx context.Context, g *globals, sf sessionsFlags, stdout, stde
 				continue
 			}
 			acts := forensics.Sessions(d, p.Log, forensics.LostUpdates(d, p.Log))
+			runs, text := s.Runs(d, p.Log)
+			acts = forensics.WithRuns(d, acts, runs, text)
 			d.DropContent() // the names are all that is shown
 			kept := acts[:0]
 			for _, a := range acts {
@@ -159,6 +161,14 @@ func sessionsText(w io.Writer, dirs []sessionsDir, st report.Styles, home string
 				}
 				bw.WriteString("      overlaps  " + show(strings.Join(others, ", ")) + " (open on this directory at the same time)\n")
 			}
+			if !a.RunAt.IsZero() {
+				// A background run memtui's snapshots caught.
+				line := "seen by memtui's snapshots: its changes are between them, no transcript records them"
+				if a.LockPID > 0 {
+					line += fmt.Sprintf("; the .consolidate-lock held PID %d", a.LockPID)
+				}
+				bw.WriteString("      run       " + faint.Paint(show(line)) + "\n")
+			}
 			if len(a.Read) > 0 {
 				bw.WriteString("      read      " + show(strings.Join(a.Read, ", ")) + "\n")
 			}
@@ -219,6 +229,14 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
 		Op   string    `json:"op"`
 		Tool string    `json:"tool"`
 		Time time.Time `json:"time"`
+		// Known says the text before and after the write is known (from
+		// the transcript, or from memtui's snapshots for a background run):
+		// what the TUI shows as a diff and a revert puts back.
+		Known bool `json:"known"`
+	}
+	type runJSON struct {
+		At      time.Time `json:"at"`
+		LockPID int       `json:"lock_pid,omitempty"`
 	}
 	type lostJSON struct {
 		File     string   `json:"file"`
@@ -243,6 +261,8 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
 		Lost      []lostJSON  `json:"lost"`
 		Dropped   []lostJSON  `json:"dropped"`
 		Overlaps  []string    `json:"overlaps"`
+		// Run is set for a background run memtui's snapshots caught.
+		Run *runJSON `json:"run,omitempty"`
 	}
 	// Text from transcripts and disk is masked for secrets; WriteJSON
 	// escapes what JSON itself would let through (C1 controls, bidi).
@@ -276,7 +296,14 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
 				sj.Read = []string{}
 			}
 			for _, x := range a.Wrote {
-				sj.Written = append(sj.Written, writeJSON{File: m(x.Path), Op: string(x.Op), Tool: x.Tool, Time: x.Time.UTC()})
+				known := x.HasBefore && (x.HasAfter || x.Op == forensics.OpDeleted) || x.Created && x.HasAfter
+				if x.Kind == model.WriteEdit || x.Kind == model.WriteMulti {
+					known = x.HasBefore && !x.TextDropped
+				}
+				sj.Written = append(sj.Written, writeJSON{File: m(x.Path), Op: string(x.Op), Tool: x.Tool, Time: x.Time.UTC(), Known: known && !x.TextDropped})
+			}
+			if !a.RunAt.IsZero() {
+				sj.Run = &runJSON{At: a.RunAt.UTC(), LockPID: a.LockPID}
 			}
 			out.Sessions = append(out.Sessions, sj)
 		}

@@ -1,13 +1,16 @@
 package app
 
 import (
+	"strings"
+
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
 // kept are the texts memtui itself kept of d's memory files that are gone
-// from disk (model.MemoryDir.Kept): the review baseline's, whole. A
+// from disk (model.MemoryDir.Kept): the review baseline's and the
+// snapshots', whole. A
 // deleted memory's last text can come from them when no transcript
 // holds it.
 func (w *Workspace) kept(d *model.MemoryDir) []model.KeptText {
@@ -30,6 +33,52 @@ func (w *Workspace) kept(d *model.MemoryDir) []model.KeptText {
 				}
 				out = append(out, model.KeptText{Path: rel, Text: f.Text, Source: "review baseline", Seen: seen, Index: ix})
 			}
+		}
+	}
+	return append(out, w.keptInSnapshots(d, on)...)
+}
+
+// keptInSnapshots are the texts memtui's snapshots kept of d's files gone
+// from disk: each file's in the newest snapshot that saw it, whole (not
+// kept with a secret masked, nor left unread), with the time the next
+// snapshot saw it gone.
+func (w *Workspace) keptInSnapshots(d *model.MemoryDir, on map[string]bool) []model.KeptText {
+	st := w.Snapshots()
+	if st == nil {
+		return nil
+	}
+	snaps, err := st.List(d.Path)
+	if err != nil || len(snaps) == 0 {
+		return nil
+	}
+	text := func(f model.SnapFile) (string, bool) {
+		if f.Redacted || f.Missing || f.SHA256 == "" {
+			return "", false
+		}
+		b, err := st.Text(f.SHA256)
+		return string(b), err == nil
+	}
+	var out []model.KeptText
+	done := map[string]bool{}
+	for i := len(snaps) - 1; i >= 0; i-- {
+		s := snaps[i]
+		for rel, f := range s.Files {
+			if done[rel] || on[rel] || rel == model.IndexFileName || strings.Contains(rel, model.Redacted) {
+				continue
+			}
+			done[rel] = true
+			t, ok := text(f)
+			if !ok {
+				continue
+			}
+			k := model.KeptText{Path: rel, Text: t, Source: "snapshot", Seen: s.Time}
+			if i+1 < len(snaps) {
+				k.Gone = snaps[i+1].Time
+			}
+			if ix, ok := s.Files[model.IndexFileName]; ok {
+				k.Index, _ = text(ix)
+			}
+			out = append(out, k)
 		}
 	}
 	return out

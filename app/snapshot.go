@@ -2,7 +2,17 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/forensics"
+
+	"github.com/memtui/memtui/internal/demo"
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/memfs/snapshot"
@@ -64,4 +74,141 @@ func snapshotRedactor(sc *secrets.Scanner) func([]byte) ([]byte, bool) {
 		}
 		return []byte(s), true
 	}
+}
+
+// recordDemoSnapshots puts into the demo's scratch store the snapshots
+// its sample says memtui took before (demo.Snapshots): each dir's files
+// as the sample has them, but for the texts that changed since, those
+// deleted since and those created since. The demo then shows what a
+// background Dream run did between that snapshot and the disk.
+func (w *Workspace) recordDemoSnapshots(root string) error {
+	st := w.Snapshots()
+	if st == nil {
+		return nil
+	}
+	ss, err := demo.Snapshots()
+	if err != nil {
+		return err
+	}
+	mt, err := demo.Mtimes()
+	if err != nil {
+		return err
+	}
+	sample := demo.FS()
+	for _, s := range ss {
+		snap := model.Snapshot{Dir: filepath.Join(root, filepath.FromSlash(s.Dir)), Time: s.Time, LockMtime: s.LockMtime,
+			LockPID: s.LockPID, Files: map[string]model.SnapFile{}}
+		texts := map[string][]byte{}
+		err := fs.WalkDir(sample, s.Dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel := strings.TrimPrefix(strings.TrimPrefix(p, s.Dir), "/")
+			if d.IsDir() {
+				if rel != "" && strings.HasPrefix(d.Name(), ".") {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(rel, ".md") || strings.HasPrefix(d.Name(), ".") {
+				return nil
+			}
+			b, err := fs.ReadFile(sample, p)
+			if err != nil {
+				return err
+			}
+			texts[rel] = b
+			snap.Files[rel] = model.SnapFile{Mtime: mt[p]}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("demo snapshot %s: %w", s.Dir, err)
+		}
+		for _, a := range s.Absent {
+			delete(texts, a)
+			delete(snap.Files, a)
+		}
+		for p, t := range s.Texts {
+			texts[p] = []byte(t)
+			snap.Files[p] = model.SnapFile{Mtime: s.Time}
+		}
+		if err := st.Put(snap, texts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Runs are the background runs (Dream, memory extraction) memtui's
+// snapshots of d caught: the changes between two snapshots, or between
+// the last one and d as loaded now, that no transcript's tool call in log
+// explains (forensics.Runs). text gives a text the snapshots kept whole,
+// by hash, for the runs' diffs.
+func (w *Workspace) Runs(d *model.MemoryDir, log *model.TranscriptLog) (runs []forensics.Run, text func(string) (string, bool)) {
+	st := w.Snapshots()
+	if st == nil {
+		return nil, nil
+	}
+	snaps, err := st.List(d.Path)
+	if err != nil || len(snaps) == 0 {
+		return nil, nil
+	}
+	snaps = append(snaps, w.diskSnapshot(st, d, snaps[len(snaps)-1]))
+	// The texts on disk now are d's as loaded; the older ones the store's.
+	loaded := map[string]string{}
+	files := d.Files
+	if d.Index != nil {
+		files = append(slices.Clip(files), d.Index)
+	}
+	for _, f := range files {
+		if !f.Truncated && f.Link == "" {
+			loaded[consolidate.SHA256Hex(f.Content)] = string(f.Content)
+		}
+	}
+	text = func(sum string) (string, bool) {
+		if t, ok := loaded[sum]; ok {
+			return t, true
+		}
+		b, err := st.Text(sum)
+		return string(b), err == nil
+	}
+	return forensics.Runs(d, snaps, log), text
+}
+
+// diskSnapshot is d as loaded, as a snapshot taken now: each file by the
+// hash of its content, or, read only in part, by the last snapshot's
+// entry when its size and mtime are the same (else unknown).
+func (w *Workspace) diskSnapshot(st *snapshot.Store, d *model.MemoryDir, last model.Snapshot) model.Snapshot {
+	now := model.Snapshot{Dir: d.Path, Time: time.Now(), LockMtime: d.LockModTime, Files: map[string]model.SnapFile{}}
+	if mt, pid := snapshot.ReadLock(d.Path); mt.Equal(d.LockModTime) {
+		now.LockPID = pid
+	}
+	files := d.Files
+	if d.Index != nil {
+		files = append(slices.Clip(files), d.Index)
+	}
+	for _, f := range files {
+		if f.Link != "" {
+			continue // snapshots follow no link: not theirs to compare
+		}
+		key := st.PathKey(f.Path)
+		sf := model.SnapFile{Size: f.Size, Mtime: f.ModTime}
+		switch prev, ok := last.Files[key]; {
+		case !f.Truncated:
+			sf.SHA256 = consolidate.SHA256Hex(f.Content)
+		case ok && prev.Size == f.Size && prev.Mtime.Equal(f.ModTime):
+			sf = prev
+		default:
+			sf.Missing = true
+		}
+		now.Files[key] = sf
+	}
+	// What memtui did not read (a problem file) stands as last seen: no
+	// change is made up for it.
+	for _, p := range d.Problems {
+		if prev, ok := last.Files[st.PathKey(p.Path)]; ok {
+			now.Files[st.PathKey(p.Path)] = prev
+		}
+	}
+	return now
 }

@@ -114,12 +114,16 @@ func (v *sessionsView) compute(r run) tea.Cmd {
 		return nil
 	}
 	v.computing = true
-	sc := v.sc
+	sc, ws := v.sc, r.ws
 	return func() tea.Msg {
 		out := map[sessKey][]*sessItem{}
 		for _, j := range jobs {
 			d, log := j.key.dd.d, j.key.log
 			acts := forensics.Sessions(d, log, forensics.LostUpdates(d, log))
+			if ws != nil {
+				runs, text := ws.Runs(d, log)
+				acts = forensics.WithRuns(d, acts, runs, text)
+			}
 			items := make([]*sessItem, len(acts))
 			names := map[string]string{}
 			for i := range acts {

@@ -61,14 +61,14 @@ func (s *Store) survey(w *dirWork) []readJob {
 		}
 		jobs = append(jobs, readJob{w: w, key: key, dir: f.Dir, name: f.Name, prev: p, hasPrev: ok, out: cur})
 	}
-	w.lockMod, w.lockPID = readLock(w.dir)
+	w.lockMod, w.lockPID = ReadLock(w.dir)
 	return jobs
 }
 
-// readLock is .consolidate-lock's mtime and PID (facts §6.2): zero when
-// there is no lock, or something other than a regular file stands there;
-// PID 0 when the body names none.
-func readLock(dir string) (time.Time, int) {
+// ReadLock is a memory dir's .consolidate-lock mtime and PID (facts
+// §6.2): zero when there is no lock, or something other than a regular
+// file stands there; PID 0 when the body names none.
+func ReadLock(dir string) (time.Time, int) {
 	fi, err := os.Lstat(filepath.Join(dir, memfs.LockFileName))
 	if err != nil || !fi.Mode().IsRegular() {
 		return time.Time{}, 0
