@@ -69,7 +69,7 @@ func TestTmux(t *testing.T) {
 
 		// Back to browsing.
 		s.keys("Escape")
-		s.waitScreen("Projects (8)", "Memories (92)", "api-errors")
+		s.waitScreen("Projects (9)", "Memories (92)", "api-errors")
 
 		// An agent saves a memory while memtui is open: it shows up.
 		note := "---\nname: user-coffee\ndescription: Drinks flat whites, no sugar\ntype: user\n---\n\nThe user drinks flat whites, no sugar.\n"
@@ -124,9 +124,9 @@ func TestTmux(t *testing.T) {
 		// The proposals, filtered to one project, all accepted and written
 		// at once: one plan per directory, so none conflicts with another.
 		s.keys("p")
-		s.waitScreen("26 proposals in 5 projects")
+		s.waitScreen("28 proposals in 5 projects")
 		s.keys("/", "acme", "Enter")
-		s.waitScreen("7 of 26 proposals in 5 projects matching “acme”")
+		s.waitScreen("7 of 28 proposals in 5 projects matching “acme”")
 		s.keys("A")
 		s.waitScreen("7 accepted")
 		s.keys("w")
@@ -152,15 +152,15 @@ func TestTmux(t *testing.T) {
 		s := startTmuxIn(t, bin, 120, 40, home, args...)
 		s.waitScreen("/home/dev/acme-api", "● live · 9 projects")
 		s.keys("p")
-		s.waitScreen("26 proposals in 5 projects · 0 accepted · 0 rejected")
+		s.waitScreen("28 proposals in 5 projects · 0 accepted · 0 rejected")
 		s.keys("/", "prune bundle", "Enter")
-		s.waitScreen("1 of 26 proposals in 5 projects matching “prune bundle”")
+		s.waitScreen("1 of 28 proposals in 5 projects matching “prune bundle”")
 		s.keys("a")
 		s.waitScreen("1 accepted · 0 rejected")
 		s.keys("Escape")
-		s.waitScreen("26 proposals in 5 projects · 1 accepted")
+		s.waitScreen("28 proposals in 5 projects · 1 accepted")
 		s.keys("/", "merge payments", "Enter")
-		s.waitScreen("1 of 26 proposals in 5 projects matching “merge payments”")
+		s.waitScreen("1 of 28 proposals in 5 projects matching “merge payments”")
 		s.keys("x")
 		s.waitScreen("1 accepted · 1 rejected")
 		// q asks first: an accepted proposal is not written yet.
@@ -173,7 +173,7 @@ func TestTmux(t *testing.T) {
 		s = startTmuxIn(t, bin, 120, 40, home, args...)
 		s.waitScreen("/home/dev/acme-api", "● live · 9 projects")
 		s.keys("p")
-		s.waitScreen("26 proposals in 5 projects · 1 accepted · 1 rejected")
+		s.waitScreen("28 proposals in 5 projects · 1 accepted · 1 rejected")
 		s.keys("/", "prune bundle", "Enter")
 		s.waitScreen("✓ prune")
 		// Written, the prune is gone from the list, and quitting asks
@@ -221,14 +221,14 @@ func TestTmux(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		// Sessions: the one on feat/eval.
 		s.keys("t")
-		s.waitScreen("Sessions (13)")
+		s.waitScreen("Sessions (15)")
 		s.keys("/", "feat/eval", "Enter")
 		s.waitScreen("1 of 13 sessions matching “feat/eval”", "e7a9c1d3")
 		s.keys("Escape")
 		time.Sleep(300 * time.Millisecond)
 		// Journal: after a write of two proposals, one of them.
 		s.keys("p")
-		s.waitScreen("26 proposals in 5 projects")
+		s.waitScreen("28 proposals in 5 projects")
 		s.keys("/", "kefu", "Enter")
 		s.waitScreen("matching “kefu”")
 		s.keys("A")
@@ -255,7 +255,7 @@ func TestTmux(t *testing.T) {
 		s := startTmuxIn(t, bin, 120, 40, home, "--demo", "--now", "2026-11-21")
 		s.waitScreen("/home/dev/acme-api", "● live · 9 projects", "F all findings • ? help")
 		s.keys("F")
-		s.waitScreen("of 75 findings · all severities")
+		s.waitScreen("of 78 findings · all severities")
 		// The light palette: its accent (#1F4FA8) on the title, not the
 		// dark one's.
 		if top := strings.SplitN(s.tmux("capture-pane", "-p", "-e", "-t", "memtui"), "\n", 2)[0]; !strings.Contains(top, "\x1b[1m\x1b[38;5;25mmemtui") {

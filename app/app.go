@@ -190,7 +190,7 @@ func OpenState(o Options) (*Workspace, error) {
 		// The demo never writes into the user's own state.
 		w.State = memfs.ScratchStateDirs(w.ScanOpts.ConfigDirs[0])
 		w.Scratch = true
-		if err := w.recordDemoSnapshots(w.ScanOpts.ConfigDirs[0]); err != nil {
+		if err := w.RecordDemoSnapshots(w.ScanOpts.ConfigDirs[0]); err != nil {
 			w.note("memtui: the demo's snapshots: %s", err.Error())
 		}
 	} else {

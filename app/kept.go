@@ -88,14 +88,27 @@ func (w *Workspace) keptInSnapshots(d *model.MemoryDir, on map[string]bool) []mo
 // not read included.
 func onDisk(d *model.MemoryDir) map[string]bool {
 	on := map[string]bool{}
-	if d.Index != nil {
-		on[model.IndexFileName] = true
-	}
-	for _, f := range d.Files {
+	for _, f := range dirFiles(d) {
 		on[f.Path] = true
 	}
 	for _, p := range d.Problems {
 		on[p.Path] = true
 	}
 	return on
+}
+
+// dirFiles are every file of d memtui read: its topic files, MEMORY.md
+// and the memory stores' indexes (what a snapshot of d lists).
+func dirFiles(d *model.MemoryDir) []*model.File {
+	out := make([]*model.File, 0, len(d.Files)+1+len(d.StoreIndexes))
+	out = append(out, d.Files...)
+	if d.Index != nil {
+		out = append(out, d.Index)
+	}
+	for _, si := range d.StoreIndexes {
+		if si.File != nil {
+			out = append(out, si.File)
+		}
+	}
+	return out
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -76,12 +75,13 @@ func snapshotRedactor(sc *secrets.Scanner) func([]byte) ([]byte, bool) {
 	}
 }
 
-// recordDemoSnapshots puts into the demo's scratch store the snapshots
+// RecordDemoSnapshots (the demo's setup, and a test's that builds the
+// demo's workspace by hand) puts into the demo's scratch store the snapshots
 // its sample says memtui took before (demo.Snapshots): each dir's files
 // as the sample has them, but for the texts that changed since, those
 // deleted since and those created since. The demo then shows what a
 // background Dream run did between that snapshot and the disk.
-func (w *Workspace) recordDemoSnapshots(root string) error {
+func (w *Workspace) RecordDemoSnapshots(root string) error {
 	st := w.Snapshots()
 	if st == nil {
 		return nil
@@ -156,11 +156,7 @@ func (w *Workspace) Runs(d *model.MemoryDir, log *model.TranscriptLog) (runs []f
 	snaps = append(snaps, w.diskSnapshot(st, d, snaps[len(snaps)-1]))
 	// The texts on disk now are d's as loaded; the older ones the store's.
 	loaded := map[string]string{}
-	files := d.Files
-	if d.Index != nil {
-		files = append(slices.Clip(files), d.Index)
-	}
-	for _, f := range files {
+	for _, f := range dirFiles(d) {
 		if !f.Truncated && f.Link == "" {
 			loaded[consolidate.SHA256Hex(f.Content)] = string(f.Content)
 		}
@@ -183,11 +179,7 @@ func (w *Workspace) diskSnapshot(st *snapshot.Store, d *model.MemoryDir, last mo
 	if mt, pid := snapshot.ReadLock(d.Path); mt.Equal(d.LockModTime) {
 		now.LockPID = pid
 	}
-	files := d.Files
-	if d.Index != nil {
-		files = append(slices.Clip(files), d.Index)
-	}
-	for _, f := range files {
+	for _, f := range dirFiles(d) {
 		if f.Link != "" {
 			continue // snapshots follow no link: not theirs to compare
 		}

@@ -82,8 +82,8 @@ func lostPlace(d *model.MemoryDir, content string, l forensics.Lost) (int, strin
 	return 0, "Nothing to restore: " + why + " (bring the memory back first if the entry should stay)"
 }
 
-// TranscriptFindings runs only the checks that need the project's
-// transcript log (lost updates) over one directory: what the TUI adds when
+// TranscriptFindings runs only the checks that read the project's
+// transcript log (lost updates, deleted memories) over one directory: what the TUI adds when
 // a project's transcripts arrive after its files were checked, without
 // checking every file again. Ignores apply as in OrientDir.
 func TranscriptFindings(p *model.Project, d *model.MemoryDir, opts Options) []model.Finding {

@@ -72,7 +72,7 @@ func TestProjectsFillInAsTheyLoad(t *testing.T) {
 	scan := discoverCmd(m.ctx, m.gen, cfg.Workspace)().(scanMsg)
 	_, next := m.Update(scan)
 	out := ansi.Strip(m.View().Content)
-	if !strings.Contains(out, "… ~/acme-api") || !strings.Contains(out, "reading 0/8 projects") {
+	if !strings.Contains(out, "… ~/acme-api") || !strings.Contains(out, "reading 0/9 projects") {
 		t.Fatalf("before loading, projects show with a pending badge:\n%s", out)
 	}
 	d := &driver{t: t, m: m}
@@ -346,7 +346,7 @@ func TestFilterProjectsAndMemories(t *testing.T) {
 		t.Errorf("filtering projects by \"kefu\":\n%s", out)
 	}
 	d.keys("enter")
-	if !strings.Contains(d.screen(), "Projects (8) /kefu") {
+	if !strings.Contains(d.screen(), "Projects (9) /kefu") {
 		t.Errorf("enter must keep the filter and show it:\n%s", d.screen())
 	}
 	d.keys("esc")

@@ -99,7 +99,7 @@ func TestE2EIndexCutAndFilter(t *testing.T) {
 
 	// The last frame: the filter kept, kefu_platform the only project.
 	screen := ansi.Strip(tm.FinalModel(t).(*Model).View().Content)
-	if !strings.Contains(screen, "Projects (8) /kefu") || !strings.Contains(screen, "~/kefu_platform") {
+	if !strings.Contains(screen, "Projects (9) /kefu") || !strings.Contains(screen, "~/kefu_platform") {
 		t.Errorf("the filtered list is not on screen:\n%s", screen)
 	}
 	for _, other := range []string{"dotfiles", "~/acme-api", "~/blog", "~/ml-pipeline", "~/scratch", "~/webshop", "agent-memory"} {

@@ -31,11 +31,27 @@ func demoConfig(t testing.TB) (Config, string) {
 	if err := memfs.CopyTree(demo.FS(), dir); err != nil {
 		t.Fatal(err)
 	}
+	// As --demo sets it up: its repositories' git metadata (the stranded
+	// worktree store), its scratch state, the snapshot taken before the
+	// Dream run.
+	repos := filepath.Join(dir, demo.ReposDir)
+	if err := memfs.CopyTree(demo.Repos(), repos); err != nil {
+		t.Fatal(err)
+	}
+	ws := &app.Workspace{
+		ScanOpts: memfs.Options{ConfigDirs: []string{dir}, Getenv: demo.Getenv(func(string) string { return "" }), Home: dir,
+			ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true, Chroot: repos},
+		CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+		State:     memfs.ScratchStateDirs(dir),
+	}
+	if err := ws.RecordDemoSnapshots(dir); err != nil {
+		t.Fatal(err)
+	}
 	return Config{
 		Workspace: &app.Workspace{
-			ScanOpts: memfs.Options{ConfigDirs: []string{dir}, Getenv: demo.Getenv(func(string) string { return "" }), Home: dir,
-				ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true},
-			CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
+			ScanOpts:  ws.ScanOpts,
+			CheckOpts: ws.CheckOpts,
+			State:     ws.State,
 			// The demo's transcripts, read for real (no cache: each test
 			// has its own copy).
 			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {

@@ -15,7 +15,7 @@ const ReposDir = ".memtui-demo-repos"
 // it with relative worktree paths (worktree.useRelativePaths): the main
 // checkout /home/dev/ml-pipeline and its worktree
 // /home/dev/mlp-eval-harness, where session 1a3c5e7b (branch
-// feat/eval-harness) wrote two memories into the worktree's own store,
+// eval-harness) wrote two memories into the worktree's own store,
 // projects/-home-dev-mlp-eval-harness/memory. Claude Code keys a
 // worktree's memory by its main checkout, so it never loads them: the
 // demo's stranded store. (git does not track a folder named .git, so
@@ -24,10 +24,10 @@ func Repos() fs.FS {
 	wt := "home/dev/ml-pipeline/.git/worktrees/mlp-eval-harness/"
 	return fstest.MapFS{
 		"home/dev/ml-pipeline/.git/HEAD":      {Data: []byte("ref: refs/heads/main\n")},
-		wt + "HEAD":                           {Data: []byte("ref: refs/heads/feat/eval-harness\n")},
+		wt + "HEAD":                           {Data: []byte("ref: refs/heads/eval-harness\n")},
 		wt + "commondir":                      {Data: []byte("../..\n")},
 		wt + "gitdir":                         {Data: []byte("../../../../mlp-eval-harness/.git\n")},
 		"home/dev/mlp-eval-harness/.git":      {Data: []byte("gitdir: ../ml-pipeline/.git/worktrees/mlp-eval-harness\n")},
-		"home/dev/mlp-eval-harness/README.md": {Data: []byte("# ml-pipeline (worktree on feat/eval-harness)\n")},
+		"home/dev/mlp-eval-harness/README.md": {Data: []byte("# ml-pipeline (worktree on eval-harness)\n")},
 	}
 }
