@@ -27,7 +27,7 @@ func (w *Workspace) Adoptable(ctx context.Context, strands []model.Strand) map[s
 		if out == nil {
 			out = map[string][]dream.Stranded{}
 		}
-		out[st.To] = append(out[st.To], dream.Stranded{Dir: d, Reason: st.Why, Evidence: st.Evidence})
+		out[st.To] = append(out[st.To], dream.Stranded{Dir: d, Name: st.Cwd, Reason: st.Why, Evidence: st.Evidence})
 	}
 	return out
 }

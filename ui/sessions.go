@@ -158,6 +158,13 @@ func sessionItem(si *sessItem, sc *secrets.Scanner) *propItem {
 	if a.Cwd != "" {
 		why = append(why, "In "+a.Cwd+".")
 	}
+	if !a.RunAt.IsZero() {
+		run := "A background run memtui's snapshots caught: no transcript records what it wrote, the snapshots before and after it do."
+		if a.LockPID > 0 {
+			run += fmt.Sprintf(" It took the .consolidate-lock (PID %d).", a.LockPID)
+		}
+		why = append(why, run)
+	}
 	if len(a.Overlaps) > 0 {
 		others := make([]string, len(a.Overlaps))
 		for i, k := range a.Overlaps {

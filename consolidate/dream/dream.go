@@ -44,6 +44,9 @@ type Options struct {
 // memories belong to the live store it is listed under.
 type Stranded struct {
 	Dir *model.MemoryDir
+	// Name names it for people: the folder its sessions ran in ("" for
+	// its project's slug).
+	Name string
 	// Reason says why nothing loads it; Evidence why it is the live
 	// store's project (each a sentence).
 	Reason   string

@@ -27,7 +27,7 @@ import (
 // reached through a link, read in part, not text, archived) stays where
 // it is, and the rationale says so. ok is false when nothing could be
 // adopted.
-func Adopt(p *model.Project, live, strand *model.MemoryDir, reason string, evidence []string, opts Options) (model.Proposal, bool) {
+func Adopt(p *model.Project, live, strand *model.MemoryDir, name, reason string, evidence []string, opts Options) (model.Proposal, bool) {
 	ls, ss := bareState(p, live, opts), bareState(nil, strand, opts)
 	var liveCh, strandCh []model.Change
 	var created, merged, same, left []string
@@ -126,7 +126,10 @@ func Adopt(p *model.Project, live, strand *model.MemoryDir, reason string, evide
 		fmt.Fprintf(&why, " Left where they are (memtui cannot carry them whole): %s.", listNames(left))
 	}
 	n := len(created) + len(merged) + len(same)
-	title := fmt.Sprintf("Adopt %d %s stranded in %s", n, model.Plural(n, "memory", "memories"), path.Base(path.Dir(strings.TrimSuffix(filepathSlash(strand.Path), "/"))))
+	if name == "" {
+		name = path.Base(path.Dir(strings.TrimSuffix(filepathSlash(strand.Path), "/")))
+	}
+	title := fmt.Sprintf("Adopt %d %s stranded in the store of %s", n, model.Plural(n, "memory", "memories"), name)
 	prop := ls.proposal(model.KindAdopt, title, why.String(), nil, liveCh)
 	sort.Slice(strandCh, func(i, j int) bool { return strandCh[i].Path < strandCh[j].Path })
 	prop.Also = &model.DirChanges{MemoryDir: strand.Path, Changes: strandCh}
@@ -148,7 +151,7 @@ func proposeAdopts(s *dreamState) []model.Proposal {
 		if st.Dir == nil || st.Dir.Path == s.d.Path {
 			continue
 		}
-		if p, ok := Adopt(s.p, s.d, st.Dir, st.Reason, st.Evidence, s.opts); ok {
+		if p, ok := Adopt(s.p, s.d, st.Dir, st.Name, st.Reason, st.Evidence, s.opts); ok {
 			out = append(out, p)
 		}
 	}
