@@ -438,13 +438,7 @@ func (v *sessionsView) askRevert(h host) tea.Cmd {
 	}
 	w := si.writes[v.diff.currentChange()]
 	r := h.run()
-	var proj *model.Project
-	var d *model.MemoryDir
-	for _, pd := range r.data {
-		if di := pd.dirIndex(si.dir); pd.loaded && di >= 0 {
-			proj, d = snapshot(pd.p), pd.dirs[di].d
-		}
-	}
+	proj, d := loadedDir(r, si.dir)
 	if d == nil {
 		h.say("That session's directory is no longer loaded.")
 		return nil
@@ -470,6 +464,17 @@ func (v *sessionsView) askRevert(h host) tea.Cmd {
 	})
 }
 
+// loadedDir is the memory dir at path as the run has it loaded, with a
+// snapshot of its project; nil when it is not (any more).
+func loadedDir(r run, path string) (*model.Project, *model.MemoryDir) {
+	for _, pd := range r.data {
+		if di := pd.dirIndex(path); pd.loaded && di >= 0 {
+			return snapshot(pd.p), pd.dirs[di].d
+		}
+	}
+	return nil, nil
+}
+
 // askRevertAll asks to put every file the session (or Dream run) wrote
 // in the directory back as it was before its first write there: the
 // whole of its work undone, as one proposal. Refused when what it wrote
@@ -484,13 +489,7 @@ func (v *sessionsView) askRevertAll(h host) tea.Cmd {
 		return nil
 	}
 	r := h.run()
-	var proj *model.Project
-	var d *model.MemoryDir
-	for _, pd := range r.data {
-		if di := pd.dirIndex(si.dir); pd.loaded && di >= 0 {
-			proj, d = snapshot(pd.p), pd.dirs[di].d
-		}
-	}
+	proj, d := loadedDir(r, si.dir)
 	if d == nil {
 		h.say("That session's directory is no longer loaded.")
 		return nil
