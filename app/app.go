@@ -26,6 +26,7 @@ import (
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/snapshot"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
 )
@@ -95,6 +96,10 @@ type Workspace struct {
 	// from goroutines, so reviewMu guards the map.
 	reviewMu sync.Mutex
 	reviews  map[string]demo.Review
+	// snapRecords keeps the snapshot records read (they never change):
+	// every load of a directory asks its snapshots for the texts of its
+	// memories gone from disk.
+	snapRecords snapshot.RecordCache
 	// load stands in for memfs.LoadDir in tests of a load that fails.
 	load func(context.Context, *model.MemoryDir) error
 }

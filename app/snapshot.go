@@ -29,7 +29,8 @@ func (w *Workspace) Snapshots() *snapshot.Store {
 	if w.State.Snapshots == "" {
 		return nil
 	}
-	return &snapshot.Store{Root: w.State.Snapshots, Retention: w.Retention, Redact: snapshotRedactor(w.CheckOpts.Secrets), Scan: w.ScanOpts}
+	return &snapshot.Store{Root: w.State.Snapshots, Retention: w.Retention, Redact: snapshotRedactor(w.CheckOpts.Secrets), Scan: w.ScanOpts,
+		Records: &w.snapRecords}
 }
 
 // Snapshot records every memory dir of scan (w.Scan when nil) whose files

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -227,6 +228,9 @@ func (s *Store) List(dir string) ([]model.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.Records != nil {
+		return s.Records.list(s, key, dir, names), nil
+	}
 	var out []model.Snapshot
 	for _, n := range names {
 		if snap, st := s.readRecord(key, n, dir); st == recordOK {
@@ -234,6 +238,49 @@ func (s *Store) List(dir string) ([]model.Snapshot, error) {
 		}
 	}
 	return out, nil
+}
+
+// RecordCache keeps the records a Store's List read, by dir and name
+// (Store.Records). Safe for concurrent use. A record read and found bad
+// is remembered as bad.
+type RecordCache struct {
+	mu   sync.Mutex
+	dirs map[string]map[string]*model.Snapshot // key, then record name; nil: not readable
+}
+
+// list is List through the cache: the records named are read once; those
+// gone from the folder (trimmed) are forgotten.
+func (c *RecordCache) list(s *Store, key, dir string, names []string) []model.Snapshot {
+	c.mu.Lock()
+	if c.dirs == nil {
+		c.dirs = map[string]map[string]*model.Snapshot{}
+	}
+	had := c.dirs[key]
+	c.mu.Unlock()
+	now := make(map[string]*model.Snapshot, len(names))
+	out := make([]model.Snapshot, 0, len(names))
+	for _, n := range names {
+		snap, ok := had[n]
+		if !ok {
+			r, st := s.readRecord(key, n, dir)
+			switch st {
+			case recordOK:
+				snap = r
+			case recordBad:
+				// remembered as bad (nil): it cannot become good
+			default:
+				continue // gone or not read this time: read again next time
+			}
+		}
+		now[n] = snap
+		if snap != nil {
+			out = append(out, *snap)
+		}
+	}
+	c.mu.Lock()
+	c.dirs[key] = now
+	c.mu.Unlock()
+	return out
 }
 
 // Latest is the newest snapshot of the memory dir; ok is false when the

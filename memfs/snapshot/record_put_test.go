@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -40,4 +42,52 @@ func TestPutRecordsAMadeSnapshot(t *testing.T) {
 	if again, _ := s.List(snap.Dir); len(again) != 1 {
 		t.Errorf("records: %d", len(again))
 	}
+}
+
+// TestRecordCacheReadsEachRecordOnce: through a RecordCache, List reads a
+// record once (garbage written over it later is not read again: records
+// never change), reads the records written since, and forgets those
+// gone from the folder.
+func TestRecordCacheReadsEachRecordOnce(t *testing.T) {
+	s := newStore(t)
+	s.Records = &RecordCache{}
+	dir := "/cfg/projects/p/memory"
+	at := time.Date(2026, 11, 15, 20, 0, 0, 0, time.UTC)
+	if err := s.Put(model.Snapshot{Dir: dir, Time: at, Files: map[string]model.SnapFile{"a.md": {}}}, map[string][]byte{"a.md": []byte("alpha\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.List(dir); err != nil || len(got) != 1 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	recs := filepath.Join(s.Root, recordsDir, dirKey(dir))
+	names, _ := os.ReadDir(recs)
+	if len(names) != 1 {
+		t.Fatalf("records: %v", names)
+	}
+	first := filepath.Join(recs, names[0].Name())
+	if err := os.WriteFile(first, []byte("garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.List(dir); len(got) != 1 || !got[0].Time.Equal(at) {
+		t.Errorf("the cached record was read again: %+v", got)
+	}
+	if err := os.WriteFile(filepath.Join(recs, recordName(at.Add(time.Hour).UnixNano())), mustRecord(t, s, dir, at.Add(time.Hour)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.List(dir); len(got) != 2 {
+		t.Errorf("a record written since is not read: %d", len(got))
+	}
+	os.Remove(first)
+	if got, _ := s.List(dir); len(got) != 1 || !got[0].Time.Equal(at.Add(time.Hour)) {
+		t.Errorf("a record gone from the folder is still listed: %+v", got)
+	}
+}
+
+func mustRecord(t *testing.T, s *Store, dir string, at time.Time) []byte {
+	t.Helper()
+	b, err := encodeRecord(&model.Snapshot{Dir: dir, Time: at, Files: map[string]model.SnapFile{}}, s.redactString(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -137,6 +137,11 @@ type Store struct {
 	// Workers bounds the goroutines of a take; 0 means one per core, at
 	// most eight.
 	Workers int
+	// Records, when set, keeps the records List has read: a record never
+	// changes once written, so a List reads only those written since (a
+	// TUI reloads a directory on every change; with a snapshot at each of
+	// Claude Code's turns, a dir soon has hundreds of records).
+	Records *RecordCache
 }
 
 // TakeResult is what one Take did.
