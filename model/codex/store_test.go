@@ -3,6 +3,8 @@ package codex
 import (
 	"strings"
 	"testing"
+
+	"github.com/memtui/memtui/model"
 )
 
 // TestParseRolloutSummary: the header Codex writes, read; a summary
@@ -44,5 +46,26 @@ func TestCheckLinks(t *testing.T) {
 	files["rollout_summaries/2026-11-21T10-00-00-abcd.md"] = true
 	if l := CheckLinks(h, files); len(l.Dangling) != 0 || len(l.MissingSkills) != 0 {
 		t.Errorf("all present: %+v", l)
+	}
+}
+
+// TestKindOf: each file of the store by what Codex does with it.
+func TestKindOf(t *testing.T) {
+	for rel, want := range map[string]Kind{
+		"memory_summary.md": KindSummary, "MEMORY.md": KindHandbook, "raw_memories.md": KindRaw,
+		"phase2_workspace_diff.md": KindDiff, "rollout_summaries/2026-11-20T09-30-15-jqmb.md": KindRollout,
+		"skills/psp/SKILL.md": KindSkill, "extensions/ad_hoc/notes/2026-11-20T09-30-15-x.md": KindNote,
+		"extensions/ad_hoc/instructions.md": KindExtension, "notes.md": KindForeign, ".memtui-tmp/x": KindForeign,
+	} {
+		if got := KindOf(rel); got != want {
+			t.Errorf("%s: %s, want %s", rel, got, want)
+		}
+	}
+	if !KindRollout.Regenerated() || !KindRaw.Regenerated() || KindHandbook.Regenerated() || KindNote.Regenerated() {
+		t.Error("regenerated kinds")
+	}
+	s := &Store{Files: []*model.File{{Path: DiffFile}}}
+	if s.Busy() == "" || (&Store{}).Busy() != "" {
+		t.Error("a workspace diff on disk makes the store busy")
 	}
 }
