@@ -69,6 +69,9 @@ func decodeLint(t *testing.T, s string) lintJSON {
 func slugOf(memDir string) string {
 	parts := strings.Split(filepath.ToSlash(memDir), "/")
 	for i := len(parts) - 1; i > 0; i-- {
+		if parts[i-1] == ".codex" && parts[i] == "memories" {
+			return "codex"
+		}
 		if parts[i-1] == "projects" {
 			return parts[i]
 		}
@@ -158,11 +161,16 @@ func TestDemoCoversEveryRule(t *testing.T) {
 		seen[f.Rule] = true
 	}
 	cannot := map[string]string{
-		consolidate.RuleSymlink:         "symlinks cannot be embedded",
-		consolidate.RuleFileUnreadable:  "permissions cannot be embedded",
-		consolidate.RuleDanglingPath:    "the demo's project roots do not exist on this machine",
-		consolidate.RuleSettingsInvalid: "the demo's settings.json carries override-invalid instead",
-		consolidate.RuleRecallCap:       "more than 200 memories in one folder would drown the sample",
+		consolidate.RuleSymlink:          "symlinks cannot be embedded",
+		consolidate.RuleFileUnreadable:   "permissions cannot be embedded",
+		consolidate.RuleDanglingPath:     "the demo's project roots do not exist on this machine",
+		consolidate.RuleSettingsInvalid:  "the demo's settings.json carries override-invalid instead",
+		consolidate.RuleRecallCap:        "more than 200 memories in one folder would drown the sample",
+		consolidate.RuleCodexSummaryGone: "the demo's one Codex summary is near its cap",
+		consolidate.RuleCodexSummaryCut:  "the demo's one Codex summary is near its cap",
+		consolidate.RuleCodexOff:         "the demo's Codex memories are on",
+		consolidate.RuleCodexBusy:        "the demo's Codex store is idle, so that it can be edited",
+		consolidate.RuleCodexLink:        "symlinks cannot be embedded",
 	}
 	for _, r := range consolidate.Rules() {
 		if !seen[r.ID] && cannot[r.ID] == "" {

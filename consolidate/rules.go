@@ -119,6 +119,22 @@ var ruleList = []Rule{
 	{RuleStoreStranded, model.Warning, "a memory directory no session Claude Code runs loads: written from a git worktree or a repository's subdirectory (both keyed by the repository's root), or left by a project folder moved away"},
 	{RuleStoreHasStranded, model.Info, "memories of this project stranded in another memory directory, which no session Claude Code runs loads"},
 	{RuleOverrideInvalid, model.Error, "a memory directory override that Claude Code rejects"},
+
+	{RuleCodexOff, model.Info, "Codex's memories are off (the feature gate in config.toml), so Codex neither writes nor reads its store"},
+	{RuleCodexConfig, model.Warning, "a config.toml memory setting Codex rejects (an unknown [memories] key, a wrong type) or silently clamps"},
+	{RuleCodexSummaryGone, model.Error, "Codex's memory_summary.md missing or blank: sessions get no memory section at all"},
+	{RuleCodexSummaryCut, model.Error, "Codex's memory_summary.md over 10,000 bytes (2,500 \"tokens\"): sessions silently lose its middle"},
+	{RuleCodexSummaryNear, model.Warning, "Codex's memory_summary.md at 80% or more of its cap"},
+	{RuleCodexSummaryShape, model.Warning, "Codex's memory_summary.md breaks its shape: the v1 first line, the four sections in order, the profile's 350 words, day headings"},
+	{RuleCodexHandbookShape, model.Warning, "Codex's MEMORY.md breaks the strict task-group format its consolidation follows"},
+	{RuleCodexDangling, model.Warning, "a rollout summary Codex's MEMORY.md cites as evidence that is not in the store"},
+	{RuleCodexOrphan, model.Info, "a rollout summary no task of Codex's MEMORY.md cites"},
+	{RuleCodexSkillMissing, model.Warning, "a related-skill pointer in Codex's MEMORY.md that leads nowhere"},
+	{RuleCodexForeign, model.Warning, "a file in Codex's memory root that Codex does not write: its next consolidation takes it for an authoritative addition"},
+	{RuleCodexLink, model.Warning, "a symbolic link in Codex's memory root, which Codex deletes at its next run"},
+	{RuleCodexNoteName, model.Warning, "a note whose name Codex's add_ad_hoc_note would refuse"},
+	{RuleCodexRolloutName, model.Warning, "a file in rollout_summaries/ not named as Codex names them: its next consolidation deletes it"},
+	{RuleCodexBusy, model.Info, "a Codex consolidation in progress (or crashed): memtui writes nothing into the store meanwhile"},
 	{RuleSettingsInvalid, model.Error, "a settings file that does not parse"},
 }
 

@@ -68,7 +68,8 @@ type Links struct {
 	// Dangling are rollout summaries or resource files a task cites that
 	// are not in the store; MissingSkills skill pointers that lead nowhere.
 	Dangling, MissingSkills []Ref
-	// Orphans are rollout summaries no task cites.
+	// Orphans are rollout summaries (named as Codex names them) no task
+	// cites.
 	Orphans []string
 }
 
@@ -94,7 +95,9 @@ func CheckLinks(h Handbook, files map[string]bool) Links {
 		}
 	}
 	for f := range files {
-		if strings.HasPrefix(f, "rollout_summaries/") && strings.HasSuffix(f, ".md") && !cited[f] {
+		// A file not named as Codex names them is not one of its summaries
+		// (its next consolidation deletes it): no orphan.
+		if strings.HasPrefix(f, RolloutDir) && IsRolloutSummaryName(strings.TrimPrefix(f, RolloutDir)) && !cited[f] {
 			out.Orphans = append(out.Orphans, f)
 		}
 	}
