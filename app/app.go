@@ -380,7 +380,8 @@ func noMemory(o Options, opts memfs.Options) error {
 	if o.Agent == AgentCodex {
 		where, _ := memfs.CodexHome(opts.Getenv, opts.Home)
 		return Advice(fmt.Sprintf("no Codex home found at %s.\n"+
-			"Codex keeps its memory under $CODEX_HOME/memories (by default ~/.codex/memories); point memtui at its home with --codex-home",
+			"Codex keeps its memory under $CODEX_HOME/memories (by default ~/.codex/memories);\n"+
+			"point memtui at a Codex home with --codex-home DIR",
 			safe.ShowLine(where)))
 	}
 	where := "~/.claude"
