@@ -30,6 +30,9 @@ type globals struct {
 	configDirs []string
 	memoryDirs []string
 	project    string
+	// codexHomes are --codex-home's; agent is --agent's ("" both).
+	codexHomes []string
+	agent      string
 	demo       bool
 	readonly   bool
 	// noTranscripts skips the session transcripts (no provenance, lost
@@ -75,6 +78,8 @@ Run it on the built-in sample first:  memtui --demo`,
 	pf.StringArrayVar(&g.configDirs, "config-dir", nil, "Claude Code config dir (default $CLAUDE_CONFIG_DIR, else ~/.claude); repeatable")
 	pf.StringArrayVar(&g.memoryDirs, "memory-dir", nil, "open one memory directory directly; repeatable")
 	pf.StringVar(&g.project, "project", "", "only projects whose slug or real path contains TEXT")
+	pf.StringArrayVar(&g.codexHomes, "codex-home", nil, "Codex home whose memories/ to read (default $CODEX_HOME, else ~/.codex, unless --config-dir or --memory-dir is given); repeatable")
+	pf.Var(agentFlag{&g.agent}, "agent", "read only this agent's memory: claude (Claude Code) or codex (OpenAI Codex); default both")
 	pf.BoolVar(&g.demo, "demo", false, "use an embedded sample tree, copied to a fresh temp dir")
 	pf.BoolVar(&g.readonly, "readonly", false, "never write")
 	pf.BoolVar(&g.noTranscripts, "no-transcripts", false, "do not read session transcripts (no lost updates, provenance or use counts)")
@@ -153,6 +158,25 @@ func (f themeFlag) Set(s string) error {
 // Type is what the help shows as the flag's value.
 func (themeFlag) Type() string { return "auto|dark|light" }
 
+// agentFlag is --agent: checked as it is parsed (app.ParseAgent), so a
+// wrong value is a usage error naming the accepted ones.
+type agentFlag struct{ a *string }
+
+func (f agentFlag) String() string { return *f.a }
+
+func (f agentFlag) Set(s string) error {
+	a, err := app.ParseAgent(s)
+	if err != nil {
+		// The flag's parser names the flag and the value already.
+		return fmt.Errorf("want %s or %s", app.AgentClaude, app.AgentCodex)
+	}
+	*f.a = a
+	return nil
+}
+
+// Type is what the help shows as the flag's value.
+func (agentFlag) Type() string { return "claude|codex" }
+
 // themeFromEnv reads MEMTUI_THEME when --theme was not given.
 func (g *globals) themeFromEnv() error {
 	v := g.getenv("MEMTUI_THEME")
@@ -177,7 +201,7 @@ func (g *globals) resolveTheme(ws *app.Workspace) {
 
 // options are the workspace options the shared flags give.
 func (g *globals) options(stderr io.Writer) app.Options {
-	return app.Options{ConfigDirs: g.configDirs, MemoryDirs: g.memoryDirs, Project: g.project, Demo: g.demo,
+	return app.Options{ConfigDirs: g.configDirs, MemoryDirs: g.memoryDirs, Project: g.project, CodexHomes: g.codexHomes, Agent: g.agent, Demo: g.demo,
 		ReadOnly: g.readonly, NoTranscripts: g.noTranscripts, Now: g.now, Getenv: g.getenv, Notes: stderr}
 }
 

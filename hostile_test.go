@@ -56,7 +56,7 @@ type hostileRun struct {
 }
 
 func (h *hostileRun) args(sub ...string) []string {
-	return append([]string{"--config-dir", h.tr.Config, "--now", "2026-11-21"}, sub...)
+	return append([]string{"--config-dir", h.tr.Config, "--codex-home", h.tr.CodexHome, "--now", "2026-11-21"}, sub...)
 }
 
 // colour is the environment of a terminal run in-process: colour forced
@@ -113,6 +113,65 @@ func newHostileRun(t *testing.T, numbered int) *hostileRun {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// TestHostileCodexStore: the hostile tree's Codex store (escapes and a
+// forged line in names and texts, a token, a FIFO where a rollout summary
+// goes, a symlink loop, links out, a config.toml that does not parse) is
+// read promptly, following no link and opening no FIFO; the commands
+// that do not show Codex yet run over it cleanly, with --agent codex too;
+// and nothing under the tree changes. (TestHostileTree names the store
+// in every run as well.)
+func TestHostileCodexStore(t *testing.T) {
+	tr, err := hostile.Build(t.TempDir(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := hostile.Snapshot(tr.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hostileDeadline)
+	defer cancel()
+	s, err := memfs.LoadCodex(ctx, tr.CodexHome, memfs.Options{Getenv: env()})
+	if err != nil {
+		t.Fatalf("LoadCodex: %v", err)
+	}
+	wantLinks := []string{"loop" + hostile.OSC0, "skills/out", "skills/out.md"}
+	if !slices.Equal(s.Links, wantLinks) {
+		t.Errorf("Links = %q, want %q", s.Links, wantLinks)
+	}
+	if len(s.Problems) != 1 || s.Problems[0].Path != "rollout_summaries/2026-11-20T09-00-00-pipe.md" || s.Problems[0].Kind != model.ProblemNotFile {
+		t.Errorf("Problems = %+v", s.Problems)
+	}
+	if len(s.Files) != 5 || !s.Git || !s.ConfigFound || len(s.ConfigProblems) == 0 {
+		t.Errorf("store: %d files, git %v, config found %v, problems %+v", len(s.Files), s.Git, s.ConfigFound, s.ConfigProblems)
+	}
+	for _, f := range s.Files {
+		if strings.Contains(string(f.Content), tr.Marker) {
+			t.Errorf("%q holds the file outside the store: a link was followed", f.Path)
+		}
+	}
+	home, state := t.TempDir(), t.TempDir()
+	e := env("HOME", home, "XDG_STATE_HOME", state, "XDG_CACHE_HOME", t.TempDir())
+	for _, args := range [][]string{
+		{"--config-dir", tr.Config, "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls"},
+		{"--config-dir", tr.Config, "--codex-home", tr.CodexHome, "--now", "2026-11-21", "--readonly", "lint"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "lint", "--json"},
+	} {
+		o := runHostile(t, e, args...)
+		t.Run(o.name, func(t *testing.T) {
+			if !ranCleanly(t, o) {
+				return
+			}
+			if o.code == exitUsage {
+				t.Errorf("%s: exit %d:\n%s", o.name, o.code, hostile.Visible(o.both()))
+			}
+			checkOutput(t, tr, o, hostile.Plain)
+		})
+	}
+	checkUnchanged(t, tr, before, "the Codex runs")
 }
 
 // TestHostileTree is the project's own attack suite (issue 11): a config

@@ -29,6 +29,7 @@ import (
 	"github.com/memtui/memtui/memfs/snapshot"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/codex"
 )
 
 // Options are what the user asked for: where to look, what "today" is,
@@ -37,6 +38,13 @@ type Options struct {
 	ConfigDirs []string // --config-dir
 	MemoryDirs []string // --memory-dir
 	Project    string   // --project
+	// CodexHomes are Codex homes to read (--codex-home, repeatable); none
+	// means $CODEX_HOME, else ~/.codex, when it exists and no
+	// --config-dir or --memory-dir narrowed where memtui looks.
+	CodexHomes []string
+	// Agent is whose memory is read (--agent): "" both, AgentClaude or
+	// AgentCodex.
+	Agent string
 	// Demo opens a scratch copy of the embedded sample instead.
 	Demo bool
 	// ReadOnly writes nothing at all: no journal upkeep, no baselines.
@@ -58,8 +66,17 @@ type Workspace struct {
 	// Now is "today" for the checks; Pinned says --now fixed it.
 	Now    time.Time
 	Pinned bool
-	// Scan is the tree discovered (directories not loaded yet).
+	// Scan is the tree discovered (directories not loaded yet): Claude
+	// Code's memory, empty with --agent codex.
 	Scan *model.Scan
+	// Agent is whose memory is read, as ParseAgent checked it.
+	Agent string
+	// CodexHomes are the Codex homes whose stores are read (absolute,
+	// canonical), as OpenState settled them: --codex-home's, else the
+	// default one when it exists; none with --agent claude.
+	CodexHomes []string
+	// Codex are the Codex stores Open read, one per CodexHomes entry.
+	Codex []*codex.Store
 	// ScanOpts say how the tree was found and how it is read.
 	ScanOpts memfs.Options
 	// CheckOpts are the checks' options, memtui's config file applied.
@@ -125,6 +142,11 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		w.Close()
 		return nil, err
 	}
+	w.Codex, err = w.LoadCodex(ctx)
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
 	if err := w.Empty(w.Scan); err != nil {
 		w.Close()
 		return nil, err
@@ -133,12 +155,12 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 	return w, nil
 }
 
-// Empty is the advice for a scan that found no Claude Code memory at all
-// (no project, no configuration to report): nil when it found some. A
-// face that discovers on its own (the TUI, while it starts) asks it of
-// its first scan, as Open does.
+// Empty is the advice for a scan that found no memory at all (no
+// project, no configuration to report, and no Codex home): nil when it
+// found some. A face that discovers on its own (the TUI, while it
+// starts) asks it of its first scan, as Open does.
 func (w *Workspace) Empty(scan *model.Scan) error {
-	if scan == nil || len(scan.Projects) > 0 || len(scan.Config) > 0 {
+	if scan == nil || len(scan.Projects) > 0 || len(scan.Config) > 0 || len(w.CodexHomes) > 0 {
 		return nil
 	}
 	return noMemory(w.opts, w.ScanOpts)
@@ -165,7 +187,13 @@ func (w *Workspace) Upkeep() {
 // The scan comes with its stranded stores (memfs.Strands): the memory
 // dirs no session Claude Code runs loads, found from the projects' real
 // paths, which the checks report on both stores.
+//
+// With --agent codex, Claude Code's memory is left out: the scan is empty
+// and nothing of Claude Code's is read.
 func (w *Workspace) Discover(ctx context.Context) (*model.Scan, error) {
+	if w.Agent == AgentCodex {
+		return &model.Scan{}, nil
+	}
 	scan, err := memfs.Discover(ctx, w.ScanOpts)
 	if err != nil {
 		return nil, err
@@ -182,11 +210,19 @@ func OpenState(o Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Workspace{Now: now, Pinned: o.Now != "", ReadOnly: o.ReadOnly, NoTranscripts: o.NoTranscripts, notes: o.Notes, opts: o}
+	agent, err := ParseAgent(o.Agent)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{Agent: agent, Now: now, Pinned: o.Now != "", ReadOnly: o.ReadOnly, NoTranscripts: o.NoTranscripts, notes: o.Notes, opts: o}
 	if w.notes == nil {
 		w.notes = io.Discard
 	}
 	if err := w.scanOptions(o); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := w.codexHomes(o); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -338,8 +374,16 @@ func (w *Workspace) scanOptions(o Options) error {
 	return nil
 }
 
-// noMemory explains an empty scan, pointing a new user at --demo.
+// noMemory explains an empty scan, pointing a new user at --demo (or,
+// with --agent codex, at --codex-home).
 func noMemory(o Options, opts memfs.Options) error {
+	if o.Agent == AgentCodex {
+		where, _ := memfs.CodexHome(opts.Getenv, opts.Home)
+		return Advice(fmt.Sprintf("no Codex home found at %s.\n"+
+			"Codex keeps its memory under $CODEX_HOME/memories (by default ~/.codex/memories);\n"+
+			"point memtui at a Codex home with --codex-home DIR",
+			safe.ShowLine(where)))
+	}
 	where := "~/.claude"
 	switch {
 	case len(opts.ConfigDirs) > 0:

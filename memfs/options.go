@@ -2,7 +2,8 @@
 // config dirs, projects and memory directories (environment, settings,
 // overrides and their validation), loads memory files, and a few helpers
 // around them (a path probe for dangling-path checks, memtui's own config
-// file and state dirs, review baselines, the --demo tree). Reading what
+// file and state dirs, review baselines, the --demo tree), and reads
+// OpenAI Codex's memory store beside them (codex.go). Reading what
 // session transcripts say about the memories is its sub-package
 // memfs/transcript; discovery's own glance at a transcript (a project's
 // real path, transcripts.go) stays here. Writing accepted proposals to a

@@ -66,3 +66,13 @@ func openChecked(path string) (*os.File, fs.FileInfo, error) {
 func openDir(path string) (*os.File, error) {
 	return os.Open(path)
 }
+
+// openDirNoFollow opens a directory to list it, refusing a symlink by an
+// Lstat before the open (a swap in between is not caught, as O_NOFOLLOW
+// would).
+func openDirNoFollow(path string) (*os.File, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, symlinkErr(path, "")
+	}
+	return os.Open(path)
+}

@@ -151,6 +151,23 @@ func modeType(m uint32) fs.FileMode {
 	return fs.ModeIrregular
 }
 
+// openDirNoFollow is openDir for a tree whose links are never followed
+// (Codex's memory root, which Codex itself refuses to reach through one):
+// a directory swapped for a symlink since it was listed is refused
+// (O_NOFOLLOW), not entered.
+func openDirNoFollow(path string) (*os.File, error) {
+	fd, err := sysOpenat(unix.AT_FDCWD, path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_NOFOLLOW)
+	if err != nil {
+		if err != unix.ENOENT {
+			if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return nil, symlinkErr(path, "")
+			}
+		}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
 // openDir opens a directory to list it, without blocking: a FIFO put where
 // a directory was is refused (O_DIRECTORY) instead of waiting for a
 // writer. Symlinks are followed: listings follow them as Claude Code's own

@@ -134,7 +134,8 @@ var Now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 const MemoryStores = `[{"path":"acme/platform","scope":"team","mount":"platform"}]`
 
 // Getenv is the environment the demo runs in: none of the user's own
-// Claude Code variables (overrides, remote dirs, stores) leak into it,
+// Claude Code variables (overrides, remote dirs, stores) or Codex's
+// (CODEX_HOME, CODEX_SQLITE_HOME: the user's Codex store) leak into it,
 // and CLAUDE_MEMORY_STORES is MemoryStores; everything else comes from
 // base.
 func Getenv(base func(string) string) func(string) string {
@@ -142,7 +143,7 @@ func Getenv(base func(string) string) func(string) string {
 		switch {
 		case k == "CLAUDE_MEMORY_STORES":
 			return MemoryStores
-		case strings.HasPrefix(k, "CLAUDE_"):
+		case strings.HasPrefix(k, "CLAUDE_"), strings.HasPrefix(k, "CODEX_"):
 			return ""
 		}
 		return base(k)

@@ -5,7 +5,8 @@
 // block, a file name, a lost-update text and a git branch; binary, UTF-16
 // and NUL-laden files; a hardlink, a symlink out of the memory dir, a
 // repository's settings pointing autoMemoryDirectory elsewhere, and a few
-// hundred distinct numbered memories that must never be merged.
+// hundred distinct numbered memories that must never be merged; beside
+// it, a Codex home with the same attacks in its store (codex.go).
 //
 // It is also the one home of the attack strings, the fixed fake token
 // and key, and the checks (Controls, FakeLeaks) of the inject tests of
@@ -129,6 +130,10 @@ type Tree struct {
 	// escapes and a newline before a forged line, which an install
 	// replaces and an uninstall removes (both name it).
 	Settings string
+	// CodexHome is a Codex home under Root whose memories/ holds the
+	// attacks a Codex store can (buildCodex); the runs name it with
+	// --codex-home.
+	CodexHome string
 	// MemoryStores is the CLAUDE_MEMORY_STORES the runs set: one team
 	// store of Esc's memory dir, mounted at a folder whose name holds
 	// escapes, with an index full of escapes and a secret.
@@ -288,6 +293,9 @@ func Build(root string, numbered int) (*Tree, error) {
 	t.Numbered = make([]string, numbered)
 	for i := range t.Numbered {
 		t.Numbered[i] = fmt.Sprintf("project_ticket_%03d.md", i+1)
+	}
+	if err := t.buildCodex(); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
