@@ -29,7 +29,7 @@ func TestCodexFlagsUsage(t *testing.T) {
 		{"--codex-home with --agent claude", home, []string{"--agent", "claude", "--codex-home", home, "lint"}, exitUsage, []string{"--agent claude leaves Codex out"}},
 		{"--agent codex with --memory-dir", home, []string{"--agent", "codex", "--memory-dir", home, "lint"}, exitUsage, []string{"--agent codex leaves Claude Code out"}},
 		{"--agent codex, no Codex", empty, []string{"--agent", "codex", "lint"}, exitUsage, []string{"No Codex home found", "--codex-home"}},
-		{"--agent codex", home, []string{"--agent", "codex", "lint"}, exitOK, []string{"no findings in 0 projects"}},
+		{"--agent codex", home, []string{"--agent", "codex", "lint"}, exitOK, []string{"/.codex/memories", "[codex-memories-off]"}},
 		{"--agent claude", home, []string{"--agent", "claude", "lint"}, exitOK, []string{"in 1 project"}},
 		{"both", home, []string{"lint"}, exitOK, []string{"in 1 project"}},
 		{"help", home, []string{"--help"}, exitOK, []string{"--codex-home", "--agent", "claude (Claude Code) or codex"}},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/model"
 
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model/codex"
@@ -82,4 +84,14 @@ func (w *Workspace) LoadCodex(ctx context.Context) ([]*codex.Store, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// CodexFindings are the checks' findings over stores (consolidate.
+// CheckCodex), with the checks' options.
+func CodexFindings(stores []*codex.Store, opts consolidate.Options) []model.Finding {
+	var out []model.Finding
+	for _, s := range stores {
+		out = append(out, consolidate.CheckCodex(s, opts)...)
+	}
+	return out
 }

@@ -154,14 +154,17 @@ func TestOpenCodexUsage(t *testing.T) {
 }
 
 // TestDemoReadsNoCodexOfTheUser: the demo is hermetic for Codex too:
-// neither CODEX_HOME, ~/.codex nor --codex-home brings the user's store in.
+// neither CODEX_HOME, ~/.codex nor --codex-home brings the user's store
+// in; it reads its own, in its scratch tree.
 func TestDemoReadsNoCodexOfTheUser(t *testing.T) {
 	home, cx := agentsHome(t)
 	ws, err := openAgents(t, Options{Demo: true, CodexHomes: []string{cx}}, map[string]string{"HOME": home, "CODEX_HOME": cx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ws.Codex) != 0 || len(ws.CodexHomes) != 0 {
+	// Its own store only, in its scratch tree.
+	root, _ := filepath.EvalSymlinks(ws.ScanOpts.ConfigDirs[0])
+	if len(ws.CodexHomes) != 1 || !strings.HasPrefix(ws.CodexHomes[0], root+string(filepath.Separator)) || ws.CodexHomes[0] == cx {
 		t.Errorf("the demo read the user's Codex: %q", ws.CodexHomes)
 	}
 	if len(ws.Scan.Projects) == 0 {

@@ -75,7 +75,8 @@ func (w *Workspace) Load(ctx context.Context, d *model.MemoryDir) error {
 	return nil
 }
 
-// Check runs every check over every directory of the scan on one bounded
+// Check runs every check over every directory of the scan (and over the
+// Codex stores Open read) on one bounded
 // pool, loading each just before it is checked, so reading and checking
 // overlap (while one worker waits on the disk another computes). With
 // opts.DropContent each directory's contents are freed once checked, so a
@@ -97,6 +98,8 @@ func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model
 			j.D.DropContent()
 		}
 	})
+	// Codex's stores, read at Open, are checked beside Claude Code's dirs.
+	results = append(results, CodexFindings(w.Codex, opts))
 	return consolidate.MergeFindings(w.Scan, results)
 }
 

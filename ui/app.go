@@ -153,10 +153,12 @@ type Model struct {
 	// for the title bar: in a few words, then in fewer; nil when nothing.
 	versions []string
 	config   []model.Finding
-	gen      int
-	loader   *loader
-	loaded   int
-	loading  bool
+	// codex are the Codex stores' findings (app.CodexFindings).
+	codex   []model.Finding
+	gen     int
+	loader  *loader
+	loaded  int
+	loading bool
 	// logLimit bounds the transcript reads running at once.
 	logLimit *pool.Limit
 	// logStop cancels the transcript reads of the current generation: a
@@ -448,6 +450,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	}
 	m.scan = msg.scan
 	m.config = consolidate.ConfigFindings(msg.scan.Config)
+	m.codex = msg.codex
 	m.data = make([]*projectData, len(msg.scan.Projects))
 	m.problems, m.versions = 0, nil
 	for i, p := range msg.scan.Projects {
@@ -560,15 +563,16 @@ func (m *Model) findingsChanged() tea.Cmd {
 	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return findingsTickMsg{seq} })
 }
 
-// allFindings gathers the configuration findings and every loaded
-// project's, in report order.
+// allFindings gathers the configuration findings, the Codex stores' and
+// every loaded project's, in report order.
 func (m *Model) allFindings() []model.Finding {
-	n := len(m.config)
+	n := len(m.config) + len(m.codex)
 	for _, pd := range m.data {
 		n += pd.findings
 	}
 	out := make([]model.Finding, 0, n)
 	out = append(out, m.config...)
+	out = append(out, m.codex...)
 	for _, pd := range m.data {
 		if !pd.loaded {
 			continue

@@ -124,6 +124,9 @@ type (
 		gen  int
 		scan *model.Scan
 		err  error
+		// codex are the findings of the Codex stores, read again with
+		// the scan.
+		codex []model.Finding
 	}
 	loadedMsg struct {
 		gen, idx int
@@ -143,7 +146,15 @@ type (
 func discoverCmd(ctx context.Context, gen int, ws *app.Workspace) tea.Cmd {
 	return func() tea.Msg {
 		scan, err := ws.Discover(ctx)
-		return scanMsg{gen: gen, scan: scan, err: err}
+		msg := scanMsg{gen: gen, scan: scan, err: err}
+		if err == nil {
+			// Codex's stores are read beside Claude Code's projects; until
+			// they are browsable, their findings are listed with the rest.
+			if stores, err := ws.LoadCodex(ctx); err == nil {
+				msg.codex = app.CodexFindings(stores, ws.CheckOpts)
+			}
+		}
+		return msg
 	}
 }
 

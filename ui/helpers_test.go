@@ -43,15 +43,18 @@ func demoConfig(t testing.TB) (Config, string) {
 			ManagedSettings: filepath.Join(dir, "none.json"), IncludeAgentMemory: true, Chroot: repos},
 		CheckOpts: consolidate.Options{Now: testNow, Paths: &memfs.PathProbe{}},
 		State:     memfs.ScratchStateDirs(dir),
+		// Its Codex store, as --demo finds it under its HOME.
+		CodexHomes: []string{filepath.Join(dir, ".codex")},
 	}
 	if err := ws.RecordDemoSnapshots(dir); err != nil {
 		t.Fatal(err)
 	}
 	return Config{
 		Workspace: &app.Workspace{
-			ScanOpts:  ws.ScanOpts,
-			CheckOpts: ws.CheckOpts,
-			State:     ws.State,
+			ScanOpts:   ws.ScanOpts,
+			CheckOpts:  ws.CheckOpts,
+			State:      ws.State,
+			CodexHomes: ws.CodexHomes,
 			// The demo's transcripts, read for real (no cache: each test
 			// has its own copy).
 			Transcripts: func(ctx context.Context, p *model.Project) (*model.TranscriptLog, error) {

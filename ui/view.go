@@ -321,7 +321,7 @@ func (m *Model) titleBar() string {
 		}
 		return st.Faint.Render(" " + name + " ")
 	}
-	nf := len(m.config)
+	nf := len(m.config) + len(m.codex)
 	for _, pd := range m.data {
 		nf += pd.findings
 	}
