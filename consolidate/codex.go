@@ -60,7 +60,7 @@ func CheckCodex(s *codex.Store, opts Options) []model.Finding {
 			if strings.HasPrefix(p.What, "memories are off") {
 				rule = RuleCodexOff
 			}
-			c.report(rule, "../config.toml", p.Line, p.What, "Fix config.toml as Codex reads it (facts: [features] memories = true turns memories on; [memories] denies unknown keys and clamps numbers).")
+			c.report(rule, "../config.toml", p.Line, p.What, "Fix config.toml: [features] memories = true turns memories on, and [memories] denies unknown keys and clamps numbers to their ranges.")
 		}
 	} else {
 		c.report(RuleCodexOff, "", 0, "no config.toml in "+s.Home+": Codex's memories are off by default", "Turn them on with `codex features enable memories`, or `[features] memories = true` in config.toml, if you want Codex to keep memories.")

@@ -973,6 +973,14 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 		m.show(viewBrowse)
 		return m.requestPreview(true)
 	}
+	for _, c := range m.codex {
+		if c.MemoryDir == f.MemoryDir {
+			// Codex's store is checked, not yet browsable: say where the
+			// file is.
+			m.status = "Codex's store is not browsable in memtui yet; the file is " + report.Tilde(filepath.Join(f.MemoryDir, filepath.FromSlash(f.File)), m.c.home)
+			return nil
+		}
+	}
 	m.status = "That finding's directory is no longer loaded."
 	return nil
 }

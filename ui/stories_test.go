@@ -67,3 +67,22 @@ func TestDemoStoriesAreOneProposalAway(t *testing.T) {
 		t.Errorf("the undo must put the stranded store back: %v", err)
 	}
 }
+
+// TestCodexFindingsListed: the demo's Codex store is checked beside
+// Claude Code's projects: its findings are in the findings view and its
+// count, and enter on one says where the file is (the store is not
+// browsable yet) instead of claiming a directory gone.
+func TestCodexFindingsListed(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	d := newDriver(t, cfg, 160, 48)
+	d.keys("f", "/")
+	d.typeText("codex-summary-near-cap")
+	d.keys("enter")
+	if out := d.screen(); !strings.Contains(out, "1 of ") || !strings.Contains(out, "memory_summary.md uses 9339 of 10000 bytes (93%)") {
+		t.Fatalf("the Codex summary's finding is not listed:\n%s", out)
+	}
+	d.keys("enter")
+	if !strings.Contains(d.m.status, "Codex's store is not browsable in memtui yet; the file is ") || !strings.Contains(d.m.status, ".codex/memories/memory_summary.md") {
+		t.Errorf("enter on a Codex finding: %q", d.m.status)
+	}
+}
