@@ -54,16 +54,18 @@ func CheckCodex(s *codex.Store, opts Options) []model.Finding {
 			}
 		}
 	}
-	if s.ConfigFound {
-		for _, p := range s.ConfigProblems {
-			rule := RuleCodexConfig
-			if strings.HasPrefix(p.What, "memories are off") {
-				rule = RuleCodexOff
+	// config.toml: what ParseConfig said of it (memtui's reader says
+	// why it could not be read, as one of these); with no file, Codex's
+	// defaults, so memories are off.
+	for _, p := range s.ConfigProblems {
+		rule, what := RuleCodexConfig, p.What
+		if strings.HasPrefix(p.What, "memories are off") {
+			rule = RuleCodexOff
+			if !s.ConfigFound {
+				what = "no config.toml in " + s.Home + ": Codex's memories are off by default"
 			}
-			c.report(rule, "../config.toml", p.Line, p.What, "Fix config.toml: [features] memories = true turns memories on, and [memories] denies unknown keys and clamps numbers to their ranges.")
 		}
-	} else {
-		c.report(RuleCodexOff, "", 0, "no config.toml in "+s.Home+": Codex's memories are off by default", "Turn them on with `codex features enable memories`, or `[features] memories = true` in config.toml, if you want Codex to keep memories.")
+		c.report(rule, "../config.toml", p.Line, what, "Fix config.toml: [features] memories = true turns memories on, and [memories] denies unknown keys and clamps numbers to their ranges.")
 	}
 	if !s.Exists {
 		return c.findings
@@ -100,18 +102,22 @@ func (c *codexCheck) report(rule, file string, line int, message, suggestion str
 // summary: what a session loads of memory_summary.md, and its shape.
 func (c *codexCheck) summary() {
 	f := c.s.File(codex.SummaryFile)
-	if f == nil || codex.Load(f.Content).Empty {
+	var l codex.Loaded
+	if f != nil {
+		l = codex.Load(f.Content)
+	}
+	if f == nil || l.Empty {
 		c.report(RuleCodexSummaryGone, codex.SummaryFile, 0, "memory_summary.md is missing or blank: Codex then leaves the whole memory section out of every session (the model is not even told MEMORY.md exists)",
 			"Let Codex's consolidation write it, or write one that starts with the line v1.")
 		return
 	}
-	l := codex.Load(f.Content)
+	shape := codex.ParseSummary(f.Content)
 	n := len(l.Trimmed)
 	pct := float64(n) / codex.SummaryByteLimit
 	switch {
 	case l.Cut:
 		first, last := l.CutLines(f.Content)
-		whole, part := l.CutSections(codex.ParseSummary(f.Content))
+		whole, part := l.CutSections(shape)
 		msg := fmt.Sprintf("memory_summary.md is %d bytes trimmed (%d \"tokens\"), over Codex's cap of %d bytes (%d): sessions get its first and last %d bytes, and %d bytes in the middle (lines %d-%d) are silently replaced with \"%s\"",
 			n, codex.Tokens(n), codex.SummaryByteLimit, codex.SummaryTokenLimit, codex.SummaryByteLimit/2, l.Removed(), first, last, l.Marker)
 		if len(whole) > 0 {
@@ -125,7 +131,7 @@ func (c *codexCheck) summary() {
 		c.report(RuleCodexSummaryNear, codex.SummaryFile, 0, fmt.Sprintf("memory_summary.md uses %d of %d bytes (%.0f%%) of Codex's cap; past it, Codex silently cuts its middle", n, codex.SummaryByteLimit, pct*100),
 			"Keep it under 80%: shorter topic lines, fewer recent days per scope.")
 	}
-	for _, p := range codex.ParseSummary(f.Content).Problems {
+	for _, p := range shape.Problems {
 		c.report(RuleCodexSummaryShape, codex.SummaryFile, p.Line, p.What, "Keep the shape Codex's consolidation writes: v1, then ## User Profile, ## User preferences, ## General Tips, ## What's in Memory.")
 	}
 	c.secrets(f)

@@ -26,10 +26,9 @@ applies_to: cwd=/work/shop; reuse_rule=safe across branches
 // config.toml's text ("" for none).
 func codexStore(config string, files map[string]string) *codex.Store {
 	s := &codex.Store{Home: "/home/u/.codex", Root: "/home/u/.codex/memories", Exists: true, ConfigPath: "/home/u/.codex/config.toml"}
-	if config != "" {
-		s.ConfigFound = true
-		s.Config, s.ConfigProblems = codex.ParseConfig([]byte(config))
-	}
+	// As memfs.LoadCodex fills it: with no file, Codex's defaults.
+	s.Config, s.ConfigProblems = codex.ParseConfig([]byte(config))
+	s.ConfigFound = config != ""
 	for p, c := range files {
 		s.Files = append(s.Files, testmodel.File(p, c, testmodel.Now))
 	}
@@ -95,6 +94,12 @@ func TestCheckCodexFindings(t *testing.T) {
 		t.Errorf("near and off: %v", got)
 	}
 	gone := codexStore("[features]\nmemories = true\n", map[string]string{"memory_summary.md": " \n"})
+	// A config.toml memtui could not read says why, not "no config.toml".
+	unread := codexStore("", nil)
+	unread.ConfigProblems, unread.Exists = []codex.Problem{{What: "config.toml not read: a FIFO"}}, false
+	if fs := CheckCodex(unread, Options{Now: testmodel.Now}); len(fs) != 1 || fs[0].Rule != RuleCodexConfig || !strings.Contains(fs[0].Message, "not read: a FIFO") {
+		t.Errorf("an unreadable config: %s", testmodel.Dump(fs))
+	}
 	if got := rulesOf(CheckCodex(gone, Options{Now: testmodel.Now})); got[RuleCodexSummaryGone] != 1 {
 		t.Errorf("blank summary: %v", got)
 	}
