@@ -82,6 +82,10 @@ func lostPlace(d *model.MemoryDir, content string, l forensics.Lost) (int, strin
 	return 0, "Nothing to restore: " + why + " (bring the memory back first if the entry should stay)"
 }
 
+// TranscriptRules are the rules TranscriptFindings reports: a face that
+// checks again with a project's log replaces the findings of these.
+var TranscriptRules = map[string]bool{RuleLostUpdate: true, RuleMemoryDeleted: true}
+
 // TranscriptFindings runs only the checks that read the project's
 // transcript log (lost updates, deleted memories) over one directory: what the TUI adds when
 // a project's transcripts arrive after its files were checked, without

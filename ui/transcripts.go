@@ -137,10 +137,10 @@ func (dd *dirData) withLog(p *model.Project, copts consolidate.Options) *dirData
 		return &nd
 	}
 	nd.findings = append(slices.DeleteFunc(slices.Clone(dd.findings), func(f model.Finding) bool {
-		// The checks TranscriptFindings runs again with the log: a deleted
+		// The checks TranscriptFindings runs again with the log (a deleted
 		// memory memtui's own records told of is told again, with who
-		// removed it.
-		return f.Rule == consolidate.RuleLostUpdate || f.Rule == consolidate.RuleMemoryDeleted
+		// removed it).
+		return consolidate.TranscriptRules[f.Rule]
 	}), consolidate.TranscriptFindings(p, dd.d, copts)...)
 	consolidate.SortFindings(nd.findings)
 	nd.byFile = make(map[string][]model.Finding, len(dd.byFile))
