@@ -145,14 +145,15 @@ func (w *Workspace) rebuild(ctx context.Context, scan *model.Scan, dir string, p
 	}
 	dopts := dream.Options{Options: w.CheckOpts, Kinds: []model.ProposalKind{p.Kind}, IncludeTeam: team}.ForScan(scan)
 	if p.Also != nil {
-		// An adopt is made again from its stranded store as it is now.
-		for live, sts := range w.Adoptable(ctx, scan.Strands) {
-			for _, st := range sts {
-				if st.Dir.Path == p.Also.MemoryDir {
-					dopts.Adopt = map[string][]dream.Stranded{live: {st}}
-				}
+		// An adopt is made again from its stranded store as it is now
+		// (that store alone is read again).
+		var mine []model.Strand
+		for _, st := range scan.Strands {
+			if st.From == p.Also.MemoryDir {
+				mine = append(mine, st)
 			}
 		}
+		dopts.Adopt = w.Adoptable(ctx, mine)
 	}
 	if np, ok := sameProposal(p, dream.ProposeDir(proj, d, dopts)); ok {
 		if extra := beyond(np, p); extra != "" {
