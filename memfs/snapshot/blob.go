@@ -190,6 +190,18 @@ func (s *Store) Text(sum string) ([]byte, error) {
 	if !validSum(sum) {
 		return nil, fmt.Errorf("snapshot: %q is not a sha256", sum)
 	}
+	if b, ok := s.Records.text(sum); ok {
+		return b, nil
+	}
+	b, err := s.readText(sum)
+	if err == nil {
+		s.Records.keepText(sum, b)
+	}
+	return b, err
+}
+
+// readText reads the text kept for sum from the store.
+func (s *Store) readText(sum string) ([]byte, error) {
 	sub := filepath.Join(s.Root, blobsDir, sum[:2])
 	b, err := memfs.ReadIn(sub, sum, MaxTextBytes)
 	if err == nil && sumBytes(b) == sum {

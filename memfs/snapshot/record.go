@@ -246,6 +246,42 @@ func (s *Store) List(dir string) ([]model.Snapshot, error) {
 type RecordCache struct {
 	mu   sync.Mutex
 	dirs map[string]map[string]*model.Snapshot // key, then record name; nil: not readable
+	// texts are the texts Text read, by hash (a text kept under a hash
+	// never changes), up to maxCachedText bytes in all: every load of a
+	// directory asks for the texts of its memories gone from disk.
+	texts     map[string][]byte
+	textBytes int
+}
+
+// maxCachedText bounds the texts a RecordCache keeps.
+const maxCachedText = 32 << 20
+
+// text is the cached text of sum; the caller must not change it.
+func (c *RecordCache) text(sum string) ([]byte, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.texts[sum]
+	return b, ok
+}
+
+// keepText caches b as sum's text while the bound allows.
+func (c *RecordCache) keepText(sum string, b []byte) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.texts[sum]; ok || c.textBytes+len(b) > maxCachedText {
+		return
+	}
+	if c.texts == nil {
+		c.texts = map[string][]byte{}
+	}
+	c.texts[sum] = b
+	c.textBytes += len(b)
 }
 
 // list is List through the cache: the records named are read once; those

@@ -91,3 +91,30 @@ func mustRecord(t *testing.T, s *Store, dir string, at time.Time) []byte {
 	}
 	return b
 }
+
+// TestRecordCacheKeepsTexts: through a RecordCache, a text is read from
+// the store once (a text kept under a hash never changes).
+func TestRecordCacheKeepsTexts(t *testing.T) {
+	s := newStore(t)
+	s.Records = &RecordCache{}
+	at := time.Date(2026, 11, 15, 20, 0, 0, 0, time.UTC)
+	dir := "/cfg/projects/p/memory"
+	if err := s.Put(model.Snapshot{Dir: dir, Time: at, Files: map[string]model.SnapFile{"a.md": {}}}, map[string][]byte{"a.md": []byte("alpha\n")}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.List(dir)
+	sum := got[0].Files["a.md"].SHA256
+	if b, err := s.Text(sum); err != nil || string(b) != "alpha\n" {
+		t.Fatalf("%q %v", b, err)
+	}
+	if err := os.RemoveAll(filepath.Join(s.Root, blobsDir)); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.Text(sum); err != nil || string(b) != "alpha\n" {
+		t.Errorf("the text was read again: %q %v", b, err)
+	}
+	s.Records = nil
+	if _, err := s.Text(sum); err == nil {
+		t.Error("without the cache the text is gone")
+	}
+}
