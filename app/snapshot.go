@@ -3,15 +3,14 @@ package app
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 
 	"github.com/memtui/memtui/internal/demo"
+	"github.com/memtui/memtui/memfs"
 
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/memfs/snapshot"
@@ -91,39 +90,22 @@ func (w *Workspace) RecordDemoSnapshots(root string) error {
 	if err != nil {
 		return err
 	}
-	mt, err := demo.Mtimes()
-	if err != nil {
-		return err
-	}
-	sample := demo.FS()
 	for _, s := range ss {
-		snap := model.Snapshot{Dir: filepath.Join(root, filepath.FromSlash(s.Dir)), Time: s.Time, LockMtime: s.LockMtime,
-			LockPID: s.LockPID, Files: map[string]model.SnapFile{}}
+		dir := filepath.Join(root, filepath.FromSlash(s.Dir))
+		snap := model.Snapshot{Dir: dir, Time: s.Time, LockMtime: s.LockMtime, LockPID: s.LockPID, Files: map[string]model.SnapFile{}}
 		texts := map[string][]byte{}
-		err := fs.WalkDir(sample, s.Dir, func(p string, d fs.DirEntry, err error) error {
+		// The files a snapshot of the scratch copy would list, as it
+		// lists them (memfs.ListDir), read through the safe reader.
+		for _, f := range memfs.ListDir(&model.MemoryDir{Path: dir, Kind: model.DirAuto}, w.ScanOpts).Files {
+			if f.Link != "" {
+				continue
+			}
+			b, err := memfs.ReadIn(dir, f.Path, memfs.DefaultMaxFileBytes)
 			if err != nil {
-				return err
+				return fmt.Errorf("demo snapshot %s: %w", s.Dir, err)
 			}
-			rel := strings.TrimPrefix(strings.TrimPrefix(p, s.Dir), "/")
-			if d.IsDir() {
-				if rel != "" && strings.HasPrefix(d.Name(), ".") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(rel, ".md") || strings.HasPrefix(d.Name(), ".") {
-				return nil
-			}
-			b, err := fs.ReadFile(sample, p)
-			if err != nil {
-				return err
-			}
-			texts[rel] = b
-			snap.Files[rel] = model.SnapFile{Mtime: mt[p]}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("demo snapshot %s: %w", s.Dir, err)
+			texts[f.Path] = b
+			snap.Files[f.Path] = model.SnapFile{}
 		}
 		for _, a := range s.Absent {
 			delete(texts, a)
