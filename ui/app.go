@@ -450,11 +450,17 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	}
 	m.scan = msg.scan
 	m.config = consolidate.ConfigFindings(msg.scan.Config)
-	m.codex = msg.codex
-	m.data = make([]*projectData, len(msg.scan.Projects))
+	m.codex = nil
+	m.data = make([]*projectData, len(msg.scan.Projects), len(msg.scan.Projects)+len(msg.codex))
 	m.problems, m.versions = 0, nil
 	for i, p := range msg.scan.Projects {
 		m.data[i] = &projectData{p: p}
+	}
+	// Codex's stores follow Claude Code's projects, read already (the
+	// loader reads only the projects, by their index).
+	for _, cx := range msg.codex {
+		m.data = append(m.data, newCodexData(cx))
+		m.codex = append(m.codex, cx.Findings...)
 	}
 	m.loaded = 0
 	m.projects.setProjects(m.data)
@@ -716,7 +722,7 @@ func (m *Model) selection() (*projectData, *dirData, *memItem) {
 	}
 	pd := m.data[pi]
 	it := m.memories.selectedItem()
-	if it == nil || it.dir >= len(pd.dirs) {
+	if it == nil || it.dir < 0 || it.dir >= len(pd.dirs) {
 		return pd, nil, nil
 	}
 	return pd, pd.dirs[it.dir], it
@@ -725,6 +731,14 @@ func (m *Model) selection() (*projectData, *dirData, *memItem) {
 // requestPreview shows the selected memory, from the cache when it has been
 // rendered at this width in this theme, else through a render Cmd.
 func (m *Model) requestPreview(force bool) tea.Cmd {
+	if pd, it := m.codexSelection(); pd != nil {
+		if it != nil {
+			m.shownItem, m.shownHasItem = *it, true
+		} else {
+			m.shownHasItem = false
+		}
+		return m.codexPreview(pd, it)
+	}
 	pd, dd, it := m.selection()
 	if it != nil {
 		m.shownItem, m.shownHasItem = *it, true
@@ -900,6 +914,9 @@ func wrapIn(style lipgloss.Style, s string, width int) []string {
 // project's first with one); line, when positive, is scrolled to. dir,
 // when set, names the directory to show, with or without an index.
 func (m *Model) openIndex(dir string, line int) tea.Cmd {
+	if pd, _ := m.codexSelection(); pd != nil {
+		return m.openCodexSummary(pd, line)
+	}
 	pd, dd, _ := m.selection()
 	if pd == nil || !pd.loaded {
 		return nil
@@ -973,13 +990,8 @@ func (m *Model) jump(f model.Finding) tea.Cmd {
 		m.show(viewBrowse)
 		return m.requestPreview(true)
 	}
-	for _, c := range m.codex {
-		if c.MemoryDir == f.MemoryDir {
-			// Codex's store is checked, not yet browsable: say where the
-			// file is.
-			m.status = "Codex's store is not browsable in memtui yet; the file is " + report.Tilde(filepath.Join(f.MemoryDir, filepath.FromSlash(f.File)), m.c.home)
-			return nil
-		}
+	if cmd, ok := m.jumpCodex(f); ok {
+		return cmd
 	}
 	m.status = "That finding's directory is no longer loaded."
 	return nil

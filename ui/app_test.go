@@ -527,11 +527,13 @@ func TestSelectedProjectLoadsFirst(t *testing.T) {
 		mu.Unlock()
 	})
 	m.loader = &loader{q: q}
-	m.projects.list.bottom()
+	// The last of Claude Code's projects (Codex's store follows, read
+	// already).
+	last := m.claudeProjects() - 1
+	m.projects.list.selectRef(last)
 	m.syncSelection()
 	close(release)
 	q.Wait()
-	last := len(m.data) - 1
 	if slices.Index(order, last) > slices.Index(order, 1) {
 		t.Errorf("selecting the last project did not queue it first: read in the order %v", order)
 	}

@@ -13,13 +13,17 @@ import (
 	"github.com/memtui/memtui/internal/pool"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
+	"github.com/memtui/memtui/model/codex"
 )
 
 // projectData is one project as the UI knows it. Until loaded is set (by a
 // loadedMsg, in Update) the loader goroutine owns the project's directories
 // and nothing else may read them.
 type projectData struct {
-	p      *model.Project
+	p *model.Project
+	// cx, set for a Codex store's row, is the store (p then only names
+	// it, and dirs is empty).
+	cx     *app.CodexStore
 	loaded bool
 	dirs   []*dirData // aligned with p.Dirs once loaded
 	// Summaries, kept current as directories (re)load. memories counts
@@ -86,6 +90,10 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 
 // summarize recomputes the project's counts from its directories.
 func (pd *projectData) summarize() {
+	if pd.cx != nil {
+		pd.summarizeCodex()
+		return
+	}
 	pd.memories, pd.unlisted, pd.findings, pd.hasWorst, pd.worst, pd.cut = 0, 0, 0, false, model.Info, false
 	for _, dd := range pd.dirs {
 		if dd.load != nil && (dd.load.Truncated() || dd.load.TooLarge) {
@@ -124,9 +132,9 @@ type (
 		gen  int
 		scan *model.Scan
 		err  error
-		// codex are the findings of the Codex stores, read again with
-		// the scan.
-		codex []model.Finding
+		// codex are the Codex stores, read again with the scan, arranged
+		// for the views with their findings.
+		codex []*app.CodexStore
 	}
 	loadedMsg struct {
 		gen, idx int
@@ -148,10 +156,11 @@ func discoverCmd(ctx context.Context, gen int, ws *app.Workspace) tea.Cmd {
 		scan, err := ws.Discover(ctx)
 		msg := scanMsg{gen: gen, scan: scan, err: err}
 		if err == nil {
-			// Codex's stores are read beside Claude Code's projects; until
-			// they are browsable, their findings are listed with the rest.
+			// Codex's stores are read beside Claude Code's projects.
 			if stores, err := ws.LoadCodex(ctx); err == nil {
-				msg.codex = app.CodexFindings(stores, ws.CheckOpts)
+				for _, s := range stores {
+					msg.codex = append(msg.codex, app.NewCodexStore(s, app.CodexFindings([]*codex.Store{s}, ws.CheckOpts)))
+				}
 			}
 		}
 		return msg

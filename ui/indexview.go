@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
@@ -31,6 +32,9 @@ type indexView struct {
 	file *model.File
 	load *claude.Load
 	sub  string // what the title adds for a store's index
+	// cx, when set, is the Codex store whose memory_summary.md is shown
+	// instead (codexsummary.go).
+	cx   *app.CodexStore
 	vp   viewport.Model
 	w, h int
 	// cutRow is the content row of the cut marker (-1 when nothing is cut).
@@ -51,7 +55,7 @@ func newIndexView(c *shared) *indexView {
 // pick sets the directory shown and the index shown of it: its MEMORY.md,
 // or, in a dir with none (a team dir), its first memory store's index.
 func (v *indexView) pick(dd *dirData) {
-	v.dd, v.file, v.load, v.sub = dd, nil, nil, ""
+	v.dd, v.file, v.load, v.sub, v.cx = dd, nil, nil, "", nil
 	switch {
 	case dd == nil:
 	case dd.d.Index != nil:
@@ -101,6 +105,10 @@ func (v *indexView) build() {
 	v.vp.SetHeight(max(v.h-indexHeaderLines, 1))
 	v.fileRow = map[int]int{}
 	v.cutRow = -1
+	if v.cx != nil {
+		v.buildCodex()
+		return
+	}
 	if v.load == nil || v.file == nil {
 		msg := "This memory directory has no MEMORY.md: Claude Code loads nothing for it."
 		if v.dd != nil && v.dd.d.Kind == model.DirTeam {
@@ -235,6 +243,9 @@ func (v *indexView) build() {
 // meters draws the budget: lines and units against both caps.
 func (v *indexView) meters() string {
 	st := v.c.st
+	if v.cx != nil {
+		return v.metersCodex()
+	}
 	if v.load == nil {
 		return fit(st.Title.Render(safe.ShowLine(v.title)), v.w, indexHeaderLines)
 	}
@@ -303,6 +314,9 @@ func (v *indexView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Back):
 		return h.navigate(navigateMsg{to: viewBrowse})
+	case v.cx != nil && key.Matches(k, keys.EditIndex, keys.Edit):
+		h.say(codexEditNote)
+		return nil
 	case key.Matches(k, keys.EditIndex):
 		return h.navigate(navigateMsg{to: viewIndexEdit})
 	case key.Matches(k, keys.Edit):
@@ -326,6 +340,9 @@ func (v *indexView) scope() keymap.Scope { return keymap.ScopeIndex }
 
 func (v *indexView) ShortHelp() []key.Binding {
 	k := v.c.keys
+	if v.cx != nil {
+		return []key.Binding{k.Move.Up, k.Move.Down, k.Move.PageDown, k.Index.Back}
+	}
 	edit := k.Index.EditIndex
 	if v.file == nil && indexable(v.dd) > 0 {
 		edit.SetHelp(edit.Help().Key, "start MEMORY.md") // (a copy: the key map keeps its text)

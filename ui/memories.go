@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
@@ -19,6 +20,8 @@ import (
 type memItem struct {
 	dir  int
 	file *model.File
+	// ce, in a Codex store's list, is the entry (dir is -1, file nil).
+	ce *app.CodexEntry
 }
 
 // memoriesPane lists the selected project's memories: each store (memory,
@@ -64,7 +67,10 @@ func (m *memoriesPane) setProject(pd *projectData) {
 		m.list.cursor, m.list.offset = 0, 0
 	}
 	m.rebuild()
-	if same && (keep.file != nil || keep.dir >= 0) {
+	switch {
+	case same && keep.ce != nil:
+		m.selectCodex(keep.ce.Path, keep.ce.Group != nil, codexLine(keep.ce))
+	case same && (keep.file != nil || keep.dir >= 0):
 		m.selectFile(keep.dir, keep.file)
 	}
 }
@@ -74,6 +80,10 @@ func (m *memoriesPane) rebuild() {
 	var rows []row
 	if m.pd == nil || !m.pd.loaded {
 		m.list.setRows(nil)
+		return
+	}
+	if m.pd.cx != nil {
+		m.rebuildCodex()
 		return
 	}
 	var match map[string]bool

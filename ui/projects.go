@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
-	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/keymap"
 	"github.com/memtui/memtui/model"
 )
@@ -56,7 +55,7 @@ func (p *projectsPane) rebuild() {
 	} else {
 		names := make([]string, len(p.projects))
 		for i, pd := range p.projects {
-			names[i] = report.Tilde(pd.p.Name(), p.c.home)
+			names[i] = projectLabel(pd, p.c.home)
 		}
 		for _, m := range fuzzy.Find(p.filter, names) {
 			idx = append(idx, m.Index)
@@ -87,7 +86,7 @@ func (p *projectsPane) refresh(i int) {
 // number of memories.
 func (p *projectsPane) row(i int) row {
 	pd := p.projects[i]
-	r := row{ref: i, left: report.Tilde(pd.p.Name(), p.c.home), sev: -1, cut: cutKeepLast}
+	r := row{ref: i, left: projectLabel(pd, p.c.home), sev: -1, cut: cutKeepLast}
 	count := ""
 	switch {
 	case !pd.loaded:

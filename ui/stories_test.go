@@ -70,8 +70,7 @@ func TestDemoStoriesAreOneProposalAway(t *testing.T) {
 
 // TestCodexFindingsListed: the demo's Codex store is checked beside
 // Claude Code's projects: its findings are in the findings view and its
-// count, and enter on one says where the file is (the store is not
-// browsable yet) instead of claiming a directory gone.
+// count, and enter on the summary's opens it as a Codex session loads it.
 func TestCodexFindingsListed(t *testing.T) {
 	cfg, _ := demoConfig(t)
 	d := newDriver(t, cfg, 160, 48)
@@ -82,7 +81,8 @@ func TestCodexFindingsListed(t *testing.T) {
 		t.Fatalf("the Codex summary's finding is not listed:\n%s", out)
 	}
 	d.keys("enter")
-	if !strings.Contains(d.m.status, "Codex's store is not browsable in memtui yet; the file is ") || !strings.Contains(d.m.status, ".codex/memories/memory_summary.md") {
-		t.Errorf("enter on a Codex finding: %q", d.m.status)
+	out := d.screen()
+	if d.m.view != viewIndex || !strings.Contains(out, "memory_summary.md  ▲ near the cap") || !strings.Contains(out, "9339 / 10000") || !strings.Contains(out, "2335 / 2500") {
+		t.Errorf("enter on a Codex summary finding must open the summary as loaded, with its meters:\n%s", out)
 	}
 }

@@ -35,7 +35,7 @@ func TestTitleBarSaysWhichClaudeCodeRan(t *testing.T) {
 	title := func(w int) string {
 		return strings.SplitN(ansi.Strip(newDriver(t, cfg, w, 48).m.View().Content), "\n", 2)[0]
 	}
-	if got := title(220); !strings.Contains(got, "9 projects · Claude Code 2.1.400 is newer than 2.1.332 · 4 projects on Claude Code 2.1.200 to 2.1.226: 7 behaviours differ") ||
+	if got := title(220); !strings.Contains(got, "9 projects · 1 Codex store · Claude Code 2.1.400 is newer than 2.1.332 · 4 projects on Claude Code 2.1.200 to 2.1.226: 7 behaviours differ") ||
 		strings.Count(got, "2.1.400") != 1 {
 		t.Errorf("title bar at 220 columns:\n%s", got)
 	}

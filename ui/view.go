@@ -221,7 +221,7 @@ func (m *Model) browseView(h int) string {
 		var title, content string
 		switch c.focus {
 		case focusProjects:
-			title = fmt.Sprintf("Projects (%d)", len(m.data))
+			title = fmt.Sprintf("Projects (%d)", m.claudeProjects())
 			if m.projects.filter != "" {
 				title += " /" + safe.ShowLine(m.projects.filter)
 			}
@@ -323,20 +323,22 @@ func (m *Model) titleBar() string {
 	}
 	nf := len(m.config) + len(m.codex)
 	for _, pd := range m.data {
-		nf += pd.findings
+		if pd.cx == nil { // (counted in m.codex)
+			nf += pd.findings
+		}
 	}
 	var right string
 	switch {
 	case m.loading && m.scan == nil:
 		right = "looking for projects…"
 	case m.loading:
-		right = fmt.Sprintf("reading %d/%d projects…", m.loaded, len(m.data))
+		right = fmt.Sprintf("reading %d/%d projects…", m.loaded, m.claudeProjects())
 	case m.watchMsg != "":
 		right = safe.ShowLine(m.watchMsg)
 	case m.watcher != nil:
-		right = fmt.Sprintf("● live · %d projects", len(m.data))
+		right = "● live · " + m.storesCount(false)
 	default:
-		right = fmt.Sprintf("%d projects", len(m.data))
+		right = m.storesCount(false)
 	}
 	if n := m.problems; n > 0 && !m.loading {
 		// Where they are: each project's summary and MEMORY.md preview.
@@ -375,6 +377,7 @@ func (m *Model) titleBar() string {
 	if ansi.StringWidth(left)+1+ansi.StringWidth(right) > m.width {
 		left = build(true)
 	}
+
 	// The Claude Code versions: said once, however many sessions, in the
 	// first form that fits beside the tabs (none at 80 columns); memtui
 	// lint and memtui version say which behaviours differ.
@@ -382,6 +385,13 @@ func (m *Model) titleBar() string {
 		if v = " · " + v; !m.loading && ansi.StringWidth(left)+ansi.StringWidth(right)+ansi.StringWidth(v)+1 <= m.width {
 			right += v
 			break
+		}
+	}
+	// Codex's stores, when there is room left for them (their rows in
+	// the projects list say it too).
+	if c := len(m.data) - m.claudeProjects(); c > 0 && !m.loading {
+		if more := m.storesCount(true); ansi.StringWidth(left)+1+ansi.StringWidth(right)-ansi.StringWidth(m.storesCount(false))+ansi.StringWidth(more) <= m.width {
+			right = strings.Replace(right, m.storesCount(false), more, 1)
 		}
 	}
 	return layoutRow(left, st.Faint.Render(right), m.width)

@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/testfs"
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model/codex"
+)
+
+// codexOnly is a configuration reading one Codex home and an empty
+// Claude Code config dir.
+func codexOnly(t *testing.T, files map[string]string) (Config, string) {
+	t.Helper()
+	dir := t.TempDir()
+	home := filepath.Join(dir, ".codex")
+	testfs.WriteAll(t, filepath.Join(home, "memories"), files)
+	testfs.Write(t, filepath.Join(home, "config.toml"), "[features]\nmemories = true\n")
+	testfs.Write(t, filepath.Join(dir, "claude", "projects", ".keep"), "")
+	return Config{
+		Workspace: &app.Workspace{
+			ScanOpts:   memfs.Options{ConfigDirs: []string{filepath.Join(dir, "claude")}, Getenv: func(string) string { return "" }, Home: dir, ManagedSettings: filepath.Join(dir, "none.json")},
+			CheckOpts:  consolidate.Options{Now: testNow},
+			State:      memfs.ScratchStateDirs(dir),
+			CodexHomes: []string{home},
+		},
+		Home:  dir,
+		Clock: func() time.Time { return testNow },
+	}, home
+}
+
+const uiHandbook = `# Task Group: /work/shop checkout
+scope: the checkout's payment flow
+applies_to: cwd=/work/shop; reuse_rule=safe across branches
+
+## Task 1: Add retries to the PSP client
+### rollout_summary_files
+- rollout_summaries/2026-11-20T09-30-15-jqmb.md (cwd=/work/shop, rollout_path=/r/1.jsonl, updated_at=2026-11-20T09:40:00+00:00)
+### keywords
+- psp, retries
+
+# Task Group: /work/blog publishing
+scope: publishing the blog
+applies_to: cwd=/work/blog; reuse_rule=always
+
+## Task 1: Fix the feed
+### rollout_summary_files
+- rollout_summaries/2026-11-19T09-30-15-abcd.md (cwd=/work/blog, rollout_path=/r/2.jsonl, updated_at=2026-11-19T09:40:00+00:00)
+### keywords
+- rss
+`
+
+// TestCodexStoreBrowsed: the Codex store is a row of the projects list,
+// labelled with its agent; its list has the summary with its meter, the
+// handbook's task groups, the notes, and what Codex rebuilds, read-only
+// with the reason; a task group's preview shows its scope and where its
+// memories come from.
+func TestCodexStoreBrowsed(t *testing.T) {
+	cfg, _ := codexOnly(t, map[string]string{
+		codex.SummaryFile:  "v1\n\n## User Profile\n\nA backend engineer.\n",
+		codex.HandbookFile: uiHandbook,
+		"rollout_summaries/2026-11-20T09-30-15-jqmb.md":           "thread_id: x\nupdated_at: 2026-11-20T09:40:00+00:00\nrollout_path: /r/1.jsonl\ncwd: /work/shop\n\n# Retries\n",
+		"extensions/ad_hoc/notes/2026-11-21T08-00-00-use-pnpm.md": "Use pnpm, not npm.\n",
+		codex.RawFile: "# Raw Memories\n\nNo raw memories yet.\n",
+	})
+	d := newDriver(t, cfg, 160, 40)
+	out := d.screen()
+	for _, want := range []string{"codex · ", "Loaded into every session", "memory_summary.md", "0.0K/10K", "Handbook", "2 task groups", "/work/shop checkout", "/work/blog publishing", "Notes", "use-pnpm.md", "Rollout summaries", "Raw memories"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the Codex store's list lacks %q:\n%s", want, out)
+		}
+	}
+	// To the first task group.
+	d.keys("tab")
+	d.keys("j", "j")
+	out = d.screen()
+	if !strings.Contains(out, "Task group: /work/shop checkout") || !strings.Contains(out, "scope: the checkout's payment flow") ||
+		!strings.Contains(out, "1 task, from 1 rollout summary in /work/shop") {
+		t.Errorf("a task group's preview:\n%s", out)
+	}
+	// Down to the raw memories: read-only, and why.
+	d.keys("j", "j", "j", "j")
+	out = d.screen()
+	if !strings.Contains(out, "read-only: Codex rewrites this file from its database") {
+		t.Errorf("raw_memories.md must say it is read-only and why:\n%s", out)
+	}
+}
+
+// TestCodexSummaryCutShown: a summary over 10,000 bytes opens as a
+// session gets it: the head, Codex's marker where the middle was, the
+// tail, then every line no session sees, with the sections the cut
+// takes.
+func TestCodexSummaryCutShown(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("v1\n\n## User Profile\n\nA backend engineer.\n\n## User preferences\n\n- small PRs\n\n## General Tips\n\n- run make check\n\n## What's in Memory\n\n### /work/shop\n\n")
+	for i := 0; b.Len() < 14000; i++ {
+		fmt.Fprintf(&b, "#### 2026-%02d-%02d\n\n- topic-%03d: keywords, more keywords, and a description long enough to fill\n\n", 12-i/28, 28-i%28, i)
+	}
+	b.WriteString("### Older Memory Topics\n\n- LAST-TOPIC: the very end\n")
+	text := b.String()
+	cfg, _ := codexOnly(t, map[string]string{codex.SummaryFile: text})
+	d := newDriver(t, cfg, 140, 60)
+	d.keys("tab", "i")
+	l := codex.Load([]byte(text))
+	if !l.Cut {
+		t.Fatal("the fixture must be over the cap")
+	}
+	out := d.screen()
+	if d.m.view != viewIndex || !strings.Contains(out, l.Marker) || !strings.Contains(out, "✗ cut: "+fmt.Sprint(l.Removed())+" bytes in the middle never reach a session") {
+		t.Fatalf("the cut summary's view:\n%s", out)
+	}
+	// The middle topic is listed among the lines never seen; the last
+	// line is kept.
+	first, last := l.CutLines([]byte(text))
+	mid := (first + last) / 2
+	lines := strings.Split(text, "\n")
+	d.m.index.vp.GotoBottom()
+	all := strings.Join(strings.Split(ansi.Strip(d.m.index.vp.GetContent()), "\n"), "\n")
+	if !strings.Contains(all, fmt.Sprintf("Never seen by a session: %d bytes", l.Removed())) {
+		t.Errorf("no 'never seen' list:\n%s", all)
+	}
+	if !strings.Contains(all, fmt.Sprintf("%d ✗ %s", mid, lines[mid-1])) {
+		t.Errorf("line %d (%q) is cut and must be listed as never seen", mid, lines[mid-1])
+	}
+	tail := all[:strings.Index(all, "Never seen by a session")]
+	if !strings.Contains(tail, "LAST-TOPIC") || strings.Contains(tail, lines[mid-1]) {
+		t.Errorf("what a session gets must end with the file's last line and lack its middle:\n%s", tail)
+	}
+	if !strings.Contains(all, "Sections cut: ## What's in Memory (in part)") {
+		t.Errorf("the section the cut reaches must be named:\n%s", all)
+	}
+}
