@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
@@ -83,15 +84,23 @@ func runLs(ctx context.Context, g *globals, lf lsFlags, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	codexStores, err := s.LoadCodex(ctx)
+	if err != nil {
+		return err
+	}
+	var cxs []*app.CodexStore
+	for _, cs := range codexStores {
+		cxs = append(cxs, app.NewCodexStore(cs, nil))
+	}
 	if lf.json {
-		return lsJSON(stdout, dirs)
+		return lsJSON(stdout, dirs, cxs)
 	}
 	w := colorprofile.NewWriter(stdout, environ(g.getenv))
 	st := report.Styles{}
 	if w.Profile != colorprofile.NoTTY {
 		st = report.DefaultStyles(g.darkBackground(stdout, w.Profile))
 	}
-	return lsText(w, dirs, st, g.getenv("HOME"))
+	return lsText(w, dirs, cxs, st, g.getenv("HOME"))
 }
 
 // lsEntries lists d's memory files: those read, with what the scan reads
@@ -143,30 +152,39 @@ func lsExcluded(d *model.MemoryDir, rel string, stores model.MemoryStores) bool 
 	return model.ScanExclusion(rel, stores) != ""
 }
 
+// lsMemJSON is one memory file in ls --json. Agent is "claude" or
+// "codex"; for a Codex file, Store is its kind (summary, handbook, note,
+// rollout-summary…), InScan null and Reason empty (Codex has no recall
+// scan: its summary goes into every session, the rest is read on
+// demand), and ReadOnly says why memtui never edits it.
+type lsMemJSON struct {
+	Agent        string `json:"agent"`
+	MemoryDir    string `json:"memory_dir"`
+	File         string `json:"file"`
+	Store        string `json:"store"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	Type         string `json:"type"`
+	Modified     string `json:"modified"`
+	ModifiedFrom string `json:"modified_from"`
+	Bytes        int64  `json:"bytes"`
+	InScan       *bool  `json:"in_scan"`
+	Reason       string `json:"reason"`
+	ReadOnly     string `json:"read_only,omitempty"`
+}
+
 // lsJSON writes {"version":1,"memories":[...]}, every text from disk
-// masked and made safe by the shared JSON path.
-func lsJSON(w io.Writer, dirs []lsDir) error {
-	type memJSON struct {
-		MemoryDir    string `json:"memory_dir"`
-		File         string `json:"file"`
-		Store        string `json:"store"`
-		Name         string `json:"name"`
-		Description  string `json:"description"`
-		Type         string `json:"type"`
-		Modified     string `json:"modified"`
-		ModifiedFrom string `json:"modified_from"`
-		Bytes        int64  `json:"bytes"`
-		InScan       *bool  `json:"in_scan"`
-		Reason       string `json:"reason"`
-	}
+// masked and made safe by the shared JSON path: Claude Code's memories,
+// then Codex's stores' files.
+func lsJSON(w io.Writer, dirs []lsDir, stores []*app.CodexStore) error {
 	out := struct {
-		Version  int       `json:"version"`
-		Memories []memJSON `json:"memories"`
-	}{Version: 1, Memories: []memJSON{}}
+		Version  int         `json:"version"`
+		Memories []lsMemJSON `json:"memories"`
+	}{Version: 1, Memories: []lsMemJSON{}}
 	m := func(s string) string { return safe.Mask(nil, s) }
 	for _, ld := range dirs {
 		for _, e := range ld.entries {
-			mj := memJSON{MemoryDir: m(ld.dir.Path), File: m(e.file), Store: ld.dir.Kind.String(), Name: m(e.name), Description: m(e.description),
+			mj := lsMemJSON{Agent: app.AgentClaude, MemoryDir: m(ld.dir.Path), File: m(e.file), Store: ld.dir.Kind.String(), Name: m(e.name), Description: m(e.description),
 				Type: e.typ, Modified: rfc3339(e.modified), ModifiedFrom: e.modifiedFrom, Bytes: e.bytes, Reason: string(e.reason)}
 			if in, known := e.reason.InScan(); known {
 				mj.InScan = &in
@@ -174,6 +192,7 @@ func lsJSON(w io.Writer, dirs []lsDir) error {
 			out.Memories = append(out.Memories, mj)
 		}
 	}
+	out.Memories = append(out.Memories, lsCodexJSON(stores)...)
 	return report.WriteJSON(w, out)
 }
 
@@ -185,7 +204,7 @@ func lsJSON(w io.Writer, dirs []lsDir) error {
 // none), the modified date (* when it is the file's mtime, not
 // metadata.modified), the size against the recall cap, the file, and the
 // name and description the scan reads.
-func lsText(w io.Writer, dirs []lsDir, st report.Styles, home string) error {
+func lsText(w io.Writer, dirs []lsDir, stores []*app.CodexStore, st report.Styles, home string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	proj, dir, faint, sum := paint.New(st.Project), paint.New(st.Dir), paint.New(st.Rule), paint.New(st.Summary)
 	total, offered := 0, 0
@@ -242,7 +261,12 @@ func lsText(w io.Writer, dirs []lsDir, st report.Styles, home string) error {
 			bw.WriteString(line + "\n")
 		}
 	}
-	bw.WriteString(sum.Paint(fmt.Sprintf("%d memory %s, %d offered to recall. * = modified date from the file's mtime (no metadata.modified).", total, report.Plural(total, "file", "files"), offered)) + "\n")
+	summary := fmt.Sprintf("%d memory %s, %d offered to recall. * = modified date from the file's mtime (no metadata.modified).", total, report.Plural(total, "file", "files"), offered)
+	if n := lsCodexText(bw, stores, st, home); len(stores) > 0 {
+		summary = fmt.Sprintf("%d Claude Code memory %s, %d offered to recall; %d Codex %s. * = modified date from the file's mtime (no metadata.modified).",
+			total, report.Plural(total, "file", "files"), offered, n, report.Plural(n, "file", "files"))
+	}
+	bw.WriteString(sum.Paint(summary) + "\n")
 	return bw.Flush()
 }
 

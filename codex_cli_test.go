@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,5 +46,58 @@ func TestCodexFlagsUsage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCodexLs: ls lists the Codex store after Claude Code's memory,
+// labelled with its agent, each file with its kind and what Codex does
+// with it (the summary's bytes against the cap, whole or cut; the
+// handbook's task groups); --json gives each entry its agent, Codex's
+// with its kind as the store and why memtui never edits what Codex
+// rebuilds; --agent claude leaves the store out.
+func TestCodexLs(t *testing.T) {
+	home := t.TempDir()
+	mem := filepath.Join(home, ".codex", "memories")
+	writeFile(t, filepath.Join(mem, "memory_summary.md"), "v1\n\n## User Profile\n"+strings.Repeat("A backend engineer who likes small diffs. ", 260)+"\n")
+	writeFile(t, filepath.Join(mem, "MEMORY.md"), "# Task Group: /work/api releases\nscope: releases\napplies_to: cwd=/work/api; reuse_rule=always\n")
+	writeFile(t, filepath.Join(mem, "raw_memories.md"), "# Raw Memories\n\nNo raw memories yet.\n")
+	writeFile(t, filepath.Join(home, ".claude", "projects", "-work-api", "memory", "a.md"), "---\nname: a\ndescription: A\ntype: project\n---\n\nA.\n")
+	e := env("HOME", home, "XDG_STATE_HOME", filepath.Join(t.TempDir(), "state"))
+	code, out, errOut := runCLI(t, e, "--now", "2026-11-21", "--no-transcripts", "ls")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"codex · ~/.codex", "summary ", "memory_summary.md  10939/10000 bytes: cut, 939 bytes in the middle never reach a session",
+		"task group, line 1: /work/api releases", "raw-memories", "1 Claude Code memory file, 1 offered to recall; 3 Codex files."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ls does not say %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runCLI(t, e, "--now", "2026-11-21", "--no-transcripts", "ls", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Memories []map[string]any `json:"memories"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]map[string]any{}
+	for _, m := range got.Memories {
+		by[m["agent"].(string)+":"+m["file"].(string)] = m
+	}
+	if m := by["claude:a.md"]; m == nil {
+		t.Errorf("Claude Code's memory is missing: %v", got.Memories)
+	}
+	if m := by["codex:memory_summary.md"]; m == nil || m["store"] != "summary" || m["memory_dir"] != mem || m["in_scan"] != nil || !strings.Contains(m["description"].(string), "cut") {
+		t.Errorf("the Codex summary's entry: %v", m)
+	}
+	if m := by["codex:raw_memories.md"]; m == nil || !strings.Contains(m["read_only"].(string), "Codex rewrites this file from its database") {
+		t.Errorf("raw_memories.md's entry must say why memtui never edits it: %v", m)
+	}
+	_, out, _ = runCLI(t, e, "--now", "2026-11-21", "--no-transcripts", "--agent", "claude", "ls")
+	if strings.Contains(out, "codex") {
+		t.Errorf("--agent claude must leave Codex out:\n%s", out)
 	}
 }

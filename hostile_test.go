@@ -158,6 +158,7 @@ func TestHostileCodexStore(t *testing.T) {
 		{"--config-dir", tr.Config, "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls"},
 		{"--config-dir", tr.Config, "--codex-home", tr.CodexHome, "--now", "2026-11-21", "--readonly", "lint"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls", "--json"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "lint", "--json"},
 	} {
 		o := runHostile(t, e, args...)

@@ -70,7 +70,7 @@ func TestLsJSON(t *testing.T) {
 	if raw.Version != 1 || len(top) != 2 {
 		t.Errorf("top level: %v", keysOf(top))
 	}
-	fields := []string{"bytes", "description", "file", "in_scan", "memory_dir", "modified", "modified_from", "name", "reason", "store", "type"}
+	fields := []string{"agent", "bytes", "description", "file", "in_scan", "memory_dir", "modified", "modified_from", "name", "reason", "store", "type"}
 	byFile := map[string]map[string]any{}
 	for _, m := range raw.Memories {
 		if got := keysOf(m); !reflect.DeepEqual(got, fields) {
@@ -83,7 +83,7 @@ func TestLsJSON(t *testing.T) {
 		t.Errorf("%d memories, want 209", len(raw.Memories))
 	}
 	want := map[string]map[string]any{
-		"auto:feedback_deploy.md": {"memory_dir": mem, "file": "feedback_deploy.md", "store": "auto", "name": "deploy", "description": "Deploy with make ship",
+		"auto:feedback_deploy.md": {"agent": "claude", "memory_dir": mem, "file": "feedback_deploy.md", "store": "auto", "name": "deploy", "description": "Deploy with make ship",
 			"type": "feedback", "modified": "2026-11-05T10:20:30.456Z", "modified_from": "metadata", "bytes": float64(167), "in_scan": true, "reason": ""},
 		"auto:plain.md": {"memory_dir": mem, "file": "plain.md", "store": "auto", "name": "", "description": "", "type": "",
 			"modified": "2026-11-13T19:00:00Z", "modified_from": "mtime", "bytes": float64(23), "in_scan": true, "reason": ""},
