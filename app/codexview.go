@@ -235,9 +235,25 @@ func entryLess(k codex.Kind, a, b CodexEntry) bool {
 func entryName(k codex.Kind, rel string) string {
 	switch k {
 	case codex.KindNote:
-		return strings.TrimPrefix(rel, codex.NotesDir)
+		name := strings.TrimPrefix(rel, codex.NotesDir)
+		if codex.ValidNoteName(name) {
+			// "2026-11-21T09-00-00-prefer-uv.md": the slug says what it
+			// is, the day when it was written.
+			return strings.TrimSuffix(name[20:], ".md") + " (" + name[:10] + ")"
+		}
+		return name
 	case codex.KindRollout:
-		return strings.TrimPrefix(rel, codex.RolloutDir)
+		name := strings.TrimPrefix(rel, codex.RolloutDir)
+		if codex.IsRolloutSummaryName(name) {
+			// "2026-11-19T10-12-40-aB3d-migration_locks.md": the slug,
+			// else the hash, and the day of the session.
+			rest := strings.TrimSuffix(name[20:], ".md")
+			if _, slug, ok := strings.Cut(rest, "-"); ok {
+				rest = slug
+			}
+			return rest + " (" + name[:10] + ")"
+		}
+		return name
 	case codex.KindSkill:
 		rest := strings.TrimPrefix(rel, codex.SkillsDir)
 		if dir, file, ok := strings.Cut(rest, "/"); ok && file == "SKILL.md" {

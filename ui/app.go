@@ -388,6 +388,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case changesMsg:
 		return m, tea.Batch(m.onChanges(msg.paths), m.waitChanges())
+	case codexReloadedMsg:
+		return m, m.onCodexReloaded(msg)
 	case watchErrMsg:
 		m.watchMsg = "live updates stalled: " + msg.err.Error()
 		return m, tea.Batch(m.refresh(), m.waitWatchErr())
@@ -485,6 +487,11 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	}
 	if m.cfg.Watch {
 		cmds = append(cmds, m.startWatching())
+		for _, pd := range m.data {
+			if pd.cx != nil && m.watcher != nil {
+				m.watchCodex(pd)
+			}
+		}
 	}
 	if len(m.data) == 0 && len(m.config) == 0 {
 		m.status = "No Claude Code memory found. Try memtui --demo, or --config-dir / --memory-dir."
@@ -1111,6 +1118,10 @@ func (m *Model) onChanges(paths []string) tea.Cmd {
 	var cmds []tea.Cmd
 	rediscover := false
 	for _, p := range paths {
+		if cmd, ok := m.codexChanged(p); ok {
+			cmds = append(cmds, cmd)
+			continue
+		}
 		found := false
 		for i, pd := range m.data {
 			if !pd.loaded {

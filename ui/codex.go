@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/codex"
 	"github.com/memtui/memtui/themes"
@@ -389,4 +392,94 @@ func (m *Model) storesCount(codex bool) string {
 		s += fmt.Sprintf(" · %d Codex %s", c, model.Plural(c, "store", "stores"))
 	}
 	return s
+}
+
+// codexReloadedMsg is a Codex store read again after a change on disk.
+type codexReloadedMsg struct {
+	gen, idx int
+	cx       *app.CodexStore
+}
+
+// reloadCodexCmd reads the store of the Codex home of row idx afresh.
+func reloadCodexCmd(ctx context.Context, gen, idx int, home string, ws *app.Workspace) tea.Cmd {
+	return func() tea.Msg {
+		s, err := memfs.LoadCodex(ctx, home, ws.ScanOpts)
+		if err != nil {
+			return nil // cancelled
+		}
+		return codexReloadedMsg{gen: gen, idx: idx, cx: app.NewCodexStore(s, app.CodexFindings([]*codex.Store{s}, ws.CheckOpts))}
+	}
+}
+
+// onCodexReloaded shows a store read again: its row, its list, its
+// findings, the summary view when it shows this store.
+func (m *Model) onCodexReloaded(msg codexReloadedMsg) tea.Cmd {
+	if msg.gen != m.gen || msg.idx >= len(m.data) || m.data[msg.idx].cx == nil || m.data[msg.idx].cx.Store.Home != msg.cx.Store.Home {
+		return nil
+	}
+	pd := m.data[msg.idx]
+	old := pd.cx
+	pd.cx = msg.cx
+	pd.summarize()
+	m.projects.refresh(msg.idx)
+	m.codex = m.codex[:0]
+	for _, d := range m.data {
+		if d.cx != nil {
+			m.codex = append(m.codex, d.cx.Findings...)
+		}
+	}
+	if m.view == viewIndex && m.index.cx == old {
+		off := m.index.vp.YOffset()
+		m.index.cx = msg.cx
+		m.index.build()
+		m.index.vp.SetYOffset(off)
+	}
+	if m.watcher != nil {
+		m.watchCodex(pd)
+	}
+	var cmd tea.Cmd
+	if m.projects.selected() == msg.idx {
+		m.memories.setProject(pd)
+		cmd = m.requestPreview(false)
+	}
+	return tea.Batch(cmd, m.findingsChanged())
+}
+
+// watchCodex watches a Codex store's folders (fsnotify watches one
+// folder, not a tree): its home, to see memories/ appear, the root and
+// every folder holding one of its files.
+func (m *Model) watchCodex(pd *projectData) {
+	s := pd.cx.Store
+	dirs := []string{s.Home, s.Root}
+	seen := map[string]bool{}
+	for _, f := range s.Files {
+		if d := filepath.Dir(filepath.Join(s.Root, filepath.FromSlash(f.Path))); !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	// The notes' folder, which a session writes into, even before it
+	// holds one.
+	dirs = append(dirs, filepath.Join(s.Root, filepath.FromSlash(strings.TrimSuffix(codex.NotesDir, "/"))))
+	for _, d := range dirs {
+		if err := m.watcher.Add(d); errors.Is(err, memfs.ErrWatchLimit) {
+			m.watchMsg = fmt.Sprintf("watching the first %d directories; press %s for the rest", m.cfg.WatchLimit, key1(m.c.keys.Global.Refresh))
+			return
+		}
+	}
+}
+
+// codexChanged is the command reading again the Codex store a changed
+// folder belongs to; ok is false when p is in no store's home.
+func (m *Model) codexChanged(p string) (tea.Cmd, bool) {
+	for i, pd := range m.data {
+		if pd.cx == nil {
+			continue
+		}
+		home := pd.cx.Store.Home
+		if p == home || strings.HasPrefix(p, pd.cx.Store.Root+string(filepath.Separator)) || p == pd.cx.Store.Root {
+			return reloadCodexCmd(m.ctx, m.gen, i, home, m.ws), true
+		}
+	}
+	return nil, false
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate"
@@ -73,7 +74,7 @@ func TestCodexStoreBrowsed(t *testing.T) {
 	})
 	d := newDriver(t, cfg, 160, 40)
 	out := d.screen()
-	for _, want := range []string{"codex · ", "Loaded into every session", "memory_summary.md", "0.0K/10K", "Handbook", "2 task groups", "/work/shop checkout", "/work/blog publishing", "Notes", "use-pnpm.md", "Rollout summaries", "Raw memories"} {
+	for _, want := range []string{"codex · ", "Loaded into every session", "memory_summary.md", "0.0K/10K", "Handbook", "2 task groups", "/work/shop checkout", "/work/blog publishing", "Notes", "use-pnpm (2026-11-21)", "Rollout summaries", "jqmb (2026-11-20)", "Raw memories"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the Codex store's list lacks %q:\n%s", want, out)
 		}
@@ -136,5 +137,26 @@ func TestCodexSummaryCutShown(t *testing.T) {
 	}
 	if !strings.Contains(all, "Sections cut: ## What's in Memory (in part)") {
 		t.Errorf("the section the cut reaches must be named:\n%s", all)
+	}
+}
+
+// TestE2ECodexLiveNote: a Codex session writes a note while memtui is
+// open: the store is read again and the note is listed.
+func TestE2ECodexLiveNote(t *testing.T) {
+	cfg, home := codexOnly(t, map[string]string{
+		codex.SummaryFile:  "v1\n\n## User Profile\n\nA backend engineer.\n",
+		codex.HandbookFile: uiHandbook,
+	})
+	cfg.Watch = true
+	tm := startE2E(t, cfg)
+	waitFor(t, tm, "● live", "memory_summary.md")
+	note := filepath.Join(home, "memories", "extensions", "ad_hoc", "notes", "2026-11-21T09-00-00-prefer-uv.md")
+	testfs.Write(t, note, "Use uv, not pip, for Python tooling.\n")
+	waitFor(t, tm, "prefer-u")
+	press(tm, keyQ)
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	screen := ansi.Strip(tm.FinalModel(t).(*Model).View().Content)
+	if !strings.Contains(screen, "Notes") || !strings.Contains(screen, "prefer-u") {
+		t.Errorf("the new note is not listed:\n%s", screen)
 	}
 }
