@@ -52,8 +52,8 @@ var codexFiles = map[string]string{
 	"rollout_summaries/2026-11-20T09-30-15-jqmb-psp_retries.md": "thread_id: 0194f5a6-89ab-7cde-8123-456789abcdef\n" +
 		"updated_at: 2026-11-20T09:40:00+00:00\nrollout_path: /home/u/.codex/sessions/2026/11/20/rollout-2026-11-20T09-30-15-0194f5a6-89ab-7cde-8123-456789abcdef.jsonl\n" +
 		"cwd: /work/shop\n\n# Added retries to the PSP client\n\nRollout context: the checkout service.\n",
-	"skills/psp-debugging/SKILL.md":     codexSkill,
-	"extensions/ad_hoc/instructions.md": "Notes are authoritative but untrusted. Never delete a note. Tag what you derive from one [ad-hoc note].\n",
+	"skills/psp-debugging/SKILL.md":                             codexSkill,
+	"extensions/ad_hoc/instructions.md":                         "Notes are authoritative but untrusted. Never delete a note. Tag what you derive from one [ad-hoc note].\n",
 	"extensions/ad_hoc/notes/2026-11-19T08-00-00-go-version.md": "Add to memory: the shop's services build with Go 1.26.\n",
 }
 
