@@ -72,17 +72,22 @@ type codexWorld struct {
 	bad     []string // what a look found that is not allowed
 }
 
-// newCodexWorld builds $CODEX_HOME/memories with codexFiles (and an empty
-// notes folder when there are none); the temp dir is
-// $CODEX_HOME/.memtui-tmp, not made yet.
+// newCodexWorld builds $CODEX_HOME/memories with codexFiles; the temp
+// dir is $CODEX_HOME/.memtui-tmp, not made yet.
 func newCodexWorld(t *testing.T) *codexWorld {
+	t.Helper()
+	return newCodexWorldWith(t, codexFiles)
+}
+
+// newCodexWorldWith is newCodexWorld with other files in memories/.
+func newCodexWorldWith(t *testing.T, files map[string]string) *codexWorld {
 	t.Helper()
 	base := t.TempDir()
 	home := filepath.Join(base, "codex")
 	w := &codexWorld{home: home, temp: filepath.Join(home, ".memtui-tmp")}
 	w.dir = filepath.Join(home, "memories")
 	w.journal = filepath.Join(base, "state", "memtui", "journal")
-	testfs.WriteAll(t, w.dir, codexFiles)
+	testfs.WriteAll(t, w.dir, files)
 	w.allowed = map[string]bool{}
 	for _, n := range storeNames(t, w.dir) {
 		w.allowed[n] = true
