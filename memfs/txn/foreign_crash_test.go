@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,7 +71,7 @@ func TestForeignCrashHelper(t *testing.T) {
 // to do.
 func TestForeignCrashRecovered(t *testing.T) {
 	outcomes := map[string]int{}
-	run := func(at int, randomKill time.Duration) (killed bool, steps []string) {
+	run := func(at int, randomKill time.Duration) (bool, []string) {
 		w := newCodexWorld(t)
 		w.allow(codexNote)
 		before := stateHashes(t, w.dir)
@@ -82,31 +83,7 @@ func TestForeignCrashRecovered(t *testing.T) {
 				after[c.Path] = sumHex([]byte(c.After))
 			}
 		}
-		cmd := exec.Command(os.Args[0], "-test.run=^TestForeignCrashHelper$", "-test.v")
-		cmd.Env = append(os.Environ(), "MEMTUI_FCRASH_DIR="+w.dir, "MEMTUI_FCRASH_JOURNAL="+w.journal,
-			"MEMTUI_FCRASH_TEMP="+w.temp, "MEMTUI_FCRASH_AT="+strconv.Itoa(at))
-		stdout, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(stdout)
-		var lines []string
-		for sc.Scan() {
-			lines = append(lines, sc.Text())
-			if name, ok := strings.CutPrefix(sc.Text(), "STEP "); ok {
-				steps = append(steps, name)
-			}
-			if sc.Text() == "READY" && randomKill >= 0 {
-				time.Sleep(randomKill)
-				cmd.Process.Signal(syscall.SIGKILL)
-			}
-		}
-		err := cmd.Wait()
-		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
-		killed = err != nil && ws.Signaled() && ws.Signal() == syscall.SIGKILL
-		if err != nil && !killed {
-			t.Fatalf("helper: %v %v", err, lines)
-		}
+		killed, steps, lines := crashForeign(t, w, at, randomKill)
 		where := fmt.Sprintf("the kill at step %d (random %v)", at, randomKill)
 		w.look(t, where)
 
@@ -171,6 +148,89 @@ func TestForeignCrashRecovered(t *testing.T) {
 	}
 	t.Logf("steps: %s", strings.Join(names, ", "))
 	t.Logf("%d kill points at every step, 10 random kills: %v", points, outcomes)
+}
+
+// crashForeign runs TestForeignCrashHelper on w, killed after step at
+// (0: not) or randomKill after it started (negative: not), and says
+// whether it was killed, the steps it reported and all it printed.
+func crashForeign(t *testing.T, w *codexWorld, at int, randomKill time.Duration) (killed bool, steps, lines []string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestForeignCrashHelper$", "-test.v")
+	cmd.Env = append(os.Environ(), "MEMTUI_FCRASH_DIR="+w.dir, "MEMTUI_FCRASH_JOURNAL="+w.journal,
+		"MEMTUI_FCRASH_TEMP="+w.temp, "MEMTUI_FCRASH_AT="+strconv.Itoa(at))
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if name, ok := strings.CutPrefix(sc.Text(), "STEP "); ok {
+			steps = append(steps, name)
+		}
+		if sc.Text() == "READY" && randomKill >= 0 {
+			time.Sleep(randomKill)
+			cmd.Process.Signal(syscall.SIGKILL)
+		}
+	}
+	err := cmd.Wait()
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	killed = err != nil && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+	if err != nil && !killed {
+		t.Fatalf("helper: %v %v", err, lines)
+	}
+	return killed, steps, lines
+}
+
+// A crash's entry is rolled back only once Codex is not at work: while it
+// is, RecoverDir and Apply refuse (a *BusyError) and the store and the
+// temp files the crash left stay exactly as they are.
+func TestForeignRecoveryWaitsForTheAgent(t *testing.T) {
+	w := newCodexWorld(t)
+	w.allow(codexNote)
+	before := stateHashes(t, w.dir)
+	_, all, _ := crashForeign(t, newCodexWorld(t), 0, -1)
+	// Killed once MEMORY.md is swapped and the note linked in.
+	at := slices.Index(all, "apply 1 synced") + 1
+	if killed, steps, _ := crashForeign(t, w, at, -1); !killed || at == 0 || steps[len(steps)-1] != "apply 1 synced" {
+		t.Fatalf("killed %v after %v", killed, steps)
+	}
+	crashed, temps := stateHashes(t, w.dir), stateHashes(t, w.temp)
+	if len(temps) == 0 || maps.Equal(crashed, before) {
+		t.Fatalf("the crash left nothing to recover: %v %v", crashed, temps)
+	}
+	w.setBusy("a consolidation holds the lease")
+	var be *BusyError
+	if reps, err := RecoverDir(w.dir, w.opts(t)); !errors.As(err, &be) || len(reps) != 0 {
+		t.Errorf("RecoverDir while busy: %+v %v", reps, err)
+	}
+	if r := applyOne(t, &w.applyWorld, prop("p", upd("raw_memories.md", codexFiles["raw_memories.md"], "x\n")), w.opts(t)); !errors.As(r.Err, &be) {
+		t.Errorf("Apply while busy: %+v", r)
+	}
+	if !maps.Equal(crashed, stateHashes(t, w.dir)) || !maps.Equal(temps, stateHashes(t, w.temp)) {
+		t.Error("a recovery while busy changed the store or the temp dir")
+	}
+	// Nor is it rolled back by a run that takes the store for Claude
+	// Code's (it would look for the temp files beside the files).
+	if reps, err := RecoverDir(w.dir, ApplyOptions{JournalRoot: w.journal}); err != nil || len(reps) != 0 {
+		t.Errorf("RecoverDir as Claude Code's store: %+v %v", reps, err)
+	}
+	if !maps.Equal(crashed, stateHashes(t, w.dir)) || !maps.Equal(temps, stateHashes(t, w.temp)) {
+		t.Error("a recovery as Claude Code's store changed the store or the temp dir")
+	}
+	// Recovered once Codex is done, by a run whose temp dir is another
+	// one now: the entry's own, which it recorded, is where its temp
+	// files are found and removed.
+	w.setBusy("")
+	opts := w.opts(t)
+	opts.Foreign.TempDir = filepath.Join(w.home, ".memtui-tmp-2")
+	if reps, err := RecoverDir(w.dir, opts); err != nil || len(reps) != 1 || reps[0].Action != "rolled back" || len(reps[0].Notes) > 0 {
+		t.Fatalf("RecoverDir: %+v %v", reps, err)
+	}
+	if !maps.Equal(before, stateHashes(t, w.dir)) {
+		t.Error("not rolled back")
+	}
+	w.checkClean(t, nil)
 }
 
 // TestForeignConcurrentAgentsLoseNoWrite is TestConcurrentAgentsLoseNoWrite

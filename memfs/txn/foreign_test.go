@@ -446,40 +446,66 @@ func TestForeignBusyRefusesBeforeAnyChange(t *testing.T) {
 // Codex starting to consolidate while memtui is half-way through a
 // proposal (the busy check right before a change says so) rolls back
 // every change already made: the store is exactly as before, bytes,
-// modes and mtimes, and nothing is left in the temp dir.
+// modes and mtimes, and nothing is left in the temp dir. So does a
+// failure after every change was made (a file the proposal read,
+// rebuilt by Codex meanwhile). With the journal on another file system,
+// the new note goes back out and the deleted skill is kept aside through
+// the temp dir, never beside them.
 func TestForeignBusyBeforeAChangeRollsBack(t *testing.T) {
 	del := model.Change{Path: "skills/psp-debugging/SKILL.md", Op: model.OpDelete, BaseSHA256: sumHex([]byte(codexSkill))}
-	for _, at := range []string{
-		"apply 0 rechecked", // before the first swap: nothing changed yet
-		"apply 1 temp",      // before the note's link: MEMORY.md swapped
-		"apply 2 rechecked", // before the delete's rename: two changes made
-	} {
-		t.Run(at, func(t *testing.T) {
-			w := newCodexWorld(t)
-			w.allow(codexNote)
-			aged(t, &w.applyWorld, "MEMORY.md", longAgo)
-			w.watchSteps(t)
-			inner := testHookStep
-			testHookStep = func(s string) {
-				inner(s)
-				if s == at {
-					w.setBusy("the workspace diff phase2_workspace_diff.md is on disk")
+	for _, cross := range []bool{false, true} {
+		for _, at := range []string{
+			"apply 0 rechecked", // busy before the first swap: nothing changed yet
+			"apply 1 temp",      // busy before the note's link: MEMORY.md swapped
+			"apply 2 rechecked", // busy before the delete's rename: two changes made
+			"apply 2 synced",    // a read rebuilt once every change is made
+		} {
+			name := at
+			if cross {
+				name += ", the journal on another file system"
+			}
+			t.Run(name, func(t *testing.T) {
+				w := newCodexWorld(t)
+				if cross {
+					w.journal = filepath.Join(otherFileSystem(t, w.dir), "journal")
 				}
-			}
-			before := snapshot(t, w.dir)
-			watched := watchNames(t, w.dir)
-			p := prop("three", upd("MEMORY.md", codexHandbook, "# Task Group: shop\n"), model.Change{Path: codexNote, Op: model.OpCreate, After: codexNoteText}, del)
-			r := applyOne(t, &w.applyWorld, p, w.opts(t))
-			var be *BusyError
-			if r.Status != StatusFailed || !errors.As(r.Err, &be) || r.JournalID == "" {
-				t.Fatalf("%+v", r)
-			}
-			sameSnapshot(t, before, snapshot(t, w.dir))
-			w.checkClean(t, watched())
-			if m, err := ReadEntry(w.journal, r.JournalID); err != nil || m.State != JournalRolledBack || len(m.Notes) > 0 {
-				t.Errorf("%+v %v", m, err)
-			}
-		})
+				w.allow(codexNote)
+				aged(t, &w.applyWorld, "MEMORY.md", longAgo)
+				w.watchSteps(t)
+				inner := testHookStep
+				late := at == "apply 2 synced"
+				testHookStep = func(s string) {
+					inner(s)
+					switch {
+					case s != at:
+					case late:
+						testfs.Write(t, filepath.Join(w.dir, "raw_memories.md"), "# Raw Memories\n\nrebuilt\n")
+					default:
+						w.setBusy("the workspace diff phase2_workspace_diff.md is on disk")
+					}
+				}
+				before := snapshot(t, w.dir)
+				watched := watchNames(t, w.dir)
+				p := prop("three", upd("MEMORY.md", codexHandbook, "# Task Group: shop\n"), model.Change{Path: codexNote, Op: model.OpCreate, After: codexNoteText}, del)
+				p.Reads = []model.FileRead{{Path: "raw_memories.md", SHA256: sumHex([]byte(codexFiles["raw_memories.md"]))}}
+				r := applyOne(t, &w.applyWorld, p, w.opts(t))
+				var be *BusyError
+				if late && (r.Status != StatusConflict || r.Path != "raw_memories.md") ||
+					!late && (r.Status != StatusFailed || !errors.As(r.Err, &be) || r.JournalID == "") {
+					t.Fatalf("%+v", r)
+				}
+				after := snapshot(t, w.dir)
+				if late {
+					delete(before, "raw_memories.md")
+					delete(after, "raw_memories.md")
+				}
+				sameSnapshot(t, before, after)
+				w.checkClean(t, watched())
+				if m, err := ReadEntry(w.journal, r.JournalID); err != nil || m.State != JournalRolledBack || len(m.Notes) > 0 {
+					t.Errorf("%+v %v", m, err)
+				}
+			})
+		}
 	}
 }
 
