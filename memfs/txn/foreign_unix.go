@@ -160,9 +160,12 @@ func (s *session) entryTempDir(m *JournalEntry) (fd int, own bool, err error) {
 // RecoverDir rolls back the unfinished journal entries of the memory dir
 // dir, as Recover does, under opts: with opts.Foreign, those of a foreign
 // store, which Recover leaves pending (it cannot ask the store's agent
-// whether it is at work); the store is opened as Apply opens it, so a
-// busy agent refuses the recovery (a *BusyError) and nothing is written.
-// Apply and Undo do the same first thing for their own dir.
+// whether it is at work). The store is opened as Apply opens it, so a
+// busy agent refuses the recovery (a *BusyError) and nothing is written;
+// once the agent said it is not at work, the rollback runs to its end
+// without asking again (a store left half-written is worse). Apply and
+// Undo do the same first thing for their own dir. A caller that shows a
+// foreign store runs it at startup, after Recover.
 func RecoverDir(dir string, opts ApplyOptions) ([]RecoverReport, error) {
 	opts = opts.withDefaults()
 	s, err := openSession(context.Background(), dir, opts, true)
