@@ -48,13 +48,15 @@ type ApplyResult struct {
 	// failed, when there is one.
 	Path string
 	// Err says why, for a conflict or a failure. A conflict's Err is a
-	// *ConflictError, a lock held by Claude Code a *LockHeldError.
+	// *ConflictError, a lock held by Claude Code a *LockHeldError, a
+	// foreign store's agent at work a *BusyError.
 	Err error
 }
 
 // ApplyEvent reports progress to a UI.
 type ApplyEvent struct {
-	// Stage is "wait-lock" (Claude Code holds its lock; polling), "start",
+	// Stage is "wait-lock" (Claude Code holds its lock, or a foreign
+	// store's agent is busy, Err a *BusyError; polling), "start",
 	// then "applied", "conflict" or "failed" for each proposal.
 	Stage      string
 	ProposalID string
@@ -94,6 +96,13 @@ type ApplyOptions struct {
 	RestoreSecret bool
 	// Progress, when set, is called from Apply's goroutine.
 	Progress func(ApplyEvent)
+	// Foreign, when set, says the memory dir is a store another agent
+	// consolidates (Codex's memories/): no lock file is taken there (nor
+	// MarkConsolidated's mark made), temp files go to Foreign.TempDir, and
+	// Foreign.Busy is asked before every change (foreign.go). Undo needs it
+	// for an entry of such a store and refuses it for any other; ApplyLinked
+	// refuses it.
+	Foreign *ForeignStore
 }
 
 // ErrRestoresSecret: the undo would put back a credential that a
@@ -188,6 +197,12 @@ type JournalEntry struct {
 	// Notes are what a rollback or recovery could not do cleanly (a file
 	// that changed under it), each naming where the bytes were kept.
 	Notes []string `json:"notes,omitempty"`
+	// ForeignTempDir is, for an entry of a foreign store (another agent's,
+	// ApplyOptions.Foreign), the directory outside it that held the
+	// entry's temp files (resolved): where a recovery or an undo looks for
+	// them. Absent from every other entry, and from those written before
+	// memtui wrote foreign stores.
+	ForeignTempDir string `json:"foreign_temp_dir,omitempty"`
 }
 
 // JournalFile is one change of a journal entry.

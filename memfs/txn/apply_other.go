@@ -34,3 +34,6 @@ func Recover(journalRoot string) ([]RecoverReport, error) { return nil, nil }
 func ApplyLinked(ctx context.Context, p model.Proposal, opts ApplyOptions) ApplyResult {
 	return ApplyResult{ProposalID: p.ID, Status: StatusFailed, Err: errNoWrites}
 }
+
+// RecoverDir has nothing to do on this platform: nothing is ever written.
+func RecoverDir(dir string, opts ApplyOptions) ([]RecoverReport, error) { return nil, nil }

@@ -53,6 +53,15 @@ import (
 // ends: put back as it was (body and mtime, or absence), or marked
 // "consolidated now" with ApplyOptions.MarkConsolidated. Interrupted
 // journal entries of this dir are rolled back first.
+//
+// With ApplyOptions.Foreign (a store another agent consolidates, such as
+// Codex's memories/), no lock file is taken or touched in the dir; the
+// temp files (memtui's new versions, the old ones swapped out, a delete's
+// aside) are in Foreign.TempDir, and each change reaches the dir by one
+// rename, exchange or link from there, so no name but the files the
+// proposal changes ever appears in it; Foreign.Busy is asked when the dir
+// is opened, before each proposal and before each change (a *BusyError,
+// the proposal rolled back).
 func Apply(ctx context.Context, dir string, props []model.Proposal, opts ApplyOptions) []ApplyResult {
 	opts = opts.withDefaults()
 	results := make([]ApplyResult, len(props))
@@ -105,13 +114,19 @@ type session struct {
 	claude  *claudeLock
 	changed bool
 	neutral bool // restore Claude Code's lock even after changes (recovery)
+	// foreign is opts.Foreign once its temp dir is open (tempfd, resolved
+	// path tempDir): the store is another agent's (foreign.go). tempfd is
+	// -1 otherwise.
+	foreign *ForeignStore
+	tempfd  int
+	tempDir string
 	// opened are the steps that opened it (the dir, memtui's lock, Claude
 	// Code's lock): closing the session is undoing them.
 	opened []txStep
 }
 
 func openSession(ctx context.Context, dir string, opts ApplyOptions, neutral bool) (*session, error) {
-	s := &session{opts: opts, dir: filepath.Clean(dir), rootfd: -1, neutral: neutral}
+	s := &session{opts: opts, dir: filepath.Clean(dir), rootfd: -1, tempfd: -1, neutral: neutral}
 	steps := []txStep{
 		{name: "opened", do: func() (err error) {
 			s.rootfd, s.realDir, err = openRoot(dir)
@@ -121,12 +136,21 @@ func openSession(ctx context.Context, dir string, opts ApplyOptions, neutral boo
 			s.osLock, err = lockOS(ctx, opts.JournalRoot, s.realDir, opts.WaitForLock)
 			return err
 		}, undo: func() error { return s.osLock.Unlock() }},
+	}
+	if opts.Foreign != nil {
+		// Another agent's store: no lock file of Claude Code's (nor any)
+		// in it; its temp dir, and the agent asked, before anything is
+		// written (a recovery included).
+		steps = append(steps,
+			txStep{name: "temp dir opened", do: s.openForeign, undo: s.closeForeign},
+			txStep{name: "not busy", do: func() error { return s.waitNotBusy(ctx) }})
+	} else {
 		// Released as it was taken, unless the user asked to mark the
 		// store consolidated and the run changed something (a recovery
 		// never marks it).
-		{name: "consolidate-lock taken", do: s.takeClaudeLock(ctx), undo: func() error {
+		steps = append(steps, txStep{name: "consolidate-lock taken", do: s.takeClaudeLock(ctx), undo: func() error {
 			return s.claude.release(s.changed && s.opts.MarkConsolidated && !s.neutral, s.opts.Now())
-		}},
+		}})
 	}
 	if f := runSteps(steps, step); f != nil {
 		return nil, f.joined()
@@ -226,6 +250,10 @@ type fileTx struct {
 	missing        []string
 	dstName        string
 
+	// tmpfd is the folder of f's temp names when they are not beside it:
+	// a foreign store's temp dir (the session's; not f's to close), else -1.
+	tmpfd int
+
 	// What the steps hold while they run (txn_unix.go). staged: the temp
 	// name holds memtui's new version, not (yet) swapped in; guard:
 	// memtui's version, leased while it is swapped in; release drops the
@@ -245,6 +273,15 @@ func (f *fileTx) src() string {
 		return f.from
 	}
 	return f.path
+}
+
+// tdir is the folder f's temp names live in: a foreign store's temp dir,
+// else f's own folder.
+func (f *fileTx) tdir() int {
+	if f.tmpfd >= 0 {
+		return f.tmpfd
+	}
+	return f.dirfd
 }
 
 func tmpName(jid string, i int) string   { return ".memtui-" + jid + "-" + strconv.Itoa(i) + ".tmp" }

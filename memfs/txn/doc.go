@@ -35,6 +35,33 @@
 //     following no link (writefs_unix.go); changes under team/ need
 //     ApplyOptions.IncludeTeam.
 //
+// A foreign store (ApplyOptions.Foreign, foreign.go) is one another agent
+// owns and consolidates itself: Codex's memories/, where every name that
+// appears, even for a moment, enters the agent's next consolidation diff
+// as an authoritative addition, and whose lock is a row in the agent's
+// database (codex facts §4.1, §4.3, §4.4). The same transactions write
+// it, with three differences. No lock file is taken there (memtui's own
+// flock beside the journal still is); instead ForeignStore.Busy is asked,
+// under that flock, when the store is opened, before each proposal's
+// journal entry and right before each change, and a reason refuses the
+// proposal (a *BusyError) and rolls back what it did. Every temp file
+// (memtui's new version, the old one swapped out, a delete's aside) is in
+// ForeignStore.TempDir, on the store's file system and outside it (made
+// 0700; a symlink, another device or a dir inside the store is refused),
+// and reaches the store by one renameat2 exchange, rename or link across
+// directories; a create links, so it never overwrites (a name taken
+// meanwhile is a conflict, as a Codex note's exclusive creation wants,
+// codex facts §1.3.6). A delete renames the file out of the store (into
+// the journal, or the temp dir across file systems) and a move renames it
+// within the store (the folders it makes are empty until then, and git's
+// tree, which Codex diffs, has no empty folder): neither makes any other
+// name appear, so both are allowed. The entry records the temp dir
+// (ForeignTempDir) so that a rollback, a recovery and an undo find the
+// temp files there; Recover leaves a foreign store's unfinished entry
+// pending, since only the caller can ask its agent (RecoverDir, Apply and
+// Undo with the options roll it back), and Undo refuses an entry whose
+// store's kind the options do not match.
+//
 // Writes happen on Unix only; elsewhere Apply and Undo refuse and Recover
 // has nothing to do (apply_other.go).
 //

@@ -4,8 +4,10 @@ package txn
 
 import "golang.org/x/sys/unix"
 
-func exchange(dirfd int, a, b string) error {
-	return unix.Renameat2(dirfd, a, dirfd, b, unix.RENAME_EXCHANGE)
+// exchange swaps a (in adir) and b (in bdir) atomically; the two folders
+// may differ, on one file system.
+func exchange(adir int, a string, bdir int, b string) error {
+	return unix.Renameat2(adir, a, bdir, b, unix.RENAME_EXCHANGE)
 }
 
 // renameNoReplace renames atomically and fails with EEXIST when the new

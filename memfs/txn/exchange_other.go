@@ -6,7 +6,7 @@ import "golang.org/x/sys/unix"
 
 // exchange has no atomic swap here; exchangeAt falls back to
 // exchangeFallback.
-func exchange(dirfd int, a, b string) error { return unix.ENOSYS }
+func exchange(adir int, a string, bdir int, b string) error { return unix.ENOSYS }
 
 // renameNoReplace has no atomic no-replace rename here; moveAt falls back
 // to a link and an unlink.

@@ -30,6 +30,19 @@ type entry struct {
 	// keep holds delfd open past the commit: a linked transaction may
 	// still roll a committed part back (its partner's commit failed).
 	keep bool
+	// tempfd is a foreign store's temp dir, where the entry's temp names
+	// are (borrowed: the session closes it); -1 when they are beside the
+	// files.
+	tempfd int
+}
+
+// tdir is the folder of the temp names of a file in the folder dirfd:
+// the foreign store's temp dir, else dirfd itself.
+func (j *entry) tdir(dirfd int) int {
+	if j.tempfd >= 0 {
+		return j.tempfd
+	}
+	return dirfd
 }
 
 func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
@@ -38,8 +51,9 @@ func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
 		return nil, err
 	}
 	now := s.opts.Now()
-	j := &entry{root: root, delfd: -1, m: JournalEntry{Version: 1, ProposalID: meta.proposalID, Kind: meta.kind,
-		Title: meta.title, MemoryDir: s.dir, RealDir: s.realDir, Time: now.UTC(), State: JournalPrepared, UndoOf: meta.undoOf}}
+	j := &entry{root: root, delfd: -1, tempfd: s.tempfd, m: JournalEntry{Version: 1, ProposalID: meta.proposalID, Kind: meta.kind,
+		Title: meta.title, MemoryDir: s.dir, RealDir: s.realDir, Time: now.UTC(), State: JournalPrepared, UndoOf: meta.undoOf,
+		ForeignTempDir: s.tempDir}}
 	for {
 		j.m.ID = newJournalID(now)
 		j.dir = filepath.Join(root, j.m.ID)
@@ -148,9 +162,10 @@ func (j *entry) release() {
 	j.delfd = -1
 }
 
-// openEntry opens an existing entry for recovery.
-func openEntry(root string, m *JournalEntry) (*entry, error) {
-	j := &entry{root: root, dir: filepath.Join(root, m.ID), m: *m, delfd: -1}
+// openEntry opens an existing entry for recovery; tempfd is its foreign
+// store's temp dir, -1 for none.
+func openEntry(root string, m *JournalEntry, tempfd int) (*entry, error) {
+	j := &entry{root: root, dir: filepath.Join(root, m.ID), m: *m, delfd: -1, tempfd: tempfd}
 	if err := os.MkdirAll(filepath.Join(j.dir, "deleted"), 0o700); err != nil {
 		return nil, err
 	}
@@ -200,37 +215,39 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 		return jf.Path + ": not rolled back: " + err.Error()
 	}
 	defer unix.Close(dirfd)
+	// The temp names are beside the file, or in a foreign store's temp dir.
+	tfd := j.tdir(dirfd)
 	tmp := tmpName(j.m.ID, i)
-	unix.Unlinkat(dirfd, tmp+".part", 0) // a temp file cut short by a crash
+	unix.Unlinkat(tfd, tmp+".part", 0) // a temp file cut short by a crash
 	cur, curOK, err := readAt(dirfd, name, jf.Path)
 	if err != nil {
 		return jf.Path + ": not rolled back: " + err.Error()
 	}
 	ours := curOK && sumHex(cur) == jf.After
-	tb, tmpOK, _ := readAt(dirfd, tmp, tmp)
-	defer fsyncDir(dirfd)
+	tb, tmpOK, _ := readAt(tfd, tmp, tmp)
+	defer fsyncDirs(dirfd, tfd)
 	switch model.ChangeOp(jf.Op) {
 	case model.OpUpdate:
 		if tmpOK && sumHex(tb) != jf.After {
 			// The temp name holds the old file, swapped out.
 			if !ours {
 				if sumHex(tb) == jf.Before {
-					unix.Unlinkat(dirfd, tmp, 0) // the old version, as in the before-image
+					unix.Unlinkat(tfd, tmp, 0) // the old version, as in the before-image
 					return ""
 				}
-				return j.salvage(dirfd, tmp, jf.Path, i, "the file changed after memtui replaced it")
+				return j.salvage(tfd, tmp, jf.Path, i, "the file changed after memtui replaced it")
 			}
-			if err := exchangeAt(dirfd, tmp, name); err != nil {
+			if err := exchangeAt(tfd, tmp, dirfd, name); err != nil {
 				return jf.Path + ": not rolled back: " + err.Error()
 			}
-			if !settledAs(dirfd, tmp, jf.After) {
-				return j.salvage(dirfd, tmp, jf.Path, i, "an agent wrote to memtui's version before the rollback")
+			if !settledAs(tfd, tmp, jf.After) {
+				return j.salvage(tfd, tmp, jf.Path, i, "an agent wrote to memtui's version before the rollback")
 			}
-			unix.Unlinkat(dirfd, tmp, 0)
+			unix.Unlinkat(tfd, tmp, 0)
 			return ""
 		}
 		if tmpOK {
-			unix.Unlinkat(dirfd, tmp, 0) // our new version, never swapped in
+			unix.Unlinkat(tfd, tmp, 0) // our new version, never swapped in
 		}
 		if !ours {
 			if held != nil {
@@ -251,22 +268,22 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 		if err != nil {
 			return jf.Path + ": not rolled back: " + err.Error()
 		}
-		return j.replaceContent(dirfd, name, tmp, content, jf.Mode, times, jf.After, jf.Path, i)
+		return j.replaceContent(tfd, dirfd, name, tmp, content, jf.Mode, times, jf.After, jf.Path, i)
 	case model.OpDelete:
 		aside := asideName(j.m.ID, i)
-		_, asideOK, _ := lstatAt(dirfd, aside)
+		_, asideOK, _ := lstatAt(tfd, aside)
 		_, exists, _ := lstatAt(dirfd, name)
 		if exists {
 			if asideOK {
-				return j.salvage(dirfd, aside, jf.Path, i, "a new file took its place")
+				return j.salvage(tfd, aside, jf.Path, i, "a new file took its place")
 			}
 			return ""
 		}
 		if asideOK {
-			if err := unix.Linkat(dirfd, aside, dirfd, name, 0); err != nil {
-				return j.salvage(dirfd, aside, jf.Path, i, err.Error())
+			if err := unix.Linkat(tfd, aside, dirfd, name, 0); err != nil {
+				return j.salvage(tfd, aside, jf.Path, i, err.Error())
 			}
-			unix.Unlinkat(dirfd, aside, 0)
+			unix.Unlinkat(tfd, aside, 0)
 			return ""
 		}
 		moved := strconv.Itoa(i)
@@ -287,27 +304,52 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 				times = heldTimes(held, times)
 			}
 		}
-		return createContent(dirfd, name, tmp, content, jf.Mode, times, jf.Path)
+		return createContent(tfd, dirfd, name, tmp, content, jf.Mode, times, jf.Path)
 	case model.OpCreate:
 		if tmpOK {
-			unix.Unlinkat(dirfd, tmp, 0)
+			unix.Unlinkat(tfd, tmp, 0)
 		}
 		if !ours {
 			return ""
 		}
-		moved := "created-" + strconv.Itoa(i)
-		if err := unix.Renameat(dirfd, name, j.delfd, moved); err != nil {
-			return jf.Path + ": not rolled back: " + err.Error()
+		return j.unmakeCreated(dirfd, name, tmp, i)
+	}
+	return ""
+}
+
+// unmakeCreated takes the file change i created (at name in dirfd) out
+// of the memory dir into the journal's deleted/, unless someone wrote to
+// it meanwhile. Where the journal is on another file system, a foreign
+// store's file goes through its temp dir (renamed there as tmp, copied
+// into the journal), since nothing may be left beside it.
+func (j *entry) unmakeCreated(dirfd int, name, tmp string, i int) string {
+	jf := j.m.Files[i]
+	kept := "created-" + strconv.Itoa(i)
+	mfd, moved := j.delfd, kept
+	err := unix.Renameat(dirfd, name, mfd, moved)
+	if err == unix.EXDEV && j.tempfd >= 0 {
+		mfd, moved = j.tempfd, tmp
+		err = unix.Renameat(dirfd, name, mfd, moved)
+	}
+	if err != nil {
+		return jf.Path + ": not rolled back: " + err.Error()
+	}
+	if b, ok, _ := readAt(mfd, moved, moved); ok && sumHex(b) != jf.After {
+		// Written to just now: put it back.
+		if err := unix.Linkat(mfd, moved, dirfd, name, 0); err == nil {
+			unix.Unlinkat(mfd, moved, 0)
+			return jf.Path + ": left in place: written by someone else during the rollback"
 		}
-		if b, ok, _ := readAt(j.delfd, moved, moved); ok && sumHex(b) != jf.After {
-			// Written to just now: put it back.
-			if err := unix.Linkat(j.delfd, moved, dirfd, name, 0); err == nil {
-				unix.Unlinkat(j.delfd, moved, 0)
-				return jf.Path + ": left in place: written by someone else during the rollback"
-			}
-			return jf.Path + ": written by someone else during the rollback; kept at " + filepath.Join(j.dir, "deleted", moved)
+		if mfd != j.delfd {
+			return j.salvage(mfd, moved, jf.Path, i, "written by someone else during the rollback")
 		}
-		return ""
+		return jf.Path + ": written by someone else during the rollback; kept at " + filepath.Join(j.dir, "deleted", moved)
+	}
+	if mfd != j.delfd {
+		if err := copyFileAt(mfd, moved, filepath.Join(j.dir, "deleted", kept)); err != nil {
+			return j.salvage(mfd, moved, jf.Path, i, "rolled back; the copy into the journal failed ("+err.Error()+")")
+		}
+		unix.Unlinkat(mfd, moved, 0)
 	}
 	return ""
 }
@@ -382,7 +424,7 @@ func (j *entry) rollbackMove(rootfd, i int, held *os.File) string {
 	if err != nil {
 		return jf.From + ": not restored: " + err.Error()
 	}
-	return createContent(sfd, sname, tmpName(j.m.ID, i), content, jf.Mode, times, jf.From)
+	return createContent(j.tdir(sfd), sfd, sname, tmpName(j.m.ID, i), content, jf.Mode, times, jf.From)
 }
 
 // times are the atime and mtime a file put back from its before-image
@@ -468,7 +510,11 @@ func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 	sd := filepath.Dir(dst)
 	if err := unix.Renameat(dirfd, name, unix.AT_FDCWD, dst); err != nil {
 		if err := copyFileAt(dirfd, name, dst); err != nil {
-			return fmt.Sprintf("%s: %s; its earlier version is left at %s in the memory dir", rel, why, name)
+			where := "in the memory dir"
+			if j.tempfd >= 0 && dirfd == j.tempfd {
+				where = "in memtui's temp dir " + j.m.ForeignTempDir
+			}
+			return fmt.Sprintf("%s: %s; its earlier version is left at %s %s", rel, why, name, where)
 		}
 		unix.Unlinkat(dirfd, name, 0)
 	}
@@ -481,41 +527,43 @@ func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 	return fmt.Sprintf("%s: %s; the version memtui replaced is kept at %s", rel, why, dst)
 }
 
-// replaceContent swaps content in at name if name still holds expect
-// (compared on the file swapped out; swapped back otherwise).
-func (j *entry) replaceContent(dirfd int, name, tmp string, content []byte, mode uint32, times *[2]unix.Timespec, expect, rel string, i int) string {
-	if err := writeTempAt(dirfd, tmp, content, mode, times); err != nil {
+// replaceContent swaps content in at name (in dirfd) if name still
+// holds expect (compared on the file swapped out; swapped back
+// otherwise). Its temp name tmp is in tfd.
+func (j *entry) replaceContent(tfd, dirfd int, name, tmp string, content []byte, mode uint32, times *[2]unix.Timespec, expect, rel string, i int) string {
+	if err := writeTempAt(tfd, tmp, content, mode, times); err != nil {
 		return rel + ": not rolled back: " + err.Error()
 	}
-	if err := exchangeAt(dirfd, tmp, name); err != nil {
-		unix.Unlinkat(dirfd, tmp, 0)
+	if err := exchangeAt(tfd, tmp, dirfd, name); err != nil {
+		unix.Unlinkat(tfd, tmp, 0)
 		return rel + ": not rolled back: " + err.Error()
 	}
-	if b, ok, _ := readAt(dirfd, tmp, tmp); !ok || sumHex(b) != expect {
+	if b, ok, _ := readAt(tfd, tmp, tmp); !ok || sumHex(b) != expect {
 		// Someone replaced memtui's version just before the swap: put
 		// theirs back. Our restored content was at the path for a moment,
 		// so an agent may have built on it and renamed its own version in
 		// since: what comes back out is deleted only if it is exactly what
 		// memtui wrote, and kept in the journal otherwise.
-		exchangeAt(dirfd, tmp, name)
-		if settledAs(dirfd, tmp, sumHex(content)) {
-			unix.Unlinkat(dirfd, tmp, 0)
+		exchangeAt(tfd, tmp, dirfd, name)
+		if settledAs(tfd, tmp, sumHex(content)) {
+			unix.Unlinkat(tfd, tmp, 0)
 			return rel + ": not rolled back: written by someone else during the rollback"
 		}
-		return j.salvage(dirfd, tmp, rel, i, "written by someone else during the rollback")
+		return j.salvage(tfd, tmp, rel, i, "written by someone else during the rollback")
 	}
-	unix.Unlinkat(dirfd, tmp, 0)
+	unix.Unlinkat(tfd, tmp, 0)
 	return ""
 }
 
-// createContent puts content at name unless something is there by now.
-func createContent(dirfd int, name, tmp string, content []byte, mode uint32, times *[2]unix.Timespec, rel string) string {
-	unix.Unlinkat(dirfd, tmp, 0)
-	if err := writeTempAt(dirfd, tmp, content, mode, times); err != nil {
+// createContent puts content at name (in dirfd) unless something is
+// there by now, through the temp name tmp in tfd.
+func createContent(tfd, dirfd int, name, tmp string, content []byte, mode uint32, times *[2]unix.Timespec, rel string) string {
+	unix.Unlinkat(tfd, tmp, 0)
+	if err := writeTempAt(tfd, tmp, content, mode, times); err != nil {
 		return rel + ": not restored: " + err.Error()
 	}
-	defer unix.Unlinkat(dirfd, tmp, 0)
-	if err := unix.Linkat(dirfd, tmp, dirfd, name, 0); err != nil {
+	defer unix.Unlinkat(tfd, tmp, 0)
+	if err := unix.Linkat(tfd, tmp, dirfd, name, 0); err != nil {
 		return rel + ": not restored: " + err.Error()
 	}
 	return ""
@@ -549,6 +597,10 @@ func Recover(journalRoot string) ([]RecoverReport, error) {
 			out = append(out, RecoverReport{ID: id, MemoryDir: m.MemoryDir, Action: "finished"})
 			continue
 		}
+		if foreignEntry(m) {
+			out = append(out, RecoverReport{ID: id, MemoryDir: m.MemoryDir, Action: "skipped", Err: errForeignRecover})
+			continue
+		}
 		s, err := openSession(context.Background(), m.RealDir, opts, true)
 		if err != nil {
 			out = append(out, RecoverReport{ID: id, MemoryDir: m.MemoryDir, Action: "skipped", Err: err})
@@ -560,20 +612,38 @@ func Recover(journalRoot string) ([]RecoverReport, error) {
 	return out, nil
 }
 
-// recoverHere rolls back the unfinished entries of this session's dir.
-func (s *session) recoverHere() {
+// recoverHere rolls back the unfinished entries of this session's dir
+// and says what it did. Each is rolled back by a session of its kind: an
+// entry of a foreign store by a session that knows the store is one (its
+// agent asked, its temp dir open), any other by one that took Claude
+// Code's lock; the others are left pending.
+func (s *session) recoverHere() []RecoverReport {
+	var out []RecoverReport
 	ids, _ := memfs.ReadDir(filepath.Join(s.opts.JournalRoot, pendingDir))
 	for _, e := range ids {
 		m, err := readManifest(s.opts.JournalRoot, e.Name())
-		if err == nil && m.RealDir == s.realDir && m.State == JournalPrepared {
-			s.recoverEntry(m)
+		if err == nil && m.RealDir == s.realDir && m.State == JournalPrepared && foreignEntry(m) == (s.foreign != nil) {
+			out = append(out, s.recoverEntry(m))
 		}
 	}
+	return out
 }
 
 func (s *session) recoverEntry(m *JournalEntry) RecoverReport {
 	r := RecoverReport{ID: m.ID, MemoryDir: m.MemoryDir, Action: "rolled back"}
-	j, err := openEntry(s.opts.JournalRoot, m)
+	tempfd := -1
+	if foreignEntry(m) {
+		fd, own, err := s.entryTempDir(m)
+		if err != nil {
+			r.Action, r.Err = "skipped", err
+			return r
+		}
+		if own {
+			defer unix.Close(fd)
+		}
+		tempfd = fd
+	}
+	j, err := openEntry(s.opts.JournalRoot, m, tempfd)
 	if err != nil {
 		r.Action, r.Err = "skipped", err
 		return r
@@ -627,6 +697,10 @@ func Undo(ctx context.Context, id string, opts ApplyOptions) ApplyResult {
 	}
 	if model.ProposalKind(m.Kind) == model.KindRedactSecret && !opts.RestoreSecret {
 		res.Err = fmt.Errorf("journal entry %s: %w", id, ErrRestoresSecret)
+		return res
+	}
+	if foreignEntry(m) != (opts.Foreign != nil) {
+		res.Err = errForeignUndo(m)
 		return res
 	}
 	if len(m.Linked) > 0 {

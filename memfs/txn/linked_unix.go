@@ -47,6 +47,12 @@ func ApplyLinked(ctx context.Context, p model.Proposal, opts ApplyOptions) Apply
 		res.Err = errors.New("the proposal changes one memory dir; Apply writes it")
 		return res
 	}
+	if opts.Foreign != nil {
+		// An adopt is between Claude Code's stores; another agent's store
+		// is not written by a transaction that spans two.
+		res.Err = errors.New("a proposal that spans two memory dirs is not written to a store another agent consolidates")
+		return res
+	}
 	meta := txnMeta{proposalID: p.ID, kind: string(p.Kind), title: p.Title, reads: p.Reads, team: opts.IncludeTeam, mtimes: mtimeRuleOf(p)}
 	parts := make([]*part, 2)
 	for i, dc := range []model.DirChanges{{MemoryDir: p.MemoryDir, Changes: p.Changes}, *p.Also} {

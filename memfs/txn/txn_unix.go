@@ -54,7 +54,7 @@ func (s *session) prepare(meta txnMeta, specs []spec) (*txn, ApplyResult) {
 		return fail(p, err)
 	}
 	for i, sp := range specs {
-		f := &fileTx{spec: sp, idx: i, dirfd: -1, dstBase: -1, dstfd: -1, movedFd: -1}
+		f := &fileTx{spec: sp, idx: i, dirfd: -1, dstBase: -1, dstfd: -1, movedFd: -1, tmpfd: s.tempfd}
 		t.files[i] = f
 		if p, err := s.compare(f); err != nil {
 			return fail(p, err)
@@ -237,8 +237,14 @@ type txn struct {
 // steps is the transaction, in order.
 func (t *txn) steps() []txStep {
 	// The journal, before the first change. A rollback does not remove
-	// it: the entry records the rollback (run), so it has no undo.
-	steps := []txStep{{name: "journal", do: t.journal}}
+	// it: the entry records the rollback (run), so it has no undo. In a
+	// foreign store, the agent is asked first: busy, nothing is written,
+	// not even the entry.
+	var steps []txStep
+	if t.s.foreign != nil {
+		steps = append(steps, txStep{name: "not busy", do: t.s.notBusy})
+	}
+	steps = append(steps, txStep{name: "journal", do: t.journal})
 	for _, f := range t.files {
 		switch f.op {
 		case model.OpUpdate:
@@ -321,7 +327,7 @@ func (t *txn) undoChange(f *fileTx) func() error {
 // name of the new one, and the change's undo sees to it.
 func (t *txn) staging(f *fileTx, op string, mode uint32) txStep {
 	return txStep{name: f.tag() + "temp", path: f.path, do: func() error {
-		if err := writeTempAt(f.dirfd, t.tmp(f), f.after, mode, f.times); err != nil {
+		if err := writeTempAt(f.tdir(), t.tmp(f), f.after, mode, f.times); err != nil {
 			return opError(op, f.path, err)
 		}
 		f.staged = true
@@ -331,7 +337,7 @@ func (t *txn) staging(f *fileTx, op string, mode uint32) txStep {
 			return nil
 		}
 		f.staged = false
-		if err := unix.Unlinkat(f.dirfd, t.tmp(f), 0); err != nil && err != unix.ENOENT {
+		if err := unix.Unlinkat(f.tdir(), t.tmp(f), 0); err != nil && err != unix.ENOENT {
 			return fmt.Errorf("%s: memtui's unused version is left at %s: %w", f.path, t.tmp(f), err)
 		}
 		return nil
@@ -375,7 +381,7 @@ func (t *txn) updateSteps(f *fileTx) []txStep {
 		// if the swap has to be undone, anyone who opened memtui's version
 		// while it stood at the path is seen (they wait for the lease).
 		{name: f.tag() + "guarded", path: f.path, do: func() (err error) {
-			f.guard, err = guardOurs(f.dirfd, t.tmp(f))
+			f.guard, err = guardOurs(f.tdir(), t.tmp(f))
 			return err
 		}, undo: func() error {
 			f.guard.release()
@@ -384,7 +390,7 @@ func (t *txn) updateSteps(f *fileTx) []txStep {
 		t.leasing(f),
 		t.rechecking(f),
 		{name: f.tag() + "exchanged", path: f.path, do: func() error { return t.swapIn(f) }, undo: t.undoChange(f)},
-		{name: f.tag() + "synced", path: f.path, do: func() error { return fsyncDir(f.dirfd) }},
+		{name: f.tag() + "synced", path: f.path, do: func() error { return fsyncDirs(f.dirfd, f.tdir()) }},
 	}
 }
 
@@ -394,13 +400,16 @@ func (t *txn) updateSteps(f *fileTx) []txStep {
 // swap (the file swapped out is not the one compared): swap back at once,
 // before anyone builds on memtui's version.
 func (t *txn) swapIn(f *fileTx) error {
+	if err := t.s.notBusy(); err != nil {
+		return err
+	}
 	tmp := t.tmp(f)
-	if err := exchangeAt(f.dirfd, tmp, f.name); err != nil {
+	if err := exchangeAt(f.tdir(), tmp, f.dirfd, f.name); err != nil {
 		return opError("replace", f.path, err)
 	}
 	f.staged = false // the temp name holds the old file now
 	opening := leaseBroken(f.held)
-	st, _, err := lstatAt(f.dirfd, tmp)
+	st, _, err := lstatAt(f.tdir(), tmp)
 	hidden := err != nil || uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev
 	if opening || hidden {
 		return t.swapBack(f, tmp, hidden)
@@ -429,23 +438,23 @@ func (t *txn) swapBack(f *fileTx, tmp string, hidden bool) error {
 	var hiddenBytes []byte
 	var hiddenErr error
 	if hidden {
-		hiddenBytes, _, hiddenErr = readAt(f.dirfd, tmp, tmp)
+		hiddenBytes, _, hiddenErr = readAt(f.tdir(), tmp, tmp)
 	}
-	if err := exchangeAt(f.dirfd, tmp, f.name); err != nil {
+	if err := exchangeAt(f.tdir(), tmp, f.dirfd, f.name); err != nil {
 		f.unlease()
 		g.release()
 		return partly(err) // memtui's version is at the path: the change's undo sorts it out
 	}
-	if st, ok, _ := lstatAt(f.dirfd, tmp); ok && !g.is(&st) {
+	if st, ok, _ := lstatAt(f.tdir(), tmp); ok && !g.is(&st) {
 		// An agent renamed its version over memtui's while it stood at the
 		// path: that one is the newest; put it back, keep what it displaces.
-		err := exchangeAt(f.dirfd, tmp, f.name)
+		err := exchangeAt(f.tdir(), tmp, f.dirfd, f.name)
 		f.unlease()
 		g.release()
 		if err != nil {
-			note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent replaced memtui's version while memtui swapped it out, and it could not be put back ("+err.Error()+")"))
+			note(j.salvage(f.tdir(), tmp, f.path, f.idx, "an agent replaced memtui's version while memtui swapped it out, and it could not be put back ("+err.Error()+")"))
 		} else {
-			note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent replaced memtui's version while memtui swapped it out; the agent's is in place"))
+			note(j.salvage(f.tdir(), tmp, f.path, f.idx, "an agent replaced memtui's version while memtui swapped it out; the agent's is in place"))
 		}
 		return conflict(f.path, "was replaced by someone else while memtui wrote it (their version is kept)")
 	}
@@ -463,12 +472,12 @@ func (t *txn) swapBack(f *fileTx, tmp string, hidden bool) error {
 	if forWriting {
 		// The writer waited for the lease and gets in now: let it finish,
 		// so that its bytes are in what the journal keeps.
-		awaitWriter(f.dirfd, tmp)
-		note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent opened memtui's version for writing while it was briefly in place"))
-	} else if settledAs(f.dirfd, tmp, sumHex(f.after)) {
-		unix.Unlinkat(f.dirfd, tmp, 0)
+		awaitWriter(f.tdir(), tmp)
+		note(j.salvage(f.tdir(), tmp, f.path, f.idx, "an agent opened memtui's version for writing while it was briefly in place"))
+	} else if settledAs(f.tdir(), tmp, sumHex(f.after)) {
+		unix.Unlinkat(f.tdir(), tmp, 0)
 	} else {
-		note(j.salvage(f.dirfd, tmp, f.path, f.idx, "an agent wrote to memtui's version while it was briefly in place"))
+		note(j.salvage(f.tdir(), tmp, f.path, f.idx, "an agent wrote to memtui's version while it was briefly in place"))
 	}
 	if hidden {
 		return conflict(f.path, "was replaced by someone else while memtui wrote it (their version is kept)")
@@ -483,7 +492,10 @@ func (t *txn) createSteps(f *fileTx) []txStep {
 	return []txStep{
 		t.staging(f, "create", f.spec.mode),
 		{name: f.tag() + "linked", path: f.path, do: func() error {
-			err := unix.Linkat(f.dirfd, t.tmp(f), f.dirfd, f.name, 0)
+			if err := t.s.notBusy(); err != nil {
+				return err
+			}
+			err := unix.Linkat(f.tdir(), t.tmp(f), f.dirfd, f.name, 0)
 			if err == unix.EEXIST {
 				return conflict(f.path, "was created by someone else meanwhile")
 			}
@@ -494,10 +506,10 @@ func (t *txn) createSteps(f *fileTx) []txStep {
 			return nil
 		}, undo: t.undoChange(f)},
 		{name: f.tag() + "synced", path: f.path, do: func() error {
-			if err := unix.Unlinkat(f.dirfd, t.tmp(f), 0); err != nil {
+			if err := unix.Unlinkat(f.tdir(), t.tmp(f), 0); err != nil {
 				return err
 			}
-			return fsyncDir(f.dirfd)
+			return fsyncDirs(f.dirfd, f.tdir())
 		}},
 	}
 }
@@ -513,20 +525,23 @@ func (t *txn) deleteSteps(f *fileTx) []txStep {
 			if err := fsyncDir(t.j.delfd); err != nil {
 				return err
 			}
-			return fsyncDir(f.dirfd)
+			return fsyncDirs(f.dirfd, f.tdir())
 		}},
 	}
 }
 
 // moveToJournal renames the file into the entry's deleted/ (or, across
-// file systems, aside in its own folder, to be copied into the journal).
-// An agent opening it for writing meanwhile gets it back at once: its
-// write lands at its path.
+// file systems, aside in its own folder, or a foreign store's temp dir, to
+// be copied into the journal). An agent opening it for writing meanwhile
+// gets it back at once: its write lands at its path.
 func (t *txn) moveToJournal(f *fileTx) error {
+	if err := t.s.notBusy(); err != nil {
+		return err
+	}
 	f.movedFd, f.movedName = t.j.delfd, strconv.Itoa(f.idx)
 	err := unix.Renameat(f.dirfd, f.name, f.movedFd, f.movedName)
 	if err == unix.EXDEV {
-		f.movedFd, f.movedName = f.dirfd, asideName(t.j.m.ID, f.idx)
+		f.movedFd, f.movedName = f.tdir(), asideName(t.j.m.ID, f.idx)
 		err = unix.Renameat(f.dirfd, f.name, f.movedFd, f.movedName)
 	}
 	if err != nil {
@@ -621,6 +636,9 @@ func (t *txn) moveSteps(f *fileTx) []txStep {
 
 // move renames the file, never over one that is there.
 func (t *txn) move(f *fileTx) error {
+	if err := t.s.notBusy(); err != nil {
+		return err
+	}
 	err := moveAt(f.dirfd, f.name, f.dstfd, f.dstName)
 	if err == unix.EEXIST {
 		return conflict(f.path, "was created by someone else meanwhile; memtui never moves a file over another")
@@ -646,15 +664,16 @@ func (t *txn) move(f *fileTx) error {
 	return nil
 }
 
-// unlinkOld removes the old file's name from the memory dir once every
-// change is made and checked (it stays open, and in the journal).
+// unlinkOld removes the old file's name from the memory dir (or a
+// foreign store's temp dir) once every change is made and checked (it
+// stays open, and in the journal).
 func (t *txn) unlinkOld(f *fileTx) error {
 	name := t.tmp(f)
 	if f.op == model.OpDelete {
 		name = asideName(t.j.m.ID, f.idx)
 	}
-	if err := unix.Unlinkat(f.dirfd, name, 0); err != nil && err != unix.ENOENT {
+	if err := unix.Unlinkat(f.tdir(), name, 0); err != nil && err != unix.ENOENT {
 		return err
 	}
-	return fsyncDir(f.dirfd)
+	return fsyncDir(f.tdir())
 }

@@ -272,6 +272,15 @@ func fsyncDir(fd int) error {
 	return retryEINTR(func() error { return unix.Fsync(fd) })
 }
 
+// fsyncDirs fsyncs the folder fd and, when it is another one, the folder
+// of the temp names (a foreign store's temp dir).
+func fsyncDirs(fd, tfd int) error {
+	if err := fsyncDir(fd); err != nil || tfd == fd {
+		return err
+	}
+	return fsyncDir(tfd)
+}
+
 // fsyncPath fsyncs the directory p (opened as a directory: anything else
 // swapped in is refused, never waited on).
 func fsyncPath(p string) error {
@@ -283,32 +292,33 @@ func fsyncPath(p string) error {
 	return f.Sync()
 }
 
-// exchangeAt swaps the names a and b in dirfd atomically (renameat2
-// RENAME_EXCHANGE on Linux): afterwards b holds what a held and a holds
-// whatever sat at b at that instant, so nothing an agent renamed over b a
-// moment earlier is lost, and readers of b never see it missing.
-func exchangeAt(dirfd int, a, b string) error {
-	err := exchange(dirfd, a, b)
+// exchangeAt swaps the names a (in adir) and b (in bdir) atomically
+// (renameat2 RENAME_EXCHANGE on Linux, which works across the folders of
+// one file system): afterwards b holds what a held and a holds whatever
+// sat at b at that instant, so nothing an agent renamed over b a moment
+// earlier is lost, and readers of b never see it missing.
+func exchangeAt(adir int, a string, bdir int, b string) error {
+	err := exchange(adir, a, bdir, b)
 	if err == unix.EINVAL || err == unix.ENOSYS || err == unix.ENOTSUP {
-		return exchangeFallback(dirfd, a, b)
+		return exchangeFallback(adir, a, bdir, b)
 	}
 	return err
 }
 
 // exchangeFallback emulates the swap where the file system cannot: link b
-// aside, rename a over b, rename the aside to a. An agent's rename over b
-// between the link and the rename is not seen (the window the atomic swap
-// closes).
-func exchangeFallback(dirfd int, a, b string) error {
+// aside (beside a, never in b's folder), rename a over b, rename the
+// aside to a. An agent's rename over b between the link and the rename is
+// not seen (the window the atomic swap closes).
+func exchangeFallback(adir int, a string, bdir int, b string) error {
 	aside := a + ".x"
-	if err := unix.Linkat(dirfd, b, dirfd, aside, 0); err != nil {
+	if err := unix.Linkat(bdir, b, adir, aside, 0); err != nil {
 		return err
 	}
-	if err := unix.Renameat(dirfd, a, dirfd, b); err != nil {
-		unix.Unlinkat(dirfd, aside, 0)
+	if err := unix.Renameat(adir, a, bdir, b); err != nil {
+		unix.Unlinkat(adir, aside, 0)
 		return err
 	}
-	return unix.Renameat(dirfd, aside, dirfd, a)
+	return unix.Renameat(adir, aside, adir, a)
 }
 
 // copyFileAt copies the regular file name in dirfd to the new path dst
