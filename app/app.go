@@ -240,6 +240,7 @@ func OpenState(o Options) (*Workspace, error) {
 	// A run that died half-way through writing (a crash, a kill) is
 	// rolled back before anything reads the tree.
 	w.recoverJournal()
+	w.recoverCodex()
 	w.Retention = memfs.DefaultJournalRetention
 	w.Keys = keymap.Default()
 	path := memfs.DefaultConfigPath(w.ScanOpts.Getenv)

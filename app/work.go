@@ -244,6 +244,11 @@ func (w *Workspace) UndoIn(ctx context.Context, scan *model.Scan, e txn.JournalE
 	if w.ReadOnly {
 		return txn.ApplyResult{}, fmt.Errorf("--readonly forbids undo")
 	}
+	if home := w.codexHomeOf(e.MemoryDir); home != "" && txn.InScope(e, w.CodexRoots()) {
+		// Codex's store: undone as it was written, as a foreign store.
+		opts.Foreign = codexForeign(home)
+		return txn.Undo(ctx, e.ID, w.stateOpts(opts)), nil
+	}
 	if !txn.InScope(e, DirsIn(scan)) {
 		return txn.ApplyResult{}, fmt.Errorf("journal entry %s is of %s, %w; nothing undone", e.ID, e.MemoryDir, ErrNotInView)
 	}
@@ -275,7 +280,7 @@ func (w *Workspace) Journal() ([]txn.JournalEntry, error) { return w.JournalIn(w
 // JournalIn is Journal for the dirs of scan (the TUI's).
 func (w *Workspace) JournalIn(scan *model.Scan) ([]txn.JournalEntry, error) {
 	es, err := txn.List(w.JournalRoot())
-	return txn.Scope(es, DirsIn(scan)), err
+	return txn.Scope(es, append(DirsIn(scan), w.CodexRoots()...)), err
 }
 
 // FindEntry is the journal entry ref names among those in view: its whole

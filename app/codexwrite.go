@@ -1,0 +1,143 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/memfs/txn"
+	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/codex"
+)
+
+// Writing into Codex's store (issue 17, codex facts §4.4): through the
+// same transactions, journal and undo as Claude Code's memory, as a
+// foreign store (txn.ForeignStore): no lock file and no temp file inside
+// memories/ (memtui's go to $CODEX_HOME/.memtui-tmp), Codex asked before
+// every change whether it is consolidating, and only the files a person
+// may edit changed: never what Codex rebuilds from its database, never
+// .git, the summary's first line kept.
+
+// CodexTempDir is where memtui keeps its temp files for writes into the
+// store of the Codex home: beside memories/, on its file system, never
+// inside it.
+func CodexTempDir(home string) string { return filepath.Join(home, ".memtui-tmp") }
+
+// codexForeign is the write options' foreign store for a Codex home.
+func codexForeign(home string) *txn.ForeignStore {
+	return &txn.ForeignStore{Agent: "Codex", TempDir: CodexTempDir(home), Busy: func() string { return memfs.CodexBusy(home) }}
+}
+
+// codexHomeOf is the Codex home in view whose memory root is dir, "" for
+// none.
+func (w *Workspace) codexHomeOf(dir string) string {
+	for _, h := range w.CodexHomes {
+		if filepath.Join(h, memfs.CodexMemoriesDir) == filepath.Clean(dir) {
+			return h
+		}
+	}
+	return ""
+}
+
+// CodexRoots are the memory roots of the Codex homes in view.
+func (w *Workspace) CodexRoots() []string {
+	var out []string
+	for _, h := range w.CodexHomes {
+		out = append(out, filepath.Join(h, memfs.CodexMemoriesDir))
+	}
+	return out
+}
+
+// CodexChangeRefusal says why memtui will not make a change in a Codex
+// store ("" when it may): a file Codex rebuilds from its database or
+// owns (an extension's), anything under .git, a note overwritten or
+// deleted (Codex never does either), a summary whose first line is no
+// longer exactly "v1".
+func CodexChangeRefusal(c model.Change) string {
+	for _, p := range []string{c.Path, c.From} {
+		if p == "" {
+			continue
+		}
+		if p == ".git" || strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") {
+			return p + " is Codex's baseline: memtui never touches .git"
+		}
+		switch k := codex.KindOf(p); {
+		case k.Regenerated():
+			return p + ": " + readOnlyWhy(k)
+		case k == codex.KindExtension:
+			return p + ": " + readOnlyWhy(k)
+		case k == codex.KindNote && c.Op != model.OpCreate:
+			return p + " is a note: Codex folds notes in and never changes or deletes one; add another note instead"
+		case k == codex.KindForeign:
+			return p + " is not a file Codex reads: a change to it would only enter its next diff"
+		}
+	}
+	if c.Path == codex.SummaryFile && c.Op != model.OpDelete {
+		first, _, _ := strings.Cut(c.After, "\n")
+		if strings.TrimSuffix(first, "\r") != codex.SummaryHeader {
+			return "memory_summary.md must begin with the line v1: Codex discards a summary without it"
+		}
+	}
+	return ""
+}
+
+// ApplyCodex writes proposals into the Codex store whose memory root is
+// dir (one of CodexRoots): refused whole, nothing written, under
+// --readonly, for a root not in view, or when a change is one memtui
+// never makes (CodexChangeRefusal); otherwise through txn.Apply as a
+// foreign store, so Codex consolidating refuses it with a
+// *txn.BusyError.
+func (w *Workspace) ApplyCodex(ctx context.Context, dir string, props []model.Proposal, opts txn.ApplyOptions) []txn.ApplyResult {
+	fail := func(err error) []txn.ApplyResult {
+		out := make([]txn.ApplyResult, len(props))
+		for i, p := range props {
+			out[i] = txn.ApplyResult{ProposalID: p.ID, Status: txn.StatusFailed, Err: err}
+		}
+		return out
+	}
+	home := w.codexHomeOf(dir)
+	switch {
+	case w.ReadOnly:
+		return fail(errors.New("--readonly forbids writing"))
+	case home == "":
+		return fail(fmt.Errorf("%s is not the memories/ of a Codex home in view", dir))
+	}
+	for _, p := range props {
+		if p.Also != nil {
+			return fail(errors.New("a proposal that changes two stores cannot write into Codex's"))
+		}
+		for _, c := range p.Changes {
+			if why := CodexChangeRefusal(c); why != "" {
+				return fail(errors.New(why))
+			}
+		}
+	}
+	opts.Foreign = codexForeign(home)
+	res := txn.Apply(ctx, dir, props, w.stateOpts(opts))
+	for i, r := range res {
+		if r.Status == txn.StatusApplied {
+			w.reviewed(dir, props[i], r.JournalID)
+		}
+	}
+	return res
+}
+
+// recoverCodex rolls back what an interrupted write left in each Codex
+// store in view (txn.Recover leaves a foreign store's entries: it cannot
+// ask Codex whether it is at work).
+func (w *Workspace) recoverCodex() {
+	for _, h := range w.CodexHomes {
+		root := filepath.Join(h, memfs.CodexMemoriesDir)
+		reports, err := txn.RecoverDir(root, w.stateOpts(txn.ApplyOptions{Foreign: codexForeign(h)}))
+		if err != nil {
+			w.note("memtui: an interrupted write into %s is left as it is for now: %s", root, err.Error())
+			continue
+		}
+		for _, r := range reports {
+			w.note("memtui: an interrupted write into Codex's store (journal %s) was %s", r.ID, r.Action)
+		}
+	}
+}
