@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -130,11 +131,29 @@ type codexState struct {
 	findings []model.Finding
 	checked  bool
 	hashes   map[string]string
+	// hb and hbLines are MEMORY.md parsed and placed line by line
+	// (handbook), for the date and dedupe proposers both.
+	hb      *codex.Handbook
+	hbLines []hbLine
 }
 
 func newCodexState(s *codex.Store, opts Options) *codexState {
 	opts.Options = opts.Options.WithDefaults()
 	return &codexState{s: s, opts: opts, hashes: map[string]string{}}
+}
+
+// handbook is MEMORY.md as read, parsed and placed line by line, once;
+// ok is false when memtui may not rewrite it.
+func (st *codexState) handbook() (content []byte, h *codex.Handbook, lines []hbLine, ok bool) {
+	content, ok = st.content(codex.HandbookFile)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	if st.hb == nil {
+		hb := codex.ParseHandbook(content)
+		st.hb, st.hbLines = &hb, scanHandbook(content)
+	}
+	return content, st.hb, st.hbLines, true
 }
 
 // codexEditable reports whether rel (relative to the memory root) is a
@@ -211,7 +230,9 @@ func (st *codexState) proposal(kind model.ProposalKind, title, rationale string,
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00codex\x00", kind)
 	for _, c := range changes {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256, c.After)
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", c.Path, c.Op, c.BaseSHA256)
+		io.WriteString(h, c.After) // a whole handbook: not through fmt's buffer
+		h.Write([]byte{0})
 	}
 	p := model.Proposal{
 		ID:        string(kind) + "-" + hex.EncodeToString(h.Sum(nil))[:10],

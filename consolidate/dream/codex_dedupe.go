@@ -231,21 +231,31 @@ func handbookDups(bullets []hbBullet) []codexDup {
 	return out
 }
 
+// codexMaxDedupe caps the dedupe proposals of one run. Each carries the
+// whole handbook rewritten (hundreds of KB in the ledgers users report),
+// and each one applied makes the others stale: past a few dozen, a run
+// costs memory for proposals nobody can apply in one go. The next run
+// proposes the rest.
+const codexMaxDedupe = 32
+
 // proposeCodexDedupe proposes dropping each later copy of a handbook
-// bullet, one proposal a copy.
+// bullet, one proposal a copy (the first codexMaxDedupe: exact copies,
+// then near ones, each in file order).
 func proposeCodexDedupe(st *codexState) []model.Proposal {
-	content, ok := st.content(codex.HandbookFile)
+	content, h, lines, ok := st.handbook()
 	if !ok {
 		return nil
 	}
-	lines := scanHandbook(content)
 	bullets := handbookBullets(lines)
 	if len(bullets) < 2 {
 		return nil
 	}
-	h := codex.ParseHandbook(content)
+	dups := handbookDups(bullets)
+	if len(dups) > codexMaxDedupe {
+		dups = dups[:codexMaxDedupe]
+	}
 	var out []model.Proposal
-	for _, d := range handbookDups(bullets) {
+	for _, d := range dups {
 		keep, drop := bullets[d.keep], bullets[d.drop]
 		gk, gd := h.Groups[keep.group], h.Groups[drop.group]
 		from, to, whole := dropRange(lines, drop)

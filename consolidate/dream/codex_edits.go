@@ -139,8 +139,8 @@ func (st *codexState) dateProposals(rule string, kind model.ProposalKind, find f
 		text := string(content)
 		mtime := dateAnchor{0, len(text), st.s.File(rel).ModTime.In(time.Local), "the file's mtime"}
 		anchors := []dateAnchor{mtime}
-		if rel == codex.HandbookFile {
-			anchors = append(handbookTaskAnchors(content), mtime)
+		if _, h, lines, ok := st.handbook(); ok && rel == codex.HandbookFile {
+			anchors = append(handbookTaskAnchors(h, lines), mtime)
 		}
 		var spans []prose.DateSpan
 		var of []dateAnchor // the anchor of each span
@@ -228,8 +228,7 @@ func inAny(as []dateAnchor, off int) bool {
 
 // handbookTaskAnchors are MEMORY.md's "## Task n" sections whose rollout
 // bullets give an updated_at= (the latest of them), in file order.
-func handbookTaskAnchors(content []byte) []dateAnchor {
-	h := codex.ParseHandbook(content)
+func handbookTaskAnchors(h *codex.Handbook, lines []hbLine) []dateAnchor {
 	type task struct {
 		at    time.Time
 		label string
@@ -254,7 +253,6 @@ func handbookTaskAnchors(content []byte) []dateAnchor {
 		}
 	}
 	var out []dateAnchor
-	lines := scanHandbook(content)
 	for i := 0; i < len(lines); {
 		l := lines[i]
 		t, ok := byLine[l.task]

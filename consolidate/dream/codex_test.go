@@ -308,6 +308,18 @@ func TestCodexTrim(t *testing.T) {
 	}
 }
 
+// TestCodexTrimCRLF: a summary written with CRLF line endings is trimmed
+// the same way, and its lines keep their endings.
+func TestCodexTrimCRLF(t *testing.T) {
+	content := strings.ReplaceAll(cxBigSummary(12, 15, 12), "\n", "\r\n")
+	plan := PlanCodexTrim([]byte(content))
+	after := string(plan.After)
+	if plan.After == nil || plan.Size > CodexTrimTarget || !strings.HasPrefix(after, content[:strings.Index(content, "## What's in Memory")]) ||
+		strings.Count(after, "\n") != strings.Count(after, "\r\n") || strings.Contains(after, "### Older Memory Topics") {
+		t.Errorf("%q: %d bytes:\n%s", plan.Why, plan.Size, after)
+	}
+}
+
 // TestCodexTrimRefuses: no trim within the cap, without the v1 line,
 // without ## What's in Memory, or when the top sections alone are over
 // the cap; each says why.
@@ -331,6 +343,14 @@ func TestCodexTrimRefuses(t *testing.T) {
 		if ps := cxOnly(ProposeCodex(cxStore(files), cxOpts), model.KindTrimSummary, codex.SummaryFile); len(ps) != 0 {
 			t.Errorf("%s: proposed %s", c.name, ps[0].Title)
 		}
+	}
+	// A summary read in part is never written back, trimmed or not.
+	files := cxClean()
+	files[codex.SummaryFile] = big
+	s := cxStore(files)
+	s.File(codex.SummaryFile).Truncated = true
+	if ps := ProposeCodex(s, cxOpts); len(ps) != 0 {
+		t.Errorf("a summary read in part: %s", cxDump(ps))
 	}
 }
 
@@ -422,7 +442,9 @@ func TestCodexDedupe(t *testing.T) {
 		}
 	}
 	// Nothing across groups: nothing proposed.
-	files[codex.HandbookFile] = cxHandbook + "\n## Reusable knowledge\n\n- Run make check before pushing\n- run make check before pushing\n"
+	files[codex.HandbookFile] = cxHandbook + "\n## Reusable knowledge\n\n- Run make check before pushing\n- run make check before pushing\n" +
+		"- The staging database is reset every night at two, so fixtures written during the day disappear before the morning run starts\n" +
+		"- The staging database is reset every night at two, so fixtures written during the day vanish before the morning run starts\n"
 	if ps := ProposeCodex(cxStore(files), cxOpts); len(ps) != 0 {
 		t.Errorf("a copy within one group was proposed:\n%s", cxDump(ps))
 	}

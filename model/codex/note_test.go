@@ -22,6 +22,8 @@ func TestNewNote(t *testing.T) {
 		{"Deploy Rules", "Use make ship.", "2026-11-28T17-05-09-deploy-rules.md", "Use make ship.\n"},
 		// Past 80 bytes the slug ends on the last whole word.
 		{"", strings.Repeat("abcdefghij ", 7) + strings.Repeat("x", 200), "2026-11-28T17-05-09-" + strings.Repeat("abcdefghij-", 6) + "abcdefghij.md", ""},
+		// ... unless that word ends too early: then at 80 bytes.
+		{"", strings.Repeat("abcdefghij ", 3) + strings.Repeat("x", 200), "2026-11-28T17-05-09-" + strings.Repeat("abcdefghij-", 3) + strings.Repeat("x", 47) + ".md", ""},
 	}
 	for _, c := range cases {
 		name, content, err := NewNote(at, c.slug, c.text)
