@@ -81,8 +81,9 @@ func ProposeCodex(s *codex.Store, opts Options) []model.Proposal {
 			continue
 		}
 		for _, p := range pr.fn(st) {
-			if st.allowed(p) == nil {
-				out = append(out, st.redactAfter(p))
+			// Checked as it will be written: once redacted.
+			if p = st.redactAfter(p); st.allowed(p) == nil {
+				out = append(out, p)
 			}
 		}
 	}
@@ -117,10 +118,39 @@ func CodexNote(s *codex.Store, now time.Time, text string) (model.Proposal, erro
 		"A new ad-hoc note: Codex's next consolidation reads it as authoritative and folds it into MEMORY.md and memory_summary.md, and never deletes it. Notes are the one channel Codex consolidates new facts from; an edit of MEMORY.md works too, but its agent may rephrase it. Undo removes the note.",
 		nil, []model.Change{{Path: path, Op: model.OpCreate, After: string(content)}})
 	p.External = true
+	p = st.redactAfter(p)
 	if err := st.allowed(p); err != nil {
 		return model.Proposal{}, err
 	}
-	return st.redactAfter(p), nil
+	return p, nil
+}
+
+// PartialCodex is Partial for a proposal over a Codex store (ProposeCodex,
+// CodexNote): only the kept blocks, re-validated with Codex's rules
+// instead of Claude Code's (a handbook is no index, a summary has no
+// frontmatter): each file written is text, only an update or a note's
+// creation, and memory_summary.md keeps its line 1 v1 and does not grow
+// over the cap. before gives each file's content as the proposal read
+// it. A proposal with nothing kept is an error: reject it instead.
+func PartialCodex(p model.Proposal, before func(path string) (string, bool), keep Keep) (model.Proposal, error) {
+	out, err := keepBlocks(p, before, keep)
+	if err != nil {
+		return p, err
+	}
+	for _, c := range out.Changes {
+		if c.Op != model.OpUpdate && c.Op != model.OpCreate {
+			return p, fmt.Errorf("%s: memtui neither deletes nor moves a file of a Codex store", c.Path)
+		}
+		if !isText([]byte(c.After)) {
+			return p, fmt.Errorf("%s: the new content is not UTF-8 text", c.Path)
+		}
+		if old, ok := before(c.Path); ok && c.Path == codex.SummaryFile {
+			if err := summaryKept([]byte(old), []byte(c.After)); err != nil {
+				return p, err
+			}
+		}
+	}
+	return partlyAccepted(out), nil
 }
 
 // codexState is a Codex store gathered for the proposers: its findings

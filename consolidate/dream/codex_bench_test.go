@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/codex"
 )
 
@@ -49,4 +50,15 @@ func BenchmarkProposeCodex(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "proposals")
 	b.ReportMetric(float64(strings.Count(files[codex.HandbookFile], "\n")), "lines")
+}
+
+// TestCodexDedupeCap: a ledger with a copy in nearly every group gets at
+// most codexMaxDedupe dedupe proposals in one run.
+func TestCodexDedupeCap(t *testing.T) {
+	files := cxClean()
+	files[codex.HandbookFile] = cxLedger()
+	ps := ProposeCodex(cxStore(files), Options{Options: cxOpts.Options, Kinds: []model.ProposalKind{model.KindMerge}})
+	if len(ps) != codexMaxDedupe {
+		t.Errorf("%d dedupe proposals, want %d", len(ps), codexMaxDedupe)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/internal/testgen"
 	"github.com/memtui/memtui/internal/testmodel"
 	"github.com/memtui/memtui/model"
@@ -594,5 +595,49 @@ func TestCodexQuoteNeverShowsPartOfASecret(t *testing.T) {
 		if frag := testgen.TokenShown(quote(sc, testgen.CutText(lead), 60), testgen.CutToken, 12); frag != "" {
 			t.Errorf("lead %d shows %q", lead, frag)
 		}
+	}
+}
+
+// TestPartialCodex: a person keeps some hunks of a Codex proposal; what
+// is left is checked with Codex's rules: a trim partly kept still starts
+// with v1, a change that loses v1 is refused, and keeping nothing is an
+// error.
+func TestPartialCodex(t *testing.T) {
+	files := cxClean()
+	files[codex.SummaryFile] = cxBigSummary(46, 18, 2)
+	s := cxStore(files)
+	ps := cxOnly(ProposeCodex(s, cxOpts), model.KindTrimSummary, codex.SummaryFile)
+	if len(ps) != 1 {
+		t.Fatal("no trim")
+	}
+	before := func(p string) (string, bool) {
+		f := s.File(p)
+		if f == nil {
+			return "", false
+		}
+		return string(f.Content), true
+	}
+	p := ps[0]
+	n := diff.Blocks(p.Changes[0], files[codex.SummaryFile])
+	if n < 2 {
+		t.Fatalf("the trim has %d hunks", n)
+	}
+	keep := make([]bool, n)
+	keep[0] = true
+	part, err := PartialCodex(p, before, Keep{codex.SummaryFile: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := part.Changes[0].After
+	if a == p.Changes[0].After || a == files[codex.SummaryFile] || !codex.ParseSummary([]byte(a)).Header || !strings.HasSuffix(part.Rationale, "(partly accepted)") {
+		t.Errorf("partly kept:\n%s", a)
+	}
+	if _, err := PartialCodex(p, before, Keep{codex.SummaryFile: make([]bool, n)}); err == nil {
+		t.Error("nothing kept was accepted")
+	}
+	bad := p
+	bad.Changes = []model.Change{{Path: codex.SummaryFile, Op: model.OpUpdate, BaseSHA256: p.Changes[0].BaseSHA256, After: strings.TrimPrefix(files[codex.SummaryFile], "v1\n")}}
+	if _, err := PartialCodex(bad, before, Keep{}); err == nil || !strings.Contains(err.Error(), "v1") {
+		t.Errorf("a summary without v1: %v", err)
 	}
 }
