@@ -175,9 +175,11 @@ func TestCodexDates(t *testing.T) {
 	files := cxClean()
 	files[codex.SummaryFile] = strings.Replace(cxSummary, "- run make check\n", "- the freeze starts tomorrow\n- the cutover is on May 26\n- the launch was on May 26, 2026\n", 1)
 	// Task 1 was written from a session of 2026-11-10 (its latest
-	// rollout); the block-level section counts from the file's mtime.
+	// rollout, at noon local time: the day a person there lived it);
+	// the block-level section counts from the file's mtime.
+	latest := time.Date(2026, 11, 10, 12, 0, 0, 0, time.Local).Format(time.RFC3339)
 	files[codex.HandbookFile] = strings.Replace(cxHandbook, "updated_at=2026-11-20T09:40:00+00:00)\n", "updated_at=2026-11-08T09:40:00+00:00)\n"+
-		"- rollout_summaries/2026-11-20T09-30-15-jqmb.md (cwd=/work/shop, rollout_path=/r/2.jsonl, updated_at=2026-11-10T18:00:00+00:00)\n", 1) +
+		"- rollout_summaries/2026-11-20T09-30-15-jqmb.md (cwd=/work/shop, rollout_path=/r/2.jsonl, updated_at="+latest+")\n", 1) +
 		"The PSP maintenance window is tomorrow.\n\n## Reusable knowledge\n\n- the PSP sandbox resets tomorrow\n"
 	files["skills/psp/SKILL.md"] = "---\nname: psp\ndescription: the PSP\n---\n\nRotate the keys next week.\n"
 	files["extensions/ad_hoc/notes/2026-11-21T08-00-00-use-pnpm.md"] = "Switch to pnpm tomorrow.\n"
