@@ -22,8 +22,8 @@ import (
 // which brings memory_summary.md back under the cap Codex cuts at.
 //
 // What may be written follows the doc's rules for a safe external editor
-// (codex facts §4.4 items 5 and 6), and codexAllowed enforces them on
-// every proposal whatever its proposer did:
+// (codex facts §4.4 items 5 and 6), and codexState.allowed enforces them
+// on every proposal whatever its proposer did:
 //   - rewritten: only the consolidated artifacts, MEMORY.md,
 //     memory_summary.md and skills/**. raw_memories.md and
 //     rollout_summaries/ are rendered again from Codex's database before
@@ -92,9 +92,9 @@ func ProposeCodex(s *codex.Store, opts Options) []model.Proposal {
 }
 
 // CodexNote proposes creating a new ad-hoc note saying text (see
-// codex.NewNote for its name and content): the channel Codex reads every
-// new fact from and never overwrites (codex facts §1.3.6, §4.4 item 6).
-// It is a person's word, so External. A store that does not exist yet
+// codex.NewNote for its name and content): the channel Codex reads a
+// person's new fact from and never overwrites (codex facts §1.3.6, §4.4
+// item 6). It is a person's word, so External. A store that does not exist yet
 // (Codex never generated memories there), a consolidation running, or a
 // name already taken is an error, as is a text NewNote refuses. A secret
 // in the text is written as [REDACTED], and the rationale says so.
@@ -115,7 +115,7 @@ func CodexNote(s *codex.Store, now time.Time, text string) (model.Proposal, erro
 	}
 	st := newCodexState(s, Options{})
 	p := st.proposal(model.KindAddNote, "Add the note "+path,
-		"A new ad-hoc note: Codex's next consolidation reads it as authoritative and folds it into MEMORY.md and memory_summary.md, and never deletes it. Notes are the one channel Codex consolidates new facts from; an edit of MEMORY.md works too, but its agent may rephrase it. Undo removes the note.",
+		"A new ad-hoc note: Codex's next consolidation reads it as authoritative and folds it into MEMORY.md and memory_summary.md, and never deletes it. A note is the channel Codex keeps for a person's new facts; an edit of MEMORY.md works too, but its agent may rephrase it. Undo removes the note.",
 		nil, []model.Change{{Path: path, Op: model.OpCreate, After: string(content)}})
 	p.External = true
 	p = st.redactAfter(p)
