@@ -26,6 +26,16 @@ const (
 	// KindArchive moves memories into ArchiveDir, out of Claude Code's
 	// recall scan but still on disk (see ArchivePath).
 	KindArchive ProposalKind = "archive"
+	// KindTrimSummary brings Codex's memory_summary.md back under the cap
+	// past which Codex silently cuts its middle out of every session
+	// (codex facts §2): it drops the oldest entries of the summary's
+	// routing index, which MEMORY.md still holds, and nothing else.
+	KindTrimSummary ProposalKind = "trim-summary"
+	// KindAddNote creates a new ad-hoc note in a Codex store, the channel
+	// through which a person's new fact reaches Codex's consolidation
+	// (codex facts §1.3.6, §4.4): a hand verb, never proposed by a Dream
+	// run, so not in ProposalKinds.
+	KindAddNote ProposalKind = "add-note"
 )
 
 // ProposalKinds lists every kind memtui proposes, in the order it proposes
@@ -33,8 +43,9 @@ const (
 // redacted and before anything tidies the files around it, so a reindex
 // proposed after a restore sees the restored entries. An archive comes
 // after the merges and prunes, which it counts: it moves out of the scan
-// only what they leave over the recall cap.
-var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindRestoreDeleted, KindAdopt, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindArchive, KindReindex}
+// only what they leave over the recall cap. A trim of Codex's summary
+// comes last, as a reindex does: both bring an index under its cap.
+var ProposalKinds = []ProposalKind{KindRedactSecret, KindRestoreLost, KindRestoreDeleted, KindAdopt, KindFixFrontmatter, KindAbsolutizeDates, KindAddYear, KindMerge, KindPrune, KindArchive, KindReindex, KindTrimSummary}
 
 // ParseProposalKind reads a kind by name.
 func ParseProposalKind(s string) (ProposalKind, bool) {

@@ -8,7 +8,10 @@
 // (external.go: ProposerInput, CheckExternal) and partial acceptance
 // (partial.go: Partial, which re-validates what a person kept of a
 // proposal) belong here too, as both re-check proposals with the same
-// rules the proposers follow. It is its own package because proposing is
+// rules the proposers follow. A Codex store has its own entry points
+// (codex*.go: ProposeCodex, CodexNote, PartialCodex, PlanCodexTrim), with
+// the same kinds where the meaning is the same and Codex's own rules of
+// what an editor may write (codex facts §4.4). It is its own package because proposing is
 // a step after checking: it imports consolidate (findings, rules, the
 // index view) and consolidate/forensics (the lost updates it restores),
 // and neither imports it. It may also import model and its sub-packages

@@ -93,6 +93,7 @@ var proposers = []proposer{
 	{model.KindPrune, proposePrunes},
 	{model.KindArchive, proposeArchives},
 	{model.KindReindex, proposeReindex},
+	{model.KindTrimSummary, codexOnly}, // Codex's summary: ProposeCodex
 }
 
 // ForScan is opts ready for a run over the whole scan (Options.ForScan).

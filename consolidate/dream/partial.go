@@ -31,30 +31,9 @@ func Partial(p model.Proposal, before func(path string) (string, bool), keep Kee
 // PartialMode is Partial for a directory whose MEMORY.md Claude Code loads
 // with mode (a subagent's is loaded raw: MemoryDir.Kind.LoadMode()).
 func PartialMode(p model.Proposal, before func(path string) (string, bool), keep Keep, mode model.LoadMode) (model.Proposal, error) {
-	out := p
-	out.Changes = nil
-	for _, c := range p.Changes {
-		k, partial := keep[c.Path]
-		if !partial {
-			out.Changes = append(out.Changes, c)
-			continue
-		}
-		old, _ := before(c.Path)
-		if c.Op != model.OpUpdate {
-			if len(k) > 0 && k[0] {
-				out.Changes = append(out.Changes, c)
-			}
-			continue
-		}
-		after := diff.KeepBlocks(old, c.After, k)
-		if after == old {
-			continue // every block dropped: the file is left alone
-		}
-		c.After = after
-		out.Changes = append(out.Changes, c)
-	}
-	if len(out.Changes) == 0 {
-		return p, errors.New("nothing of the proposal is kept: reject it instead")
+	out, err := keepBlocks(p, before, keep)
+	if err != nil {
+		return p, err
 	}
 	// Re-validate: every file written must still read as a memory (a
 	// move writes nothing: its bytes are the file's).
@@ -120,8 +99,44 @@ func PartialMode(p model.Proposal, before func(path string) (string, bool), keep
 			return p, fmt.Errorf("with only these hunks, MEMORY.md would point at %s, which the kept changes delete or move, or the dropped ones never make; keep the index hunks and the files' changes together", listNames(missing))
 		}
 	}
-	if out.Rationale != "" && !strings.HasSuffix(out.Rationale, "(partly accepted)") {
-		out.Rationale += " (partly accepted)"
+	return partlyAccepted(out), nil
+}
+
+// keepBlocks is p with only the kept blocks of each change (see Keep),
+// not yet re-validated.
+func keepBlocks(p model.Proposal, before func(path string) (string, bool), keep Keep) (model.Proposal, error) {
+	out := p
+	out.Changes = nil
+	for _, c := range p.Changes {
+		k, partial := keep[c.Path]
+		if !partial {
+			out.Changes = append(out.Changes, c)
+			continue
+		}
+		old, _ := before(c.Path)
+		if c.Op != model.OpUpdate {
+			if len(k) > 0 && k[0] {
+				out.Changes = append(out.Changes, c)
+			}
+			continue
+		}
+		after := diff.KeepBlocks(old, c.After, k)
+		if after == old {
+			continue // every block dropped: the file is left alone
+		}
+		c.After = after
+		out.Changes = append(out.Changes, c)
+	}
+	if len(out.Changes) == 0 {
+		return p, errors.New("nothing of the proposal is kept: reject it instead")
 	}
 	return out, nil
+}
+
+// partlyAccepted marks a proposal's rationale as partly accepted, once.
+func partlyAccepted(p model.Proposal) model.Proposal {
+	if p.Rationale != "" && !strings.HasSuffix(p.Rationale, "(partly accepted)") {
+		p.Rationale += " (partly accepted)"
+	}
+	return p
 }
