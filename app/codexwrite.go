@@ -115,6 +115,16 @@ func (w *Workspace) ApplyCodex(ctx context.Context, dir string, props []model.Pr
 			}
 		}
 	}
+	if notesIn(props) {
+		// The notes' folders, as Codex's own tool makes them before its
+		// first note; not while it consolidates.
+		if why := memfs.CodexBusy(home); why != "" {
+			return fail(&txn.BusyError{Agent: "Codex", Dir: dir, Reason: why})
+		}
+		if err := memfs.MakeCodexNotesDir(home); err != nil {
+			return fail(err)
+		}
+	}
 	opts.Foreign = codexForeign(home)
 	res := txn.Apply(ctx, dir, props, w.stateOpts(opts))
 	for i, r := range res {
@@ -140,4 +150,16 @@ func (w *Workspace) recoverCodex() {
 			w.note("memtui: an interrupted write into Codex's store (journal %s) was %s", r.ID, r.Action)
 		}
 	}
+}
+
+// notesIn says a proposal creates a note.
+func notesIn(props []model.Proposal) bool {
+	for _, p := range props {
+		for _, c := range p.Changes {
+			if c.Op == model.OpCreate && codex.KindOf(c.Path) == codex.KindNote {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -73,11 +73,14 @@ type BrowseKeys struct {
 	// back), with its index entries; Retype changes its type; Rename its
 	// file name, every link following.
 	Delete, Retype, Rename key.Binding
+	// Note writes a note for Codex's next consolidation (in a Codex
+	// store): the channel Codex reads new facts from.
+	Note key.Binding
 }
 
 // Group lists the bindings for the help.
 func (g BrowseKeys) Group() Group {
-	return Group{"Browse", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Left, g.Filter, g.Sort, g.Edit, g.Delete, g.Retype, g.Rename}}
+	return Group{"Browse", []key.Binding{g.NextPane, g.PrevPane, g.Open, g.Back, g.Left, g.Filter, g.Sort, g.Edit, g.Delete, g.Retype, g.Rename, g.Note}}
 }
 
 // PreviewKeys act on the preview from any pane of the browse view.
@@ -354,6 +357,7 @@ func Default() KeyMap {
 			Delete: b(ks("D"), "D", "delete memory (undoable)"),
 			Retype: b(ks("T"), "T", "change the memory's type (undoable)"),
 			Rename: b(ks("N"), "N", "rename the memory, links following (undoable)"),
+			Note:   b(ks("n"), "n", "add a note for Codex (undoable)"),
 		},
 		Preview: PreviewKeys{
 			Source:     b(ks("v"), "v", "rendered/source"),
@@ -470,7 +474,7 @@ func Default() KeyMap {
 // so it neither fires nor shows in the help.
 func (k KeyMap) ReadOnly() KeyMap {
 	e := &k.Editor
-	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Browse.Delete, &k.Browse.Retype, &k.Browse.Rename, &k.Changes.Revert, &k.Sessions.Revert, &k.Findings.Edit, &k.Index.Edit,
+	for _, b := range []*key.Binding{&k.Browse.Edit, &k.Browse.Delete, &k.Browse.Retype, &k.Browse.Rename, &k.Browse.Note, &k.Changes.Revert, &k.Sessions.Revert, &k.Findings.Edit, &k.Index.Edit,
 		&k.Proposals.Edit, &k.Proposals.Toggle, &k.Proposals.Accept, &k.Proposals.Reject, &k.Proposals.Range, &k.Proposals.Write,
 		&k.Proposals.AcceptShown, &k.Proposals.RejectShown,
 		&k.Journal.Undo, &k.Changes.MarkSeen, &k.Changes.MarkReviewed, &k.Dialog.Mark,

@@ -36,6 +36,10 @@ const (
 	// (codex facts §1.3.6, §4.4): a hand verb, never proposed by a Dream
 	// run, so not in ProposalKinds.
 	KindAddNote ProposalKind = "add-note"
+	// KindEdit writes back a person's edit of a Codex file, made in
+	// $EDITOR on a copy outside the store (a hand verb too): Codex's next
+	// consolidation sees it in its diff as the person's.
+	KindEdit ProposalKind = "edit"
 )
 
 // ProposalKinds lists every kind memtui proposes, in the order it proposes

@@ -141,6 +141,9 @@ type Model struct {
 	mode inputMode
 	// renaming, when set, is a rename being typed into input (verbs.go).
 	renaming *renameAsk
+	// noting, when set, is the Codex store a note is being typed for
+	// (codexwrite.go).
+	noting *app.CodexStore
 
 	scan *model.Scan
 	data []*projectData
@@ -390,6 +393,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.onChanges(msg.paths), m.waitChanges())
 	case codexReloadedMsg:
 		return m, m.onCodexReloaded(msg)
+	case codexEditedMsg:
+		return m, m.onCodexEdited(msg)
 	case watchErrMsg:
 		m.watchMsg = "live updates stalled: " + msg.err.Error()
 		return m, tea.Batch(m.refresh(), m.waitWatchErr())
@@ -621,6 +626,9 @@ func (m *Model) refresh() tea.Cmd {
 
 // reloadPath re-reads the memory directory at path, wherever it is.
 func (m *Model) reloadPath(path string) tea.Cmd {
+	if cmd, ok := m.codexChanged(path); ok {
+		return cmd
+	}
 	for i, pd := range m.data {
 		if !pd.loaded {
 			continue
@@ -1025,9 +1033,17 @@ func (m *Model) edit() tea.Cmd {
 		if f == nil || f.MemoryDir == "" || f.File == "" {
 			return nil
 		}
+		if cmd, ok := m.jumpCodex(*f); ok {
+			// Codex's files are edited from its store's list, on a copy.
+			m.status = "Codex's files are edited from its store's list: press " + key1(m.c.keys.Browse.Edit) + " there."
+			return cmd
+		}
 		dir = f.MemoryDir
 		path = filepath.Join(dir, filepath.FromSlash(f.File))
 	default:
+		if pd, it := m.codexSelection(); pd != nil {
+			return m.codexEdit(pd, it)
+		}
 		_, dd, it := m.selection()
 		if it == nil {
 			return nil

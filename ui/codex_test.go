@@ -2,7 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +18,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/memfs"
+	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/codex"
 )
 
@@ -159,4 +164,104 @@ func TestE2ECodexLiveNote(t *testing.T) {
 	if !strings.Contains(screen, "Notes") || !strings.Contains(screen, "prefer-u") {
 		t.Errorf("the new note is not listed:\n%s", screen)
 	}
+}
+
+// TestCodexNoteWritten: n in Codex's store asks for a note, enter asks
+// to write it, y writes it under extensions/ad_hoc/notes/ with a name
+// Codex's own tool would give (nothing else appears in memories/), the
+// list shows it, and the journal can undo it.
+func TestCodexNoteWritten(t *testing.T) {
+	cfg, home := codexOnly(t, map[string]string{
+		codex.SummaryFile:  "v1\n\n## User Profile\n\nA backend engineer.\n",
+		codex.HandbookFile: uiHandbook,
+	})
+	root := filepath.Join(home, "memories")
+	before := treeNames(t, root)
+	d := newDriver(t, cfg, 160, 40)
+	d.keys("n")
+	d.typeText("Use uv, not pip, in every Python repo")
+	d.keys("enter")
+	if out := d.screen(); !strings.Contains(out, "create  extensions/ad_hoc/notes/") || !strings.Contains(out, "-use-uv-not-pip-in-every-python-repo.md") {
+		t.Fatalf("the note's question:\n%s", out)
+	}
+	d.keys("y")
+	notes, _ := filepath.Glob(filepath.Join(root, "extensions", "ad_hoc", "notes", "*.md"))
+	if len(notes) != 1 || !codex.ValidNoteName(filepath.Base(notes[0])) {
+		t.Fatalf("notes written: %q (%v; %s)\n%s", notes, d.m.err, d.m.status, d.screen())
+	}
+	if b, _ := os.ReadFile(notes[0]); string(b) != "Use uv, not pip, in every Python repo\n" {
+		t.Errorf("the note holds %q", b)
+	}
+	after := treeNames(t, root)
+	var added []string
+	for _, n := range after {
+		if !slices.Contains(before, n) {
+			added = append(added, n)
+		}
+	}
+	if len(added) != 4 || !strings.HasPrefix(added[3], "extensions/ad_hoc/notes/") { // extensions, ad_hoc, notes, the note
+		t.Errorf("memories/ gained %q: only the note (and its folders) may appear", added)
+	}
+	d.keys("esc")
+	if out := d.screen(); !strings.Contains(out, "use-uv-not-") {
+		t.Errorf("the new note is not listed:\n%s", out)
+	}
+	es, err := cfg.Workspace.Journal()
+	if err != nil || len(es) != 1 || es[0].Kind != string(model.KindAddNote) {
+		t.Errorf("the journal: %+v, %v", es, err)
+	}
+}
+
+// TestCodexEditWritten: e on what Codex rebuilds says why not; an edit
+// of MEMORY.md made in the editor comes back as a question and y writes
+// it; a store Codex is consolidating takes no note.
+func TestCodexEditWritten(t *testing.T) {
+	raw := "# Raw Memories\n\nNo raw memories yet.\n"
+	cfg, home := codexOnly(t, map[string]string{
+		codex.SummaryFile:  "v1\n\n## User Profile\n\nA backend engineer.\n",
+		codex.HandbookFile: uiHandbook,
+		codex.RawFile:      raw,
+	})
+	root := filepath.Join(home, "memories")
+	d := newDriver(t, cfg, 160, 40)
+	d.keys("tab", "G", "e")
+	if !strings.Contains(d.m.status, "memtui does not edit raw_memories.md: Codex rewrites this file from its database") {
+		t.Errorf("e on raw_memories.md: %q", d.m.status)
+	}
+	d.keys("g", "j")
+	pd, it := d.m.codexSelection()
+	if pd == nil || it == nil || it.ce.Path != codex.HandbookFile {
+		t.Fatalf("not on MEMORY.md: %+v", it)
+	}
+	edited := uiHandbook + "\n## Reusable knowledge\n- Releases go out on Tuesdays.\n"
+	d.send(codexEditedMsg{cx: pd.cx, rel: codex.HandbookFile, before: []byte(uiHandbook), after: []byte(edited)})
+	if out := d.screen(); !strings.Contains(out, "change  MEMORY.md") {
+		t.Fatalf("the edit's question:\n%s", out)
+	}
+	d.keys("y")
+	if b, _ := os.ReadFile(filepath.Join(root, codex.HandbookFile)); string(b) != edited {
+		t.Errorf("MEMORY.md holds %q", b)
+	}
+	d.keys("esc")
+	testfs.Write(t, filepath.Join(root, codex.DiffFile), "# Memory Workspace Diff\n")
+	d.keys("r") // read everything again
+	d.keys("n")
+	if !strings.Contains(d.m.status, "Codex's store is read-only now: phase2_workspace_diff.md is there") {
+		t.Errorf("n while Codex consolidates: %q", d.m.status)
+	}
+}
+
+// treeNames lists every path under dir, slash-separated.
+func treeNames(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		if err == nil && p != dir {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
 }

@@ -269,6 +269,9 @@ func (m *Model) filterKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.renaming != nil {
 		return m.renameKey(k)
 	}
+	if m.noting != nil {
+		return m.noteKey(k)
+	}
 	switch {
 	case key.Matches(k, in.Accept):
 		m.endFilter()
@@ -315,6 +318,8 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.askRetype()
 	case key.Matches(k, keys.Rename):
 		return m.askRename()
+	case key.Matches(k, keys.Note):
+		return m.askNote()
 	case key.Matches(k, keys.Sort):
 		m.memories.cycleSort()
 		m.status = "memories sorted " + m.memories.sortBy.String()

@@ -279,7 +279,9 @@ const (
 //     reindex say the same thing in a better form: the file keeps its mtime
 //     (MEMORY.md too: a reindex adds pointers, not facts);
 //   - prune deletes a memory and drops its pointer from MEMORY.md: the
-//     index keeps its mtime;
+//     index keeps its mtime; trim-summary drops entries of Codex's
+//     summary's routing index, which MEMORY.md still holds: it keeps its
+//     mtime too (the anchor of its relative dates);
 //   - archive moves memories out of the scan (a move keeps a file's mtime
 //     whatever the rule) and repoints the links to them: the files it
 //     rewrites keep their mtime, as a reindex's do;
@@ -302,7 +304,7 @@ func mtimeRuleOf(p model.Proposal) mtimeRule {
 	}
 	switch p.Kind {
 	case model.KindFixFrontmatter, model.KindAbsolutizeDates, model.KindAddYear, model.KindRedactSecret,
-		model.KindReindex, model.KindPrune, model.KindRestoreLost, model.KindArchive:
+		model.KindReindex, model.KindPrune, model.KindRestoreLost, model.KindArchive, model.KindTrimSummary:
 		return mtimeKeep
 	case model.KindMerge:
 		return mtimeNewest
