@@ -30,7 +30,7 @@ import (
 // newCodexData is a project row for a read Codex store: loaded from the
 // start (the store is read with the scan), no Claude Code directory.
 func newCodexData(cx *app.CodexStore) *projectData {
-	pd := &projectData{p: &model.Project{Slug: "codex", Root: cx.Store.Home}, cx: cx, loaded: true}
+	pd := &projectData{p: &model.Project{Slug: "codex", Root: cx.Store.Home}, cx: cx, loaded: true, cxdd: codexDirData(cx)}
 	pd.summarize()
 	return pd
 }
@@ -419,7 +419,7 @@ func (m *Model) onCodexReloaded(msg codexReloadedMsg) tea.Cmd {
 	}
 	pd := m.data[msg.idx]
 	old := pd.cx
-	pd.cx = msg.cx
+	pd.cx, pd.cxdd = msg.cx, codexDirData(msg.cx)
 	pd.summarize()
 	m.projects.refresh(msg.idx)
 	m.codex = m.codex[:0]
@@ -442,7 +442,7 @@ func (m *Model) onCodexReloaded(msg codexReloadedMsg) tea.Cmd {
 		m.memories.setProject(pd)
 		cmd = m.requestPreview(false)
 	}
-	return tea.Batch(cmd, m.findingsChanged())
+	return tea.Batch(cmd, m.dataChanged())
 }
 
 // watchCodex watches a Codex store's folders (fsnotify watches one
@@ -482,4 +482,19 @@ func (m *Model) codexChanged(p string) (tea.Cmd, bool) {
 		}
 	}
 	return nil, false
+}
+
+// codexDirData is the stand-in of a Codex store in the views that list
+// by directory (the proposals view): its root and files as read.
+// MEMORY.md is its Index, as a memory dir's (the views read it there).
+func codexDirData(cx *app.CodexStore) *dirData {
+	d := &model.MemoryDir{Path: cx.Store.Root, Exists: cx.Store.Exists}
+	for _, f := range cx.Store.Files {
+		if f.Path == codex.HandbookFile {
+			d.Index = f
+		} else {
+			d.Files = append(d.Files, f)
+		}
+	}
+	return &dirData{d: d, byFile: map[string][]model.Finding{}}
 }

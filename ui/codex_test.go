@@ -265,3 +265,30 @@ func treeNames(t *testing.T, dir string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestCodexProposalWritten: the proposals view proposes for Codex's store
+// with Codex's rules (a secret in MEMORY.md redacted, shown as the one
+// line it changes), and w writes the accepted proposal into it through
+// the journal.
+func TestCodexProposalWritten(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("Q4Lm8Np2Rt", 3) + "AbCdEfGhIj"
+	hb := strings.Replace(uiHandbook, "- psp, retries\n", "- psp, retries\n\n## Reusable knowledge\n- The deploy token is "+tok+" in the runner's env.\n", 1)
+	cfg, home := codexOnly(t, map[string]string{
+		codex.SummaryFile:  "v1\n\n## User Profile\n\nA backend engineer.\n",
+		codex.HandbookFile: hb,
+	})
+	d := newDriver(t, cfg, 160, 48)
+	d.keys("p")
+	out := d.screen()
+	if !strings.Contains(out, "codex · ~/.codex") || !strings.Contains(out, "Redact 1 secret in MEMORY.md") || !strings.Contains(out, "MEMORY.md  +1 -1") || strings.Contains(out, tok) {
+		t.Fatalf("the Codex store's proposal:\n%s", out)
+	}
+	d.keys("a", "w", "y")
+	b, _ := os.ReadFile(filepath.Join(home, "memories", codex.HandbookFile))
+	if strings.Contains(string(b), tok) || !strings.Contains(string(b), "The deploy token is [REDACTED] in the runner's env.") {
+		t.Errorf("MEMORY.md after the write:\n%s", b)
+	}
+	if es, err := cfg.Workspace.Journal(); err != nil || len(es) != 1 || es[0].Kind != string(model.KindRedactSecret) {
+		t.Errorf("the journal: %+v, %v", es, err)
+	}
+}

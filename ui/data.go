@@ -23,7 +23,10 @@ type projectData struct {
 	p *model.Project
 	// cx, set for a Codex store's row, is the store (p then only names
 	// it, and dirs is empty).
-	cx     *app.CodexStore
+	cx *app.CodexStore
+	// cxdd stands for a Codex store in the proposals view, which lists
+	// proposals by directory: the store's root and files, no findings.
+	cxdd   *dirData
 	loaded bool
 	dirs   []*dirData // aligned with p.Dirs once loaded
 	// Summaries, kept current as directories (re)load. memories counts

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memtui/memtui/consolidate/diff"
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
@@ -35,6 +36,9 @@ type propItem struct {
 	// proposal read them: Partial and CheckExternal check against them.
 	proj *model.Project
 	d    *model.MemoryDir
+	// codex is set for a proposal over a Codex store: its hunks are kept
+	// by Codex's rules (dream.PartialCodex), not an index's.
+	codex bool
 	// blocks counts each change's blocks (diff.Blocks).
 	blocks []int
 	// edited is set once a person edited a result in $EDITOR.
@@ -86,6 +90,8 @@ type proposalJob struct {
 	p       *model.Project
 	dd      *dirData
 	project string
+	// cx, set for a Codex store, is proposed for with Codex's rules.
+	cx *app.CodexStore
 }
 
 // open notes the view is wanted and computes what is stale.
@@ -129,6 +135,12 @@ func (v *proposalsView) compute(r run) tea.Cmd {
 	var jobs []proposalJob
 	for _, pd := range r.data {
 		if !pd.loaded {
+			continue
+		}
+		if pd.cx != nil {
+			if _, ok := v.props.cache[pd.cxdd]; !ok {
+				jobs = append(jobs, proposalJob{dd: pd.cxdd, project: projectLabel(pd, v.c.home), cx: pd.cx})
+			}
 			continue
 		}
 		var pc *model.Project
@@ -180,10 +192,15 @@ func proposeFor(j proposalJob, opts dream.Options) []*propItem {
 	if d.Kind != model.DirAuto {
 		label = dirLabel(d)
 	}
-	ps := dream.ProposeDir(j.p, d, opts)
+	var ps []model.Proposal
+	if j.cx != nil {
+		ps = dream.ProposeCodex(j.cx.Store, opts)
+	} else {
+		ps = dream.ProposeDir(j.p, d, opts)
+	}
 	items := make([]*propItem, 0, len(ps))
 	for _, p := range ps {
-		it := &propItem{p: p, project: j.project, dir: label, proj: j.p, d: d,
+		it := &propItem{p: p, project: j.project, dir: label, proj: j.p, d: d, codex: j.cx != nil,
 			// Masked with the view's scanner; made safe where drawn.
 			title: safe.Mask(sc, p.Title), rationale: safe.Mask(sc, p.Rationale)}
 		for _, c := range p.Changes {
@@ -262,8 +279,12 @@ func (v *proposalsView) assemble(r run) {
 		if !pd.loaded {
 			continue
 		}
-		g := propGroup{name: report.Tilde(pd.p.Name(), v.c.home)}
-		for _, dd := range pd.dirs {
+		g := propGroup{name: projectLabel(pd, v.c.home)}
+		dirs := pd.dirs
+		if pd.cx != nil {
+			dirs = []*dirData{pd.cxdd}
+		}
+		for _, dd := range dirs {
 			live[dd] = true
 			items, ok := v.props.cache[dd]
 			if ok {

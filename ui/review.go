@@ -191,7 +191,13 @@ func (it *propItem) revalidate(d *decision) {
 		d.final = &p
 		return
 	}
-	out, err := dream.PartialMode(p, it.proposalBefore, keep, it.d.Kind.LoadMode())
+	var out model.Proposal
+	var err error
+	if it.codex {
+		out, err = dream.PartialCodex(p, it.proposalBefore, keep)
+	} else {
+		out, err = dream.PartialMode(p, it.proposalBefore, keep, it.d.Kind.LoadMode())
+	}
 	if err != nil {
 		d.err = err
 		return
