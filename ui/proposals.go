@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/app"
+	"github.com/memtui/memtui/consolidate/diff"
 	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/internal/paint"
