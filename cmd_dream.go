@@ -120,7 +120,7 @@ func runDream(ctx context.Context, g *globals, df dreamFlags, stdout, stderr io.
 	if df.json {
 		return report.ProposalsJSON(stdout, props)
 	}
-	before := app.ContentLookup(s.Scan)
+	before := app.ContentLookup(s.Scan, s.Codex...)
 	home, _ := os.UserHomeDir()
 	w := colorprofile.NewWriter(stdout, environ(g.getenv))
 	st := report.DiffStyles{}

@@ -139,8 +139,27 @@ func (w *Workspace) ApplyCodex(ctx context.Context, dir string, props []model.Pr
 // store in view (txn.Recover leaves a foreign store's entries: it cannot
 // ask Codex whether it is at work).
 func (w *Workspace) recoverCodex() {
+	if len(w.CodexHomes) == 0 {
+		return
+	}
+	// Only a store with an entry left unfinished is opened (opening one
+	// makes memtui's temp dir beside it): a run that never wrote there
+	// changes nothing under $CODEX_HOME.
+	es, err := txn.List(w.State.Journal)
+	if err != nil {
+		return // recoverJournal said why
+	}
+	pending := map[string]bool{}
+	for _, e := range es {
+		if e.State == txn.JournalPrepared && e.ForeignTempDir != "" {
+			pending[filepath.Clean(e.MemoryDir)] = true
+		}
+	}
 	for _, h := range w.CodexHomes {
 		root := filepath.Join(h, memfs.CodexMemoriesDir)
+		if !pending[root] {
+			continue
+		}
 		reports, err := txn.RecoverDir(root, w.stateOpts(txn.ApplyOptions{Foreign: codexForeign(h)}))
 		if err != nil {
 			w.note("memtui: an interrupted write into %s is left as it is for now: %s", root, err.Error())

@@ -18,6 +18,7 @@ import (
 	"github.com/memtui/memtui/memfs/transcript"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
+	"github.com/memtui/memtui/model/codex"
 )
 
 // TranscriptReader reads one project's session transcripts.
@@ -398,15 +399,26 @@ func (w *Workspace) stateOpts(opts txn.ApplyOptions) txn.ApplyOptions {
 }
 
 // ContentLookup finds a file's content as read by the scan's loaded
-// directories (dir, path relative to it), for diffs; "" when unknown.
-func ContentLookup(scan *model.Scan) func(dir, path string) string {
+// directories (dir, path relative to it), or by the Codex stores given,
+// for diffs; "" when unknown.
+func ContentLookup(scan *model.Scan, stores ...*codex.Store) func(dir, path string) string {
 	dirs := map[string]*model.MemoryDir{}
 	for _, p := range scan.Projects {
 		for _, d := range p.Dirs {
 			dirs[d.Path] = d
 		}
 	}
+	cx := map[string]*codex.Store{}
+	for _, s := range stores {
+		cx[s.Root] = s
+	}
 	return func(dir, path string) string {
+		if s := cx[dir]; s != nil {
+			if f := s.File(path); f != nil {
+				return string(f.Content)
+			}
+			return ""
+		}
 		d := dirs[dir]
 		if d == nil {
 			return ""
@@ -470,6 +482,15 @@ func (w *Workspace) Propose(ctx context.Context, po ProposeOptions) ([]model.Pro
 	var out []model.Proposal
 	for _, r := range results {
 		out = append(out, r...)
+	}
+	// Codex's stores, with Codex's rules (dream.ProposeCodex): the kinds
+	// asked for only.
+	for _, s := range w.Codex {
+		for _, p := range dream.ProposeCodex(s, dopts) {
+			if len(po.Kinds) == 0 || slices.Contains(po.Kinds, p.Kind) {
+				out = append(out, p)
+			}
+		}
 	}
 	dream.SortProposals(out)
 	return out, nil
