@@ -194,18 +194,26 @@ func ParseRollout(path string, data []byte, homes []string) *Rollout {
 	return p.Finish()
 }
 
-var (
-	// "emor" is memories/, memory_citation, the memory section, and
-	// Windows's Memories\; "EMOR" MEMORY.md named alone.
-	needleMem      = []byte("emor")
-	needleMemUpper = []byte("EMOR")
-	needleCitation = []byte("mem-citation")
-)
-
 // Mentions reports whether b names memory the way a line the parser
-// decodes must: a reader may skip a file (or a chunk) that does not.
+// decodes must (memories/, memory_citation, the memory section, a raw
+// citation, Windows's Memories\, MEMORY.md named bare): a reader may
+// skip a file (or a chunk) that does not. It is one pass for "mem" (a
+// lead byte rarer than "emor"'s e) and two for capitals, which are rare
+// and so quick to scan for.
 func Mentions(b []byte) bool {
-	return bytes.Contains(b, needleMem) || bytes.Contains(b, needleMemUpper) || bytes.Contains(b, needleCitation)
+	if bytes.Contains(b, []byte("MEMOR")) || bytes.Contains(b, []byte("Memor")) {
+		return true
+	}
+	for {
+		i := bytes.Index(b, []byte("mem"))
+		if i < 0 {
+			return false
+		}
+		b = b[i+3:]
+		if bytes.HasPrefix(b, []byte("or")) || bytes.HasPrefix(b, []byte("-citation")) {
+			return true
+		}
+	}
 }
 
 // Line reads one complete line.
@@ -250,9 +258,18 @@ func (p *RolloutParser) take(line []byte, complete bool) {
 	p.stamp(line)
 	head := line[:min(len(line), headBytes)]
 	switch {
-	case bytes.Contains(head, []byte(`session_meta"`)) && !p.metaSeen,
-		bytes.Contains(head, []byte(`turn_context"`)):
+	case bytes.Contains(head, []byte(`session_meta"`)) && !p.metaSeen:
 		p.decode(line, complete)
+	case bytes.Contains(head, []byte(`turn_context"`)):
+		// One a turn: its cwd is read without decoding the line when it
+		// holds no escape, and only a change is taken.
+		if cwd := rawString(line, "cwd"); cwd != "" {
+			if cwd != p.cwd {
+				p.setCwd(cwd)
+			}
+		} else {
+			p.decode(line, complete)
+		}
 	case bytes.Contains(head, []byte(`_call_output"`)):
 		p.result(line)
 	case Mentions(line):
