@@ -19,7 +19,7 @@ import (
 // rolloutLine is one line at second sec of 2026-11-20 09:00 UTC.
 func rolloutLine(sec int, typ string, payload any) string {
 	ts := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC).Add(time.Duration(sec) * time.Second).Format("2006-01-02T15:04:05.000Z")
-	b, _ := json.Marshal(map[string]any{"timestamp": ts, "type": typ, "payload": payload})
+	b, _ := json.Marshal(envelope{ts, typ, payload})
 	return string(b) + "\n"
 }
 
@@ -164,4 +164,11 @@ func BenchmarkReadCodexRollouts(b *testing.B) {
 			b.Fatalf("%v: %d rollouts", err, len(got.Rollouts))
 		}
 	}
+}
+
+// envelope is a rollout line's fields in the order Codex writes them.
+type envelope struct {
+	Timestamp string `json:"timestamp"`
+	Type      string `json:"type"`
+	Payload   any    `json:"payload"`
 }

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -158,6 +159,14 @@ func Aggregate(st *Store, rollouts []*Rollout) *Provenance {
 			}
 		}
 	}
+	// The store's folders: the root, the two Codex searches, and every
+	// folder that holds a file.
+	dirs := map[string]bool{"": true, strings.TrimSuffix(RolloutDir, "/"): true, strings.TrimSuffix(SkillsDir, "/"): true}
+	for rel := range p.Files {
+		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
 	sessions := map[string]*SessionUse{}
 	var order []string
 	for _, r := range rollouts {
@@ -205,7 +214,9 @@ func Aggregate(st *Store, rollouts []*Rollout) *Provenance {
 			}
 		}
 		for _, rd := range s.Reads {
-			if rd.Failed || rd.Path == "" {
+			if rd.Failed || dirs[rd.Path] {
+				// A folder's read (a search of skills/) is the session's,
+				// not any one file's.
 				continue
 			}
 			fu := p.file(rd.Path)

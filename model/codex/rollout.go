@@ -256,11 +256,14 @@ func (p *RolloutParser) take(line []byte, complete bool) {
 		return
 	}
 	p.stamp(line)
-	head := line[:min(len(line), headBytes)]
+	// Codex writes the envelope's type before the payload; a line whose
+	// keys come in another order has it at the end.
+	head, tail := line[:min(len(line), headBytes)], line[max(0, len(line)-headBytes):]
+	kind := func(k string) bool { return bytes.Contains(head, []byte(k)) || bytes.Contains(tail, []byte(k)) }
 	switch {
-	case bytes.Contains(head, []byte(`session_meta"`)) && !p.metaSeen:
+	case !p.metaSeen && kind(`"session_meta"`):
 		p.decode(line, complete)
-	case bytes.Contains(head, []byte(`turn_context"`)):
+	case kind(`"turn_context"`):
 		// One a turn: its cwd is read without decoding the line when it
 		// holds no escape, and only a change is taken.
 		if cwd := rawString(line, "cwd"); cwd != "" {
@@ -271,6 +274,7 @@ func (p *RolloutParser) take(line []byte, complete bool) {
 			p.decode(line, complete)
 		}
 	case bytes.Contains(head, []byte(`_call_output"`)):
+		// A result's own type comes first in its payload.
 		p.result(line)
 	case Mentions(line):
 		p.decode(line, complete)
@@ -284,11 +288,15 @@ func (p *RolloutParser) take(line []byte, complete bool) {
 // stamp keeps the line's timestamp for End, unparsed (only the last one
 // matters).
 func (p *RolloutParser) stamp(line []byte) {
-	i := bytes.Index(line[:min(len(line), 128)], []byte(`"timestamp":"`))
-	if i < 0 {
+	key := []byte(`"timestamp":"`)
+	v := line
+	if i := bytes.Index(line[:min(len(line), 128)], key); i >= 0 {
+		v = line[i+len(key):]
+	} else if i := bytes.LastIndex(line[max(0, len(line)-128):], key); i >= 0 {
+		v = line[max(0, len(line)-128)+i+len(key):]
+	} else {
 		return
 	}
-	v := line[i+len(`"timestamp":"`):]
 	j := bytes.IndexByte(v[:min(len(v), 64)], '"')
 	if j <= 0 {
 		return

@@ -20,7 +20,7 @@ const (
 // rl is one rollout line at second sec of 2026-11-20 09:00 UTC.
 func rl(sec int, typ string, payload any) string {
 	ts := time.Date(2026, 11, 20, 9, 0, sec, 0, time.UTC).Format("2006-01-02T15:04:05.000Z")
-	b, err := json.Marshal(map[string]any{"timestamp": ts, "type": typ, "payload": payload})
+	b, err := json.Marshal(envelope{ts, typ, payload})
 	if err != nil {
 		panic(err)
 	}
@@ -295,4 +295,11 @@ func TestRolloutBounds(t *testing.T) {
 	if r := ParseRollout("r", []byte(quiet), nil); r.ThreadID != fxThread || r.Decoded != 1 {
 		t.Errorf("a rollout without memory: decoded %d lines, want only its meta", r.Decoded)
 	}
+}
+
+// envelope is a rollout line's fields in the order Codex writes them.
+type envelope struct {
+	Timestamp string `json:"timestamp"`
+	Type      string `json:"type"`
+	Payload   any    `json:"payload"`
 }
