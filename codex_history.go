@@ -181,7 +181,7 @@ func codexHistoryText(bw *bufio.Writer, cx []codexStoreHistory, proj, dir, faint
 			bw.WriteString("\n")
 		}
 		first = false
-		bw.WriteString(proj.Paint("Codex  "+show(report.Tilde(c.prov.Home, home))) + "\n")
+		bw.WriteString(proj.Paint(show("Codex  "+report.Tilde(c.prov.Home, home))) + "\n")
 		bw.WriteString("  " + dir.Paint(show(report.Tilde(c.prov.Root, home))+rolloutSpan(c.prov)) + "\n")
 		for _, f := range c.files {
 			files++
@@ -196,13 +196,22 @@ func codexHistoryText(bw *bufio.Writer, cx []codexStoreHistory, proj, dir, faint
 				continue
 			}
 			bw.WriteString("    " + name + "\n")
-			bw.WriteString("      " + show(codexUseLine(f)) + "\n")
+			if len(f.Writes) == 0 || f.Reads+f.Loads+f.Citations+f.ThreadCitations > 0 {
+				bw.WriteString("      " + show(codexUseLine(f)) + "\n")
+			}
 			for _, w := range f.Writes {
 				line := w.ThreadID
 				if s := c.prov.Session(w.ThreadID); s != nil {
 					line = codexName(s)
 				}
-				fmt.Fprintf(bw, "      %-6s  %s\n", w.Op, show(line+" "+codexWriteLine(w.Write)))
+				line += " " + w.Tool + ", " + stamp(w.Time)
+				if w.Failed {
+					line += ", failed"
+				}
+				if t := firstLine(w.Text); t != "" {
+					line += ": \u201c" + t + "\u201d"
+				}
+				fmt.Fprintf(bw, "      %-6s  %s\n", w.Op, show(line))
 				var more []string
 				if w.Cwd != "" {
 					more = append(more, "in "+report.Tilde(w.Cwd, home))

@@ -257,11 +257,13 @@ func TestHistoryCodex(t *testing.T) {
 		t.Errorf("the note: %+v", note)
 	}
 
-	code, stdout, _ := runCLI(t, e, "--now", "2026-11-21", "history", "MEMORY.md", filepath.Join(root, "rollout_summaries", cxStem+".md"))
+	code, stdout, _ := runCLI(t, e, "--now", "2026-11-21", "history", "MEMORY.md", filepath.Join(root, "rollout_summaries", cxStem+".md"), "extensions/ad_hoc/notes/"+cxNote)
 	for _, want := range []string{
 		"Codex  ~/.codex\n  ~/.codex/memories  (rollouts since 2026-11-19)\n",
 		"    MEMORY.md\n      read 1 time in 1 session, last 2026-11-20 09:00 UTC; cited 1 time (lines 12-20) in 1 session\n      0199a1b2  read, cited  2026-11-20 09:00 UTC  in /home/dev/shop\n",
 		"rollout_summaries/" + cxStem + ".md\n      its thread's memories cited 1 time in 1 session\n      0199a1b2  used its thread's memories",
+		"    extensions/ad_hoc/notes/" + cxNote + "  (not on disk)\n      create  0199a1b2 memories.add_ad_hoc_note, 2026-11-20 09:00 UTC: “Deploys are on Tuesdays only.”\n              in /home/dev/shop · call_d\n",
+		"4 files (1 deleted), 1 write recorded.",
 	} {
 		if code != exitOK || !strings.Contains(stdout, want) {
 			t.Errorf("exit %d; the text lacks %q:\n%s", code, want, stdout)

@@ -130,7 +130,7 @@ func codexSessionsText(bw *bufio.Writer, cx []codexStoreSessions, proj, dir, fai
 			bw.WriteString("\n")
 		}
 		first = false
-		bw.WriteString(proj.Paint("Codex  "+show(report.Tilde(c.prov.Home, home))) + "\n")
+		bw.WriteString(proj.Paint(show("Codex  "+report.Tilde(c.prov.Home, home))) + "\n")
 		bw.WriteString("  " + dir.Paint(show(report.Tilde(c.prov.Root, home))) + "\n")
 		for _, s := range c.sessions {
 			total++

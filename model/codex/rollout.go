@@ -623,6 +623,9 @@ func (p *RolloutParser) call(pl *payload, at time.Time) {
 		if script == "" {
 			script = argvOrString(a.Command)
 		}
+		if script == "" && strings.Contains(a.Input, "*** Begin Patch") {
+			script = a.Input // a patch, whatever the tool is called
+		}
 		if script != "" {
 			p.shell(pl.Name, pl.CallID, script, wd, at)
 		}
