@@ -283,7 +283,7 @@ func TestRolloutBounds(t *testing.T) {
 	p := NewRolloutParser("r", nil)
 	p.Line([]byte(rl(0, "session_meta", meta(fxThread, "/w"))))
 	p.LongLine([]byte(`{"timestamp":"2026-11-20T09:00:05.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat ~/.codex/memories/MEMORY.md`), 300<<20)
-	p.Tail([]byte(`{"timestamp":"2026-11-20T09:00:06.000Z","type":"event_msg","payload":{"type":"agent_mess`))
+	p.Tail([]byte(`{"timestamp":"2026-11-20T09:00:06.000Z","type":"event_msg","payload":{"type":"agent_message","memory_cit`))
 	r := p.Finish()
 	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0], "line 2 is 300.0 MiB") || !strings.Contains(r.Problems[0], "mentions memory") {
 		t.Errorf("problems: %q", r.Problems)
@@ -291,9 +291,12 @@ func TestRolloutBounds(t *testing.T) {
 	if r.ThreadID != fxThread || r.Lines != 3 || len(r.Reads) != 0 {
 		t.Errorf("%+v", r)
 	}
-	quiet := rl(0, "session_meta", meta(fxThread, "/w")) + "\n" + rl(1, "response_item", message("user", "hello")) + "\n"
-	if r := ParseRollout("r", []byte(quiet), nil); r.ThreadID != fxThread || r.Decoded != 1 {
-		t.Errorf("a rollout without memory: decoded %d lines, want only its meta", r.Decoded)
+	// An older build's meta (no memory_mode): nothing in the rollout
+	// names memory, and its session is known all the same.
+	old := rl(0, "session_meta", map[string]any{"id": fxThread, "cwd": "/w", "cli_version": "0.98.0", "source": "exec"})
+	quiet := old + "\n" + rl(1, "response_item", message("user", "hello")) + "\n"
+	if r := ParseRollout("r", []byte(quiet), nil); r.ThreadID != fxThread || r.Source != "exec" || r.Decoded != 1 {
+		t.Errorf("a rollout without memory: %q, decoded %d lines, want only its meta", r.ThreadID, r.Decoded)
 	}
 }
 
