@@ -228,8 +228,8 @@ func Aggregate(st *Store, rollouts []*Rollout) *Provenance {
 		}
 		for _, c := range s.Citations {
 			for _, e := range c.Entries {
-				if e.Path == "" {
-					continue
+				if e.Path == "" || isAbsAny(e.Path) {
+					continue // a file outside the store: the session's, not the store's
 				}
 				fu := p.file(e.Path)
 				fu.Citations++

@@ -25,9 +25,11 @@ func TestAggregate(t *testing.T) {
 	main := ParseRollout("/h/sessions/2026/11/20/rollout-a.jsonl", []byte(linuxRollout()), []string{fxHome})
 	copyOf := ParseRollout("/h/archived_sessions/rollout-a.jsonl", []byte(linuxRollout()), []string{fxHome})
 	other := ParseRollout("/h/sessions/2026/11/19/rollout-b.jsonl", []byte(rl(0, "session_meta", meta("0199ffff-0000-7000-8000-000000000002", "/home/dev/blog"))+"\n"+rl(1, "response_item", message("developer", injected))+"\n"), []string{fxHome})
-	p := Aggregate(fxStore(), []*Rollout{main, copyOf, other})
+	outside := ParseRollout("/h/sessions/2026/11/18/rollout-c.jsonl", []byte(rl(0, "session_meta", meta("0199eeee-0000-7000-8000-000000000003", "/w"))+"\n"+
+		rl(1, "response_item", message("assistant", "<oai-mem-citation>\n<citation_entries>\n/work/shop/README.md:1-3|note=[not memory]\n</citation_entries>\n</oai-mem-citation>"))+"\n"), []string{fxHome})
+	p := Aggregate(fxStore(), []*Rollout{main, copyOf, other, outside})
 
-	if len(p.Sessions) != 1 || p.Sessions[0].ThreadID != fxThread || p.Loaded != 1 || p.Rollouts != 3 {
+	if len(p.Sessions) != 2 || p.Sessions[0].ThreadID != fxThread || p.Loaded != 1 || p.Rollouts != 4 {
 		t.Fatalf("sessions %d, loaded-only %d, rollouts %d", len(p.Sessions), p.Loaded, p.Rollouts)
 	}
 	s := p.Sessions[0]
@@ -61,6 +63,9 @@ func TestAggregate(t *testing.T) {
 	}
 	if got := len(h.Sessions(p)); got != 1 {
 		t.Errorf("MEMORY.md's sessions: %d", got)
+	}
+	if _, ok := p.Files["/work/shop/README.md"]; ok {
+		t.Error("a cited file outside the store is one of its files")
 	}
 	if len(p.Problems) != 2 || p.Problems[0].Transcript != main.Path {
 		t.Errorf("problems: %+v", p.Problems)
