@@ -46,7 +46,11 @@ autoDream as "fork".
 
 FILE narrows the output to those files: a path relative to the memory
 directory (feedback_x.md, MEMORY.md) or an absolute one. --project narrows
-it to projects, as everywhere.`,
+it to projects, as everywhere.
+
+A Codex store's files follow, from its sessions' rollouts: for each, the
+sessions that read, cited or wrote it, how often its summary was loaded,
+and for a rollout summary how often its thread's memories were cited.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHistory(cmd.Context(), g, hf, args, stdout, stderr)
 		},

@@ -40,8 +40,13 @@ or dropped of another's (a lost update, as lint's lost-update finding); and
 the sessions that worked on the same directory at the same time. A session
 that touched two directories is listed under each.
 
+Codex's sessions follow, from their rollouts ($CODEX_HOME/sessions and
+archived_sessions), labelled codex: what each read of the store, what its
+replies cited (and whose memories), and the notes it wrote.
+
 --since keeps the sessions still running at or after a date (2026-11-21)
-or a time (RFC 3339). --project narrows it to projects, as everywhere.`,
+or a time (RFC 3339). --project narrows it to projects, as everywhere (a
+Codex session by the directory it ran in).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSessions(cmd.Context(), g, sf, stdout, stderr)
 		},
