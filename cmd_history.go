@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/memtui/memtui/app"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
@@ -45,7 +46,11 @@ autoDream as "fork".
 
 FILE narrows the output to those files: a path relative to the memory
 directory (feedback_x.md, MEMORY.md) or an absolute one. --project narrows
-it to projects, as everywhere.`,
+it to projects, as everywhere.
+
+A Codex store's files follow, from its sessions' rollouts: for each, the
+sessions that read, cited or wrote it, how often its summary was loaded,
+and for a rollout summary how often its thread's memories were cited.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHistory(cmd.Context(), g, hf, args, stdout, stderr)
 		},
@@ -112,6 +117,19 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 			}
 		}
 	}
+	provs, err := codexProvenance(ctx, s)
+	if err != nil {
+		return err
+	}
+	cx := codexHistory(provs, args, matched)
+	for _, p := range provs {
+		for _, pr := range p.Problems {
+			if !seen[pr] {
+				seen[pr] = true
+				probs = append(probs, pr)
+			}
+		}
+	}
 	var missing []string
 	for i, ok := range matched {
 		if !ok {
@@ -125,7 +143,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 		fmt.Fprintf(stderr, "memtui: no memory directory knows %s\n", safe.ShowLine(m))
 	}
 	if hf.json {
-		return historyJSON(stdout, dirs, probs)
+		return historyJSON(stdout, dirs, cx, probs)
 	}
 	// Colour only on a terminal (and never with NO_COLOR), as lint's.
 	w := colorprofile.NewWriter(stdout, environ(g.getenv))
@@ -133,7 +151,7 @@ func runHistory(ctx context.Context, g *globals, hf historyFlags, args []string,
 	if w.Profile != colorprofile.NoTTY {
 		st = report.DefaultStyles(g.darkBackground(stdout, w.Profile))
 	}
-	return historyText(w, dirs, probs, st, g.getenv("HOME"))
+	return historyText(w, dirs, cx, probs, st, g.getenv("HOME"))
 }
 
 // keepFiles keeps the files that one of args names (relative to dir, or
@@ -171,7 +189,7 @@ func problemsOf(l *model.TranscriptLog) []historyProblem {
 
 // historyText writes the history for people: per project and memory
 // directory, one block per file, its writes oldest first.
-func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, st report.Styles, home string) error {
+func historyText(w io.Writer, dirs []historyDir, cx []codexStoreHistory, probs []historyProblem, st report.Styles, home string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	proj, dir, faint, sum := paint.New(st.Project), paint.New(st.Dir), paint.New(st.Rule), paint.New(st.Summary)
 	files, writes, gone := 0, 0, 0
@@ -214,6 +232,8 @@ func historyText(w io.Writer, dirs []historyDir, probs []historyProblem, st repo
 			bw.WriteString("      " + heatLine(f.Heat) + "\n")
 		}
 	}
+	cf, cg, cw := codexHistoryText(bw, cx, proj, dir, faint, home, lastProject == nil)
+	files, gone, writes = files+cf, gone+cg, writes+cw
 	if files == 0 {
 		bw.WriteString(sum.Paint("No memory file has a history.") + "\n")
 	} else {
@@ -260,8 +280,9 @@ func heatLine(h model.Heat) string {
 }
 
 // historyJSON writes the history as {"version":1,"memories":[...],
-// "problems":[...]}, every text from disk or a transcript masked.
-func historyJSON(w io.Writer, dirs []historyDir, probs []historyProblem) error {
+// "problems":[...]}, every text from disk or a transcript masked;
+// Codex's files after Claude Code's.
+func historyJSON(w io.Writer, dirs []historyDir, cx []codexStoreHistory, probs []historyProblem) error {
 	type writeJSON struct {
 		SessionID string   `json:"session_id"`
 		Title     string   `json:"title"`
@@ -290,6 +311,10 @@ func historyJSON(w io.Writer, dirs []historyDir, probs []historyProblem) error {
 		IndexLoads int         `json:"index_loads"`
 		Sessions   int         `json:"read_sessions"`
 		LastUsed   string      `json:"last_used,omitempty"`
+		// CodingAgent is whose memory it is (claude or codex); Codex what
+		// a Codex file's rollouts say.
+		CodingAgent string         `json:"coding_agent"`
+		Codex       *codexFileJSON `json:"codex,omitempty"`
 	}
 	out := struct {
 		Version  int              `json:"version"`
@@ -300,7 +325,8 @@ func historyJSON(w io.Writer, dirs []historyDir, probs []historyProblem) error {
 	for _, hd := range dirs {
 		for _, f := range hd.files {
 			mj := memJSON{Project: m(hd.project.Name()), MemoryDir: m(hd.dir.Path), File: m(f.File), Exists: f.Exists, Writes: []writeJSON{},
-				Reads: f.Heat.Reads, ReReads: f.Heat.Unchanged, Recalls: f.Heat.Recalls, IndexLoads: f.Heat.IndexLoads, Sessions: f.Heat.Sessions, LastUsed: rfc3339(f.Heat.Last)}
+				Reads: f.Heat.Reads, ReReads: f.Heat.Unchanged, Recalls: f.Heat.Recalls, IndexLoads: f.Heat.IndexLoads, Sessions: f.Heat.Sessions, LastUsed: rfc3339(f.Heat.Last),
+				CodingAgent: app.AgentClaude}
 			for _, x := range f.Writes {
 				wj := writeJSON{SessionID: m(x.Session), Title: m(x.Title), Cwd: m(x.Cwd), Branch: m(x.Branch), Tool: x.Tool, Op: string(x.Op),
 					Time: rfc3339(x.Time), ToolUseID: m(x.ToolUseID), Agent: m(x.Agent), Command: m(x.Command), Transcript: m(x.Transcript), Line: x.Line}
@@ -308,6 +334,17 @@ func historyJSON(w io.Writer, dirs []historyDir, probs []historyProblem) error {
 					wj.AlsoIn = append(wj.AlsoIn, m(a))
 				}
 				mj.Writes = append(mj.Writes, wj)
+			}
+			out.Memories = append(out.Memories, mj)
+		}
+	}
+	for _, c := range cx {
+		for _, f := range c.files {
+			mj := memJSON{Project: m(c.prov.Home), MemoryDir: m(c.prov.Root), File: m(f.Path), Exists: f.Exists, Writes: []writeJSON{},
+				Reads: f.Reads, IndexLoads: f.Loads, Sessions: len(f.ReadBy), LastUsed: rfc3339(lastUse(f)), CodingAgent: app.AgentCodex, Codex: codexFileJSONOf(c.prov, f)}
+			for _, x := range f.Writes {
+				mj.Writes = append(mj.Writes, writeJSON{SessionID: m(x.ThreadID), Cwd: m(x.Cwd), Tool: m(x.Tool), Op: x.Op, Time: rfc3339(x.Time),
+					ToolUseID: m(x.CallID), Transcript: m(x.Rollout), Line: x.Line})
 			}
 			out.Memories = append(out.Memories, mj)
 		}

@@ -40,8 +40,13 @@ or dropped of another's (a lost update, as lint's lost-update finding); and
 the sessions that worked on the same directory at the same time. A session
 that touched two directories is listed under each.
 
+Codex's sessions follow, from their rollouts ($CODEX_HOME/sessions and
+archived_sessions), labelled codex: what each read of the store, what its
+replies cited (and whose memories), and the notes it wrote.
+
 --since keeps the sessions still running at or after a date (2026-11-21)
-or a time (RFC 3339). --project narrows it to projects, as everywhere.`,
+or a time (RFC 3339). --project narrows it to projects, as everywhere (a
+Codex session by the directory it ran in).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSessions(cmd.Context(), g, sf, stdout, stderr)
 		},
@@ -100,15 +105,20 @@ func runSessions(ctx context.Context, g *globals, sf sessionsFlags, stdout, stde
 			}
 		}
 	}
+	provs, err := codexProvenance(ctx, s)
+	if err != nil {
+		return err
+	}
+	cx := codexSessions(provs, since, g.project)
 	if sf.json {
-		return sessionsJSON(stdout, dirs)
+		return sessionsJSON(stdout, dirs, cx)
 	}
 	w := colorprofile.NewWriter(stdout, environ(g.getenv))
 	st := report.Styles{}
 	if w.Profile != colorprofile.NoTTY {
 		st = report.DefaultStyles(g.darkBackground(stdout, w.Profile))
 	}
-	return sessionsText(w, dirs, st, g.getenv("HOME"))
+	return sessionsText(w, dirs, cx, st, g.getenv("HOME"))
 }
 
 // nameByKey names the activities of one directory by their Key.
@@ -122,7 +132,7 @@ func nameByKey(acts []forensics.SessionActivity) map[string]string {
 
 // sessionsText writes the sessions for people: per project and memory
 // directory, each activity newest first, with what it read, wrote and lost.
-func sessionsText(w io.Writer, dirs []sessionsDir, st report.Styles, home string) error {
+func sessionsText(w io.Writer, dirs []sessionsDir, cx []codexStoreSessions, st report.Styles, home string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	proj, dir, faint, sum := paint.New(st.Project), paint.New(st.Dir), paint.New(st.Rule), paint.New(st.Summary)
 	// Text from transcripts (titles, branches, lost lines) may hold a
@@ -187,6 +197,7 @@ func sessionsText(w io.Writer, dirs []sessionsDir, st report.Styles, home string
 			}
 		}
 	}
+	total += codexSessionsText(bw, cx, proj, dir, faint, home, lastProject == nil)
 	if total == 0 {
 		bw.WriteString(sum.Paint("No session read or wrote memory in the transcripts.") + "\n")
 		return bw.Flush()
@@ -222,8 +233,9 @@ func quoteLines(ls []string) string {
 }
 
 // sessionsJSON writes {"version":1,"sessions":[...]}: one object per
-// session and memory directory, newest first within each directory.
-func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
+// session and memory directory, newest first within each directory;
+// Codex's sessions after Claude Code's.
+func sessionsJSON(w io.Writer, dirs []sessionsDir, cx []codexStoreSessions) error {
 	type writeJSON struct {
 		File string    `json:"file"`
 		Op   string    `json:"op"`
@@ -263,6 +275,12 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
 		Overlaps  []string    `json:"overlaps"`
 		// Run is set for a background run memtui's snapshots caught.
 		Run *runJSON `json:"run,omitempty"`
+		// CodingAgent is whose session it is (claude or codex); Store the
+		// kind of memory directory (Codex's: codex), Codex what a Codex
+		// session's rollout says.
+		CodingAgent string            `json:"coding_agent"`
+		Store       string            `json:"store"`
+		Codex       *codexSessionJSON `json:"codex,omitempty"`
 	}
 	// Text from transcripts and disk is masked for secrets; WriteJSON
 	// escapes what JSON itself would let through (C1 controls, bidi).
@@ -291,7 +309,7 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
 			sj := sessionJSON{ID: m(a.Session), Agent: m(a.Agent), Kind: string(a.Kind), Key: m(a.Key()), Title: m(a.Title),
 				Project: m(sd.project.Name()), MemoryDir: m(sd.dir.Path), Cwd: m(a.Cwd), Branch: m(a.Branch),
 				Start: a.Start.UTC(), End: a.End.UTC(), Read: ms(a.Read), Written: []writeJSON{},
-				Lost: lost(a.Lost), Dropped: lost(a.Dropped), Overlaps: ms(a.Overlaps)}
+				Lost: lost(a.Lost), Dropped: lost(a.Dropped), Overlaps: ms(a.Overlaps), CodingAgent: app.AgentClaude, Store: sd.dir.Kind.String()}
 			if sj.Read == nil {
 				sj.Read = []string{}
 			}
@@ -304,6 +322,19 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir) error {
 			}
 			if !a.RunAt.IsZero() {
 				sj.Run = &runJSON{At: a.RunAt.UTC(), LockPID: a.LockPID}
+			}
+			out.Sessions = append(out.Sessions, sj)
+		}
+	}
+	for _, c := range cx {
+		for _, s := range c.sessions {
+			sj := sessionJSON{ID: m(s.ThreadID), Kind: codexKind(s), Key: m(codexKey(s)), Project: m(codexProject(c.prov, s)), MemoryDir: m(c.prov.Root),
+				Cwd: m(s.Cwd), Start: s.Start.UTC(), End: s.End.UTC(), Read: ms(codexReadPaths(s)), Written: []writeJSON{}, Lost: []lostJSON{}, Dropped: []lostJSON{},
+				Overlaps: []string{}, CodingAgent: app.AgentCodex, Store: app.AgentCodex, Codex: codexJSON(c.prov, s)}
+			for _, x := range append(s.NoteWrites[:len(s.NoteWrites):len(s.NoteWrites)], s.Edits...) {
+				if !x.Failed {
+					sj.Written = append(sj.Written, writeJSON{File: m(x.Path), Op: x.Op, Tool: m(x.Tool), Time: x.Time.UTC(), Known: x.Op == "create" && x.Text != ""})
+				}
 			}
 			out.Sessions = append(out.Sessions, sj)
 		}

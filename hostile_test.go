@@ -118,10 +118,11 @@ func newHostileRun(t *testing.T, numbered int) *hostileRun {
 // TestHostileCodexStore: the hostile tree's Codex store (escapes and a
 // forged line in names and texts, a token, a FIFO where a rollout summary
 // goes, a symlink loop, links out, a config.toml that does not parse) is
-// read promptly, following no link and opening no FIFO; the commands
-// that do not show Codex yet run over it cleanly, with --agent codex too;
-// and nothing under the tree changes. (TestHostileTree names the store
-// in every run as well.)
+// read promptly, following no link and opening no FIFO; ls, lint,
+// sessions and history run over it cleanly, with --agent codex too (its
+// rollouts: escapes in every field, tokens in notes, a line past the
+// cap); and nothing under the tree changes. (TestHostileTree names the
+// store in every run as well.)
 func TestHostileCodexStore(t *testing.T) {
 	tr, err := hostile.Build(t.TempDir(), 1)
 	if err != nil {
@@ -154,14 +155,24 @@ func TestHostileCodexStore(t *testing.T) {
 	}
 	home, state := t.TempDir(), t.TempDir()
 	e := env("HOME", home, "XDG_STATE_HOME", state, "XDG_CACHE_HOME", t.TempDir())
+	outs := map[string]outcome{}
 	for _, args := range [][]string{
 		{"--config-dir", tr.Config, "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls"},
 		{"--config-dir", tr.Config, "--codex-home", tr.CodexHome, "--now", "2026-11-21", "--readonly", "lint"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls", "--json"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "lint", "--json"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "sessions"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "sessions", "--json"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "history"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "history", "--json"},
 	} {
 		o := runHostile(t, e, args...)
+		mode := hostile.Plain
+		if args[len(args)-1] == "--json" {
+			mode = hostile.JSON
+		}
+		outs[strings.Join(args[6:], " ")] = o
 		t.Run(o.name, func(t *testing.T) {
 			if !ranCleanly(t, o) {
 				return
@@ -169,8 +180,40 @@ func TestHostileCodexStore(t *testing.T) {
 			if o.code == exitUsage {
 				t.Errorf("%s: exit %d:\n%s", o.name, o.code, hostile.Visible(o.both()))
 			}
-			checkOutput(t, tr, o, hostile.Plain)
+			checkOutput(t, tr, o, mode)
 		})
+	}
+	// The checks above ran on the hostile session, not on an empty list:
+	// its reads (the one after the huge line too), both notes (their
+	// tokens masked), its one citation; the huge line and the compressed
+	// rollout are problems.
+	var ss struct {
+		Sessions []struct {
+			ID    string   `json:"id"`
+			Read  []string `json:"read"`
+			Codex struct {
+				Notes     []struct{ Text string }      `json:"notes"`
+				Citations []struct{ Raw, Parsed bool } `json:"citations"`
+			} `json:"codex"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(outs["sessions --json"].stdout), &ss); err != nil || len(ss.Sessions) != 1 || ss.Sessions[0].ID != hostile.CodexThread {
+		t.Fatalf("sessions --json: %v\n%s", err, hostile.Visible(outs["sessions --json"].stdout))
+	}
+	cs := ss.Sessions[0]
+	if !slices.Contains(cs.Read, "MEMORY.md") || !slices.Contains(cs.Read, "raw_memories.md") || len(cs.Codex.Notes) != 2 || len(cs.Codex.Citations) != 1 || !cs.Codex.Citations[0].Raw || !cs.Codex.Citations[0].Parsed {
+		t.Errorf("the hostile Codex session: %+v", cs)
+	}
+	for _, n := range cs.Codex.Notes {
+		if !strings.Contains(n.Text, "ghp_") {
+			t.Errorf("a note's text lost its (masked) token: %q", n.Text)
+		}
+	}
+	hist := outs["history --json"].stdout
+	for _, want := range []string{"more than memtui decodes of a line; left out (it mentions memory", "compressed (zstd", "1 line is not JSON"} {
+		if !strings.Contains(hist, want) {
+			t.Errorf("history --json's problems lack %q", want)
+		}
 	}
 	checkUnchanged(t, tr, before, "the Codex runs")
 }

@@ -55,5 +55,5 @@ func (t *Tree) buildCodex() error {
 			return err
 		}
 	}
-	return nil
+	return t.buildCodexSessions()
 }
