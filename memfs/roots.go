@@ -21,9 +21,7 @@ package memfs
 //
 // So a root is either one such folder, or a folder the stores sit under,
 // one to four levels down. RootStores finds them without following a
-// link and without reading a file: a folder is a store when it holds a
-// MEMORY.md, or when it is the memory/ of <root>/projects/<slug>/ (Qwen
-// Code's per-project folder, whose index may not be written yet).
+// link and without reading a file (RootStores says what makes a store).
 
 import (
 	"context"
