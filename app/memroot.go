@@ -196,13 +196,16 @@ var agentOmits = map[string]map[string]bool{
 	"openhands": {consolidate.RuleFrontmatterMissing: true, consolidate.RuleTypeMissing: true, consolidate.RuleMemoryOrphan: true},
 }
 
-// AgentFindings are p's findings as reported: each naming p's agent
-// (AgentOf), and, for another agent's store, without the rules that do
-// not apply to a copy of the format (copyOmits, agentOmits). It filters
-// fs in place. Check applies it to every directory; a face that checks
-// directories itself (the TUI) should too.
+// AgentFindings are p's findings as reported: for another agent's store,
+// each naming the agent (Finding.Agent; Claude Code's name none) and
+// without the rules that do not apply to a copy of the format (copyOmits,
+// agentOmits). It filters fs in place. Check applies it to every
+// directory; a face that checks directories itself (the TUI) should too.
 func AgentFindings(p *model.Project, fs []model.Finding) []model.Finding {
 	agent := AgentOf(p)
+	if agent == AgentClaude {
+		return fs
+	}
 	out := fs[:0]
 	for _, f := range fs {
 		if omitted(agent, f.Rule) {

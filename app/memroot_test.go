@@ -137,8 +137,9 @@ func TestMemoryRootsInTheWorkspace(t *testing.T) {
 
 // TestMemoryRootChecks: a copy's store is checked with the rules of the
 // format (a relative date) but not those of Claude Code's own recall (a
-// memory over its 4 KB), which Claude Code's store still gets; every
-// finding names its agent, and the notes say which link was not followed.
+// memory over its 4 KB), which Claude Code's store still gets; the copy's
+// findings name its agent, Claude Code's (its settings' too) none; the
+// notes say which link was not followed.
 func TestMemoryRootChecks(t *testing.T) {
 	home, qwen := rootsHome(t)
 	claudeDir := filepath.Join(home, ".claude", "projects", "-work-api", "memory")
@@ -151,12 +152,17 @@ func TestMemoryRootChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Claude Code's findings name no agent (their JSON is as it was).
 	rules := map[string][]string{}
 	for _, f := range ws.Check(context.Background(), ws.CheckOpts) {
-		if f.Agent == "" {
-			t.Errorf("%s %s: no agent", f.Rule, f.Project)
+		agent := f.Agent
+		if agent == "" {
+			agent = AgentClaude
 		}
-		rules[f.Agent] = append(rules[f.Agent], f.Rule+" "+f.Project+"/"+f.File)
+		if strings.HasPrefix(f.Project, "qwen:") != (agent == "qwen") {
+			t.Errorf("%s %s: agent %q", f.Rule, f.Project, f.Agent)
+		}
+		rules[agent] = append(rules[agent], f.Rule+" "+f.Project+"/"+f.File)
 	}
 	has := func(agent, rule string) bool {
 		return slices.ContainsFunc(rules[agent], func(s string) bool { return strings.HasPrefix(s, rule+" ") })
@@ -181,12 +187,17 @@ func TestMemoryRootChecks(t *testing.T) {
 // TestAgentFindingsAndProposals: another agent's store loses the rules a
 // copy does not follow (and OpenHands' the frontmatter and orphan rules
 // its free-form daily logs would trip), with the proposals that only fix
-// them; Claude Code's keeps everything. Each finding names its agent.
+// them; Claude Code's keeps everything. Each finding of a copy names its
+// agent.
 func TestAgentFindingsAndProposals(t *testing.T) {
 	fs := func() []model.Finding {
 		return []model.Finding{{Rule: consolidate.RuleRelativeDate}, {Rule: consolidate.RuleRecallTruncated}, {Rule: consolidate.RuleMemoryOrphan}, {Rule: consolidate.RuleFrontmatterMissing}}
 	}
+	// Claude Code's findings name no agent.
 	rulesOf := func(fs []model.Finding, agent string) []string {
+		if agent == AgentClaude {
+			agent = ""
+		}
 		var out []string
 		for _, f := range fs {
 			if f.Agent != agent {

@@ -82,9 +82,10 @@ func (w *Workspace) Load(ctx context.Context, d *model.MemoryDir) error {
 // opts.DropContent each directory's contents are freed once checked, so a
 // run holds one directory per worker in memory, not the tree. A directory
 // that cannot be read is a finding. The findings come sorted, the scan's
-// configuration findings included, each naming its agent (a --memory-root
-// store's without the rules a copy of the format does not follow:
-// AgentFindings).
+// configuration findings included. Each finding of another agent's store
+// names its agent (Claude Code's name none), and a --memory-root store's
+// come without the rules a copy of the format does not follow
+// (AgentFindings).
 func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model.Finding {
 	opts = opts.ForScan(w.Scan)
 	jobs := consolidate.DirJobs(w.Scan, nil)
@@ -102,13 +103,7 @@ func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model
 	})
 	// Codex's stores, read at Open, are checked beside Claude Code's dirs.
 	results = append(results, CodexFindings(w.Codex, opts))
-	all := consolidate.MergeFindings(w.Scan, results)
-	for i := range all {
-		if all[i].Agent == "" {
-			all[i].Agent = AgentClaude // the configuration's: Claude Code's settings
-		}
-	}
-	return all
+	return consolidate.MergeFindings(w.Scan, results)
 }
 
 // EachLoadedDir loads every directory of the scan in turn and calls fn

@@ -87,8 +87,10 @@ type Finding struct {
 	Line       int      `json:"line"` // 1-based; 0 when the finding has no line
 	Message    string   `json:"message"`
 	Suggestion string   `json:"suggestion"`
-	// Agent names whose memory the finding is about: "claude", "codex",
-	// or a --memory-root store's label (app.Workspace.Check fills it).
+	// Agent names whose memory the finding is about when it is not
+	// Claude Code's: "codex", or a --memory-root store's label
+	// (app.Workspace.Check fills it); "" (and no JSON field) for Claude
+	// Code's, so its findings print as they always did.
 	Agent string `json:"agent,omitempty"`
 }
 
