@@ -158,6 +158,9 @@ func lsJSON(w io.Writer, dirs []lsDir) error {
 		Bytes        int64  `json:"bytes"`
 		InScan       *bool  `json:"in_scan"`
 		Reason       string `json:"reason"`
+		// Agent is a --memory-root store's label; absent for Claude
+		// Code's own.
+		Agent string `json:"agent,omitempty"`
 	}
 	out := struct {
 		Version  int       `json:"version"`
@@ -167,7 +170,7 @@ func lsJSON(w io.Writer, dirs []lsDir) error {
 	for _, ld := range dirs {
 		for _, e := range ld.entries {
 			mj := memJSON{MemoryDir: m(ld.dir.Path), File: m(e.file), Store: ld.dir.Kind.String(), Name: m(e.name), Description: m(e.description),
-				Type: e.typ, Modified: rfc3339(e.modified), ModifiedFrom: e.modifiedFrom, Bytes: e.bytes, Reason: string(e.reason)}
+				Type: e.typ, Modified: rfc3339(e.modified), ModifiedFrom: e.modifiedFrom, Bytes: e.bytes, Reason: string(e.reason), Agent: ld.project.Agent}
 			if in, known := e.reason.InScan(); known {
 				mj.InScan = &in
 			}
