@@ -90,7 +90,7 @@ Run it on the built-in sample first:  memtui --demo`,
 	pf.StringVar(&g.project, "project", "", "only projects whose slug or real path contains TEXT")
 	pf.StringArrayVar(&g.codexHomes, "codex-home", nil, "Codex home whose memories/ to read (default $CODEX_HOME, else ~/.codex, unless --config-dir, --memory-dir or --memory-root is given); repeatable")
 	pf.StringArrayVar(&g.memoryRoots, "memory-root", nil, "read another agent's Claude-format memory, given as [AGENT=]DIR: DIR is one store (a folder holding MEMORY.md) or the folder stores sit under, up to 4 levels down (~/.qwen, ~/.openhands); AGENT labels its stores (default: DIR's dot folder, such as qwen or openhands, else other); repeatable; alone, it leaves ~/.claude and ~/.codex unread")
-	pf.Var(agentFlag{&g.agent}, "agent", "read only this agent's memory: claude (Claude Code), codex (OpenAI Codex) or other (the --memory-root stores; --project LABEL: narrows to one label); default all")
+	pf.Var(agentFlag{&g.agent}, "agent", "read only this agent's memory: claude (Claude Code) or codex (OpenAI Codex), or other (the --memory-root stores; --project LABEL: narrows to one label); default all")
 	pf.BoolVar(&g.demo, "demo", false, "use an embedded sample tree, copied to a fresh temp dir")
 	pf.BoolVar(&g.readonly, "readonly", false, "never write")
 	pf.BoolVar(&g.noTranscripts, "no-transcripts", false, "do not read session transcripts (no lost updates, provenance or use counts)")

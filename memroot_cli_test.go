@@ -248,7 +248,7 @@ func TestMemoryRootUsage(t *testing.T) {
 		{"--agent takes no label", []string{"--agent", "qwen", "--memory-root", qwen, "lint"}, exitUsage, []string{`"qwen" for "--agent"`, "or other (the --memory-root stores)"}},
 		{"no store", []string{"--memory-root", empty, "lint"}, exitUsage, []string{"No memory folder found under", "~/.qwen for Qwen Code"}},
 		{"--agent other", []string{"--agent", "other", "--memory-root", qwen, "lint"}, exitOK, []string{"qwen:-home-al-acme", "in 3 projects"}},
-		{"help", []string{"--help"}, exitOK, []string{"--memory-root", "[AGENT=]DIR", "~/.qwen/projects/<project>/memory", "claude (Claude Code), codex (OpenAI Codex) or other"}},
+		{"help", []string{"--help"}, exitOK, []string{"--memory-root", "[AGENT=]DIR", "~/.qwen/projects/<project>/memory", "claude (Claude Code) or codex (OpenAI Codex), or other"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errOut := runRoots(t, home, c.args...)
@@ -284,6 +284,10 @@ func TestMemoryRootWrites(t *testing.T) {
 	}
 	if got := readAll(deploy); !strings.Contains(got, "on 2026-11-19") {
 		t.Errorf("the store's relative date is not fixed:\n%s", got)
+	}
+	// Claude Code's lock, taken for the write, is not left in the store.
+	if _, err := os.Lstat(filepath.Join(filepath.Dir(deploy), ".consolidate-lock")); err == nil {
+		t.Errorf("the write left a .consolidate-lock in the Qwen store")
 	}
 	if got := readAll(secret); got != secretBefore {
 		t.Errorf("a file outside the root was written:\n%s", got)
