@@ -263,3 +263,41 @@ func TestPathLabel(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRootStores is the search of a Qwen Code home at DESIGN §7's
+// scale: 500 projects, each with its state files and a chats/ folder of
+// 10 sessions, 400 of them with a store of an index and 5 memories, and
+// the cross-project store.
+func BenchmarkRootStores(b *testing.B) {
+	home := filepath.Join(b.TempDir(), ".qwen")
+	for p := range 500 {
+		dir := filepath.Join(home, "projects", fmt.Sprintf("-home-al-src-project-%03d", p))
+		files := map[string]string{"meta.json": "{}", "extract-cursor.json": `{"offset": 0}`}
+		for s := range 10 {
+			files[fmt.Sprintf("chats/session-%02d.jsonl", s)] = "{}\n"
+		}
+		if p%5 != 0 {
+			files["memory/MEMORY.md"] = qwenIndex
+			for m := range 5 {
+				files[fmt.Sprintf("memory/topic-%d.md", m)] = qwenTopic
+			}
+		}
+		for rel, body := range files {
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	testfs.WriteAll(b, filepath.Join(home, "memories"), map[string]string{"MEMORY.md": qwenUser, "user.md": qwenPrefs})
+	b.ResetTimer()
+	for b.Loop() {
+		ps, _, err := RootStores(b.Context(), MemoryRoot{Agent: "qwen", Dir: home})
+		if err != nil || len(ps) != 401 {
+			b.Fatalf("%d stores, %v", len(ps), err)
+		}
+	}
+}
