@@ -74,6 +74,13 @@ func rootsTree(t *testing.T) (home, qwen, outside string) {
 	return home, qwen, outside
 }
 
+// fileText is the file at p, or "" when it cannot be read.
+func fileText(t *testing.T, p string) string {
+	t.Helper()
+	b, _ := os.ReadFile(p)
+	return string(b)
+}
+
 // rootsEnv is an environment with HOME at home and memtui's state apart.
 func rootsEnv(t *testing.T, home string) func(string) string {
 	return env("HOME", home, "XDG_STATE_HOME", filepath.Join(t.TempDir(), "state"), "XDG_CACHE_HOME", filepath.Join(t.TempDir(), "cache"))
@@ -277,32 +284,32 @@ func TestMemoryRootWrites(t *testing.T) {
 	e := rootsEnv(t, home)
 	deploy := filepath.Join(qwen, "projects", "-home-al-acme", "memory", "deploy.md")
 	secret := filepath.Join(outside, "memory", "secret.md")
-	secretBefore := readAll(secret)
+	secretBefore := fileText(t, secret)
 	code, out, errOut := runCLI(t, e, "--now", "2026-11-21", "--no-transcripts", "--memory-root", qwen, "dream", "--apply", "--yes", "--kind", "absolutize-dates")
 	if code != exitOK {
 		t.Fatalf("dream --apply: exit %d\n%s%s", code, out, errOut)
 	}
-	if got := readAll(deploy); !strings.Contains(got, "on 2026-11-19") {
+	if got := fileText(t, deploy); !strings.Contains(got, "on 2026-11-19") {
 		t.Errorf("the store's relative date is not fixed:\n%s", got)
 	}
 	// Claude Code's lock, taken for the write, is not left in the store.
 	if _, err := os.Lstat(filepath.Join(filepath.Dir(deploy), ".consolidate-lock")); err == nil {
 		t.Errorf("the write left a .consolidate-lock in the Qwen store")
 	}
-	if got := readAll(secret); got != secretBefore {
+	if got := fileText(t, secret); got != secretBefore {
 		t.Errorf("a file outside the root was written:\n%s", got)
 	}
-	if got := readAll(filepath.Join(home, ".claude", "projects", "-work-api", "memory", "api.md")); !strings.Contains(got, "sqlc for every query") {
+	if got := fileText(t, filepath.Join(home, ".claude", "projects", "-work-api", "memory", "api.md")); !strings.Contains(got, "sqlc for every query") {
 		t.Errorf("Claude Code's memory changed: %q", got)
 	}
 	// The store is not in view of another root: undo refuses there.
 	oh := filepath.Join(home, "code", "app", ".openhands", "memory")
 	code, out, errOut = runCLI(t, e, "--no-transcripts", "--memory-root", oh, "undo", "--last")
-	if code == exitOK || !strings.Contains(readAll(deploy), "on 2026-11-19") {
+	if code == exitOK || !strings.Contains(fileText(t, deploy), "on 2026-11-19") {
 		t.Errorf("undo from another root: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runCLI(t, e, "--no-transcripts", "--memory-root", qwen, "undo", "--last")
-	if code != exitOK || !strings.Contains(readAll(deploy), "yesterday") {
+	if code != exitOK || !strings.Contains(fileText(t, deploy), "yesterday") {
 		t.Errorf("undo in view: exit %d\n%s%s", code, out, errOut)
 	}
 }
