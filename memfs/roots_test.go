@@ -265,17 +265,14 @@ func TestPathLabel(t *testing.T) {
 }
 
 // BenchmarkRootStores is the search of a Qwen Code home at DESIGN §7's
-// scale: 500 projects, each with its state files and a chats/ folder of
-// 10 sessions, 400 of them with a store of an index and 5 memories, and
-// the cross-project store.
+// scale: 500 projects, each with the state files Qwen Code keeps beside
+// memory/, 400 of them with a store of an index and 5 memories, and the
+// cross-project store.
 func BenchmarkRootStores(b *testing.B) {
 	home := filepath.Join(b.TempDir(), ".qwen")
 	for p := range 500 {
 		dir := filepath.Join(home, "projects", fmt.Sprintf("-home-al-src-project-%03d", p))
-		files := map[string]string{"meta.json": "{}", "extract-cursor.json": `{"offset": 0}`}
-		for s := range 10 {
-			files[fmt.Sprintf("chats/session-%02d.jsonl", s)] = "{}\n"
-		}
+		files := map[string]string{"meta.json": "{}", "extract-cursor.json": `{"offset": 0}`, "consolidation.lock": ""}
 		if p%5 != 0 {
 			files["memory/MEMORY.md"] = qwenIndex
 			for m := range 5 {
