@@ -30,11 +30,13 @@ type globals struct {
 	configDirs []string
 	memoryDirs []string
 	project    string
-	// codexHomes are --codex-home's; agent is --agent's ("" both).
-	codexHomes []string
-	agent      string
-	demo       bool
-	readonly   bool
+	// codexHomes are --codex-home's; memoryRoots --memory-root's
+	// ("[AGENT=]DIR"); agent is --agent's ("" all).
+	codexHomes  []string
+	memoryRoots []string
+	agent       string
+	demo        bool
+	readonly    bool
 	// noTranscripts skips the session transcripts (no provenance, lost
 	// updates, heat or dream gate).
 	noTranscripts bool
@@ -63,6 +65,14 @@ func newRoot(g *globals, stdout, stderr io.Writer) *cobra.Command {
 the way Claude Code loads it (index cut-offs, stale relative dates, broken
 frontmatter, secrets, duplicates and more) and reports what is wrong.
 
+OpenAI Codex's store is checked beside it (--codex-home), and so are other
+agents' copies of Claude Code's format, a MEMORY.md index with topic files
+(--memory-root): Qwen Code keeps them in ~/.qwen/projects/<project>/memory
+and ~/.qwen/memories, OpenHands in ~/.openhands/memory and
+<workspace>/.openhands/memory. Each such store is a project named
+AGENT:WHERE (qwen:-home-al-acme), checked with the Claude rules a copy of
+the format follows.
+
 Run it on the built-in sample first:  memtui --demo`,
 		Args: cobra.NoArgs,
 		// On a terminal the bare command is the TUI; piped, it prints the
@@ -78,8 +88,9 @@ Run it on the built-in sample first:  memtui --demo`,
 	pf.StringArrayVar(&g.configDirs, "config-dir", nil, "Claude Code config dir (default $CLAUDE_CONFIG_DIR, else ~/.claude); repeatable")
 	pf.StringArrayVar(&g.memoryDirs, "memory-dir", nil, "open one memory directory directly; repeatable")
 	pf.StringVar(&g.project, "project", "", "only projects whose slug or real path contains TEXT")
-	pf.StringArrayVar(&g.codexHomes, "codex-home", nil, "Codex home whose memories/ to read (default $CODEX_HOME, else ~/.codex, unless --config-dir or --memory-dir is given); repeatable")
-	pf.Var(agentFlag{&g.agent}, "agent", "read only this agent's memory: claude (Claude Code) or codex (OpenAI Codex); default both")
+	pf.StringArrayVar(&g.codexHomes, "codex-home", nil, "Codex home whose memories/ to read (default $CODEX_HOME, else ~/.codex, unless --config-dir, --memory-dir or --memory-root is given); repeatable")
+	pf.StringArrayVar(&g.memoryRoots, "memory-root", nil, "read another agent's Claude-format memory, given as [AGENT=]DIR: DIR is one store (a folder holding MEMORY.md) or the folder stores sit under, up to 4 levels down (~/.qwen, ~/.openhands); AGENT labels its stores (default: DIR's dot folder, such as qwen or openhands, else other); repeatable; alone, it leaves ~/.claude and ~/.codex unread")
+	pf.Var(agentFlag{&g.agent}, "agent", "read only this agent's memory: claude (Claude Code) or codex (OpenAI Codex), or other (the --memory-root stores; --project LABEL: narrows to one label); default all")
 	pf.BoolVar(&g.demo, "demo", false, "use an embedded sample tree, copied to a fresh temp dir")
 	pf.BoolVar(&g.readonly, "readonly", false, "never write")
 	pf.BoolVar(&g.noTranscripts, "no-transcripts", false, "do not read session transcripts (no lost updates, provenance or use counts)")
@@ -168,14 +179,14 @@ func (f agentFlag) Set(s string) error {
 	a, err := app.ParseAgent(s)
 	if err != nil {
 		// The flag's parser names the flag and the value already.
-		return fmt.Errorf("want %s or %s", app.AgentClaude, app.AgentCodex)
+		return fmt.Errorf("want %s or %s, or %s (the --memory-root stores)", app.AgentClaude, app.AgentCodex, app.AgentOther)
 	}
 	*f.a = a
 	return nil
 }
 
 // Type is what the help shows as the flag's value.
-func (agentFlag) Type() string { return "claude|codex" }
+func (agentFlag) Type() string { return "claude|codex|other" }
 
 // themeFromEnv reads MEMTUI_THEME when --theme was not given.
 func (g *globals) themeFromEnv() error {
@@ -201,7 +212,7 @@ func (g *globals) resolveTheme(ws *app.Workspace) {
 
 // options are the workspace options the shared flags give.
 func (g *globals) options(stderr io.Writer) app.Options {
-	return app.Options{ConfigDirs: g.configDirs, MemoryDirs: g.memoryDirs, Project: g.project, CodexHomes: g.codexHomes, Agent: g.agent, Demo: g.demo,
+	return app.Options{ConfigDirs: g.configDirs, MemoryDirs: g.memoryDirs, Project: g.project, CodexHomes: g.codexHomes, MemoryRoots: g.memoryRoots, Agent: g.agent, Demo: g.demo,
 		ReadOnly: g.readonly, NoTranscripts: g.noTranscripts, Now: g.now, Getenv: g.getenv, Notes: stderr}
 }
 

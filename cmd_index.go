@@ -79,6 +79,9 @@ type indexJSON struct {
 	// none). Both have their secrets masked.
 	LoadedText string `json:"loaded_text"`
 	Warning    string `json:"warning"`
+	// Agent is a --memory-root store's label (measured as Claude Code
+	// loads MEMORY.md); absent for Claude Code's own.
+	Agent string `json:"agent,omitempty"`
 }
 
 // dirIndex is one index file of a memory dir: its MEMORY.md, or a
@@ -107,9 +110,10 @@ func dirIndexes(d *model.MemoryDir) []dirIndex {
 
 // indexOf is one loaded index for index --json, secrets masked (the
 // counts are of the real text).
-func indexOf(d *model.MemoryDir, f *model.File, l *claude.Load) indexJSON {
+func indexOf(p *model.Project, d *model.MemoryDir, f *model.File, l *claude.Load) indexJSON {
 	text, warning := safe.LoadText(l)
 	return indexJSON{
+		Agent:            p.Agent,
 		MemoryDir:        safe.Mask(nil, d.Path),
 		File:             safe.Mask(nil, f.Path),
 		Loaded:           !l.TooLarge,
@@ -143,7 +147,7 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	home := g.getenv("HOME")
 	checked, cut, skipped := 0, 0, 0
 	indexes := []indexJSON{}
-	err = s.EachLoadedDir(ctx, func(_ *model.Project, d *model.MemoryDir) error {
+	err = s.EachLoadedDir(ctx, func(p *model.Project, d *model.MemoryDir) error {
 		for _, ix := range dirIndexes(d) {
 			checked++
 			l := claude.LoadIndex(ix.file, d.Kind.LoadMode())
@@ -154,9 +158,9 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 				cut++
 			}
 			if xf.json {
-				indexes = append(indexes, indexOf(d, ix.file, &l))
+				indexes = append(indexes, indexOf(p, d, ix.file, &l))
 			} else {
-				printIndex(stdout, d, ix, &l, home)
+				printIndex(stdout, p, d, ix, &l, home)
 			}
 		}
 		d.DropContent() // the next directory need not wait for this one's text
@@ -188,7 +192,7 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 
 // printIndex is one index in the text report: its path, its budget and
 // state, and the warning Claude Code appends.
-func printIndex(w io.Writer, d *model.MemoryDir, ix dirIndex, l *claude.Load, home string) {
+func printIndex(w io.Writer, p *model.Project, d *model.MemoryDir, ix dirIndex, l *claude.Load, home string) {
 	path := safe.ShowLine(report.Tilde(filepath.Join(d.Path, ix.file.Path), home))
 	size := max(ix.file.Size, int64(len(ix.file.Content)))
 	switch {
@@ -196,6 +200,8 @@ func printIndex(w io.Writer, d *model.MemoryDir, ix dirIndex, l *claude.Load, ho
 		path += " (a subagent's: loaded raw, nothing stripped)"
 	case ix.store != nil:
 		path += " (the index of the " + safe.ShowLine(ix.store.Label()) + "; measured as Claude Code loads MEMORY.md)"
+	case p.Agent != "":
+		path += " (" + safe.ShowLine(p.Agent) + "'s store, " + safe.ShowLine(p.Slug) + "; measured as Claude Code loads MEMORY.md)"
 	}
 	if l.TooLarge {
 		fmt.Fprintf(w, "%s\n  %d bytes: NOT LOADED: over the %d bytes Claude Code reads of an index, so the agent gets none of it, and no warning\n",

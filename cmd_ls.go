@@ -152,8 +152,8 @@ func lsExcluded(d *model.MemoryDir, rel string, stores model.MemoryStores) bool 
 	return model.ScanExclusion(rel, stores) != ""
 }
 
-// lsMemJSON is one memory file in ls --json. Agent is "claude" or
-// "codex"; for a Codex file, Store is its kind (summary, handbook, note,
+// lsMemJSON is one memory file in ls --json. Agent is "claude",
+// "codex" or a --memory-root store's label; for a Codex file, Store is its kind (summary, handbook, note,
 // rollout-summary…), InScan null and Reason empty (Codex has no recall
 // scan: its summary goes into every session, the rest is read on
 // demand), and ReadOnly says why memtui never edits it.
@@ -184,7 +184,11 @@ func lsJSON(w io.Writer, dirs []lsDir, stores []*app.CodexStore) error {
 	m := func(s string) string { return safe.Mask(nil, s) }
 	for _, ld := range dirs {
 		for _, e := range ld.entries {
-			mj := lsMemJSON{Agent: app.AgentClaude, MemoryDir: m(ld.dir.Path), File: m(e.file), Store: ld.dir.Kind.String(), Name: m(e.name), Description: m(e.description),
+			agent := ld.project.Agent // a --memory-root store's label
+			if agent == "" {
+				agent = app.AgentClaude
+			}
+			mj := lsMemJSON{Agent: agent, MemoryDir: m(ld.dir.Path), File: m(e.file), Store: ld.dir.Kind.String(), Name: m(e.name), Description: m(e.description),
 				Type: e.typ, Modified: rfc3339(e.modified), ModifiedFrom: e.modifiedFrom, Bytes: e.bytes, Reason: string(e.reason)}
 			if in, known := e.reason.InScan(); known {
 				mj.InScan = &in

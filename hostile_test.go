@@ -218,6 +218,93 @@ func TestHostileCodexStore(t *testing.T) {
 	checkUnchanged(t, tr, before, "the Codex runs")
 }
 
+// TestHostileMemoryRoot: the hostile tree read as other agents' stores
+// (--memory-root): its config dir as a Qwen Code home (every
+// projects/<slug>/memory a store, escapes, a forged line and secrets in
+// its names and texts, FIFOs, hardlinks, links out and loops), the whole
+// tree as an unlabelled root, its most hostile store as a root of its
+// own, roots whose paths hold escapes (one with no store, one not there
+// at all), and a Qwen home of hostile names (a store's, a memory's, a
+// link's). Every
+// output that lists stores (ls, lint, index, sessions, their JSON) and
+// every usage error (a label full of escapes) is checked like the rest of
+// the suite: no secret, no raw control, no forged line; the runs end, and
+// nothing under the tree changes.
+func TestHostileMemoryRoot(t *testing.T) {
+	tr, err := hostile.Build(t.TempDir(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := hostile.Snapshot(tr.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, state := t.TempDir(), t.TempDir()
+	e := env("HOME", home, "XDG_STATE_HOME", state, "XDG_CACHE_HOME", t.TempDir(), "CLAUDE_MEMORY_STORES", tr.MemoryStores)
+	base := []string{"--now", "2026-11-21", "--readonly"}
+	qwen := append(slices.Clone(base), "--memory-root", "qwen="+tr.Config)
+	// A Qwen home of names alone, outside the tree: a project folder
+	// whose name forges a line, holding a store; a link named so to a
+	// folder (not followed: a note names it); a root so named with no
+	// store in it (the advice names it).
+	forged := "\n" + hostile.OSC0 + hostile.Forged
+	names := filepath.Join(t.TempDir(), ".qwen")
+	writeFile(t, filepath.Join(names, "projects", "p"+forged, "memory", "MEMORY.md"), "- [A](a"+forged+".md) — "+hostile.All+"\n")
+	writeFile(t, filepath.Join(names, "projects", "p"+forged, "memory", "a"+forged+".md"), "---\nname: a"+hostile.OSC8+"\ndescription: d"+hostile.Clear+"\ntype: user\n---\n\nChanged yesterday.\n")
+	if err := os.Symlink(tr.Config, filepath.Join(names, "projects", "l"+forged)); err != nil {
+		t.Fatal(err)
+	}
+	bare := filepath.Join(t.TempDir(), "r"+forged)
+	if err := os.Mkdir(bare, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	whole := append(slices.Clone(base), "--memory-root", tr.Root)
+	for _, c := range []struct {
+		args  []string
+		mode  hostile.Mode
+		usage bool
+	}{
+		{append(slices.Clone(qwen), "ls"), hostile.Plain, false},
+		{append(slices.Clone(qwen), "ls", "--json"), hostile.JSON, false},
+		{append(slices.Clone(qwen), "lint"), hostile.Plain, false},
+		{append(slices.Clone(qwen), "lint", "--json"), hostile.JSON, false},
+		{append(slices.Clone(qwen), "index"), hostile.Plain, false},
+		{append(slices.Clone(qwen), "index", "--json"), hostile.JSON, false},
+		{append(slices.Clone(qwen), "sessions"), hostile.Plain, false},
+		{append(slices.Clone(qwen), "--agent", "other", "--project", "qwen:", "lint", "--json"), hostile.JSON, false},
+		{append(slices.Clone(whole), "ls"), hostile.Plain, false},
+		{append(slices.Clone(whole), "lint", "--json"), hostile.JSON, false},
+		{append(slices.Clone(whole), "--config-dir", tr.Config, "--codex-home", tr.CodexHome, "lint"), hostile.Plain, false},
+		{append(slices.Clone(base), "--memory-root", tr.EscRoot, "lint"), hostile.Plain, true},
+		{append(slices.Clone(base), "--memory-root", hostile.OSC0+"x"+hostile.RLO+"="+tr.Config, "lint"), hostile.Plain, true},
+		{append(slices.Clone(base), "--memory-root", filepath.Join(tr.Root, hostile.OSC0+"gone\n"+hostile.Forged), "ls"), hostile.Plain, true},
+		{append(slices.Clone(base), "--memory-root", tr.Evil, "ls"), hostile.Plain, false},
+		{append(slices.Clone(base), "--memory-root", names, "ls"), hostile.Plain, false},
+		{append(slices.Clone(base), "--memory-root", names, "index"), hostile.Plain, false},
+		{append(slices.Clone(base), "--memory-root", names, "lint"), hostile.Plain, false},
+		{append(slices.Clone(base), "--memory-root", names, "lint", "--json"), hostile.JSON, false},
+		{append(slices.Clone(base), "--memory-root", bare, "ls"), hostile.Plain, true},
+	} {
+		o := runHostile(t, e, c.args...)
+		t.Run(o.name, func(t *testing.T) {
+			if !ranCleanly(t, o) {
+				return
+			}
+			if (o.code == exitUsage) != c.usage {
+				t.Errorf("%s: exit %d:\n%s", o.name, o.code, hostile.Visible(o.both()))
+			}
+			checkOutput(t, tr, o, c.mode)
+		})
+	}
+	// The stores were found: the Qwen home's projects are listed, each
+	// under its label.
+	o := runHostile(t, e, append(slices.Clone(qwen), "ls")...)
+	if !strings.Contains(o.stdout, "qwen:"+tr.EvilSlug) {
+		t.Errorf("ls over the hostile Qwen home lists no qwen:%s:\n%s", tr.EvilSlug, hostile.Visible(o.both()))
+	}
+	checkUnchanged(t, tr, before, "the --memory-root runs")
+}
+
 // TestHostileTree is the project's own attack suite (issue 11): a config
 // dir holding every attack the issue lists, every output path run on it,
 // and each output checked for secrets, raw control characters and lines

@@ -42,8 +42,13 @@ type Options struct {
 	// means $CODEX_HOME, else ~/.codex, when it exists and no
 	// --config-dir or --memory-dir narrowed where memtui looks.
 	CodexHomes []string
-	// Agent is whose memory is read (--agent): "" both, AgentClaude or
-	// AgentCodex.
+	// MemoryRoots are other agents' Claude-format stores to read
+	// (--memory-root "[AGENT=]DIR", repeatable; see memroot.go). Like
+	// --memory-dir they narrow where memtui looks: with them alone,
+	// neither ~/.claude nor ~/.codex is read.
+	MemoryRoots []string
+	// Agent is whose memory is read (--agent): "" all, AgentClaude,
+	// AgentCodex or AgentOther (the --memory-root stores).
 	Agent string
 	// Demo opens a scratch copy of the embedded sample instead.
 	Demo bool
@@ -77,6 +82,10 @@ type Workspace struct {
 	CodexHomes []string
 	// Codex are the Codex stores Open read, one per CodexHomes entry.
 	Codex []*codex.Store
+	// MemoryRoots are the --memory-root folders (canonical, labelled), as
+	// OpenState settled them; their stores join Scan as projects whose
+	// Agent is the label (Discover).
+	MemoryRoots []memfs.MemoryRoot
 	// ScanOpts say how the tree was found and how it is read.
 	ScanOpts memfs.Options
 	// CheckOpts are the checks' options, memtui's config file applied.
@@ -163,7 +172,7 @@ func (w *Workspace) Empty(scan *model.Scan) error {
 	if scan == nil || len(scan.Projects) > 0 || len(scan.Config) > 0 || len(w.CodexHomes) > 0 {
 		return nil
 	}
-	return noMemory(w.opts, w.ScanOpts)
+	return noMemory(w.opts, w.ScanOpts, w.MemoryRoots)
 }
 
 // Upkeep keeps memtui's own state as it should be (unless ReadOnly):
@@ -188,17 +197,31 @@ func (w *Workspace) Upkeep() {
 // dirs no session Claude Code runs loads, found from the projects' real
 // paths, which the checks report on both stores.
 //
-// With --agent codex, Claude Code's memory is left out: the scan is empty
-// and nothing of Claude Code's is read.
+// With --agent codex or other, Claude Code's memory is left out: nothing
+// of Claude Code's is read, and so it is when --memory-root alone says
+// where to look. The stores of the --memory-root folders join the scan
+// as projects of their own (RootProjects).
 func (w *Workspace) Discover(ctx context.Context) (*model.Scan, error) {
 	if w.Agent == AgentCodex {
 		return &model.Scan{}, nil
 	}
-	scan, err := memfs.Discover(ctx, w.ScanOpts)
+	scan := &model.Scan{}
+	o := w.ScanOpts
+	if w.Agent != AgentOther && (len(w.MemoryRoots) == 0 || len(o.ConfigDirs) > 0 || len(o.MemoryDirs) > 0) {
+		var err error
+		if scan, err = memfs.Discover(ctx, o); err != nil {
+			return nil, err
+		}
+		scan.Strands = memfs.Strands(ctx, scan, o)
+	}
+	roots, empty, err := w.rootProjects(ctx)
 	if err != nil {
 		return nil, err
 	}
-	scan.Strands = memfs.Strands(ctx, scan, w.ScanOpts)
+	scan = withRoots(scan, roots)
+	if len(scan.Projects) > 0 {
+		w.noteEmptyRoots(empty) // else Empty's advice says it
+	}
 	return scan, nil
 }
 
@@ -223,6 +246,10 @@ func OpenState(o Options) (*Workspace, error) {
 		return nil, err
 	}
 	if err := w.codexHomes(o); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := w.memoryRoots(o); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -376,8 +403,22 @@ func (w *Workspace) scanOptions(o Options) error {
 }
 
 // noMemory explains an empty scan, pointing a new user at --demo (or,
-// with --agent codex, at --codex-home).
-func noMemory(o Options, opts memfs.Options) error {
+// with --agent codex, at --codex-home; with --memory-root alone, at what
+// a memory folder is).
+func noMemory(o Options, opts memfs.Options, roots []memfs.MemoryRoot) error {
+	if len(roots) > 0 && (o.Agent == AgentOther || (len(opts.ConfigDirs) == 0 && len(opts.MemoryDirs) == 0)) {
+		if o.Project != "" {
+			return fmt.Errorf("no store matches --project %q.", o.Project)
+		}
+		dirs := make([]string, len(roots))
+		for i, r := range roots {
+			dirs[i] = r.Dir
+		}
+		return Advice(fmt.Sprintf("no memory folder found under %s.\n"+
+			"--memory-root looks for folders holding MEMORY.md (and Qwen Code's projects/<project>/memory), at most %d levels down;\n"+
+			"point it at one, or at the folder they sit under: ~/.qwen for Qwen Code, ~/.openhands for OpenHands",
+			safe.ShowLine(strings.Join(dirs, ", ")), memfs.MaxRootDepth))
+	}
 	if o.Agent == AgentCodex {
 		where, _ := memfs.CodexHome(opts.Getenv, opts.Home)
 		return Advice(fmt.Sprintf("no Codex home found at %s.\n"+

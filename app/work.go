@@ -83,7 +83,10 @@ func (w *Workspace) Load(ctx context.Context, d *model.MemoryDir) error {
 // opts.DropContent each directory's contents are freed once checked, so a
 // run holds one directory per worker in memory, not the tree. A directory
 // that cannot be read is a finding. The findings come sorted, the scan's
-// configuration findings included.
+// configuration findings included. Each finding of another agent's store
+// names its agent (Claude Code's name none), and a --memory-root store's
+// come without the rules a copy of the format does not follow
+// (AgentFindings).
 func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model.Finding {
 	opts = opts.ForScan(w.Scan)
 	jobs := consolidate.DirJobs(w.Scan, nil)
@@ -91,10 +94,10 @@ func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model
 	pool.Run(ctx, len(jobs), opts.Workers, func(i int) {
 		j := jobs[i]
 		if err := w.Load(ctx, j.D); err != nil {
-			results[i] = []model.Finding{consolidate.UnreadableDir(j.P, j.D, err)}
+			results[i] = AgentFindings(j.P, []model.Finding{consolidate.UnreadableDir(j.P, j.D, err)})
 			return
 		}
-		results[i] = consolidate.OrientDir(j.P, j.D, opts)
+		results[i] = AgentFindings(j.P, consolidate.OrientDir(j.P, j.D, opts))
 		if opts.DropContent {
 			j.D.DropContent()
 		}
@@ -471,7 +474,7 @@ func (w *Workspace) Propose(ctx context.Context, po ProposeOptions) ([]model.Pro
 		if err := w.Load(ctx, j.D); err != nil {
 			return // lint reports the unreadable directory
 		}
-		results[i] = dream.ProposeDir(j.P, j.D, dopts)
+		results[i] = AgentProposals(j.P, dream.ProposeDir(j.P, j.D, dopts))
 		if po.Drop {
 			j.D.DropContent()
 		}

@@ -162,10 +162,18 @@ type scanPolicy struct {
 	// regularOnly: no link is followed and a file with more than one hard
 	// link is refused (project and local agent memory, facts 4.1).
 	regularOnly bool
+	// noFollow, when set, says why no link is followed (hard links are
+	// read): another agent's store (--memory-root), whose reader memtui
+	// knows nothing of, so it follows no link out of what the user named.
+	noFollow string
 }
 
 func policyOf(k model.DirKind) scanPolicy {
-	return scanPolicy{exclusions: k.ScanExcludes(), regularOnly: k == model.DirAgentProject || k == model.DirAgentLocal}
+	p := scanPolicy{exclusions: k.ScanExcludes(), regularOnly: k == model.DirAgentProject || k == model.DirAgentLocal}
+	if k == model.DirRoot {
+		p.noFollow = "memtui follows no link in another agent's store (--memory-root)"
+	}
+	return p
 }
 
 // readJob is one file to read, and then its result.
@@ -518,6 +526,8 @@ func (dl *dirLoad) follow(l pendingLink) {
 	switch {
 	case dl.policy.regularOnly:
 		skip = "Claude Code's scan of project and local agent memory follows no link"
+	case dl.policy.noFollow != "":
+		skip = dl.policy.noFollow
 	case dl.noLinks:
 		skip = "a folder above the memory dir could not be examined, and then Claude Code's scan follows no link"
 	}

@@ -3,10 +3,11 @@
 // overrides and their validation), loads memory files, and a few helpers
 // around them (a path probe for dangling-path checks, memtui's own config
 // file and state dirs, review baselines, the --demo tree), and reads
-// OpenAI Codex's memory store beside them (codex.go). Reading what
-// session transcripts say about the memories is its sub-package
-// memfs/transcript; discovery's own glance at a transcript (a project's
-// real path, transcripts.go) stays here. Writing accepted proposals to a
+// OpenAI Codex's memory store beside them (codex.go), and finds other
+// agents' copies of Claude Code's format under a --memory-root (roots.go).
+// Reading what session transcripts say about the memories is its
+// sub-package memfs/transcript; discovery's own glance at a transcript
+// (a project's real path, transcripts.go) stays here. Writing accepted proposals to a
 // memory dir (the transaction under the locks, its journal, crash
 // recovery and undo) is its sub-package memfs/txn; what decides whether a
 // write may happen at all (WriteRefusal, the review baselines) stays here.

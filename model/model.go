@@ -87,6 +87,11 @@ type Finding struct {
 	Line       int      `json:"line"` // 1-based; 0 when the finding has no line
 	Message    string   `json:"message"`
 	Suggestion string   `json:"suggestion"`
+	// Agent names whose memory the finding is about when it is not
+	// Claude Code's: "codex", or a --memory-root store's label
+	// (app.Workspace.Check fills it); "" (and no JSON field) for Claude
+	// Code's, so its findings print as they always did.
+	Agent string `json:"agent,omitempty"`
 }
 
 // DirKind says how memtui came to know a memory directory.
@@ -101,9 +106,10 @@ const (
 	DirAgentUser                   // <config>/agent-memory/<agent>
 	DirAgentProject                // <root>/.claude/agent-memory/<agent>
 	DirAgentLocal                  // <root>/.claude/agent-memory-local/<agent>
+	DirRoot                        // another agent's Claude-format store, found by --memory-root
 )
 
-var dirKindNames = [...]string{"auto", "team", "override", "explicit", "agent-user", "agent-project", "agent-local"}
+var dirKindNames = [...]string{"auto", "team", "override", "explicit", "agent-user", "agent-project", "agent-local", "memory-root"}
 
 // String names the kind for humans and JSON.
 func (k DirKind) String() string {
@@ -143,6 +149,11 @@ type Project struct {
 	// Sessions holds the IDs of the session transcripts present (<uuid>.jsonl).
 	Sessions map[string]bool
 	Dirs     []*MemoryDir
+	// Agent is the coding agent that keeps this memory when it is not
+	// Claude Code: the label of the --memory-root it was found under
+	// (qwen, openhands, ...); "" for Claude Code's own. (MemoryDir.Agent
+	// is something else: a Claude Code subagent's name.)
+	Agent string
 	// Log is what the project's transcripts say about its memories: who
 	// wrote and read them. nil until the transcripts have been read (they
 	// are read separately, because they can be gigabytes).
