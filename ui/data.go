@@ -72,6 +72,9 @@ func newDirData(p *model.Project, d *model.MemoryDir, opts consolidate.Options) 
 	dd := &dirData{d: d, byFile: map[string][]model.Finding{}}
 	// One pass: the checks parse every file's frontmatter already.
 	dd.findings, dd.docs = consolidate.OrientDirDocs(p, d, opts)
+	// Another agent's copy of the format is checked with the rules that
+	// make sense for it (--memory-root).
+	dd.findings = app.AgentFindings(p, dd.findings)
 	for _, f := range dd.findings {
 		dd.byFile[f.File] = append(dd.byFile[f.File], f)
 	}
@@ -321,6 +324,8 @@ func dirLabel(d *model.MemoryDir) string {
 		return "memory (autoMemoryDirectory)"
 	case model.DirExplicit:
 		return "memory (--memory-dir)"
+	case model.DirRoot:
+		return "memory (--memory-root)"
 	}
 	return "memory"
 }

@@ -196,7 +196,7 @@ func proposeFor(j proposalJob, opts dream.Options) []*propItem {
 	if j.cx != nil {
 		ps = dream.ProposeCodex(j.cx.Store, opts)
 	} else {
-		ps = dream.ProposeDir(j.p, d, opts)
+		ps = app.AgentProposals(j.p, dream.ProposeDir(j.p, d, opts))
 	}
 	items := make([]*propItem, 0, len(ps))
 	for _, p := range ps {
