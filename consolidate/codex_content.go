@@ -407,6 +407,10 @@ func (c *codexCheck) leaks(x *codexContent) {
 	}
 }
 
+// maxScopePaths bounds the folders of one applies_to compared with each
+// citation: real ones name one, a family a few.
+const maxScopePaths = 16
+
 // scopeMismatch: a task group whose applies_to: cwd= names paths none of
 // which holds (or lies within) the cwd a cited file says its task ran in:
 // what was learned in one project is filed, and reused, under another.
@@ -414,6 +418,9 @@ func (c *codexCheck) scopeMismatch(x *codexContent) {
 	for _, g := range x.h.Groups {
 		var scope []string
 		for _, p := range codex.PathsIn(g.Cwd) {
+			if len(scope) == maxScopePaths {
+				break
+			}
 			scope = append(scope, codex.NormPath(p, x.home))
 		}
 		if len(scope) == 0 {
@@ -764,44 +771,42 @@ func (c *codexCheck) recited(x *codexContent) {
 		g := x.h.Groups[ct.g]
 		return fmt.Sprintf("Task %d of %q", g.Tasks[ct.t].N, g.Title)
 	}
+	files := make(map[string]*model.File, len(c.s.Files))
+	for _, f := range c.s.Files {
+		files[f.Path] = f
+	}
 	for _, p := range order {
 		cs := by[p]
 		recorded := 0
-		if f := c.s.File(p); f != nil {
+		if f := files[p]; f != nil {
 			eachLine(f.Content, func(_, _ int, text string, fenced bool) {
 				if !fenced && strings.HasPrefix(text, "## Task ") {
 					recorded++
 				}
 			})
 		}
-		tasks := 0
+		// The first citation by each task, and by each set of keywords.
+		byTask := map[[2]int]int{}
+		byKw := map[string]int{}
 		for i, ct := range cs {
-			first := -1
-			for j := 0; j < i; j++ {
-				if cs[j].g == ct.g && cs[j].t == ct.t {
-					first = j
-					break
-				}
-			}
-			if first >= 0 {
+			if first, ok := byTask[[2]int{ct.g, ct.t}]; ok {
 				c.report(RuleCodexRecited, codex.HandbookFile, ct.line, fmt.Sprintf("%s cites %s twice (line %d)", name(ct), p, cs[first].line), "Drop the second bullet.")
 				continue
 			}
-			tasks++
+			byTask[[2]int{ct.g, ct.t}] = i
+			same, kwSeen := byKw[ct.kw]
 			switch {
-			case recorded > 0 && tasks > recorded:
+			case recorded > 0 && len(byTask) > recorded:
 				c.report(RuleCodexRecited, codex.HandbookFile, ct.line,
 					fmt.Sprintf("%s cites %s, which records %d task(s), already cited by %s: the same work is recorded more than once", name(ct), p, recorded, name(cs[0])),
 					"Keep it under the task it records; a note in extensions/ad_hoc/notes/ can ask Codex's consolidation to merge the repeats.")
-			default:
-				for j := 0; j < i; j++ {
-					if cs[j].kw == ct.kw && ct.kw != "" && (cs[j].g != ct.g || cs[j].t != ct.t) {
-						c.report(RuleCodexRecited, codex.HandbookFile, ct.line,
-							fmt.Sprintf("%s cites %s with the same keywords as %s: the same work is recorded twice", name(ct), p, name(cs[j])),
-							"Keep one of the two tasks; a note in extensions/ad_hoc/notes/ can ask Codex's consolidation to merge them.")
-						break
-					}
-				}
+			case kwSeen && ct.kw != "":
+				c.report(RuleCodexRecited, codex.HandbookFile, ct.line,
+					fmt.Sprintf("%s cites %s with the same keywords as %s: the same work is recorded twice", name(ct), p, name(cs[same])),
+					"Keep one of the two tasks; a note in extensions/ad_hoc/notes/ can ask Codex's consolidation to merge them.")
+			}
+			if !kwSeen {
+				byKw[ct.kw] = i
 			}
 		}
 	}

@@ -307,23 +307,26 @@ func ProjectsOf(s *Store, h Handbook) []Project {
 		sort.Strings(exact[i])
 	}
 	// A cwd's project root: the shallowest seen cwd it lies within that
-	// is not a container.
-	roots := make([]string, 0, len(seen))
+	// is not a container, found by walking up its folders (a lookup per
+	// folder, however many cwds the store names).
+	roots := map[string]bool{}
 	for c := range seen {
 		if !Container(c, home) {
-			roots = append(roots, c)
+			roots[c] = true
 		}
 	}
-	sort.Slice(roots, func(i, j int) bool {
-		return len(roots[i]) < len(roots[j]) || len(roots[i]) == len(roots[j]) && roots[i] < roots[j]
-	})
 	rootOf := func(p string) string {
-		for _, r := range roots {
-			if Within(p, r) {
-				return r
+		root := p
+		for q := p; ; {
+			if roots[q] {
+				root = q
 			}
+			up := path.Dir(q)
+			if up == q || up == "." {
+				return root
+			}
+			q = up
 		}
-		return p
 	}
 	byRoot := map[string]*Project{}
 	get := func(root string) *Project {
@@ -375,8 +378,16 @@ func ProjectsOf(s *Store, h Handbook) []Project {
 	if f := s.File(SummaryFile); f != nil {
 		sum = f.Content
 	}
+	// The groups' projects by folder name, for scopes that name one.
+	byName := map[string][]string{}
+	for r := range byRoot {
+		if r != GlobalProject {
+			n := strings.ToLower(path.Base(r))
+			byName[n] = append(byName[n], r)
+		}
+	}
 	for _, sc := range SummaryScopes(sum) {
-		p := get(scopeRoot(sc.Title, home, rootOf, byRoot))
+		p := get(scopeRoot(sc.Title, home, rootOf, byName))
 		p.Scopes = append(p.Scopes, sc)
 	}
 	out := make([]Project, 0, len(byRoot))
@@ -399,22 +410,12 @@ func ProjectsOf(s *Store, h Handbook) []Project {
 // scopeRoot is the project a summary scope heading names: the root of the
 // path it holds, or the project whose folder's name it is ("shop",
 // "shop (checkout)"); GlobalProject otherwise.
-func scopeRoot(title, home string, rootOf func(string) string, known map[string]*Project) string {
+func scopeRoot(title, home string, rootOf func(string) string, byName map[string][]string) string {
 	if ps := PathsIn(title); len(ps) > 0 {
 		return rootOf(NormPath(ps[0], home))
 	}
-	name := ScopeName(title)
-	if name == "" {
-		return GlobalProject
-	}
-	var match []string
-	for r := range known {
-		if r != GlobalProject && strings.EqualFold(path.Base(r), name) {
-			match = append(match, r)
-		}
-	}
-	if len(match) == 1 {
-		return match[0]
+	if m := byName[strings.ToLower(ScopeName(title))]; len(m) == 1 {
+		return m[0]
 	}
 	return GlobalProject
 }
