@@ -344,10 +344,16 @@ func isWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-' || b == '.'
 }
 
+// word is a word of a line and where it begins.
+type word struct {
+	text string
+	at   int
+}
+
 // words are the line's words as repository names are spelt: runs of
 // letters, digits, "_", "-" and ".", without a trailing "." or "-".
-func words(s string) []string {
-	var out []string
+func words(s string) []word {
+	var out []word
 	for i := 0; i < len(s); {
 		if !isWordByte(s[i]) {
 			i++
@@ -358,11 +364,36 @@ func words(s string) []string {
 			j++
 		}
 		if w := strings.TrimRight(s[i:j], ".-_"); w != "" {
-			out = append(out, w)
+			out = append(out, word{w, i})
 		}
 		i = j
 	}
 	return out
+}
+
+// nameQualifiers say the word beside them is the name of a project: "the
+// blog repo", "shop's codebase", "the ledger service".
+var nameQualifiers = map[string]bool{"repo": true, "repos": true, "repository": true, "project": true, "codebase": true,
+	"monorepo": true, "service": true, "app": true, "site": true, "package": true, "module": true, "crate": true, "workspace": true}
+
+// namedAsProject says the k-th word of ws, a project's name, is written
+// as one. A name with a digit or a "-", "_" or "." (acme-api, web3) is
+// one wherever it stands; a plain word ("blog", "kubernetes") only in
+// a code span or beside a word that says so, since prose uses it in its
+// ordinary sense ("writes a static blog").
+func namedAsProject(line string, ws []word, k int) bool {
+	w := ws[k].text
+	if strings.ContainsAny(w, "-_.0123456789") || strings.Count(line[:ws[k].at], "`")%2 == 1 {
+		return true
+	}
+	if k > 0 && nameQualifiers[strings.ToLower(ws[k-1].text)] {
+		return true
+	}
+	next := k + 1
+	if next < len(ws) && ws[next].text == "s" && ws[next].at == ws[k].at+len(w)+1 {
+		next++ // shop's codebase
+	}
+	return next < len(ws) && nameQualifiers[strings.ToLower(ws[next].text)]
 }
 
 // leaks: lines of the summary's top sections that name one project (a
@@ -391,11 +422,12 @@ func (c *codexCheck) leaks(x *codexContent) {
 			rest = strings.ReplaceAll(rest, cmd, " ")
 		}
 		seen := map[string]bool{}
-		for _, w := range words(rest) {
-			n := strings.ToLower(w)
-			if from, ok := names[n]; ok && !seen[n] {
+		ws := words(rest)
+		for k, w := range ws {
+			n := strings.ToLower(w.text)
+			if from, ok := names[n]; ok && !seen[n] && namedAsProject(rest, ws, k) {
 				seen[n] = true
-				what = append(what, "\""+w+"\" ("+from+")")
+				what = append(what, "\""+w.text+"\" ("+from+")")
 			}
 		}
 		if len(what) == 0 {

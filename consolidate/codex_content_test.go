@@ -98,17 +98,22 @@ func TestCodexLeak(t *testing.T) {
 		"- Keep shell aliases in ~/.zshrc and ~/.config/fish.\n" +
 		"- Prefer small pull requests with one change each.\n"
 	tips := "- Run make check and `go test ./...` before pushing.\n" +
-		"- The Hugo theme of the Blog is vendored; do not bump it.\n" +
+		"- The Hugo theme of the Blog repo is vendored; do not bump it.\n" +
+		"- The user writes a static blog on weekends and reads it back for typos.\n" +
+		"- Postgres migrations in `billing` run under a lock timeout.\n" +
+		"- Run acme-api's linter with the repository's config.\n" +
+		"- In the project shop, warm the cache after each deploy.\n" +
 		"- Scratch files go to /tmp, never into the repository.\n" +
 		"- Deploy the api with `bin/deploy prod` after the migrations.\n" +
 		"- Use ./gradlew rather than a system gradle.\n"
 	whats := "### /work/shop\n\n#### 2026-11-20\n\n- checkout: /work/shop/psp.go, retries\n\n### blog\n\n- hugo: theme\n"
 	sum := summaryWith(prefs, tips, whats)
-	hb := hbGroup("shop checkout", "/work/shop", []string{rolloutShop}, nil, "") + hbGroup("blog build", "/work/blog", []string{rolloutBlog}, nil, "")
+	hb := hbGroup("shop checkout", "/work/shop", []string{rolloutShop}, nil, "") + hbGroup("blog build", "/work/blog", []string{rolloutBlog}, nil, "") +
+		hbGroup("billing", "/work/billing", []string{rolloutAPI}, nil, "") + hbGroup("acme", "/work/acme-api", []string{"rollout_summaries/2026-11-17T08-00-00-xxxx.md"}, nil, "")
 	s := codexStore("[features]\nmemories = true\n", map[string]string{"memory_summary.md": sum, "MEMORY.md": hb,
 		rolloutShop: rolloutFile("/work/shop", 1), rolloutBlog: rolloutFile("/work/blog", 1)})
 	fs := CheckCodex(s, Options{Now: testmodel.Now})
-	want := []int{lineNo(t, sum, "In /work/shop"), lineNo(t, sum, "./scripts/release.sh"), lineNo(t, sum, "Hugo theme of the Blog"), lineNo(t, sum, "bin/deploy")}
+	want := []int{lineNo(t, sum, "In /work/shop"), lineNo(t, sum, "./scripts/release.sh"), lineNo(t, sum, "Hugo theme of the Blog"), lineNo(t, sum, "`billing`"), lineNo(t, sum, "acme-api's"), lineNo(t, sum, "project shop"), lineNo(t, sum, "bin/deploy")}
 	sort.Ints(want)
 	if got := linesOf(fs, RuleCodexLeak, codex.SummaryFile); !sameInts(got, want) {
 		t.Errorf("leaks at %v, want %v:\n%s", got, want, testmodel.Dump(fs))
