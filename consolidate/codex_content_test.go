@@ -381,7 +381,7 @@ func bigHandbook() (*codex.Store, int, int) {
 		var body strings.Builder
 		body.WriteString("## User preferences\n- when the user reviewed the retries, the user asked: \"cap at three\" -> never retry more than three times, and say so in the PR [Task 1]\n\n## Reusable knowledge\n")
 		for k := 0; k < 10; k++ {
-			fmt.Fprintf(&body, "- In group %d the %s step %d needs the cache warmed first with make warm, then the integration suite runs against the staging database until tomorrow; check the dashboards for regressions after every deploy of service %d, and keep the rollback runbook open while it settles.\n", g, cwd, k, k)
+			fmt.Fprintf(&body, "- In group %d the %s step %d needs the cache warmed first with make warm, then the integration suite runs against the staging database until tomorrow; check the dashboards for regressions after every deploy of service %d, keep the rollback runbook open while it settles, and write down in the PR which flags were flipped and why.\n", g, cwd, k, k)
 		}
 		body.WriteString("- " + learnRetry + "\n\n## Failures and how to do differently\n- The first attempt forgot to pin the toolchain; pin it in go.mod before building on May 26.\n\n")
 		b.WriteString(hbGroup(fmt.Sprintf("project %d work", g), cwd, rs, []string{"cache, warm", "suite, staging"}, body.String()))
@@ -398,10 +398,15 @@ func BenchmarkCodexContent(b *testing.B) {
 	s, lines, size := bigHandbook()
 	b.Logf("handbook: %d lines, %d bytes, %d files", lines, size, len(s.Files))
 	c := &codexCheck{s: s, opts: Options{Now: testmodel.Now}.WithDefaults(), ignored: map[string]bool{}}
+	cpu0 := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c.findings = c.findings[:0]
 		c.content()
 	}
+	b.StopTimer()
+	// The machine is shared: the process's CPU time per run says what
+	// the checks cost when wall time is another's too.
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(len(c.findings)), "findings")
 }
