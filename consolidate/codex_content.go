@@ -40,25 +40,26 @@ const (
 
 // codexContent is what the content checks read of a store, parsed once.
 type codexContent struct {
-	s        *codex.Store
-	home     string
-	summary  *model.File
-	handbook *model.File
-	h        codex.Handbook
+	// home is the user's home as the store shows it ("" when unknown).
+	home string
+	h    codex.Handbook
+	// cited are the cwds of the files the handbook can cite
+	// (codex.CitedCwds); projects the store by project.
 	cited    map[string]string
 	projects []codex.Project
-	// bullets are the summary's and the handbook's bullets (codexBullets).
+	// bullets are the handbook's bullets (handbookBullets), then the
+	// summary's top-section lines (summaryLines).
 	bullets []codexBullet
 }
 
 func newCodexContent(s *codex.Store) *codexContent {
-	x := &codexContent{s: s, home: codex.HomeOf(s), summary: s.File(codex.SummaryFile), handbook: s.File(codex.HandbookFile)}
-	if x.handbook != nil {
-		x.h = codex.ParseHandbook(x.handbook.Content)
-		x.bullets = handbookBullets(x.handbook.Content)
+	x := &codexContent{home: codex.HomeOf(s)}
+	if f := s.File(codex.HandbookFile); f != nil {
+		x.h = codex.ParseHandbook(f.Content)
+		x.bullets = handbookBullets(f.Content)
 	}
-	if x.summary != nil {
-		x.bullets = append(x.bullets, summaryLines(x.summary.Content)...)
+	if f := s.File(codex.SummaryFile); f != nil {
+		x.bullets = append(x.bullets, summaryLines(f.Content)...)
 	}
 	x.cited = codex.CitedCwds(s)
 	x.projects = codex.ProjectsOf(s, x.h)
@@ -300,7 +301,7 @@ var wrappers = map[string]bool{"./gradlew": true, "./mvnw": true, "./configure":
 func repoCommands(line string) []string {
 	var out []string
 	for _, tok := range strings.Fields(line) {
-		tok = strings.Trim(tok, "`'\"(),;:")
+		tok = strings.TrimRight(strings.TrimLeft(tok, "`'\"("), "`'\"(),;:.!?")
 		rest, ok := strings.CutPrefix(tok, "./")
 		if !ok {
 			rest, ok = strings.CutPrefix(tok, "../")

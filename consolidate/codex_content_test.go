@@ -94,7 +94,7 @@ func findingAt(fs []model.Finding, rule, file string, line int) *model.Finding {
 // path under its own scope of What's in Memory.
 func TestCodexLeak(t *testing.T) {
 	prefs := "- In /work/shop, run the suite with -race before pushing.\n" +
-		"- Release the storefront with ./scripts/release.sh, never by hand.\n" +
+		"- Release the storefront by hand, never before ./scripts/release.sh.\n" +
 		"- Keep shell aliases in ~/.zshrc and ~/.config/fish.\n" +
 		"- Prefer small pull requests with one change each.\n"
 	tips := "- Run make check and `go test ./...` before pushing.\n" +
@@ -121,6 +121,9 @@ func TestCodexLeak(t *testing.T) {
 	f := findingAt(fs, RuleCodexLeak, codex.SummaryFile, lineNo(t, sum, "In /work/shop"))
 	if f == nil || !strings.Contains(f.Message, "## User preferences") || !strings.Contains(f.Message, "the path /work/shop") || !strings.Contains(f.Message, "every Codex session") {
 		t.Errorf("the finding must say the section, what it names and why it matters: %+v", f)
+	}
+	if f := findingAt(fs, RuleCodexLeak, codex.SummaryFile, lineNo(t, sum, "./scripts/release.sh")); f == nil || !strings.Contains(f.Message, "own ./scripts/release.sh:") {
+		t.Errorf("the script, as written, without the sentence's full stop: %+v", f)
 	}
 	if f := findingAt(fs, RuleCodexLeak, codex.SummaryFile, lineNo(t, sum, "Hugo theme of the Blog")); f == nil || !strings.Contains(f.Message, "\"Blog\"") {
 		t.Errorf("a project's name, as written: %+v", f)
