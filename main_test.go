@@ -161,16 +161,19 @@ func TestDemoCoversEveryRule(t *testing.T) {
 		seen[f.Rule] = true
 	}
 	cannot := map[string]string{
-		consolidate.RuleSymlink:          "symlinks cannot be embedded",
-		consolidate.RuleFileUnreadable:   "permissions cannot be embedded",
-		consolidate.RuleDanglingPath:     "the demo's project roots do not exist on this machine",
-		consolidate.RuleSettingsInvalid:  "the demo's settings.json carries override-invalid instead",
-		consolidate.RuleRecallCap:        "more than 200 memories in one folder would drown the sample",
-		consolidate.RuleCodexSummaryGone: "the demo's one Codex summary is near its cap",
-		consolidate.RuleCodexSummaryCut:  "the demo's one Codex summary is near its cap",
-		consolidate.RuleCodexOff:         "the demo's Codex memories are on",
-		consolidate.RuleCodexBusy:        "the demo's Codex store is idle, so that it can be edited",
-		consolidate.RuleCodexLink:        "symlinks cannot be embedded",
+		consolidate.RuleSymlink:            "symlinks cannot be embedded",
+		consolidate.RuleFileUnreadable:     "permissions cannot be embedded",
+		consolidate.RuleDanglingPath:       "the demo's project roots do not exist on this machine",
+		consolidate.RuleSettingsInvalid:    "the demo's settings.json carries override-invalid instead",
+		consolidate.RuleRecallCap:          "more than 200 memories in one folder would drown the sample",
+		consolidate.RuleCodexSummaryGone:   "the demo's one Codex summary is near its cap",
+		consolidate.RuleCodexSummaryCut:    "the demo's one Codex summary is near its cap",
+		consolidate.RuleCodexOff:           "the demo's Codex memories are on",
+		consolidate.RuleCodexBusy:          "the demo's Codex store is idle, so that it can be edited",
+		consolidate.RuleCodexLink:          "symlinks cannot be embedded",
+		consolidate.RuleCodexCwdGone:       "the demo's world is partial: a folder missing under its chroot says nothing",
+		consolidate.RuleCodexClaudeOverlap: "the TUI's findings view does not compare the agents yet, and the demo's findings are the same in both",
+		consolidate.RuleCodexImportDrift:   "the TUI's findings view does not compare the agents yet, and the demo's findings are the same in both",
 	}
 	for _, r := range consolidate.Rules() {
 		if !seen[r.ID] && cannot[r.ID] == "" {

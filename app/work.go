@@ -91,6 +91,7 @@ func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model
 	opts = opts.ForScan(w.Scan)
 	jobs := consolidate.DirJobs(w.Scan, nil)
 	results := make([][]model.Finding, len(jobs))
+	kept := newClaudeKept(w.Codex, len(jobs))
 	pool.Run(ctx, len(jobs), opts.Workers, func(i int) {
 		j := jobs[i]
 		if err := w.Load(ctx, j.D); err != nil {
@@ -98,12 +99,13 @@ func (w *Workspace) Check(ctx context.Context, opts consolidate.Options) []model
 			return
 		}
 		results[i] = AgentFindings(j.P, consolidate.OrientDir(j.P, j.D, opts))
+		kept.keep(i, j.D)
 		if opts.DropContent {
 			j.D.DropContent()
 		}
 	})
 	// Codex's stores, read at Open, are checked beside Claude Code's dirs.
-	results = append(results, CodexFindings(w.Codex, opts))
+	results = append(results, CodexFindings(w.Codex, opts), kept.findings(w.Codex, opts))
 	return consolidate.MergeFindings(w.Scan, results)
 }
 

@@ -135,6 +135,13 @@ var ruleList = []Rule{
 	{RuleCodexNoteName, model.Warning, "a note whose name Codex's add_ad_hoc_note would refuse"},
 	{RuleCodexRolloutName, model.Warning, "a file in rollout_summaries/ not named as Codex names them: its next consolidation deletes it"},
 	{RuleCodexBusy, model.Info, "a Codex consolidation in progress (or crashed): memtui writes nothing into the store meanwhile"},
+	{RuleCodexLeak, model.Warning, "a line of Codex's summary User Profile, User preferences or General Tips (injected into every session) that names one project: a path, its name, a program of its repository"},
+	{RuleCodexScopeMismatch, model.Warning, "a task of Codex's MEMORY.md cites a rollout that ran outside its group's applies_to: cwd="},
+	{RuleCodexCwdGone, model.Info, "a Codex task group's applies_to: cwd= names a folder that no longer exists"},
+	{RuleCodexDuplicate, model.Warning, "bullets of different Codex task groups, or lines of the summary's top sections, that say the same thing"},
+	{RuleCodexRecited, model.Info, "a rollout summary cited by more tasks of Codex's MEMORY.md than it records, or twice, with nothing distinct"},
+	{RuleCodexClaudeOverlap, model.Info, "a Codex bullet or note that repeats a Claude Code memory file"},
+	{RuleCodexImportDrift, model.Warning, "a Claude Code memory file imported into Codex's store that no longer matches its source"},
 	{RuleSettingsInvalid, model.Error, "a settings file that does not parse"},
 }
 

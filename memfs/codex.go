@@ -139,6 +139,7 @@ func LoadCodex(ctx context.Context, home string, opts Options) (*codex.Store, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	codexCwds(s, opts)
 	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
 	sort.Strings(s.Links)
 	sort.SliceStable(s.Problems, func(i, j int) bool {

@@ -93,6 +93,12 @@
 //   - memdir-empty: go:embed drops empty directories, so the scratch
 //     project's memory dir holds a .consolidate-lock (ignored by the scan, as
 //     Claude Code ignores every non-.md file).
+//   - codex-cwd-gone: the folders the Codex store's applies_to names are
+//     looked up under the demo's repositories, a partial world where a
+//     missing folder says nothing.
+//   - codex-claude-overlap and codex-import-drift: lint compares the Codex
+//     store with Claude Code's memory, the TUI's findings view does not
+//     yet, and the demo's findings are the same in both.
 //
 // The text is written for this sample; the hosts (.internal, .test), the
 // people (roles, never names) and the secrets are fake. The GitHub token in

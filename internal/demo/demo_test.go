@@ -35,6 +35,14 @@ var notPlantable = map[string]bool{
 	consolidate.RuleCodexOff:         true,
 	consolidate.RuleCodexBusy:        true,
 	consolidate.RuleCodexLink:        true,
+	// The demo's world is partial: a folder missing under its chroot
+	// says nothing, so no applies_to folder is known to be gone.
+	consolidate.RuleCodexCwdGone: true,
+	// lint compares the Codex store with Claude Code's memory; the TUI's
+	// findings view does not yet, and the demo's findings are the same in
+	// both.
+	consolidate.RuleCodexClaudeOverlap: true,
+	consolidate.RuleCodexImportDrift:   true,
 
 	consolidate.RuleSymlink:         true,
 	consolidate.RuleFileUnreadable:  true,

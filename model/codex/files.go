@@ -29,6 +29,10 @@ type Store struct {
 	Problems []model.Problem
 	// Git says Root holds .git, Codex's baseline of what it consolidated.
 	Git bool
+	// CwdExists says, for each path the handbook's applies_to: cwd= names
+	// (as PathsIn gives it), whether it is there on this machine; a path
+	// memtui could not look up is absent (memfs fills it).
+	CwdExists map[string]bool
 }
 
 // File is the file at rel, nil when the store has none.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/memtui/memtui/model"
 )
 
 // FuzzLoad: whatever the file, the loaded text is the trimmed file when
@@ -18,6 +20,7 @@ func FuzzLoad(f *testing.F) {
 		l := Load(b)
 		ParseSummary(b)
 		ParseHandbook(b)
+		Projects(&Store{Home: "/h/.codex", Files: []*model.File{{Path: HandbookFile, Content: b}, {Path: SummaryFile, Content: b}}})
 		t2 := strings.TrimSpace(string(b))
 		if !l.Cut {
 			if l.Text != t2 {
