@@ -99,6 +99,10 @@ type CodexStore struct {
 	Shape   codex.Summary
 	// Handbook is MEMORY.md parsed.
 	Handbook codex.Handbook
+	// Projects are the store's memories by the project they belong to
+	// (codex.ProjectsOf: from where their sessions ran, else from
+	// applies_to), the global ones under codex.GlobalProject.
+	Projects []codex.Project
 	Findings []model.Finding
 	// ByFile are the findings by file ("" for the store's own).
 	ByFile   map[string][]model.Finding
@@ -135,6 +139,19 @@ func (c *CodexStore) Worst() (model.Severity, bool) {
 		}
 	}
 	return w, ok
+}
+
+// GroupEntry is the entry of the handbook's task group whose header is
+// on line, ok false when none is.
+func (c *CodexStore) GroupEntry(line int) (*CodexEntry, bool) {
+	for si := range c.Sections {
+		for ei := range c.Sections[si].Entries {
+			if e := &c.Sections[si].Entries[ei]; e.Group != nil && e.Group.Line == line {
+				return e, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // Entry finds the entry of a file (the handbook itself for MEMORY.md),
@@ -195,6 +212,7 @@ func NewCodexStore(s *codex.Store, findings []model.Finding) *CodexStore {
 	if hb != nil {
 		c.Handbook = codex.ParseHandbook(hb.Content)
 	}
+	c.Projects = codex.ProjectsOf(s, c.Handbook)
 	byKind := map[codex.Kind][]CodexEntry{}
 	for _, f := range s.Files {
 		k := codex.KindOf(f.Path)

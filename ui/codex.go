@@ -498,3 +498,57 @@ func codexDirData(cx *app.CodexStore) *dirData {
 	}
 	return &dirData{d: d, byFile: map[string][]model.Finding{}}
 }
+
+// rebuildCodexProjects lists a Codex store by project: each project with
+// the task groups that belong to it (placed by where their sessions ran;
+// "≈" when only applies_to says so) and the summary's scopes naming it,
+// then the global ones, which every session reads whatever its project.
+func (m *memoriesPane) rebuildCodexProjects() {
+	cx := m.pd.cx
+	var rows []row
+	var terms []string
+	if m.filter != "" {
+		terms = strings.Fields(strings.ToLower(m.filter))
+	}
+	for _, p := range cx.Projects {
+		head := row{header: true, left: p.Name(), right: safe.ShowLine(report.Tilde(p.Root, m.c.home))}
+		if p.Root == codex.GlobalProject {
+			head = row{header: true, left: "Global", right: "no one project"}
+		}
+		var prow []row
+		for _, g := range p.Groups {
+			e, ok := cx.GroupEntry(g.Line)
+			if !ok || terms != nil && !matchesAll(terms, e.Name, p.Root) {
+				continue
+			}
+			m.items = append(m.items, memItem{dir: -1, ce: e})
+			// Under its project's heading a title need not repeat its path
+			// ("/work/shop checkout" reads "checkout").
+			name := e.Name
+			if rest, ok := strings.CutPrefix(name, p.Root+" "); ok && p.Root != codex.GlobalProject && strings.TrimSpace(rest) != "" {
+				name = strings.TrimSpace(rest)
+			}
+			r := row{ref: len(m.items) - 1, left: "  " + safe.ShowLine(name), cut: cutAtMiddle}
+			r.badge, r.sev = sevBadge(e.Findings)
+			where := ""
+			switch {
+			case g.Fuzzy:
+				where = "≈ applies_to"
+			case g.Why != "":
+				where = "spans several"
+			}
+			r.cols = []string{where, itoa(len(e.Group.Tasks)) + " " + model.Plural(len(e.Group.Tasks), "task", "tasks")}
+			prow = append(prow, r)
+		}
+		if terms == nil && len(p.Scopes) > 0 {
+			n := len(p.Scopes)
+			prow = append(prow, row{header: true, left: fmt.Sprintf("    + %d %s in memory_summary.md", n, model.Plural(n, "scope", "scopes"))})
+		}
+		if len(prow) == 0 {
+			continue
+		}
+		rows = append(rows, head)
+		rows = append(rows, prow...)
+	}
+	m.list.setRows(rows)
+}

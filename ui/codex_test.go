@@ -292,3 +292,42 @@ func TestCodexProposalWritten(t *testing.T) {
 		t.Errorf("the journal: %+v, %v", es, err)
 	}
 }
+
+// TestCodexByProject: the sort key lists Codex's global store by project:
+// each task group under the project its sessions ran in (a group whose
+// rollout ran elsewhere than its title says goes where it ran), its title
+// without the project's path; again, by kind.
+func TestCodexByProject(t *testing.T) {
+	hb := uiHandbook + `
+# Task Group: /work/shop release checks
+scope: the release checklist
+applies_to: cwd=/work/shop; reuse_rule=always
+
+## Task 1: Check the feed before a release
+### rollout_summary_files
+- rollout_summaries/2026-11-18T09-30-15-wxyz.md (cwd=/work/blog, rollout_path=/r/3.jsonl, updated_at=2026-11-18T09:40:00+00:00)
+### keywords
+- release
+`
+	cfg, _ := codexOnly(t, map[string]string{
+		codex.SummaryFile:  "v1\n\n## User Profile\n\nA backend engineer.\n",
+		codex.HandbookFile: hb,
+		"rollout_summaries/2026-11-20T09-30-15-jqmb.md": "thread_id: x\nupdated_at: 2026-11-20T09:40:00+00:00\nrollout_path: /r/1.jsonl\ncwd: /work/shop\n\n# Retries\n",
+		"rollout_summaries/2026-11-18T09-30-15-wxyz.md": "thread_id: y\nupdated_at: 2026-11-18T09:40:00+00:00\nrollout_path: /r/3.jsonl\ncwd: /work/blog\n\n# Feed\n",
+	})
+	d := newDriver(t, cfg, 160, 40)
+	d.keys("tab", "o")
+	out := d.screen()
+	shop, blog := strings.Index(out, "shop   "), strings.Index(out, "blog   ")
+	if shop < 0 || blog < 0 {
+		t.Fatalf("no project headings:\n%s", out)
+	}
+	checkout, release, publishing := strings.Index(out, "  checkout "), strings.Index(out, "release checks"), strings.Index(out, "  publishing ")
+	if checkout < shop || release < blog || publishing < blog || (shop < blog && checkout > blog) {
+		t.Errorf("task groups under the wrong projects (shop %d: checkout %d; blog %d: publishing %d, release %d):\n%s", shop, checkout, blog, publishing, release, out)
+	}
+	d.keys("o")
+	if out := d.screen(); !strings.Contains(out, "Loaded into every session") {
+		t.Errorf("o again lists by kind:\n%s", out)
+	}
+}

@@ -320,6 +320,14 @@ func (m *Model) browseKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.askRename()
 	case key.Matches(k, keys.Note):
 		return m.askNote()
+	case key.Matches(k, keys.Sort) && m.memories.pd != nil && m.memories.pd.cx != nil:
+		m.memories.byProject = !m.memories.byProject
+		m.memories.rebuild()
+		m.status = "Codex's store listed by kind of file"
+		if m.memories.byProject {
+			m.status = "Codex's store listed by project: where each task group's sessions ran"
+		}
+		return m.syncSelection()
 	case key.Matches(k, keys.Sort):
 		m.memories.cycleSort()
 		m.status = "memories sorted " + m.memories.sortBy.String()

@@ -36,6 +36,9 @@ type memoriesPane struct {
 	focused bool
 	// sortBy orders each type's memories: by name, by use, by modified.
 	sortBy memSort
+	// byProject lists a Codex store's task groups by the project they
+	// belong to instead of its files by kind (the sort key toggles it).
+	byProject bool
 }
 
 // memSort is the memories pane's order within a type.
@@ -80,6 +83,10 @@ func (m *memoriesPane) rebuild() {
 	var rows []row
 	if m.pd == nil || !m.pd.loaded {
 		m.list.setRows(nil)
+		return
+	}
+	if m.pd.cx != nil && m.byProject {
+		m.rebuildCodexProjects()
 		return
 	}
 	if m.pd.cx != nil {
