@@ -134,7 +134,15 @@ var ruleList = []Rule{
 	{RuleCodexLink, model.Warning, "a symbolic link in Codex's memory root, which Codex deletes at its next run"},
 	{RuleCodexNoteName, model.Warning, "a note whose name Codex's add_ad_hoc_note would refuse"},
 	{RuleCodexRolloutName, model.Warning, "a file in rollout_summaries/ not named as Codex names them: its next consolidation deletes it"},
-	{RuleCodexBusy, model.Info, "a Codex consolidation in progress (or crashed): memtui writes nothing into the store meanwhile"},
+	{RuleCodexBusy, model.Info, "a Codex consolidation in progress (or crashed): its workspace diff on disk, or its lease held in the database; memtui writes nothing into the store meanwhile"},
+	{RuleCodexDBUnreadable, model.Warning, "a Codex database memtui could not read (not a database, a link, a FIFO, too big)"},
+	{RuleCodexForgetSoon, model.Warning, "a Codex memory, or a MEMORY.md task group resting only on such memories, that Codex forgets within 7 days or at its next consolidation"},
+	{RuleCodexNeverCited, model.Info, "a Codex memory no session ever cited: Codex forgets it 30 days after its session, however useful"},
+	{RuleCodexBelowCut, model.Warning, "a Codex memory ranked below the max_raw_memories_for_consolidation Codex consolidates"},
+	{RuleCodexStuck, model.Warning, "Codex's consolidation failed, died with its lease, or is queued and never ran"},
+	{RuleCodexExtractFailed, model.Warning, "a session whose memory extraction failed, or has no retries left"},
+	{RuleCodexThreadUnknown, model.Warning, "a thread_id Codex's MEMORY.md cites that its database does not know"},
+	{RuleCodexSessionGone, model.Info, "a rollout summary whose session file (rollout_path) is not on disk"},
 	{RuleSettingsInvalid, model.Error, "a settings file that does not parse"},
 }
 

@@ -34,6 +34,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/codex"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -109,14 +110,14 @@ func LoadCodexDB(ctx context.Context, home string, cfg codex.Config, opts Option
 	}
 	tmp, err := os.MkdirTemp("", "memtui-codexdb-")
 	if err != nil {
-		db.Problems = append(db.Problems, "Codex's databases not read: no private folder to copy them to: "+err.Error())
+		db.Problems = append(db.Problems, model.Problem{Path: dir, Kind: model.ProblemUnreadable, Detail: "Codex's databases not read: no private folder to copy them to: " + err.Error()})
 		return db
 	}
 	defer os.RemoveAll(tmp)
 	if within(home, tmp) {
 		// A TMPDIR inside $CODEX_HOME: the copy would be a file Codex
 		// sees (in memories/, one its next diff takes for an addition).
-		db.Problems = append(db.Problems, "Codex's databases not read: the temporary folder "+tmp+" is inside "+home+", and memtui creates nothing there")
+		db.Problems = append(db.Problems, model.Problem{Path: dir, Kind: model.ProblemUnreadable, Detail: "Codex's databases not read: the temporary folder " + tmp + " is inside " + home + ", and memtui creates nothing there"})
 		return db
 	}
 	ctx, cancel := context.WithTimeout(ctx, codexDBTimeout)
@@ -163,8 +164,9 @@ type dbRead struct {
 	tmp string
 }
 
-func (r *dbRead) problem(format string, args ...any) {
-	r.db.Problems = append(r.db.Problems, fmt.Sprintf(format, args...))
+// problem records what went wrong with the database at path.
+func (r *dbRead) problem(path string, kind model.ProblemKind, format string, args ...any) {
+	r.db.Problems = append(r.db.Problems, model.Problem{Path: path, Kind: kind, Detail: fmt.Sprintf(format, args...)})
 }
 
 // open copies the database at path (and its -wal) into the private
@@ -176,7 +178,11 @@ func (r *dbRead) open(path, name string) (c *sql.DB, there bool) {
 	}
 	dst := filepath.Join(r.tmp, name+".sqlite")
 	if err := r.copyStable(path, dst); err != nil {
-		r.problem("%s not read: %s", path, errText(err))
+		kind := codexProblemKind(err)
+		if errors.Is(err, errTooLarge) {
+			kind = model.ProblemTooLarge
+		}
+		r.problem(path, kind, "not read: %s", errText(err))
 		return nil, true
 	}
 	q := url.Values{"_pragma": {
@@ -187,13 +193,13 @@ func (r *dbRead) open(path, name string) (c *sql.DB, there bool) {
 	}}
 	c, err := sql.Open("sqlite", sqliteDSN(dst, q))
 	if err != nil {
-		r.problem("%s not read: %v", path, err)
+		r.problem(path, model.ProblemUnreadable, "not read: %v", err)
 		return nil, true
 	}
 	c.SetMaxOpenConns(1)
 	if err := c.PingContext(r.ctx); err != nil {
 		c.Close()
-		r.problem("%s not read: %v", path, err)
+		r.problem(path, model.ProblemUnreadable, "not read: %v", err)
 		return nil, true
 	}
 	return c, true
@@ -288,7 +294,7 @@ func (r *dbRead) tables(c *sql.DB, path string) map[string]bool {
 	rows, err := c.QueryContext(r.ctx, `SELECT name, coalesce(sql, '') FROM sqlite_master
 		WHERE type = 'table' AND name IN ('stage1_outputs', 'jobs', 'threads')`)
 	if err != nil {
-		r.problem("%s not read: %v", path, err)
+		r.problem(path, model.ProblemUnreadable, "not read: %v", err)
 		return nil
 	}
 	defer rows.Close()
@@ -296,17 +302,17 @@ func (r *dbRead) tables(c *sql.DB, path string) map[string]bool {
 	for rows.Next() {
 		var name, def string
 		if err := rows.Scan(&name, &def); err != nil {
-			r.problem("%s not read: %v", path, err)
+			r.problem(path, model.ProblemUnreadable, "not read: %v", err)
 			return nil
 		}
 		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(def)), "CREATE VIRTUAL") {
-			r.problem("%s: its table %s is a virtual table, not one Codex makes; not read", path, name)
+			r.problem(path, model.ProblemNotFile, "its table %s is a virtual table, not one Codex makes; not read", name)
 			continue
 		}
 		out[name] = true
 	}
 	if err := rows.Err(); err != nil {
-		r.problem("%s not read: %v", path, err)
+		r.problem(path, model.ProblemUnreadable, "not read: %v", err)
 		return nil
 	}
 	return out
@@ -347,8 +353,8 @@ func (s *colList) text(col string, n int) {
 	s.add(col, fmt.Sprintf("substr(CAST(%%s AS TEXT), 1, %d)", n))
 }
 
-// length selects col's length, not its text.
-func (s *colList) length(col string) { s.add(col, "length(%s)") }
+// length selects col's size in bytes (in UTF-8), not its text.
+func (s *colList) length(col string) { s.add(col, "octet_length(%s)") }
 
 func (s *colList) add(col, format string) {
 	if !s.have[col] {
@@ -364,18 +370,18 @@ func (s *colList) list() string { return strings.Join(s.exprs, ", ") }
 func (r *dbRead) memory(c *sql.DB, path string, tables map[string]bool) {
 	r.db.Found = true
 	if tables["stage1_outputs"] {
-		if err := r.stage1(c); err != nil {
-			r.problem("%s: stage1_outputs not read: %v", path, err)
+		if err := r.stage1(c, path); err != nil {
+			r.problem(path, model.ProblemUnreadable, "stage1_outputs not read: %v", err)
 		}
 	}
 	if tables["jobs"] {
-		if err := r.jobs(c); err != nil {
-			r.problem("%s: jobs not read: %v", path, err)
+		if err := r.jobs(c, path); err != nil {
+			r.problem(path, model.ProblemUnreadable, "jobs not read: %v", err)
 		}
 	}
 }
 
-func (r *dbRead) stage1(c *sql.DB) error {
+func (r *dbRead) stage1(c *sql.DB, path string) error {
 	have, err := r.columns(c, "stage1_outputs")
 	if err != nil {
 		return err
@@ -418,7 +424,7 @@ func (r *dbRead) stage1(c *sql.DB) error {
 			return err
 		}
 		if len(r.db.Stage1) == maxCodexStage1Rows {
-			r.problem("stage1_outputs holds more than %d rows; memtui read %d of them", maxCodexStage1Rows, maxCodexStage1Rows)
+			r.problem(path, model.ProblemTooLarge, "stage1_outputs holds more than %d rows; memtui read %d of them", maxCodexStage1Rows, maxCodexStage1Rows)
 			break
 		}
 		if id.String == "" {
@@ -440,7 +446,7 @@ func (r *dbRead) stage1(c *sql.DB) error {
 	return nil
 }
 
-func (r *dbRead) jobs(c *sql.DB) error {
+func (r *dbRead) jobs(c *sql.DB, path string) error {
 	have, err := r.columns(c, "jobs")
 	if err != nil {
 		return err
@@ -474,7 +480,7 @@ func (r *dbRead) jobs(c *sql.DB) error {
 			return err
 		}
 		if len(r.db.Jobs) == maxCodexJobRows {
-			r.problem("jobs holds more than %d memory jobs; memtui read %d of them", maxCodexJobRows, maxCodexJobRows)
+			r.problem(path, model.ProblemTooLarge, "jobs holds more than %d memory jobs; memtui read %d of them", maxCodexJobRows, maxCodexJobRows)
 			break
 		}
 		r.db.Jobs = append(r.db.Jobs, codex.Job{
@@ -558,7 +564,7 @@ func (r *dbRead) threads(c *sql.DB, path string) {
 				return err
 			}
 			if len(out) == maxCodexThreadRows {
-				r.problem("%s: threads holds more than %d rows; memtui read the %d its memories name and the most recent", path, maxCodexThreadRows, maxCodexThreadRows)
+				r.problem(path, model.ProblemTooLarge, "threads holds more than %d rows; memtui read the %d its memories name and the most recent", maxCodexThreadRows, maxCodexThreadRows)
 				break
 			}
 			out[id.String] = codex.Thread{
@@ -574,7 +580,7 @@ func (r *dbRead) threads(c *sql.DB, path string) {
 		return nil
 	}()
 	if err != nil {
-		r.problem("%s: threads not read: %v", path, err)
+		r.problem(path, model.ProblemUnreadable, "threads not read: %v", err)
 	}
 }
 

@@ -82,6 +82,15 @@ func privateTmp(t *testing.T) string {
 	return tmp
 }
 
+// probText is a DB's problems, one a line: the path, its kind, what.
+func probText(db *codex.DB) string {
+	var b strings.Builder
+	for _, p := range db.Problems {
+		fmt.Fprintf(&b, "%s (%v): %s\n", p.Path, p.Kind, p.Detail)
+	}
+	return b.String()
+}
+
 func loadDB(t testing.TB, home string, cfg codex.Config) *codex.DB {
 	t.Helper()
 	db := LoadCodexDB(context.Background(), home, cfg, Options{Getenv: env(nil)})
@@ -119,7 +128,7 @@ func TestLoadCodexDBLive(t *testing.T) {
 		t.Errorf("the private copy was left behind: %v", left)
 	}
 	if len(db.Problems) != 0 || !db.Found || db.Legacy || !db.ThreadsRead {
-		t.Fatalf("db: found %v legacy %v threads %v, problems %q", db.Found, db.Legacy, db.ThreadsRead, db.Problems)
+		t.Fatalf("db: found %v legacy %v threads %v, problems %s", db.Found, db.Legacy, db.ThreadsRead, probText(db))
 	}
 	if db.MemoriesPath != filepath.Join(home, codex.MemoriesDBFile) || db.StatePath != filepath.Join(home, codex.StateDBFile) {
 		t.Errorf("paths %q %q", db.MemoriesPath, db.StatePath)
@@ -199,7 +208,7 @@ func TestLoadCodexDBLegacy(t *testing.T) {
 	}
 	db := loadDB(t, home, codex.Config{})
 	if !db.Found || !db.Legacy || db.MemoriesPath != filepath.Join(home, codex.StateDBFile) || len(db.Stage1) != 2 || len(db.Jobs) != 2 || len(db.Threads) != 3 {
-		t.Errorf("legacy: found %v legacy %v path %q, %d outputs %d jobs %d threads; %q", db.Found, db.Legacy, db.MemoriesPath, len(db.Stage1), len(db.Jobs), len(db.Threads), db.Problems)
+		t.Errorf("legacy: found %v legacy %v path %q, %d outputs %d jobs %d threads; %s", db.Found, db.Legacy, db.MemoriesPath, len(db.Stage1), len(db.Jobs), len(db.Threads), probText(db))
 	}
 
 	// After the upgrade: an empty memories_1.sqlite, the threads alone in
@@ -314,9 +323,9 @@ func TestLoadCodexDBHostile(t *testing.T) {
 				}
 				return
 			}
-			joined := strings.Join(db.Problems, "\n")
+			joined := probText(db)
 			if !strings.Contains(joined, h.Says) || !strings.Contains(joined, p) {
-				t.Errorf("problems %q do not say %q of %s", db.Problems, h.Says, p)
+				t.Errorf("problems %s do not say %q of %s", joined, h.Says, p)
 			}
 			if strings.Contains(fmt.Sprint(db), testfs.OutsideSecret) || len(db.Stage1) != 0 || db.Legacy {
 				t.Errorf("read something through %s: %+v", h.Name, db)
@@ -342,9 +351,9 @@ func TestLoadCodexDBHostileWAL(t *testing.T) {
 			h.Put(t, filepath.Join(home, codex.MemoriesDBFile+"-wal"))
 			var db *codex.DB
 			testfs.ReturnsIn(t, "LoadCodexDB", func() { db = loadDB(t, home, codex.Config{}) })
-			joined := strings.Join(db.Problems, "\n")
+			joined := probText(db)
 			if !strings.Contains(joined, "write-ahead log") || !strings.Contains(joined, h.Says) || len(db.Stage1) != 0 {
-				t.Errorf("problems %q, %d outputs", db.Problems, len(db.Stage1))
+				t.Errorf("problems %s, %d outputs", joined, len(db.Stage1))
 			}
 		})
 	}
@@ -473,7 +482,7 @@ func BenchmarkLoadCodexDB(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		db := LoadCodexDB(context.Background(), home, codex.Config{}, Options{Getenv: env(nil)})
 		if len(db.Stage1) != 2000 || len(db.Threads) != 2000 || len(db.Problems) != 0 {
-			b.Fatalf("%d outputs, %d threads, %q", len(db.Stage1), len(db.Threads), db.Problems)
+			b.Fatalf("%d outputs, %d threads, %s", len(db.Stage1), len(db.Threads), probText(db))
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/memtui/memtui/model"
 )
 
 // What Codex's SQLite databases say about its memories (codex facts §4.1,
@@ -61,9 +63,9 @@ type DB struct {
 	// know (not merely one memtui did not look up).
 	Threads     map[string]Thread
 	ThreadsRead bool
-	// Problems say what could not be read, each a sentence naming the
-	// file.
-	Problems []string
+	// Problems say what could not be read; their Path is the database's
+	// (absolute) path, or the SQLite home's when no database was reached.
+	Problems []model.Problem
 }
 
 // Stage1 is one stage1_outputs row: the extraction of one thread, which
