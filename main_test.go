@@ -171,6 +171,15 @@ func TestDemoCoversEveryRule(t *testing.T) {
 		consolidate.RuleCodexOff:         "the demo's Codex memories are on",
 		consolidate.RuleCodexBusy:        "the demo's Codex store is idle, so that it can be edited",
 		consolidate.RuleCodexLink:        "symlinks cannot be embedded",
+		// The database rules: the demo's Codex store has no databases yet.
+		consolidate.RuleCodexDBUnreadable:  "the demo's Codex store has no databases yet",
+		consolidate.RuleCodexForgetSoon:    "the demo's Codex store has no databases yet",
+		consolidate.RuleCodexNeverCited:    "the demo's Codex store has no databases yet",
+		consolidate.RuleCodexBelowCut:      "the demo's Codex store has no databases yet",
+		consolidate.RuleCodexStuck:         "the demo's Codex store has no databases yet",
+		consolidate.RuleCodexExtractFailed: "the demo's Codex store has no databases yet",
+		consolidate.RuleCodexThreadUnknown: "the demo's Codex store has no databases yet",
+		consolidate.RuleCodexSessionGone:   "the sessions the demo's rollout summaries name are outside its partial world",
 	}
 	for _, r := range consolidate.Rules() {
 		if !seen[r.ID] && cannot[r.ID] == "" {

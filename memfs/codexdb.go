@@ -601,8 +601,10 @@ func secs(n sql.NullInt64) time.Time {
 // file its header's rollout_path names (codex facts §6.1): on disk or not
 // (its .zst sibling counts: Codex may compress it). Nothing is read; a
 // path that is not absolute, or that cannot be looked up (permission), is
-// left out, as is everything past maxCodexRolloutProbes paths.
-func probeCodexRollouts(s *codex.Store) map[string]bool {
+// left out, as is everything past maxCodexRolloutProbes paths. Under
+// chroot (Options.Chroot, the demo) the path is looked up there, and one
+// missing says nothing: the demo's world is partial.
+func probeCodexRollouts(s *codex.Store, chroot string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range s.Files {
 		if codex.KindOf(f.Path) != codex.KindRollout || !strings.HasSuffix(f.Path, ".md") {
@@ -615,7 +617,11 @@ func probeCodexRollouts(s *codex.Store) map[string]bool {
 		if len(out) == maxCodexRolloutProbes {
 			break
 		}
-		if there, known := onDisk(p); known {
+		at := p
+		if chroot != "" {
+			at = filepath.Join(chroot, p)
+		}
+		if there, known := onDisk(at); known && (there || chroot == "") {
 			out[p] = there
 		}
 	}
@@ -647,5 +653,5 @@ func onDisk(p string) (there, known bool) {
 // summaries name are on disk.
 func loadCodexState(ctx context.Context, s *codex.Store, opts Options) {
 	s.DB = LoadCodexDB(ctx, s.Home, s.Config, opts)
-	s.RolloutFiles = probeCodexRollouts(s)
+	s.RolloutFiles = probeCodexRollouts(s, opts.Chroot)
 }

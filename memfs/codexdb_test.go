@@ -459,6 +459,14 @@ func TestProbeCodexRollouts(t *testing.T) {
 		sort.Strings(keys)
 		t.Errorf("rollout files %v (%q), want %v", s.RolloutFiles, keys, want)
 	}
+	// Under Chroot (the demo), a path is looked up there, and one missing
+	// says nothing.
+	chroot := t.TempDir()
+	testfs.Write(t, filepath.Join(chroot, gone), "{}\n")
+	s = loadCodex(t, home, Options{Getenv: env(nil), Chroot: chroot})
+	if want := map[string]bool{gone: true}; !reflect.DeepEqual(s.RolloutFiles, want) {
+		t.Errorf("under chroot: %v, want %v", s.RolloutFiles, want)
+	}
 }
 
 // BenchmarkLoadCodexDB: the databases of a heavy user, 2,000 stage-1
