@@ -67,10 +67,11 @@ func CheckCodex(s *codex.Store, opts Options) []model.Finding {
 		}
 		c.report(rule, "../config.toml", p.Line, what, "Fix config.toml: [features] memories = true turns memories on, and [memories] denies unknown keys and clamps numbers to their ranges.")
 	}
+	c.db()
 	if !s.Exists {
 		return c.findings
 	}
-	if why := s.Busy(); why != "" {
+	if why := s.DiffBusy(); why != "" {
 		c.report(RuleCodexBusy, codex.DiffFile, 0, why+"; memtui writes nothing into the store until it is gone", "Let the consolidation finish; if Codex crashed, its next run removes the file.")
 	}
 	c.summary()

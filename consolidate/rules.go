@@ -134,7 +134,6 @@ var ruleList = []Rule{
 	{RuleCodexLink, model.Warning, "a symbolic link in Codex's memory root, which Codex deletes at its next run"},
 	{RuleCodexNoteName, model.Warning, "a note whose name Codex's add_ad_hoc_note would refuse"},
 	{RuleCodexRolloutName, model.Warning, "a file in rollout_summaries/ not named as Codex names them: its next consolidation deletes it"},
-	{RuleCodexBusy, model.Info, "a Codex consolidation in progress (or crashed): memtui writes nothing into the store meanwhile"},
 	{RuleCodexLeak, model.Warning, "a line of Codex's summary User Profile, User preferences or General Tips (injected into every session) that names one project: a path, its name, a program of its repository"},
 	{RuleCodexScopeMismatch, model.Warning, "a task of Codex's MEMORY.md cites a rollout that ran outside its group's applies_to: cwd="},
 	{RuleCodexCwdGone, model.Info, "a Codex task group's applies_to: cwd= names a folder that no longer exists"},
@@ -142,6 +141,15 @@ var ruleList = []Rule{
 	{RuleCodexRecited, model.Info, "a rollout summary cited by more tasks of Codex's MEMORY.md than it records, or twice, with nothing distinct"},
 	{RuleCodexClaudeOverlap, model.Info, "a Codex bullet or note that repeats a Claude Code memory file"},
 	{RuleCodexImportDrift, model.Warning, "a Claude Code memory file imported into Codex's store that no longer matches its source"},
+	{RuleCodexBusy, model.Info, "a Codex consolidation in progress (or crashed): its workspace diff on disk, or its lease held in the database; memtui writes nothing into the store meanwhile"},
+	{RuleCodexDBUnreadable, model.Warning, "a Codex database memtui could not read (not a database, a link, a FIFO, too big)"},
+	{RuleCodexForgetSoon, model.Warning, "a Codex memory, or a MEMORY.md task group resting only on such memories, that Codex forgets within 7 days or at its next consolidation"},
+	{RuleCodexNeverCited, model.Info, "a Codex memory no session ever cited: Codex forgets it 30 days after its session, however useful"},
+	{RuleCodexBelowCut, model.Warning, "a Codex memory ranked below the max_raw_memories_for_consolidation Codex consolidates"},
+	{RuleCodexStuck, model.Warning, "Codex's consolidation failed, died with its lease, or is queued and never ran"},
+	{RuleCodexExtractFailed, model.Warning, "a session whose memory extraction failed, or has no retries left"},
+	{RuleCodexThreadUnknown, model.Warning, "a thread_id Codex's MEMORY.md cites that its database does not know"},
+	{RuleCodexSessionGone, model.Info, "a rollout summary whose session file (rollout_path) is not on disk"},
 	{RuleSettingsInvalid, model.Error, "a settings file that does not parse"},
 }
 

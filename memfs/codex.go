@@ -136,6 +136,7 @@ func LoadCodex(ctx context.Context, home string, opts Options) (*codex.Store, er
 	cl := &codexLoad{ctx: ctx, s: s, caps: readCaps{file: opts.MaxFileBytes, index: opts.MaxIndexBytes}}
 	cl.load()
 	cl.readAll(opts.Workers)
+	loadCodexState(ctx, s, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

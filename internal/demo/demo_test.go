@@ -43,6 +43,16 @@ var notPlantable = map[string]bool{
 	// both.
 	consolidate.RuleCodexClaudeOverlap: true,
 	consolidate.RuleCodexImportDrift:   true,
+	// It has no databases yet (its store is files only), and the
+	// sessions its rollout summaries name are not in its partial world.
+	consolidate.RuleCodexDBUnreadable:  true,
+	consolidate.RuleCodexForgetSoon:    true,
+	consolidate.RuleCodexNeverCited:    true,
+	consolidate.RuleCodexBelowCut:      true,
+	consolidate.RuleCodexStuck:         true,
+	consolidate.RuleCodexExtractFailed: true,
+	consolidate.RuleCodexThreadUnknown: true,
+	consolidate.RuleCodexSessionGone:   true,
 
 	consolidate.RuleSymlink:         true,
 	consolidate.RuleFileUnreadable:  true,

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"strings"
+	"time"
 
 	"github.com/memtui/memtui/model"
 )
@@ -33,6 +34,13 @@ type Store struct {
 	// (as PathsIn gives it), whether it is there on this machine; a path
 	// memtui could not look up is absent (memfs fills it).
 	CwdExists map[string]bool
+	// DB is what Codex's databases say (memfs.LoadCodexDB), nil when not
+	// read.
+	DB *DB
+	// RolloutFiles says, for each rollout_path a rollout summary's header
+	// names, whether that session file is on disk; a path not probed is
+	// absent.
+	RolloutFiles map[string]bool
 }
 
 // File is the file at rel, nil when the store has none.
@@ -46,10 +54,26 @@ func (s *Store) File(rel string) *model.File {
 }
 
 // Busy says why memtui must not write into the store now, "" when it
-// may: a consolidation's workspace diff on disk means a run is in
-// progress, or crashed (facts §4.4). (The lease in the database is the
-// other sign; the reader of the database adds it.)
-func (s *Store) Busy() string {
+// may (facts §4.4): a consolidation's workspace diff on disk means a run
+// is in progress, or crashed; the consolidation's lease held in the
+// database (as read) means one runs now.
+func (s *Store) Busy() string { return s.BusyAt(time.Now()) }
+
+// BusyAt is Busy with the lease judged at now; both reasons are given
+// when both hold.
+func (s *Store) BusyAt(now time.Time) string {
+	why := s.DiffBusy()
+	if l := s.LeaseBusy(now); l != "" {
+		if why != "" {
+			why += "; "
+		}
+		why += l
+	}
+	return why
+}
+
+// DiffBusy is Busy's reason from the workspace diff alone.
+func (s *Store) DiffBusy() string {
 	if s.File(DiffFile) != nil {
 		return DiffFile + " is there: a Codex consolidation is running, or one crashed; an edit now could be overwritten or baked into its baseline unseen"
 	}
