@@ -136,6 +136,10 @@ func LoadCodex(ctx context.Context, home string, opts Options) (*codex.Store, er
 	cl := &codexLoad{ctx: ctx, s: s, caps: readCaps{file: opts.MaxFileBytes, index: opts.MaxIndexBytes}}
 	cl.load()
 	cl.readAll(opts.Workers)
+	if s.Exists {
+		s.Baseline = LoadCodexBaseline(ctx, s.Root)
+		s.Baseline.WorkPartial = cl.full || cl.deep
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,8 @@ type Store struct {
 	Problems []model.Problem
 	// Git says Root holds .git, Codex's baseline of what it consolidated.
 	Git bool
+	// Baseline is that .git as read (nil when Root is not there).
+	Baseline *Baseline
 }
 
 // File is the file at rel, nil when the store has none.
