@@ -166,6 +166,10 @@ type baselineLoad struct {
 	st  *filesystem.Storage
 	// entries counts the tree entries read.
 	entries int
+	// trees are the trees decoded, by hash: a tree that names the same
+	// subtree many times is read once (the entries bound still counts
+	// every path).
+	trees map[plumbing.Hash]*object.Tree
 }
 
 func (l *baselineLoad) problem(format string, args ...any) {
@@ -207,6 +211,13 @@ func (l *baselineLoad) head() (plumbing.Hash, bool) {
 	for hop := 0; hop <= maxRefHops; hop++ {
 		ref, err := l.st.Reference(name)
 		if err != nil {
+			// go-git looks in packed-refs when a ref's file cannot be
+			// read, and says only "not found": say what the file is.
+			if f, ferr := l.g.Open(name.String()); ferr != nil && !errors.Is(ferr, fs.ErrNotExist) {
+				err = ferr
+			} else if ferr == nil {
+				f.Close()
+			}
 			if hop == 0 {
 				l.problem("HEAD could not be read: %s (Codex then makes a new baseline of the files as they are, and its next run sees no edit)", l.g.describe(err))
 			} else {
@@ -274,7 +285,16 @@ func (l *baselineLoad) tree(h plumbing.Hash, prefix string, depth int, files map
 		l.problem("HEAD's tree nests more than %d folders deep at %s; memtui read no further, so what is pending is not known", maxBaselineDepth, short(prefix))
 		return false
 	}
-	t, err := object.GetTree(l.st, h)
+	t, ok := l.trees[h]
+	var err error
+	if !ok {
+		if t, err = object.GetTree(l.st, h); err == nil {
+			if l.trees == nil {
+				l.trees = map[plumbing.Hash]*object.Tree{}
+			}
+			l.trees[h] = t
+		}
+	}
 	if err != nil {
 		where := "HEAD's tree"
 		if prefix != "" {
