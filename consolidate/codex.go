@@ -76,6 +76,7 @@ func CheckCodex(s *codex.Store, opts Options) []model.Finding {
 	c.summary()
 	c.handbook()
 	c.files()
+	c.baseline()
 	SortFindings(c.findings)
 	return c.findings
 }

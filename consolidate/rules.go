@@ -135,6 +135,9 @@ var ruleList = []Rule{
 	{RuleCodexNoteName, model.Warning, "a note whose name Codex's add_ad_hoc_note would refuse"},
 	{RuleCodexRolloutName, model.Warning, "a file in rollout_summaries/ not named as Codex names them: its next consolidation deletes it"},
 	{RuleCodexBusy, model.Info, "a Codex consolidation in progress (or crashed): memtui writes nothing into the store meanwhile"},
+	{RuleCodexPending, model.Info, "a file added, changed or deleted since Codex's last consolidation: its next run shows it to its agent (a new note not yet consolidated)"},
+	{RuleCodexEditLost, model.Warning, "a hand edit of raw_memories.md or rollout_summaries/, which Codex rebuilds from its database before its next diff: silently lost"},
+	{RuleCodexBaseline, model.Warning, "Codex's baseline (memories/.git) missing, unreadable or committed to by something else: its next consolidation misses edits"},
 	{RuleSettingsInvalid, model.Error, "a settings file that does not parse"},
 }
 

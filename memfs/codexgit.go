@@ -51,8 +51,10 @@ const (
 	// maxBaselineEntries caps the tree entries read (files and folders),
 	// as maxCodexEntries caps the store's walk.
 	maxBaselineEntries = 20000
-	// maxBaselineDepth caps the folders nested in the tree.
-	maxBaselineDepth = maxCodexDepth
+	// maxBaselineDepth caps the folders nested in the tree: deeper than
+	// the store's walk goes, so that a file the walk did not reach is
+	// still in the tree read (and known to be unknown, not deleted).
+	maxBaselineDepth = 2 * maxCodexDepth
 	// maxBaselineCommits caps the history walked to count commits.
 	maxBaselineCommits = 1000
 	// maxBaselineObject caps a commit or tree object, inflated: a tree
@@ -195,7 +197,8 @@ func (l *baselineLoad) load() {
 	b.Subject = short(subject)
 	b.Parents = len(c.ParentHashes)
 	l.count(c)
-	b.ByCodex = b.Commits == 1 && b.Parents == 0 &&
+	// One commit is a root commit: count counts a parent it cannot read.
+	b.ByCodex = b.Commits == 1 &&
 		codex.IsCodexCommit(c.Author.Name+" <"+c.Author.Email+">", c.Committer.Name+" <"+c.Committer.Email+">", c.Message)
 	files := map[string]codex.BlobRef{}
 	if l.tree(c.TreeHash, "", 0, files) {

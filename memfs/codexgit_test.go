@@ -216,6 +216,25 @@ func TestCodexBaselineReadInPart(t *testing.T) {
 	}
 }
 
+// TestCodexBaselinePartialListing: when the store's walk stops at its
+// bounds, a file of the baseline it did not reach is not claimed deleted.
+func TestCodexBaselinePartialListing(t *testing.T) {
+	needGit(t)
+	home, mem := baselineStore(t)
+	deep := filepath.Join(mem, "skills", filepath.Join(strings.Split(strings.Repeat("d/", maxCodexDepth+2), "/")...), "SKILL.md")
+	testfs.Write(t, deep, codexSkill)
+	gitBaseline(t, mem, "main")
+	s := loadCodex(t, home, Options{Getenv: env(nil)})
+	if !s.Baseline.WorkPartial {
+		t.Fatalf("the walk stopped at its depth, and the baseline does not know: %+v", s.Problems)
+	}
+	p := changesOf(codex.Pending(s.Baseline, s.Files))
+	rel, _ := filepath.Rel(mem, deep)
+	if got := p[filepath.ToSlash(rel)]; got != "D?" || len(p) != 1 {
+		t.Errorf("pending %v, want only %s unknown", p, rel)
+	}
+}
+
 // TestCodexBaselineBranchAndHistory: HEAD on another branch is resolved,
 // not taken for main; a second commit, or one by someone else, is not
 // Codex's baseline.
@@ -236,6 +255,15 @@ func TestCodexBaselineBranchAndHistory(t *testing.T) {
 	s := loadCodex(t, home, Options{Getenv: env(nil)})
 	if p := codex.Pending(s.Baseline, s.Files); len(p) != 0 {
 		t.Errorf("the committed edit is hidden from the diff, as from Codex's: %+v", p)
+	}
+
+	// Two commits, both Codex's in name and message: not one baseline.
+	_, mem2 := baselineStore(t)
+	gitBaseline(t, mem2, "main")
+	testfs.Write(t, filepath.Join(mem2, codex.HandbookFile), codexHandbook+"- more\n")
+	testfs.Git(t, mem2, append(codexIdent, "commit", "-qam", codex.BaselineSubject)...)
+	if b = LoadCodexBaseline(t.Context(), mem2); b.Commits != 2 || b.ByCodex || b.Author != codex.BaselineIdent {
+		t.Errorf("two commits by Codex's name: %+v", b)
 	}
 
 	// One root commit, by someone else.

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -83,8 +84,10 @@ func TestWriteMatchesGit(t *testing.T) {
 	raw := testfs.Git(t, dir, "cat-file", "commit", "HEAD")
 	want := "tree " + wantTree + "\nauthor Codex <noreply@openai.com> 1795163415 +0000\ncommitter Codex <noreply@openai.com> 1795163415 +0000\n\n" +
 		"Initialize Codex git baseline\n\nCo-authored-by: Codex <noreply@openai.com>"
-	if raw != want {
-		t.Errorf("commit =\n%q\nwant\n%q", raw, want)
+	// The size too: git's output is trimmed, and Codex's message ends
+	// with no newline.
+	if size := testfs.Git(t, dir, "cat-file", "-s", "HEAD"); raw != want || size != strconv.Itoa(len(want)) {
+		t.Errorf("commit (%s bytes) =\n%q\nwant (%d bytes)\n%q", size, raw, len(want), want)
 	}
 	if b := testfs.Git(t, dir, "symbolic-ref", "HEAD"); b != "refs/heads/baseline" {
 		t.Errorf("HEAD names %s", b)
