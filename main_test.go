@@ -171,6 +171,7 @@ func TestDemoCoversEveryRule(t *testing.T) {
 		consolidate.RuleCodexOff:         "the demo's Codex memories are on",
 		consolidate.RuleCodexBusy:        "the demo's Codex store is idle, so that it can be edited",
 		consolidate.RuleCodexLink:        "symlinks cannot be embedded",
+		consolidate.RuleCodexBaseline:    "the demo's Codex baseline is Codex's own, so that its pending edits show",
 	}
 	for _, r := range consolidate.Rules() {
 		if !seen[r.ID] && cannot[r.ID] == "" {

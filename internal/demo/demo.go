@@ -93,6 +93,10 @@
 //   - memdir-empty: go:embed drops empty directories, so the scratch
 //     project's memory dir holds a .consolidate-lock (ignored by the scan, as
 //     Claude Code ignores every non-.md file).
+//   - codex-baseline: go:embed keeps no .git, so CodexBaseline writes the
+//     Codex store's baseline into the scratch copy (internal/codexgit, no
+//     git binary needed), Codex's own: its pending edits and the hand edit
+//     Codex will overwrite show (codex.go says which).
 //
 // The text is written for this sample; the hosts (.internal, .test), the
 // people (roles, never names) and the secrets are fake. The GitHub token in

@@ -35,6 +35,8 @@ var notPlantable = map[string]bool{
 	consolidate.RuleCodexOff:         true,
 	consolidate.RuleCodexBusy:        true,
 	consolidate.RuleCodexLink:        true,
+	// Its baseline is Codex's own, so that its pending edits show.
+	consolidate.RuleCodexBaseline: true,
 
 	consolidate.RuleSymlink:         true,
 	consolidate.RuleFileUnreadable:  true,
