@@ -13,8 +13,9 @@ package memfs
 // cap before go-git sees them, so a small file that inflates to gigabytes
 // is refused, not decoded. Packed objects, alternates (which point
 // outside .git) and anything but HEAD, refs and loose objects are not
-// read: Codex writes loose objects only. Nothing is written under .git,
-// nor anywhere under the store.
+// read: Codex writes loose objects only. Commits and trees are decoded
+// here (codexgit_parse.go). Nothing is written under .git, nor anywhere
+// under the store.
 
 import (
 	"bytes"
@@ -36,8 +37,6 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/memtui/memtui/model"
@@ -114,23 +113,36 @@ func CodexBaselineBlob(ctx context.Context, root, hash string, max int64) ([]byt
 		}
 		return nil, errors.New("no .git in " + root)
 	}
-	blob, err := object.GetBlob(g.storage(), plumbing.NewHash(hash))
+	out, err := readObject(g.storage(), plumbing.BlobObject, plumbing.NewHash(hash), max)
 	if err != nil {
 		return nil, fmt.Errorf("blob %s: %s", hash, g.describe(err))
 	}
-	r, err := blob.Reader()
+	return out, nil
+}
+
+// readObject reads the object h of type t from st, at most max bytes (a
+// bigger one is an error). gitFS refuses a loose object over its cap
+// before go-git decodes it; the size checks here keep the read bounded
+// whatever go-git reads it from.
+func readObject(st *filesystem.Storage, t plumbing.ObjectType, h plumbing.Hash, max int64) ([]byte, error) {
+	obj, err := st.EncodedObject(t, h)
 	if err != nil {
-		return nil, fmt.Errorf("blob %s: %s", hash, g.describe(err))
+		return nil, err
+	}
+	if obj.Size() > max {
+		return nil, fmt.Errorf("%s, more than the %s memtui reads of one", sizeText(obj.Size()), sizeText(max))
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, err
 	}
 	defer r.Close()
-	// gitFS checked the size when it inflated the object; the limit
-	// keeps this read bounded all the same.
 	out, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("blob %s: %s", hash, g.describe(err))
+		return nil, err
 	}
 	if int64(len(out)) > max {
-		return nil, fmt.Errorf("blob %s is over the %s asked for", hash, sizeText(max))
+		return nil, fmt.Errorf("more than the %s memtui reads of one", sizeText(max))
 	}
 	return out, nil
 }
@@ -171,7 +183,7 @@ type baselineLoad struct {
 	// trees are the trees decoded, by hash: a tree that names the same
 	// subtree many times is read once (the entries bound still counts
 	// every path).
-	trees map[plumbing.Hash]*object.Tree
+	trees map[plumbing.Hash][]gitEntry
 }
 
 func (l *baselineLoad) problem(format string, args ...any) {
@@ -183,25 +195,24 @@ func (l *baselineLoad) load() {
 	if !ok {
 		return
 	}
-	c, err := object.GetCommit(l.st, head)
+	c, err := l.commit(head)
 	if err != nil {
 		l.problem("HEAD's commit %s could not be read: %s", head, l.g.describe(err))
 		return
 	}
 	b := l.b
 	b.Head = head.String()
-	b.Time = c.Committer.When
-	b.Author = short(c.Author.Name + " <" + c.Author.Email + ">")
-	b.Committer = short(c.Committer.Name + " <" + c.Committer.Email + ">")
-	subject, _, _ := strings.Cut(c.Message, "\n")
+	b.Time = c.committer.when
+	b.Author = short(c.author.ident)
+	b.Committer = short(c.committer.ident)
+	subject, _, _ := strings.Cut(c.message, "\n")
 	b.Subject = short(subject)
-	b.Parents = len(c.ParentHashes)
-	l.count(c)
+	b.Parents = len(c.parents)
+	l.count(head, c)
 	// One commit is a root commit: count counts a parent it cannot read.
-	b.ByCodex = b.Commits == 1 &&
-		codex.IsCodexCommit(c.Author.Name+" <"+c.Author.Email+">", c.Committer.Name+" <"+c.Committer.Email+">", c.Message)
+	b.ByCodex = b.Commits == 1 && codex.IsCodexCommit(c.author.ident, c.committer.ident, c.message)
 	files := map[string]codex.BlobRef{}
-	if l.tree(c.TreeHash, "", 0, files) {
+	if l.tree(c.tree, "", 0, files) {
 		b.Files = files
 	}
 }
@@ -246,11 +257,20 @@ func (l *baselineLoad) head() (plumbing.Hash, bool) {
 	return plumbing.ZeroHash, false
 }
 
-// count walks the history from c, each commit once, up to
-// maxBaselineCommits.
-func (l *baselineLoad) count(c *object.Commit) {
-	seen := map[plumbing.Hash]bool{c.Hash: true}
-	queue := append([]plumbing.Hash(nil), c.ParentHashes...)
+// commit reads and decodes the commit h.
+func (l *baselineLoad) commit(h plumbing.Hash) (gitCommit, error) {
+	raw, err := readObject(l.st, plumbing.CommitObject, h, l.g.maxObject)
+	if err != nil {
+		return gitCommit{}, err
+	}
+	return parseCommit(raw)
+}
+
+// count walks the history from c (the commit head), each commit once, up
+// to maxBaselineCommits.
+func (l *baselineLoad) count(head plumbing.Hash, c gitCommit) {
+	seen := map[plumbing.Hash]bool{head: true}
+	queue := append([]plumbing.Hash(nil), c.parents...)
 	l.b.Commits = 1
 	for len(queue) > 0 {
 		if l.ctx.Err() != nil {
@@ -268,12 +288,12 @@ func (l *baselineLoad) count(c *object.Commit) {
 			return
 		}
 		l.b.Commits++
-		p, err := object.GetCommit(l.st, h)
+		p, err := l.commit(h)
 		if err != nil {
 			l.problem("commit %s of the history could not be read: %s", h, l.g.describe(err))
 			continue
 		}
-		queue = append(queue, p.ParentHashes...)
+		queue = append(queue, p.parents...)
 	}
 }
 
@@ -291,9 +311,13 @@ func (l *baselineLoad) tree(h plumbing.Hash, prefix string, depth int, files map
 	t, ok := l.trees[h]
 	var err error
 	if !ok {
-		if t, err = object.GetTree(l.st, h); err == nil {
+		var raw []byte
+		if raw, err = readObject(l.st, plumbing.TreeObject, h, l.g.maxObject); err == nil {
+			t, err = parseTree(raw)
+		}
+		if err == nil {
 			if l.trees == nil {
-				l.trees = map[plumbing.Hash]*object.Tree{}
+				l.trees = map[plumbing.Hash][]gitEntry{}
 			}
 			l.trees[h] = t
 		}
@@ -306,23 +330,23 @@ func (l *baselineLoad) tree(h plumbing.Hash, prefix string, depth int, files map
 		l.problem("%s (%s) could not be read, so what is pending is not known: %s", where, h, l.g.describe(err))
 		return false
 	}
-	for _, e := range t.Entries {
+	for _, e := range t {
 		if l.entries++; l.entries > maxBaselineEntries {
 			l.problem("HEAD's tree holds more than %d files and folders; memtui read no further, so what is pending is not known", maxBaselineEntries)
 			return false
 		}
-		if !validTreeName(e.Name) {
-			l.problem("HEAD's tree names an entry %q under %q, which no folder can hold; what is pending is not known", short(e.Name), short(prefix))
+		if !validTreeName(e.name) {
+			l.problem("HEAD's tree names an entry %q under %q, which no folder can hold; what is pending is not known", short(e.name), short(prefix))
 			return false
 		}
-		p := joinRel(prefix, e.Name)
-		if e.Mode == filemode.Dir {
-			if !l.tree(e.Hash, p, depth+1, files) {
+		p := joinRel(prefix, e.name)
+		if e.mode == modeDir {
+			if !l.tree(e.hash, p, depth+1, files) {
 				return false
 			}
 			continue
 		}
-		files[p] = codex.BlobRef{Hash: e.Hash.String(), Mode: uint32(e.Mode)}
+		files[p] = codex.BlobRef{Hash: e.hash.String(), Mode: e.mode}
 	}
 	return true
 }

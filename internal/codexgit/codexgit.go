@@ -28,6 +28,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -35,7 +36,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/memtui/memtui/model/codex"
@@ -89,17 +89,14 @@ func Write(dir string, o Options) (string, error) {
 	}
 	if root.IsZero() {
 		// An empty folder: Codex commits the empty tree all the same.
-		if root, err = w.store(&object.Tree{}); err != nil {
+		if root, err = w.store(plumbing.TreeObject, nil); err != nil {
 			return "", err
 		}
 	}
-	sig := object.Signature{Name: codex.BaselineName, Email: codex.BaselineEmail, When: o.Time.UTC().Truncate(time.Second)}
-	commit, err := w.store(&object.Commit{
-		Author:    sig,
-		Committer: sig,
-		Message:   codex.BaselineSubject + "\n\n" + codex.BaselineTrailer,
-		TreeHash:  root,
-	})
+	// Codex's signature: whole seconds, offset 0.
+	sig := codex.BaselineIdent + " " + strconv.FormatInt(o.Time.Unix(), 10) + " +0000"
+	commit, err := w.store(plumbing.CommitObject, []byte("tree "+root.String()+"\nauthor "+sig+"\ncommitter "+sig+"\n\n"+
+		codex.BaselineSubject+"\n\n"+codex.BaselineTrailer))
 	if err != nil {
 		return "", err
 	}
@@ -126,27 +123,16 @@ type writer struct {
 	index []*index.Entry
 }
 
-// encoder is what go-git stores: a blob, tree or commit.
-type encoder interface {
-	Encode(plumbing.EncodedObject) error
-}
-
-func (w *writer) store(e encoder) (plumbing.Hash, error) {
+// store writes an object of type t with the body given (a loose object,
+// as go-git and Codex's git library write them) and returns its hash.
+func (w *writer) store(t plumbing.ObjectType, body []byte) (plumbing.Hash, error) {
 	obj := w.st.NewEncodedObject()
-	if err := e.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return w.st.SetEncodedObject(obj)
-}
-
-func (w *writer) blob(content []byte) (plumbing.Hash, error) {
-	obj := w.st.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
+	obj.SetType(t)
 	wr, err := obj.Writer()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if _, err := wr.Write(content); err != nil {
+	if _, err := wr.Write(body); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if err := wr.Close(); err != nil {
@@ -165,9 +151,9 @@ func (w *writer) tree(abs, rel string) (plumbing.Hash, error) {
 	if w.used == nil {
 		w.used = map[string]bool{}
 	}
-	var entries []object.TreeEntry
+	var entries []entry
 	add := func(name string, mode filemode.FileMode, h plumbing.Hash) {
-		entries = append(entries, object.TreeEntry{Name: name, Mode: mode, Hash: h})
+		entries = append(entries, entry{name, mode, h})
 		if mode != filemode.Dir {
 			w.index = append(w.index, &index.Entry{Name: path.Join(rel, name), Mode: mode, Hash: h})
 		}
@@ -200,7 +186,7 @@ func (w *writer) tree(abs, rel string) (plumbing.Hash, error) {
 				}
 				content = b
 			}
-			h, err := w.blob(content)
+			h, err := w.store(plumbing.BlobObject, content)
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
@@ -214,7 +200,7 @@ func (w *writer) tree(abs, rel string) (plumbing.Hash, error) {
 			continue
 		}
 		w.used[p] = true
-		h, err := w.blob(b)
+		h, err := w.store(plumbing.BlobObject, b)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -224,14 +210,26 @@ func (w *writer) tree(abs, rel string) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, nil
 	}
 	// git's order: a folder sorts as if its name ended in "/".
-	key := func(e object.TreeEntry) string {
-		if e.Mode == filemode.Dir {
-			return e.Name + "/"
+	key := func(e entry) string {
+		if e.mode == filemode.Dir {
+			return e.name + "/"
 		}
-		return e.Name
+		return e.name
 	}
 	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
-	return w.store(&object.Tree{Entries: entries})
+	var body []byte
+	for _, e := range entries {
+		body = append(body, strconv.FormatUint(uint64(e.mode), 8)+" "+e.name+"\x00"...)
+		body = append(body, e.hash[:]...)
+	}
+	return w.store(plumbing.TreeObject, body)
+}
+
+// entry is one entry of a tree being written.
+type entry struct {
+	name string
+	mode filemode.FileMode
+	hash plumbing.Hash
 }
 
 // cleanDir is rel as path.Dir names it ("." for the root).
