@@ -372,6 +372,10 @@ func (w *Workspace) scanOptions(o Options) error {
 	if err := memfs.CopyTree(demo.FS(), dir); err != nil {
 		return fmt.Errorf("cannot copy the demo sample: %w", err)
 	}
+	// Its Codex store's git baseline (go:embed keeps no .git).
+	if err := demo.CodexBaseline(dir); err != nil {
+		return fmt.Errorf("cannot set up the demo's Codex store: %w", err)
+	}
 	// The folders the demo's transcripts name, with their git metadata:
 	// where its stranded worktree store comes from.
 	repos := filepath.Join(dir, demo.ReposDir)

@@ -78,6 +78,7 @@ func CheckCodex(s *codex.Store, opts Options) []model.Finding {
 	c.handbook()
 	c.files()
 	c.content()
+	c.baseline()
 	SortFindings(c.findings)
 	return c.findings
 }

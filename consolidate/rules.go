@@ -150,6 +150,9 @@ var ruleList = []Rule{
 	{RuleCodexExtractFailed, model.Warning, "a session whose memory extraction failed, or has no retries left"},
 	{RuleCodexThreadUnknown, model.Warning, "a thread_id Codex's MEMORY.md cites that its database does not know"},
 	{RuleCodexSessionGone, model.Info, "a rollout summary whose session file (rollout_path) is not on disk"},
+	{RuleCodexPending, model.Info, "a file added, changed or deleted since Codex's last consolidation: its next run shows it to its agent (a new note not yet consolidated)"},
+	{RuleCodexEditLost, model.Warning, "a hand edit of raw_memories.md or rollout_summaries/, which Codex rebuilds from its database before its next diff: silently lost"},
+	{RuleCodexBaseline, model.Warning, "Codex's baseline (memories/.git) missing, unreadable or committed to by something else: its next consolidation misses edits"},
 	{RuleSettingsInvalid, model.Error, "a settings file that does not parse"},
 }
 

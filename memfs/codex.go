@@ -137,6 +137,10 @@ func LoadCodex(ctx context.Context, home string, opts Options) (*codex.Store, er
 	cl.load()
 	cl.readAll(opts.Workers)
 	loadCodexState(ctx, s, opts)
+	if s.Exists {
+		s.Baseline = LoadCodexBaseline(ctx, s.Root)
+		s.Baseline.WorkPartial = cl.full || cl.deep
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

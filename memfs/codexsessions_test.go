@@ -39,9 +39,9 @@ func rolloutName(day int, id string) string {
 }
 
 const (
-	threadA = "0199a1b2-c3d4-7e5f-8a6b-000000000001"
-	threadB = "0199a1b2-c3d4-7e5f-8a6b-000000000002"
-	threadC = "0199a1b2-c3d4-7e5f-8a6b-000000000003"
+	rollThreadA = "0199a1b2-c3d4-7e5f-8a6b-000000000001"
+	rollThreadB = "0199a1b2-c3d4-7e5f-8a6b-000000000002"
+	rollThreadC = "0199a1b2-c3d4-7e5f-8a6b-000000000003"
 )
 
 // TestReadCodexRollouts: rollouts under sessions/ (dated folders) and
@@ -52,13 +52,13 @@ func TestReadCodexRollouts(t *testing.T) {
 	home := t.TempDir()
 	long := rolloutLine(2, "response_item", map[string]any{"type": "function_call_output", "call_id": "x", "output": strings.Repeat("z", 5000)})
 	testfs.WriteAll(t, filepath.Join(home, CodexSessionsDir), map[string]string{
-		rolloutName(20, threadA): rolloutMeta(threadA, "/home/dev/shop") + rolloutExec(1, "call_1", "cat ~/.codex/memories/MEMORY.md") + long + rolloutExec(3, "call_2", "rg x ~/.codex/memories/skills/"),
-		rolloutName(19, threadB): rolloutMeta(threadB, "/home/dev/blog") + rolloutLine(1, "response_item", map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "hi"}}}),
+		rolloutName(20, rollThreadA): rolloutMeta(rollThreadA, "/home/dev/shop") + rolloutExec(1, "call_1", "cat ~/.codex/memories/MEMORY.md") + long + rolloutExec(3, "call_2", "rg x ~/.codex/memories/skills/"),
+		rolloutName(19, rollThreadB): rolloutMeta(rollThreadB, "/home/dev/blog") + rolloutLine(1, "response_item", map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "hi"}}}),
 		"2026/11/19/notes.txt":   "not a rollout\n",
-		"2026/11/18/rollout-2026-11-18T09-00-00-" + threadC + ".jsonl.zst": "\x28\xb5\x2f\xfd",
+		"2026/11/18/rollout-2026-11-18T09-00-00-" + rollThreadC + ".jsonl.zst": "\x28\xb5\x2f\xfd",
 	})
 	testfs.WriteAll(t, filepath.Join(home, CodexArchivedDir), map[string]string{
-		"rollout-2026-10-01T09-00-00-" + threadC + ".jsonl": rolloutMeta(threadC, "/home/dev/old") + rolloutExec(1, "c", "cat $CODEX_HOME/memories/memory_summary.md") + strings.Repeat(strings.Repeat("x", 249)+"\n", 28) + rolloutExec(2, "d", "cat ~/.codex/memories/MEMORY.md"),
+		"rollout-2026-10-01T09-00-00-" + rollThreadC + ".jsonl": rolloutMeta(rollThreadC, "/home/dev/old") + rolloutExec(1, "c", "cat $CODEX_HOME/memories/memory_summary.md") + strings.Repeat(strings.Repeat("x", 249)+"\n", 28) + rolloutExec(2, "d", "cat ~/.codex/memories/MEMORY.md"),
 	})
 	got, err := ReadCodexRollouts(context.Background(), home, CodexRolloutLimits{MaxLine: 4096, MaxFileBytes: 6000})
 	if err != nil {
@@ -71,7 +71,7 @@ func TestReadCodexRollouts(t *testing.T) {
 	for _, r := range got.Rollouts {
 		ids = append(ids, r.ThreadID)
 	}
-	if strings.Join(ids, " ") != threadA+" "+threadB+" "+threadC {
+	if strings.Join(ids, " ") != rollThreadA+" "+rollThreadB+" "+rollThreadC {
 		t.Errorf("order %q, want the newest first", ids)
 	}
 	a := got.Rollouts[0]
@@ -86,7 +86,7 @@ func TestReadCodexRollouts(t *testing.T) {
 		t.Errorf("C (archived, cut at 6,000 bytes): %+v", c.Reads)
 	}
 	msgs := problemText(got.Problems)
-	for _, want := range []string{"jsonl.zst: compressed (zstd", "rollout-2026-10-01T09-00-00-" + threadC + ".jsonl: 7.5 KiB; memtui read its first 5.9 KiB"} {
+	for _, want := range []string{"jsonl.zst: compressed (zstd", "rollout-2026-10-01T09-00-00-" + rollThreadC + ".jsonl: 7.5 KiB; memtui read its first 5.9 KiB"} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("problems lack %q:\n%s", want, msgs)
 		}

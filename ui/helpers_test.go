@@ -31,6 +31,9 @@ func demoConfig(t testing.TB) (Config, string) {
 	if err := memfs.CopyTree(demo.FS(), dir); err != nil {
 		t.Fatal(err)
 	}
+	if err := demo.CodexBaseline(dir); err != nil {
+		t.Fatal(err)
+	}
 	// As --demo sets it up: its repositories' git metadata (the stranded
 	// worktree store), its scratch state, the snapshot taken before the
 	// Dream run.

@@ -99,6 +99,10 @@
 //   - codex-claude-overlap and codex-import-drift: lint compares the Codex
 //     store with Claude Code's memory, the TUI's findings view does not
 //     yet, and the demo's findings are the same in both.
+//   - codex-baseline: go:embed keeps no .git, so CodexBaseline writes the
+//     Codex store's baseline into the scratch copy (internal/codexgit, no
+//     git binary needed), Codex's own: its pending edits and the hand edit
+//     Codex will overwrite show (codex.go says which).
 //
 // The text is written for this sample; the hosts (.internal, .test), the
 // people (roles, never names) and the secrets are fake. The GitHub token in

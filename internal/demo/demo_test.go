@@ -53,6 +53,8 @@ var notPlantable = map[string]bool{
 	consolidate.RuleCodexExtractFailed: true,
 	consolidate.RuleCodexThreadUnknown: true,
 	consolidate.RuleCodexSessionGone:   true,
+	// Its baseline is Codex's own, so that its pending edits show.
+	consolidate.RuleCodexBaseline: true,
 
 	consolidate.RuleSymlink:         true,
 	consolidate.RuleFileUnreadable:  true,

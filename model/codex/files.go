@@ -41,6 +41,8 @@ type Store struct {
 	// names, whether that session file is on disk; a path not probed is
 	// absent.
 	RolloutFiles map[string]bool
+	// Baseline is that .git as read (nil when Root is not there).
+	Baseline *Baseline
 }
 
 // File is the file at rel, nil when the store has none.
