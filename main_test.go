@@ -183,17 +183,7 @@ func TestDemoCoversEveryRule(t *testing.T) {
 		consolidate.RuleCodexExtractFailed: "the demo's Codex store has no databases yet",
 		consolidate.RuleCodexThreadUnknown: "the demo's Codex store has no databases yet",
 		consolidate.RuleCodexSessionGone:   "the sessions the demo's rollout summaries name are outside its partial world",
-		consolidate.RuleSymlink:          "symlinks cannot be embedded",
-		consolidate.RuleFileUnreadable:   "permissions cannot be embedded",
-		consolidate.RuleDanglingPath:     "the demo's project roots do not exist on this machine",
-		consolidate.RuleSettingsInvalid:  "the demo's settings.json carries override-invalid instead",
-		consolidate.RuleRecallCap:        "more than 200 memories in one folder would drown the sample",
-		consolidate.RuleCodexSummaryGone: "the demo's one Codex summary is near its cap",
-		consolidate.RuleCodexSummaryCut:  "the demo's one Codex summary is near its cap",
-		consolidate.RuleCodexOff:         "the demo's Codex memories are on",
-		consolidate.RuleCodexBusy:        "the demo's Codex store is idle, so that it can be edited",
-		consolidate.RuleCodexLink:        "symlinks cannot be embedded",
-		consolidate.RuleCodexBaseline:    "the demo's Codex baseline is Codex's own, so that its pending edits show",
+		consolidate.RuleCodexBaseline:      "the demo's Codex baseline is Codex's own, so that its pending edits show",
 	}
 	for _, r := range consolidate.Rules() {
 		if !seen[r.ID] && cannot[r.ID] == "" {

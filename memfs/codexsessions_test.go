@@ -54,7 +54,7 @@ func TestReadCodexRollouts(t *testing.T) {
 	testfs.WriteAll(t, filepath.Join(home, CodexSessionsDir), map[string]string{
 		rolloutName(20, rollThreadA): rolloutMeta(rollThreadA, "/home/dev/shop") + rolloutExec(1, "call_1", "cat ~/.codex/memories/MEMORY.md") + long + rolloutExec(3, "call_2", "rg x ~/.codex/memories/skills/"),
 		rolloutName(19, rollThreadB): rolloutMeta(rollThreadB, "/home/dev/blog") + rolloutLine(1, "response_item", map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "hi"}}}),
-		"2026/11/19/notes.txt":   "not a rollout\n",
+		"2026/11/19/notes.txt":       "not a rollout\n",
 		"2026/11/18/rollout-2026-11-18T09-00-00-" + rollThreadC + ".jsonl.zst": "\x28\xb5\x2f\xfd",
 	})
 	testfs.WriteAll(t, filepath.Join(home, CodexArchivedDir), map[string]string{
