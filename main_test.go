@@ -176,11 +176,8 @@ func TestDemoCoversEveryRule(t *testing.T) {
 		consolidate.RuleCodexImportDrift:   "the TUI's findings view does not compare the agents yet, and the demo's findings are the same in both",
 		// The database rules: the demo's Codex store has no databases yet.
 		consolidate.RuleCodexDBUnreadable:  "the demo's Codex store has no databases yet",
-		consolidate.RuleCodexForgetSoon:    "the demo's Codex store has no databases yet",
-		consolidate.RuleCodexNeverCited:    "the demo's Codex store has no databases yet",
 		consolidate.RuleCodexBelowCut:      "the demo's Codex store has no databases yet",
 		consolidate.RuleCodexStuck:         "the demo's Codex store has no databases yet",
-		consolidate.RuleCodexExtractFailed: "the demo's Codex store has no databases yet",
 		consolidate.RuleCodexThreadUnknown: "the demo's Codex store has no databases yet",
 		consolidate.RuleCodexSessionGone:   "the sessions the demo's rollout summaries name are outside its partial world",
 		consolidate.RuleCodexBaseline:      "the demo's Codex baseline is Codex's own, so that its pending edits show",

@@ -376,6 +376,10 @@ func (w *Workspace) scanOptions(o Options) error {
 	if err := demo.CodexBaseline(dir); err != nil {
 		return fmt.Errorf("cannot set up the demo's Codex store: %w", err)
 	}
+	// And its databases (go:embed holds text, not Codex's SQLite files).
+	if err := demo.CodexDatabases(dir); err != nil {
+		return fmt.Errorf("cannot set up the demo's Codex databases: %w", err)
+	}
 	// The folders the demo's transcripts name, with their git metadata:
 	// where its stranded worktree store comes from.
 	repos := filepath.Join(dir, demo.ReposDir)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
@@ -181,4 +182,45 @@ func notesIn(props []model.Proposal) bool {
 		}
 	}
 	return false
+}
+
+// applyCodexPlan is ApplyPlan for a Codex store: each proposal in turn,
+// and one that reads a file an earlier one wrote proposed again from the
+// store as the plan left it (dream.ProposeCodex on the store read again:
+// the proposal of the same kind and title), as Claude Code's are rebuilt;
+// none left means the earlier writes did it. A proposal a person edited
+// or cut to some hunks (asIs) is written as it is, or refused.
+func (w *Workspace) applyCodexPlan(ctx context.Context, home, dir string, props []model.Proposal, opts txn.ApplyOptions, asIs map[string]bool) []PlanResult {
+	wrote := map[string]string{}
+	out := make([]PlanResult, 0, len(props))
+	for _, p := range props {
+		res := PlanResult{ID: p.ID}
+		if touched(p, wrote) && !p.External && !asIs[p.ID] {
+			s, err := memfs.LoadCodex(ctx, home, w.ScanOpts)
+			if err != nil {
+				out = append(out, PlanResult{ID: p.ID, ApplyResult: txn.ApplyResult{ProposalID: p.ID, Status: txn.StatusFailed, Err: err}})
+				continue
+			}
+			var again *model.Proposal
+			for _, q := range dream.ProposeCodex(s, dream.Options{Options: w.CheckOpts}) {
+				if q.Kind == p.Kind && q.Title == p.Title {
+					again = &q
+					break
+				}
+			}
+			if again == nil {
+				out = append(out, PlanResult{ID: p.ID, ApplyResult: txn.ApplyResult{ProposalID: p.ID, Status: txn.StatusApplied}, Done: true})
+				continue
+			}
+			res.Rebuilt, p = again, *again
+		}
+		res.ApplyResult = w.ApplyCodex(ctx, dir, []model.Proposal{p}, opts)[0]
+		if res.Status == txn.StatusApplied {
+			for _, c := range p.Changes {
+				wrote[c.Path] = ""
+			}
+		}
+		out = append(out, res)
+	}
+	return out
 }

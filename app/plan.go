@@ -44,13 +44,8 @@ func (w *Workspace) ApplyPlan(ctx context.Context, scan *model.Scan, dir string,
 	// ("" when it deleted the file).
 	wrote := map[string]string{}
 	out := make([]PlanResult, 0, len(props))
-	if w.codexHomeOf(dir) != "" {
-		// Codex's store: each proposal as it was made (memtui's own
-		// rebuild knows Claude Code's memory only).
-		for _, r := range w.ApplyCodex(ctx, dir, props, opts) {
-			out = append(out, PlanResult{ID: r.ProposalID, ApplyResult: r})
-		}
-		return out
+	if home := w.codexHomeOf(dir); home != "" {
+		return w.applyCodexPlan(ctx, home, dir, props, opts, asIs)
 	}
 	for _, p := range props {
 		if err := ctx.Err(); err != nil {

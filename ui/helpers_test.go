@@ -34,6 +34,9 @@ func demoConfig(t testing.TB) (Config, string) {
 	if err := demo.CodexBaseline(dir); err != nil {
 		t.Fatal(err)
 	}
+	if err := demo.CodexDatabases(dir); err != nil {
+		t.Fatal(err)
+	}
 	// As --demo sets it up: its repositories' git metadata (the stranded
 	// worktree store), its scratch state, the snapshot taken before the
 	// Dream run.
