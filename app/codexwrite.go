@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/memtui/memtui/consolidate/dream"
 	"github.com/memtui/memtui/memfs"
@@ -27,9 +28,27 @@ import (
 // inside it.
 func CodexTempDir(home string) string { return filepath.Join(home, ".memtui-tmp") }
 
-// codexForeign is the write options' foreign store for a Codex home.
-func codexForeign(home string) *txn.ForeignStore {
-	return &txn.ForeignStore{Agent: "Codex", TempDir: CodexTempDir(home), Busy: func() string { return memfs.CodexBusy(home) }}
+// codexForeign is the write options' foreign store for a Codex home:
+// busy while its workspace diff is on disk or a consolidation holds the
+// lease in its database (codex facts §4.4), both looked at afresh each
+// time the write asks.
+func (w *Workspace) codexForeign(home string) *txn.ForeignStore {
+	return &txn.ForeignStore{Agent: "Codex", TempDir: CodexTempDir(home), Busy: func() string { return w.codexBusy(home) }}
+}
+
+// codexBusy says why Codex's store at home takes no write now.
+func (w *Workspace) codexBusy(home string) string {
+	if why := memfs.CodexBusy(home); why != "" {
+		return why
+	}
+	var cfg codex.Config
+	for _, s := range w.Codex {
+		if s.Home == home {
+			cfg = s.Config
+		}
+	}
+	s := &codex.Store{DB: memfs.LoadCodexDB(context.Background(), home, cfg, w.ScanOpts)}
+	return s.LeaseBusy(time.Now())
 }
 
 // codexHomeOf is the Codex home in view whose memory root is dir, "" for
@@ -119,14 +138,14 @@ func (w *Workspace) ApplyCodex(ctx context.Context, dir string, props []model.Pr
 	if notesIn(props) {
 		// The notes' folders, as Codex's own tool makes them before its
 		// first note; not while it consolidates.
-		if why := memfs.CodexBusy(home); why != "" {
+		if why := w.codexBusy(home); why != "" {
 			return fail(&txn.BusyError{Agent: "Codex", Dir: dir, Reason: why})
 		}
 		if err := memfs.MakeCodexNotesDir(home); err != nil {
 			return fail(err)
 		}
 	}
-	opts.Foreign = codexForeign(home)
+	opts.Foreign = w.codexForeign(home)
 	res := txn.Apply(ctx, dir, props, w.stateOpts(opts))
 	for i, r := range res {
 		if r.Status == txn.StatusApplied {
@@ -161,7 +180,7 @@ func (w *Workspace) recoverCodex() {
 		if !pending[root] {
 			continue
 		}
-		reports, err := txn.RecoverDir(root, w.stateOpts(txn.ApplyOptions{Foreign: codexForeign(h)}))
+		reports, err := txn.RecoverDir(root, w.stateOpts(txn.ApplyOptions{Foreign: w.codexForeign(h)}))
 		if err != nil {
 			w.note("memtui: an interrupted write into %s is left as it is for now: %s", root, err.Error())
 			continue

@@ -10,8 +10,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/internal/codexdb"
 	"github.com/memtui/memtui/internal/testfs"
 	"github.com/memtui/memtui/memfs/txn"
 	"github.com/memtui/memtui/model"
@@ -127,5 +129,38 @@ func TestApplyCodex(t *testing.T) {
 	ws.ReadOnly = true
 	if res := ws.ApplyCodex(context.Background(), root, []model.Proposal{update(codex.HandbookFile, string(hb), edited)}, txn.ApplyOptions{}); res[0].Status != txn.StatusFailed {
 		t.Errorf("--readonly: %+v", res[0])
+	}
+}
+
+// TestApplyCodexRefusedUnderLease: a consolidation holding its lease in
+// Codex's database (status running, lease_until ahead) makes the store
+// read-only: the write is refused, naming the holder, nothing written;
+// once the lease has run out the same write goes through.
+func TestApplyCodexRefusedUnderLease(t *testing.T) {
+	ws, home := writableCodex(t)
+	root := filepath.Join(home, "memories")
+	hbPath := filepath.Join(root, codex.HandbookFile)
+	hb, _ := os.ReadFile(hbPath)
+	edited := string(hb) + "- Releases go out on Tuesdays.\n"
+	lease := func(until time.Time) {
+		os.Remove(filepath.Join(home, "memories_1.sqlite"))
+		os.Remove(filepath.Join(home, "state_5.sqlite"))
+		if err := codexdb.Write(home, codexdb.Fixture{Jobs: []codexdb.Job{{Kind: "memory_consolidate_global", Key: "global", Status: "running",
+			WorkerID: "0196a1b2-3c4d-7e5f-8a6b-7c8d9e0f1a2b", Started: time.Now().Add(-time.Minute), LeaseUntil: until}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lease(time.Now().Add(time.Hour))
+	res := ws.ApplyCodex(context.Background(), root, []model.Proposal{update(codex.HandbookFile, string(hb), edited)}, txn.ApplyOptions{})
+	var busy *txn.BusyError
+	if res[0].Status == txn.StatusApplied || !errors.As(res[0].Err, &busy) || !strings.Contains(busy.Reason, "thread 0196a1b2-3c4d-7e5f-8a6b-7c8d9e0f1a2b") {
+		t.Fatalf("a write under the lease: %+v", res[0])
+	}
+	if got, _ := os.ReadFile(hbPath); string(got) != string(hb) {
+		t.Errorf("MEMORY.md written under the lease")
+	}
+	lease(time.Now().Add(-time.Minute)) // its worker died: the lease ran out
+	if res := ws.ApplyCodex(context.Background(), root, []model.Proposal{update(codex.HandbookFile, string(hb), edited)}, txn.ApplyOptions{}); res[0].Status != txn.StatusApplied {
+		t.Errorf("a write after the lease ran out: %+v", res[0])
 	}
 }

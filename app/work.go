@@ -252,7 +252,7 @@ func (w *Workspace) UndoIn(ctx context.Context, scan *model.Scan, e txn.JournalE
 	}
 	if home := w.codexHomeOf(e.MemoryDir); home != "" && txn.InScope(e, w.CodexRoots()) {
 		// Codex's store: undone as it was written, as a foreign store.
-		opts.Foreign = codexForeign(home)
+		opts.Foreign = w.codexForeign(home)
 		return txn.Undo(ctx, e.ID, w.stateOpts(opts)), nil
 	}
 	if !txn.InScope(e, DirsIn(scan)) {
