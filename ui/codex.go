@@ -172,6 +172,11 @@ func codexEntryHeader(c *shared, cx *app.CodexStore, e *app.CodexEntry, width in
 	case e.Kind == codex.KindSummary:
 		lines = append(lines, summaryState(c, cx.Summary, width)...)
 		lines = append(lines, wrapIn(st.Faint, "press "+key1(c.keys.Views.Index)+" to see it exactly as a Codex session loads it", width)...)
+		// The summary is what the store's row opens on: where its
+		// consolidation stands goes here.
+		for _, l := range codexStatusLines(c, cx) {
+			lines = append(lines, wrapIn(st.Item, l, width)...)
+		}
 	case e.Group != nil:
 		g := e.Group
 		if g.Scope != "" {
@@ -276,6 +281,9 @@ func codexSummaryText(c *shared, cx *app.CodexStore) string {
 		cx.Memories()-len(cx.Handbook.Groups), model.Plural(cx.Memories()-len(cx.Handbook.Groups), "note", "notes"),
 		counts[model.Error], counts[model.Warning], counts[model.Info])
 	b.WriteString("\nOne global store for every project: each session gets memory_summary.md whatever its working directory, and reads MEMORY.md, the skills and the rollout summaries when it needs them. A memory no session cites is forgotten some 30 days after its session.\n")
+	for _, l := range codexStatusLines(c, cx) {
+		b.WriteString("\n" + l + "\n")
+	}
 	if why := cx.Busy(); why != "" {
 		b.WriteString("\nRead-only now: " + why + ".\n")
 	}
@@ -551,4 +559,56 @@ func (m *memoriesPane) rebuildCodexProjects() {
 		rows = append(rows, prow...)
 	}
 	m.list.setRows(rows)
+}
+
+// codexStatusLines say where the store's consolidation stands, from
+// Codex's database and its git baseline: the last one and its cooldown,
+// one running, failed or queued; the edits its next one will see; what
+// it will forget soon.
+func codexStatusLines(c *shared, cx *app.CodexStore) []string {
+	s := cx.Store
+	now := c.clock()
+	var out []string
+	if s.DB != nil && s.DB.Found {
+		st := codex.Status(s.DB, now)
+		switch {
+		case st.LeaseHeld:
+			out = append(out, "A consolidation is running now (its lease is held): the store is read-only until it ends.")
+		case st.Failed:
+			out = append(out, "The last consolidation failed: "+safe.ShowLine(st.Job.LastError))
+		case !st.LastSuccess.IsZero():
+			l := "Last consolidated " + ago(now, st.LastSuccess) + " (" + codex.Stamp(st.LastSuccess) + ")"
+			if st.CooldownLeft > 0 {
+				l += fmt.Sprintf("; Codex runs none for %s more", st.CooldownLeft.Round(time.Minute))
+			}
+			out = append(out, l+".")
+		case st.NeverRan:
+			out = append(out, "No consolidation has run yet.")
+		}
+		if n := len(st.Stage1Exhausted); n > 0 {
+			out = append(out, fmt.Sprintf("%d %s never memorized: %s extraction failed with no retries left.", n, model.Plural(n, "session is", "sessions are"), model.Plural(n, "its", "their")))
+		}
+		soon, never := 0, 0
+		for _, f := range codex.Forecast(s.DB, s.Config, now) {
+			if !f.Cited {
+				never++
+			}
+			if f.Stale || f.ForgetAt.Sub(now) <= 7*24*time.Hour {
+				soon++
+			}
+		}
+		if soon+never > 0 {
+			out = append(out, fmt.Sprintf("%d %s forgotten within 7 days; %d never cited by any session (citing is the only use Codex counts).", soon, model.Plural(soon, "memory is", "memories are"), never))
+		}
+	} else if s.Exists {
+		out = append(out, "Codex's database was not read: no use counts, forecast or consolidation state.")
+	}
+	if b := s.Baseline; b != nil && b.Found {
+		if n := len(codex.Pending(b, s.Files)); n > 0 {
+			out = append(out, fmt.Sprintf("%d %s changed since Codex's last consolidation (its baseline of %s): its next run takes %s as the person's.", n, model.Plural(n, "file", "files"), codex.Day(b.Time), model.Plural(n, "it", "them")))
+		} else {
+			out = append(out, "Nothing changed since Codex's last consolidation (its baseline of "+codex.Day(b.Time)+").")
+		}
+	}
+	return out
 }

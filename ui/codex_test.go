@@ -331,3 +331,20 @@ applies_to: cwd=/work/shop; reuse_rule=always
 		t.Errorf("o again lists by kind:\n%s", out)
 	}
 }
+
+// TestCodexStatusShown: the demo's Codex store opens on its summary, whose
+// preview says where Codex's consolidation stands, from its database and
+// its baseline: the last run, the session never memorized, what is
+// forgotten soon, the edits its next run will see.
+func TestCodexStatusShown(t *testing.T) {
+	cfg, _ := demoConfig(t)
+	d := newDriver(t, cfg, 200, 60)
+	d.keys("G")
+	out := strings.Join(strings.Fields(d.screen()), " ")
+	for _, want := range []string{"Last consolidated", "(2026-11-19 11:11 UTC)", "1 session is never memorized: its extraction failed",
+		"1 memory is forgotten within 7 days; 2 never cited by any session", "changed since Codex's last consolidation (its baseline of 2026-11-19)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the Codex store's status lacks %q:\n%s", want, d.screen())
+		}
+	}
+}
