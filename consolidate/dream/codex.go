@@ -273,14 +273,7 @@ func (st *codexState) proposal(kind model.ProposalKind, title, rationale string,
 		Rationale: rationale,
 		Changes:   changes,
 	}
-	seen := map[model.FindingRef]bool{}
-	for _, f := range fixes {
-		r := model.FindingRef{Rule: f.Rule, File: f.File, Line: f.Line}
-		if !seen[r] {
-			seen[r] = true
-			p.Fixes = append(p.Fixes, r)
-		}
-	}
+	addFixes(&p, fixes)
 	return p
 }
 

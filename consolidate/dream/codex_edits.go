@@ -28,16 +28,7 @@ func proposeCodexRedactions(st *codexState) []model.Proposal {
 		if len(secrets) == 0 {
 			continue
 		}
-		edits := make([]edit, len(secrets))
-		var kinds []string
-		seen := map[string]bool{}
-		for i, sec := range secrets {
-			edits[i] = edit{sec.Start, sec.End, sec.Redaction()}
-			if l := consolidate.SecretLabel(sec.Description); !seen[l] {
-				seen[l] = true
-				kinds = append(kinds, l)
-			}
-		}
+		edits, kinds := redactions(secrets)
 		n := len(secrets)
 		out = append(out, st.proposal(model.KindRedactSecret,
 			fmt.Sprintf("Redact %d %s in %s", n, model.Plural(n, "secret", "secrets"), rel),

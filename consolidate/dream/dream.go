@@ -441,14 +441,7 @@ func (s *dreamState) proposal(kind model.ProposalKind, title, rationale string, 
 		Rationale: rationale,
 		Changes:   changes,
 	}
-	seen := map[model.FindingRef]bool{}
-	for _, f := range fixes {
-		r := model.FindingRef{Rule: f.Rule, File: f.File, Line: f.Line}
-		if !seen[r] {
-			seen[r] = true
-			p.Fixes = append(p.Fixes, r)
-		}
-	}
+	addFixes(&p, fixes)
 	changed := map[string]bool{}
 	for _, c := range changes {
 		// A move's source is compared as its base, and is gone once the
@@ -581,4 +574,16 @@ func listNames(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// addFixes names in p the findings it fixes, each once.
+func addFixes(p *model.Proposal, fixes []model.Finding) {
+	seen := map[model.FindingRef]bool{}
+	for _, f := range fixes {
+		r := model.FindingRef{Rule: f.Rule, File: f.File, Line: f.Line}
+		if !seen[r] {
+			seen[r] = true
+			p.Fixes = append(p.Fixes, r)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memtui/memtui/consolidate"
+	"github.com/memtui/memtui/consolidate/secrets"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/prose"
@@ -87,16 +88,7 @@ func proposeRedactions(s *dreamState) []model.Proposal {
 			}
 			fixes = out
 		}
-		edits := make([]edit, len(secrets))
-		var kinds []string
-		seen := map[string]bool{}
-		for i, sec := range secrets {
-			edits[i] = edit{sec.Start, sec.End, sec.Redaction()}
-			if l := consolidate.SecretLabel(sec.Description); !seen[l] {
-				seen[l] = true
-				kinds = append(kinds, l)
-			}
-		}
+		edits, kinds := redactions(secrets)
 		n := len(secrets)
 		out = append(out, s.proposal(model.KindRedactSecret,
 			fmt.Sprintf("Redact %d %s in %s", n, model.Plural(n, "secret", "secrets"), path),
@@ -238,4 +230,21 @@ func (s *dreamState) dateProposals(rule string, kind model.ProposalKind, find fu
 			[]model.Change{s.update(path, applyEdits(content, edits))}))
 	}
 	return out
+}
+
+// redactions are the edits that replace each secret found with its
+// redaction, and the kinds of secret among them (each named once, in
+// the order found), for a redact-secret proposal's words.
+func redactions(found []secrets.Secret) ([]edit, []string) {
+	edits := make([]edit, len(found))
+	var kinds []string
+	seen := map[string]bool{}
+	for i, sec := range found {
+		edits[i] = edit{sec.Start, sec.End, sec.Redaction()}
+		if l := consolidate.SecretLabel(sec.Description); !seen[l] {
+			seen[l] = true
+			kinds = append(kinds, l)
+		}
+	}
+	return edits, kinds
 }
