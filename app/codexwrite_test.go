@@ -164,3 +164,34 @@ func TestApplyCodexRefusedUnderLease(t *testing.T) {
 		t.Errorf("a write after the lease ran out: %+v", res[0])
 	}
 }
+
+// TestSnapshotCoversCodex: a snapshot records Codex's store too (its
+// markdown files, never .git), so what a consolidation changes can be
+// compared later; a change there is recorded by the next one.
+func TestSnapshotCoversCodex(t *testing.T) {
+	ws, home := writableCodex(t)
+	root := filepath.Join(home, "memories")
+	testfs.Write(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
+	if _, err := ws.Snapshot(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	snap, ok, err := ws.Snapshots().Latest(root)
+	if err != nil || !ok {
+		t.Fatalf("no snapshot of Codex's store: %v", err)
+	}
+	if _, ok := snap.Files[codex.HandbookFile]; !ok {
+		t.Errorf("MEMORY.md not recorded: %v", snap.Files)
+	}
+	for p := range snap.Files {
+		if strings.HasPrefix(p, ".git") {
+			t.Errorf("%s recorded: .git is Codex's baseline, not memory", p)
+		}
+	}
+	testfs.Write(t, filepath.Join(root, codex.HandbookFile), "# Task Group: rewritten by Codex\n")
+	if _, err := ws.Snapshot(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if snaps, err := ws.Snapshots().List(root); err != nil || len(snaps) != 2 {
+		t.Errorf("after a change: %d snapshots, %v", len(snaps), err)
+	}
+}

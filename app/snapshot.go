@@ -50,6 +50,14 @@ func (w *Workspace) Snapshot(ctx context.Context, scan *model.Scan) (snapshot.Ta
 	for _, p := range scan.Projects {
 		dirs = append(dirs, p.Dirs...)
 	}
+	// Codex's stores too: Codex keeps no history of what its
+	// consolidation changed (it deletes its baseline after each run), so
+	// memtui's own records are the only before and after there are
+	// (codex facts §6.2). Listed as a memory dir is, its markdown files:
+	// .git, a dot folder, is left out.
+	for _, root := range w.CodexRoots() {
+		dirs = append(dirs, &model.MemoryDir{Path: root, Kind: model.DirExplicit})
+	}
 	return st.Take(ctx, dirs, time.Now())
 }
 
