@@ -292,6 +292,45 @@ func TestTmux(t *testing.T) {
 		checkFrame(t, screen, 80, 24)
 		s.quit()
 	})
+
+	// Codex's store, at 80x24 and wide: its row, its list by kind and by
+	// project, its summary as a session loads it, and a note written
+	// through the journal, with nothing but the note appearing in it.
+	t.Run("codex", func(t *testing.T) {
+		for _, size := range [][2]int{{80, 24}, {140, 45}} {
+			s := startTmux(t, bin, size[0], size[1])
+			s.waitScreen("codex · ", "● live · 9 projects")
+			memories := filepath.Join(s.demoDir(), ".codex", "memories")
+			s.keys("G")
+			checkFrame(t, s.waitScreen("Last consolidated", "memory_summary.md"), size[0], size[1])
+			s.keys("Tab")
+			s.waitScreen("Loaded into every session", "Handbook", "Notes")
+			s.keys("o")
+			s.waitScreen("acme-api", "  database migrations", "  publishing", "scopes in memory_summa")
+			s.keys("o", "i")
+			s.waitScreen("bytes", "tokens", "/ 10000", "▲ near the cap")
+			// (esc and n apart: together they read as alt+n)
+			s.keys("Escape")
+			s.waitScreen("Loaded into every session")
+			s.keys("n")
+			s.waitScreen("note for Codex:")
+			s.tmux("send-keys", "-t", "memtui", "-l", "Prefer uv over pip")
+			s.keys("Enter")
+			s.waitScreen("Add a note?", "create  extensions/ad_hoc/notes/")
+			s.keys("y")
+			s.waitScreen("Done", "✓ applied")
+			notes, _ := filepath.Glob(filepath.Join(memories, "extensions", "ad_hoc", "notes", "*-prefer-uv-over-pip.md"))
+			if len(notes) != 1 {
+				t.Errorf("%dx%d: the note was not written: %v", size[0], size[1], notes)
+			}
+			if left, _ := filepath.Glob(filepath.Join(memories, ".memtui*")); len(left) > 0 {
+				t.Errorf("memtui left files in Codex's store: %v", left)
+			}
+			s.keys("Escape") // the result's dialog
+			s.waitScreen("Memories (6)", "prefer-uv")
+			s.quit()
+		}
+	})
 }
 
 // checkFrame checks a browse screen fits a w×h terminal: no line wider

@@ -24,7 +24,7 @@ import (
 // when positive, is a file line to scroll to.
 func (m *Model) openCodexSummary(pd *projectData, line int) tea.Cmd {
 	m.show(viewIndex)
-	m.index.openCodex(pd.cx, projectLabel(pd, m.c.home)+" · memory_summary.md", line)
+	m.index.openCodex(pd.cx, "Codex · memory_summary.md", line) // its folder: on the meters' last line
 	return nil
 }
 
