@@ -124,9 +124,9 @@ func TestTmux(t *testing.T) {
 		// The proposals, filtered to one project, all accepted and written
 		// at once: one plan per directory, so none conflicts with another.
 		s.keys("p")
-		s.waitScreen("29 proposals in 6 projects")
+		s.waitScreen("30 proposals in 6 projects")
 		s.keys("/", "acme", "Enter")
-		s.waitScreen("7 of 29 proposals in 6 projects matching “acme”")
+		s.waitScreen("7 of 30 proposals in 6 projects matching “acme”")
 		s.keys("A")
 		s.waitScreen("7 accepted")
 		s.keys("w")
@@ -228,7 +228,7 @@ func TestTmux(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		// Journal: after a write of two proposals, one of them.
 		s.keys("p")
-		s.waitScreen("29 proposals in 6 projects")
+		s.waitScreen("30 proposals in 6 projects")
 		s.keys("/", "kefu", "Enter")
 		s.waitScreen("matching “kefu”")
 		s.keys("A")
