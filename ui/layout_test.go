@@ -334,6 +334,7 @@ func TestNoProjects(t *testing.T) {
 	cfg.Workspace.ScanOpts.ConfigDirs = []string{empty}
 	cfg.Workspace.ScanOpts.Home = empty
 	cfg.Workspace.ScanOpts.IncludeAgentMemory = false
+	cfg.Workspace.CodexHomes = nil // nor a Codex store
 	d := newDriver(t, cfg, 80, 24)
 	if s := d.screen(); !strings.Contains(s, "No projects") || strings.Contains(s, "Looking for projects") {
 		t.Errorf("no project must be said:\n%s", s)

@@ -50,7 +50,7 @@ func TestTranscriptProblemsShown(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"9 projects · 2 transcript problems",
+		"9 projects · 1 Codex store · 2 transcript problems",
 		"2 problems reading the transcripts",
 		// Wrapped to the pane: each piece on a row of its own.
 		"• 0a2c4e6f-8b1d-4f3a-9c5e-7d9f1b3d5f68.jsonl: line 10 is not",

@@ -82,7 +82,7 @@ func TestCodexFindingsListed(t *testing.T) {
 	}
 	d.keys("enter")
 	out := d.screen()
-	if d.m.view != viewIndex || !strings.Contains(out, "memory_summary.md  ▲ near the cap") || !strings.Contains(out, "9339 / 10000") || !strings.Contains(out, "2335 / 2500") {
+	if d.m.view != viewIndex || !strings.Contains(out, "memory_summary.md  ▲ near the cap") || !strings.Contains(out, "9440 / 10000") || !strings.Contains(out, "2360 / 2500") {
 		t.Errorf("enter on a Codex summary finding must open the summary as loaded, with its meters:\n%s", out)
 	}
 }
