@@ -79,6 +79,12 @@ type indexJSON struct {
 	// none). Both have their secrets masked.
 	LoadedText string `json:"loaded_text"`
 	Warning    string `json:"warning"`
+	// Bytes, Tokens and CutBytes measure a Codex summary (agent "codex"):
+	// its trimmed bytes against 10,000, in Codex's tokens of 4 bytes, and
+	// the bytes its middle cut leaves out.
+	Bytes    int `json:"bytes,omitempty"`
+	Tokens   int `json:"tokens,omitempty"`
+	CutBytes int `json:"cut_bytes,omitempty"`
 	// Agent is a --memory-root store's label (measured as Claude Code
 	// loads MEMORY.md); absent for Claude Code's own.
 	Agent string `json:"agent,omitempty"`
@@ -168,6 +174,25 @@ func runIndex(ctx context.Context, g *globals, xf indexFlags, args []string, std
 	})
 	if err != nil {
 		return err
+	}
+	// Codex's summaries, after Claude Code's indexes.
+	if g.project == "" {
+		stores, err := s.LoadCodex(ctx)
+		if err != nil {
+			return err
+		}
+		for _, cs := range stores {
+			cx := app.NewCodexStore(cs, nil)
+			checked++
+			if xf.json {
+				indexes = append(indexes, codexIndexJSON(cx))
+			} else if printCodexIndex(stdout, cx, home) {
+				cut++
+			}
+			if xf.json && (cx.Summary.Cut || cx.Summary.Empty) {
+				cut++
+			}
+		}
 	}
 	if cut+skipped > 0 {
 		g.exit = exitFindings

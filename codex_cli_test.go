@@ -101,3 +101,44 @@ func TestCodexLs(t *testing.T) {
 		t.Errorf("--agent claude must leave Codex out:\n%s", out)
 	}
 }
+
+// TestCodexIndex: index shows Codex's summary after Claude Code's indexes
+// as a Codex session loads it: over the cap, the bytes and lines cut from
+// the middle and the marker Codex puts there (exit 1, as for a cut
+// index); --json gives it agent "codex" with its bytes, tokens and the
+// bytes cut.
+func TestCodexIndex(t *testing.T) {
+	home := t.TempDir()
+	mem := filepath.Join(home, ".codex", "memories")
+	writeFile(t, filepath.Join(mem, "memory_summary.md"), "v1\n\n## User Profile\n"+strings.Repeat("A backend engineer who likes small diffs.\n", 260))
+	writeFile(t, filepath.Join(home, ".claude", "projects", "-work-api", "memory", "MEMORY.md"), "- [A](a.md) — a\n")
+	e := env("HOME", home, "XDG_STATE_HOME", filepath.Join(t.TempDir(), "state"))
+	code, out, errOut := runCLI(t, e, "--now", "2026-11-21", "--no-transcripts", "index")
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d: %s\n%s", code, exitFindings, errOut, out)
+	}
+	for _, want := range []string{"~/.codex/memories/memory_summary.md (Codex's: injected into every Codex session)",
+		"10939/10000 bytes (109%), 2735/2500 tokens of 4 bytes: CUT in the middle: 939 bytes, lines 122-144, never reach a session",
+		"sections cut: ## User Profile (in part)", "Codex puts in their place: …235 tokens truncated…", "2 indexes checked, 1 cut off."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("index does not say %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = runCLI(t, e, "--now", "2026-11-21", "--no-transcripts", "index", "--json")
+	var got struct {
+		Indexes []map[string]any `json:"indexes"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	var cx map[string]any
+	for _, ix := range got.Indexes {
+		if ix["agent"] == "codex" {
+			cx = ix
+		}
+	}
+	if cx == nil || cx["bytes"] != float64(10939) || cx["tokens"] != float64(2735) || cx["cut_bytes"] != float64(939) || cx["truncated_by_size"] != true ||
+		!strings.Contains(cx["loaded_text"].(string), "…235 tokens truncated…") {
+		t.Errorf("index --json's Codex summary: %v", cx)
+	}
+}

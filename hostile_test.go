@@ -161,6 +161,8 @@ func TestHostileCodexStore(t *testing.T) {
 		{"--config-dir", tr.Config, "--codex-home", tr.CodexHome, "--now", "2026-11-21", "--readonly", "lint"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "ls", "--json"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "index"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "index", "--json"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "lint", "--json"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "sessions"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "sessions", "--json"},
