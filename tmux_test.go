@@ -255,7 +255,7 @@ func TestTmux(t *testing.T) {
 		s := startTmuxIn(t, bin, 120, 40, home, "--demo", "--now", "2026-11-21")
 		s.waitScreen("/home/dev/acme-api", "● live · 9 projects", "F all findings • ? help")
 		s.keys("F")
-		s.waitScreen("of 93 findings · all severities")
+		s.waitScreen("of 102 findings · all severities")
 		// The light palette: its accent (#1F4FA8) on the title, not the
 		// dark one's.
 		if top := strings.SplitN(s.tmux("capture-pane", "-p", "-e", "-t", "memtui"), "\n", 2)[0]; !strings.Contains(top, "\x1b[1m\x1b[38;5;25mmemtui") {
