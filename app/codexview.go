@@ -103,6 +103,9 @@ type CodexStore struct {
 	// (codex.ProjectsOf: from where their sessions ran, else from
 	// applies_to), the global ones under codex.GlobalProject.
 	Projects []codex.Project
+	// Pending are the files changed since Codex's baseline (codex.Pending:
+	// every file hashed, so worked out once here, off the UI thread).
+	Pending  []codex.Change
 	Findings []model.Finding
 	// ByFile are the findings by file ("" for the store's own).
 	ByFile   map[string][]model.Finding
@@ -213,6 +216,7 @@ func NewCodexStore(s *codex.Store, findings []model.Finding) *CodexStore {
 		c.Handbook = codex.ParseHandbook(hb.Content)
 	}
 	c.Projects = codex.ProjectsOf(s, c.Handbook)
+	c.Pending = codex.Pending(s.Baseline, s.Files)
 	byKind := map[codex.Kind][]CodexEntry{}
 	for _, f := range s.Files {
 		k := codex.KindOf(f.Path)

@@ -604,7 +604,7 @@ func codexStatusLines(c *shared, cx *app.CodexStore) []string {
 		out = append(out, "Codex's database was not read: no use counts, forecast or consolidation state.")
 	}
 	if b := s.Baseline; b != nil && b.Found {
-		if n := len(codex.Pending(b, s.Files)); n > 0 {
+		if n := len(cx.Pending); n > 0 {
 			out = append(out, fmt.Sprintf("%d %s changed since Codex's last consolidation (its baseline of %s): its next run takes %s as the person's.", n, model.Plural(n, "file", "files"), codex.Day(b.Time), model.Plural(n, "it", "them")))
 		} else {
 			out = append(out, "Nothing changed since Codex's last consolidation (its baseline of "+codex.Day(b.Time)+").")
