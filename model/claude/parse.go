@@ -623,7 +623,9 @@ func plainKey(line []byte, max int) (key, rest []byte, ok bool) {
 
 // fastPair splits "key: value" where both are safe plain scalars.
 func fastPair(line []byte) (key, val string, ok bool) {
-	k, rest, ok := plainKey(line, len(line))
+	// YAML refuses an implicit key past 1,024 characters; keys the fast
+	// path settles are far shorter, so a long one goes to YAML to decide.
+	k, rest, ok := plainKey(line, 128)
 	if !ok {
 		return "", "", false
 	}
