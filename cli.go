@@ -134,6 +134,7 @@ Exit status: 0 when nothing is at error severity, 1 when something is,
 	root.AddCommand(newHookCmd(g, stdout, stderr))
 
 	root.AddCommand(newRulesCmd(stdout))
+	root.AddCommand(newDoctorCmd(g, stdout, stderr))
 	root.AddCommand(newVersionCmd(stdout))
 	return root
 }

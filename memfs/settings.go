@@ -62,21 +62,19 @@ type settingsValue struct {
 	set bool
 }
 
-// readSettings reads autoMemoryDirectory from a settings file the way Claude
-// Code's parseSettingsFile does: a missing file is no settings, an empty or
-// blank file is {} (not an error: an all-whitespace file short-circuits),
-// a BOM is stripped, and anything else must be plain JSON (JSON.parse: no
-// comments, no trailing commas). A file that fails is ignored whole by
-// Claude Code, so its override does not apply either; the problem says so.
-func readSettings(path string) (settingsValue, *model.ConfigProblem) {
+// settingsObject reads a settings file as Claude Code's parseSettingsFile
+// does (see readSettings): its top-level object and bytes, or nil and the
+// problem that makes Claude Code ignore the file (nil, nil when there is
+// no file or it is blank).
+func settingsObject(path string) (map[string]any, []byte, *model.ConfigProblem) {
 	// Followed if a symlink (settings kept in a dotfiles repo, as Claude
 	// Code allows); a FIFO, device or oversized file is a problem.
 	data, err := readFile(path, maxSettingsBytes, followLinks)
 	if errors.Is(err, fs.ErrNotExist) {
-		return settingsValue{}, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return settingsValue{}, &model.ConfigProblem{
+		return nil, nil, &model.ConfigProblem{
 			Kind:       model.SettingsInvalid,
 			Source:     path,
 			Detail:     fmt.Sprintf("cannot be read (%v); Claude Code ignores it, including any %s in it", UnwrapPathErr(err), settingsKey),
@@ -85,7 +83,7 @@ func readSettings(path string) (settingsValue, *model.ConfigProblem) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	if len(bytes.TrimSpace(data)) == 0 {
-		return settingsValue{}, nil
+		return nil, nil, nil
 	}
 	var top any
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -94,7 +92,7 @@ func readSettings(path string) (settingsValue, *model.ConfigProblem) {
 		if errors.As(err, &se) {
 			line = lineAt(data, se.Offset)
 		}
-		return settingsValue{}, &model.ConfigProblem{
+		return nil, nil, &model.ConfigProblem{
 			Kind:   model.SettingsInvalid,
 			Source: path,
 			Line:   line,
@@ -105,7 +103,7 @@ func readSettings(path string) (settingsValue, *model.ConfigProblem) {
 	}
 	obj, ok := top.(map[string]any)
 	if !ok {
-		return settingsValue{}, &model.ConfigProblem{
+		return nil, nil, &model.ConfigProblem{
 			Kind:       model.SettingsInvalid,
 			Source:     path,
 			Line:       1,
@@ -113,6 +111,25 @@ func readSettings(path string) (settingsValue, *model.ConfigProblem) {
 			Suggestion: `wrap the settings in an object: {"autoMemoryDirectory": "~/notes/memory"}`,
 		}
 	}
+	return obj, data, nil
+}
+
+// readSettings reads autoMemoryDirectory from a settings file the way Claude
+// Code's parseSettingsFile does: a missing file is no settings, an empty or
+// blank file is {} (not an error: an all-whitespace file short-circuits),
+// a BOM is stripped, and anything else must be plain JSON (JSON.parse: no
+// comments, no trailing commas). A file that fails is ignored whole by
+// Claude Code, so its override does not apply either; the problem says so.
+func readSettings(path string) (settingsValue, *model.ConfigProblem) {
+	obj, data, prob := settingsObject(path)
+	if obj == nil {
+		return settingsValue{}, prob
+	}
+	return dirSetting(obj, data, path)
+}
+
+// dirSetting is autoMemoryDirectory in a parsed settings file.
+func dirSetting(obj map[string]any, data []byte, path string) (settingsValue, *model.ConfigProblem) {
 	raw, present := obj[settingsKey]
 	if !present {
 		return settingsValue{}, nil
