@@ -99,7 +99,7 @@ func doctorText(w io.Writer, d *app.Doctor, st report.Styles, home string) error
 	more := func(text string) { bw.WriteString("               " + text + "\n") }
 
 	fmt.Fprintf(bw, "memtui follows Claude Code %s. What a session does is read from this environment and the settings files as they stand;\n", claude.Version)
-	bw.WriteString(faint.Paint("memtui cannot see a launch's flags (--safe-mode, --restricted, --bare), another shell's environment, workspace trust (assumed given)\n" +
+	bw.WriteString(faint.Paint("memtui cannot see a launch's flags (--safe-mode, --restricted, --bare), another shell's environment, workspace trust (assumed given)\n"+
 		"or Claude Code's server switches (auto memory for some models, whether autoDream is offered and its default).") + "\n")
 	if len(d.Env) == 0 {
 		bw.WriteString("environment: no memory variable is set\n")

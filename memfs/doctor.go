@@ -289,7 +289,6 @@ func ReadLock(dir string) LockState {
 	return s
 }
 
-
 // IsDir reports whether p is a directory (a link to one counts), as the
 // discovery checks a configured one.
 func IsDir(p string) bool { return dirState(p) == present }
