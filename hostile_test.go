@@ -168,6 +168,8 @@ func TestHostileCodexStore(t *testing.T) {
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "sessions", "--json"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "history"},
 		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "history", "--json"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "doctor"},
+		{"--agent", "codex", "--codex-home", tr.CodexHome, "--now", "2026-11-21", "doctor", "--json"},
 	} {
 		o := runHostile(t, e, args...)
 		mode := hostile.Plain
@@ -273,6 +275,8 @@ func TestHostileMemoryRoot(t *testing.T) {
 		{append(slices.Clone(qwen), "index"), hostile.Plain, false},
 		{append(slices.Clone(qwen), "index", "--json"), hostile.JSON, false},
 		{append(slices.Clone(qwen), "sessions"), hostile.Plain, false},
+		{append(slices.Clone(qwen), "doctor"), hostile.Plain, false},
+		{append(slices.Clone(base), "--memory-root", names, "doctor", "--json"), hostile.JSON, false},
 		{append(slices.Clone(qwen), "--agent", "other", "--project", "qwen:", "lint", "--json"), hostile.JSON, false},
 		{append(slices.Clone(whole), "ls"), hostile.Plain, false},
 		{append(slices.Clone(whole), "lint", "--json"), hostile.JSON, false},
@@ -413,6 +417,9 @@ func TestHostileTree(t *testing.T) {
 		{"changes/piped", plain, hostile.Plain, []string{"changes"}},
 		{"changes/terminal", colour, hostile.Terminal, []string{"changes"}},
 		{"changes/json", plain, hostile.JSON, []string{"changes", "--json"}},
+		{"doctor/piped", plain, hostile.Plain, []string{"doctor"}},
+		{"doctor/terminal", colour, hostile.Terminal, []string{"doctor"}},
+		{"doctor/json", plain, hostile.JSON, []string{"doctor", "--json"}},
 		{"sessions/piped", plain, hostile.Plain, []string{"sessions"}},
 		{"sessions/terminal", colour, hostile.Terminal, []string{"sessions"}},
 		{"sessions/json", plain, hostile.JSON, []string{"sessions", "--json"}},
