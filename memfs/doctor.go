@@ -265,7 +265,7 @@ type LockState struct {
 const maxLockBody = 4 << 10
 
 // ReadLock reads dir's .consolidate-lock without taking it or changing
-// anything (not even its atime, where the reader can help it).
+// it; a link in its place is not followed (Problem says so).
 func ReadLock(dir string) LockState {
 	var s LockState
 	path := filepath.Join(dir, LockFileName)
