@@ -164,7 +164,13 @@ func (w *Workspace) Doctor(ctx context.Context, now time.Time) (*Doctor, error) 
 	if w.Scan != nil {
 		d.Config = w.Scan.Config
 	}
-	global := memfs.ChooseDir(o, "", "", "")
+	// The switches for a dir no project's sessions choose (agent memory,
+	// a --memory-dir, a global override): the first config dir's.
+	cfg := ""
+	if w.Scan != nil && len(w.Scan.ConfigDirs) > 0 {
+		cfg = w.Scan.ConfigDirs[0]
+	}
+	global := memfs.ChooseDir(o, cfg, "", "")
 	strands := map[string]*model.Strand{}
 	var projects []*model.Project
 	if w.Scan != nil {

@@ -50,7 +50,8 @@ type settingsScope struct {
 
 // ChooseDir works out Choice for sessions launched in cwd ("" when no
 // transcript names the folder: its own settings and git key root cannot
-// then be read, and slug stands for the key) under configDir.
+// then be read, and slug stands for the key) under configDir ("" for the
+// switches alone, as the policy settings and the environment set them).
 func ChooseDir(o Options, configDir, cwd, slug string) Choice {
 	o = o.withDefaults()
 	var c Choice
@@ -62,7 +63,9 @@ func ChooseDir(o Options, configDir, cwd, slug string) Choice {
 	} else {
 		c.How = append(c.How, "the folder its sessions were launched in is not known (no transcript names it), so its .claude/settings.json and settings.local.json were not read")
 	}
-	scopes = append(scopes, settingsScope{scopeUser, filepath.Join(configDir, "settings.json")})
+	if configDir != "" { // "": no config dir to read user settings from (never a relative path)
+		scopes = append(scopes, settingsScope{scopeUser, filepath.Join(configDir, "settings.json")})
+	}
 
 	// Read each file once, for all three keys.
 	var dirs []setting
