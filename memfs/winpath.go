@@ -114,5 +114,5 @@ func PathWithin(p, dir string, windows bool) bool {
 	if windows {
 		p, dir, sep = FoldPath(p), FoldPath(dir), `\`
 	}
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, sep)+sep)
+	return p == dir || strings.HasPrefix(p, dir+sep)
 }

@@ -208,7 +208,7 @@ type txnMeta struct {
 
 func (s *session) applyProposal(p model.Proposal) ApplyResult {
 	res := ApplyResult{ProposalID: p.ID, Status: StatusFailed}
-	if p.MemoryDir != "" && filepath.Clean(p.MemoryDir) != s.dir && filepath.Clean(p.MemoryDir) != s.realDir {
+	if p.MemoryDir != "" && !samePath(filepath.Clean(p.MemoryDir), s.dir) && !samePath(filepath.Clean(p.MemoryDir), s.realDir) {
 		res.Err = fmt.Errorf("the proposal is for %s, not %s", p.MemoryDir, s.dir)
 		return res
 	}

@@ -10,8 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/memtui/memtui/memfs"
 )
 
 // errForeignRecover is why Recover leaves an entry of a foreign store
@@ -51,7 +52,7 @@ func openTempDir(dir string, rootfd int, realDir string) (int, string, error) {
 		return -1, "", fmt.Errorf("memtui's temp dir %s: %w", abs, err)
 	}
 	real := filepath.Join(parent, filepath.Base(abs))
-	if real == realDir || strings.HasPrefix(real, realDir+string(filepath.Separator)) {
+	if memfs.PathWithin(real, realDir, onWindows) {
 		return -1, "", refuse(abs, "memtui's temp dir is inside the store %s, where every file enters the agent's next consolidation", realDir)
 	}
 	if err := sys.mkdir(atCWD, real, 0o700); err != nil && !isExist(err) {

@@ -21,6 +21,9 @@ package txn
 import (
 	"errors"
 	"os"
+	"runtime"
+
+	"github.com/memtui/memtui/memfs"
 )
 
 // fileKind is what a name is, as far as the write path cares.
@@ -111,6 +114,12 @@ var (
 	errNotDir      = errors.New("not a directory")
 	errUnsupported = errors.New("not supported on this system")
 )
+
+// onWindows: paths compare without regard to case (memfs.SamePath).
+const onWindows = runtime.GOOS == "windows"
+
+// samePath reports whether two clean paths name one file on this system.
+func samePath(a, b string) bool { return memfs.SamePath(a, b, onWindows) }
 
 // isLinkOrNotDir reports the errors of opening a folder that is a link
 // or not a folder.

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -140,10 +141,15 @@ func checkSpecs(meta txnMeta, specs []spec) (string, error) {
 			if err := validRel(p, meta.team); err != nil {
 				return p, err
 			}
-			if seen[p] {
+			// On Windows A.md and a.md are one file.
+			key := p
+			if onWindows {
+				key = memfs.FoldPath(p)
+			}
+			if seen[key] {
 				return p, refuse(p, "changed twice in one proposal")
 			}
-			seen[p] = true
+			seen[key] = true
 		}
 	}
 	for _, r := range meta.reads {
