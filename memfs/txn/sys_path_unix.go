@@ -8,7 +8,6 @@ package txn
 import (
 	"io/fs"
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,14 +21,14 @@ func pLstat(p string) (fileStat, error) {
 }
 
 func pOpen(p string, how openHow, perm uint32) (*os.File, error) {
-	flags := os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+	l := unixLayer{}
 	switch how {
 	case openCreateExcl:
-		flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW
+		return l.createExcl(atCWD, p, perm)
 	case openTrunc:
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+		return l.openTrunc(atCWD, p, perm)
 	}
-	return os.OpenFile(p, flags, fs.FileMode(perm))
+	return l.openRead(atCWD, p)
 }
 
 func pFstat(f *os.File) (fileStat, error) { return unixLayer{}.fstatFile(f) }
