@@ -169,8 +169,10 @@ func applyProposals(ctx context.Context, g *globals, s *app.Workspace, props []m
 			}
 		}
 		fmt.Fprintf(stdout, "Dry run: %d %s, nothing written. Add --yes to write.\n", len(props), report.Plural(len(props), "proposal", "proposals"))
+		printMissingGuarantees(stdout)
 		return nil
 	}
+	printMissingGuarantees(stderr)
 	var dirs []string
 	byDir := map[string][]model.Proposal{}
 	for _, p := range props {
@@ -217,4 +219,13 @@ func applyProposals(ctx context.Context, g *globals, s *app.Workspace, props []m
 		fmt.Fprintln(stdout, "memtui undo --list shows them; memtui undo ID restores one.")
 	}
 	return nil
+}
+
+// printMissingGuarantees says which protections of the Linux write path
+// this system's lacks (txn.MissingGuarantees), so a weaker guarantee is
+// never a silent one; nothing on Linux.
+func printMissingGuarantees(w io.Writer) {
+	for _, g := range txn.MissingGuarantees() {
+		fmt.Fprintf(w, "Note: on this system, %s.\n", safe.Line(g))
+	}
 }

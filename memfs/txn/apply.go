@@ -5,7 +5,7 @@ package txn
 // lock, one proposal at a time, each all-or-nothing, journaled outside the
 // memory dir so that a crash is rolled back by Recover and an applied
 // proposal can be undone. This file holds the platform-independent API; the
-// machinery is in apply_unix.go and its neighbours.
+// machinery is in apply_write.go and its neighbours.
 
 import (
 	"crypto/sha256"

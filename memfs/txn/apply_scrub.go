@@ -1,5 +1,3 @@
-//go:build unix
-
 package txn
 
 // Once the user redacts a secret through memtui, the redaction's journal
@@ -16,8 +14,6 @@ package txn
 import (
 	"bytes"
 	"path/filepath"
-
-	"github.com/google/renameio/v2/maybe"
 
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -185,7 +181,7 @@ func scrubJournal(root, realDir, keep string, secrets [][]byte) {
 				if err != nil {
 					continue
 				}
-				if nb, ok := scrub(b, secrets); ok && maybe.WriteFile(p, nb, 0o600) == nil {
+				if nb, ok := scrub(b, secrets); ok && writeAtomic(p, nb, "") == nil {
 					n++
 				}
 			}

@@ -9,7 +9,7 @@
 //     it (a live holder is a *LockHeldError, or waited for with
 //     ApplyOptions.WaitForLock) and put back as it was, body and mtime (or
 //     absence), unless ApplyOptions.MarkConsolidated says otherwise
-//     (locks_unix.go);
+//     (locks.go);
 //   - every file a proposal changes or read is compared with the
 //     proposal's base hash under those locks; a mismatch refuses the whole
 //     proposal (a *ConflictError) before anything is written;
@@ -18,11 +18,11 @@
 //     on-disk format is fixed (journal.go; the v1 fixtures in testdata are
 //     read back by journal_compat_test.go);
 //   - the transaction is a list of steps, each with its undo (txstep.go,
-//     txn_unix.go): at the first failure the steps done are undone, newest
+//     txn.go): at the first failure the steps done are undone, newest
 //     first. A file is swapped in atomically and the file swapped out must
 //     be the one compared; memtui's version holds a write lease meanwhile,
 //     so an agent's concurrent write is seen and the proposal rolled back
-//     rather than the agent's bytes lost (apply_unix.go, writers_*.go);
+//     rather than the agent's bytes lost (apply_write.go, writers_*.go);
 //   - an entry a crash left unfinished is rolled back (or finished, if it
 //     had committed) at the next start (Recover) or before the next write
 //     to its dir;
@@ -32,7 +32,7 @@
 //     secret from the journal and the review baselines (apply_scrub.go);
 //   - it never writes through a symlink or outside the memory dir: every
 //     path is opened from the dir's descriptor one component at a time,
-//     following no link (writefs_unix.go); changes under team/ need
+//     following no link (writefs.go); changes under team/ need
 //     ApplyOptions.IncludeTeam.
 //
 // A foreign store (ApplyOptions.Foreign, foreign.go) is one another agent
@@ -62,8 +62,18 @@
 // Undo with the options roll it back), and Undo refuses an entry whose
 // store's kind the options do not match.
 //
-// Writes happen on Unix only; elsewhere Apply and Undo refuse and Recover
-// has nothing to do (apply_other.go).
+// The code above is one copy for every system; the raw file operations
+// are the platform layer's (sys.go): descriptors and openat-style calls on
+// Unix (sys_unix.go), checked paths on Windows (sys_path.go,
+// sys_path_windows.go: every component walked from the memory dir before
+// each operation and any reparse point refused, MoveFileEx to replace,
+// CreateHardLink to create without overwriting, SetFileTime, OpenProcess
+// for Claude Code's lock holder). The leases exist on Linux only, and the
+// atomic exchange and no-replace rename on Linux only (elsewhere a link and
+// a rename, exchangeFallback); MissingGuarantees lists, per system, what
+// its write path lacks, for the write confirmations to say. Every
+// guarantee above not named there holds on Windows and macOS too. The
+// tests run the suite on the path layer on Linux too (sys_path_test.go).
 //
 // The cut from memfs: memfs finds and loads memory dirs and keeps what
 // decides whether a write may happen at all (memfs.WriteRefusal, the

@@ -8,7 +8,7 @@ package txn
 // file (§4.1). So a transaction in a foreign store takes no lock file
 // there, keeps its temp files in a directory outside it, and asks the
 // agent's side whether it is at work before it starts and before every
-// change it makes (foreign_unix.go).
+// change it makes (foreign_write.go).
 
 import "fmt"
 

@@ -1,11 +1,11 @@
-//go:build unix
-
 package txn
 
 // Low-level file operations of the write path. Everything inside a memory
-// dir is reached from one directory descriptor with openat-style calls that
-// never follow a symlink, so a component swapped for a link during a run
-// cannot redirect a write out of the directory.
+// dir is reached from one directory handle with calls of the platform
+// layer (sys.go) that never follow a symlink: on Unix openat-style calls
+// on descriptors, so a component swapped for a link during a run cannot
+// redirect a write out of the directory; on Windows paths whose every
+// component is checked first.
 
 import (
 	"errors"
@@ -17,8 +17,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -46,23 +44,6 @@ func refuse(path, format string, args ...any) error {
 	return &refusedError{Path: path, Reason: fmt.Sprintf(format, args...)}
 }
 
-func retryEINTR(f func() error) error {
-	for {
-		if err := f(); err != unix.EINTR {
-			return err
-		}
-	}
-}
-
-func openat(dirfd int, name string, flags int, perm uint32) (int, error) {
-	var fd int
-	err := retryEINTR(func() (err error) {
-		fd, err = unix.Openat(dirfd, name, flags|unix.O_CLOEXEC, perm)
-		return err
-	})
-	return fd, err
-}
-
 // openRoot opens a memory dir for writing. The directory itself must not be
 // a symlink (refused: write to the target by naming it); symlinks among its
 // ancestors (a ~/.claude on another disk) are resolved once, here. It
@@ -78,7 +59,7 @@ func openRoot(dir string) (int, string, error) {
 		return -1, "", refuse(abs, "the memory dir does not exist")
 	case err != nil:
 		return -1, "", err
-	case fi.Mode()&fs.ModeSymlink != 0:
+	case isLinkInfo(fi):
 		target, _ := filepath.EvalSymlinks(abs)
 		return -1, "", refuse(abs, "the memory dir is a symlink (to %s); memtui does not write through a symlinked memory dir: open the target itself (--memory-dir %s)", target, target)
 	case !fi.IsDir():
@@ -89,9 +70,9 @@ func openRoot(dir string) (int, string, error) {
 		return -1, "", err
 	}
 	real := filepath.Join(parent, filepath.Base(abs))
-	fd, err := openat(unix.AT_FDCWD, real, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	fd, err := sys.openDir(atCWD, real)
 	if err != nil {
-		if err == unix.ELOOP || err == unix.ENOTDIR {
+		if isLinkOrNotDir(err) {
 			return -1, "", refuse(abs, "the memory dir was replaced by a symlink or a file while memtui opened it")
 		}
 		return -1, "", &fs.PathError{Op: "open", Path: real, Err: err}
@@ -135,7 +116,7 @@ func openParent(rootfd int, rel string) (int, string, error) {
 		return -1, "", err
 	}
 	if len(missing) > 0 {
-		unix.Close(fd)
+		sys.close(fd)
 		parts := strings.Split(rel, "/")
 		sub := strings.Join(parts[:len(parts)-len(missing)], "/") // up to the first missing folder
 		return -1, "", refuse(rel, "the directory %s does not exist", sub)
@@ -145,22 +126,22 @@ func openParent(rootfd int, rel string) (int, string, error) {
 
 // lstatAt stats name in dirfd without following a symlink; exists is false
 // on ENOENT.
-func lstatAt(dirfd int, name string) (st unix.Stat_t, exists bool, err error) {
-	err = unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
-	if err == unix.ENOENT {
+func lstatAt(dirfd int, name string) (st fileStat, exists bool, err error) {
+	st, err = sys.lstat(dirfd, name)
+	if isNotExist(err) {
 		return st, false, nil
 	}
 	return st, err == nil, err
 }
 
 // kindProblem says why st is not a file memtui may replace, or "".
-func kindProblem(st *unix.Stat_t) string {
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
+func kindProblem(st *fileStat) string {
+	switch st.kind {
+	case kindReg:
 		return ""
-	case unix.S_IFLNK:
+	case kindLink:
 		return "is a symlink; memtui never writes through one"
-	case unix.S_IFDIR:
+	case kindDir:
 		return "is a directory, not a file"
 	}
 	return "is not a regular file"
@@ -168,10 +149,10 @@ func kindProblem(st *unix.Stat_t) string {
 
 // openRegularAt opens name in dirfd for reading: no symlink, no FIFO hang,
 // regular files only. ENOENT comes back as fs.ErrNotExist.
-func openRegularAt(dirfd int, name, rel string) (*os.File, *unix.Stat_t, error) {
-	fd, err := openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+func openRegularAt(dirfd int, name, rel string) (*os.File, *fileStat, error) {
+	f, err := sys.openRead(dirfd, name)
 	if err != nil {
-		if err == unix.ENOENT {
+		if isNotExist(err) {
 			return nil, nil, fs.ErrNotExist
 		}
 		if st, ok, _ := lstatAt(dirfd, name); ok {
@@ -181,16 +162,16 @@ func openRegularAt(dirfd int, name, rel string) (*os.File, *unix.Stat_t, error) 
 		}
 		return nil, nil, &fs.PathError{Op: "open", Path: rel, Err: err}
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
+	st, err := sys.fstatFile(f)
+	if err != nil {
+		f.Close()
 		return nil, nil, err
 	}
 	if p := kindProblem(&st); p != "" {
-		unix.Close(fd)
+		f.Close()
 		return nil, nil, refuse(rel, "%s", p)
 	}
-	return os.NewFile(uintptr(fd), rel), &st, nil
+	return f, &st, nil
 }
 
 // readAllFrom reads f from offset 0 to its current end (pread: the offset
@@ -227,30 +208,24 @@ func readAt(dirfd int, name, rel string) (b []byte, exists bool, err error) {
 //
 // times, when set, are the atime and mtime the file gets (set before it
 // is renamed into place, so it never stands at name with another mtime).
-func writeTempAt(dirfd int, name string, content []byte, mode uint32, times *[2]unix.Timespec) error {
+func writeTempAt(dirfd int, name string, content []byte, mode uint32, times *ftimes) error {
 	part := name + ".part"
-	unix.Unlinkat(dirfd, part, 0)
-	fd, err := openat(dirfd, part, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o666)
+	sys.unlink(dirfd, part)
+	f, err := sys.createExcl(dirfd, part, 0o666)
 	if err != nil {
 		return &fs.PathError{Op: "create", Path: part, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), part)
 	err = func() error {
 		if mode != 0 {
-			if err := f.Chmod(fs.FileMode(mode & 0o777)); err != nil {
+			if err := sys.chmod(f, mode); err != nil {
 				return err
-			}
-			if mode&^0o777 != 0 {
-				if err := unix.Fchmod(fd, mode&0o7777); err != nil {
-					return err
-				}
 			}
 		}
 		if _, err := f.Write(content); err != nil {
 			return err
 		}
 		if times != nil {
-			if err := unix.UtimesNanoAt(dirfd, part, times[:], unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if err := sys.utimes(dirfd, part, *times); err != nil {
 				return err
 			}
 		}
@@ -260,17 +235,15 @@ func writeTempAt(dirfd int, name string, content []byte, mode uint32, times *[2]
 		err = cerr
 	}
 	if err == nil {
-		err = unix.Renameat(dirfd, part, dirfd, name)
+		err = sys.rename(dirfd, part, dirfd, name)
 	}
 	if err != nil {
-		unix.Unlinkat(dirfd, part, 0)
+		sys.unlink(dirfd, part)
 	}
 	return err
 }
 
-func fsyncDir(fd int) error {
-	return retryEINTR(func() error { return unix.Fsync(fd) })
-}
+func fsyncDir(fd int) error { return sys.fsync(fd) }
 
 // fsyncDirs fsyncs the folder fd and, when it is another one, the folder
 // of the temp names (a foreign store's temp dir).
@@ -298,8 +271,8 @@ func fsyncPath(p string) error {
 // sat at b at that instant, so nothing an agent renamed over b a moment
 // earlier is lost, and readers of b never see it missing.
 func exchangeAt(adir int, a string, bdir int, b string) error {
-	err := exchange(adir, a, bdir, b)
-	if err == unix.EINVAL || err == unix.ENOSYS || err == unix.ENOTSUP {
+	err := sys.exchange(adir, a, bdir, b)
+	if isUnsupported(err) {
 		return exchangeFallback(adir, a, bdir, b)
 	}
 	return err
@@ -311,14 +284,14 @@ func exchangeAt(adir int, a string, bdir int, b string) error {
 // not seen (the window the atomic swap closes).
 func exchangeFallback(adir int, a string, bdir int, b string) error {
 	aside := a + ".x"
-	if err := unix.Linkat(bdir, b, adir, aside, 0); err != nil {
+	if err := sys.link(bdir, b, adir, aside); err != nil {
 		return err
 	}
-	if err := unix.Renameat(adir, a, bdir, b); err != nil {
-		unix.Unlinkat(adir, aside, 0)
+	if err := sys.rename(adir, a, bdir, b); err != nil {
+		sys.unlink(adir, aside)
 		return err
 	}
-	return unix.Renameat(adir, aside, adir, a)
+	return sys.rename(adir, aside, adir, a)
 }
 
 // copyFileAt copies the regular file name in dirfd to the new path dst
@@ -355,15 +328,15 @@ func writeNewFile(path string, b []byte) error {
 // between leaves the same file under both names, which a rollback tells
 // apart by its inode.
 func moveAt(olddirfd int, oldname string, newdirfd int, newname string) error {
-	err := renameNoReplace(olddirfd, oldname, newdirfd, newname)
-	if err != unix.EINVAL && err != unix.ENOSYS && err != unix.ENOTSUP {
+	err := sys.renameNoReplace(olddirfd, oldname, newdirfd, newname)
+	if err == nil || !isUnsupported(err) {
 		return err
 	}
-	if err := unix.Linkat(olddirfd, oldname, newdirfd, newname, 0); err != nil {
+	if err := sys.link(olddirfd, oldname, newdirfd, newname); err != nil {
 		return err
 	}
 	step("move linked")
-	return unix.Unlinkat(olddirfd, oldname, 0)
+	return sys.unlink(olddirfd, oldname)
 }
 
 // destAt is openParent for a file memtui is about to create by a move:
@@ -374,30 +347,29 @@ func moveAt(olddirfd int, oldname string, newdirfd int, newname string) error {
 // file where a folder should be is refused, as openParent refuses it.
 func destAt(rootfd int, rel string) (fd int, missing []string, name string, err error) {
 	parts := strings.Split(rel, "/")
-	fd, err = unix.Dup(rootfd)
+	fd, err = sys.dup(rootfd)
 	if err != nil {
 		return -1, nil, "", err
 	}
 	dirs := parts[:len(parts)-1]
 	for i, c := range dirs {
-		next, err := openat(fd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
-		if err == unix.ENOENT {
+		next, err := sys.openDir(fd, c)
+		if err != nil && isNotExist(err) {
 			return fd, dirs[i:], parts[len(parts)-1], nil
 		}
 		if err != nil {
-			var st unix.Stat_t
-			serr := unix.Fstatat(fd, c, &st, unix.AT_SYMLINK_NOFOLLOW)
-			unix.Close(fd)
+			st, serr := sys.lstat(fd, c)
+			sys.close(fd)
 			sub := strings.Join(parts[:i+1], "/")
 			switch {
-			case serr == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK:
+			case serr == nil && st.kind == kindLink:
 				return -1, nil, "", refuse(rel, "%s is a symlink; memtui never writes through one", sub)
-			case err == unix.ENOTDIR || err == unix.ELOOP:
+			case isLinkOrNotDir(err):
 				return -1, nil, "", refuse(rel, "%s is not a directory", sub)
 			}
 			return -1, nil, "", &fs.PathError{Op: "open", Path: sub, Err: err}
 		}
-		unix.Close(fd)
+		sys.close(fd)
 		fd = next
 	}
 	return fd, nil, parts[len(parts)-1], nil
@@ -410,34 +382,34 @@ func destAt(rootfd int, rel string) (fd int, missing []string, name string, err 
 // used as it is, unless it is a symlink or not a folder: refused. rel
 // names the file they are made for, in errors.
 func makeDirsAt(fd int, names []string, rel string) (int, error) {
-	cur, err := unix.Dup(fd)
+	cur, err := sys.dup(fd)
 	if err != nil {
 		return -1, err
 	}
 	for _, c := range names {
-		var st unix.Stat_t
-		if err := unix.Fstat(cur, &st); err != nil {
-			unix.Close(cur)
+		st, err := sys.fstat(cur)
+		if err != nil {
+			sys.close(cur)
 			return -1, err
 		}
-		if err := unix.Mkdirat(cur, c, uint32(st.Mode)&0o777); err != nil && err != unix.EEXIST {
-			unix.Close(cur)
+		if err := sys.mkdir(cur, c, st.perm&0o777); err != nil && !isExist(err) {
+			sys.close(cur)
 			return -1, opError("make the folder "+c+" for", rel, err)
 		}
-		next, err := openat(cur, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+		next, err := sys.openDir(cur, c)
 		if err != nil {
-			unix.Close(cur)
-			if err == unix.ELOOP || err == unix.ENOTDIR {
+			sys.close(cur)
+			if isLinkOrNotDir(err) {
 				return -1, refuse(rel, "%s is a symlink or not a directory; memtui never writes through one", c)
 			}
 			return -1, &fs.PathError{Op: "open", Path: c, Err: err}
 		}
 		if err := fsyncDir(cur); err != nil {
-			unix.Close(cur)
-			unix.Close(next)
+			sys.close(cur)
+			sys.close(next)
 			return -1, err
 		}
-		unix.Close(cur)
+		sys.close(cur)
 		cur = next
 	}
 	return cur, nil
@@ -460,9 +432,9 @@ func removeEmptyDirs(rootfd int, dirs []string) {
 		if err != nil {
 			continue
 		}
-		if unix.Unlinkat(pfd, name, unix.AT_REMOVEDIR) == nil {
+		if sys.rmdir(pfd, name) == nil {
 			fsyncDir(pfd)
 		}
-		unix.Close(pfd)
+		sys.close(pfd)
 	}
 }

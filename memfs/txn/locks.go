@@ -1,5 +1,3 @@
-//go:build unix
-
 package txn
 
 // The two locks of a write (DESIGN §5): Claude Code's own
@@ -19,7 +17,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"golang.org/x/sys/unix"
 
 	"github.com/memtui/memtui/memfs"
 )
@@ -52,9 +49,9 @@ func readClaudeLock(rootfd int) (claudeLockState, error) {
 	if p := kindProblem(&st); p != "" {
 		return claudeLockState{}, refuse(lockFileName, "%s; memtui will not take a lock it cannot read safely", p)
 	}
-	if st.Nlink > 1 {
+	if st.nlink > 1 {
 		// Writing our PID would write into every other name of the file.
-		return claudeLockState{}, refuse(lockFileName, "has %d hard links; memtui does not write through them (remove the other links)", st.Nlink)
+		return claudeLockState{}, refuse(lockFileName, "has %d hard links; memtui does not write through them (remove the other links)", st.nlink)
 	}
 	b, ok, err := readAt(rootfd, lockFileName, lockFileName)
 	if err != nil {
@@ -63,13 +60,7 @@ func readClaudeLock(rootfd int) (claudeLockState, error) {
 	if !ok { // gone between stat and open: as if absent
 		return claudeLockState{}, nil
 	}
-	return claudeLockState{exists: true, mtime: time.Unix(st.Mtim.Unix()), body: string(b)}, nil
-}
-
-// pidAlive is Claude Code's isProcessRunning: kill(pid, 0) succeeds. PID 0
-// and 1 are never a holder, and EPERM reads as dead, as in Claude Code.
-func pidAlive(pid int) bool {
-	return pid > 1 && unix.Kill(pid, 0) == nil
+	return claudeLockState{exists: true, mtime: time.Unix(0, st.mtime), body: string(b)}, nil
 }
 
 // holder returns the PID holding the lock, or 0 when it is free or stale:
@@ -154,16 +145,14 @@ func acquireClaudeLock(rootfd int, dir string, pid int, now time.Time) (*claudeL
 var testHookLockRace func()
 
 func writeLockBody(rootfd int, body string) error {
-	fd, err := openat(rootfd, lockFileName, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0o644)
+	f, err := sys.openTrunc(rootfd, lockFileName, 0o644)
 	if err != nil {
-		if err == unix.ELOOP {
+		if isLink(err) {
 			return refuse(lockFileName, "is a symlink; memtui never writes through one")
 		}
 		return &fs.PathError{Op: "open", Path: lockFileName, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), lockFileName)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if st, err := sys.fstatFile(f); err == nil && st.kind != kindReg {
 		f.Close()
 		return refuse(lockFileName, "is not a regular file")
 	}
@@ -195,11 +184,10 @@ func (l *claudeLock) release(mark bool, now time.Time) error {
 		if err := writeLockBody(l.rootfd, ""); err != nil {
 			return err
 		}
-		ts := unix.NsecToTimespec(now.UnixNano())
-		return unix.UtimesNanoAt(l.rootfd, lockFileName, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
+		return sys.utimes(l.rootfd, lockFileName, ftimes{now.UnixNano(), now.UnixNano()})
 	}
 	if !l.prior.exists {
-		return unix.Unlinkat(l.rootfd, lockFileName, 0)
+		return sys.unlink(l.rootfd, lockFileName)
 	}
 	body := l.prior.body
 	if p, ok := memfs.ParseLockPID(body); ok && p == l.pid {
@@ -210,8 +198,8 @@ func (l *claudeLock) release(mark bool, now time.Time) error {
 	if err := writeLockBody(l.rootfd, body); err != nil {
 		return err
 	}
-	ts := unix.NsecToTimespec(l.prior.mtime.UnixNano())
-	return unix.UtimesNanoAt(l.rootfd, lockFileName, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
+	ns := l.prior.mtime.UnixNano()
+	return sys.utimes(l.rootfd, lockFileName, ftimes{ns, ns})
 }
 
 // lockFilePath is memtui's OS-level lock file for a memory dir: beside the

@@ -1,5 +1,3 @@
-//go:build unix
-
 package txn
 
 import (
@@ -16,7 +14,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"golang.org/x/sys/unix"
 
 	"github.com/memtui/memtui/model"
 )
@@ -131,7 +128,7 @@ func openSession(ctx context.Context, dir string, opts ApplyOptions, neutral boo
 		{name: "opened", do: func() (err error) {
 			s.rootfd, s.realDir, err = openRoot(dir)
 			return err
-		}, undo: func() error { return unix.Close(s.rootfd) }},
+		}, undo: func() error { return sys.close(s.rootfd) }},
 		{name: "locked", do: func() (err error) {
 			s.osLock, err = lockOS(ctx, opts.JournalRoot, s.realDir, opts.WaitForLock)
 			return err
@@ -211,7 +208,7 @@ type txnMeta struct {
 
 func (s *session) applyProposal(p model.Proposal) ApplyResult {
 	res := ApplyResult{ProposalID: p.ID, Status: StatusFailed}
-	if p.MemoryDir != "" && filepath.Clean(p.MemoryDir) != s.dir && filepath.Clean(p.MemoryDir) != s.realDir {
+	if p.MemoryDir != "" && !samePath(filepath.Clean(p.MemoryDir), s.dir) && !samePath(filepath.Clean(p.MemoryDir), s.realDir) {
 		res.Err = fmt.Errorf("the proposal is for %s, not %s", p.MemoryDir, s.dir)
 		return res
 	}
@@ -239,9 +236,9 @@ type fileTx struct {
 	before  []byte
 	mode    uint32 // the file's mode, kept by an update
 	// oldTimes are the file's atime and mtime as compared (update, delete).
-	oldTimes [2]unix.Timespec
+	oldTimes ftimes
 	// times, when set, are the atime and mtime the new version gets.
-	times *[2]unix.Timespec
+	times *ftimes
 	// A move's destination: dstBase is the deepest of its folders that
 	// existed when it was checked, missing the folders to make below it,
 	// dstfd the destination's folder once it exists (-1 before), dstName
@@ -254,7 +251,7 @@ type fileTx struct {
 	// a foreign store's temp dir (the session's; not f's to close), else -1.
 	tmpfd int
 
-	// What the steps hold while they run (txn_unix.go). staged: the temp
+	// What the steps hold while they run (txn.go). staged: the temp
 	// name holds memtui's new version, not (yet) swapped in; guard:
 	// memtui's version, leased while it is swapped in; release drops the
 	// read lease on held (nil when none is held); movedFd and movedName:
@@ -293,7 +290,7 @@ func (f *fileTx) close() {
 	}
 	for _, fd := range []int{f.dirfd, f.dstBase, f.dstfd} {
 		if fd >= 0 {
-			unix.Close(fd)
+			sys.close(fd)
 		}
 	}
 }
@@ -307,7 +304,7 @@ func (s *session) checkReads(reads []model.FileRead) (string, error) {
 			return r.Path, err
 		}
 		b, ok, err := readAt(dfd, name, r.Path)
-		unix.Close(dfd)
+		sys.close(dfd)
 		if err != nil {
 			return r.Path, err
 		}
@@ -406,7 +403,7 @@ func recheck(f *fileTx) error {
 	if !exists {
 		return conflict(f.src(), "was removed by someone else")
 	}
-	if uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev {
+	if st.ino != f.heldIno || st.dev != f.heldDev {
 		return conflict(f.src(), "was replaced by someone else")
 	}
 	b, err := readAllFrom(f.held)
@@ -433,13 +430,13 @@ func guardOurs(dirfd int, name string) (*oursGuard, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &oursGuard{f: f, ino: uint64(st.Ino), dev: uint64(st.Dev)}
+	g := &oursGuard{f: f, ino: st.ino, dev: st.dev}
 	g.leased = leaseWrite(f)
 	return g, nil
 }
 
-func (g *oursGuard) is(st *unix.Stat_t) bool {
-	return uint64(st.Ino) == g.ino && uint64(st.Dev) == g.dev
+func (g *oursGuard) is(st *fileStat) bool {
+	return st.ino == g.ino && st.dev == g.dev
 }
 
 // state says whether anyone opened memtui's version since it was guarded,
@@ -501,12 +498,12 @@ func newJournalID(now time.Time) string {
 // index (MEMORY.md) holds pointers, not facts: under mtimeNewest it keeps
 // its own mtime and does not count as a memory merged.
 func setTimes(files []*fileTx, rule mtimeRule) {
-	var newest *unix.Timespec
+	var newest *int64
 	for _, f := range files {
 		if f.op == model.OpCreate || f.op == model.OpMove || isIndexPath(f.path) {
 			continue // (a moved file is not merged: it keeps its own mtime)
 		}
-		if newest == nil || unix.TimespecToNsec(f.oldTimes[1]) > unix.TimespecToNsec(*newest) {
+		if newest == nil || f.oldTimes[1] > *newest {
 			t := f.oldTimes[1]
 			newest = &t
 		}
@@ -517,13 +514,12 @@ func setTimes(files []*fileTx, rule mtimeRule) {
 			// Nothing is written: a move keeps the file, mtime and all
 			// (a move's "dated" step sets an undo's recorded one).
 		case f.spec.mtime != 0:
-			ts := unix.NsecToTimespec(f.spec.mtime)
-			f.times = &[2]unix.Timespec{ts, ts}
+			f.times = &ftimes{f.spec.mtime, f.spec.mtime}
 		case (rule == mtimeKeep || rule == mtimeNewest && isIndexPath(f.path)) && f.op == model.OpUpdate:
 			t := f.oldTimes
 			f.times = &t
 		case rule == mtimeNewest && newest != nil && !isIndexPath(f.path):
-			f.times = &[2]unix.Timespec{*newest, *newest}
+			f.times = &ftimes{*newest, *newest}
 		}
 	}
 }
@@ -545,7 +541,7 @@ func opError(op, path string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	if errors.Is(err, unix.EPERM) {
+	if isPermission(err) {
 		return fmt.Errorf("%s: cannot %s it: %w (the file or its directory may be immutable or append-only: lsattr -d shows it, chattr -i or -a lifts it)", path, op, err)
 	}
 	return fmt.Errorf("%s: cannot %s it: %w", path, op, err)

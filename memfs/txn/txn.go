@@ -1,5 +1,3 @@
-//go:build unix
-
 package txn
 
 // The steps of one proposal's transaction (txstep.go runs them). The
@@ -20,8 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 )
 
@@ -144,10 +141,15 @@ func checkSpecs(meta txnMeta, specs []spec) (string, error) {
 			if err := validRel(p, meta.team); err != nil {
 				return p, err
 			}
-			if seen[p] {
+			// On Windows A.md and a.md are one file.
+			key := p
+			if onWindows {
+				key = memfs.FoldPath(p)
+			}
+			if seen[key] {
 				return p, refuse(p, "changed twice in one proposal")
 			}
-			seen[p] = true
+			seen[key] = true
 		}
 	}
 	for _, r := range meta.reads {
@@ -208,13 +210,13 @@ func (s *session) compare(f *fileTx) (string, error) {
 		if err != nil {
 			return src, err
 		}
-		f.held, f.heldIno, f.heldDev, f.mode = h, uint64(st.Ino), uint64(st.Dev), uint32(st.Mode)&0o7777
-		f.oldTimes = [2]unix.Timespec{st.Atim, st.Mtim}
-		if st.Nlink > 1 {
+		f.held, f.heldIno, f.heldDev, f.mode = h, st.ino, st.dev, st.perm
+		f.oldTimes = ftimes{st.atime, st.mtime}
+		if st.nlink > 1 {
 			// An atomic replace would give this name a new file and
 			// leave the other names with the old one; a delete would
 			// keep a live copy in the journal. Neither without asking.
-			return src, refuse(src, "has %d hard links (other names for the same file); memtui would split it from them, so it does not change it: remove the other links (find -samefile) or edit it by hand", st.Nlink)
+			return src, refuse(src, "has %d hard links (other names for the same file); memtui would split it from them, so it does not change it: remove the other links (find -samefile) or edit it by hand", st.nlink)
 		}
 		if f.before, err = readAllFrom(h); err != nil {
 			return src, err
@@ -337,7 +339,7 @@ func (t *txn) staging(f *fileTx, op string, mode uint32) txStep {
 			return nil
 		}
 		f.staged = false
-		if err := unix.Unlinkat(f.tdir(), t.tmp(f), 0); err != nil && err != unix.ENOENT {
+		if err := sys.unlink(f.tdir(), t.tmp(f)); err != nil && !isNotExist(err) {
 			return fmt.Errorf("%s: memtui's unused version is left at %s: %w", f.path, t.tmp(f), err)
 		}
 		return nil
@@ -410,7 +412,7 @@ func (t *txn) swapIn(f *fileTx) error {
 	f.staged = false // the temp name holds the old file now
 	opening := leaseBroken(f.held)
 	st, _, err := lstatAt(f.tdir(), tmp)
-	hidden := err != nil || uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev
+	hidden := err != nil || st.ino != f.heldIno || st.dev != f.heldDev
 	if opening || hidden {
 		return t.swapBack(f, tmp, hidden)
 	}
@@ -475,7 +477,7 @@ func (t *txn) swapBack(f *fileTx, tmp string, hidden bool) error {
 		awaitWriter(f.tdir(), tmp)
 		note(j.salvage(f.tdir(), tmp, f.path, f.idx, "an agent opened memtui's version for writing while it was briefly in place"))
 	} else if settledAs(f.tdir(), tmp, sumHex(f.after)) {
-		unix.Unlinkat(f.tdir(), tmp, 0)
+		sys.unlink(f.tdir(), tmp)
 	} else {
 		note(j.salvage(f.tdir(), tmp, f.path, f.idx, "an agent wrote to memtui's version while it was briefly in place"))
 	}
@@ -495,8 +497,8 @@ func (t *txn) createSteps(f *fileTx) []txStep {
 			if err := t.s.notBusy(); err != nil {
 				return err
 			}
-			err := unix.Linkat(f.tdir(), t.tmp(f), f.dirfd, f.name, 0)
-			if err == unix.EEXIST {
+			err := sys.link(f.tdir(), t.tmp(f), f.dirfd, f.name)
+			if err != nil && isExist(err) {
 				return conflict(f.path, "was created by someone else meanwhile")
 			}
 			if err != nil {
@@ -506,7 +508,7 @@ func (t *txn) createSteps(f *fileTx) []txStep {
 			return nil
 		}, undo: t.undoChange(f)},
 		{name: f.tag() + "synced", path: f.path, do: func() error {
-			if err := unix.Unlinkat(f.tdir(), t.tmp(f), 0); err != nil {
+			if err := sys.unlink(f.tdir(), t.tmp(f)); err != nil {
 				return err
 			}
 			return fsyncDirs(f.dirfd, f.tdir())
@@ -539,10 +541,10 @@ func (t *txn) moveToJournal(f *fileTx) error {
 		return err
 	}
 	f.movedFd, f.movedName = t.j.delfd, strconv.Itoa(f.idx)
-	err := unix.Renameat(f.dirfd, f.name, f.movedFd, f.movedName)
-	if err == unix.EXDEV {
+	err := sys.rename(f.dirfd, f.name, f.movedFd, f.movedName)
+	if err != nil && isCrossDevice(err) {
 		f.movedFd, f.movedName = f.tdir(), asideName(t.j.m.ID, f.idx)
-		err = unix.Renameat(f.dirfd, f.name, f.movedFd, f.movedName)
+		err = sys.rename(f.dirfd, f.name, f.movedFd, f.movedName)
 	}
 	if err != nil {
 		return opError("delete", f.path, err)
@@ -550,8 +552,8 @@ func (t *txn) moveToJournal(f *fileTx) error {
 	if leaseBroken(f.held) {
 		// Put it back before the agent opening it gets in.
 		err := conflict(f.path, "an agent opened it for writing while memtui deleted it (its write is kept)")
-		if lerr := unix.Linkat(f.movedFd, f.movedName, f.dirfd, f.name, 0); lerr == nil {
-			unix.Unlinkat(f.movedFd, f.movedName, 0)
+		if lerr := sys.link(f.movedFd, f.movedName, f.dirfd, f.name); lerr == nil {
+			sys.unlink(f.movedFd, f.movedName)
 		} else {
 			err = partly(err) // still in the journal: the change's undo sees to it
 		}
@@ -571,7 +573,7 @@ func (t *txn) keepDeleted(f *fileTx) error {
 	if err != nil {
 		return err
 	}
-	if uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev {
+	if st.ino != f.heldIno || st.dev != f.heldDev {
 		return conflict(f.path, "was replaced by someone else while memtui deleted it (their version is kept)")
 	}
 	if f.movedFd != t.j.delfd {
@@ -611,7 +613,7 @@ func (t *txn) moveSteps(f *fileTx) []txStep {
 			if err != nil {
 				return err
 			}
-			if uint64(st.Ino) != f.heldIno || uint64(st.Dev) != f.heldDev {
+			if st.ino != f.heldIno || st.dev != f.heldDev {
 				return conflict(f.from, "was replaced by someone else while memtui moved it (their version is kept)")
 			}
 			return nil
@@ -619,8 +621,7 @@ func (t *txn) moveSteps(f *fileTx) []txStep {
 	)
 	if f.spec.mtime != 0 {
 		steps = append(steps, txStep{name: f.tag() + "dated", path: f.path, do: func() error {
-			ts := unix.NsecToTimespec(f.spec.mtime)
-			if err := unix.UtimesNanoAt(f.dstfd, f.dstName, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if err := sys.utimes(f.dstfd, f.dstName, ftimes{f.spec.mtime, f.spec.mtime}); err != nil {
 				return opError("date", f.path, err)
 			}
 			return nil
@@ -640,7 +641,7 @@ func (t *txn) move(f *fileTx) error {
 		return err
 	}
 	err := moveAt(f.dirfd, f.name, f.dstfd, f.dstName)
-	if err == unix.EEXIST {
+	if err != nil && isExist(err) {
 		return conflict(f.path, "was created by someone else meanwhile; memtui never moves a file over another")
 	}
 	if err != nil {
@@ -672,7 +673,7 @@ func (t *txn) unlinkOld(f *fileTx) error {
 	if f.op == model.OpDelete {
 		name = asideName(t.j.m.ID, f.idx)
 	}
-	if err := unix.Unlinkat(f.tdir(), name, 0); err != nil && err != unix.ENOENT {
+	if err := sys.unlink(f.tdir(), name); err != nil && !isNotExist(err) {
 		return err
 	}
 	return fsyncDir(f.tdir())

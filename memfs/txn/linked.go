@@ -1,5 +1,3 @@
-//go:build unix
-
 package txn
 
 // A linked transaction spans two memory dirs: an adopt creates the

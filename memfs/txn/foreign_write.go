@@ -1,5 +1,3 @@
-//go:build unix
-
 package txn
 
 // The write path's side of a foreign store (foreign.go): its temp dir,
@@ -12,10 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/memtui/memtui/memfs"
 )
 
 // errForeignRecover is why Recover leaves an entry of a foreign store
@@ -55,37 +52,38 @@ func openTempDir(dir string, rootfd int, realDir string) (int, string, error) {
 		return -1, "", fmt.Errorf("memtui's temp dir %s: %w", abs, err)
 	}
 	real := filepath.Join(parent, filepath.Base(abs))
-	if real == realDir || strings.HasPrefix(real, realDir+string(filepath.Separator)) {
+	if memfs.PathWithin(real, realDir, onWindows) {
 		return -1, "", refuse(abs, "memtui's temp dir is inside the store %s, where every file enters the agent's next consolidation", realDir)
 	}
-	if err := unix.Mkdir(real, 0o700); err != nil && err != unix.EEXIST {
+	if err := sys.mkdir(atCWD, real, 0o700); err != nil && !isExist(err) {
 		return -1, "", &fs.PathError{Op: "mkdir", Path: real, Err: err}
 	}
-	fd, err := openat(unix.AT_FDCWD, real, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	fd, err := sys.openDir(atCWD, real)
 	if err != nil {
-		if err == unix.ELOOP || err == unix.ENOTDIR {
+		if isLinkOrNotDir(err) {
 			return -1, "", refuse(abs, "memtui's temp dir is a symlink or not a directory; memtui does not put its files through one")
 		}
 		return -1, "", &fs.PathError{Op: "open", Path: real, Err: err}
 	}
-	var st, root unix.Stat_t
-	if err := unix.Fstat(fd, &st); err == nil {
-		err = unix.Fstat(rootfd, &root)
+	st, err := sys.fstat(fd)
+	var root fileStat
+	if err == nil {
+		root, err = sys.fstat(rootfd)
 	}
 	var why string
 	switch {
 	case err != nil:
-		unix.Close(fd)
+		sys.close(fd)
 		return -1, "", err
-	case st.Dev != root.Dev:
+	case st.dev != root.dev:
 		why = "is on another file system than the store " + realDir + "; memtui swaps its files in by a rename, which only works within one"
-	case int(st.Uid) != os.Geteuid():
+	case st.uid >= 0 && st.uid != os.Geteuid():
 		why = "belongs to another user"
-	case st.Mode&0o022 != 0:
-		why = fmt.Sprintf("is writable by others (mode %04o); memtui keeps its files where only it can swap them", st.Mode&0o7777)
+	case st.perm&0o022 != 0:
+		why = fmt.Sprintf("is writable by others (mode %04o); memtui keeps its files where only it can swap them", st.perm)
 	}
 	if why != "" {
-		unix.Close(fd)
+		sys.close(fd)
 		return -1, "", refuse(abs, "memtui's temp dir %s", why)
 	}
 	return fd, real, nil
@@ -108,7 +106,7 @@ func (s *session) openForeign() error {
 func (s *session) closeForeign() error {
 	fd := s.tempfd
 	s.tempfd = -1
-	return unix.Close(fd)
+	return sys.close(fd)
 }
 
 // notBusy asks a foreign store's agent whether it is at work: a

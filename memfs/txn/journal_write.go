@@ -1,5 +1,3 @@
-//go:build unix
-
 package txn
 
 import (
@@ -13,9 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-
-	"github.com/google/renameio/v2"
-	"golang.org/x/sys/unix"
 
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
@@ -84,7 +79,7 @@ func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
 		}
 		if f.op != model.OpCreate {
 			jf.Before = f.base
-			jf.Mtime = unix.TimespecToNsec(f.oldTimes[1])
+			jf.Mtime = f.oldTimes[1]
 			jf.Image = "before/" + strconv.Itoa(f.idx)
 			if err := writeNewFile(filepath.Join(j.dir, jf.Image), f.before); err != nil {
 				return nil, err
@@ -123,7 +118,7 @@ func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
 
 // openDeleted opens the entry's deleted/ dir, where deletes are moved.
 func (j *entry) openDeleted() error {
-	fd, err := openat(unix.AT_FDCWD, filepath.Join(j.dir, "deleted"), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	fd, err := sys.openDir(atCWD, filepath.Join(j.dir, "deleted"))
 	if err != nil {
 		return err
 	}
@@ -137,7 +132,7 @@ func (j *entry) save() error {
 	if err != nil {
 		return err
 	}
-	if err := renameio.WriteFile(filepath.Join(j.dir, manifestName), append(b, '\n'), 0o600, renameio.WithTempDir(j.dir)); err != nil {
+	if err := writeAtomic(filepath.Join(j.dir, manifestName), append(b, '\n'), j.dir); err != nil {
 		return err
 	}
 	if err := fsyncPath(j.dir); err != nil {
@@ -157,7 +152,7 @@ func (j *entry) save() error {
 // release closes the entry's deleted/ dir.
 func (j *entry) release() {
 	if j.delfd >= 0 {
-		unix.Close(j.delfd)
+		sys.close(j.delfd)
 	}
 	j.delfd = -1
 }
@@ -214,11 +209,11 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 	if err != nil {
 		return jf.Path + ": not rolled back: " + err.Error()
 	}
-	defer unix.Close(dirfd)
+	defer sys.close(dirfd)
 	// The temp names are beside the file, or in a foreign store's temp dir.
 	tfd := j.tdir(dirfd)
 	tmp := tmpName(j.m.ID, i)
-	unix.Unlinkat(tfd, tmp+".part", 0) // a temp file cut short by a crash
+	sys.unlink(tfd, tmp+".part") // a temp file cut short by a crash
 	cur, curOK, err := readAt(dirfd, name, jf.Path)
 	if err != nil {
 		return jf.Path + ": not rolled back: " + err.Error()
@@ -232,7 +227,7 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 			// The temp name holds the old file, swapped out.
 			if !ours {
 				if sumHex(tb) == jf.Before {
-					unix.Unlinkat(tfd, tmp, 0) // the old version, as in the before-image
+					sys.unlink(tfd, tmp) // the old version, as in the before-image
 					return ""
 				}
 				return j.salvage(tfd, tmp, jf.Path, i, "the file changed after memtui replaced it")
@@ -243,11 +238,11 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 			if !settledAs(tfd, tmp, jf.After) {
 				return j.salvage(tfd, tmp, jf.Path, i, "an agent wrote to memtui's version before the rollback")
 			}
-			unix.Unlinkat(tfd, tmp, 0)
+			sys.unlink(tfd, tmp)
 			return ""
 		}
 		if tmpOK {
-			unix.Unlinkat(tfd, tmp, 0) // our new version, never swapped in
+			sys.unlink(tfd, tmp) // our new version, never swapped in
 		}
 		if !ours {
 			if held != nil {
@@ -280,16 +275,16 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 			return ""
 		}
 		if asideOK {
-			if err := unix.Linkat(tfd, aside, dirfd, name, 0); err != nil {
+			if err := sys.link(tfd, aside, dirfd, name); err != nil {
 				return j.salvage(tfd, aside, jf.Path, i, err.Error())
 			}
-			unix.Unlinkat(tfd, aside, 0)
+			sys.unlink(tfd, aside)
 			return ""
 		}
 		moved := strconv.Itoa(i)
 		if _, ok, _ := lstatAt(j.delfd, moved); ok {
-			if err := unix.Linkat(j.delfd, moved, dirfd, name, 0); err == nil {
-				unix.Unlinkat(j.delfd, moved, 0)
+			if err := sys.link(j.delfd, moved, dirfd, name); err == nil {
+				sys.unlink(j.delfd, moved)
 				return ""
 			}
 		}
@@ -307,7 +302,7 @@ func (j *entry) rollbackFile(rootfd, i int, held *os.File) string {
 		return createContent(tfd, dirfd, name, tmp, content, jf.Mode, times, jf.Path)
 	case model.OpCreate:
 		if tmpOK {
-			unix.Unlinkat(tfd, tmp, 0)
+			sys.unlink(tfd, tmp)
 		}
 		if !ours {
 			return ""
@@ -326,18 +321,18 @@ func (j *entry) unmakeCreated(dirfd int, name, tmp string, i int) string {
 	jf := j.m.Files[i]
 	kept := "created-" + strconv.Itoa(i)
 	mfd, moved := j.delfd, kept
-	err := unix.Renameat(dirfd, name, mfd, moved)
-	if err == unix.EXDEV && j.tempfd >= 0 {
+	err := sys.rename(dirfd, name, mfd, moved)
+	if err != nil && isCrossDevice(err) && j.tempfd >= 0 {
 		mfd, moved = j.tempfd, tmp
-		err = unix.Renameat(dirfd, name, mfd, moved)
+		err = sys.rename(dirfd, name, mfd, moved)
 	}
 	if err != nil {
 		return jf.Path + ": not rolled back: " + err.Error()
 	}
 	if b, ok, _ := readAt(mfd, moved, moved); ok && sumHex(b) != jf.After {
 		// Written to just now: put it back.
-		if err := unix.Linkat(mfd, moved, dirfd, name, 0); err == nil {
-			unix.Unlinkat(mfd, moved, 0)
+		if err := sys.link(mfd, moved, dirfd, name); err == nil {
+			sys.unlink(mfd, moved)
 			return jf.Path + ": left in place: written by someone else during the rollback"
 		}
 		if mfd != j.delfd {
@@ -349,7 +344,7 @@ func (j *entry) unmakeCreated(dirfd int, name, tmp string, i int) string {
 		if err := copyFileAt(mfd, moved, filepath.Join(j.dir, "deleted", kept)); err != nil {
 			return j.salvage(mfd, moved, jf.Path, i, "rolled back; the copy into the journal failed ("+err.Error()+")")
 		}
-		unix.Unlinkat(mfd, moved, 0)
+		sys.unlink(mfd, moved)
 	}
 	return ""
 }
@@ -371,31 +366,31 @@ func (j *entry) rollbackMove(rootfd, i int, held *os.File) string {
 	if err != nil {
 		return jf.From + ": not moved back: " + err.Error()
 	}
-	defer unix.Close(sfd)
+	defer sys.close(sfd)
 	defer fsyncDir(sfd)
 	sst, srcOK, _ := lstatAt(sfd, sname)
 	dfd, dname, err := openParent(rootfd, jf.Path)
 	dstOK := false
-	var dst unix.Stat_t
+	var dst fileStat
 	if err == nil {
-		defer unix.Close(dfd)
+		defer sys.close(dfd)
 		defer fsyncDir(dfd)
 		dst, dstOK, _ = lstatAt(dfd, dname)
 	}
-	if dstOK && dst.Mode&unix.S_IFMT != unix.S_IFREG {
+	if dstOK && dst.kind != kindReg {
 		dstOK = false // a link or a folder someone put there is not the file moved
 	}
 	ours := func() bool {
 		if held != nil {
-			var hs unix.Stat_t
-			return unix.Fstat(int(held.Fd()), &hs) == nil && hs.Ino == dst.Ino && hs.Dev == dst.Dev
+			hs, err := sys.fstatFile(held)
+			return err == nil && hs.same(&dst)
 		}
 		b, ok, _ := readAt(dfd, dname, jf.Path)
 		return ok && sumHex(b) == jf.Before
 	}
 	switch {
-	case dstOK && srcOK && sst.Ino == dst.Ino && sst.Dev == dst.Dev:
-		unix.Unlinkat(dfd, dname, 0)
+	case dstOK && srcOK && sst.same(&dst):
+		sys.unlink(dfd, dname)
 		return ""
 	case dstOK && srcOK:
 		if ours() {
@@ -429,22 +424,21 @@ func (j *entry) rollbackMove(rootfd, i int, held *os.File) string {
 
 // times are the atime and mtime a file put back from its before-image
 // gets: its recorded mtime, or nil (now) for an entry without one.
-func (jf JournalFile) times() *[2]unix.Timespec {
+func (jf JournalFile) times() *ftimes {
 	if jf.Mtime == 0 {
 		return nil
 	}
-	ts := unix.NsecToTimespec(jf.Mtime)
-	return &[2]unix.Timespec{ts, ts}
+	return &ftimes{jf.Mtime, jf.Mtime}
 }
 
 // heldTimes are the times of the old file kept open: its bytes go back,
 // with the mtime of whoever wrote them last.
-func heldTimes(held *os.File, def *[2]unix.Timespec) *[2]unix.Timespec {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(held.Fd()), &st); err != nil {
+func heldTimes(held *os.File, def *ftimes) *ftimes {
+	st, err := sys.fstatFile(held)
+	if err != nil {
 		return def
 	}
-	return &[2]unix.Timespec{st.Atim, st.Mtim}
+	return &ftimes{st.atime, st.mtime}
 }
 
 func (j *entry) image(jf JournalFile) ([]byte, error) {
@@ -508,7 +502,7 @@ func (j *entry) keepCopy(b []byte, rel string, i int, why string) string {
 func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 	dst := j.salvageDst(rel, i)
 	sd := filepath.Dir(dst)
-	if err := unix.Renameat(dirfd, name, unix.AT_FDCWD, dst); err != nil {
+	if err := sys.rename(dirfd, name, atCWD, dst); err != nil {
 		if err := copyFileAt(dirfd, name, dst); err != nil {
 			where := "in the memory dir"
 			if j.tempfd >= 0 && dirfd == j.tempfd {
@@ -516,7 +510,7 @@ func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 			}
 			return fmt.Sprintf("%s: %s; its earlier version is left at %s %s", rel, why, name, where)
 		}
-		unix.Unlinkat(dirfd, name, 0)
+		sys.unlink(dirfd, name)
 	}
 	// Kept bytes are private, whatever mode they had. What an agent put in
 	// place may be a symlink: its target is not memtui's to chmod.
@@ -530,12 +524,12 @@ func (j *entry) salvage(dirfd int, name, rel string, i int, why string) string {
 // replaceContent swaps content in at name (in dirfd) if name still
 // holds expect (compared on the file swapped out; swapped back
 // otherwise). Its temp name tmp is in tfd.
-func (j *entry) replaceContent(tfd, dirfd int, name, tmp string, content []byte, mode uint32, times *[2]unix.Timespec, expect, rel string, i int) string {
+func (j *entry) replaceContent(tfd, dirfd int, name, tmp string, content []byte, mode uint32, times *ftimes, expect, rel string, i int) string {
 	if err := writeTempAt(tfd, tmp, content, mode, times); err != nil {
 		return rel + ": not rolled back: " + err.Error()
 	}
 	if err := exchangeAt(tfd, tmp, dirfd, name); err != nil {
-		unix.Unlinkat(tfd, tmp, 0)
+		sys.unlink(tfd, tmp)
 		return rel + ": not rolled back: " + err.Error()
 	}
 	if b, ok, _ := readAt(tfd, tmp, tmp); !ok || sumHex(b) != expect {
@@ -546,24 +540,24 @@ func (j *entry) replaceContent(tfd, dirfd int, name, tmp string, content []byte,
 		// memtui wrote, and kept in the journal otherwise.
 		exchangeAt(tfd, tmp, dirfd, name)
 		if settledAs(tfd, tmp, sumHex(content)) {
-			unix.Unlinkat(tfd, tmp, 0)
+			sys.unlink(tfd, tmp)
 			return rel + ": not rolled back: written by someone else during the rollback"
 		}
 		return j.salvage(tfd, tmp, rel, i, "written by someone else during the rollback")
 	}
-	unix.Unlinkat(tfd, tmp, 0)
+	sys.unlink(tfd, tmp)
 	return ""
 }
 
 // createContent puts content at name (in dirfd) unless something is
 // there by now, through the temp name tmp in tfd.
-func createContent(tfd, dirfd int, name, tmp string, content []byte, mode uint32, times *[2]unix.Timespec, rel string) string {
-	unix.Unlinkat(tfd, tmp, 0)
+func createContent(tfd, dirfd int, name, tmp string, content []byte, mode uint32, times *ftimes, rel string) string {
+	sys.unlink(tfd, tmp)
 	if err := writeTempAt(tfd, tmp, content, mode, times); err != nil {
 		return rel + ": not restored: " + err.Error()
 	}
-	defer unix.Unlinkat(tfd, tmp, 0)
-	if err := unix.Linkat(tfd, tmp, dirfd, name, 0); err != nil {
+	defer sys.unlink(tfd, tmp)
+	if err := sys.link(tfd, tmp, dirfd, name); err != nil {
 		return rel + ": not restored: " + err.Error()
 	}
 	return ""
@@ -639,7 +633,7 @@ func (s *session) recoverEntry(m *JournalEntry) RecoverReport {
 			return r
 		}
 		if own {
-			defer unix.Close(fd)
+			defer sys.close(fd)
 		}
 		tempfd = fd
 	}
@@ -798,7 +792,7 @@ func (s *session) fileState(jf JournalFile) string {
 	if err != nil {
 		return "other"
 	}
-	defer unix.Close(dirfd)
+	defer sys.close(dirfd)
 	b, ok, err := readAt(dirfd, name, jf.Path)
 	switch {
 	case err != nil:
@@ -822,7 +816,7 @@ func (s *session) moveState(jf JournalFile) string {
 		if err != nil {
 			return false, ""
 		}
-		defer unix.Close(dirfd)
+		defer sys.close(dirfd)
 		b, ok, err := readAt(dirfd, name, rel)
 		if err != nil || !ok {
 			return false, ""
