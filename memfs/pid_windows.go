@@ -4,16 +4,20 @@ package memfs
 
 import "golang.org/x/sys/windows"
 
-// PIDAlive is Claude Code's isProcessRunning (facts §6.2) on Windows,
-// where Node's process.kill(pid, 0) opens the process and fails when it
-// cannot: pid > 1, the process opens for a limited query, and it has not
-// exited (its exit code is STILL_ACTIVE). A process that cannot be opened
-// counts as dead, as any error does for Claude Code.
+// stillActive is GetExitCodeProcess's STILL_ACTIVE.
+const stillActive = 259
+
+// PIDAlive is Claude Code's isProcessRunning on Windows (facts §6.2):
+// Node's process.kill(pid, 0), which libuv implements as OpenProcess
+// (terminate, query and synchronize rights) and GetExitCodeProcess ==
+// STILL_ACTIVE. A process it may not open (access denied) reads as dead
+// there, as EPERM does on Unix, and so here. PID 0 and 1 are never a
+// holder.
 func PIDAlive(pid int) bool {
-	if pid <= 1 {
+	if pid <= 1 || pid > 1<<31-1 {
 		return false
 	}
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	h, err := windows.OpenProcess(windows.PROCESS_TERMINATE|windows.PROCESS_QUERY_INFORMATION|windows.SYNCHRONIZE, false, uint32(pid))
 	if err != nil {
 		return false
 	}
@@ -22,6 +26,5 @@ func PIDAlive(pid int) bool {
 	if err := windows.GetExitCodeProcess(h, &code); err != nil {
 		return false
 	}
-	const stillActive = 259 // STILL_ACTIVE
 	return code == stillActive
 }

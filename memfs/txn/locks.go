@@ -74,7 +74,7 @@ func (s claudeLockState) holder(now time.Time, self int) int {
 		return 0
 	}
 	pid, ok := memfs.ParseLockPID(s.body)
-	if !ok || pid == self || !pidAlive(pid) {
+	if !ok || pid == self || !memfs.PIDAlive(pid) {
 		return 0
 	}
 	return pid

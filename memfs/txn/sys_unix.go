@@ -173,12 +173,6 @@ func osUnsupported(err error) bool {
 	return errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.ENOTSUP)
 }
 
-// pidAlive is Claude Code's isProcessRunning: kill(pid, 0) succeeds. PID 0
-// and 1 are never a holder, and EPERM reads as dead, as in Claude Code.
-func pidAlive(pid int) bool {
-	return pid > 1 && unix.Kill(pid, 0) == nil
-}
-
 // isLinkInfo reports whether fi (from os.Lstat) is a symlink.
 func isLinkInfo(fi fs.FileInfo) bool { return fi.Mode()&fs.ModeSymlink != 0 }
 

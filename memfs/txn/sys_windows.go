@@ -35,30 +35,6 @@ func osUnsupported(err error) bool {
 	return errors.Is(err, windows.ERROR_NOT_SUPPORTED) || errors.Is(err, windows.ERROR_INVALID_FUNCTION)
 }
 
-// stillActive is GetExitCodeProcess's STILL_ACTIVE.
-const stillActive = 259
-
-// pidAlive is Claude Code's isProcessRunning on Windows: Node's
-// process.kill(pid, 0), which libuv implements as OpenProcess (terminate,
-// query and synchronize rights) and GetExitCodeProcess == STILL_ACTIVE.
-// A process it may not open (access denied) reads as dead there, as EPERM
-// does on Unix, and so here. PID 0 and 1 are never a holder.
-func pidAlive(pid int) bool {
-	if pid <= 1 || pid > 1<<31-1 {
-		return false
-	}
-	h, err := windows.OpenProcess(windows.PROCESS_TERMINATE|windows.PROCESS_QUERY_INFORMATION|windows.SYNCHRONIZE, false, uint32(pid))
-	if err != nil {
-		return false
-	}
-	defer windows.CloseHandle(h)
-	var code uint32
-	if err := windows.GetExitCodeProcess(h, &code); err != nil {
-		return false
-	}
-	return code == stillActive
-}
-
 // isLinkInfo reports whether fi (from os.Lstat) is any reparse point: a
 // symlink, a junction, a mount point (Go reports some of them as folders
 // or irregular files, not as symlinks).
