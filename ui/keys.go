@@ -234,6 +234,12 @@ func (m *Model) show(v viewID) {
 // openDialog puts a question or a summary up: it takes the next key. A
 // dialog arriving over another (a write's summary) takes its place.
 func (m *Model) openDialog(dl *dialog) {
+	switch dl.kind {
+	case dlgWrite, dlgWriteIndex, dlgHand, dlgUndo:
+		// What this system's write path lacks, said before every write
+		// (nothing on Linux): a weaker guarantee is never a silent one.
+		dl.gaps = missingGuarantees()
+	}
 	dl.resume = m.mode
 	if m.mode == modeDialog {
 		dl.resume = m.dialog.resume

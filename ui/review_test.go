@@ -461,3 +461,32 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 		t.Error("--readonly must not offer undo")
 	}
 }
+
+// On a system whose write path lacks a Linux protection (Windows, macOS),
+// the write's question says so, whole, above a body that is cut to fit;
+// on Linux it says nothing of the kind.
+func TestWriteSaysMissingGuarantees(t *testing.T) {
+	cfg, _ := reviewConfig(t)
+	d := newDriver(t, cfg, 100, 24)
+	d.openProposals()
+	d.selectProposal(ciBotTitle)
+	d.keys("a")
+	d.keys("w")
+	if out := d.screen(); d.m.dialog == nil || strings.Contains(out, "On this system") {
+		t.Fatalf("on Linux the question must not name a missing guarantee (dialog %v):\n%s", d.m.dialog != nil, out)
+	}
+	d.keys("n")
+	gap := "no file leases: memtui cannot ask whether an agent has a file open for writing, so it compares every replaced file again after all the changes instead"
+	old := missingGuarantees
+	missingGuarantees = func() []string { return []string{gap} }
+	defer func() { missingGuarantees = old }()
+	d.keys("w")
+	out := d.screen()
+	if d.m.dialog == nil || !strings.Contains(out, "On this system: no file leases") || !strings.Contains(out, "after all the changes") {
+		t.Errorf("the question must say what this system lacks, whole:\n%s", out)
+	}
+	if !strings.Contains(out, "y write") {
+		t.Errorf("the keys must stay in view under the note:\n%s", out)
+	}
+	d.keys("n")
+}

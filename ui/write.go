@@ -65,7 +65,14 @@ type dialog struct {
 	owner writeOwner
 	// mark: the write (and its retry) marks the store consolidated.
 	mark bool
+	// gaps are the protections this system's write path lacks
+	// (txn.MissingGuarantees), shown under the title of a write's question.
+	gaps []string
 }
+
+// missingGuarantees is txn.MissingGuarantees; tests stand in another
+// system's list.
+var missingGuarantees = txn.MissingGuarantees
 
 // writeOwner is the view a write was asked from (the proposals view, the
 // index editor): it asks the question, shows the write's progress and its
@@ -383,8 +390,15 @@ func (m *Model) dialogView(w, h int) string {
 	// Titles quote proposals and journal entries; the lines are made safe
 	// where they are built (they mix styled marks with names).
 	lines := []string{st.Title.Render(ansi.Truncate(safe.ShowLine(dl.title), w, "…"))}
+	// The system's missing guarantees come first, wrapped whole: the body
+	// below may be cut to fit, they may not.
+	for _, g := range dl.gaps {
+		for _, ln := range strings.Split(ansi.Wrap("On this system: "+safe.Line(g)+".", max(w, 20), " "), "\n") {
+			lines = append(lines, st.Sev[model.Warning].Render(ln))
+		}
+	}
 	body := dl.lines
-	room := max(h-3, 1)
+	room := max(h-2-len(lines), 1)
 	if len(body) > room {
 		rest := len(body) - (room - 1)
 		body = append(body[:room-1:room-1], st.Faint.Render(fmt.Sprintf("… and %d more lines", rest)))
