@@ -221,11 +221,15 @@ func applyProposals(ctx context.Context, g *globals, s *app.Workspace, props []m
 	return nil
 }
 
+// missingGuarantees is txn.MissingGuarantees; tests stand in another
+// system's list.
+var missingGuarantees = txn.MissingGuarantees
+
 // printMissingGuarantees says which protections of the Linux write path
 // this system's lacks (txn.MissingGuarantees), so a weaker guarantee is
 // never a silent one; nothing on Linux.
 func printMissingGuarantees(w io.Writer) {
-	for _, g := range txn.MissingGuarantees() {
+	for _, g := range missingGuarantees() {
 		fmt.Fprintf(w, "Note: on this system, %s.\n", safe.Line(g))
 	}
 }
