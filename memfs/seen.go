@@ -126,6 +126,35 @@ func openReviewBaseline(path string) (io.Reader, func(), error) {
 	return io.LimitReader(zr, maxBaselineBytes), func() { f.Close() }, nil
 }
 
+// baselineOnDisk is the format of the baseline of dir at path, or why it
+// cannot be read back (fs.ErrNotExist when there is none), for a save. The
+// file is inflated and checked whole, as a load would, but its texts are
+// not decoded: a save costs one scan of the old file, not a load.
+func baselineOnDisk(path, dir string) (int, error) {
+	raw, err := readBaseline(path)
+	if err != nil {
+		return formatOnDisk(0, err)
+	}
+	v, err := peekVersion(bytes.NewReader(raw), baseline.key)
+	if err != nil || v > baseline.version {
+		return v, err
+	}
+	if v < baseline.version { // rare: the whole load, migration and all
+		_, v, err := loadBaseline(path, dir)
+		return formatOnDisk(v, err)
+	}
+	var head struct {
+		Dir string `json:"dir"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return v, err
+	}
+	if filepath.Clean(head.Dir) != filepath.Clean(dir) {
+		return v, fmt.Errorf("it belongs to %s, not %s", head.Dir, dir)
+	}
+	return v, nil
+}
+
 // SaveBaseline replaces the review baseline of b.Dir in root, atomically:
 // a crash leaves the old baseline or the new one, never half of one. A
 // baseline of a newer format, or one that cannot be read, is not replaced
@@ -136,12 +165,9 @@ func SaveBaseline(root string, b *model.Baseline) error {
 		return err
 	}
 	path := baselinePath(root, b.Dir)
-	// The file there is read whole first, as a load would: what cannot be
-	// read back, or a newer memtui's, is not written over.
-	done, err := baseline.beforeSave(path, func() (int, error) {
-		_, v, err := loadBaseline(path, b.Dir)
-		return formatOnDisk(v, err)
-	})
+	// The file there is read whole first: what cannot be read back, or a
+	// newer memtui's, is not written over.
+	done, err := baseline.beforeSave(path, func() (int, error) { return baselineOnDisk(path, b.Dir) })
 	if err != nil {
 		return err
 	}

@@ -150,7 +150,6 @@ func (k *stateKind) migrate(raw []byte, v int) ([]byte, error) {
 // error.
 func peekVersion(r io.Reader, key string) (int, error) {
 	dec := json.NewDecoder(r)
-	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
 		return 0, err
@@ -164,13 +163,14 @@ func peekVersion(r io.Reader, key string) (int, error) {
 			return 0, err
 		}
 		if name, _ := tok.(string); name == key {
-			var n json.Number
+			var n json.RawMessage
 			if err := dec.Decode(&n); err != nil {
 				return 0, fmt.Errorf("%s: %w", key, err)
 			}
+			// A bare whole number: "1" (a string) is not one.
 			v, err := strconv.Atoi(string(n))
 			if err != nil || v < 0 {
-				return 0, fmt.Errorf("%s %s is not a format version", key, n)
+				return 0, fmt.Errorf("%s %.20s is not a format version", key, n)
 			}
 			return v, nil
 		}

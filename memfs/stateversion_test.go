@@ -157,6 +157,7 @@ func TestBaselineThatCannotBeReadIsMovedAside(t *testing.T) {
 		"not gzip":          []byte("not gzip"),
 		"truncated gzip":    whole[:len(whole)-12],
 		"not JSON":          gz(t, "{\"version\":1,"),
+		"cut after its dir": gz(t, `{"version":1,"dir":"`+stateDir+`","files":{"a.md":{"sha256":"bb","te`),
 		"another dir's":     gz(t, strings.Replace(baselineV1Before1a5dc39, stateDir, "/elsewhere", 1)),
 		"no version at all": gz(t, `{"dir":"`+stateDir+`","files":{}}`),
 		"version a string":  gz(t, `{"version":"1","dir":"`+stateDir+`","files":{}}`),
