@@ -14,6 +14,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
 )
 
 // changesFlags are changes' own flags.
@@ -72,8 +73,13 @@ func runChanges(ctx context.Context, g *globals, cf changesFlags, stdout, stderr
 			// it: what is printed is what is stored.
 			now := time.Now().UTC()
 			base, first, err := s.OpenBaseline(d, now)
-			if err != nil && (base != nil || g.readonly) {
-				fmt.Fprintf(stderr, "memtui: %s; starting a new one\n", safe.ShowLine(err.Error()))
+			if err != nil && (base != nil || g.readonly || (!first && errors.Is(err, memfs.ErrNewerFormat))) {
+				// The error says what became of the baseline that was
+				// there: moved aside, or left as it is.
+				fmt.Fprintf(stderr, "memtui: %s\n", safe.ShowLine(err.Error()))
+				if base == nil && !first {
+					continue // kept, not replaced: this dir has no changes to show
+				}
 			} else if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -93,6 +94,11 @@ func snapshotText(w io.Writer, res snapshot.TakeResult, home string) error {
 	if res.Pruned+res.Removed > 0 {
 		fmt.Fprintf(bw, "; dropped %d old %s and %d %s no record kept",
 			res.Pruned, report.Plural(res.Pruned, "record", "records"), res.Removed, report.Plural(res.Removed, "text", "texts"))
+	}
+	if n := len(res.Aside); n > 0 {
+		// Never deleted: moved out of the records, where a person can look.
+		fmt.Fprintf(bw, "; moved %d unreadable %s aside, under %s", n, report.Plural(n, "record", "records"),
+			safe.ShowLine(report.Tilde(filepath.Dir(filepath.Dir(res.Aside[0])), home)))
 	}
 	bw.WriteString(".\n")
 	return bw.Flush()

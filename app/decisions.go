@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memtui/memtui/internal/safe"
 	"github.com/memtui/memtui/memfs"
@@ -12,12 +13,22 @@ import (
 )
 
 // Decisions are the review decisions recorded for the memory dir at dir,
-// by proposal ID (empty when none, or without a state dir).
+// by proposal ID (empty when none, or without a state dir). A record that
+// cannot be read back is moved aside (not under ReadOnly), said in a
+// note, and the decisions start empty; one of a newer memtui's format is
+// an error and stays as it is.
 func (w *Workspace) Decisions(dir string) (map[string]model.Decision, error) {
 	if w.State.Seen == "" {
 		return map[string]model.Decision{}, nil
 	}
-	return memfs.LoadDecisions(w.State.Seen, dir)
+	ds, err := memfs.LoadDecisions(w.State.Seen, dir)
+	if errors.Is(err, memfs.ErrCorruptState) && !w.ReadOnly {
+		if err = memfs.SetAside(err, time.Now()); memfs.MovedAside(err) {
+			w.note("memtui: %s", err.Error())
+			return ds, nil
+		}
+	}
+	return ds, err
 }
 
 // SaveDecisions records dir's review decisions (all of them: the map

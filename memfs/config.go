@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -29,6 +31,12 @@ import (
 //	  quit: [q, ctrl+c]
 //	  proposals.accept: [a, enter]
 type Config struct {
+	// Version is the file's format as it says: 1 (configVersion), or 0
+	// when it does not say, which reads as format 1 (every file before
+	// the key existed). A
+	// file of a later format (a newer memtui's) is read for what this
+	// memtui knows, and a note names the keys it leaves out.
+	Version int `yaml:"version"`
 	// Ignore silences rules for projects whose slug or real path contains
 	// Project ("" matches every project).
 	Ignore []IgnoreEntry `yaml:"ignore"`
@@ -140,6 +148,12 @@ type IgnoreEntry struct {
 	Rules []string `yaml:"rules"`
 }
 
+// configVersion is the config file's format this memtui reads: 1, the
+// only one so far. memtui never writes the file, so there is nothing to
+// migrate on disk: a later format that renames or reshapes a key reads
+// the old spelling too, here.
+const configVersion = 1
+
 // maxConfigBytes caps the config read; the file is a few lines.
 const maxConfigBytes = 1 << 20
 
@@ -183,13 +197,33 @@ func LoadConfig(path string) (Config, error) {
 		Theme  yaml.Node `yaml:"theme"`
 		Keys   yaml.Node `yaml:"keys"`
 	}
+	// A later memtui's file may hold keys this one does not know: they
+	// are left out with a note, not a typo's error (read first, loosely).
+	var peek struct {
+		Version yaml.Node `yaml:"version"`
+	}
+	newer := 0
+	if yaml.Unmarshal(data, &peek) == nil && peek.Version.Kind == yaml.ScalarNode {
+		if v, err := strconv.Atoi(peek.Version.Value); err == nil && v > configVersion {
+			newer = v
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
+	dec.KnownFields(newer == 0)
 	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
 		// yaml.v3 errors already carry "line N".
+		if newer > 0 {
+			return Config{}, fmt.Errorf("config %s is in format %d, a newer memtui's (this one reads format %d): %v", path, newer, configVersion, err)
+		}
 		return Config{}, fmt.Errorf("config %s: %v", path, err)
 	}
 	cfg = raw.Config
+	if newer > 0 {
+		cfg.Notes = append(cfg.Notes, newerConfigNote(data, newer, peek.Version.Line))
+	}
+	if cfg.Version < 0 || (cfg.Version == 0 && peek.Version.Kind != 0 && peek.Version.Tag != "!!null") {
+		return Config{}, fmt.Errorf("config %s: version is %d; want %d (or no version)", path, cfg.Version, configVersion)
+	}
 	cfg.Theme, cfg.Notes = readTheme(&raw.Theme, cfg.Notes)
 	cfg.Keys, cfg.Notes = readKeys(&raw.Keys, cfg.Notes)
 	if cfg.StaleAfterDays < 0 {
@@ -273,4 +307,31 @@ func unalias(n *yaml.Node) *yaml.Node {
 		return n.Alias
 	}
 	return n
+}
+
+// newerConfigNote says what of a later format's config file this memtui
+// leaves out: the top-level keys it does not know.
+func newerConfigNote(data []byte, v, line int) string {
+	known := map[string]bool{"theme": true, "keys": true}
+	t := reflect.TypeFor[Config]()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			known[name] = true
+		}
+	}
+	var doc yaml.Node
+	var unknown []string
+	if yaml.Unmarshal(data, &doc) == nil && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+		m := doc.Content[0].Content
+		for i := 0; i+1 < len(m); i += 2 {
+			if !known[m[i].Value] {
+				unknown = append(unknown, quoteShort(m[i].Value))
+			}
+		}
+	}
+	note := fmt.Sprintf("line %d: version %d is a newer memtui's config format (this one reads format %d)", line, v, configVersion)
+	if len(unknown) == 0 {
+		return note + "; every key in it is known here"
+	}
+	return note + "; left out: " + strings.Join(unknown, ", ")
 }

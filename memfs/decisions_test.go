@@ -61,6 +61,15 @@ func TestDecisionsRoundTrip(t *testing.T) {
 	if _, err := LoadDecisions(root, dir); err == nil {
 		t.Error("a record over the bound was read")
 	}
+	// Nor removed by forgetting every decision: it cannot be read, so
+	// what it holds is not known (SetAside moves it out of the way).
+	if err := SaveDecisions(root, dir, nil); err == nil {
+		t.Fatal("a record that cannot be read was removed")
+	}
+	os.Remove(path)
+	if err := SaveDecisions(root, dir, want); err != nil {
+		t.Fatal(err)
+	}
 	if err := SaveDecisions(root, dir, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,10 @@ import (
 )
 
 // StateDirs is where memtui keeps files of its own, never inside a memory
-// directory.
+// directory. docs/STATE.md lists every file kept there, its format
+// version, and what an older or newer memtui does with it: nothing a
+// person decided or may want to undo is lost across an upgrade
+// (stateversion.go).
 type StateDirs struct {
 	// Journal holds applied proposals (before-images, for undo and crash
 	// recovery).

@@ -13,6 +13,7 @@
 //	records/<dir key>/<ns>.json   one record per change of a memory dir
 //	blobs/<h[:2]>/<h>         the text of a file whose sha256 is h
 //	blobs/<h[:2]>/<h>.r       the same, its secrets redacted
+//	unreadable/<dir key>/<ns>.json  a record a trim could not read, moved aside
 //
 // The dir key is the first 32 hex digits of the sha256 of the memory
 // dir's cleaned path, and <ns> the take's time in Unix nanoseconds (20
@@ -53,8 +54,11 @@
 //   - Robust against a corrupt or hostile Root: a record is read at most
 //     maxRecordBytes, checked (its dir, its paths, its hashes) and skipped
 //     when wrong; a blob's text is checked against its hash when it can
-//     be (Text). Leftovers of a crash and records that cannot be parsed
-//     are removed when the store is next trimmed.
+//     be (Text). Leftovers of a crash are removed when the store is next
+//     trimmed; records that cannot be parsed are moved aside then, to
+//     unreadable/<dir key>/<ns>.json, never deleted. A record of a later
+//     format (a newer memtui's) is left where it is, with every blob (what
+//     it names is not known).
 //
 // The package is quiet: it returns what it did and prints nothing.
 package snapshot
@@ -161,9 +165,13 @@ type TakeResult struct {
 	// Blobs is how many texts were stored, Bytes their size.
 	Blobs int
 	Bytes int64
-	// Pruned counts the records removed (retention, the size bound, or
-	// unreadable), Removed the blobs no record named any more.
+	// Pruned counts the records removed (retention, the size bound),
+	// Removed the blobs no record named any more.
 	Pruned, Removed int
+	// Aside are the records a trim found it cannot read (garbage, cut
+	// short, another dir's), each moved where it says, under
+	// <Root>/unreadable/: never deleted.
+	Aside []string
 }
 
 // DirChange is what changed in one memory dir since its last record.
@@ -295,8 +303,8 @@ func (s *Store) Take(ctx context.Context, dirs []*model.MemoryDir, now time.Time
 			keep[w.key] = name
 		}
 	}
-	pruned, removed, err := s.trim(now, keep, res.Blobs > 0 || len(res.Recorded) > 0)
-	res.Pruned, res.Removed = pruned, removed
+	pruned, removed, aside, err := s.trim(now, keep, res.Blobs > 0 || len(res.Recorded) > 0)
+	res.Pruned, res.Removed, res.Aside = pruned, removed, aside
 	if err != nil {
 		errs = append(errs, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -122,7 +123,7 @@ func readDirIfAny(p string) ([]fs.DirEntry, error) {
 // records read to find the blobs none of them names any more, and then,
 // while the store is still over MaxBytes, the oldest records go, with the
 // blobs only they named.
-func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned, removed int, err error) {
+func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned, removed int, aside []string, err error) {
 	retention := s.Retention
 	if retention <= 0 {
 		retention = memfs.DefaultJournalRetention
@@ -133,7 +134,7 @@ func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned,
 	}
 	inv := inventory{records: map[string][]recEntry{}, blobs: map[string]int64{}}
 	if err := s.listRecords(&inv); err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
 	cutoff := now.Add(-retention).UnixNano()
 	var live []recEntry
@@ -150,10 +151,10 @@ func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned,
 		}
 	}
 	if pruned == 0 && !wrote && len(inv.leftover) == 0 {
-		return 0, 0, nil
+		return 0, 0, nil, nil
 	}
 	if err := s.listBlobs(&inv); err != nil {
-		return pruned, 0, err
+		return pruned, 0, aside, err
 	}
 	// No take is writing (this one holds the lock): a temporary file is
 	// a crashed take's.
@@ -164,7 +165,7 @@ func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned,
 		total += size
 	}
 	if pruned == 0 && len(inv.leftover) == 0 && total <= maxBytes {
-		return 0, 0, nil
+		return 0, 0, nil, nil
 	}
 
 	// Which blobs each record left names, and each dir's newest record
@@ -191,10 +192,11 @@ func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned,
 			newestOK[r.key] = max(newestOK[r.key], r.ns)
 			readable = append(readable, i)
 		case recordBad:
-			// Not a record memtui wrote (garbage, cut short, another
-			// dir's): nothing can read it.
-			if os.Remove(r.path(s.Root)) == nil {
-				pruned++
+			// Not a record memtui can read (garbage, cut short, another
+			// dir's): moved out of the records, never deleted, so a
+			// person (or a later memtui) can still look at it.
+			if p, err := s.setAside(*r); err == nil {
+				aside = append(aside, p)
 				total -= r.size
 			}
 		case recordGone:
@@ -206,7 +208,7 @@ func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned,
 		}
 	}
 	if !blobGC {
-		return pruned, 0, nil
+		return pruned, 0, aside, nil
 	}
 	drop := func(b string) {
 		size, ok := inv.blobs[b]
@@ -222,7 +224,7 @@ func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned,
 		}
 	}
 	if total <= maxBytes {
-		return pruned, removed, nil
+		return pruned, removed, aside, nil
 	}
 	// Still over the bound: the oldest records first, across dirs.
 	slices.SortFunc(readable, func(a, b int) int {
@@ -247,5 +249,26 @@ func (s *Store) trim(now time.Time, keep map[string]string, wrote bool) (pruned,
 			}
 		}
 	}
-	return pruned, removed, nil
+	return pruned, removed, aside, nil
+}
+
+// unreadableDir holds the records a trim found it cannot read, by dir key:
+// out of the records (nothing lists or reads them there), kept.
+const unreadableDir = "unreadable"
+
+// setAside moves record r, which cannot be read, to
+// <root>/unreadable/<key>/<name> and returns where it went.
+func (s *Store) setAside(r recEntry) (string, error) {
+	dir := filepath.Join(s.Root, unreadableDir, r.key)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	to := filepath.Join(dir, r.name)
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(to); err != nil {
+			break
+		}
+		to = filepath.Join(dir, r.name+"."+strconv.Itoa(i))
+	}
+	return to, os.Rename(r.path(s.Root), to)
 }

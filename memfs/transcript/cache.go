@@ -12,7 +12,10 @@ import (
 )
 
 // transcriptCacheVersion changes whenever what is extracted or how it is
-// stored changes; a cache of another version is ignored.
+// stored changes; a cache of another version (older or newer) is ignored
+// and rebuilt from the transcripts, which is all it is made of: a cache,
+// not user state (docs/STATE.md), so no version of it is migrated, and
+// replacing a newer memtui's cache costs that memtui one slower start.
 const transcriptCacheVersion = 9 // 3: bounded (events numbered, texts capped, cuts kept); 4: orphan results, Windows paths; 5: other folders' files too (cuts taken over them); 6: bashEditDiff's created/deleted; 7: relative paths of sessions started in the memory folder, shell deletes, mv into a directory; 8: memtui's own encoding (codec.go) instead of gob, in <hash>.cache; 9: a read cut to the token cap is not whole
 
 // maxCacheBytes caps the transcript cache. Above it the cache is ignored

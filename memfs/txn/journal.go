@@ -15,6 +15,7 @@ package txn
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,9 +51,43 @@ func readManifest(root, id string) (*JournalEntry, error) {
 	}
 	var m JournalEntry
 	if err := json.Unmarshal(b, &m); err != nil {
+		// A newer memtui's manifest may not fit today's struct: its
+		// version says so first.
+		if v, ok := manifestVersion(b); ok && v > journalVersion {
+			return nil, newerEntry(id, v)
+		}
 		return nil, errors.New("journal entry " + id + ": " + err.Error())
 	}
+	switch {
+	case m.Version > journalVersion:
+		return nil, newerEntry(id, m.Version)
+	case m.Version < 1:
+		return nil, errors.New("journal entry " + id + ": no format version: not an entry memtui wrote; left as it is")
+	}
 	return &m, nil
+}
+
+// journalVersion is the format of the journal's manifests this memtui
+// reads: 1 since the journal began. Fields added since (before_mtime_ns,
+// from and made_dirs, linked, notes, foreign_temp_dir) are optional, and
+// their absence means what entries written before them did. An entry of a
+// later format is read by no function here: Recover skips it (its pending
+// mark stays), Undo refuses it, List and so PruneJournal leave it out, so
+// it is never rolled back, undone or pruned with rules it was not written
+// for, and stays for the memtui that wrote it.
+const journalVersion = 1
+
+// manifestVersion reads the version of a manifest today's struct cannot
+// hold.
+func manifestVersion(b []byte) (int, bool) {
+	var v struct {
+		Version int `json:"version"`
+	}
+	return v.Version, json.Unmarshal(b, &v) == nil
+}
+
+func newerEntry(id string, v int) error {
+	return fmt.Errorf("journal entry %s is in format %d, written by a newer memtui (this one reads format %d): %w; left as it is", id, v, journalVersion, memfs.ErrNewerFormat)
 }
 
 // List returns the journal's entries, newest first (for `memtui undo
