@@ -49,6 +49,11 @@ const maxStamp = 200
 // sets all three, and a release's version is its tag.
 func buildOf(ldVersion, ldCommit, ldDate string, info *debug.BuildInfo) build {
 	b := build{Version: ldVersion, Commit: ldCommit, Date: ldDate}
+	// GoReleaser stamps "none" as the commit when it has no git to ask
+	// (a snapshot outside a clone with a remote): not a commit.
+	if b.Commit == "none" {
+		b.Commit = ""
+	}
 	if info != nil {
 		b.Go = info.GoVersion
 		// "(devel)" is what the main module reports when built from its
