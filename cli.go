@@ -136,6 +136,7 @@ Exit status: 0 when nothing is at error severity, 1 when something is,
 	root.AddCommand(newRulesCmd(stdout))
 	root.AddCommand(newDoctorCmd(g, stdout, stderr))
 	root.AddCommand(newVersionCmd(stdout))
+	root.AddCommand(newManCmd(stdout))
 	return root
 }
 

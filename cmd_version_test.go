@@ -2,10 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/memtui/memtui/model/claude"
 )
@@ -144,5 +149,175 @@ func TestLintJSONSaysWhichClaudeCodeRan(t *testing.T) {
 	cc = decodeLint(t, stdout).ClaudeCode
 	if cc.Followed != "2.1.332" || cc.Newer != "" || cc.Older == nil || len(cc.Older) != 0 {
 		t.Errorf("--no-transcripts: claude_code = %+v, want the followed version and nothing else", cc)
+	}
+}
+
+// TestBuildOf: where each part of `memtui version` comes from. -ldflags
+// (a release) wins; else `go install ...@vX` gives the module version and
+// a build from a checkout its VCS stamp; else devel and unknown.
+func TestBuildOf(t *testing.T) {
+	vcs := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i+1 < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	info := func(v string, s []debug.BuildSetting) *debug.BuildInfo {
+		return &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/memtui/memtui", Version: v}, Settings: s}
+	}
+	rev := "0123456789abcdef0123456789abcdef01234567"
+	for _, c := range []struct {
+		name                    string
+		ldVersion, ldCommit, ld string
+		info                    *debug.BuildInfo
+		want                    build
+		line                    string
+	}{
+		{"release", "v1.2.3", rev, "2026-11-21T09:00:00Z", info("(devel)", vcs("vcs.revision", "ffff", "vcs.time", "2026-11-20T08:00:00Z")),
+			build{Version: "v1.2.3", Commit: rev, Date: "2026-11-21T09:00:00Z", CommitDate: "2026-11-20T08:00:00Z", Go: "go1.26.8"},
+			"v1.2.3 (commit " + rev + ", built 2026-11-21T09:00:00Z, go1.26.8)"},
+		{"go install @version", "", "", "", info("v1.2.3", nil),
+			build{Version: "v1.2.3", Go: "go1.26.8"},
+			"v1.2.3 (commit unknown, build date unknown, go1.26.8)"},
+		{"checkout with vcs", "", "", "", info("v0.0.0-20261120080000-0123456789ab+dirty", vcs("vcs", "git", "vcs.revision", rev, "vcs.time", "2026-11-20T08:00:00Z", "vcs.modified", "true")),
+			build{Version: "v0.0.0-20261120080000-0123456789ab+dirty", Commit: rev, CommitDate: "2026-11-20T08:00:00Z", Modified: true, Go: "go1.26.8"},
+			"v0.0.0-20261120080000-0123456789ab+dirty (commit " + rev + " with uncommitted changes, committed 2026-11-20T08:00:00Z, go1.26.8)"},
+		{"clean checkout", "", "", "", info("(devel)", vcs("vcs.revision", rev, "vcs.time", "2026-11-20T08:00:00Z", "vcs.modified", "false")),
+			build{Version: "devel", Commit: rev, CommitDate: "2026-11-20T08:00:00Z", Go: "go1.26.8"},
+			"devel (commit " + rev + ", committed 2026-11-20T08:00:00Z, go1.26.8)"},
+		{"no vcs", "", "", "", info("(devel)", nil),
+			build{Version: "devel", Go: "go1.26.8"},
+			"devel (commit unknown, build date unknown, go1.26.8)"},
+		{"no build info", "", "", "", nil, build{Version: "devel"}, "devel (commit unknown, build date unknown)"},
+		{"snapshot without git", "v0.0.1-next", "none", "2026-11-21T09:00:00Z", info("(devel)", nil),
+			build{Version: "v0.0.1-next", Date: "2026-11-21T09:00:00Z", Go: "go1.26.8"},
+			"v0.0.1-next (commit unknown, built 2026-11-21T09:00:00Z, go1.26.8)"},
+		{"only a version stamped", "v2.0.0", "", "", info("(devel)", vcs("vcs.revision", rev)),
+			build{Version: "v2.0.0", Commit: rev, Go: "go1.26.8"},
+			"v2.0.0 (commit " + rev + ", build date unknown, go1.26.8)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := buildOf(c.ldVersion, c.ldCommit, c.ld, c.info)
+			if b != c.want {
+				t.Errorf("buildOf = %+v\nwant       %+v", b, c.want)
+			}
+			if got := b.line(); got != c.line {
+				t.Errorf("line = %q\nwant   %q", got, c.line)
+			}
+		})
+	}
+}
+
+// TestVersionStampsAreBounded: a stamped value is someone else's string:
+// a long one is cut (on a rune boundary) and a secret in one is masked.
+func TestVersionStampsAreBounded(t *testing.T) {
+	b := buildOf(strings.Repeat("é", 1000), "ghp_"+"Zq8Vt3Lm9Xw2Rb7Kc4Np6Hs1Jd5Fg0Ay3Ue8", "", nil)
+	if len(b.Version) > maxStamp+len("…") || !utf8.ValidString(b.Version) || !strings.HasSuffix(b.Version, "…") {
+		t.Errorf("a 2,000-byte version became %d bytes, valid UTF-8 %v: %q", len(b.Version), utf8.ValidString(b.Version), b.Version)
+	}
+	if strings.Contains(b.Commit, "Zq8Vt3Lm9Xw2Rb7Kc4Np6Hs1Jd5Fg0Ay3Ue8") {
+		t.Errorf("a token stamped as the commit is shown: %q", b.Commit)
+	}
+}
+
+// TestBuiltBinaryReportsItsStamps builds the binary as the release does,
+// with -ldflags setting version, commit and date, and runs it: version,
+// version --json and --version say what was stamped; the completion
+// scripts and the man page come out of the binary and name its commands,
+// and bash's completion, sourced, completes a subcommand.
+func TestBuiltBinaryReportsItsStamps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "memtui")
+	rev := "89abcdef0123456789abcdef0123456789abcdef"
+	ld := "-X main.version=v9.8.7 -X main.commit=" + rev + " -X main.date=2026-11-21T09:00:00Z"
+	// -buildvcs=false: the checkout's own stamp, clean or not, must not
+	// leak into what is checked.
+	if out, err := exec.Command("go", "build", "-buildvcs=false", "-ldflags", ld, "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "NO_COLOR=1"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("memtui %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	out := run("version")
+	if first, _, _ := strings.Cut(out, "\n"); first != "memtui v9.8.7 (commit "+rev+", built 2026-11-21T09:00:00Z, "+runtime.Version()+")" {
+		t.Errorf("version's first line = %q", first)
+	}
+	if !strings.Contains(out, "\nfollows the memory behaviour of Claude Code "+claude.Version+"\n") {
+		t.Errorf("version lost the Claude Code part:\n%s", out)
+	}
+	var v versionJSON
+	if err := json.Unmarshal([]byte(run("version", "--json")), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Version != 1 || v.Memtui != "v9.8.7" || v.Commit != rev || v.Date != "2026-11-21T09:00:00Z" || v.Modified || v.Go != runtime.Version() || v.ClaudeCode != claude.Version {
+		t.Errorf("version --json = %+v", v)
+	}
+	if out := run("--version"); !strings.Contains(out, "v9.8.7 (89abcde)") {
+		t.Errorf("--version = %q, want the version and short commit", out)
+	}
+
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		if out := run("completion", sh); len(out) < 1000 || !strings.Contains(out, "memtui") || !strings.Contains(out, "__complete") {
+			t.Errorf("completion %s: %d bytes, not a script that asks memtui for completions:\n%.300s", sh, len(out), out)
+		}
+	}
+	// The scripts ask the binary; what it answers is the command list.
+	comp := run("__complete", "")
+	for _, sub := range []string{"lint", "dream", "undo", "version", "man", "completion"} {
+		if !strings.Contains(comp, "\n"+sub+"\t") && !strings.HasPrefix(comp, sub+"\t") {
+			t.Errorf("completing memtui's first word does not offer %s:\n%s", sub, comp)
+		}
+	}
+	if bash, err := exec.LookPath("bash"); err == nil {
+		script := filepath.Join(t.TempDir(), "memtui.bash")
+		writeFile(t, script, run("completion", "bash"))
+		// What bash does at memtui li<TAB>: the completion function fills
+		// COMPREPLY, the binary found on PATH as once installed. The script
+		// needs the bash-completion package (as the README says); where it
+		// is not installed, a stand-in gives the words as it would.
+		setup := `source /usr/share/bash-completion/bash_completion`
+		if _, err := os.Stat("/usr/share/bash-completion/bash_completion"); err != nil {
+			setup = `_get_comp_words_by_ref() { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }`
+		}
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c",
+			setup+`; source "$1"; COMP_WORDS=(memtui li); COMP_CWORD=1; COMP_LINE="memtui li"; COMP_POINT=${#COMP_LINE}; __start_memtui; printf '%s\n' "${COMPREPLY[@]}"`, "bash", script)
+		cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + filepath.Dir(bin) + ":" + os.Getenv("PATH")}
+		// (stderr says compopt has no completion running: no TAB was pressed.)
+		out, err := cmd.Output()
+		if err != nil || strings.TrimSpace(string(out)) != "lint" {
+			t.Errorf("bash completes memtui li to %q (%v), want lint", out, err)
+		}
+	}
+
+	man := run("man")
+	for _, want := range []string{".TH MEMTUI 1 ", ".SH NAME\nmemtui - ", ".SH DESCRIPTION\n", ".SH OPTIONS", ".SH COMMANDS", `\fBlint\fP`, `\fBdream\fP`, `\fBversion\fP`, "--config-dir", ".SH EXIT STATUS"} {
+		if !strings.Contains(man, want) {
+			t.Errorf("the man page lacks %q", want)
+		}
+	}
+	// A paragraph of the help text stays one paragraph (the builder would
+	// make each of its lines one).
+	if !strings.Contains(man, "checks each one the way Claude Code loads it") {
+		t.Errorf("the description is cut at each line of the help text:\n%.800s", man)
+	}
+	if man := exec.Command("man", "--warnings", "-l", "-"); man.Err == nil {
+		// Where man is installed, it must read the page without a word
+		// from groff.
+		var stdout, stderr strings.Builder
+		man.Stdin, man.Stdout, man.Stderr = strings.NewReader(run("man")), &stdout, &stderr
+		man.Env = []string{"PATH=" + os.Getenv("PATH"), "MANWIDTH=80", "HOME=" + t.TempDir()}
+		if err := man.Run(); err != nil || stderr.Len() > 0 || !strings.Contains(stdout.String(), "Review and curate what your coding agents remember") {
+			t.Errorf("man could not read the page (%v):\n%s\n%.300s", err, stderr.String(), stdout.String())
+		}
 	}
 }

@@ -1620,3 +1620,48 @@ func TestHostileHookSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileVersion: the version, commit and date a build stamps with
+// -ldflags are strings whoever built the binary chose: `memtui version`,
+// its --json and --version show them with no escape reaching the
+// terminal, no newline forging a line and no secret shown, however long.
+// (Not parallel: it sets the stamps every run reads.)
+func TestHostileVersion(t *testing.T) {
+	saved := [3]string{version, commit, date}
+	t.Cleanup(func() { version, commit, date = saved[0], saved[1], saved[2] })
+	version = "v1" + hostile.All + "\n" + hostile.Forged + strings.Repeat(hostile.OSC0, 10) + hostile.FakeToken
+	commit = hostile.FakeToken + hostile.Clear + "\nFORGEDLINE"
+	date = strings.Repeat(hostile.OSC52, 1000) + "\n" + hostile.Forged
+	for _, mode := range []struct {
+		name string
+		env  func(string) string
+		m    hostile.Mode
+	}{
+		{"piped", env(), hostile.Plain},
+		{"terminal", env("CLICOLOR_FORCE", "1", "TERM", "xterm-256color"), hostile.Terminal},
+	} {
+		for _, args := range [][]string{{"version"}, {"version", "--json"}, {"--version"}} {
+			o := runHostile(t, mode.env, args...)
+			if !ranCleanly(t, o) {
+				continue
+			}
+			m := mode.m
+			if args[len(args)-1] == "--json" {
+				m = hostile.JSON
+			}
+			name := mode.name + " " + strings.Join(args, " ")
+			if o.code != 0 || !strings.Contains(o.stdout, "v1") {
+				t.Errorf("%s: exit %d:\n%s%s", name, o.code, hostile.Visible(o.stdout), hostile.Visible(o.stderr))
+			}
+			for _, p := range append(append(hostile.Controls(o.stdout, m), hostile.Forgeries(o.stdout)...), hostile.FakeLeaks(o.stdout)...) {
+				t.Errorf("%s: stdout: %s", name, p)
+			}
+			if n := strings.Count(o.stdout, "\n"); args[0] == "version" && args[len(args)-1] == "version" && n != 4+len(claude.Changes) {
+				t.Errorf("%s: %d lines, want the 4 + %d of a plain build: a stamp added lines", name, n, len(claude.Changes))
+			}
+			if len(o.stdout) > 16<<10 {
+				t.Errorf("%s: %d bytes: the stamps are not bounded", name, len(o.stdout))
+			}
+		}
+	}
+}

@@ -60,8 +60,9 @@ func runWith(ctx context.Context, args []string, in input, stdout, stderr io.Wri
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	v, commit := versionString()
 	err := fang.Execute(ctx, root,
-		fang.WithVersion(versionString()),
+		fang.WithVersion(v), fang.WithCommit(commit),
 		fang.WithoutManpage(),
 		fang.WithErrorHandler(safeErrors),
 		fang.WithColorSchemeFunc(g.fangColors),
