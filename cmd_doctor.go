@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/memtui/memtui/internal/paint"
 	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/internal/safe"
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/codex"
@@ -44,8 +46,12 @@ settings files as they stand: a Claude Code launched elsewhere, with other
 flags, or under a server switch memtui cannot see may differ, and doctor
 says where.
 
+Asked from a folder (and no PROJECT named), doctor first says what a
+session launched there would use: the dir, why, whether it exists yet, and
+the switches; it answers on a machine with no memory yet too.
+
 PROJECT narrows the report as --project does. --json prints
-{"version":1,"stores":[...],"codex":[...]}.`,
+{"version":1,"stores":[...],"codex":[...],"here":{...}}.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -62,16 +68,33 @@ PROJECT narrows the report as --project does. --json prints
 }
 
 func runDoctor(ctx context.Context, g *globals, asJSON bool, stdout, stderr io.Writer) error {
-	s, err := start(ctx, g, stderr)
+	// Not start: a machine with no memory yet still gets its answer (where
+	// Claude Code would put it), so an empty scan is no error here. Nor
+	// Upkeep: doctor only reads.
+	s, err := app.OpenState(g.options(stderr))
 	if err != nil {
+		return err
+	}
+	g.cleanup = append(g.cleanup, s.Close)
+	g.resolveTheme(s)
+	if s.Scan, err = s.Discover(ctx); err != nil {
 		return err
 	}
 	s.ReadTranscripts(ctx)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// The folder doctor is asked from, as the shell names it ($PWD, which
+	// keeps the links Claude Code resolves itself), for "sessions launched
+	// here": not for the demo (hermetic), a named project or --memory-dir.
+	cwd := ""
+	if !g.demo && g.project == "" && len(g.memoryDirs) == 0 {
+		if cwd = g.getenv("PWD"); cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+	}
 	now := s.Now
-	d, err := s.Doctor(ctx, now)
+	d, err := s.Doctor(ctx, now, cwd)
 	if err != nil {
 		return err
 	}
@@ -97,6 +120,25 @@ func doctorText(w io.Writer, d *app.Doctor, st report.Styles, home string) error
 		bw.WriteString("  " + faint.Paint(fmt.Sprintf("%-12s", label)) + " " + text + "\n")
 	}
 	more := func(text string) { bw.WriteString("               " + text + "\n") }
+	// explain says what chose a dir, how its name is made, and what
+	// Claude Code ignores on the way.
+	explain := func(c *memfs.Choice) {
+		line("chosen by", safe.ShowLine(c.By))
+		for _, h := range c.How {
+			more(faint.Paint(safe.ShowLine(report.Tilde(h, home))))
+		}
+		for i, ig := range c.Ignored {
+			label := ""
+			if i == 0 {
+				label = "ignored"
+			}
+			loc := ig.Source
+			if ig.Line > 0 {
+				loc += fmt.Sprintf(":%d", ig.Line)
+			}
+			line(label, warn.Paint(path(loc))+": "+safe.ShowLine(ig.Why))
+		}
+	}
 
 	fmt.Fprintf(bw, "memtui follows Claude Code %s. What a session does is read from this environment and the settings files as they stand;\n", claude.Version)
 	bw.WriteString(faint.Paint("memtui cannot see a launch's flags (--safe-mode, --restricted, --bare), another shell's environment, workspace trust (assumed given)\n"+
@@ -128,6 +170,20 @@ func doctorText(w io.Writer, d *app.Doctor, st report.Styles, home string) error
 		}
 		bw.WriteString(warn.Paint("config: ") + path(loc) + ": " + safe.ShowLine(cp.Detail) + "\n")
 	}
+	if h := d.Here; h != nil {
+		bw.WriteString("\n" + head.Paint("here: "+path(h.Cwd)) + "\n")
+		what := "not on disk yet: Claude Code makes it at the first session"
+		if h.Exists {
+			what = fmt.Sprintf("%d %s", h.Memories, model.Plural(h.Memories, "memory", "memories"))
+			if h.Index {
+				what += " and a MEMORY.md"
+			}
+		}
+		line("claude uses", path(h.Choice.Dir)+" ("+what+")")
+		explain(&h.Choice)
+		line("auto memory", switchText(h.Choice.AutoMemory))
+		line("autoDream", switchText(h.Choice.AutoDream))
+	}
 	for _, s := range d.Stores {
 		bw.WriteString("\n" + head.Paint(safe.ShowLine(report.Tilde(s.Project.Name(), home))) + "\n")
 		what := fmt.Sprintf("%d %s", s.Memories, model.Plural(s.Memories, "memory", "memories"))
@@ -144,21 +200,7 @@ func doctorText(w io.Writer, d *app.Doctor, st report.Styles, home string) error
 		}
 		if c := s.Choice; c != nil {
 			line("claude uses", path(c.Dir))
-			line("chosen by", safe.ShowLine(c.By))
-			for _, h := range c.How {
-				more(faint.Paint(safe.ShowLine(report.Tilde(h, home))))
-			}
-			for i, ig := range c.Ignored {
-				label := ""
-				if i == 0 {
-					label = "ignored"
-				}
-				loc := ig.Source
-				if ig.Line > 0 {
-					loc += fmt.Sprintf(":%d", ig.Line)
-				}
-				line(label, warn.Paint(path(loc))+": "+safe.ShowLine(ig.Why))
-			}
+			explain(c)
 		}
 		agentMem := s.Dir.Kind == model.DirAgentUser || s.Dir.Kind == model.DirAgentProject || s.Dir.Kind == model.DirAgentLocal
 		if !agentMem {
@@ -177,6 +219,8 @@ func doctorText(w io.Writer, d *app.Doctor, st report.Styles, home string) error
 			if len(ss.Versions) > 0 {
 				line("versions", versionsText(ss.Versions))
 			}
+		} else if !agentMem && s.Project.TranscriptDir == "" {
+			line("sessions", faint.Paint("no transcript folder beside it (not a projects/<slug>/memory dir)"))
 		} else if !agentMem {
 			line("sessions", faint.Paint("transcripts not read"))
 		}

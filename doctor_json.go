@@ -22,6 +22,19 @@ type doctorJSONOut struct {
 	Config      []doctorIgnored   `json:"config_problems"`
 	Stores      []doctorStoreJSON `json:"stores"`
 	Codex       []doctorCodexJSON `json:"codex"`
+	Here        *doctorHereJSON   `json:"here,omitempty"`
+}
+
+// doctorHereJSON is what a session launched in the folder doctor was
+// asked from would use.
+type doctorHereJSON struct {
+	Cwd        string            `json:"cwd"`
+	ClaudeUses doctorChoiceJSON  `json:"claude_code_uses"`
+	Exists     bool              `json:"exists"`
+	Memories   int               `json:"memories"`
+	Index      bool              `json:"index"`
+	AutoMemory *doctorSwitchJSON `json:"auto_memory"`
+	AutoDream  *doctorSwitchJSON `json:"auto_dream"`
 }
 
 type doctorVarJSON struct {
@@ -229,6 +242,11 @@ func doctorJSON(w io.Writer, d *app.Doctor) error {
 			}
 		}
 		out.Stores = append(out.Stores, j)
+	}
+	if h := d.Here; h != nil {
+		c := h.Choice
+		out.Here = &doctorHereJSON{Cwd: m(h.Cwd), ClaudeUses: doctorChoiceJSON{Dir: m(c.Dir), By: m(c.By), How: ms(c.How), Ignored: ign(c.Ignored)},
+			Exists: h.Exists, Memories: h.Memories, Index: h.Index, AutoMemory: sw(c.AutoMemory), AutoDream: sw(c.AutoDream)}
 	}
 	for _, c := range d.Codex {
 		s := c.Store

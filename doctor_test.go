@@ -455,3 +455,60 @@ func TestDoctorDemo(t *testing.T) {
 		t.Errorf("doctor acme-api reports another project:\n%s", stdout)
 	}
 }
+
+// TestDoctorHere: asked from a subdirectory of a repository, doctor says
+// which dir a session launched there uses (the repository root's, by its
+// .git) and that it holds the root's memories; on a machine with no
+// Claude Code memory at all it still answers, with where Claude Code will
+// make the dir; a named project leaves "here" out.
+func TestDoctorHere(t *testing.T) {
+	tmp, cfg := doctorTmp(t)
+	root := testfs.Repo(t, filepath.Join(tmp, "src", "shop"))
+	sub := testfs.Mkdir(t, filepath.Join(root, "web"))
+	mem := filepath.Join(cfg, "projects", sanitize(root), "memory")
+	testfs.WriteAll(t, mem, map[string]string{"deploy.md": "---\nname: deploy\ndescription: d\ntype: project\n---\n\nx\n"})
+	type hereOut struct {
+		Here *struct {
+			Cwd        string `json:"cwd"`
+			ClaudeUses struct {
+				Dir string   `json:"dir"`
+				How []string `json:"how"`
+			} `json:"claude_code_uses"`
+			Exists   bool `json:"exists"`
+			Memories int  `json:"memories"`
+		} `json:"here"`
+	}
+	doc := func(e func(string) string, args ...string) hereOut {
+		t.Helper()
+		code, stdout, stderr := runCLI(t, e, append(args, "doctor", "--json")...)
+		if code != 0 {
+			t.Fatalf("doctor --json: exit %d: %s", code, stderr)
+		}
+		var out hereOut
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	out := doc(doctorEnv(t, "PWD", sub), "--config-dir", cfg)
+	if h := out.Here; h == nil || h.Cwd != sub || h.ClaudeUses.Dir != mem || !h.Exists || h.Memories != 1 {
+		t.Fatalf("here = %+v, want %s, on disk, 1 memory", out.Here, mem)
+	} else if !strings.Contains(strings.Join(h.ClaudeUses.How, "\n"), "key root "+root) {
+		t.Errorf("here does not say the key root came from the repository: %q", h.ClaudeUses.How)
+	}
+	if out := doc(doctorEnv(t, "PWD", sub), "--config-dir", cfg, "--project", "shop"); out.Here != nil {
+		t.Errorf("a named project still got a here: %+v", out.Here)
+	}
+
+	home := t.TempDir()
+	fresh := env("HOME", home, "XDG_STATE_HOME", t.TempDir(), "XDG_CACHE_HOME", t.TempDir(), "CODEX_HOME", filepath.Join(home, "no-codex"), "PWD", sub)
+	out = doc(fresh)
+	want := filepath.Join(home, ".claude", "projects", sanitize(root), "memory")
+	if h := out.Here; h == nil || h.ClaudeUses.Dir != want || h.Exists {
+		t.Errorf("on a fresh machine: here = %+v, want %s, not on disk yet", out.Here, want)
+	}
+	code, stdout, _ := runCLI(t, fresh, "doctor")
+	if code != 0 || !strings.Contains(stdout, "not on disk yet") {
+		t.Errorf("doctor on a fresh machine: exit %d:\n%s", code, stdout)
+	}
+}

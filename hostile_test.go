@@ -420,6 +420,10 @@ func TestHostileTree(t *testing.T) {
 		{"doctor/piped", plain, hostile.Plain, []string{"doctor"}},
 		{"doctor/terminal", colour, hostile.Terminal, []string{"doctor"}},
 		{"doctor/json", plain, hostile.JSON, []string{"doctor", "--json"}},
+		// Asked from the hostile project's own folder: "here" reads its
+		// .claude settings and its key root.
+		{"doctor-here/piped", inDir(plain, tr.EvilRoot), hostile.Plain, []string{"doctor"}},
+		{"doctor-here/json", inDir(plain, tr.EvilRoot), hostile.JSON, []string{"doctor", "--json"}},
 		{"sessions/piped", plain, hostile.Plain, []string{"sessions"}},
 		{"sessions/terminal", colour, hostile.Terminal, []string{"sessions"}},
 		{"sessions/json", plain, hostile.JSON, []string{"sessions", "--json"}},
@@ -1663,5 +1667,15 @@ func TestHostileVersion(t *testing.T) {
 				t.Errorf("%s: %d bytes: the stamps are not bounded", name, len(o.stdout))
 			}
 		}
+	}
+}
+
+// inDir is getenv with $PWD set to dir: a command asked from that folder.
+func inDir(getenv func(string) string, dir string) func(string) string {
+	return func(k string) string {
+		if k == "PWD" {
+			return dir
+		}
+		return getenv(k)
 	}
 }

@@ -34,6 +34,22 @@ type Doctor struct {
 	// that do not parse, overrides Claude Code rejects).
 	Config []model.ConfigProblem
 	Codex  []DoctorCodex
+	// Here is the memory dir Claude Code would use for a session launched
+	// in the folder doctor was asked from; nil when not asked (the demo,
+	// a project named, a folder that is not absolute).
+	Here *DoctorHere
+}
+
+// DoctorHere is what a session launched in one folder would get: the
+// memory dir and why, whether it is there, and the switches.
+type DoctorHere struct {
+	Cwd    string
+	Choice memfs.Choice
+	// Exists says the dir is on disk; Memories counts its memory files as
+	// the scan found them (0 when it is not one of the scan's dirs).
+	Exists   bool
+	Memories int
+	Index    bool
 }
 
 // DoctorStore is one memory dir as doctor reports it.
@@ -153,8 +169,9 @@ type DoctorCodex struct {
 const lockHeldFor = time.Hour
 
 // Doctor builds the report over the workspace's scan (transcripts read
-// when the workspace reads them) and Codex stores.
-func (w *Workspace) Doctor(ctx context.Context, now time.Time) (*Doctor, error) {
+// when the workspace reads them) and Codex stores; with cwd (absolute),
+// also what a session launched there would use (Doctor.Here).
+func (w *Workspace) Doctor(ctx context.Context, now time.Time, cwd string) (*Doctor, error) {
 	o := w.ScanOpts
 	getenv := o.Getenv
 	if getenv == nil {
@@ -167,8 +184,12 @@ func (w *Workspace) Doctor(ctx context.Context, now time.Time) (*Doctor, error) 
 	// The switches for a dir no project's sessions choose (agent memory,
 	// a --memory-dir, a global override): the first config dir's.
 	cfg := ""
-	if w.Scan != nil && len(w.Scan.ConfigDirs) > 0 {
+	switch {
+	case w.Scan != nil && len(w.Scan.ConfigDirs) > 0:
 		cfg = w.Scan.ConfigDirs[0]
+	case len(o.ConfigDirs) == 0 && len(o.MemoryDirs) == 0:
+		// No config dir on disk yet: where Claude Code would make one.
+		cfg = memfs.DefaultConfigDir(getenv, o.Home)
 	}
 	global := memfs.ChooseDir(o, cfg, "", "")
 	strands := map[string]*model.Strand{}
@@ -237,6 +258,9 @@ func (w *Workspace) Doctor(ctx context.Context, now time.Time) (*Doctor, error) 
 			md.DropContent()
 			d.Stores = append(d.Stores, st)
 		}
+	}
+	if cwd != "" && filepath.IsAbs(cwd) && (w.Agent == "" || w.Agent == AgentClaude) {
+		d.Here = here(o, cfg, cwd, d.Stores)
 	}
 	if w.Agent == "" || w.Agent == AgentCodex {
 		stores, err := w.LoadCodex(ctx)
@@ -421,4 +445,18 @@ func teamOf(p *model.Project, md *model.MemoryDir, ms model.MemoryStores, memOn 
 		return nil
 	}
 	return t
+}
+
+// here is DoctorHere for cwd under the config dir cfg: the choice, and
+// the store as the scan found it when it is one of them.
+func here(o memfs.Options, cfg, cwd string, stores []DoctorStore) *DoctorHere {
+	h := &DoctorHere{Cwd: cwd, Choice: memfs.ChooseDir(o, cfg, cwd, "")}
+	for _, s := range stores {
+		if dirKey(s.Dir.Path) == dirKey(h.Choice.Dir) {
+			h.Exists, h.Memories, h.Index = s.Dir.Exists, s.Memories, s.Index
+			return h
+		}
+	}
+	h.Exists = memfs.IsDir(h.Choice.Dir)
+	return h
 }

@@ -186,6 +186,9 @@ func defaultDirOf(o Options, configDir, cwd, slug string, ignored *[]Ignored) (s
 		how = append(how, fmt.Sprintf("memory base: the config home %s", configDir))
 	}
 	key := slug
+	if key == "" && cwd != "" {
+		key = sanitizePath(cwd) // the launch folder's own name, unless its key root says otherwise below
+	}
 	if name := o.Getenv(envProjectDirName); name != "" {
 		why := ""
 		switch {
