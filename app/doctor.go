@@ -207,8 +207,8 @@ func (w *Workspace) Doctor(ctx context.Context, now time.Time, cwd string) (*Doc
 		if !claudeProject(p) {
 			continue
 		}
-		c := memfs.ChooseDir(o, p.ConfigDir, p.Root, p.Slug)
-		choices[p] = &c
+		c := w.StoreChoice(p)
+		choices[p] = c
 		if c.AutoMemory.On && p.Root != "" {
 			key := dirKey(c.Dir)
 			loadedBy[key] = append(loadedBy[key], p.Name())
@@ -459,4 +459,17 @@ func here(o memfs.Options, cfg, cwd string, stores []DoctorStore) *DoctorHere {
 	}
 	h.Exists = memfs.IsDir(h.Choice.Dir)
 	return h
+}
+
+// StoreChoice is how Claude Code chooses the memory dir for p's sessions
+// (memfs.ChooseDir over the workspace's options), or nil for a project
+// whose sessions choose none (another agent's store, a --memory-dir, a
+// global override's stand-in). It reads settings files and .git files:
+// call it off a UI thread.
+func (w *Workspace) StoreChoice(p *model.Project) *memfs.Choice {
+	if p == nil || !claudeProject(p) {
+		return nil
+	}
+	c := memfs.ChooseDir(w.ScanOpts, p.ConfigDir, p.Root, p.Slug)
+	return &c
 }

@@ -209,7 +209,7 @@ func defaultDirOf(o Options, configDir, cwd, slug string, ignored *[]Ignored) (s
 		}
 	}
 	if cwd != "" && filepath.IsAbs(cwd) {
-		if k, err := KeyOf(cwd); err == nil && k.Root != "" {
+		if k, err := keyIn(o.Chroot, cwd); err == nil && k.Root != "" {
 			key = sanitizePath(k.Root)
 			how = append(how, fmt.Sprintf("key %s: the key root %s of the launch folder %s", key, k.Root, cwd))
 			how = append(how, k.Evidence...)
@@ -298,3 +298,14 @@ func ReadLock(dir string) LockState {
 // IsDir reports whether p is a directory (a link to one counts), as the
 // discovery checks a configured one.
 func IsDir(p string) bool { return dirState(p) == present }
+
+// keyIn is KeyOf of dir, looked up under chroot when set (the demo's
+// repositories: Options.Chroot) and said without it, as strands do.
+func keyIn(chroot, dir string) (Key, error) {
+	if chroot == "" {
+		return KeyOf(dir)
+	}
+	k, err := KeyOf(filepath.Join(chroot, dir))
+	unchroot(&k, chroot)
+	return k, err
+}

@@ -174,14 +174,7 @@ func (a *strandScan) keyOf(dir string) keyResult {
 	if r, ok := a.keys[dir]; ok {
 		return r
 	}
-	var k Key
-	var err error
-	if root := a.opts.Chroot; root != "" {
-		k, err = KeyOf(filepath.Join(root, dir))
-		unchroot(&k, root)
-	} else {
-		k, err = KeyOf(dir)
-	}
+	k, err := keyIn(a.opts.Chroot, dir)
 	r := keyResult{k, err}
 	a.keys[dir] = r
 	return r

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -509,7 +510,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		return nil
 	}
 	pd := m.data[msg.idx]
-	pd.dirs, pd.loaded = msg.dirs, true
+	pd.dirs, pd.loaded, pd.choice = msg.dirs, true, msg.choice
 	pd.summarize()
 	m.loaded++
 	m.projects.refresh(msg.idx)
@@ -781,7 +782,7 @@ func (m *Model) requestPreview(force bool) tea.Cmd {
 		ix := dd.d.Index
 		content = ix.Content
 		doc = claude.ParseDoc(content)
-		header = indexHeader(m.c, dd, width)
+		header = indexHeader(m.c, dd, pd.choice, width)
 		anchor = ix.ModTime
 		for _, f := range dd.byFile["MEMORY.md"] {
 			if f.Line > 0 && f.Severity >= lines[f.Line] {
@@ -843,6 +844,11 @@ func projectSummary(c *shared, pd *projectData) string {
 	if lines := problemLines(c, pd.p.Log, pd.p.TranscriptDir, mostProblems); lines != nil {
 		b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
 	}
+	if ch := pd.choice; ch != nil {
+		if say := choiceSummary(c, pd, ch); say != "" {
+			b.WriteString("\n" + say + "\n")
+		}
+	}
 	for _, dd := range pd.dirs {
 		if g := gateSummary(c, dd); g != "" && dd.d.Exists {
 			label := dirLabel(dd.d)
@@ -852,8 +858,56 @@ func projectSummary(c *shared, pd *projectData) string {
 	return b.String()
 }
 
+// choiceSummary says, when something is off, what Claude Code does with
+// the project's sessions instead: which dir it uses when that is not the
+// project's own store, and that auto memory is off. "" when all is as it
+// should be (memtui doctor says the rest).
+func choiceSummary(c *shared, pd *projectData, ch *memfs.Choice) string {
+	var lines []string
+	own := false
+	for _, d := range pd.p.Dirs {
+		if (d.Kind == model.DirAuto || d.Kind == model.DirOverride) && memfs.SamePath(d.Path, ch.Dir, runtime.GOOS == "windows") {
+			own = true
+		}
+	}
+	if !own {
+		who := "its sessions"
+		if pd.p.Root != "" {
+			who = "sessions launched in " + report.Tilde(pd.p.Root, c.home)
+		}
+		lines = append(lines, "Claude Code uses "+report.Tilde(ch.Dir, c.home)+" for "+who+" ("+ch.By+"), not this project's store.")
+	}
+	if !ch.AutoMemory.On {
+		lines = append(lines, "Auto memory is off: "+ch.AutoMemory.By+".")
+	}
+	for i, l := range lines {
+		lines[i] = safe.ShowLine(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// choiceWarning says, wrapped, when Claude Code does not load dd for its
+// project's sessions although it is the project's own store: the
+// sessions use another dir, or auto memory is off. Nothing when all is
+// as it should be (or for a store no project's sessions choose).
+func choiceWarning(c *shared, dd *dirData, ch *memfs.Choice, width int) []string {
+	if ch == nil || (dd.d.Kind != model.DirAuto && dd.d.Kind != model.DirOverride) {
+		return nil
+	}
+	var msg string
+	switch {
+	case !ch.AutoMemory.On:
+		msg = "▲ auto memory is off (" + ch.AutoMemory.By + "): Claude Code neither loads nor writes this store"
+	case !memfs.SamePath(dd.d.Path, ch.Dir, runtime.GOOS == "windows"):
+		msg = "▲ not loaded: this project's sessions use " + report.Tilde(ch.Dir, c.home) + " (" + ch.By + "); memtui doctor says why"
+	default:
+		return nil
+	}
+	return wrapIn(c.st.Sev[model.Warning], safe.ShowLine(msg), width)
+}
+
 // indexHeader tops the preview of a MEMORY.md with its load summary.
-func indexHeader(c *shared, dd *dirData, width int) string {
+func indexHeader(c *shared, dd *dirData, choice *memfs.Choice, width int) string {
 	st := c.st
 	l := dd.load
 	// The path's end names the project and the store: a cut keeps it.
@@ -882,6 +936,7 @@ func indexHeader(c *shared, dd *dirData, width int) string {
 		}
 		lines = append(lines, wrapIn(st.Faint, "press "+key1(c.keys.Views.Index)+" to see it exactly as the agent loads it", width)...)
 	}
+	lines = append(lines, choiceWarning(c, dd, choice, width)...)
 	if g := gateSummary(c, dd); g != "" {
 		// Wrapped, not cut: the gate's verdict comes last.
 		lines = append(lines, strings.Split(ansi.Wrap(g, max(width, 10), " "), "\n")...)

@@ -11,6 +11,7 @@ import (
 	"github.com/memtui/memtui/consolidate"
 	"github.com/memtui/memtui/consolidate/forensics"
 	"github.com/memtui/memtui/internal/pool"
+	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
 	"github.com/memtui/memtui/model/codex"
@@ -46,6 +47,10 @@ type projectData struct {
 	logReading, logAgain bool
 	logSeq               int
 	logErr               error
+	// choice is how Claude Code chooses the memory dir for the project's
+	// sessions (app.Workspace.StoreChoice), worked out as it loads; nil
+	// for a project whose sessions choose none.
+	choice *memfs.Choice
 }
 
 // dirData is a loaded memory directory with its findings and each file's
@@ -145,6 +150,7 @@ type (
 	loadedMsg struct {
 		gen, idx int
 		dirs     []*dirData
+		choice   *memfs.Choice
 	}
 	loadDoneMsg    struct{ gen int }
 	dirReloadedMsg struct {
@@ -210,8 +216,11 @@ func startLoader(parent context.Context, gen int, projects []*model.Project, ws 
 			}
 			dirs = append(dirs, newDirData(p, d, copts))
 		}
+		// Which dir Claude Code uses for the project's sessions reads
+		// settings and .git files: here, off the UI thread.
+		choice := ws.StoreChoice(p)
 		select {
-		case l.ch <- loadedMsg{gen: gen, idx: i, dirs: dirs}:
+		case l.ch <- loadedMsg{gen: gen, idx: i, dirs: dirs, choice: choice}:
 		case <-ctx.Done():
 		}
 	})
