@@ -899,7 +899,7 @@ func choiceWarning(c *shared, dd *dirData, ch *memfs.Choice, width int) []string
 	case !ch.AutoMemory.On:
 		msg = "▲ auto memory is off (" + ch.AutoMemory.By + "): Claude Code neither loads nor writes this store"
 	case !memfs.SamePath(dd.d.Path, ch.Dir, runtime.GOOS == "windows"):
-		msg = "▲ not loaded: this project's sessions use " + report.Tilde(ch.Dir, c.home) + " (" + ch.By + "); memtui doctor says why"
+		msg = "▲ not loaded: this project's sessions use " + report.Tilde(ch.Dir, c.home) + " (memtui doctor says why)"
 	default:
 		return nil
 	}
