@@ -11,6 +11,7 @@ import (
 	goversion "github.com/hashicorp/go-version"
 
 	"github.com/memtui/memtui/consolidate/forensics"
+	"github.com/memtui/memtui/internal/report"
 	"github.com/memtui/memtui/memfs"
 	"github.com/memtui/memtui/model"
 	"github.com/memtui/memtui/model/claude"
@@ -291,12 +292,15 @@ func claudeProject(p *model.Project) bool {
 	return false
 }
 
-// dirKey compares directories as the platform does: case-insensitively on
-// Windows and macOS's default file system, as they are elsewhere.
+// onWindows: paths compare as memfs.SamePath says for Windows.
+const onWindows = runtime.GOOS == "windows"
+
+// dirKey is a directory as a map key, compared as the write path compares
+// paths (memfs.SamePath): without case on Windows, byte for byte elsewhere.
 func dirKey(p string) string {
 	p = filepath.Clean(p)
-	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
-		return strings.ToLower(p)
+	if onWindows {
+		return memfs.FoldPath(p)
 	}
 	return p
 }
@@ -344,10 +348,7 @@ func agentScope(k model.DirKind) string {
 // once, in the first mode that shows (a recall or a tool write outranks
 // an index load, since either implies the mode that hides the index).
 func sessionsOf(md *model.MemoryDir, log *model.TranscriptLog) *DoctorSessions {
-	in := func(p string) bool {
-		rel, err := filepath.Rel(md.Path, p)
-		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-	}
+	in := func(p string) bool { return memfs.PathWithin(filepath.Clean(p), filepath.Clean(md.Path), onWindows) }
 	index := filepath.Join(md.Path, "MEMORY.md")
 	mode := map[string]string{}
 	for _, o := range log.Observations {
@@ -393,21 +394,9 @@ func sessionsOf(md *model.MemoryDir, log *model.TranscriptLog) *DoctorSessions {
 	default:
 		s.Mode = "index injected"
 	}
-	followed := goversion.Must(goversion.NewVersion(claude.Version))
-	compared := goversion.Must(goversion.NewVersion(claude.ComparedWith))
 	for v, n := range versions {
 		dv := DoctorVersion{Version: v, Sessions: n}
-		switch pv, err := goversion.NewVersion(v); {
-		case err != nil:
-			dv.Relation = "unparsable"
-		case pv.LessThan(followed):
-			dv.Relation = "older"
-			dv.LacksChanges = !pv.GreaterThan(compared)
-		case pv.GreaterThan(followed):
-			dv.Relation = "newer"
-		default:
-			dv.Relation = "followed"
-		}
+		dv.Relation, dv.LacksChanges = report.VersionRelation(v)
 		s.Versions = append(s.Versions, dv)
 	}
 	sort.Slice(s.Versions, func(i, j int) bool {

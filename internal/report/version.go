@@ -284,3 +284,20 @@ func parseVersion(s string) (*goversion.Version, error) {
 }
 
 var errNotVersion = errors.New("not a version")
+
+// VersionRelation places a Claude Code version a session ran against the
+// one memtui follows: "older", "followed", "newer", or "unparsable";
+// lacks is true at or before claude.ComparedWith, where every change of
+// claude.Changes is missing (the rule ClaudeCodeVersions applies).
+func VersionRelation(s string) (relation string, lacks bool) {
+	v, err := parseVersion(s)
+	switch {
+	case err != nil:
+		return "unparsable", false
+	case v.LessThan(followedVersion):
+		return "older", !v.GreaterThan(comparedVersion)
+	case v.GreaterThan(followedVersion):
+		return "newer", false
+	}
+	return "followed", false
+}
