@@ -256,9 +256,19 @@ func doctorText(w io.Writer, d *app.Doctor, st report.Styles, home string) error
 	for _, c := range d.Codex {
 		doctorCodexText(bw, c, d.Now, head, faint, warn, path, line, more)
 	}
-	n := len(d.Stores)
-	bw.WriteString("\n" + sum.Paint(fmt.Sprintf("%d Claude Code %s, %d Codex %s.", n, model.Plural(n, "store", "stores"),
-		len(d.Codex), model.Plural(len(d.Codex), "store", "stores"))) + "\n")
+	n, other := 0, 0
+	for _, s := range d.Stores {
+		if s.Claude {
+			n++
+		} else {
+			other++
+		}
+	}
+	total := fmt.Sprintf("%d Claude Code %s, %d Codex %s", n, model.Plural(n, "store", "stores"), len(d.Codex), model.Plural(len(d.Codex), "store", "stores"))
+	if other > 0 {
+		total += fmt.Sprintf(", %d other agents' %s", other, model.Plural(other, "store", "stores"))
+	}
+	bw.WriteString("\n" + sum.Paint(total+".") + "\n")
 	return bw.Flush()
 }
 

@@ -197,11 +197,7 @@ func doctorJSON(w io.Writer, d *app.Doctor) error {
 		out.Config = append(out.Config, doctorIgnored{Source: m(cp.Source), Line: cp.Line, Why: m(cp.Detail)})
 	}
 	for _, s := range d.Stores {
-		agent := s.Project.Agent
-		if agent == "" {
-			agent = app.AgentClaude
-		}
-		j := doctorStoreJSON{Agent: m(agent), Project: m(s.Project.Name()), Slug: m(s.Project.Slug), ConfigDir: m(s.Project.ConfigDir),
+		j := doctorStoreJSON{Agent: m(app.AgentOf(s.Project)), Project: m(s.Project.Name()), Slug: m(s.Project.Slug), ConfigDir: m(s.Project.ConfigDir),
 			Dir: m(s.Dir.Path), Kind: s.Dir.Kind.String(), Exists: s.Dir.Exists, Memories: s.Memories, Index: s.Index}
 		if s.Claude {
 			j.AutoMemory, j.Loaded, j.LoadedWhy, j.LoadedBy = sw(s.AutoMemory), string(s.Loaded), m(s.LoadedWhy), ms(s.LoadedBy)

@@ -48,21 +48,13 @@ func printCodexIndex(w io.Writer, cx *app.CodexStore, home string) (cut bool) {
 	case l.Cut:
 		first, last := l.CutLines(f.Content)
 		state = fmt.Sprintf("CUT in the middle: %d bytes, lines %d-%d, never reach a session", l.Removed(), first, last)
-	case n*5 >= codex.SummaryByteLimit*4:
+	case l.NearCap():
 		state = "near the cap"
 	}
 	fmt.Fprintf(w, "%s\n  %d/%d bytes (%d%%), %d/%d tokens of 4 bytes: %s\n", path, n, codex.SummaryByteLimit, n*100/codex.SummaryByteLimit,
 		codex.Tokens(n), codex.SummaryTokenLimit, state)
 	if l.Cut {
-		whole, part := l.CutSections(cx.Shape)
-		var names []string
-		for _, s := range whole {
-			names = append(names, "## "+s.Title)
-		}
-		for _, s := range part {
-			names = append(names, "## "+s.Title+" (in part)")
-		}
-		if len(names) > 0 {
+		if names := l.CutSectionNames(cx.Shape); len(names) > 0 {
 			fmt.Fprintf(w, "  sections cut: %s\n", safe.ShowLine(strings.Join(names, ", ")))
 		}
 		fmt.Fprintf(w, "  Codex puts in their place: %s (and warns nobody)\n", safe.ShowLine(l.Marker))

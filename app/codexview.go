@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"path"
 	"sort"
 	"strconv"
@@ -20,11 +21,10 @@ import (
 // CodexSection is one heading of a Codex store's listing: its files (or
 // task groups) of one kind.
 type CodexSection struct {
-	// Kind is what its entries are; Title names it as the list shows it,
-	// Note says in a few words what Codex does with it.
-	Kind        codex.Kind
-	Title, Note string
-	Entries     []CodexEntry
+	// Kind is what its entries are; Title names it as the list shows it.
+	Kind    codex.Kind
+	Title   string
+	Entries []CodexEntry
 }
 
 // CodexEntry is one selectable thing of the store: a file, or one task
@@ -70,7 +70,7 @@ func (e CodexEntry) Text() []byte {
 func sliceLines(b []byte, from, to int) []byte {
 	start, n := 0, 1
 	for n < from && start < len(b) {
-		i := strings.IndexByte(string(b[start:]), '\n')
+		i := bytes.IndexByte(b[start:], '\n')
 		if i < 0 {
 			return nil
 		}
@@ -79,7 +79,7 @@ func sliceLines(b []byte, from, to int) []byte {
 	}
 	end := start
 	for end < len(b) && n <= to {
-		i := strings.IndexByte(string(b[end:]), '\n')
+		i := bytes.IndexByte(b[end:], '\n')
 		if i < 0 {
 			end = len(b)
 			break
@@ -105,16 +105,16 @@ type CodexStore struct {
 	Projects []codex.Project
 	// Pending are the files changed since Codex's baseline (codex.Pending:
 	// every file hashed, so worked out once here, off the UI thread).
-	Pending  []codex.Change
+	Pending []codex.Change
+	// Cited are the working directories the store's rollout summaries and
+	// imports name (codex.CitedCwds), by file: worked out once here, for
+	// what a task group's evidence says (codex.RefCwd).
+	Cited    map[string]string
 	Findings []model.Finding
 	// ByFile are the findings by file ("" for the store's own).
 	ByFile   map[string][]model.Finding
 	Sections []CodexSection
 }
-
-// Label names the store as the projects list shows it: the agent, then
-// its home.
-func (c *CodexStore) Label() string { return "codex " + c.Store.Home }
 
 // Busy says why memtui writes nothing into the store now ("" when it
 // may): a consolidation in progress, or one that crashed.
@@ -157,33 +157,20 @@ func (c *CodexStore) GroupEntry(line int) (*CodexEntry, bool) {
 	return nil, false
 }
 
-// Entry finds the entry of a file (the handbook itself for MEMORY.md),
-// ok false when the store has none.
-func (c *CodexStore) Entry(rel string) (CodexEntry, bool) {
-	for _, s := range c.Sections {
-		for _, e := range s.Entries {
-			if e.Path == rel && e.Group == nil {
-				return e, true
-			}
-		}
-	}
-	return CodexEntry{}, false
-}
-
 // The order and the words of the listing's sections.
 var codexSections = []struct {
-	kind        codex.Kind
-	title, note string
+	kind  codex.Kind
+	title string
 }{
-	{codex.KindSummary, "loaded into every session", "the one file Codex injects, cut in the middle past 10,000 bytes"},
-	{codex.KindHandbook, "handbook", "MEMORY.md, read on demand; its task groups are the memories"},
-	{codex.KindNote, "notes", "the channel for new facts: the next consolidation folds them in, and never deletes them"},
-	{codex.KindSkill, "skills", "read on demand"},
-	{codex.KindExtension, "extensions and imports", "instructions and resources the consolidation reads"},
-	{codex.KindRollout, "rollout summaries", "rebuilt from Codex's database before each consolidation"},
-	{codex.KindRaw, "raw memories", "rebuilt from Codex's database before each consolidation"},
-	{codex.KindDiff, "consolidation in progress", "Codex's own workspace diff"},
-	{codex.KindForeign, "not Codex's", "files Codex does not write: its next consolidation takes them as additions"},
+	{codex.KindSummary, "loaded into every session"},
+	{codex.KindHandbook, "handbook"},
+	{codex.KindNote, "notes"},
+	{codex.KindSkill, "skills"},
+	{codex.KindExtension, "extensions and imports"},
+	{codex.KindRollout, "rollout summaries"},
+	{codex.KindRaw, "raw memories"},
+	{codex.KindDiff, "consolidation in progress"},
+	{codex.KindForeign, "not Codex's"},
 }
 
 // readOnlyWhy is why memtui never edits a file of kind k ("" when it
@@ -215,6 +202,7 @@ func NewCodexStore(s *codex.Store, findings []model.Finding) *CodexStore {
 	if hb != nil {
 		c.Handbook = codex.ParseHandbook(hb.Content)
 	}
+	c.Cited = codex.CitedCwds(s)
 	c.Projects = codex.ProjectsOf(s, c.Handbook)
 	c.Pending = codex.Pending(s.Baseline, s.Files)
 	byKind := map[codex.Kind][]CodexEntry{}
@@ -238,7 +226,7 @@ func NewCodexStore(s *codex.Store, findings []model.Finding) *CodexStore {
 		if sec.kind != codex.KindHandbook {
 			sort.SliceStable(es, func(i, j int) bool { return entryLess(sec.kind, es[i], es[j]) })
 		}
-		c.Sections = append(c.Sections, CodexSection{Kind: sec.kind, Title: sec.title, Note: sec.note, Entries: es})
+		c.Sections = append(c.Sections, CodexSection{Kind: sec.kind, Title: sec.title, Entries: es})
 	}
 	return c
 }

@@ -36,10 +36,6 @@ const (
 	RuleCodexBusy          = "codex-consolidating"
 )
 
-// codexNear is the share of the cap from which the summary is reported
-// as near it, as for Claude Code's index.
-const codexNear = 0.8
-
 // CheckCodex checks a Codex store. The findings name the store by its
 // CODEX_HOME (Project) and memory root (MemoryDir), their files relative
 // to it; rules silenced for the project "codex" (or its home) in the
@@ -130,7 +126,7 @@ func (c *codexCheck) summary() {
 			msg += "; cut in part: " + sectionNames(part)
 		}
 		c.report(RuleCodexSummaryCut, codex.SummaryFile, first, msg, "Trim it under 10,000 bytes: shorter topic lines, fewer recent days per scope; Codex gives no warning of its own.")
-	case pct >= codexNear:
+	case l.NearCap():
 		c.report(RuleCodexSummaryNear, codex.SummaryFile, 0, fmt.Sprintf("memory_summary.md uses %d of %d bytes (%.0f%%) of Codex's cap; past it, Codex silently cuts its middle", n, codex.SummaryByteLimit, pct*100),
 			"Keep it under 80%: shorter topic lines, fewer recent days per scope.")
 	}

@@ -188,7 +188,7 @@ func eachLine(content []byte, fn func(n, start int, text string, fenced bool)) {
 		text = strings.TrimSuffix(text, "\r")
 		trim := strings.TrimSpace(text)
 		fenced := fence != ""
-		if f := fenceMark(trim); f != "" && (fence == "" || strings.HasPrefix(trim, fence)) {
+		if f := codex.FenceOf(trim); f != "" && (fence == "" || strings.HasPrefix(trim, fence)) {
 			if fence == "" {
 				fence = f
 			} else {
@@ -199,15 +199,6 @@ func eachLine(content []byte, fn func(n, start int, text string, fenced bool)) {
 		fn(n, start, text, fenced)
 		start = next
 	}
-}
-
-func fenceMark(trim string) string {
-	for _, f := range []string{"```", "~~~"} {
-		if strings.HasPrefix(trim, f) {
-			return f
-		}
-	}
-	return ""
 }
 
 // --- Cross-project leakage (codex facts §5, §9 item 11) ---------------------

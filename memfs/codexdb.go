@@ -108,15 +108,20 @@ func LoadCodexDB(ctx context.Context, home string, cfg codex.Config, opts Option
 	if errors.Is(memErr, fs.ErrNotExist) && errors.Is(stateErr, fs.ErrNotExist) {
 		return db // no database: Codex never ran with memories here
 	}
+	// A TMPDIR inside $CODEX_HOME: the copy would be a file Codex sees (in
+	// memories/, one its next diff takes for an addition). Asked before
+	// the folder is made, so not even a moment's folder appears there.
+	if t := os.TempDir(); within(home, t) || withinReal(home, t) {
+		db.Problems = append(db.Problems, model.Problem{Path: dir, Kind: model.ProblemUnreadable, Detail: "Codex's databases not read: the temporary folder " + t + " is inside " + home + ", and memtui creates nothing there"})
+		return db
+	}
 	tmp, err := os.MkdirTemp("", "memtui-codexdb-")
 	if err != nil {
 		db.Problems = append(db.Problems, model.Problem{Path: dir, Kind: model.ProblemUnreadable, Detail: "Codex's databases not read: no private folder to copy them to: " + err.Error()})
 		return db
 	}
 	defer os.RemoveAll(tmp)
-	if within(home, tmp) {
-		// A TMPDIR inside $CODEX_HOME: the copy would be a file Codex
-		// sees (in memories/, one its next diff takes for an addition).
+	if within(home, tmp) { // the folder moved under it meanwhile
 		db.Problems = append(db.Problems, model.Problem{Path: dir, Kind: model.ProblemUnreadable, Detail: "Codex's databases not read: the temporary folder " + tmp + " is inside " + home + ", and memtui creates nothing there"})
 		return db
 	}
@@ -654,4 +659,12 @@ func onDisk(p string) (there, known bool) {
 func loadCodexState(ctx context.Context, s *codex.Store, opts Options) {
 	s.DB = LoadCodexDB(ctx, s.Home, s.Config, opts)
 	s.RolloutFiles = probeCodexRollouts(s, opts.Chroot)
+}
+
+// withinReal is within for the two paths with their links resolved: a
+// TMPDIR that is a link into $CODEX_HOME is inside it too.
+func withinReal(root, target string) bool {
+	r, err1 := filepath.EvalSymlinks(root)
+	t, err2 := filepath.EvalSymlinks(target)
+	return err1 == nil && err2 == nil && within(r, t)
 }

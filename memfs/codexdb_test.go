@@ -494,3 +494,25 @@ func BenchmarkLoadCodexDB(b *testing.B) {
 		}
 	}
 }
+
+// TestLoadCodexDBTmpInsideHome: with TMPDIR inside $CODEX_HOME, the
+// databases are not copied (a copy would be a file Codex sees), nothing
+// is made there even for a moment, and a problem says why.
+func TestLoadCodexDBTmpInsideHome(t *testing.T) {
+	home := t.TempDir()
+	if err := codexdb.Write(home, dbFixture()); err != nil {
+		t.Fatal(err)
+	}
+	inside := filepath.Join(home, "memories", "tmp")
+	if err := os.MkdirAll(inside, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", inside)
+	db := loadDB(t, home, codex.Config{})
+	if db.Found || !strings.Contains(probText(db), "memtui creates nothing there") {
+		t.Errorf("a TMPDIR inside the home: found %v, problems:\n%s", db.Found, probText(db))
+	}
+	if left, _ := os.ReadDir(inside); len(left) != 0 {
+		t.Errorf("a folder was made inside $CODEX_HOME: %v", left)
+	}
+}

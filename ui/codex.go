@@ -225,12 +225,8 @@ func groupEvidence(cx *app.CodexStore, g *codex.TaskGroup) string {
 	for _, t := range g.Tasks {
 		for _, r := range t.Rollouts {
 			n++
-			cwd := r.Note["cwd"]
-			if f := cx.Store.File(r.Path); f != nil {
-				if rs := codex.ParseRolloutSummary(f.Content); rs.Cwd != "" {
-					cwd = rs.Cwd
-				}
-			}
+			// The cwds were read from the summaries when the store loaded.
+			cwd, _ := codex.RefCwd(r, cx.Cited)
 			if cwd != "" && !cwds[cwd] {
 				cwds[cwd] = true
 				order = append(order, cwd)
@@ -254,7 +250,7 @@ func summaryState(c *shared, l codex.Loaded, width int) []string {
 		size, state, stateSt = "missing or blank", "✗ sessions get no memory section at all", st.Sev[model.Error]
 	case l.Cut:
 		state, stateSt = fmt.Sprintf("✗ cut: %d bytes in the middle never reach a session", l.Removed()), st.Sev[model.Error]
-	case len(l.Trimmed)*5 >= codex.SummaryByteLimit*4:
+	case l.NearCap():
 		state, stateSt = "▲ near the cap", st.Sev[model.Warning]
 	}
 	if ansi.StringWidth(size+"  "+state) <= width {
@@ -287,7 +283,10 @@ func codexSummaryText(c *shared, cx *app.CodexStore) string {
 	if why := cx.Busy(); why != "" {
 		b.WriteString("\nRead-only now: " + why + ".\n")
 	}
-	if s.ConfigFound && !s.Config.Enabled || !s.ConfigFound {
+	switch {
+	case !s.ConfigFound:
+		b.WriteString("\nMemories are off by default and there is no config.toml to turn them on: Codex neither writes nor reads this store.\n")
+	case !s.Config.Enabled:
 		b.WriteString("\nMemories are off in config.toml: Codex neither writes nor reads this store.\n")
 	}
 	return b.String()

@@ -132,16 +132,8 @@ func (v *indexView) buildCodex() {
 		}
 	}
 	if l.Cut {
-		whole, part := l.CutSections(v.cx.Shape)
 		rows = append(rows, "", st.Bold.Render(fmt.Sprintf("Never seen by a session: %d bytes, %d %s (✂ in part)", l.Removed(), len(dropped), model.Plural(len(dropped), "line", "lines"))))
-		if len(whole)+len(part) > 0 {
-			var names []string
-			for _, s := range whole {
-				names = append(names, "## "+s.Title)
-			}
-			for _, s := range part {
-				names = append(names, "## "+s.Title+" (in part)")
-			}
+		if names := l.CutSectionNames(v.cx.Shape); len(names) > 0 {
 			for _, w := range strings.Split(ansi.Wrap("Sections cut: "+safe.ShowLine(strings.Join(names, ", ")), max(v.w-3, 10), " "), "\n") {
 				rows = append(rows, st.Faint.Render("   "+w))
 			}
@@ -162,7 +154,7 @@ func (v *indexView) metersCodex() string {
 		status = st.Sev[model.Error].Render("✗ missing: sessions get no memory")
 	case l.Cut:
 		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d bytes in the middle never reach a session", l.Removed()))
-	case len(l.Trimmed)*5 >= codex.SummaryByteLimit*4:
+	case l.NearCap():
 		status = st.Sev[model.Warning].Render("▲ near the cap")
 	}
 	barW := max(min(v.w-34, 50), 8)
@@ -179,4 +171,6 @@ func (v *indexView) metersCodex() string {
 
 // codexEditNote is what an edit key says in Codex's summary view: the
 // summary is Codex's to rewrite, and new facts go through a note.
-const codexEditNote = "Codex's consolidation rewrites memory_summary.md: add a note for it instead (in the Codex store's list), or edit the summary from the list with e"
+func codexEditNote(c *shared) string {
+	return "Codex's consolidation rewrites memory_summary.md: add a note for it instead (in the Codex store's list), or edit the summary from the list with " + key1(c.keys.Browse.Edit)
+}

@@ -315,7 +315,7 @@ func (v *indexView) key(k tea.KeyPressMsg, h host) tea.Cmd {
 	case key.Matches(k, keys.Back):
 		return h.navigate(navigateMsg{to: viewBrowse})
 	case v.cx != nil && key.Matches(k, keys.EditIndex, keys.Edit):
-		h.say(codexEditNote)
+		h.say(codexEditNote(v.c))
 		return nil
 	case key.Matches(k, keys.EditIndex):
 		return h.navigate(navigateMsg{to: viewIndexEdit})

@@ -56,7 +56,7 @@ func scanHandbook(content []byte) []hbLine {
 		l := hbLine{from: from, to: to, text: strings.TrimRight(text[from:to], "\r\n")}
 		from = to
 		trim := strings.TrimSpace(l.text)
-		if f := fenceOf(trim); f != "" && (fence == "" || strings.HasPrefix(trim, fence)) {
+		if f := codex.FenceOf(trim); f != "" && (fence == "" || strings.HasPrefix(trim, fence)) {
 			if fence == "" {
 				fence = f
 			} else {
@@ -77,17 +77,6 @@ func scanHandbook(content []byte) []hbLine {
 		out = append(out, l)
 	}
 	return out
-}
-
-// fenceOf is the fence a line opens or closes ("```" or "~~~"), "" for
-// none (as model/codex reads fences).
-func fenceOf(trim string) string {
-	for _, f := range []string{"```", "~~~"} {
-		if strings.HasPrefix(trim, f) {
-			return f
-		}
-	}
-	return ""
 }
 
 // hbBullet is one top-level bullet of a block-level section, with its

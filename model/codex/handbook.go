@@ -121,7 +121,7 @@ func ParseHandbook(content []byte) Handbook {
 		n := i + 1
 		text := strings.TrimSuffix(l.text, "\r")
 		trim := strings.TrimSpace(text)
-		if f := fenceOf(trim); f != "" && (fence == "" || strings.HasPrefix(trim, fence)) {
+		if f := FenceOf(trim); f != "" && (fence == "" || strings.HasPrefix(trim, fence)) {
 			if fence == "" {
 				fence = f
 			} else {
@@ -255,9 +255,9 @@ func annotation(s string) map[string]string {
 	return out
 }
 
-// fenceOf is the fence a line opens or closes ("```" or "~~~"), "" for
+// FenceOf is the fence a line opens or closes ("```" or "~~~"), "" for
 // none.
-func fenceOf(trim string) string {
+func FenceOf(trim string) string {
 	for _, f := range []string{"```", "~~~"} {
 		if strings.HasPrefix(trim, f) {
 			return f

@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/memtui/memtui/model"
 )
 
 // Bounds of what one rollout keeps, whatever it holds: a session makes a
@@ -856,19 +858,12 @@ func (p *RolloutParser) Finish() *Rollout {
 	}
 	r.Citations = p.cites.list()
 	if p.bad > 0 {
-		r.Problems = append(r.Problems, fmt.Sprintf("%d %s not JSON (the first at line %d); left out", p.bad, plural(p.bad, "line is", "lines are"), p.firstBad))
+		r.Problems = append(r.Problems, fmt.Sprintf("%d %s not JSON (the first at line %d); left out", p.bad, model.Plural(p.bad, "line is", "lines are"), p.firstBad))
 	}
 	if p.long > 3 {
 		r.Problems = append(r.Problems, fmt.Sprintf("%d more lines too long to decode; left out", p.long-3))
 	}
 	return r
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // byteSize is a size as a person reads it.

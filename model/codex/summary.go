@@ -55,6 +55,11 @@ type Loaded struct {
 // Removed is how many bytes the cut drops.
 func (l Loaded) Removed() int { return l.CutTo - l.CutFrom }
 
+// NearCap reports whether the trimmed summary uses 80% of Codex's cap or
+// more (as for Claude Code's index): past the cap Codex silently cuts its
+// middle. Every face and the check use this one threshold.
+func (l Loaded) NearCap() bool { return len(l.Trimmed)*5 >= SummaryByteLimit*4 }
+
 // Load is memory_summary.md as a Codex session loads it (facts §2): the
 // file trimmed; within the budget, whole; over it, the first half of the
 // budget and the last half kept, each cut on a character boundary (the
@@ -98,6 +103,20 @@ func (l Loaded) CutLines(content []byte) (first, last int) {
 	first = 1 + strings.Count(string(content[:from]), "\n")
 	last = 1 + strings.Count(string(content[:to-1]), "\n")
 	return first, last
+}
+
+// CutSectionNames names the sections the cut takes, as the faces list
+// them: "## Title" for each lost whole, then "## Title (in part)".
+func (l Loaded) CutSectionNames(s Summary) []string {
+	whole, part := l.CutSections(s)
+	var names []string
+	for _, x := range whole {
+		names = append(names, "## "+x.Title)
+	}
+	for _, x := range part {
+		names = append(names, "## "+x.Title+" (in part)")
+	}
+	return names
 }
 
 // CutSections are the summary's sections the cut drops whole, and those
