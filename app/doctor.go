@@ -131,10 +131,11 @@ type DoctorVersion struct {
 // DoctorLock is .consolidate-lock as it stands.
 type DoctorLock struct {
 	memfs.LockState
-	// Held is Claude Code's held check at Now: under an hour old and
-	// its PID alive (facts §6.2).
-	Held bool
-	Age  time.Duration
+	// Alive is whether the body's PID runs, as Claude Code checks it
+	// (memfs.PIDAlive); Held is Claude Code's held check at Now: under an
+	// hour old and its PID alive (facts §6.2).
+	Alive, Held bool
+	Age         time.Duration
 }
 
 // DoctorTeam is a dir's team memory.
@@ -247,10 +248,10 @@ func (w *Workspace) Doctor(ctx context.Context, now time.Time, cwd string) (*Doc
 					}
 					st.Gate = &g
 					ls := memfs.ReadLock(md.Path)
-					lk := &DoctorLock{LockState: ls}
+					lk := &DoctorLock{LockState: ls, Alive: ls.HasPID && memfs.PIDAlive(ls.PID)}
 					if ls.Present && ls.ModTime != 0 {
 						lk.Age = now.Sub(time.Unix(0, ls.ModTime))
-						lk.Held = lk.Age < lockHeldFor && ls.Alive
+						lk.Held = lk.Age < lockHeldFor && lk.Alive
 					}
 					st.Lock = lk
 				}

@@ -114,7 +114,7 @@ func ChooseDir(o Options, configDir, cwd, slug string) Choice {
 
 	// Rule 1: the env override, no ~ expansion.
 	if raw := o.Getenv(envMemoryOverride); raw != "" {
-		if dir, reason := validateMemoryPath(raw, false, o.Home, nativeFlavor()); reason == "" {
+		if dir, reason := acceptEnvOverride(raw, o.Home); reason == "" {
 			c.Dir, c.By = strings.TrimRight(dir, `/\`), envMemoryOverride
 			for _, d := range dirs {
 				c.Ignored = append(c.Ignored, Ignored{Source: d.source, Line: d.line,
@@ -138,10 +138,7 @@ func ChooseDir(o Options, configDir, cwd, slug string) Choice {
 		if w.sc == scopeLocal || w.sc == scopeProject {
 			trust = " (read once the workspace is trusted)"
 		}
-		dir, reason := validateMemoryPath(w.value, true, o.Home, nativeFlavor())
-		if w.value == "" {
-			reason = reasonEmpty
-		}
+		dir, reason := acceptSetting(w.value, o.Home)
 		if reason == "" {
 			c.Dir = strings.TrimRight(dir, `/\`)
 			c.By = fmt.Sprintf("autoMemoryDirectory %q in %s%s", w.value, settingWhere(w), lineSuffix(w.line))
@@ -259,19 +256,18 @@ type LockState struct {
 	// when the body names none (empty after a rollback).
 	PID    int
 	HasPID bool
-	// Alive is whether that process runs, as Claude Code checks it
-	// (pid > 1 and signal 0 succeeds; any error counts as dead).
-	Alive bool
 	// Problem says why the lock could not be read ("" when it could).
 	Problem string
 }
 
 // maxLockBody caps the read of a lock's body: a PID and, in the storage-v5
 // variant, a timestamp.
-const maxLockBody = 4 << 10
+const maxLockBody = 4096
 
 // ReadLock reads dir's .consolidate-lock without taking it or changing
-// it; a link in its place is not followed (Problem says so).
+// it; a link in its place is not followed (Problem says so). Whether its
+// PID lives is the caller's to ask (PIDAlive): a record of the lock
+// (memfs/snapshot) has no use for it.
 func ReadLock(dir string) LockState {
 	var s LockState
 	path := filepath.Join(dir, LockFileName)
@@ -291,7 +287,6 @@ func ReadLock(dir string) LockState {
 		return s
 	}
 	s.PID, s.HasPID = ParseLockPID(string(body))
-	s.Alive = s.HasPID && PIDAlive(s.PID)
 	return s
 }
 

@@ -115,7 +115,7 @@ func TestReadLock(t *testing.T) {
 	if err := os.WriteFile(p, []byte(" 1\n1785748449552"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s := ReadLock(dir); !s.Present || !s.HasPID || s.PID != 1 || s.Alive {
+	if s := ReadLock(dir); !s.Present || !s.HasPID || s.PID != 1 || PIDAlive(s.PID) {
 		t.Errorf("storage-v5 body naming PID 1 (never alive for Claude Code): %+v", s)
 	}
 	if err := os.WriteFile(p, []byte(""), 0o644); err != nil {

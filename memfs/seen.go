@@ -103,7 +103,8 @@ func readBaseline(path string) ([]byte, error) {
 	return raw, nil
 }
 
-// openReviewBaseline opens the review baseline file at path for reading, inflated.
+// openReviewBaseline opens the review baseline file at path for reading,
+// inflated; the caller bounds what it reads (readBaseline).
 func openReviewBaseline(path string) (io.Reader, func(), error) {
 	f, fi, err := openRead(path, noFollow)
 	switch {
@@ -123,7 +124,9 @@ func openReviewBaseline(path string) (io.Reader, func(), error) {
 		f.Close()
 		return nil, nil, baseline.corrupt(path, err)
 	}
-	return io.LimitReader(zr, maxBaselineBytes), func() { f.Close() }, nil
+	// Not limited here: the reader caps it one byte past maxBaselineBytes,
+	// so an oversized baseline is named as such, not as JSON cut short.
+	return zr, func() { f.Close() }, nil
 }
 
 // baselineOnDisk is the format of the baseline of dir at path, or why it

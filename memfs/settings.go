@@ -148,12 +148,30 @@ func dirSetting(obj map[string]any, data []byte, path string) (settingsValue, *m
 	return settingsValue{value: s, line: line, set: true}, nil
 }
 
+// acceptEnvOverride is Claude Code's check of
+// CLAUDE_COWORK_MEMORY_PATH_OVERRIDE (facts §1.4, no ~ expansion): the
+// dir it names, or why it is rejected. Discovery and doctor both ask it.
+func acceptEnvOverride(raw, home string) (dir, reason string) {
+	return validateMemoryPath(raw, false, home, nativeFlavor())
+}
+
+// acceptSetting is Claude Code's check of the autoMemoryDirectory it
+// takes (facts §1.4, with ~/ expansion): the dir, or why it is rejected;
+// "" is rejected too, though it counts as set (facts §1.1 row 2).
+func acceptSetting(value, home string) (dir, reason string) {
+	dir, reason = validateMemoryPath(value, true, home, nativeFlavor())
+	if value == "" {
+		reason = reasonEmpty
+	}
+	return dir, reason
+}
+
 // checkEnvOverride validates CLAUDE_COWORK_MEMORY_PATH_OVERRIDE (facts
 // §1.1 row 1: no ~ expansion) and, when Claude Code would reject it, builds
 // the OverrideInvalid problem. A rejected env override is simply skipped:
 // Claude Code goes on to autoMemoryDirectory, then to the default.
 func checkEnvOverride(raw, home, defaultDir string) (string, *model.ConfigProblem) {
-	validated, reason := validateMemoryPath(raw, false, home, nativeFlavor())
+	validated, reason := acceptEnvOverride(raw, home)
 	if reason == "" {
 		return validated, nil
 	}
@@ -204,10 +222,7 @@ type settingJudgement struct {
 //   - a value that something higher shadows is reported only if Claude Code
 //     would reject it once it decides, saying it is not used now.
 func judgeSetting(v setting, j settingJudgement) (string, *model.ConfigProblem) {
-	validated, reason := validateMemoryPath(v.value, true, j.home, nativeFlavor())
-	if v.value == "" {
-		reason = reasonEmpty
-	}
+	validated, reason := acceptSetting(v.value, j.home)
 	if reason == "" {
 		return validated, nil
 	}

@@ -99,10 +99,6 @@ const maxRecordBytes int64 = 64 << 20
 // the longer mark).
 const maxRedactedBytes = 2 * MaxTextBytes
 
-// maxLockBody bounds the read of .consolidate-lock: its body is a PID,
-// or "<pid>\n<ms>" (facts §6.2).
-const maxLockBody = 4096
-
 // maxWorkers caps the goroutines of a take: hashing and redacting are
 // quick, and a background take must not crowd out the work a person is
 // waiting for.

@@ -69,17 +69,15 @@ func (s *Store) survey(w *dirWork) []readJob {
 // §6.2): zero when there is no lock, or something other than a regular
 // file stands there; PID 0 when the body names none.
 func ReadLock(dir string) (time.Time, int) {
-	fi, err := os.Lstat(filepath.Join(dir, memfs.LockFileName))
-	if err != nil || !fi.Mode().IsRegular() {
-		return time.Time{}, 0
+	l := memfs.ReadLock(dir)
+	if !l.Present || l.ModTime == 0 {
+		return time.Time{}, 0 // none, or a link, FIFO or folder in its place
 	}
 	pid := 0
-	if b, err := memfs.ReadIn(dir, memfs.LockFileName, maxLockBody); err == nil {
-		if p, ok := memfs.ParseLockPID(string(b)); ok && p > 0 {
-			pid = p
-		}
+	if l.HasPID && l.PID > 0 {
+		pid = l.PID
 	}
-	return fi.ModTime(), pid
+	return time.Unix(0, l.ModTime), pid
 }
 
 // readOne reads a new or changed file through the safe reader and keeps

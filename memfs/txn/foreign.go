@@ -35,14 +35,6 @@ type ForeignStore struct {
 	Busy func() string
 }
 
-// agent is the agent's name for a message.
-func (f *ForeignStore) agent() string {
-	if f.Agent == "" {
-		return "the agent"
-	}
-	return f.Agent
-}
-
 // BusyError says that the agent that owns a foreign store is working on
 // it (ForeignStore.Busy gave a reason): memtui does not write meanwhile.
 type BusyError struct {

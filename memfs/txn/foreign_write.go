@@ -145,9 +145,9 @@ func foreignEntry(m *JournalEntry) bool { return m.ForeignTempDir != "" }
 
 // entryTempDir is the descriptor of the temp dir of m, an entry of a
 // foreign store recovered in s: the session's own when it is the same
-// dir, else the dir the entry recorded, opened with the same checks (the
-// caller closes it when own is false).
-func (s *session) entryTempDir(m *JournalEntry) (fd int, own bool, err error) {
+// dir, else the dir the entry recorded, opened with the same checks
+// (opened is then true, and the caller closes it).
+func (s *session) entryTempDir(m *JournalEntry) (fd int, opened bool, err error) {
 	if m.ForeignTempDir == s.tempDir {
 		return s.tempfd, false, nil
 	}

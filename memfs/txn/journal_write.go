@@ -46,7 +46,7 @@ func (s *session) newEntry(meta txnMeta, files []*fileTx) (*entry, error) {
 		return nil, err
 	}
 	now := s.opts.Now()
-	j := &entry{root: root, delfd: -1, tempfd: s.tempfd, m: JournalEntry{Version: 1, ProposalID: meta.proposalID, Kind: meta.kind,
+	j := &entry{root: root, delfd: -1, tempfd: s.tempfd, m: JournalEntry{Version: journalVersion, ProposalID: meta.proposalID, Kind: meta.kind,
 		Title: meta.title, MemoryDir: s.dir, RealDir: s.realDir, Time: now.UTC(), State: JournalPrepared, UndoOf: meta.undoOf,
 		ForeignTempDir: s.tempDir}}
 	for {
@@ -627,12 +627,12 @@ func (s *session) recoverEntry(m *JournalEntry) RecoverReport {
 	r := RecoverReport{ID: m.ID, MemoryDir: m.MemoryDir, Action: "rolled back"}
 	tempfd := -1
 	if foreignEntry(m) {
-		fd, own, err := s.entryTempDir(m)
+		fd, opened, err := s.entryTempDir(m)
 		if err != nil {
 			r.Action, r.Err = "skipped", err
 			return r
 		}
-		if own {
+		if opened {
 			defer sys.close(fd)
 		}
 		tempfd = fd
