@@ -306,6 +306,36 @@ func dirKey(p string) string {
 	return p
 }
 
+// Gap is why Claude Code does not load a project's own store for the
+// project's sessions, as far as its Choice says.
+type Gap int
+
+// The gaps.
+const (
+	GapNone      Gap = iota // it loads the store (or the choice says nothing of it)
+	GapMemoryOff            // auto memory is off
+	GapOtherDir             // the sessions use another dir
+)
+
+// GapOf is the one rule, for doctor and the TUI's preview alike: for an
+// auto-memory or override dir md of a project whose sessions choose as ch
+// says, auto memory off first, then a dir other than md.
+func GapOf(md *model.MemoryDir, ch *memfs.Choice) Gap {
+	switch {
+	case ch == nil || (md.Kind != model.DirAuto && md.Kind != model.DirOverride):
+		return GapNone
+	case !ch.AutoMemory.On:
+		return GapMemoryOff
+	case !SameDir(ch.Dir, md.Path):
+		return GapOtherDir
+	}
+	return GapNone
+}
+
+// SameDir reports whether two paths name one directory, as dirKey
+// compares them.
+func SameDir(a, b string) bool { return dirKey(a) == dirKey(b) }
+
 // loaded says whether a session Claude Code runs loads md, and why.
 func loaded(md *model.MemoryDir, c *memfs.Choice, st *model.Strand, by []string, mem claude.Switch) (Tri, string) {
 	switch md.Kind {
@@ -323,11 +353,14 @@ func loaded(md *model.MemoryDir, c *memfs.Choice, st *model.Strand, by []string,
 	if len(by) > 0 {
 		return Yes, "sessions launched in " + strings.Join(by, ", ") + " load it"
 	}
+	switch GapOf(md, c) {
+	case GapOtherDir:
+		return No, "its project's sessions use " + c.Dir + " instead (" + c.By + ")"
+	case GapMemoryOff:
+		return No, "auto memory is off (" + c.AutoMemory.By + ")"
+	}
 	if !mem.On {
 		return No, "auto memory is off (" + mem.By + ")"
-	}
-	if c != nil && c.Dir != "" && dirKey(c.Dir) != dirKey(md.Path) && md.Kind == model.DirAuto {
-		return No, "its project's sessions use " + c.Dir + " instead (" + c.By + ")"
 	}
 	if md.Kind == model.DirOverride {
 		return Unknown, "a setting names it, but no project memtui read has sessions that resolve to it"

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -866,7 +865,7 @@ func choiceSummary(c *shared, pd *projectData, ch *memfs.Choice) string {
 	var lines []string
 	own := false
 	for _, d := range pd.p.Dirs {
-		if (d.Kind == model.DirAuto || d.Kind == model.DirOverride) && memfs.SamePath(d.Path, ch.Dir, runtime.GOOS == "windows") {
+		if (d.Kind == model.DirAuto || d.Kind == model.DirOverride) && app.SameDir(d.Path, ch.Dir) {
 			own = true
 		}
 	}
@@ -891,14 +890,11 @@ func choiceSummary(c *shared, pd *projectData, ch *memfs.Choice) string {
 // sessions use another dir, or auto memory is off. Nothing when all is
 // as it should be (or for a store no project's sessions choose).
 func choiceWarning(c *shared, dd *dirData, ch *memfs.Choice, width int) []string {
-	if ch == nil || (dd.d.Kind != model.DirAuto && dd.d.Kind != model.DirOverride) {
-		return nil
-	}
 	var msg string
-	switch {
-	case !ch.AutoMemory.On:
+	switch app.GapOf(dd.d, ch) {
+	case app.GapMemoryOff:
 		msg = "▲ auto memory is off (" + ch.AutoMemory.By + "): Claude Code neither loads nor writes this store"
-	case !memfs.SamePath(dd.d.Path, ch.Dir, runtime.GOOS == "windows"):
+	case app.GapOtherDir:
 		msg = "▲ not loaded: this project's sessions use " + report.Tilde(ch.Dir, c.home) + " (memtui doctor says why)"
 	default:
 		return nil
