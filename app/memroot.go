@@ -175,51 +175,12 @@ func AgentOf(p *model.Project) string {
 	return AgentClaude
 }
 
-// copyOmits are the Claude rules that do not apply to another agent's
-// copy of the format: each speaks of Claude Code's own recall and scan
-// (what it offers recall and flags after a write), its transcripts
-// (provenance, lost updates, deleted memories) or its projects (stranded
-// stores), none of which the copy shares or memtui reads for it. The
-// index caps stay: Qwen Code documents the same 200 lines and 25,000
-// UTF-16 units.
-var copyOmits = map[string]bool{
-	consolidate.RuleRecallTruncated: true, consolidate.RuleRecallNearLimit: true, consolidate.RuleRecallCap: true,
-	consolidate.RuleScanExcluded: true, consolidate.RuleDescriptionTooLong: true, consolidate.RuleContinuationChain: true,
-	consolidate.RuleProvenanceSwept: true, consolidate.RuleLostUpdate: true, consolidate.RuleMemoryDeleted: true,
-	consolidate.RuleStoreStranded: true, consolidate.RuleStoreHasStranded: true,
-}
-
-// agentOmits are the rules one agent's files do not follow, by label:
-// OpenHands' memory files carry no frontmatter and its daily logs
-// (YYYY-MM-DD.md) are read on demand, never listed in MEMORY.md.
-var agentOmits = map[string]map[string]bool{
-	"openhands": {consolidate.RuleFrontmatterMissing: true, consolidate.RuleTypeMissing: true, consolidate.RuleMemoryOrphan: true},
-}
-
 // AgentFindings are p's findings as reported: for another agent's store,
-// each naming the agent (Finding.Agent; Claude Code's name none) and
-// without the rules that do not apply to a copy of the format (copyOmits,
-// agentOmits). It filters fs in place. Check applies it to every
-// directory; a face that checks directories itself (the TUI) should too.
+// each naming the agent and without the rules that do not apply to its
+// copy of the format (consolidate.ForAgent, which the external
+// proposer's input goes through too). It filters fs in place.
 func AgentFindings(p *model.Project, fs []model.Finding) []model.Finding {
-	agent := AgentOf(p)
-	if agent == AgentClaude {
-		return fs
-	}
-	out := fs[:0]
-	for _, f := range fs {
-		if omitted(agent, f.Rule) {
-			continue
-		}
-		f.Agent = agent
-		out = append(out, f)
-	}
-	return out
-}
-
-// omitted reports whether rule does not apply to agent's store.
-func omitted(agent, rule string) bool {
-	return agent != AgentClaude && (copyOmits[rule] || agentOmits[agent][rule])
+	return consolidate.ForAgent(p, fs)
 }
 
 // AgentProposals are p's proposals without those that only fix findings
@@ -235,7 +196,7 @@ func AgentProposals(p *model.Project, props []model.Proposal) []model.Proposal {
 	for _, pr := range props {
 		keep := len(pr.Fixes) == 0
 		for _, f := range pr.Fixes {
-			keep = keep || !omitted(agent, f.Rule)
+			keep = keep || !consolidate.OmittedFor(agent, f.Rule)
 		}
 		if keep {
 			out = append(out, pr)

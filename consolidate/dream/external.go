@@ -82,7 +82,7 @@ func NewProposerInput(p *model.Project, d *model.MemoryDir, opts Options) Propos
 	}
 	in := ProposerInput{Version: ProposerVersion, Project: redact(p.Name()), MemoryDir: redact(d.Path),
 		Now: opts.Now.Format("2006-01-02T15:04:05Z07:00"), Findings: []model.Finding{}, Kinds: model.ProposalKinds}
-	for _, f := range consolidate.OrientDir(p, d, opts.Options) {
+	for _, f := range consolidate.ForAgent(p, consolidate.OrientDir(p, d, opts.Options)) {
 		f.Project, f.MemoryDir, f.File = redact(f.Project), redact(f.MemoryDir), redact(f.File)
 		f.Message, f.Suggestion = redact(f.Message), redact(f.Suggestion)
 		in.Findings = append(in.Findings, f)

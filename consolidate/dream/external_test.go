@@ -208,3 +208,33 @@ func TestCheckExternalExistingNames(t *testing.T) {
 		}
 	}
 }
+
+// An external proposer asked about another agent's store (--memory-root)
+// gets the findings lint reports there: not the Claude rules that do not
+// apply to a copy of the format, and each naming the agent.
+func TestProposerInputForAnotherAgent(t *testing.T) {
+	d := testmodel.Dir(map[string]string{"topic.md": testmodel.Topic("d", strings.Repeat("a", 301), "reference", testmodel.Body)}, testmodel.Now)
+	has := func(in ProposerInput, rule string) bool {
+		for _, f := range in.Findings {
+			if f.Rule == rule {
+				return true
+			}
+		}
+		return false
+	}
+	opts := Options{Options: consolidate.Options{Now: testmodel.Now}}
+	if in := NewProposerInput(dreamProject, d, opts); !has(in, consolidate.RuleDescriptionTooLong) {
+		t.Fatalf("Claude Code's store: no %s finding to leave out elsewhere: %+v", consolidate.RuleDescriptionTooLong, in.Findings)
+	}
+	qwen := *dreamProject
+	qwen.Agent = "qwen"
+	in := NewProposerInput(&qwen, d, opts)
+	if has(in, consolidate.RuleDescriptionTooLong) {
+		t.Errorf("a Qwen Code store's input keeps %s, a rule of Claude Code's recall", consolidate.RuleDescriptionTooLong)
+	}
+	for _, f := range in.Findings {
+		if f.Agent != "qwen" {
+			t.Errorf("finding %s does not name the agent: %+v", f.Rule, f)
+		}
+	}
+}
