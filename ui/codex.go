@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/lipgloss/v2"
 	"context"
 	"errors"
 	"fmt"
@@ -240,18 +241,28 @@ func groupEvidence(cx *app.CodexStore, g *codex.TaskGroup) string {
 	return s
 }
 
-// summaryState says how a session gets the summary, in one or two lines.
-func summaryState(c *shared, l codex.Loaded, width int) []string {
+// summaryVerdict is how a session gets the summary, in a few words and
+// the style to draw them in: the one verdict the browse preview and the
+// index view's header give.
+func summaryVerdict(c *shared, l codex.Loaded) (string, lipgloss.Style) {
 	st := c.st
-	size := fmt.Sprintf("%d/10,000 bytes · %d/2,500 tokens", len(l.Trimmed), codex.Tokens(len(l.Trimmed)))
-	state, stateSt := "✓ loads whole", st.OK
 	switch {
 	case l.Empty:
-		size, state, stateSt = "missing or blank", "✗ sessions get no memory section at all", st.Sev[model.Error]
+		return "✗ missing: sessions get no memory section at all", st.Sev[model.Error]
 	case l.Cut:
-		state, stateSt = fmt.Sprintf("✗ cut: %d bytes in the middle never reach a session", l.Removed()), st.Sev[model.Error]
+		return fmt.Sprintf("✗ cut: %d bytes in the middle never reach a session", l.Removed()), st.Sev[model.Error]
 	case l.NearCap():
-		state, stateSt = "▲ near the cap", st.Sev[model.Warning]
+		return "▲ near the cap", st.Sev[model.Warning]
+	}
+	return "✓ loads whole", st.OK
+}
+
+// summaryState says how a session gets the summary, in one or two lines.
+func summaryState(c *shared, l codex.Loaded, width int) []string {
+	size := fmt.Sprintf("%d/10,000 bytes · %d/2,500 tokens", len(l.Trimmed), codex.Tokens(len(l.Trimmed)))
+	state, stateSt := summaryVerdict(c, l)
+	if l.Empty {
+		size = "missing or blank"
 	}
 	if ansi.StringWidth(size+"  "+state) <= width {
 		return []string{size + "  " + stateSt.Render(state)}

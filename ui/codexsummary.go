@@ -148,15 +148,8 @@ func (v *indexView) buildCodex() {
 func (v *indexView) metersCodex() string {
 	st := v.c.st
 	l := v.cx.Summary
-	status := st.OK.Render("✓ loads whole")
-	switch {
-	case l.Empty:
-		status = st.Sev[model.Error].Render("✗ missing: sessions get no memory")
-	case l.Cut:
-		status = st.Sev[model.Error].Render(fmt.Sprintf("✗ cut: %d bytes in the middle never reach a session", l.Removed()))
-	case l.NearCap():
-		status = st.Sev[model.Warning].Render("▲ near the cap")
-	}
+	verdict, vst := summaryVerdict(v.c, l)
+	status := vst.Render(verdict)
 	barW := max(min(v.w-34, 50), 8)
 	n := len(l.Trimmed)
 	lines := []string{
