@@ -214,7 +214,7 @@ func (l *rolloutLister) walk(dir string, depth int) {
 		rollout := strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
 		switch {
 		case t&fs.ModeSymlink != 0:
-			if rollout || strings.HasPrefix(name, "rollout-") || depth < maxRolloutDepth {
+			if strings.HasPrefix(name, "rollout-") || depth < maxRolloutDepth {
 				l.problem(p, "a symlink; not followed")
 			}
 		case t.IsDir():

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,23 +122,21 @@ func (f *FileUse) Sessions(p *Provenance) []*SessionUse {
 	}
 	var out []*SessionUse
 	for i := range p.Sessions {
-		if want[sessionKey(&p.Sessions[i])] {
+		if want[p.Sessions[i].Key()] {
 			out = append(out, &p.Sessions[i])
 		}
 	}
 	return out
 }
 
-// sessionKey names a session: its thread id, else its rollout file.
-func sessionKey(s *SessionUse) string {
+// Key names the session as FileUse's lists name it: its thread id, else
+// its rollout file.
+func (s *SessionUse) Key() string {
 	if s.ThreadID != "" {
 		return s.ThreadID
 	}
 	return s.Rollout
 }
-
-// Key names the session as FileUse's lists name it.
-func (s *SessionUse) Key() string { return sessionKey(s) }
 
 // Aggregate gathers the rollouts of st's home: per file and per session.
 // A thread recorded in two rollout files (a copy left in
@@ -234,7 +233,7 @@ func Aggregate(st *Store, rollouts []*Rollout) *Provenance {
 				fu := p.file(e.Path)
 				fu.Citations++
 				fu.CitedBy = addOnce(fu.CitedBy, key)
-				if r := (LineRange{e.LineStart, e.LineEnd}); !hasRange(fu.Ranges, r) {
+				if r := (LineRange{e.LineStart, e.LineEnd}); !slices.Contains(fu.Ranges, r) {
 					fu.Ranges = append(fu.Ranges, r)
 				}
 				if c.Time.After(fu.LastCited) {
@@ -312,22 +311,12 @@ func (f *FileUse) Used() bool {
 	return f.Reads > 0 || f.Loads > 0 || f.Citations > 0 || f.ThreadCitations > 0 || len(f.Writes) > 0
 }
 
+// addOnce appends s to ss unless it is there.
 func addOnce(ss []string, s string) []string {
-	for _, x := range ss {
-		if x == s {
-			return ss
-		}
+	if slices.Contains(ss, s) {
+		return ss
 	}
 	return append(ss, s)
-}
-
-func hasRange(rs []LineRange, r LineRange) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }
 
 // eventKey names an event across two copies of one rollout.

@@ -34,9 +34,10 @@ import (
 const (
 	// MaxRolloutEvents bounds the reads, writes and citations kept.
 	MaxRolloutEvents = 10000
-	// MaxNoteText bounds the text of a note kept (Codex's notes are "one
-	// small file" each, codex facts §1.3.6).
-	MaxNoteText = 64 << 10
+	// MaxNoteText bounds the text of a note kept: no more than a note may
+	// hold (NoteMaxBytes; Codex's notes are "one small file" each, codex
+	// facts §1.3.6).
+	MaxNoteText = NoteMaxBytes
 	// maxSummaryText bounds the injected summary kept: the cap is 10,000
 	// bytes plus the cut's marker (codex facts §2).
 	maxSummaryText = 16 << 10
