@@ -144,8 +144,9 @@ func (k *stateKind) migrate(raw []byte, v int) ([]byte, error) {
 }
 
 // peekVersion reads the format version of the JSON object r holds: the
-// top-level field key, 0 when there is none. It stops at that field: a
-// file memtui wrote has it first, so a save's check costs a few bytes.
+// top-level field key, 0 when there is none. It stops decoding at that
+// field, which a file memtui wrote has first (the caller has the bytes in
+// hand already: a baseline is inflated whole, to be checked whole).
 // Not an object, or a version that is not a whole number from 0 up, is an
 // error.
 func peekVersion(r io.Reader, key string) (int, error) {
