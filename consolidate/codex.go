@@ -84,6 +84,36 @@ type codexCheck struct {
 	opts     Options
 	ignored  map[string]bool
 	findings []model.Finding
+	// hb and summaries are MEMORY.md and the rollout summaries parsed,
+	// once per check (handbookDoc, rolloutSummary): several checks read
+	// them.
+	hb        *codex.Handbook
+	summaries map[string]codex.RolloutSummary
+}
+
+// handbookDoc is MEMORY.md parsed (the zero Handbook without one).
+func (c *codexCheck) handbookDoc() codex.Handbook {
+	if c.hb == nil {
+		var h codex.Handbook
+		if f := c.s.File(codex.HandbookFile); f != nil {
+			h = codex.ParseHandbook(f.Content)
+		}
+		c.hb = &h
+	}
+	return *c.hb
+}
+
+// rolloutSummary is the rollout summary f parsed.
+func (c *codexCheck) rolloutSummary(f *model.File) codex.RolloutSummary {
+	if r, ok := c.summaries[f.Path]; ok {
+		return r
+	}
+	if c.summaries == nil {
+		c.summaries = map[string]codex.RolloutSummary{}
+	}
+	r := codex.ParseRolloutSummary(f.Content)
+	c.summaries[f.Path] = r
+	return r
 }
 
 func (c *codexCheck) report(rule, file string, line int, message, suggestion string) {
@@ -142,7 +172,7 @@ func (c *codexCheck) handbook() {
 	if f == nil {
 		return
 	}
-	h := codex.ParseHandbook(f.Content)
+	h := c.handbookDoc()
 	for _, p := range h.Problems {
 		c.report(RuleCodexHandbookShape, codex.HandbookFile, p.Line, p.What, "Keep MEMORY.md in the strict format Codex's consolidation follows (# Task Group:, scope:, applies_to: cwd=…; reuse_rule=…, then ## Task n with rollout_summary_files and keywords).")
 	}

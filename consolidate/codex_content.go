@@ -52,10 +52,10 @@ type codexContent struct {
 	bullets []codexBullet
 }
 
-func newCodexContent(s *codex.Store) *codexContent {
-	x := &codexContent{home: codex.HomeOf(s)}
+func newCodexContent(c *codexCheck) *codexContent {
+	s := c.s
+	x := &codexContent{home: codex.HomeOf(s), h: c.handbookDoc()}
 	if f := s.File(codex.HandbookFile); f != nil {
-		x.h = codex.ParseHandbook(f.Content)
 		x.bullets = handbookBullets(f.Content)
 	}
 	if f := s.File(codex.SummaryFile); f != nil {
@@ -68,7 +68,7 @@ func newCodexContent(s *codex.Store) *codexContent {
 
 // content runs the content checks (CheckCodex calls it).
 func (c *codexCheck) content() {
-	x := newCodexContent(c.s)
+	x := newCodexContent(c)
 	c.leaks(x)
 	c.scopeMismatch(x)
 	c.cwdGone(x)
@@ -872,7 +872,7 @@ func CheckCodexOverlap(s *codex.Store, dirs []*model.MemoryDir, opts Options) []
 	if !s.Exists || len(dirs) == 0 {
 		return nil
 	}
-	c.overlap(newCodexContent(s), dirs)
+	c.overlap(newCodexContent(c), dirs)
 	c.importDrift(dirs)
 	SortFindings(c.findings)
 	return c.findings

@@ -84,7 +84,7 @@ func (c *codexCheck) summariesByThread() map[string]string {
 		if codex.KindOf(f.Path) != codex.KindRollout || !strings.HasSuffix(f.Path, ".md") {
 			continue
 		}
-		if id := codex.ParseRolloutSummary(f.Content).ThreadID; id != "" {
+		if id := c.rolloutSummary(f).ThreadID; id != "" {
 			if _, dup := out[id]; !dup {
 				out[id] = f.Path
 			}
@@ -252,10 +252,10 @@ func (c *codexCheck) groupsAtRisk(fates []codex.Fate, now time.Time) {
 	threadOf := map[string]string{}
 	for _, x := range c.s.Files {
 		if codex.KindOf(x.Path) == codex.KindRollout {
-			threadOf[x.Path] = codex.ParseRolloutSummary(x.Content).ThreadID
+			threadOf[x.Path] = c.rolloutSummary(x).ThreadID
 		}
 	}
-	h := codex.ParseHandbook(f.Content)
+	h := c.handbookDoc()
 groups:
 	for _, g := range h.Groups {
 		ids := map[string]bool{}
@@ -310,7 +310,7 @@ func (c *codexCheck) unknownThreads() {
 	if f == nil || db == nil {
 		return
 	}
-	for _, g := range codex.ParseHandbook(f.Content).Groups {
+	for _, g := range c.handbookDoc().Groups {
 		for _, t := range g.Tasks {
 			for _, r := range t.Rollouts {
 				id := r.Note["thread_id"]
@@ -346,7 +346,7 @@ func (c *codexCheck) rolloutPaths() {
 		if codex.KindOf(f.Path) != codex.KindRollout || !strings.HasSuffix(f.Path, ".md") {
 			continue
 		}
-		r := codex.ParseRolloutSummary(f.Content)
+		r := c.rolloutSummary(f)
 		if there, known := files[r.RolloutPath]; !known || there {
 			continue
 		}
