@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/memtui/memtui/model"
@@ -169,5 +170,56 @@ func TestPathLayerApplyRefusesLinkedFolder(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
 		t.Errorf("wrote through the link: %v", ents)
+	}
+}
+
+// racedLink is a layer whose first link of the file named racy behaves as
+// Linux's link(2) does when an agent renames its version over the name
+// during the call: the agent's rename lands, and the link fails as if the
+// name did not exist.
+type racedLink struct {
+	fsLayer
+	dir, racy, agents string
+	raced             bool
+}
+
+func (l *racedLink) link(odir int, oname string, ndir int, nname string) error {
+	if oname == l.racy && !l.raced {
+		l.raced = true
+		p := filepath.Join(l.dir, l.racy)
+		if err := os.WriteFile(p+".agent", []byte(l.agents), 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(p+".agent", p); err != nil {
+			return err
+		}
+		return &os.LinkError{Op: "link", Old: oname, New: nname, Err: syscall.ENOENT}
+	}
+	return l.fsLayer.link(odir, oname, ndir, nname)
+}
+
+// TestSwapFallbackSeesAnAgentsRenameDuringTheLink: where the atomic swap
+// is missing (pathLayer), memtui links the file aside before replacing
+// it. An agent's rename over the file during that link made the link fail
+// "no such file", and the proposal failed with that error; now the link
+// is made again, memtui sees the file is not the one it compared, and the
+// proposal is a conflict with the agent's version in place.
+func TestSwapFallbackSeesAnAgentsRenameDuringTheLink(t *testing.T) {
+	usePathLayer(t)
+	w := newApplyWorld(t, map[string]string{"a.md": "alpha\n"})
+	raced := &racedLink{fsLayer: sys, dir: w.dir, racy: "a.md", agents: "alpha\nthe agent's line\n"}
+	sys = raced
+	r := applyOne(t, w, prop("p1", upd("a.md", "alpha\n", "alpha\nmemtui's line\n")), w.opts())
+	if !raced.raced {
+		t.Fatal("the layer never linked a.md aside: the test no longer exercises the fallback")
+	}
+	if r.Status != StatusConflict {
+		t.Errorf("status = %s (%v), want a conflict", r.Status, r.Err)
+	}
+	if got := w.read(t, "a.md"); got != raced.agents {
+		t.Errorf("a.md = %q, want the agent's version", got)
+	}
+	if ents, _ := os.ReadDir(w.dir); len(ents) != 1 {
+		t.Errorf("the memory dir holds %d names, want a.md alone: %v", len(ents), ents)
 	}
 }

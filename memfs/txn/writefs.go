@@ -284,7 +284,7 @@ func exchangeAt(adir int, a string, bdir int, b string) error {
 // not seen (the window the atomic swap closes).
 func exchangeFallback(adir int, a string, bdir int, b string) error {
 	aside := a + ".x"
-	if err := sys.link(bdir, b, adir, aside); err != nil {
+	if err := linkAside(bdir, b, adir, aside); err != nil {
 		return err
 	}
 	if err := sys.rename(adir, a, bdir, b); err != nil {
@@ -292,6 +292,26 @@ func exchangeFallback(adir int, a string, bdir int, b string) error {
 		return err
 	}
 	return sys.rename(adir, aside, adir, a)
+}
+
+// linkAside links the file at b to aside. A link fails as if b did not
+// exist when b's file loses its last name during the call (Linux's link(2)
+// refuses an inode whose link count fell to zero): an agent renamed its
+// version over b just then. The name still stands, so link again, a few
+// times: the caller compares what it linked with the file it checked, and
+// an agent's file makes the proposal a conflict, not a failure. A b that
+// is really gone still fails.
+func linkAside(bdir int, b string, adir int, aside string) error {
+	var err error
+	for range 4 {
+		if err = sys.link(bdir, b, adir, aside); !isNotExist(err) {
+			return err
+		}
+		if _, ok, _ := lstatAt(bdir, b); !ok {
+			return err
+		}
+	}
+	return err
 }
 
 // copyFileAt copies the regular file name in dirfd to the new path dst
