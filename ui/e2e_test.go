@@ -34,7 +34,9 @@ func startE2E(t *testing.T, cfg Config) *teatest.TestModel {
 }
 
 // waitFor waits until the output read from now on shows every string in
-// want (after stripping escape codes).
+// want (after stripping escape codes). It returns as soon as they show; the
+// bound is generous because the race run shares two cores with other
+// packages, and a slow frame is not a failure.
 func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
@@ -45,7 +47,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
 func press(tm *teatest.TestModel, keys ...tea.KeyPressMsg) {
