@@ -3,6 +3,7 @@ package codex
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -251,6 +252,52 @@ func TestRolloutShellWrites(t *testing.T) {
 	}
 	if len(r.Reads) != 0 {
 		t.Errorf("reads: %+v (a note read does not count; sed -i writes)", r.Reads)
+	}
+}
+
+// TestRolloutGitSubcommands: Codex's store keeps a git baseline, so an
+// agent may run git in it. What git does to a path is its subcommand's:
+// git rm deletes, git mv moves (its source deleted, its target written),
+// git checkout and git restore overwrite, git diff reads. Paths are
+// relative to the folder -C names, and that folder is not a file read.
+func TestRolloutGitSubcommands(t *testing.T) {
+	notes := "extensions/ad_hoc/notes/"
+	cmds := []string{
+		"git -C ~/.codex/memories rm -q " + notes + "2026-11-20T09-00-01-a.md",
+		"git -C ~/.codex/memories mv MEMORY.md memory_summary.md",
+		"git -c core.pager=cat -C ~/.codex/memories checkout -- raw_memories.md",
+		"cd /w && git -C $CODEX_HOME restore memories/" + notes + "2026-11-20T09-00-04-d.md",
+		"git -C ~/.codex/memories diff MEMORY.md",
+	}
+	lines := []string{rl(0, "session_meta", meta(fxThread, "/w"))}
+	for i, c := range cmds {
+		lines = append(lines, rl(i+1, "response_item", call("exec_command", "", "c"+strconv.Itoa(i+1), map[string]any{"cmd": c})))
+	}
+	// Run in the store itself, the command's own word is no path: rm
+	// deletes the note and nothing named "rm".
+	lines = append(lines, rl(9, "response_item", call("exec_command", "", "c9", map[string]any{"cmd": "rm " + notes + "2026-11-20T09-00-05-e.md", "workdir": "/home/dev/.codex/memories"})))
+	r := ParseRollout("r", []byte(strings.Join(lines, "\n")+"\n"), nil)
+	var got []string
+	for _, w := range append(r.NoteWrites, r.Edits...) {
+		got = append(got, w.Op+" "+w.Path)
+	}
+	want := []string{
+		"delete extensions/ad_hoc/notes/2026-11-20T09-00-01-a.md",
+		"write extensions/ad_hoc/notes/2026-11-20T09-00-04-d.md",
+		"delete extensions/ad_hoc/notes/2026-11-20T09-00-05-e.md",
+		"delete MEMORY.md",
+		"write memory_summary.md",
+		"write raw_memories.md",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("writes:\n got %q\nwant %q", got, want)
+	}
+	var reads []string
+	for _, rd := range r.Reads {
+		reads = append(reads, rd.Path)
+	}
+	if !slices.Equal(reads, []string{"MEMORY.md"}) {
+		t.Errorf("reads: %q, want MEMORY.md alone (the -C folder is not a read)", reads)
 	}
 }
 

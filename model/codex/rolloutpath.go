@@ -147,8 +147,8 @@ type shellRef struct{ rel, op, cmd, text string }
 // shellRefs are the store's paths a shell command (or a patch) names.
 // A patch's file headers are writes; in a command, a path is written
 // when it is a redirection's target or the argument of a command that
-// writes (tee, touch, rm, the destination of cp and mv, sed -i...),
-// else read. A note's path is a write unless the command only reads
+// writes (tee, touch, rm, the destination of cp and mv, sed -i, git rm,
+// git mv, git checkout and git restore...), else read. A note's path is a write unless the command only reads
 // (cat, rg, ls...): notes are the one write Codex's prompt allows, and
 // a note named in, say, a python -c script is taken to be written.
 func (m pathMatcher) shellRefs(script, cwd string) []shellRef {
@@ -264,7 +264,7 @@ func (m pathMatcher) lineRefs(l, cwd string, inRoot bool) []shellRef {
 	for _, seg := range splitSegments(l) {
 		toks := shellTokens(seg)
 		cmd, inPlace := "", false
-		last := -1
+		at, last := -1, -1
 		for j, t := range toks {
 			if t == ">" || t == "<" {
 				continue
@@ -278,7 +278,7 @@ func (m pathMatcher) lineRefs(l, cwd string, inRoot bool) []shellRef {
 			case cmd == "" && (shellWrappers[w] || strings.Contains(t, "=") && !strings.HasPrefix(t, "-")):
 				continue
 			case cmd == "":
-				cmd = w
+				cmd, at = w, j
 				continue
 			case inPlaceCmds[cmd] && inPlaceFlag(t):
 				inPlace = true
@@ -287,14 +287,27 @@ func (m pathMatcher) lineRefs(l, cwd string, inRoot bool) []shellRef {
 				last = j
 			}
 		}
+		segRoot := inRoot
+		var g gitCall
+		if cmd == "git" {
+			g = parseGit(toks, at+1)
+			if g.dir != "" {
+				_, segRoot = m.rel(g.dir, cwd)
+			}
+		}
 		for j, t := range toks {
-			if t == ">" || t == "<" || strings.HasPrefix(t, "-") && !strings.Contains(t, "=") {
+			// The command's own word and the wrappers before it are no
+			// paths, nor are options and git's words.
+			if j <= at || t == ">" || t == "<" || strings.HasPrefix(t, "-") && !strings.Contains(t, "=") || g.skip[j] {
 				continue
 			}
 			if k := strings.IndexByte(t, '='); k >= 0 && strings.HasPrefix(t, "-") {
 				t = t[k+1:]
 			}
-			if !inRoot && !strings.Contains(strings.ToLower(t), "memories") {
+			if g.dir != "" {
+				t = joinDir(g.dir, t) // git -C: paths are the folder's
+			}
+			if !segRoot && !strings.Contains(strings.ToLower(t), "memories") {
 				continue
 			}
 			rel, ok := m.rel(t, cwd)
@@ -311,13 +324,13 @@ func (m pathMatcher) lineRefs(l, cwd string, inRoot bool) []shellRef {
 				op = "write"
 			case prev == "<":
 				op = "read"
-			case writeCmds[cmd], inPlace:
+			case writeCmds[cmd], inPlace, gitWrites[g.sub]:
 				op = "write"
-			case deleteCmds[cmd]:
+			case deleteCmds[cmd], g.sub == "rm":
 				op = "delete"
-			case copyCmds[cmd] && j == last, moveCmds[cmd] && j == last:
+			case (copyCmds[cmd] || moveCmds[cmd] || g.sub == "mv") && j == last:
 				op = "write"
-			case moveCmds[cmd]:
+			case moveCmds[cmd], g.sub == "mv":
 				op = "delete"
 			case IsNoteFile(rel) && !readOnlyCmds[cmd] && !copyCmds[cmd]:
 				op = "write"
@@ -326,6 +339,51 @@ func (m pathMatcher) lineRefs(l, cwd string, inRoot bool) []shellRef {
 		}
 	}
 	return out
+}
+
+// gitWrites are git's subcommands that overwrite the files they name
+// with another version; rm and mv are told apart on their own, and every
+// other subcommand (diff, log, show, add, blame...) only reads.
+var gitWrites = set("checkout", "restore")
+
+// gitCall is what a git command's words say before its paths: the
+// subcommand, the folder -C runs it in, and the words that are not
+// paths (git's own options and their values, the subcommand).
+type gitCall struct {
+	sub, dir string
+	skip     map[int]bool
+}
+
+// parseGit reads git's own options (-C dir, -c k=v, --git-dir,
+// --work-tree) and the subcommand from toks[from:].
+func parseGit(toks []string, from int) gitCall {
+	g := gitCall{skip: map[int]bool{}}
+	for i := from; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t == "-C" || t == "-c" || t == "--git-dir" || t == "--work-tree":
+			g.skip[i], g.skip[i+1] = true, true
+			if t == "-C" && i+1 < len(toks) {
+				g.dir = joinDir(g.dir, toks[i+1])
+			}
+			i++
+		case strings.HasPrefix(t, "-"):
+			g.skip[i] = true
+		default:
+			g.sub, g.skip[i] = strings.ToLower(t), true
+			return g
+		}
+	}
+	return g
+}
+
+// joinDir is dir resolved against base as a shell would: an absolute or
+// home-relative dir stands alone.
+func joinDir(base, dir string) string {
+	if base == "" || isAbsAny(dir) || strings.HasPrefix(dir, "~") || strings.HasPrefix(dir, "$") || strings.HasPrefix(dir, "%") {
+		return dir
+	}
+	return strings.TrimSuffix(strings.ReplaceAll(base, `\`, "/"), "/") + "/" + dir
 }
 
 // inPlaceFlag says t is sed's (or perl's) edit-in-place flag: -i,
