@@ -43,6 +43,8 @@ func FuzzShellRefs(f *testing.F) {
 	f.Add("cat > ~/.codex/memories/extensions/ad_hoc/notes/a.md <<'EOF'\nx\nEOF", "")
 	f.Add("*** Begin Patch\n*** Add File: ../.codex/memories/skills/x/SKILL.md\n+y\n*** End Patch", `C:\Users\u\w`)
 	f.Add(`Get-Content memories\..\memories\MEMORY.md`, `c:\users\u\.codex`)
+	f.Add(`git -C ../.codex/memories mv "a|b.md" -- ../x.md`, "/home/dev/shop")
+	f.Add(`bash -lc 'rg "x|y" memories/MEMORY.md; rm "memories/a;b.md"' && cmd /c "del memories\c.md"`, "/home/dev/.codex")
 	m := newPathMatcher([]string{fxHome})
 	f.Fuzz(func(t *testing.T, script, cwd string) {
 		for _, r := range m.shellRefs(script, cwd) {

@@ -301,6 +301,40 @@ func TestRolloutGitSubcommands(t *testing.T) {
 	}
 }
 
+// TestRolloutQuotedCommands: quoted text is one word. A search for
+// "deploy|staging" in a note reads it (a pipe in the pattern made
+// "staging" the command, and the read a note write); a shell's quoted
+// script (bash -lc '...') is commands all the same, its own quotes one
+// word again.
+func TestRolloutQuotedCommands(t *testing.T) {
+	notes := "~/.codex/memories/extensions/ad_hoc/notes/"
+	cmds := []string{
+		`rg -n "deploy|staging" ` + notes + "2026-11-20T09-00-01-a.md",
+		`grep -E 'a;b' ` + notes + "2026-11-20T09-00-01-a.md",
+		`bash -lc 'rg "x|y" ` + notes + `2026-11-20T09-00-01-a.md; cat ~/.codex/memories/MEMORY.md; rm ` + notes + `2026-11-20T09-00-02-b.md'`,
+		`echo "a; b" > ` + notes + "2026-11-20T09-00-03-c.md",
+	}
+	lines := []string{rl(0, "session_meta", meta(fxThread, "/w"))}
+	for i, c := range cmds {
+		lines = append(lines, rl(i+1, "response_item", call("exec_command", "", "c"+strconv.Itoa(i+1), map[string]any{"cmd": c})))
+	}
+	r := ParseRollout("r", []byte(strings.Join(lines, "\n")+"\n"), nil)
+	var got []string
+	for _, w := range append(r.NoteWrites, r.Edits...) {
+		got = append(got, w.Op+" "+w.Path)
+	}
+	want := []string{
+		"delete extensions/ad_hoc/notes/2026-11-20T09-00-02-b.md",
+		"write extensions/ad_hoc/notes/2026-11-20T09-00-03-c.md",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("writes:\n got %q\nwant %q", got, want)
+	}
+	if len(r.Reads) != 1 || r.Reads[0].Path != "MEMORY.md" {
+		t.Errorf("reads: %+v, want MEMORY.md (by the script's cat)", r.Reads)
+	}
+}
+
 // TestRolloutFailures: a search that finds nothing (exit 1) still read
 // the file; a cat that exits 1 did not; a note whose call failed is
 // marked so.

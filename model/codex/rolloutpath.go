@@ -396,10 +396,58 @@ func inPlaceFlag(t string) bool {
 }
 
 // splitSegments cuts a line at ; | & (and their doubles): each piece is
-// one command.
+// one command. Quoted text is one word and is not cut (rg "a|b" FILE
+// is one command), except a script a shell runs (bash -lc '...', cmd /c
+// "...", pwsh -Command "..."): that is commands, cut like the line, with
+// quotes of its own again not cut.
 func splitSegments(l string) []string {
-	return strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '|' || r == '&' })
+	var out []string
+	start, wordAt, last := 0, 0, "" // last: the word before wordAt's
+	var quote, inner byte           // the open quote and, in a script, its own
+	script := false
+	cut := func(i int) {
+		if seg := l[start:i]; strings.TrimSpace(seg) != "" {
+			out = append(out, seg)
+		}
+		start = i + 1
+	}
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case inner != 0:
+			if c == inner {
+				inner = 0
+			}
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == '"' && c == '\\':
+			i++ // an escaped character: \" does not close the quote
+		case quote != 0 && !script:
+		case quote != 0 && (c == '\'' || c == '"'):
+			inner = c
+		case c == ';' || c == '|' || c == '&':
+			cut(i)
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+			flag := l[wordAt:i] // -c'...', or the word before: -c '...'
+			if flag == "" {
+				flag = last
+			}
+			script = scriptFlags[strings.ToLower(flag)]
+		case quote == 0 && (c == ' ' || c == '\t'):
+			if wordAt < i {
+				last = l[wordAt:i]
+			}
+			wordAt = i + 1
+		}
+	}
+	cut(len(l))
+	return out
 }
+
+// scriptFlags are the options after which a shell's argument is a script
+// (sh -c, bash -lc, cmd /c, powershell -Command).
+var scriptFlags = set("-c", "-lc", "-ic", "-ec", "-xc", "/c", "/k", "-command")
 
 // shellTokens splits a command into words at blanks, quotes and
 // brackets (a quoted script's words are words too: bash -lc 'cat x'
