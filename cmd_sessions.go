@@ -285,13 +285,7 @@ func sessionsJSON(w io.Writer, dirs []sessionsDir, cx []codexStoreSessions) erro
 	// Text from transcripts and disk is masked for secrets; WriteJSON
 	// escapes what JSON itself would let through (C1 controls, bidi).
 	m := func(s string) string { return safe.Mask(nil, s) }
-	ms := func(ss []string) []string {
-		out := make([]string, len(ss))
-		for i, s := range ss {
-			out[i] = m(s)
-		}
-		return out
-	}
+	ms := safe.MaskAll
 	lost := func(ls []forensics.LostLink) []lostJSON {
 		out := make([]lostJSON, len(ls))
 		for i, l := range ls {

@@ -272,13 +272,7 @@ type codexFileSessionJSON struct {
 // codexFileJSONOf is a file's Codex part, every text masked.
 func codexFileJSONOf(p *codex.Provenance, f *codex.FileUse) *codexFileJSON {
 	m := func(s string) string { return safe.Mask(nil, s) }
-	ms := func(ss []string) []string {
-		out := make([]string, len(ss))
-		for i, s := range ss {
-			out[i] = m(s)
-		}
-		return out
-	}
+	ms := safe.MaskAll
 	j := &codexFileJSON{Home: m(p.Home), Kind: string(codex.KindOf(f.Path)), ThreadID: m(f.ThreadID), Loads: f.Loads, Citations: f.Citations, CitedBy: ms(f.CitedBy),
 		CitedLines: []codexRangeJSON{}, ThreadCitations: f.ThreadCitations, ThreadCitedBy: ms(f.ThreadCitedBy), Sessions: []codexFileSessionJSON{}}
 	for _, r := range f.Ranges {

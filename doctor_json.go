@@ -165,13 +165,7 @@ type doctorCodexJSON struct {
 
 func doctorJSON(w io.Writer, d *app.Doctor) error {
 	m := func(s string) string { return safe.Mask(nil, s) }
-	ms := func(ss []string) []string {
-		out := make([]string, len(ss))
-		for i, s := range ss {
-			out[i] = m(s)
-		}
-		return out
-	}
+	ms := safe.MaskAll
 	sw := func(s claude.Switch) *doctorSwitchJSON {
 		return &doctorSwitchJSON{On: s.On, By: m(s.By), Caveats: ms(s.Caveats)}
 	}

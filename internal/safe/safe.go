@@ -66,6 +66,16 @@ func Show(s string) string { return Block(Mask(nil, s)) }
 // names, titles, branches and paths, where a secret can hide too.
 func ShowLine(s string) string { return Line(Mask(nil, s)) }
 
+// MaskAll is Mask (the default scanner) of each of ss, each a whole text,
+// in a new slice that is never nil (a JSON list, never null).
+func MaskAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = Mask(nil, s)
+	}
+	return out
+}
+
 // Mask replaces every secret sc finds in the whole of s by its mask (nil
 // sc: the default scanner). It is always given a whole text, never a line
 // of one: a secret spanning lines is found only whole.

@@ -277,3 +277,15 @@ func BenchmarkKeepSGR(b *testing.B) {
 		KeepSGR(s)
 	}
 }
+
+// TestMaskAll masks each text whole and gives JSON a list even for none.
+func TestMaskAll(t *testing.T) {
+	key := "ghp_" + "R2d2C3poB8dRk5Yq7LmN0pQ1sT4uV6wX8yZ0"
+	got := MaskAll([]string{"plain", "token " + key})
+	if len(got) != 2 || got[0] != "plain" || strings.Contains(got[1], key) || got[1] != Mask(nil, "token "+key) {
+		t.Errorf("MaskAll = %q", got)
+	}
+	if got := MaskAll(nil); got == nil || len(got) != 0 {
+		t.Errorf("MaskAll(nil) = %#v, want an empty, non-nil slice", got)
+	}
+}
