@@ -159,20 +159,32 @@ func openSession(ctx context.Context, dir string, opts ApplyOptions, neutral boo
 // takeClaudeLock takes .consolidate-lock, polling while Claude Code (or
 // another memtui) holds it, up to opts.WaitForLock.
 func (s *session) takeClaudeLock(ctx context.Context) func() error {
-	return func() (err error) {
-		deadline := time.Now().Add(s.opts.WaitForLock)
-		for {
+	return func() error {
+		return s.pollLock(ctx, func() (bool, error) {
+			var err error
 			s.claude, err = acquireClaudeLock(s.rootfd, s.dir, s.opts.pid(), s.opts.Now())
 			var held *LockHeldError
-			if err == nil || !errors.As(err, &held) || !time.Now().Before(deadline) {
-				return err
-			}
-			s.opts.progress(ApplyEvent{Stage: "wait-lock", Index: -1, Err: err})
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(min(lockPoll, time.Until(deadline))):
-			}
+			return errors.As(err, &held), err
+		})
+	}
+}
+
+// pollLock runs try until it succeeds or its error is not worth waiting
+// out (again false), trying again every lockPoll up to opts.WaitForLock
+// and reporting each wait as a "wait-lock" event; it returns try's last
+// error, or the context's.
+func (s *session) pollLock(ctx context.Context, try func() (again bool, err error)) error {
+	deadline := time.Now().Add(s.opts.WaitForLock)
+	for {
+		again, err := try()
+		if err == nil || !again || !time.Now().Before(deadline) {
+			return err
+		}
+		s.opts.progress(ApplyEvent{Stage: "wait-lock", Index: -1, Err: err})
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(min(lockPoll, time.Until(deadline))):
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/memtui/memtui/memfs"
 )
@@ -125,19 +124,7 @@ func (s *session) notBusy() error {
 // waitNotBusy is notBusy, polled up to opts.WaitForLock while the agent
 // is at work (as a held .consolidate-lock is waited for).
 func (s *session) waitNotBusy(ctx context.Context) error {
-	deadline := time.Now().Add(s.opts.WaitForLock)
-	for {
-		err := s.notBusy()
-		if err == nil || !time.Now().Before(deadline) {
-			return err
-		}
-		s.opts.progress(ApplyEvent{Stage: "wait-lock", Index: -1, Err: err})
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(min(lockPoll, time.Until(deadline))):
-		}
-	}
+	return s.pollLock(ctx, func() (bool, error) { return true, s.notBusy() })
 }
 
 // foreignEntry reports whether journal entry m is of a foreign store.
